@@ -1,0 +1,55 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	jsonv2 "github.com/go-json-experiment/json"
+)
+
+// BatchCall is one element of a batch sent with Batch.
+type BatchCall struct {
+	// Method is the method to call.
+	Method string
+	// Params are the params; nil leaves them out.
+	Params any
+	// Notify sends the element as a notification: no response, no Err.
+	Notify bool
+	// Result, when non-nil, receives the decoded result.
+	Result any
+	// Err is set by Batch: nil on success, an *Error from the peer, or a
+	// local error (decoding, closed connection).
+	Err error
+}
+
+// encodeBatch renders calls as one array, giving each request an id from
+// next. ids[i] is the zero ID for notifications.
+func encodeBatch(calls []*BatchCall, next func() ID) ([]byte, []ID, error) {
+	var buf bytes.Buffer
+	ids := make([]ID, len(calls))
+	buf.WriteByte('[')
+	for i, call := range calls {
+		if call == nil {
+			return nil, nil, errors.New("rpc: nil batch element")
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if !call.Notify {
+			ids[i] = next()
+		}
+		b, err := encodeRequest(ids[i], call.Method, call.Params)
+		if err != nil {
+			return nil, nil, err
+		}
+		buf.Write(b)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), ids, nil
+}
+
+// strictUnmarshal decodes with exact, case-sensitive member names.
+func strictUnmarshal(raw json.RawMessage, v any) error {
+	return jsonv2.Unmarshal(raw, v)
+}

@@ -1,0 +1,318 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+)
+
+// Conn is a JSON-RPC connection that works in both directions: it serves
+// the peer's calls with its handler and lets this side call the peer.
+// Responses are matched to calls by id. A Conn starts working as soon as it
+// is made and is safe for concurrent use.
+type Conn struct {
+	t      Transport
+	eng    *engine
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	writeMu sync.Mutex
+
+	mu      sync.Mutex
+	pending map[ID]chan *Response
+	closed  bool
+	err     error
+	nextID  atomic.Int64
+
+	readDone chan struct{}
+	done     chan struct{}
+}
+
+type connKey struct{}
+
+// ConnFromContext returns the connection a handler's call arrived on, so the
+// handler can call the peer back; nil outside a Conn's handler.
+func ConnFromContext(ctx context.Context) *Conn {
+	c, _ := ctx.Value(connKey{}).(*Conn)
+	return c
+}
+
+// NewConn starts a connection over t. Use [WithHandler] to serve the peer's
+// calls; the limit options bound what the peer may send.
+func NewConn(t Transport, opts ...Option) *Conn {
+	o := buildOptions(opts)
+	c := &Conn{
+		t:        t,
+		eng:      newEngine(o),
+		pending:  make(map[ID]chan *Response),
+		readDone: make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	c.ctx, c.cancel = context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
+	go c.readLoop()
+	return c
+}
+
+// Serve runs a connection over t with handler h until the peer closes the
+// input (after the calls in flight finish) or ctx is done. It returns nil at
+// a clean end of input.
+func Serve(ctx context.Context, t Transport, h Handler, opts ...Option) error {
+	c := NewConn(t, append(opts, WithHandler(h))...)
+	select {
+	case <-ctx.Done():
+		c.Close()
+		<-c.done
+		return ctx.Err()
+	case <-c.done:
+		return c.Err()
+	}
+}
+
+func (c *Conn) readLoop() {
+	var err error
+	for {
+		var msg []byte
+		msg, err = c.t.Read(c.ctx)
+		if err != nil {
+			if errors.Is(err, ErrMessageTooLarge) {
+				c.write(mustEncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", c.eng.lim.maxMessageSize))))
+				continue
+			}
+			break
+		}
+		c.eng.frame(c.ctx, msg, false, c.deliver, c.write)
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	// The peer sends nothing more: calls waiting for its responses fail now,
+	// the peer's own calls in flight still get their answers.
+	c.fail(err)
+	close(c.readDone)
+	c.eng.wg.Wait()
+	c.cancel()
+	c.t.Close()
+	close(c.done)
+}
+
+// fail ends every pending call and refuses new ones.
+func (c *Conn) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	for id, ch := range c.pending {
+		close(ch)
+		delete(c.pending, id)
+	}
+}
+
+func (c *Conn) write(b []byte) {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if err := c.t.Write(c.ctx, b); err != nil {
+		c.eng.log.Warn("jsonrpc: write failed; closing the connection", "error", err)
+		c.cancel()
+		c.t.Close()
+	}
+}
+
+func (c *Conn) deliver(r *Response) {
+	c.mu.Lock()
+	ch, ok := c.pending[r.ID]
+	delete(c.pending, r.ID)
+	c.mu.Unlock()
+	if !ok {
+		c.eng.log.Warn("jsonrpc: response to an unknown id", "id", r.ID.String())
+		return
+	}
+	ch <- r
+}
+
+// Close closes the connection at once: handlers' contexts are cancelled,
+// pending calls fail with ErrClosed. It does not wait for handlers; see Wait.
+func (c *Conn) Close() error {
+	c.fail(nil)
+	c.cancel()
+	return c.t.Close()
+}
+
+// Done is closed when the connection has ended and every handler returned.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Wait blocks until the connection ends and returns why (nil at a clean
+// end of input or after Close).
+func (c *Conn) Wait() error {
+	<-c.done
+	return c.Err()
+}
+
+// Err returns the error that ended the connection, if any.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Call sends a request and waits for its response. On success the result is
+// decoded into result (a pointer; nil discards it). A JSON-RPC error from
+// the peer is returned as an *Error. When ctx ends first, Call returns its
+// error and a late response is ignored.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	id := Int64ID(c.nextID.Add(1))
+	msg, err := encodeRequest(id, method, params)
+	if err != nil {
+		return err
+	}
+	ch, err := c.expect(id)
+	if err != nil {
+		return err
+	}
+	if err := c.send(ctx, msg); err != nil {
+		c.forget(id)
+		return err
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			return c.closedErr()
+		}
+		return r.decode(result)
+	case <-ctx.Done():
+		c.forget(id)
+		return ctx.Err()
+	}
+}
+
+// Notify sends a notification; the peer never answers it.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	msg, err := encodeRequest(ID{}, method, params)
+	if err != nil {
+		return err
+	}
+	return c.send(ctx, msg)
+}
+
+// Batch sends the calls as one batch and waits for every response. Each
+// call's outcome is stored in its Err and Result. The returned error is
+// for the batch as a whole (encoding, transport, context).
+func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
+	if len(calls) == 0 {
+		return errors.New("rpc: empty batch")
+	}
+	msg, ids, err := encodeBatch(calls, func() ID { return Int64ID(c.nextID.Add(1)) })
+	if err != nil {
+		return err
+	}
+	chans := make(map[int]chan *Response)
+	for i, id := range ids {
+		if id.IsZero() {
+			continue
+		}
+		ch, err := c.expect(id)
+		if err != nil {
+			for _, id := range ids {
+				c.forget(id)
+			}
+			return err
+		}
+		chans[i] = ch
+	}
+	if err := c.send(ctx, msg); err != nil {
+		for _, id := range ids {
+			c.forget(id)
+		}
+		return err
+	}
+	for i, ch := range chans {
+		select {
+		case r, ok := <-ch:
+			if !ok {
+				calls[i].Err = c.closedErr()
+				continue
+			}
+			calls[i].Err = r.decode(calls[i].Result)
+		case <-ctx.Done():
+			for _, id := range ids {
+				c.forget(id)
+			}
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (c *Conn) expect(id ID) (chan *Response, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, c.closedErrLocked()
+	}
+	ch := make(chan *Response, 1)
+	c.pending[id] = ch
+	return ch, nil
+}
+
+func (c *Conn) forget(id ID) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+func (c *Conn) send(ctx context.Context, msg []byte) error {
+	select {
+	case <-c.readDone:
+		return c.closedErr()
+	default:
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if err := c.t.Write(ctx, msg); err != nil {
+		return fmt.Errorf("rpc: write: %w", err)
+	}
+	return nil
+}
+
+func (c *Conn) closedErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closedErrLocked()
+}
+
+func (c *Conn) closedErrLocked() error {
+	if c.err != nil {
+		return fmt.Errorf("%w: %v", ErrClosed, c.err)
+	}
+	return ErrClosed
+}
+
+// decode turns a response into the caller's result or error.
+func (r *Response) decode(result any) error {
+	if r.Error != nil {
+		return r.Error
+	}
+	if result == nil {
+		return nil
+	}
+	if err := decodeResult(r.Result, result); err != nil {
+		return fmt.Errorf("rpc: decoding the result: %w", err)
+	}
+	return nil
+}
+
+func decodeResult(raw json.RawMessage, v any) error {
+	if rm, ok := v.(*json.RawMessage); ok {
+		*rm = append((*rm)[:0], raw...)
+		return nil
+	}
+	return strictUnmarshal(raw, v)
+}

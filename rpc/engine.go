@@ -1,0 +1,211 @@
+package rpc
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// engine turns inbound frames into calls and calls into replies. It is
+// shared by every transport: a [Conn] runs it asynchronously, the HTTP
+// handler synchronously.
+type engine struct {
+	handler Handler
+	log     *slog.Logger
+	lim     limits
+	slots   chan struct{} // one token per running handler
+	active  atomic.Int64  // running plus waiting calls
+	wg      sync.WaitGroup
+}
+
+func newEngine(o options) *engine {
+	h := o.handler
+	if h == nil {
+		h = HandlerFunc(func(_ context.Context, req *Request) (any, error) {
+			return nil, MethodNotFound(req.Method)
+		})
+	}
+	return &engine{
+		handler: h,
+		log:     o.logger.get(),
+		lim:     o.limits,
+		slots:   make(chan struct{}, o.maxInFlight),
+	}
+}
+
+// frame handles one inbound frame. Responses it holds go to deliver. Replies
+// go to reply: one call per answered single message, one call with the whole
+// array for a batch. With wait set, frame returns only after every call of
+// the frame has finished; otherwise the calls run in the background.
+func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(*Response), reply func([]byte)) {
+	items, batch, perr := decodeFrame(msg, e.lim.maxDepth)
+	if perr != nil {
+		e.log.Debug("jsonrpc: unparsable message", "error", perr.Message)
+		reply(mustEncodeError(NullID(), perr))
+		return
+	}
+	if !batch {
+		it := items[0]
+		switch {
+		case it.resp != nil:
+			deliver(it.resp)
+		case it.dropped != nil:
+			e.log.Warn("jsonrpc: ignoring a malformed response", "error", it.dropped)
+		case it.invalid != nil:
+			reply(mustEncodeError(it.id, it.invalid))
+		default:
+			e.start(ctx, it.req, wait, func(b []byte) {
+				if b != nil {
+					reply(b)
+				}
+			})
+		}
+		return
+	}
+	if len(items) == 0 {
+		reply(mustEncodeError(NullID(), InvalidRequest("empty batch")))
+		return
+	}
+	if len(items) > e.lim.maxBatch {
+		reply(mustEncodeError(NullID(), InvalidRequest(fmt.Sprintf("batch of %d elements exceeds the limit of %d", len(items), e.lim.maxBatch))))
+		return
+	}
+	e.batch(ctx, items, wait, deliver, reply)
+}
+
+// batch answers a batch element by element, in request order, leaving out
+// notifications; when nothing is to be answered it replies nothing at all.
+func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver func(*Response), reply func([]byte)) {
+	replies := make([][]byte, len(items))
+	var calls sync.WaitGroup
+	for i, it := range items {
+		switch {
+		case it.resp != nil:
+			deliver(it.resp)
+		case it.dropped != nil:
+			e.log.Warn("jsonrpc: ignoring a malformed response in a batch", "error", it.dropped)
+		case it.invalid != nil:
+			replies[i] = mustEncodeError(it.id, it.invalid)
+		default:
+			calls.Add(1)
+			e.start(ctx, it.req, false, func(b []byte) {
+				replies[i] = b
+				calls.Done()
+			})
+		}
+	}
+	assemble := func() {
+		calls.Wait()
+		var out []byte
+		for _, r := range replies {
+			if r == nil {
+				continue
+			}
+			if out == nil {
+				out = append(out, '[')
+			} else {
+				out = append(out, ',')
+			}
+			out = append(out, r...)
+		}
+		if out != nil {
+			reply(append(out, ']'))
+		}
+	}
+	if wait {
+		assemble()
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		assemble()
+	}()
+}
+
+// start runs one call under the in-flight bound and passes its encoded
+// reply (nil for notifications) to done. Past the queue bound, requests are
+// answered at once with -32000 and notifications are dropped with a log.
+func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([]byte)) {
+	if e.active.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
+		e.active.Add(-1)
+		if req.IsNotification() {
+			e.log.Warn("jsonrpc: busy, dropping a notification", "method", req.Method)
+			done(nil)
+			return
+		}
+		done(mustEncodeError(req.ID, ServerError(CodeServerBusy, "server busy: too many calls in flight")))
+		return
+	}
+	run := func() {
+		defer e.active.Add(-1)
+		select {
+		case e.slots <- struct{}{}:
+		case <-ctx.Done():
+			if !req.IsNotification() {
+				done(mustEncodeError(req.ID, ServerError(CodeServerBusy, "connection closing")))
+				return
+			}
+			done(nil)
+			return
+		}
+		defer func() { <-e.slots }()
+		done(e.call(ctx, req))
+	}
+	if wait {
+		run()
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		run()
+	}()
+}
+
+// call runs the handler, recovering a panic, and encodes the reply.
+func (e *engine) call(ctx context.Context, req *Request) []byte {
+	res, err := e.invoke(ctx, req)
+	if req.IsNotification() {
+		if err != nil {
+			e.log.Debug("jsonrpc: notification handler failed", "method", req.Method, "error", err)
+		}
+		return nil
+	}
+	var werr *Error
+	if err != nil {
+		werr = asWireError(err)
+		if werr.Code == CodeInternalError {
+			e.log.Error("jsonrpc: handler failed", "method", req.Method, "id", req.ID.String(), "error", err)
+		}
+	}
+	b, encErr := encodeResponse(req.ID, res, werr)
+	if encErr != nil {
+		e.log.Error("jsonrpc: cannot encode the result", "method", req.Method, "id", req.ID.String(), "error", encErr)
+		b = mustEncodeError(req.ID, InternalError())
+	}
+	return b
+}
+
+func (e *engine) invoke(ctx context.Context, req *Request) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("jsonrpc: handler panicked", "method", req.Method, "id", req.ID.String(),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, InternalError()
+		}
+	}()
+	return e.handler.Handle(ctx, req)
+}
+
+// mustEncodeError encodes an error response; errors always encode.
+func mustEncodeError(id ID, err *Error) []byte {
+	b, encErr := encodeResponse(id, nil, err)
+	if encErr != nil {
+		b, _ = encodeResponse(id, nil, InternalError())
+	}
+	return b
+}

@@ -1,0 +1,71 @@
+package rpc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+)
+
+// HTTPHandler serves JSON-RPC over HTTP POST: the body is one message or a
+// batch; the reply is 200 with the JSON response, or 204 with no body when
+// there is nothing to answer (notifications, responses). JSON-RPC errors,
+// -32700 included, travel in a 200 body. HTTP itself answers:
+//
+//   - 405 with "Allow: POST" for any other method;
+//   - 415 unless Content-Type is application/json (parameters allowed);
+//   - 413 when the body exceeds the size limit (4 MiB by default).
+//
+// Calls run with the request's context, cancelled if the client goes away.
+// The in-flight bound applies across all requests to the handler.
+type HTTPHandler struct {
+	eng   *engine
+	limit int
+}
+
+// NewHTTPHandler returns an http.Handler serving h. Options: the limits,
+// [WithLogger].
+func NewHTTPHandler(h Handler, opts ...Option) *HTTPHandler {
+	o := buildOptions(append(opts, WithHandler(h)))
+	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize}
+}
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "JSON-RPC requests must use POST", http.StatusMethodNotAllowed)
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
+		return
+	}
+	if r.ContentLength > int64(h.limit) {
+		http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.limit), http.StatusRequestEntityTooLarge)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(h.limit)))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.limit), http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "cannot read the request body", http.StatusBadRequest)
+		return
+	}
+	var out []byte
+	h.eng.frame(r.Context(), body, true,
+		func(resp *Response) {
+			h.eng.log.Debug("jsonrpc: ignoring a response posted to the server", "id", resp.ID.String())
+		},
+		func(b []byte) { out = b })
+	if out == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(out)
+}

@@ -1,0 +1,79 @@
+package rpc
+
+// Default limits. Each can be changed per connection or handler with the
+// matching option.
+const (
+	// DefaultMaxMessageSize bounds one message (a stream line, an HTTP body,
+	// a WebSocket frame): 4 MiB.
+	DefaultMaxMessageSize = 4 << 20
+	// DefaultMaxBatch bounds the number of elements in one batch.
+	DefaultMaxBatch = 1000
+	// DefaultMaxInFlight bounds the handlers running at once per connection.
+	DefaultMaxInFlight = 64
+	// DefaultMaxQueued bounds the calls waiting for a handler slot per
+	// connection; past it, calls are answered with a -32000 busy error.
+	DefaultMaxQueued = 1000
+)
+
+// limits are the bounds an engine enforces.
+type limits struct {
+	maxMessageSize int
+	maxBatch       int
+	maxDepth       int
+	maxInFlight    int
+	maxQueued      int
+}
+
+func defaultLimits() limits {
+	return limits{
+		maxMessageSize: DefaultMaxMessageSize,
+		maxBatch:       DefaultMaxBatch,
+		maxDepth:       DefaultMaxDepth,
+		maxInFlight:    DefaultMaxInFlight,
+		maxQueued:      DefaultMaxQueued,
+	}
+}
+
+// Option configures a [Conn], an [HTTPHandler], a [WebSocketHandler] or an
+// [HTTPClient]; each takes the options that apply to it and ignores the rest.
+type Option func(*options)
+
+type options struct {
+	limits
+	handler Handler
+	logger  loggerOption
+	header  map[string][]string
+}
+
+func buildOptions(opts []Option) options {
+	o := options{limits: defaultLimits()}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// WithMaxMessageSize bounds one message in bytes (default 4 MiB). A larger
+// message is refused as described in docs/transports.md.
+func WithMaxMessageSize(n int) Option { return func(o *options) { o.maxMessageSize = positive(n) } }
+
+// WithMaxBatch bounds the elements of one batch (default 1000). A larger
+// batch is answered with a single -32600 error.
+func WithMaxBatch(n int) Option { return func(o *options) { o.maxBatch = positive(n) } }
+
+// WithMaxDepth bounds the nesting of arrays and objects in one message
+// (default 1000). A deeper message is answered with -32700.
+func WithMaxDepth(n int) Option { return func(o *options) { o.maxDepth = positive(n) } }
+
+// WithMaxInFlight bounds the handlers running at once (default 64).
+func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = positive(n) } }
+
+// WithMaxQueued bounds the calls waiting for a handler slot (default 1000);
+// calls past it are answered with -32000 "server busy". Zero means no queue.
+func WithMaxQueued(n int) Option { return func(o *options) { o.maxQueued = max(n, 0) } }
+
+// WithHandler sets the handler that serves calls from the peer. Without one,
+// a [Conn] answers every request with -32601.
+func WithHandler(h Handler) Option { return func(o *options) { o.handler = h } }
+
+func positive(n int) int { return max(n, 1) }

@@ -1,0 +1,310 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/schema"
+)
+
+// Request is a call received from the peer: a request when ID is set, a
+// notification when it is the zero ID.
+type Request struct {
+	// Method is the name of the method to invoke.
+	Method string
+	// ID identifies the request; the zero ID marks a notification.
+	ID ID
+	// Params holds the params as JSON, nil when absent. When the method
+	// declares ParamNames, by-position params arrive here as an object.
+	Params json.RawMessage
+
+	tree    any  // Params as a validation tree, when already parsed
+	hasTree bool // tree is set (a tree may legitimately be nil: JSON null)
+}
+
+// IsNotification reports whether the request has no id and so gets no reply.
+func (r *Request) IsNotification() bool { return r.ID.IsZero() }
+
+// DecodeParams decodes the params into v. Member names match exactly (never
+// case-insensitively), so the value decoded is the value the schema checked.
+// Absent params leave v untouched. A failure is a -32602 *Error.
+func (r *Request) DecodeParams(v any) error {
+	if len(r.Params) == 0 {
+		return nil
+	}
+	if err := strictUnmarshal(r.Params, v); err != nil {
+		return InvalidParams(fmt.Sprintf("cannot decode: %v", err))
+	}
+	return nil
+}
+
+// paramsTree returns the params as a validation tree, parsing Params if the
+// request did not come off the wire.
+func (r *Request) paramsTree() (any, error) {
+	if r.hasTree {
+		return r.tree, nil
+	}
+	if len(r.Params) == 0 {
+		return nil, nil
+	}
+	t, err := parse(r.Params, DefaultMaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	r.tree, r.hasTree = t, true
+	return t, nil
+}
+
+// Response is the peer's answer to one of our requests.
+type Response struct {
+	// ID is the id of the request answered.
+	ID ID
+	// Result is the result as JSON; nil when Error is set.
+	Result json.RawMessage
+	// Error is the failure, nil on success.
+	Error *Error
+}
+
+// inbound is one message of a frame, classified.
+type inbound struct {
+	req     *Request  // a request or notification
+	resp    *Response // a response
+	invalid *Error    // not a valid message: answer with this error...
+	id      ID        // ...and this id (null when unreadable)
+	dropped error     // a malformed response: logged, never answered
+}
+
+// envelopes are the compiled JSON-RPC envelope schemas from package schema.
+type envelopes struct {
+	request, notification, response, errorResponse *jsonschema.Schema
+}
+
+var envelopeSchemas = sync.OnceValue(func() envelopes {
+	set, err := NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
+	if err != nil {
+		panic(err)
+	}
+	u := schema.BaseURL + "jsonrpc/"
+	return envelopes{
+		request:       set.MustCompile(u + "request.json"),
+		notification:  set.MustCompile(u + "notification.json"),
+		response:      set.MustCompile(u + "response.json"),
+		errorResponse: set.MustCompile(u + "error-response.json"),
+	}
+})
+
+// decodeFrame parses one frame: a single message or a batch. A frame that is
+// not one acceptable JSON text is a -32700 error.
+func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Error) {
+	p := parser{data: b, maxDepth: maxDepth}
+	p.skipSpace()
+	if p.pos >= len(b) {
+		return nil, false, ParseError("empty message")
+	}
+	if b[p.pos] == '[' {
+		batch = true
+		p.pos++
+		p.skipSpace()
+		if p.pos < len(b) && b[p.pos] == ']' {
+			p.pos++
+		} else {
+			for {
+				it, err := p.element(2)
+				if err != nil {
+					return nil, true, ParseError(err.Error())
+				}
+				items = append(items, it)
+				p.skipSpace()
+				if p.pos < len(b) && b[p.pos] == ',' {
+					p.pos++
+					p.skipSpace()
+					continue
+				}
+				if p.pos < len(b) && b[p.pos] == ']' {
+					p.pos++
+					break
+				}
+				return nil, true, ParseError((&syntaxError{p.pos, "expected ',' or ']' in a batch"}).Error())
+			}
+		}
+	} else {
+		it, err := p.element(1)
+		if err != nil {
+			return nil, false, ParseError(err.Error())
+		}
+		items = append(items, it)
+	}
+	if err := p.end(); err != nil {
+		return nil, batch, ParseError(err.Error())
+	}
+	return items, batch, nil
+}
+
+// element parses one message at depth and classifies it.
+func (p *parser) element(depth int) (inbound, error) {
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		if _, err := p.value(depth); err != nil {
+			return inbound{}, err
+		}
+		return inbound{invalid: InvalidRequest("a message must be a JSON object"), id: NullID()}, nil
+	}
+	obj, members, err := p.object(depth, true)
+	if err != nil {
+		return inbound{}, err
+	}
+	return classify(p.data, obj, members), nil
+}
+
+// classify checks a message object against the envelope schemas.
+func classify(data []byte, obj map[string]any, members []member) inbound {
+	var id, params, result member
+	var hasID, hasParams, hasResult bool
+	for _, m := range members {
+		switch m.key {
+		case "id":
+			id, hasID = m, true
+		case "params":
+			params, hasParams = m, true
+		case "result":
+			result, hasResult = m, true
+		}
+	}
+	replyID := NullID()
+	if hasID {
+		switch id.tree.(type) {
+		case string, json.Number, nil:
+			replyID = ID{raw: string(data[id.val.start:id.val.end])}
+		}
+	}
+	env := envelopeSchemas()
+	_, hasMethod := obj["method"]
+	_, hasError := obj["error"]
+	switch {
+	case hasMethod:
+		sch := env.notification
+		if hasID {
+			sch = env.request
+		}
+		if err := sch.Validate(obj); err != nil {
+			return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err, nil), id: replyID}
+		}
+		req := &Request{Method: obj["method"].(string)}
+		if hasID {
+			req.ID = replyID
+		}
+		if hasParams {
+			req.Params = json.RawMessage(data[params.val.start:params.val.end])
+			req.tree, req.hasTree = params.tree, true
+		}
+		return inbound{req: req}
+	case hasResult || hasError:
+		sch := env.response
+		if hasError {
+			sch = env.errorResponse
+		}
+		if err := sch.Validate(obj); err != nil {
+			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err, nil)}
+		}
+		resp := &Response{ID: replyID}
+		if hasResult {
+			resp.Result = json.RawMessage(data[result.val.start:result.val.end])
+		} else {
+			var e Error
+			raw, _ := json.Marshal(obj["error"]) // the tree holds only JSON values
+			if err := json.Unmarshal(raw, &e); err != nil {
+				return inbound{dropped: err}
+			}
+			resp.Error = &e
+		}
+		return inbound{resp: resp}
+	default:
+		// Neither a call nor a response: report it as a call missing its method.
+		err := env.request.Validate(obj)
+		if err == nil {
+			return inbound{invalid: InvalidRequest("missing method"), id: replyID}
+		}
+		return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err, nil), id: replyID}
+	}
+}
+
+// encodeResponse renders a response for id carrying result or err.
+func encodeResponse(id ID, result any, err *Error) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	if id.IsZero() {
+		buf.WriteString("null")
+	} else {
+		buf.WriteString(id.raw)
+	}
+	if err != nil {
+		buf.WriteString(`,"error":`)
+		if e := encodeValue(&buf, err); e != nil {
+			return nil, e
+		}
+	} else {
+		buf.WriteString(`,"result":`)
+		if e := encodeValue(&buf, result); e != nil {
+			return nil, e
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// encodeRequest renders a request (or, with the zero id, a notification).
+func encodeRequest(id ID, method string, params any) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"jsonrpc":"2.0",`)
+	if !id.IsZero() {
+		buf.WriteString(`"id":`)
+		buf.WriteString(id.raw)
+		buf.WriteByte(',')
+	}
+	buf.WriteString(`"method":`)
+	if err := encodeValue(&buf, method); err != nil {
+		return nil, err
+	}
+	if params != nil {
+		start := buf.Len() + len(`,"params":`)
+		buf.WriteString(`,"params":`)
+		if err := encodeValue(&buf, params); err != nil {
+			return nil, err
+		}
+		switch c := buf.Bytes()[start]; c {
+		case '{', '[':
+		case 'n': // params that encode as null are left out
+			buf.Truncate(start - len(`,"params":`))
+		default:
+			return nil, fmt.Errorf("rpc: params must encode as a JSON object or array, not %q", c)
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// encodeValue appends v as compact JSON without HTML escaping. Raw JSON is
+// compacted, never re-encoded, so numbers keep their exact text.
+func encodeValue(buf *bytes.Buffer, v any) error {
+	switch x := v.(type) {
+	case nil:
+		buf.WriteString("null")
+		return nil
+	case json.RawMessage:
+		if len(x) == 0 {
+			buf.WriteString("null")
+			return nil
+		}
+		return json.Compact(buf, x)
+	}
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	return nil
+}

@@ -1,0 +1,109 @@
+package rpc
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// SchemaSet holds JSON Schema documents by absolute URL and compiles schema
+// locations out of them on demand. It never touches the network or the file
+// system: a reference to a URL outside the set is a compile error.
+// Documents without "$schema" are read as Draft 2020-12.
+//
+// A SchemaSet is safe for concurrent use, and so are the compiled schemas.
+type SchemaSet struct {
+	mu       sync.Mutex
+	docs     map[string]string
+	compiler *jsonschema.Compiler
+	cache    map[string]*jsonschema.Schema
+	err      error
+}
+
+// NewSchemaSet returns a set holding docs, which maps each document's
+// absolute URL to its JSON text.
+func NewSchemaSet(docs map[string]string) *SchemaSet {
+	s := &SchemaSet{docs: docs, cache: make(map[string]*jsonschema.Schema)}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(setLoader{s})
+	s.compiler = c
+	return s
+}
+
+// NewSchemaSetFS returns a set holding every *.json file under root in fsys,
+// each under the URL base + its path relative to root.
+func NewSchemaSetFS(fsys fs.FS, root, base string) (*SchemaSet, error) {
+	docs := make(map[string]string)
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		if root == "." {
+			rel = p
+		}
+		docs[base+rel] = string(b)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rpc: reading schemas: %w", err)
+	}
+	return NewSchemaSet(docs), nil
+}
+
+// URLs returns the URLs of the documents in the set, sorted.
+func (s *SchemaSet) URLs() []string {
+	urls := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		urls = append(urls, u)
+	}
+	sort.Strings(urls)
+	return urls
+}
+
+// Compile returns the schema at location: a document URL, optionally with a
+// JSON-pointer fragment such as "#/$defs/AddParams".
+func (s *SchemaSet) Compile(location string) (*jsonschema.Schema, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sch, ok := s.cache[location]; ok {
+		return sch, nil
+	}
+	sch, err := s.compiler.Compile(location)
+	if err != nil {
+		return nil, fmt.Errorf("rpc: compiling schema %s: %w", location, err)
+	}
+	s.cache[location] = sch
+	return sch, nil
+}
+
+// MustCompile is Compile for schemas known to be good, such as generated
+// ones; it panics if the location does not compile.
+func (s *SchemaSet) MustCompile(location string) *jsonschema.Schema {
+	sch, err := s.Compile(location)
+	if err != nil {
+		panic(err)
+	}
+	return sch
+}
+
+// setLoader resolves URLs from the set's documents only.
+type setLoader struct{ s *SchemaSet }
+
+func (l setLoader) Load(url string) (any, error) {
+	doc, ok := l.s.docs[url]
+	if !ok {
+		return nil, fmt.Errorf("schema %s is not in the schema set", url)
+	}
+	return jsonschema.UnmarshalJSON(strings.NewReader(doc))
+}

@@ -1,0 +1,112 @@
+package rpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// StreamTransport carries newline-delimited JSON over a byte stream, such as
+// a process's stdin and stdout. Each message is one line; blank lines are
+// skipped; a final line without a newline is still read. A line longer
+// than the size limit is skipped without being buffered and Read reports
+// ErrMessageTooLarge (a [Conn] answers it with -32600 and id null).
+type StreamTransport struct {
+	r       *bufio.Reader
+	w       io.Writer
+	closers []io.Closer
+	limit   int
+}
+
+// NewStreamTransport reads messages from r and writes them to w. Close
+// closes r and w when they are io.Closers. Options: [WithMaxMessageSize].
+func NewStreamTransport(r io.Reader, w io.Writer, opts ...Option) *StreamTransport {
+	o := buildOptions(opts)
+	t := &StreamTransport{r: bufio.NewReaderSize(r, 64<<10), w: w, limit: o.maxMessageSize}
+	for _, x := range []any{r, w} {
+		if c, ok := x.(io.Closer); ok {
+			t.closers = append(t.closers, c)
+		}
+	}
+	return t
+}
+
+// Read returns the next non-blank line, without its line ending.
+func (t *StreamTransport) Read(ctx context.Context) ([]byte, error) {
+	for {
+		line, err := t.line()
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
+	}
+}
+
+// line reads one line of at most t.limit bytes (not counting "\n" or "\r\n").
+func (t *StreamTransport) line() ([]byte, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := t.r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > t.limit+2 { // room for "\r\n"
+				tooLong = true
+				buf = nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case err == nil:
+			if tooLong {
+				return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+			}
+			buf = bytes.TrimSuffix(buf[:len(buf)-1], []byte{'\r'})
+			if len(buf) > t.limit {
+				return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+			}
+			return buf, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if tooLong {
+				return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+			}
+			if len(buf) > 0 {
+				if len(buf) > t.limit {
+					return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+				}
+				return buf, nil
+			}
+			return nil, io.EOF
+		default:
+			return nil, err
+		}
+	}
+}
+
+// Write writes msg and a newline in one write. msg must not contain a raw
+// newline; JSON produced by this package never does.
+func (t *StreamTransport) Write(ctx context.Context, msg []byte) error {
+	out := make([]byte, 0, len(msg)+1)
+	out = append(append(out, msg...), '\n')
+	_, err := t.w.Write(out)
+	return err
+}
+
+// Close closes the underlying reader and writer where they can be closed.
+func (t *StreamTransport) Close() error {
+	var errs []error
+	for _, c := range t.closers {
+		if err := c.Close(); err != nil && !errors.Is(err, io.ErrClosedPipe) {
+			errs = append(errs, err)
+		}
+	}
+	t.closers = nil
+	return errors.Join(errs...)
+}

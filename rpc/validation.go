@@ -1,0 +1,167 @@
+package rpc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// MaxViolations is the most violations an error's data lists.
+const MaxViolations = 20
+
+// Violation is one way a value failed its schema, as listed in the data of
+// -32600 and -32602 errors.
+type Violation struct {
+	// InstanceLocation is a JSON pointer to the failing value, relative to
+	// the message (for -32600) or to its params (for -32602).
+	InstanceLocation string `json:"instanceLocation"`
+	// KeywordLocation is the absolute URL of the schema keyword that failed.
+	KeywordLocation string `json:"keywordLocation"`
+	// Message says what is wrong in one line.
+	Message string `json:"message"`
+}
+
+// ValidationData is the data of an error produced by schema validation.
+type ValidationData struct {
+	// Errors lists at most MaxViolations violations, the best match first.
+	Errors []Violation `json:"errors"`
+	// Truncated is true when more violations were found than listed.
+	Truncated bool `json:"truncated"`
+}
+
+var printer = message.NewPrinter(language.English)
+
+// validationError turns a schema validation failure into a JSON-RPC error
+// with the given code and message prefix. rename maps the first segment of
+// instance locations (by-position params validated as an object report the
+// index the caller used, not the name).
+func validationError(code int, prefix string, err error, rename map[string]string) *Error {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return &Error{Code: code, Message: prefix + err.Error()}
+	}
+	leaves := collect(ve, nil)
+	if len(leaves) == 0 {
+		leaves = []*jsonschema.ValidationError{ve}
+	}
+	data := ValidationData{Errors: make([]Violation, 0, min(len(leaves), MaxViolations))}
+	for i, l := range leaves {
+		if i == MaxViolations {
+			data.Truncated = true
+			break
+		}
+		data.Errors = append(data.Errors, Violation{
+			InstanceLocation: pointer(l.InstanceLocation, rename),
+			KeywordLocation:  keywordLocation(l),
+			Message:          l.ErrorKind.LocalizedString(printer),
+		})
+	}
+	first := data.Errors[0]
+	msg := prefix + first.Message
+	if first.InstanceLocation != "" {
+		msg = prefix + first.InstanceLocation + ": " + first.Message
+	}
+	if n := len(leaves) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more)", n)
+	}
+	b, _ := json.Marshal(data) // plain strings and bools: cannot fail
+	return &Error{Code: code, Message: msg, Data: b}
+}
+
+// collect appends the leaf failures under e, depth first. Wrappers (schema,
+// group, $ref hops) are skipped; for anyOf and oneOf only the branch that
+// best explains the failure is kept.
+func collect(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return append(out, e)
+	}
+	switch e.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		return bestBranch(e, out)
+	}
+	for _, c := range e.Causes {
+		out = collect(c, out)
+	}
+	return out
+}
+
+// bestBranch picks the anyOf/oneOf branch that best explains the failure:
+// branches that fail only on a const or enum (a discriminator such as
+// "type") are dropped; of the rest, the one whose failures lie deepest, then
+// the one with the fewest failures. When every branch is dropped the
+// combinator itself is reported.
+func bestBranch(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	var best []*jsonschema.ValidationError
+	bestDepth := -1
+	for _, c := range e.Causes {
+		leaves := collect(c, nil)
+		if onlyDiscriminator(leaves) {
+			continue
+		}
+		d := 0
+		for _, l := range leaves {
+			d = max(d, len(l.InstanceLocation))
+		}
+		if d > bestDepth || (d == bestDepth && len(leaves) < len(best)) {
+			best, bestDepth = leaves, d
+		}
+	}
+	if best == nil {
+		return append(out, &jsonschema.ValidationError{
+			SchemaURL:        e.SchemaURL,
+			InstanceLocation: e.InstanceLocation,
+			ErrorKind:        e.ErrorKind,
+		})
+	}
+	return append(out, best...)
+}
+
+func onlyDiscriminator(leaves []*jsonschema.ValidationError) bool {
+	for _, l := range leaves {
+		switch l.ErrorKind.(type) {
+		case *kind.Const, *kind.Enum:
+		default:
+			return false
+		}
+	}
+	return len(leaves) > 0
+}
+
+// pointer renders an instance location as a JSON pointer.
+func pointer(loc []string, rename map[string]string) string {
+	var sb strings.Builder
+	for i, seg := range loc {
+		if i == 0 && rename != nil {
+			if r, ok := rename[seg]; ok {
+				seg = r
+			}
+		}
+		sb.WriteByte('/')
+		sb.WriteString(escapePointer(seg))
+	}
+	return sb.String()
+}
+
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func keywordLocation(e *jsonschema.ValidationError) string {
+	loc := e.SchemaURL
+	if !strings.Contains(loc, "#") {
+		loc += "#"
+	}
+	for _, k := range e.ErrorKind.KeywordPath() {
+		loc += "/" + escapePointer(k)
+	}
+	return loc
+}
