@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"sync"
 )
 
 // StreamTransport carries newline-delimited JSON over a byte stream, such as
@@ -19,6 +21,8 @@ type StreamTransport struct {
 	w       io.Writer
 	closers []io.Closer
 	limit   int
+	once    sync.Once
+	err     error
 }
 
 // NewStreamTransport reads messages from r and writes them to w. Close
@@ -100,13 +104,16 @@ func (t *StreamTransport) Write(ctx context.Context, msg []byte) error {
 }
 
 // Close closes the underlying reader and writer where they can be closed.
+// It is safe to call more than once, from any goroutine.
 func (t *StreamTransport) Close() error {
-	var errs []error
-	for _, c := range t.closers {
-		if err := c.Close(); err != nil && !errors.Is(err, io.ErrClosedPipe) {
-			errs = append(errs, err)
+	t.once.Do(func() {
+		var errs []error
+		for _, c := range t.closers {
+			if err := c.Close(); err != nil && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrClosed) {
+				errs = append(errs, err)
+			}
 		}
-	}
-	t.closers = nil
-	return errors.Join(errs...)
+		t.err = errors.Join(errs...)
+	})
+	return t.err
 }
