@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -178,7 +179,8 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 	var werr *Error
 	if err != nil {
 		werr = asWireError(err)
-		if werr.Code == CodeInternalError {
+		if !errors.As(err, new(*Error)) {
+			// The peer gets the generic -32603; the details go to the log.
 			e.log.Error("jsonrpc: handler failed", "method", req.Method, "id", req.ID.String(), "error", err)
 		}
 	}

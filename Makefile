@@ -1,0 +1,45 @@
+# schemarpc — common tasks. `make help` lists them.
+
+SHELL := /bin/bash
+
+GO        ?= go
+TEST_FLAGS ?= -race -timeout 15m
+BENCH     ?= .
+BENCHTIME ?= 1s
+
+.PHONY: help generate example test test-short lint check-generated bench ci
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+generate: ## regenerate every committed binding (go generate)
+	$(GO) generate ./...
+
+example: generate ## regenerate the bindings, then call the calc example over stdio
+	@printf '%s\n' \
+	  '{"jsonrpc":"2.0","method":"add","params":{"a":40,"b":2},"id":1}' \
+	  '{"jsonrpc":"2.0","method":"add","params":[1,"two"],"id":2}' \
+	  '{"jsonrpc":"2.0","method":"fail","id":3}' \
+	  '{"jsonrpc":"2.0","method":"echo","params":{"big":123456789012345678901234567890},"id":"\u00e9"}' \
+	  | $(GO) run ./examples/calc
+
+test: lint check-generated ## run every test with the race detector, after lint and the generated-code check
+	$(GO) test $(TEST_FLAGS) ./...
+
+test-short: ## run every test without the checks around them
+	$(GO) test -timeout 10m ./...
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+check-generated: ## fail if regenerating changes any generated file
+	@snap() { git ls-files -co --exclude-standard | grep -E '_gen\.go$$' | sort | xargs -r sha256sum; }; \
+	  before=$$(snap); $(GO) generate ./... && after=$$(snap); \
+	  if [ "$$before" != "$$after" ]; then \
+	    echo "generated code was stale; regenerated:"; diff <(echo "$$before") <(echo "$$after") || true; \
+	    echo "review and commit the regenerated files"; exit 1; fi
+
+bench: ## run the benchmarks (BENCH=regexp BENCHTIME=1s)
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem ./...
