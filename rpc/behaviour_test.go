@@ -124,6 +124,7 @@ func TestInvalidParamsNameTheLocation(t *testing.T) {
 		{"missing member", `{"a":1}`, "", "missing property 'b'"},
 		{"missing by position", `[1]`, "", "missing property 'b'"},
 		{"absent params", ``, "", "missing properties 'a', 'b'"},
+		{"empty array", `[]`, "", "missing properties 'a', 'b'"},
 		{"extra member", `{"a":1,"b":2,"c":3}`, "", "additional properties 'c'"},
 		{"too many by position", `[1,2,3]`, "", "at most 2 positional params"},
 	}
@@ -341,5 +342,21 @@ func TestMessageSizeLimitIsExact(t *testing.T) {
 		assert.Equal(t, 200, status)
 		status, _ = p.post(t, msg(limit+1))
 		assert.Equal(t, 413, status)
+	})
+}
+
+func TestTheSameInputGetsTheSameAnswer(t *testing.T) {
+	msgs := []string{
+		`{"jsonrpc":"2.0","method":1,"params":"bar","id":{}}`,
+		`{"jsonrpc":"2.0","method":"wide","params":{"a":"x","b":"y","c":"z","d":"w"},"id":1}`,
+		`{"jsonrpc":"2.0","method":"add","params":{"a":"x","b":"y","c":1},"id":1}`,
+	}
+	forEachTransport(t, testService(t), func(t *testing.T, p peer) {
+		for _, m := range msgs {
+			first := p.call(t, m)
+			for range 20 {
+				require.Equal(t, first, p.call(t, m))
+			}
+		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -193,12 +194,13 @@ func (m *Method) checkParams(req *Request) error {
 			return InvalidParams("params must be given by position, as an array")
 		}
 	case nil:
-		// Absent params are checked as an empty object (or array), so a
-		// schema with required members still reports them missing.
-		if m.ParamStructure == ByPosition {
+		// Absent params are checked as empty params, so a schema with
+		// required members still reports them missing. The schema describes
+		// the object form whenever positional params are named, so only an
+		// array-only schema gets an empty array.
+		tree = map[string]any{}
+		if m.ParamNames == nil && arrayOnly(m.Params) {
 			tree = []any{}
-		} else {
-			tree = map[string]any{}
 		}
 	}
 	if m.Params == nil {
@@ -208,4 +210,13 @@ func (m *Method) checkParams(req *Request) error {
 		return validationError(CodeInvalidParams, "invalid params: ", err, rename)
 	}
 	return nil
+}
+
+// arrayOnly reports whether sch accepts arrays and no objects.
+func arrayOnly(sch *jsonschema.Schema) bool {
+	if sch == nil || sch.Types == nil {
+		return false
+	}
+	types := sch.Types.ToStrings()
+	return slices.Contains(types, "array") && !slices.Contains(types, "object")
 }

@@ -94,3 +94,22 @@ func TestHandlersCalledDirectlyStillValidate(t *testing.T) {
 	_, err = r.Handle(context.Background(), &rpc.Request{Method: "add", ID: rpc.Int64ID(1), Params: []byte(`{"a":`)})
 	assert.ErrorIs(t, err, rpc.InvalidParams(""))
 }
+
+func TestAbsentParamsAreCheckedAsEmptyParams(t *testing.T) {
+	set := rpc.NewSchemaSet(map[string]string{"https://schemarpc.dev/test/absent.json": `{"$defs": {
+		"named": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+		"list": {"type": "array", "minItems": 1}}}`})
+	h := func(ctx context.Context, req *rpc.Request) (any, error) { return true, nil }
+	r := rpc.NewRouter()
+	r.Register("pos", rpc.Method{Params: set.MustCompile("https://schemarpc.dev/test/absent.json#/$defs/named"),
+		ParamStructure: rpc.ByPosition, ParamNames: []string{"key"}, Handler: h})
+	r.Register("list", rpc.Method{Params: set.MustCompile("https://schemarpc.dev/test/absent.json#/$defs/list"), Handler: h})
+	forEachTransport(t, r, func(t *testing.T, p peer) {
+		r := decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"pos","id":1}`))
+		require.NotNil(t, r.Error)
+		assert.Equal(t, "invalid params: missing property 'key'", r.Error.Message)
+		r = decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"list","id":1}`))
+		require.NotNil(t, r.Error)
+		assert.Equal(t, "invalid params: minItems: got 0, want 1", r.Error.Message)
+	})
+}

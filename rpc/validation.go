@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -29,7 +30,8 @@ type Violation struct {
 
 // ValidationData is the data of an error produced by schema validation.
 type ValidationData struct {
-	// Errors lists at most MaxViolations violations, the best match first.
+	// Errors lists at most MaxViolations violations, ordered by instance
+	// location, then keyword location.
 	Errors []Violation `json:"errors"`
 	// Truncated is true when more violations were found than listed.
 	Truncated bool `json:"truncated"`
@@ -50,18 +52,23 @@ func validationError(code int, prefix string, err error, rename map[string]strin
 	if len(leaves) == 0 {
 		leaves = []*jsonschema.ValidationError{ve}
 	}
-	data := ValidationData{Errors: make([]Violation, 0, min(len(leaves), MaxViolations))}
+	all := make([]Violation, len(leaves))
 	for i, l := range leaves {
-		if i == MaxViolations {
-			data.Truncated = true
-			break
-		}
-		data.Errors = append(data.Errors, Violation{
+		all[i] = Violation{
 			InstanceLocation: pointer(l.InstanceLocation, rename),
 			KeywordLocation:  keywordLocation(l),
 			Message:          l.ErrorKind.LocalizedString(printer),
-		})
+		}
 	}
+	// The validator walks members in map order: sort, so that the same
+	// input always gets the same answer.
+	slices.SortStableFunc(all, func(a, b Violation) int {
+		if c := strings.Compare(a.InstanceLocation, b.InstanceLocation); c != 0 {
+			return c
+		}
+		return strings.Compare(a.KeywordLocation, b.KeywordLocation)
+	})
+	data := ValidationData{Errors: all[:min(len(all), MaxViolations)], Truncated: len(all) > MaxViolations}
 	first := data.Errors[0]
 	msg := prefix + first.Message
 	if first.InstanceLocation != "" {

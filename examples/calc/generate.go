@@ -1,0 +1,3 @@
+package main
+
+//go:generate go run ../../cmd/rpcgen gen --input calc.json --out calcrpc --package calcrpc

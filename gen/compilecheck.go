@@ -1,0 +1,55 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// compileCheck compiles every schema the generated code may compile at run
+// time, with the same documents and the same refusal of anything else, so a
+// schema the validator rejects fails generation instead of panicking in a
+// server.
+func compileCheck(l *loader, svc *service, idx *document, p *problems) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refusingLoader{})
+	for _, d := range l.order {
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.raw))
+		if err == nil {
+			err = c.AddResource(d.url, v)
+		}
+		if err != nil {
+			p.add(loc{d, ""}, "%v", err)
+			return
+		}
+	}
+	check := func(at loc, location string) {
+		if _, err := c.Compile(location); err != nil {
+			p.add(at, "the schema validator rejects this schema: %v", err)
+		}
+	}
+	for _, m := range svc.methods {
+		if m.hasParams {
+			check(m.origin.at("params"), m.paramsURL)
+		}
+		if !m.notification {
+			check(m.origin.at("result"), idx.url+"#"+fragment(m.origin.ptr+"/result"))
+		}
+	}
+	if defs := idx.root.get("$defs"); defs != nil {
+		for _, m := range defs.members {
+			ptr := pointerJoin("", "$defs", m.key)
+			check(loc{idx, ptr}, idx.url+"#"+fragment(ptr))
+		}
+	}
+}
+
+// refusingLoader stands in for the network and the file system: every
+// document must already be in the set.
+type refusingLoader struct{}
+
+func (refusingLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%s is not one of the input documents", url)
+}

@@ -1,0 +1,70 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is one problem in the input, located by file and JSON pointer.
+type Error struct {
+	// File is the document's path relative to the index's directory, with
+	// forward slashes ("calc.json", "types/common.json").
+	File string
+	// Pointer is the RFC 6901 JSON pointer of the offending value inside File;
+	// empty for the whole document.
+	Pointer string
+	// Message says what is wrong.
+	Message string
+}
+
+func (e *Error) Error() string {
+	return e.File + "#" + e.Pointer + ": " + e.Message
+}
+
+// ErrorList is every problem found in one generation run, in the order they
+// were found. Generate returns it when there is at least one.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap lets errors.As find each *Error.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}
+
+// loc is a place in the input: a document and a pointer into it.
+type loc struct {
+	doc *document
+	ptr string
+}
+
+func (l loc) String() string { return l.doc.rel + "#" + l.ptr }
+
+func (l loc) at(toks ...string) loc { return loc{l.doc, pointerJoin(l.ptr, toks...)} }
+
+// problems collects errors without stopping at the first, so one run reports
+// everything that is wrong with the input.
+type problems struct {
+	list ErrorList
+}
+
+func (p *problems) add(at loc, format string, args ...any) {
+	p.list = append(p.list, &Error{File: at.doc.rel, Pointer: at.ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+func (p *problems) err() error {
+	if len(p.list) == 0 {
+		return nil
+	}
+	return p.list
+}

@@ -1,0 +1,61 @@
+// Package gen turns a schemarpc index — a JSON Schema 2020-12 document that
+// lists a service's methods — into Go bindings: types, a server interface
+// with its Register function, a typed client, and the embedded schemas the
+// runtime validates params against.
+//
+// The work runs in two steps: the front end reads and checks the index and
+// the documents it references, and fills an intermediate representation
+// (named types and a method index); the emitter renders that with jennifer,
+// which appears nowhere else.
+// docs/schema-format.md describes the input.
+package gen
+
+import (
+	"fmt"
+	"go/token"
+)
+
+// Options configure one run of Generate.
+type Options struct {
+	// Input is the path of the index document. Documents it references are
+	// read relative to it and must lie in its directory tree.
+	Input string
+	// Package is the name of the generated Go package.
+	Package string
+}
+
+// File is one generated Go source file.
+type File struct {
+	Name    string // base name: types_gen.go, methods_gen.go, schema_gen.go
+	Content []byte // gofmt'ed source
+}
+
+// Generate reads the index at opts.Input and returns the generated files,
+// all rendered before any is returned. Problems in the input come back as an
+// ErrorList, each naming the file and JSON pointer at fault.
+func Generate(opts Options) ([]File, error) {
+	if !token.IsIdentifier(opts.Package) || opts.Package == "_" || token.IsKeyword(opts.Package) {
+		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	}
+	svc, err := load(opts.Input)
+	if err != nil {
+		return nil, err
+	}
+	e := &emitter{svc: svc, pkg: opts.Package}
+	var files []File
+	for _, part := range []struct {
+		name   string
+		render func() (File, error)
+	}{
+		{"types_gen.go", func() (File, error) { return render("types_gen.go", e.typesFile()) }},
+		{"methods_gen.go", func() (File, error) { return render("methods_gen.go", e.methodsFile()) }},
+		{"schema_gen.go", func() (File, error) { return render("schema_gen.go", e.schemaFile()) }},
+	} {
+		f, err := part.render()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}

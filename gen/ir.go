@@ -1,0 +1,187 @@
+package gen
+
+// The intermediate representation: what the front end fills and the emitter
+// reads. It holds Go names and shapes, never jennifer code.
+
+// service is everything generated for one index.
+type service struct {
+	name      string // Go stem of the service: Calc → CalcServer, CalcClient
+	doc       string // the index's title and description, as written
+	inputName string // base name of the index file, for the header
+	inputHash string // hex sha256 of the input documents, for the header
+	indexURL  string
+	types     []*namedType // sorted by name
+	methods   []*method    // in index order
+	errors    []*rpcError  // declared errors, deduplicated, sorted by name
+	docs      []*document  // every input document, sorted by URL
+}
+
+// namedKind says what Go declaration a named type becomes.
+type namedKind int
+
+const (
+	namedPending namedKind = iota // being converted
+	namedStruct                   // type T struct{...}
+	namedEnum                     // type T string + constants + IsKnown
+	namedDefined                  // type T <underlying>
+	namedAlias                    // type T = <underlying>
+)
+
+// namedType is one generated type declaration.
+type namedType struct {
+	name       string
+	origin     loc
+	doc        string
+	deprecated bool
+	kind       namedKind
+	nullable   bool // the schema also allows null: references to it become pointers where needed
+	fields     []*field
+	enum       []enumValue
+	underlying typeRef // namedDefined, namedAlias
+	note       string  // extra doc line (e.g. the values of a non-string enum)
+}
+
+// field is one struct field, from one property.
+type field struct {
+	name       string
+	jsonName   string
+	typ        typeRef
+	omit       string // "", "omitempty" or "omitzero"
+	fillEmpty  bool   // required non-null slice or map: MarshalJSON writes nil as empty
+	doc        string
+	deprecated bool
+	origin     loc
+}
+
+// enumValue is one constant of a string enum.
+type enumValue struct {
+	name  string
+	value string
+}
+
+// refKind is the shape of a Go type expression.
+type refKind int
+
+const (
+	refRaw   refKind = iota // json.RawMessage
+	refBasic                // string, int64, float64, bool
+	refNamed                // a generated type
+	refSlice                // []elem
+	refMap                  // map[string]elem
+)
+
+// typeRef is a Go type expression.
+type typeRef struct {
+	kind  refKind
+	basic string
+	named *namedType
+	elem  *typeRef
+	ptr   bool // *T
+}
+
+// shapeKind is what a type looks like once names are seen through, which
+// decides pointers and omit tags.
+type shapeKind int
+
+const (
+	shapeRaw shapeKind = iota
+	shapeString
+	shapeScalar // bool, int64, float64
+	shapeStruct
+	shapeSlice
+	shapeMap
+)
+
+func (t typeRef) shape() shapeKind {
+	if t.ptr {
+		return shapeStruct // a pointer is omitted when nil, like a struct pointer
+	}
+	switch t.kind {
+	case refBasic:
+		if t.basic == "string" {
+			return shapeString
+		}
+		return shapeScalar
+	case refSlice:
+		return shapeSlice
+	case refMap:
+		return shapeMap
+	case refNamed:
+		switch t.named.kind {
+		case namedStruct:
+			return shapeStruct
+		case namedEnum:
+			return shapeString
+		case namedDefined, namedAlias:
+			return t.named.underlying.shape()
+		}
+	}
+	return shapeRaw
+}
+
+// allowsEmptyString reports whether t is an enum that lists "" among its
+// values: then "" is not "absent", and an optional t needs a pointer.
+func (t typeRef) allowsEmptyString() bool {
+	for t.kind == refNamed && t.named.kind == namedAlias {
+		t = t.named.underlying
+	}
+	if t.kind != refNamed || t.named.kind != namedEnum {
+		return false
+	}
+	for _, v := range t.named.enum {
+		if v.value == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// pointer returns *t for shapes whose zero value is meaningful, and t as it
+// is for shapes that can already say "nothing" (slices, maps, raw JSON).
+func (t typeRef) pointer() typeRef {
+	switch t.shape() {
+	case shapeSlice, shapeMap, shapeRaw:
+		return t
+	}
+	if t.ptr {
+		return t
+	}
+	t.ptr = true
+	return t
+}
+
+// paramStructure mirrors rpc.ParamStructure.
+type paramStructure int
+
+const (
+	byName paramStructure = iota
+	byPosition
+	either
+)
+
+// method is one entry of the method index.
+type method struct {
+	name         string // wire name
+	stem         string // Go stem: notify_me → NotifyMe
+	origin       loc
+	notification bool
+	doc          string
+	deprecated   bool
+	structure    paramStructure
+	paramNames   []string // positional order, for byPosition and either
+	hasParams    bool
+	params       typeRef
+	paramsURL    string // absolute location the runtime compiles for params validation
+	result       typeRef
+	resultFill   bool // a non-null slice or map result: nil is returned as empty
+	errors       []*rpcError
+}
+
+// rpcError is a declared application error.
+type rpcError struct {
+	name    string // Go stem: CodeX, NewXError
+	code    int64
+	message string
+	doc     string
+	origin  loc
+}

@@ -1,0 +1,204 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// draft202012 is the only dialect the format accepts.
+const draft202012 = "https://json-schema.org/draft/2020-12/schema"
+
+// document is one JSON Schema file of the input.
+type document struct {
+	rel  string // slash path relative to the index's directory; names the file in errors
+	url  string // absolute URL: the index's $id, or the index's $id resolved against rel
+	raw  []byte
+	root *node
+}
+
+// loader reads the index and the documents it references, keeping every
+// file inside the index's directory tree.
+type loader struct {
+	dir      string // the index's directory, symlinks resolved
+	indexURL *url.URL
+	docs     map[string]*document // by rel
+	order    []*document          // in load order; the index first
+	failed   map[string]bool      // rels already reported as unreadable
+}
+
+// readIndex reads and parses the index file. A problem here is fatal, so it
+// returns the error instead of collecting it.
+func readIndex(input string) (*loader, *document, error) {
+	abs, err := filepath.Abs(input)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc := &document{rel: filepath.Base(abs), raw: raw}
+	root, err := parseJSON(raw)
+	if err != nil {
+		return nil, nil, syntaxProblem(doc, err)
+	}
+	doc.root = root
+	l := &loader{dir: dir, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
+	return l, doc, nil
+}
+
+func syntaxProblem(doc *document, err error) error {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		return ErrorList{{File: doc.rel, Pointer: se.ptr, Message: se.msg}}
+	}
+	return ErrorList{{File: doc.rel, Message: err.Error()}}
+}
+
+// target is where a $ref points: a document and a pointer inside it.
+type target struct {
+	doc *document
+	ptr string
+}
+
+// resolve follows the $ref string found at `at`. Only relative references
+// to files inside the index's directory tree are followed; the referenced
+// file is loaded on first use.
+func (l *loader) resolve(at loc, ref string, p *problems) (target, bool) {
+	u, err := url.Parse(ref)
+	switch {
+	case err != nil:
+		p.add(at, "$ref %q is not a valid URI reference: %v", ref, err)
+		return target{}, false
+	case u.Scheme != "" || u.Host != "" || strings.HasPrefix(ref, "//"):
+		p.add(at, "$ref %q is not relative: only references to files in the input's directory tree are supported", ref)
+		return target{}, false
+	case strings.HasPrefix(u.Path, "/"):
+		p.add(at, "$ref %q uses an absolute path: write it relative to the referring file", ref)
+		return target{}, false
+	case u.RawQuery != "":
+		p.add(at, "$ref %q has a query, which cannot name a file", ref)
+		return target{}, false
+	}
+	doc := at.doc
+	if u.Path != "" {
+		rel := path.Join(path.Dir(at.doc.rel), u.Path)
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			p.add(at, "$ref %q leaves the input's directory tree", ref)
+			return target{}, false
+		}
+		doc = l.load(at, rel, p)
+		if doc == nil {
+			return target{}, false
+		}
+	}
+	frag := u.Fragment
+	if frag != "" && !strings.HasPrefix(frag, "/") {
+		p.add(at, "$ref %q uses a plain-name fragment (anchor), which is not supported yet: point at a $defs entry", ref)
+		return target{}, false
+	}
+	return target{doc: doc, ptr: frag}, true
+}
+
+// load reads the document at rel (relative to the index's directory), once.
+func (l *loader) load(at loc, rel string, p *problems) *document {
+	if d, ok := l.docs[rel]; ok {
+		return d
+	}
+	if l.failed[rel] {
+		p.add(at, "cannot use %s: see the error above", rel)
+		return nil
+	}
+	d, err := l.read(rel)
+	if err != nil {
+		l.failed[rel] = true
+		var list ErrorList
+		if errors.As(err, &list) {
+			p.list = append(p.list, list...)
+			p.add(at, "cannot use %s: see the error above", rel)
+			return nil
+		}
+		p.add(at, "%v", err)
+		return nil
+	}
+	l.docs[rel] = d
+	l.order = append(l.order, d)
+	return d
+}
+
+func (l *loader) read(rel string) (*document, error) {
+	file := filepath.Join(l.dir, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("referenced file %s does not exist", rel)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read referenced file %s: %v", rel, err)
+	}
+	if r, err := filepath.Rel(l.dir, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("referenced file %s resolves to %s, outside the input's directory tree", rel, real)
+	}
+	raw, err := os.ReadFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read referenced file %s: %v", rel, err)
+	}
+	doc := &document{rel: rel, raw: raw, url: l.indexURL.ResolveReference(&url.URL{Path: rel}).String()}
+	root, err := parseJSON(raw)
+	if err != nil {
+		return nil, syntaxProblem(doc, err)
+	}
+	doc.root = root
+	if err := l.checkDocHeader(doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// checkDocHeader checks the $schema and $id of a referenced document. Its
+// $id, when present, must be the URL the index's $id gives the file: the
+// runtime finds documents by that URL, so any other $id would break the
+// references at run time.
+func (l *loader) checkDocHeader(doc *document) error {
+	var p problems
+	at := loc{doc, ""}
+	if doc.root.kind != kindObject {
+		p.add(at, "a referenced document must be a JSON object (a schema with $defs), not %s", doc.root.kind)
+		return p.err()
+	}
+	checkDialect(doc.root, at, &p)
+	if id := doc.root.get("$id"); id != nil {
+		if id.kind != kindString {
+			p.add(at.at("$id"), "$id must be a string")
+		} else if u, err := url.Parse(id.str); err != nil {
+			p.add(at.at("$id"), "$id is not a valid URI: %v", err)
+		} else {
+			base, _ := url.Parse(doc.url)
+			u.Fragment, u.RawFragment = "", ""
+			if got := base.ResolveReference(u).String(); got != doc.url {
+				p.add(at.at("$id"), "$id %q does not match this file's place next to the index: drop it or make it %q", id.str, doc.url)
+			}
+		}
+	}
+	return p.err()
+}
+
+// checkDialect accepts a document whose $schema is absent or Draft 2020-12.
+func checkDialect(root *node, at loc, p *problems) {
+	s := root.get("$schema")
+	if s == nil {
+		return
+	}
+	if s.kind != kindString || strings.TrimSuffix(s.str, "#") != draft202012 {
+		p.add(at.at("$schema"), "$schema must be %q (JSON Schema Draft 2020-12)", draft202012)
+	}
+}
