@@ -6,8 +6,9 @@ GO        ?= go
 TEST_FLAGS ?= -race -timeout 15m
 BENCH     ?= .
 BENCHTIME ?= 1s
+FUZZTIME  ?= 2m
 
-.PHONY: help generate example test test-short lint check-generated bench ci
+.PHONY: help generate example test test-short lint check-generated bench fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -43,3 +44,7 @@ check-generated: ## fail if regenerating changes any generated file
 
 bench: ## run the benchmarks (BENCH=regexp BENCHTIME=1s)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem ./...
+
+fuzz: ## run each fuzz target for FUZZTIME (default 2m); the default tests run only their seeds
+	@for target in $$($(GO) test -list '^Fuzz' ./rpc | grep '^Fuzz'); do \
+	  echo "== $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./rpc || exit 1; done
