@@ -1,8 +1,10 @@
 package rpc_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -359,4 +361,15 @@ func TestTheSameInputGetsTheSameAnswer(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestTheStreamReportsTheLimitItEnforces(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	conn := rpc.NewConn(rpc.NewStreamTransport(inR, outW, rpc.WithMaxMessageSize(100)), rpc.WithHandler(testService(t)))
+	defer conn.Close()
+	go io.WriteString(inW, `{"jsonrpc":"2.0","method":"echo","params":["`+strings.Repeat("x", 100)+`"],"id":1}`+"\n")
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: message exceeds the limit of 100 bytes"}}`+"\n", line)
 }

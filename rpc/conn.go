@@ -24,6 +24,7 @@ type Conn struct {
 
 	mu      sync.Mutex
 	pending map[ID]chan *Response
+	sends   map[*outstanding]struct{} // calls and batches awaiting answers
 	closed  bool
 	err     error
 	nextID  atomic.Int64
@@ -49,6 +50,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		t:        t,
 		eng:      newEngine(o),
 		pending:  make(map[ID]chan *Response),
+		sends:    make(map[*outstanding]struct{}),
 		readDone: make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -78,8 +80,8 @@ func (c *Conn) readLoop() {
 		var msg []byte
 		msg, err = c.t.Read(c.ctx)
 		if err != nil {
-			if errors.Is(err, ErrMessageTooLarge) {
-				c.write(mustEncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", c.eng.lim.maxMessageSize))))
+			if tooLarge := (*MessageTooLargeError)(nil); errors.As(err, &tooLarge) {
+				c.write(mustEncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", tooLarge.Limit))))
 				continue
 			}
 			break
@@ -128,6 +130,26 @@ func (c *Conn) write(b []byte) {
 
 func (c *Conn) deliver(r *Response) {
 	c.mu.Lock()
+	if r.ID.IsNull() && r.Error != nil {
+		// The peer could not read a message of ours (too large, say) and
+		// answered it with id null. With one call or batch outstanding
+		// that answer is unambiguously its; with more it is only logged.
+		if len(c.sends) == 1 {
+			for o := range c.sends {
+				for _, id := range o.ids {
+					if ch, ok := c.pending[id]; ok {
+						delete(c.pending, id)
+						ch <- &Response{ID: id, Error: r.Error}
+					}
+				}
+			}
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		c.eng.log.Warn("jsonrpc: the peer answered an unreadable message of ours", "error", r.Error.Message)
+		return
+	}
 	ch, ok := c.pending[r.ID]
 	delete(c.pending, r.ID)
 	c.mu.Unlock()
@@ -173,22 +195,21 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	if err != nil {
 		return err
 	}
-	ch, err := c.expect(id)
+	o, chans, err := c.expect([]ID{id})
 	if err != nil {
 		return err
 	}
+	defer c.finish(o)
 	if err := c.send(ctx, msg); err != nil {
-		c.forget(id)
 		return err
 	}
 	select {
-	case r, ok := <-ch:
+	case r, ok := <-chans[0]:
 		if !ok {
 			return c.closedErr()
 		}
 		return r.decode(result)
 	case <-ctx.Done():
-		c.forget(id)
 		return ctx.Err()
 	}
 }
@@ -204,7 +225,8 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 
 // Batch sends the calls as one batch and waits for every response. Each
 // call's outcome is stored in its Err and Result. The returned error is
-// for the batch as a whole (encoding, transport, context).
+// for the batch as a whole (encoding, transport, context). When the peer
+// refuses the whole batch with one error, every request gets that error.
 func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	if len(calls) == 0 {
 		return errors.New("rpc: empty batch")
@@ -213,59 +235,67 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	if err != nil {
 		return err
 	}
-	chans := make(map[int]chan *Response)
+	var reqIDs []ID
+	var reqCalls []*BatchCall
 	for i, id := range ids {
-		if id.IsZero() {
-			continue
+		if !id.IsZero() {
+			reqIDs = append(reqIDs, id)
+			reqCalls = append(reqCalls, calls[i])
 		}
-		ch, err := c.expect(id)
-		if err != nil {
-			for _, id := range ids {
-				c.forget(id)
-			}
-			return err
-		}
-		chans[i] = ch
 	}
+	o, chans, err := c.expect(reqIDs)
+	if err != nil {
+		return err
+	}
+	defer c.finish(o)
 	if err := c.send(ctx, msg); err != nil {
-		for _, id := range ids {
-			c.forget(id)
-		}
 		return err
 	}
 	for i, ch := range chans {
 		select {
 		case r, ok := <-ch:
 			if !ok {
-				calls[i].Err = c.closedErr()
+				reqCalls[i].Err = c.closedErr()
 				continue
 			}
-			calls[i].Err = r.decode(calls[i].Result)
+			reqCalls[i].Err = r.decode(reqCalls[i].Result)
 		case <-ctx.Done():
-			for _, id := range ids {
-				c.forget(id)
-			}
 			return ctx.Err()
 		}
 	}
 	return nil
 }
 
-func (c *Conn) expect(id ID) (chan *Response, error) {
+// outstanding is one call or batch awaiting its responses.
+type outstanding struct{ ids []ID }
+
+// expect registers ids as awaiting responses.
+func (c *Conn) expect(ids []ID) (*outstanding, []chan *Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return nil, c.closedErrLocked()
+		return nil, nil, c.closedErrLocked()
 	}
-	ch := make(chan *Response, 1)
-	c.pending[id] = ch
-	return ch, nil
+	chans := make([]chan *Response, len(ids))
+	for i, id := range ids {
+		chans[i] = make(chan *Response, 1)
+		c.pending[id] = chans[i]
+	}
+	o := &outstanding{ids: ids}
+	if len(ids) > 0 {
+		c.sends[o] = struct{}{}
+	}
+	return o, chans, nil
 }
 
-func (c *Conn) forget(id ID) {
+// finish forgets o's ids: responses still to come are ignored.
+func (c *Conn) finish(o *outstanding) {
 	c.mu.Lock()
-	delete(c.pending, id)
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	for _, id := range o.ids {
+		delete(c.pending, id)
+	}
+	delete(c.sends, o)
 }
 
 func (c *Conn) send(ctx context.Context, msg []byte) error {

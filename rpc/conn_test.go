@@ -3,6 +3,8 @@ package rpc_test
 import (
 	"context"
 	"errors"
+	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -274,4 +276,33 @@ func TestServeStopsWhenItsContextEnds(t *testing.T) {
 	go func() { done <- rpc.Serve(ctx, b, testService(t)) }()
 	cancel()
 	assert.ErrorIs(t, <-done, context.Canceled)
+}
+
+func TestAWholeMessageRefusalReachesTheOutstandingCall(t *testing.T) {
+	t.Run("batch over the peer's limit", func(t *testing.T) {
+		client, _ := connPair(t, testService(t), []rpc.Option{rpc.WithMaxBatch(1)})
+		calls := []*rpc.BatchCall{{Method: "add", Params: []int{1, 1}}, {Method: "add", Params: []int{2, 2}}}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, client.Batch(ctx, calls))
+		for _, c := range calls {
+			var e *rpc.Error
+			require.ErrorAs(t, c.Err, &e)
+			assert.Equal(t, rpc.CodeInvalidRequest, e.Code)
+			assert.Contains(t, e.Message, "exceeds the limit of 1")
+		}
+	})
+	t.Run("call over the peer's size limit", func(t *testing.T) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		server := rpc.NewConn(rpc.NewStreamTransport(inR, outW, rpc.WithMaxMessageSize(64)), rpc.WithHandler(testService(t)))
+		client := rpc.NewConn(rpc.NewStreamTransport(outR, inW))
+		defer server.Close()
+		defer client.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := client.Call(ctx, "echo", []string{strings.Repeat("x", 100)}, nil)
+		assert.ErrorIs(t, err, rpc.InvalidRequest(""))
+		require.NoError(t, client.Call(ctx, "add", []int{1, 1}, nil), "the connection goes on")
+	})
 }

@@ -163,7 +163,7 @@ func (c *HTTPClient) post(ctx context.Context, msg []byte) ([]byte, error) {
 			return nil, err
 		}
 		if len(body) > c.limit {
-			return nil, fmt.Errorf("%w: response over %d bytes", ErrMessageTooLarge, c.limit)
+			return nil, &MessageTooLargeError{Limit: c.limit}
 		}
 		if len(bytes.TrimSpace(body)) == 0 {
 			return nil, nil

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -68,22 +67,22 @@ func (t *StreamTransport) line() ([]byte, error) {
 		switch {
 		case err == nil:
 			if tooLong {
-				return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+				return nil, &MessageTooLargeError{Limit: t.limit}
 			}
 			buf = bytes.TrimSuffix(buf[:len(buf)-1], []byte{'\r'})
 			if len(buf) > t.limit {
-				return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+				return nil, &MessageTooLargeError{Limit: t.limit}
 			}
 			return buf, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if tooLong {
-				return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+				return nil, &MessageTooLargeError{Limit: t.limit}
 			}
 			if len(buf) > 0 {
 				if len(buf) > t.limit {
-					return nil, fmt.Errorf("%w: line over %d bytes", ErrMessageTooLarge, t.limit)
+					return nil, &MessageTooLargeError{Limit: t.limit}
 				}
 				return buf, nil
 			}

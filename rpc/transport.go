@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Transport moves whole messages. A [Conn] reads from one goroutine and
@@ -19,8 +20,22 @@ type Transport interface {
 	Close() error
 }
 
-// ErrMessageTooLarge reports a message over the size limit.
+// ErrMessageTooLarge reports a message over the size limit. Transports
+// return a *MessageTooLargeError, which matches it under errors.Is.
 var ErrMessageTooLarge = errors.New("rpc: message too large")
+
+// MessageTooLargeError reports a message over a transport's size limit.
+type MessageTooLargeError struct {
+	// Limit is the size limit in bytes.
+	Limit int
+}
+
+func (e *MessageTooLargeError) Error() string {
+	return fmt.Sprintf("rpc: message exceeds the limit of %d bytes", e.Limit)
+}
+
+// Is makes the error match ErrMessageTooLarge.
+func (e *MessageTooLargeError) Is(target error) bool { return target == ErrMessageTooLarge }
 
 // ErrClosed reports a call on a closed connection.
 var ErrClosed = errors.New("rpc: connection closed")
