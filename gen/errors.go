@@ -17,6 +17,7 @@ type Error struct {
 	Message string
 }
 
+// Error renders the problem as "file#pointer: message".
 func (e *Error) Error() string {
 	return e.File + "#" + e.Pointer + ": " + e.Message
 }
@@ -25,6 +26,7 @@ func (e *Error) Error() string {
 // were found. Generate returns it when there is at least one.
 type ErrorList []*Error
 
+// Error renders every problem, one per line.
 func (l ErrorList) Error() string {
 	msgs := make([]string, len(l))
 	for i, e := range l {

@@ -29,6 +29,7 @@ type HTTPError struct {
 	Body string
 }
 
+// Error gives the status and the start of the body.
 func (e *HTTPError) Error() string {
 	return fmt.Sprintf("rpc: HTTP %d: %s", e.StatusCode, e.Body)
 }

@@ -30,6 +30,7 @@ type MessageTooLargeError struct {
 	Limit int
 }
 
+// Error says which limit the message exceeded.
 func (e *MessageTooLargeError) Error() string {
 	return fmt.Sprintf("rpc: message exceeds the limit of %d bytes", e.Limit)
 }
