@@ -96,6 +96,7 @@ func (c *Conn) readLoop() {
 	c.fail(err)
 	close(c.readDone)
 	c.eng.wg.Wait()
+	c.eng.pool.stop()
 	c.cancel()
 	c.t.Close()
 	close(c.done)

@@ -20,6 +20,7 @@ type engine struct {
 	slots   chan struct{} // one token per running handler
 	active  atomic.Int64  // running plus waiting calls
 	wg      sync.WaitGroup
+	pool    *workers
 }
 
 func newEngine(o options) *engine {
@@ -34,6 +35,7 @@ func newEngine(o options) *engine {
 		log:     o.logger.get(),
 		lim:     o.limits,
 		slots:   make(chan struct{}, o.maxInFlight),
+		pool:    newWorkers(),
 	}
 }
 
@@ -121,10 +123,10 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 		return
 	}
 	e.wg.Add(1)
-	go func() {
+	e.pool.run(func() {
 		defer e.wg.Done()
 		assemble()
-	}()
+	})
 }
 
 // start runs one call under the in-flight bound and passes its encoded
@@ -161,10 +163,10 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		return
 	}
 	e.wg.Add(1)
-	go func() {
+	e.pool.run(func() {
 		defer e.wg.Done()
 		run()
-	}()
+	})
 }
 
 // call runs the handler, recovering a panic, and encodes the reply.
