@@ -414,14 +414,9 @@ func (c *converter) convertEnum(n, e *node, schemaAt loc, name string, into *nam
 		}
 		return conv{t: t, nullable: nullable, note: "One of " + strings.Join(vals, ", ") + "."}, true
 	}
-	nt := into
-	if nt == nil {
-		nt = &namedType{name: name, origin: schemaAt}
-		nt.doc, nt.deprecated = annotations(n)
-		if !c.claim(name, schemaAt) {
-			return conv{t: raw}, false
-		}
-		c.types = append(c.types, nt)
+	nt, claimed := c.named(into, n, name, schemaAt)
+	if !claimed {
+		return conv{t: raw}, false
 	}
 	nt.kind = namedEnum
 	ok := true
@@ -528,14 +523,9 @@ func (c *converter) convertObject(n *node, at loc, name string, into *namedType)
 }
 
 func (c *converter) convertStruct(n, props *node, at loc, name string, into *namedType) (conv, bool) {
-	nt := into
-	if nt == nil {
-		nt = &namedType{name: name, origin: at}
-		nt.doc, nt.deprecated = annotations(n)
-		if !c.claim(name, at) {
-			return conv{t: raw}, false
-		}
-		c.types = append(c.types, nt)
+	nt, claimed := c.named(into, n, name, at)
+	if !claimed {
+		return conv{t: raw}, false
 	}
 	nt.kind = namedStruct
 	ok := true
@@ -623,4 +613,20 @@ func validTagName(name string) bool {
 		}
 	}
 	return true
+}
+
+// named returns into when the schema fills an already declared type, or a
+// new named type for the schema n at at, declared under name. It reports
+// false when name is taken (the collision is already recorded).
+func (c *converter) named(into *namedType, n *node, name string, at loc) (*namedType, bool) {
+	if into != nil {
+		return into, true
+	}
+	nt := &namedType{name: name, origin: at}
+	nt.doc, nt.deprecated = annotations(n)
+	if !c.claim(name, at) {
+		return nil, false
+	}
+	c.types = append(c.types, nt)
+	return nt, true
 }
