@@ -306,3 +306,14 @@ func TestAWholeMessageRefusalReachesTheOutstandingCall(t *testing.T) {
 		require.NoError(t, client.Call(ctx, "add", []int{1, 1}, nil), "the connection goes on")
 	})
 }
+
+func TestErrorDataFromThePeerKeepsItsExactBytes(t *testing.T) {
+	r := rpc.NewRouter()
+	r.Register("fail", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+		return nil, rpc.NewError(7, "with data").WithRawData([]byte(`{"z":1,"a":123456789012345678901234567890}`))
+	}})
+	client, _ := connPair(t, r, nil)
+	var e *rpc.Error
+	require.ErrorAs(t, client.Call(context.Background(), "fail", nil, nil), &e)
+	assert.Equal(t, `{"z":1,"a":123456789012345678901234567890}`, string(e.Data))
+}

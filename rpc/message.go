@@ -161,7 +161,7 @@ func (p *parser) element(depth int) (inbound, error) {
 
 // classify checks a message object against the envelope schemas.
 func classify(data []byte, obj map[string]any, members []member) inbound {
-	var id, params, result member
+	var id, params, result, errObj member
 	var hasID, hasParams, hasResult bool
 	for _, m := range members {
 		switch m.key {
@@ -171,6 +171,8 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 			params, hasParams = m, true
 		case "result":
 			result, hasResult = m, true
+		case "error":
+			errObj = m
 		}
 	}
 	replyID := NullID()
@@ -213,9 +215,9 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 		if hasResult {
 			resp.Result = json.RawMessage(data[result.val.start:result.val.end])
 		} else {
+			// Decoded from the raw bytes, so data keeps its exact text.
 			var e Error
-			raw, _ := json.Marshal(obj["error"]) // the tree holds only JSON values
-			if err := json.Unmarshal(raw, &e); err != nil {
+			if err := strictUnmarshal(data[errObj.val.start:errObj.val.end], &e); err != nil {
 				return inbound{dropped: err}
 			}
 			resp.Error = &e
