@@ -3,6 +3,8 @@ package rpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -87,6 +89,99 @@ func FuzzFrame(f *testing.F) {
 					t.Fatalf("malformed response %q to %q", r, b)
 				}
 			}
+		}
+	})
+}
+
+// chunkReader returns its data n bytes at a time.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(r.n, len(p), len(r.data))
+	copy(p, r.data[:n])
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// FuzzStreamFraming checks that the stream transport yields the same
+// messages however its input is chunked, and that a line is refused exactly
+// when it is longer than the limit.
+func FuzzStreamFraming(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n\n  \r\n[1,2]\r\nlast"), uint8(1), uint16(8))
+	f.Add([]byte("xxxxxxxxxxxxxxxxxxxx\nok\n"), uint8(3), uint16(4))
+	f.Add([]byte("12345678\r\n123456789\n"), uint8(7), uint16(8))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8, limit uint16) {
+		lim := int(limit%64) + 1
+		// The expected messages, from the documented rules.
+		var want []string
+		segs := bytes.Split(data, []byte("\n"))
+		for i, seg := range segs {
+			last := i == len(segs)-1
+			if last && len(seg) == 0 {
+				break
+			}
+			if !last {
+				seg = bytes.TrimSuffix(seg, []byte("\r"))
+			}
+			switch {
+			case len(seg) > lim:
+				want = append(want, "<too large>")
+			case len(bytes.TrimSpace(seg)) > 0:
+				want = append(want, string(seg))
+			}
+		}
+		tr := NewStreamTransport(&chunkReader{data: data, n: int(chunk%16) + 1}, io.Discard, WithMaxMessageSize(lim))
+		var got []string
+		for {
+			msg, err := tr.Read(t.Context())
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if errors.Is(err, ErrMessageTooLarge) {
+				got = append(got, "<too large>")
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, string(msg))
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("input %q, chunk %d, limit %d:\n got %q\nwant %q", data, chunk%16+1, lim, got, want)
+		}
+	})
+}
+
+// FuzzIDRoundTrip checks that every id that is a JSON string or number
+// comes back byte for byte.
+func FuzzIDRoundTrip(f *testing.F) {
+	for _, s := range []string{`1`, `-0`, `1e3`, `1.5E-300`, `9007199254740993`, `123456789012345678901234567890`,
+		`"\u00e9"`, `"é"`, `""`, `"\ud83d\ude00"`, `"a\"b\\c"`, `null`} {
+		f.Add(s)
+	}
+	e := newEngine(buildOptions([]Option{WithHandler(benchRouter())}))
+	f.Fuzz(func(t *testing.T, id string) {
+		v, err := parse([]byte(id), DefaultMaxDepth)
+		if err != nil {
+			return
+		}
+		switch v.(type) {
+		case string, json.Number, nil:
+		default:
+			return
+		}
+		id = strings.Trim(id, " \t\r\n")
+		msg := `{"jsonrpc":"2.0","method":"add","params":[1,2],"id":` + id + `}`
+		var reply []byte
+		e.frame(t.Context(), []byte(msg), true, func(*Response) {}, func(b []byte) { reply = b })
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"result":3}`; string(reply) != want {
+			t.Fatalf("id %q:\n got %s\nwant %s", id, reply, want)
 		}
 	})
 }

@@ -1,8 +1,8 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -183,11 +183,11 @@ func (m *Method) checkParams(req *Request) error {
 			obj[m.ParamNames[i]] = v
 			rename[m.ParamNames[i]] = strconv.Itoa(i)
 		}
-		raw, err := json.Marshal(obj) // numbers are json.Number: text kept exactly
-		if err != nil {
+		var raw bytes.Buffer
+		if err := encodeValue(&raw, obj); err != nil { // numbers are json.Number: text kept exactly
 			return InvalidParams(err.Error())
 		}
-		req.Params, req.tree, req.hasTree = raw, obj, true
+		req.Params, req.tree, req.hasTree = raw.Bytes(), obj, true
 		tree = obj
 	case map[string]any:
 		if m.ParamStructure == ByPosition {

@@ -78,6 +78,8 @@ func TestByPositionOnlyRefusesNamedParams(t *testing.T) {
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) { return string(req.Params), nil }})
 	forEachTransport(t, r, func(t *testing.T, p peer) {
 		assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"{\"a\":7}"}`, p.call(t, `{"jsonrpc":"2.0","method":"pos","params":[7],"id":1}`))
+		assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"{\"a\":\"<&>\"}"}`, p.call(t, `{"jsonrpc":"2.0","method":"pos","params":["<&>"],"id":1}`),
+			"by-position params become an object without HTML escaping")
 		r := decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"pos","params":{"a":7},"id":1}`))
 		require.NotNil(t, r.Error)
 		assert.Equal(t, rpc.CodeInvalidParams, r.Error.Code)
