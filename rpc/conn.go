@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -334,16 +333,8 @@ func (r *Response) decode(result any) error {
 	if result == nil {
 		return nil
 	}
-	if err := decodeResult(r.Result, result); err != nil {
+	if err := strictUnmarshal(r.Result, result); err != nil {
 		return fmt.Errorf("rpc: decoding the result: %w", err)
 	}
 	return nil
-}
-
-func decodeResult(raw json.RawMessage, v any) error {
-	if rm, ok := v.(*json.RawMessage); ok {
-		*rm = append((*rm)[:0], raw...)
-		return nil
-	}
-	return strictUnmarshal(raw, v)
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -171,6 +173,9 @@ func TestInFlightCallsAreBoundedAndTheOverflowIsBusy(t *testing.T) {
 	send(`{"jsonrpc":"2.0","method":"block","id":2}`)
 	send(`{"jsonrpc":"2.0","method":"quick","id":3}`)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"server busy: too many calls in flight"}}`, read())
+	// A notification finds no room either: it is dropped, never answered
+	// (the replies read below are exactly those of 1, 2 and 4).
+	send(`{"jsonrpc":"2.0","method":"quick"}`)
 	select {
 	case <-started:
 		t.Fatal("a second handler started past the in-flight limit")
@@ -316,4 +321,94 @@ func TestErrorDataFromThePeerKeepsItsExactBytes(t *testing.T) {
 	var e *rpc.Error
 	require.ErrorAs(t, client.Call(context.Background(), "fail", nil, nil), &e)
 	assert.Equal(t, `{"z":1,"a":123456789012345678901234567890}`, string(e.Data))
+}
+
+func TestAQueuedCallNeverStartsAfterClose(t *testing.T) {
+	started := make(chan string, 4)
+	release := make(chan struct{})
+	r := rpc.NewRouter()
+	r.Register("stubborn", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+		started <- req.ID.String()
+		<-release // ignores its context on purpose
+		return nil, nil
+	}})
+	a, b := rpc.NewPipe()
+	server := rpc.NewConn(b, rpc.WithHandler(r), rpc.WithMaxInFlight(1))
+	ctx := context.Background()
+	require.NoError(t, a.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"stubborn","id":1}`)))
+	assert.Equal(t, "1", <-started)
+	require.NoError(t, a.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"stubborn","id":2}`)))
+	time.Sleep(20 * time.Millisecond) // let call 2 reach the queue
+	require.NoError(t, server.Close())
+	close(release)
+	<-server.Done()
+	select {
+	case id := <-started:
+		t.Fatalf("call %s started after the connection closed", id)
+	default:
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestAFailedWriteEndsTheConnection(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	conn := rpc.NewConn(rpc.NewStreamTransport(inR, failingWriter{}), rpc.WithHandler(testService(t)))
+	go io.WriteString(inW, `{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1}`+"\n")
+	select {
+	case <-conn.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection did not end after a failed write")
+	}
+}
+
+// failingReader returns its data, then an error other than io.EOF.
+type failingReader struct{ data string }
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.data == "" {
+		return 0, errors.New("device unplugged")
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+func TestAReadErrorEndsServeWithIt(t *testing.T) {
+	var out strings.Builder
+	err := rpc.Serve(context.Background(), rpc.NewStreamTransport(&failingReader{data: `{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1}` + "\n"}, &out), testService(t))
+	assert.ErrorContains(t, err, "device unplugged")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":3}`+"\n", out.String(), "the call read before the error is answered")
+}
+
+func TestHandlerFailureDetailsGoToTheLogOnly(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))
+	client, _ := connPair(t, testService(t), []rpc.Option{rpc.WithLogger(logger)})
+	err := client.Call(context.Background(), "secret", nil, nil)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "hunter2")
+	err = client.Call(context.Background(), "panic", nil, nil)
+	assert.NotContains(t, err.Error(), "secret")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Contains(t, logs.String(), "password=hunter2 leaked into an error")
+	assert.Contains(t, logs.String(), "the handler panicked with a secret")
+	assert.Contains(t, logs.String(), "method=secret")
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

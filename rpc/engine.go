@@ -32,7 +32,7 @@ func newEngine(o options) *engine {
 	}
 	return &engine{
 		handler: h,
-		log:     o.logger.get(),
+		log:     o.logger,
 		lim:     o.limits,
 		slots:   make(chan struct{}, o.maxInFlight),
 		pool:    newWorkers(),
@@ -51,21 +51,11 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 		return
 	}
 	if !batch {
-		it := items[0]
-		switch {
-		case it.resp != nil:
-			deliver(it.resp)
-		case it.dropped != nil:
-			e.log.Warn("jsonrpc: ignoring a malformed response", "error", it.dropped)
-		case it.invalid != nil:
-			reply(mustEncodeError(it.id, it.invalid))
-		default:
-			e.start(ctx, it.req, wait, func(b []byte) {
-				if b != nil {
-					reply(b)
-				}
-			})
-		}
+		e.dispatch(ctx, items[0], wait, deliver, func(b []byte) {
+			if b != nil {
+				reply(b)
+			}
+		})
 		return
 	}
 	if len(items) == 0 {
@@ -84,21 +74,12 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver func(*Response), reply func([]byte)) {
 	replies := make([][]byte, len(items))
 	var calls sync.WaitGroup
+	calls.Add(len(items))
 	for i, it := range items {
-		switch {
-		case it.resp != nil:
-			deliver(it.resp)
-		case it.dropped != nil:
-			e.log.Warn("jsonrpc: ignoring a malformed response in a batch", "error", it.dropped)
-		case it.invalid != nil:
-			replies[i] = mustEncodeError(it.id, it.invalid)
-		default:
-			calls.Add(1)
-			e.start(ctx, it.req, false, func(b []byte) {
-				replies[i] = b
-				calls.Done()
-			})
-		}
+		e.dispatch(ctx, it, false, deliver, func(b []byte) {
+			replies[i] = b
+			calls.Done()
+		})
 	}
 	assemble := func() {
 		calls.Wait()
@@ -129,6 +110,24 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 	})
 }
 
+// dispatch handles one message of a frame: a response goes to deliver, an
+// invalid message is answered at once, a call is started. done receives the
+// encoded reply, or nil when there is none.
+func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver func(*Response), done func([]byte)) {
+	switch {
+	case it.resp != nil:
+		deliver(it.resp)
+		done(nil)
+	case it.dropped != nil:
+		e.log.Warn("jsonrpc: ignoring a malformed response", "error", it.dropped)
+		done(nil)
+	case it.invalid != nil:
+		done(mustEncodeError(it.id, it.invalid))
+	default:
+		e.start(ctx, it.req, wait, done)
+	}
+}
+
 // start runs one call under the in-flight bound and passes its encoded
 // reply (nil for notifications) to done. Past the queue bound, requests are
 // answered at once with -32000 and notifications are dropped with a log.
@@ -148,10 +147,8 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		select {
 		case e.slots <- struct{}{}:
 		case <-ctx.Done():
-			if !req.IsNotification() {
-				done(mustEncodeError(req.ID, ServerError(CodeServerBusy, "connection closing")))
-				return
-			}
+			// The connection (or HTTP request) is gone: nothing can be
+			// answered, and the queued call never starts.
 			done(nil)
 			return
 		}

@@ -3,7 +3,6 @@ package rpc_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"strings"
 
@@ -90,5 +89,3 @@ func ExampleNewHTTPHandler() {
 	fmt.Println(reply, err)
 	// Output: pong <nil>
 }
-
-var _ = io.EOF

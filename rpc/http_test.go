@@ -2,6 +2,7 @@ package rpc_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -138,4 +139,40 @@ func TestHTTPClientSendsHeaders(t *testing.T) {
 	defer srv.Close()
 	require.NoError(t, rpc.NewHTTPClient(srv.URL, nil, rpc.WithHeader("Authorization", "Bearer t")).Notify(context.Background(), "x", nil))
 	assert.Equal(t, "Bearer t", got)
+}
+
+// brokenBody fails partway through.
+type brokenBody struct{ sent bool }
+
+func (b *brokenBody) Read(p []byte) (int, error) {
+	if b.sent {
+		return 0, errors.New("connection reset")
+	}
+	b.sent = true
+	return copy(p, `{"jsonrpc":"2.0",`), nil
+}
+
+func TestHTTPAnswers400WhenTheBodyCannotBeRead(t *testing.T) {
+	req := httptest.NewRequest(http.MethodPost, "/", &brokenBody{})
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	rpc.NewHTTPHandler(testService(t)).ServeHTTP(rec, req)
+	assert.Equal(t, http.StatusBadRequest, rec.Code)
+}
+
+func TestHTTPClientReportsTransportErrors(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there any more
+	assert.Error(t, rpc.NewHTTPClient(url, nil).Call(context.Background(), "x", nil, nil))
+	assert.Error(t, rpc.NewHTTPClient("http://[::1", nil).Notify(context.Background(), "x", nil), "a malformed URL")
+}
+
+func TestHTTPClientAcceptsAcceptedForNotifications(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	assert.NoError(t, rpc.NewHTTPClient(srv.URL, nil).Notify(context.Background(), "x", nil))
+	assert.ErrorContains(t, rpc.NewHTTPClient(srv.URL, nil).Call(context.Background(), "x", nil, nil), "no response to a request")
 }

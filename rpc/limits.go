@@ -1,5 +1,7 @@
 package rpc
 
+import "log/slog"
+
 // Default limits. Each can be changed per connection or handler with the
 // matching option.
 const (
@@ -41,12 +43,12 @@ type Option func(*options)
 type options struct {
 	limits
 	handler Handler
-	logger  loggerOption
+	logger  *slog.Logger
 	header  map[string][]string
 }
 
 func buildOptions(opts []Option) options {
-	o := options{limits: defaultLimits()}
+	o := options{limits: defaultLimits(), logger: slog.New(slog.DiscardHandler)}
 	for _, f := range opts {
 		f(&o)
 	}

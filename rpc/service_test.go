@@ -2,7 +2,6 @@ package rpc_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -76,5 +75,3 @@ func testService(t *testing.T) *rpc.Router {
 func deep(n int) string {
 	return strings.Repeat("[", n) + "0" + strings.Repeat("]", n)
 }
-
-var _ = json.Valid

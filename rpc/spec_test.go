@@ -2,7 +2,6 @@ package rpc_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -152,5 +151,3 @@ func TestSpecExamples(t *testing.T) {
 		})
 	})
 }
-
-var _ = json.Valid
