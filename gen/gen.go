@@ -22,6 +22,13 @@ type Options struct {
 	Input string
 	// Package is the name of the generated Go package.
 	Package string
+	// Format names the front end that reads Input: FormatSchemarpc,
+	// FormatMCP or FormatOpenRPC. Empty means detect it from the document
+	// (see DetectFormat).
+	Format Format
+	// Config holds renames, type overrides, initialisms and the URL of an
+	// input without $id. Nil means none.
+	Config *Config
 }
 
 // File is one generated Go source file.
@@ -37,7 +44,7 @@ func Generate(opts Options) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" || token.IsKeyword(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	svc, err := load(opts.Input)
+	svc, err := load(opts)
 	if err != nil {
 		return nil, err
 	}

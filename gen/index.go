@@ -17,13 +17,10 @@ var methodKeys = set("name", "kind", "description", "deprecated", "paramStructur
 
 var errorKeys = set("code", "name", "message", "description")
 
-// load reads an index and everything it references, checks it, and builds
-// the intermediate representation.
-func load(input string) (*service, error) {
-	l, idx, err := readIndex(input)
-	if err != nil {
-		return nil, err
-	}
+// loadSchemarpc is the front end for the project's own index format: it
+// checks the index and everything it references, and builds the
+// intermediate representation.
+func loadSchemarpc(l *loader, idx *document, cfg *Config) (*service, error) {
 	var p problems
 	root := loc{idx, ""}
 	if idx.root.kind != kindObject {
@@ -45,7 +42,7 @@ func load(input string) (*service, error) {
 	l.indexURL, _ = url.Parse(svc.indexURL)
 	svc.doc = indexDoc(idx.root, root, &p)
 
-	c := newConverter(l, &p)
+	c := newConverter(l, &p, cfg)
 	svc.name = serviceName(idx.root, root, c)
 	if defs := idx.root.get("$defs"); defs != nil {
 		if defs.kind != kindObject {

@@ -159,12 +159,22 @@ const (
 	either
 )
 
+// direction says which side of a connection handles a method.
+type direction int
+
+const (
+	toServer direction = iota // the client calls, the server handles (the default)
+	toClient                  // the server calls, the client handles (MCP sampling, roots, …)
+	bothWays                  // either side may call (MCP ping, progress, cancelled)
+)
+
 // method is one entry of the method index.
 type method struct {
 	name         string // wire name
 	stem         string // Go stem: notify_me → NotifyMe
 	origin       loc
 	notification bool
+	direction    direction
 	doc          string
 	deprecated   bool
 	structure    paramStructure

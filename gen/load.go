@@ -14,12 +14,45 @@ import (
 // draft202012 is the only dialect the format accepts.
 const draft202012 = "https://json-schema.org/draft/2020-12/schema"
 
-// document is one JSON Schema file of the input.
+// document is one JSON file of the input: an index, a schema, an MCP
+// schema.json or an OpenRPC document.
 type document struct {
-	rel  string // slash path relative to the index's directory; names the file in errors
-	url  string // absolute URL: the index's $id, or the index's $id resolved against rel
-	raw  []byte
-	root *node
+	rel     string // slash path relative to the index's directory; names the file in errors
+	url     string // absolute URL: the index's $id, or the index's $id resolved against rel
+	raw     []byte
+	root    *node
+	dialect dialect
+	// containers are the JSON pointers (without the entry name) under
+	// which the document keeps named schemas: "/$defs", "/definitions",
+	// "/components/schemas".
+	containers []string
+}
+
+// dialect is the JSON Schema draft a document's schemas are written in.
+type dialect int
+
+const (
+	draft2020 dialect = iota // JSON Schema 2020-12 (the default)
+	draft07                  // JSON Schema draft-07: MCP ≤ 2025-06-18, OpenRPC
+)
+
+// defsContainers lists the pointers under which the document keeps named
+// schemas; "/$defs" when the front end set none.
+func (d *document) defsContainers() []string {
+	if len(d.containers) == 0 {
+		return []string{"/$defs"}
+	}
+	return d.containers
+}
+
+// splitDefPointer splits "/$defs/Name" or "/components/schemas/Name" into
+// the container and the unescaped entry name.
+func splitDefPointer(ptr string) (container, entry string, ok bool) {
+	i := strings.LastIndex(ptr, "/")
+	if i <= 0 {
+		return "", "", false
+	}
+	return ptr[:i], unescapePointerToken(ptr[i+1:]), true
 }
 
 // loader reads the index and the documents it references, keeping every

@@ -45,13 +45,17 @@ func set(words ...string) map[string]bool {
 type converter struct {
 	l        *loader
 	p        *problems
+	cfg      *Config
 	byTarget map[string]*namedType // by document rel + "#" + pointer
 	names    map[string]loc        // every exported Go name, by where it came from
 	types    []*namedType
 }
 
-func newConverter(l *loader, p *problems) *converter {
-	return &converter{l: l, p: p, byTarget: map[string]*namedType{}, names: map[string]loc{}}
+func newConverter(l *loader, p *problems, cfg *Config) *converter {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	return &converter{l: l, p: p, cfg: cfg, byTarget: map[string]*namedType{}, names: map[string]loc{}}
 }
 
 // claim reserves an exported Go name for the thing at `at`. Two schemas that
@@ -92,8 +96,9 @@ func annotations(n *node) (doc string, deprecated bool) {
 }
 
 // namedAt returns the named type for a $ref target, converting it on first
-// use. Targets are $defs entries (named after the entry) and whole
-// documents other than the index (named after the file).
+// use. Targets are entries of a definitions container (named after the
+// entry: see defsContainers) and whole documents other than the index
+// (named after the file).
 func (c *converter) namedAt(t target, from loc) *namedType {
 	key := t.doc.rel + "#" + t.ptr
 	if nt, ok := c.byTarget[key]; ok {
@@ -101,17 +106,19 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	}
 	c.byTarget[key] = nil // a failure is reported once, at the first reference
 	var defName string
-	switch toks := strings.Split(t.ptr, "/"); {
+	switch {
 	case t.ptr == "" && t.doc.url == c.l.indexURL.String():
 		c.p.add(from, "$ref points at the whole index, which is not a schema: point at a $defs entry")
 		return nil
 	case t.ptr == "":
 		defName = strings.TrimSuffix(path.Base(t.doc.rel), path.Ext(t.doc.rel))
-	case len(toks) == 3 && toks[1] == "$defs":
-		defName = unescapePointerToken(toks[2])
 	default:
-		c.p.add(from, "$ref target %s#%s is not supported: point at a $defs entry (#/$defs/Name) or a whole document", t.doc.rel, t.ptr)
-		return nil
+		container, entry, ok := splitDefPointer(t.ptr)
+		if !ok || !slices.Contains(t.doc.defsContainers(), container) {
+			c.p.add(from, "$ref target %s#%s is not supported: point at a %s entry or a whole document", t.doc.rel, t.ptr, strings.Join(t.doc.defsContainers(), " or "))
+			return nil
+		}
+		defName = entry
 	}
 	n, ok := t.doc.root.lookup(t.ptr)
 	if !ok {

@@ -14,7 +14,8 @@ import (
 // SchemaSet holds JSON Schema documents by absolute URL and compiles schema
 // locations out of them on demand. It never touches the network or the file
 // system: a reference to a URL outside the set is a compile error.
-// Documents without "$schema" are read as Draft 2020-12.
+// Documents without "$schema" are read as Draft 2020-12 unless the set is
+// made with [WithDefaultDraft].
 //
 // A SchemaSet is safe for concurrent use, and so are the compiled schemas.
 type SchemaSet struct {
@@ -25,12 +26,24 @@ type SchemaSet struct {
 	err      error
 }
 
+// SchemaSetOption configures a SchemaSet.
+type SchemaSetOption func(*jsonschema.Compiler)
+
+// WithDefaultDraft reads documents without "$schema" as draft d (for
+// example jsonschema.Draft7 for the schemas of an OpenRPC document).
+func WithDefaultDraft(d *jsonschema.Draft) SchemaSetOption {
+	return func(c *jsonschema.Compiler) { c.DefaultDraft(d) }
+}
+
 // NewSchemaSet returns a set holding docs, which maps each document's
 // absolute URL to its JSON text.
-func NewSchemaSet(docs map[string]string) *SchemaSet {
+func NewSchemaSet(docs map[string]string, opts ...SchemaSetOption) *SchemaSet {
 	s := &SchemaSet{docs: docs, cache: make(map[string]*jsonschema.Schema)}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	for _, o := range opts {
+		o(c)
+	}
 	c.UseLoader(setLoader{s})
 	s.compiler = c
 	return s
