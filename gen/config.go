@@ -129,6 +129,14 @@ func (c *Config) check() error {
 			bad("types", "%q: %v", k, err)
 		}
 	}
+	byName := map[string]string{}
+	for _, role := range sortedKeys(fileRoles) {
+		name := c.fileName(role)
+		if prev, dup := byName[name]; dup {
+			bad("files", "%q and %q would both be written to %s", prev, role, name)
+		}
+		byName[name] = role
+	}
 	for _, k := range sortedKeys(c.Files) {
 		v := c.Files[k]
 		if _, ok := fileRoles[k]; !ok {

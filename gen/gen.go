@@ -54,9 +54,9 @@ func Generate(opts Options) ([]File, error) {
 		name   string
 		render func() (File, error)
 	}{
-		{"types_gen.go", func() (File, error) { return render("types_gen.go", e.typesFile()) }},
-		{"methods_gen.go", func() (File, error) { return render("methods_gen.go", e.methodsFile()) }},
-		{"schema_gen.go", func() (File, error) { return render("schema_gen.go", e.schemaFile()) }},
+		{"types", func() (File, error) { return render(opts.Config.fileName("types"), e.typesFile()) }},
+		{"methods", func() (File, error) { return render(opts.Config.fileName("methods"), e.methodsFile()) }},
+		{"schema", func() (File, error) { return render(opts.Config.fileName("schema"), e.schemaFile()) }},
 	} {
 		f, err := part.render()
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,17 +14,21 @@ import (
 func init() {
 	register(&command{
 		name:    "gen",
-		summary: "generate Go bindings from a schemarpc index",
+		summary: "generate Go bindings from a schemarpc index, an MCP schema.json or an OpenRPC document",
 		run:     runGen,
 	})
 }
 
-const genHelp = `usage: rpcgen gen --input PATH --out DIR --package NAME
+const genHelp = `usage: rpcgen gen [--config FILE] [--input PATH --out DIR --package NAME] [--format FORMAT]
 
-Reads the index document at PATH (and the documents it references), checks
-it, and writes types_gen.go, methods_gen.go and schema_gen.go into DIR, which
-is created if needed. Nothing is written unless every file renders.
-docs/schema-format.md describes the index.
+Reads the input document at PATH (and the documents it references), checks
+it, and writes the generated files (types_gen.go, unions_gen.go,
+methods_gen.go, schema_gen.go, …) into DIR, which is created if needed.
+Nothing is written unless every file renders. The input is a schemarpc
+index (docs/schema-format.md), a published MCP schema.json or an OpenRPC
+document; the format is detected unless --format names it. A config file
+(docs/codegen.md) can name the input, output and package, and set renames,
+type overrides and initialisms; flags win over it.
 
 Flags:
 `
@@ -33,9 +36,8 @@ Flags:
 func runGen(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	input := fs.String("input", "", "`PATH` of the index document")
-	out := fs.String("out", "", "`DIR` to write the generated files into")
-	pkg := fs.String("package", "", "`NAME` of the generated Go package")
+	var t target
+	t.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), genHelp)
 		fs.PrintDefaults()
@@ -48,30 +50,27 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage // flag has printed the error and the usage
 	}
-	var problem string
-	switch {
-	case fs.NArg() > 0:
-		problem = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
-	case *input == "":
-		problem = "--input is required"
-	case *out == "":
-		problem = "--out is required"
-	case *pkg == "":
-		problem = "--package is required"
-	case !token.IsIdentifier(*pkg) || token.IsKeyword(*pkg) || *pkg == "_":
-		problem = fmt.Sprintf("--package %q is not a valid Go package name", *pkg)
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "rpcgen gen: unexpected argument %q\n\n", fs.Arg(0))
+		fs.Usage()
+		return exitUsage
+	}
+	opts, out, problem, err := t.resolve()
+	if err != nil {
+		fmt.Fprintf(stderr, "rpcgen gen: %v\n", err)
+		return exitFail
 	}
 	if problem != "" {
 		fmt.Fprintf(stderr, "rpcgen gen: %s\n\n", problem)
 		fs.Usage()
 		return exitUsage
 	}
-	files, err := gen.Generate(gen.Options{Input: *input, Package: *pkg})
+	files, err := gen.Generate(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "rpcgen gen: %v\n", err)
 		return exitFail
 	}
-	if err := writeFiles(*out, files); err != nil {
+	if err := writeFiles(out, files); err != nil {
 		fmt.Fprintf(stderr, "rpcgen gen: %v\n", err)
 		return exitFail
 	}

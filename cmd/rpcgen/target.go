@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"go/token"
+
+	"github.com/schemarpc/schemarpc/gen"
+)
+
+// target is what gen and check work on: an input, an output directory and
+// a package, from flags and an optional config file. Flags win over the
+// config file.
+type target struct {
+	config, input, out, pkg, format string
+}
+
+// flags declares the target's flags on fs.
+func (t *target) flags(fs *flag.FlagSet) {
+	fs.StringVar(&t.config, "config", "", "`FILE` with input, out, package and naming options (rpcgen.json; see docs/codegen.md)")
+	fs.StringVar(&t.input, "input", "", "`PATH` of the input document (a schemarpc index, an MCP schema.json or an OpenRPC document)")
+	fs.StringVar(&t.out, "out", "", "`DIR` the generated files go to")
+	fs.StringVar(&t.pkg, "package", "", "`NAME` of the generated Go package")
+	fs.StringVar(&t.format, "format", "", "input `FORMAT`: schemarpc, mcp or openrpc (default: detected from the document)")
+}
+
+// resolve reads the config file, if any, and merges it with the flags. A
+// usage problem (a missing or malformed flag) comes back as usage; a config
+// file that cannot be read or is wrong comes back as err.
+func (t *target) resolve() (opts gen.Options, out string, usage string, err error) {
+	var cfg *gen.Config
+	if t.config != "" {
+		if cfg, err = gen.LoadConfig(t.config); err != nil {
+			return gen.Options{}, "", "", err
+		}
+	}
+	opts = gen.Options{Input: t.input, Package: t.pkg, Config: cfg}
+	out = t.out
+	if cfg != nil {
+		if opts.Input == "" {
+			opts.Input = cfg.InputPath()
+		}
+		if out == "" {
+			out = cfg.OutDir()
+		}
+		if opts.Package == "" {
+			opts.Package = cfg.Package
+		}
+	}
+	if t.format != "" {
+		f, ferr := gen.ParseFormat(t.format)
+		if ferr != nil {
+			return gen.Options{}, "", "--format: " + ferr.Error(), nil
+		}
+		opts.Format = f
+	}
+	switch {
+	case opts.Input == "":
+		usage = "--input is required (or a --config that names the input)"
+	case out == "":
+		usage = "--out is required (or a --config that names out)"
+	case opts.Package == "":
+		usage = "--package is required (or a --config that names the package)"
+	case !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) || opts.Package == "_":
+		usage = fmt.Sprintf("--package %q is not a valid Go package name", opts.Package)
+	}
+	return opts, out, usage, nil
+}
