@@ -68,6 +68,7 @@ type field struct {
 	doc        string
 	deprecated bool
 	origin     loc
+	schema     *node // the property's schema
 	// constant is the JSON text of a const (or single-value enum) the
 	// property always has; fill says MarshalJSON writes it when the field
 	// is empty.

@@ -15,6 +15,10 @@ type union struct {
 	marker   string // the interface's unexported method: is<Union>
 	cases    []*unionCase
 	state    int // planning state: 0 not yet, 1 in progress, 2 done
+	// nullable is set when the schema allows null: the codec reads null
+	// as a nil Value (and writes a nil Value as null), so the union needs
+	// no pointer or Nullable around it.
+	nullable bool
 }
 
 // variant is one alternative of a union.
@@ -230,7 +234,8 @@ func (c *converter) buildUnion(n *node, at loc, name string, into *namedType, kw
 		v.typ.markers = append(v.typ.markers, nt)
 		u.variants = append(u.variants, v)
 	}
-	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nullable}, ok
+	u.nullable = nullable
+	return conv{t: typeRef{kind: refNamed, named: nt}}, ok
 }
 
 // unionVariant converts one branch to the named type that holds its values.
