@@ -192,8 +192,8 @@ func (t typeRef) pointer() typeRef {
 	case shapeSlice, shapeMap, shapeRaw, shapeNullable:
 		return t
 	}
-	if t.ptr {
-		return t
+	if t.ptr || t.kind == refNamed && t.named.kind == namedUnion && t.named.union.nullable {
+		return t // a nullable union holds null itself
 	}
 	t.ptr = true
 	return t

@@ -237,9 +237,6 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	}
 	nt.note = joinNote(nt.note, res.note)
 	nt.nullable = nt.nullable || res.nullable
-	if nt.kind == namedUnion {
-		nt.nullable = false // the union holds null itself
-	}
 	return nt
 }
 

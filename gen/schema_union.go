@@ -17,7 +17,8 @@ type union struct {
 	state    int // planning state: 0 not yet, 1 in progress, 2 done
 	// nullable is set when the schema allows null: the codec reads null
 	// as a nil Value (and writes a nil Value as null), so the union needs
-	// no pointer or Nullable around it.
+	// no pointer around it; only an optional property (absent, null or a
+	// value) needs rpc.Nullable.
 	nullable bool
 }
 
@@ -235,7 +236,7 @@ func (c *converter) buildUnion(n *node, at loc, name string, into *namedType, kw
 		u.variants = append(u.variants, v)
 	}
 	u.nullable = nullable
-	return conv{t: typeRef{kind: refNamed, named: nt}}, ok
+	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nullable}, ok
 }
 
 // unionVariant converts one branch to the named type that holds its values.

@@ -26,7 +26,7 @@ const (
 // it compiling when the schema gains methods.
 type CyclesServer interface {
 	// Walk handles the walk request.
-	Walk(ctx context.Context, params *Node) (*JSONValue, error)
+	Walk(ctx context.Context, params *Node) (JSONValue, error)
 }
 
 // UnimplementedCyclesServer answers every method with the JSON-RPC error method
@@ -34,8 +34,8 @@ type CyclesServer interface {
 type UnimplementedCyclesServer struct{}
 
 // Walk answers method not found.
-func (UnimplementedCyclesServer) Walk(context.Context, *Node) (*JSONValue, error) {
-	return nil, rpc.MethodNotFound(MethodWalk)
+func (UnimplementedCyclesServer) Walk(context.Context, *Node) (JSONValue, error) {
+	return JSONValue{}, rpc.MethodNotFound(MethodWalk)
 }
 
 // RegisterCyclesServer registers every method of the Cycles service on r, each
@@ -65,14 +65,14 @@ func NewCyclesClient(c rpc.Caller) *CyclesClient {
 }
 
 // Walk sends the walk request.
-func (c *CyclesClient) Walk(ctx context.Context, params *Node) (*JSONValue, error) {
+func (c *CyclesClient) Walk(ctx context.Context, params *Node) (JSONValue, error) {
 	var p any
 	if params != nil {
 		p = params
 	}
-	var result *JSONValue
+	var result JSONValue
 	if err := c.caller.Call(ctx, MethodWalk, p, &result); err != nil {
-		return nil, err
+		return JSONValue{}, err
 	}
 	return result, nil
 }

@@ -86,7 +86,7 @@ type Message struct {
 	Resource *ResourceContents         `json:"resource,omitempty"`
 	Token    *ProgressToken            `json:"token,omitempty"`
 	Request  *ElicitParams             `json:"request,omitempty"`
-	Value    *Value                    `json:"value,omitempty"`
+	Value    rpc.Nullable[Value]       `json:"value,omitzero"`
 	Maybe    rpc.Nullable[TextContent] `json:"maybe,omitzero"`
 	Single   *TextContent              `json:"single,omitempty"`
 	Limit    *int64                    `json:"limit,omitempty"`
