@@ -261,3 +261,39 @@ func TestMissingInputIsAnError(t *testing.T) {
 	_, err := gen.Generate(gen.Options{Input: filepath.Join(t.TempDir(), "nope.json"), Package: "x"})
 	assert.ErrorContains(t, err, "nope.json")
 }
+
+func TestConfigEntriesThatMatchNothingAreErrors(t *testing.T) {
+	input := writeInput(t, map[string]string{
+		"input.json": withDefs(`"A": {"type": "object", "properties": {"id": {"type": "string"}}}`),
+		"rpcgen.json": `{"renames": {"input.json#/$defs/Missing": "X", "NoSuchName": "Y", "input.json#/$defs/A": "Renamed"},
+			"types": {"input.json#/$defs/A/properties/nope": "int64"}}`,
+	})
+	cfg, err := gen.LoadConfig(filepath.Join(filepath.Dir(input), "rpcgen.json"))
+	require.NoError(t, err)
+	_, err = gen.Generate(gen.Options{Input: input, Package: "x", Config: cfg})
+	require.Error(t, err)
+	var list gen.ErrorList
+	require.True(t, errors.As(err, &list))
+	var got []string
+	for _, e := range list {
+		got = append(got, e.Pointer+": "+e.Message)
+	}
+	want := "matches no schema location (file.json#/pointer, as in error messages) and no generated Go name"
+	assert.Equal(t, []string{
+		"/renames/NoSuchName: " + want,
+		"/renames/input.json#~1$defs~1Missing: " + want,
+		"/types/input.json#~1$defs~1A~1properties~1nope: " + want,
+	}, got)
+	assert.True(t, strings.HasSuffix(list[0].File, "rpcgen.json"), list[0].File)
+}
+
+func TestRenamedNamesStillCollide(t *testing.T) {
+	input := writeInput(t, map[string]string{
+		"input.json":  withDefs(`"A": {"type": "object"}, "B": {"type": "string"}`),
+		"rpcgen.json": `{"renames": {"B": "A"}}`,
+	})
+	cfg, err := gen.LoadConfig(filepath.Join(filepath.Dir(input), "rpcgen.json"))
+	require.NoError(t, err)
+	_, err = gen.Generate(gen.Options{Input: input, Package: "x", Config: cfg})
+	assert.ErrorContains(t, err, "input.json#/$defs/B: Go name A collides with the one generated for input.json#/$defs/A")
+}
