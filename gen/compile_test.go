@@ -148,6 +148,11 @@ func TestUnionsRoundTrip(t *testing.T) {
 		` + "`" + `{"content": [], "nested": {"type": "text", "text": "t"}}` + "`" + `,
 		` + "`" + `{"content": [], "nested": ["a", "b"]}` + "`" + `,
 		` + "`" + `{"content": [], "nested": false}` + "`" + `,
+		` + "`" + `{"content": [], "jvalue": {"a": [1, "s", true, {"b": []}]}}` + "`" + `,
+		` + "`" + `{"content": [], "jvalue": 3}` + "`" + `,
+		` + "`" + `{"content": [], "result": {}}` + "`" + `,
+		` + "`" + `{"content": [], "result": {"_meta": {"k": 1}, "other": [1]}}` + "`" + `,
+		` + "`" + `{"content": [], "result": {"items": ["a"], "more": true}}` + "`" + `,
 	)
 }
 

@@ -59,6 +59,8 @@ func describeVariant(uc *unionCase, v *variant) string {
 			s += ", or no " + strconv.Quote(uc.tagProp)
 		}
 		return s
+	case uc.class == '{' && len(uc.variants) > 1 && v.key == "":
+		return "an object with none of the members above"
 	case uc.class == '{' && len(uc.variants) > 1:
 		return "an object with " + strconv.Quote(v.key)
 	case uc.class == '0' && uc.integer == v:
@@ -235,7 +237,12 @@ func (e *emitter) unionCase(g *jen.Group, nt *namedType, uc *unionCase, need *he
 		g.Var().Id("members").Map(jen.String()).Qual(jsonPath, "RawMessage")
 		g.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		for _, v := range uc.variants {
-			g.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("members").Index(jen.Lit(v.key)), jen.Id("ok")).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, v) })
+			if v != uc.def {
+				g.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("members").Index(jen.Lit(v.key)), jen.Id("ok")).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, v) })
+			}
+		}
+		if uc.def != nil {
+			decodeVariant(g, uc.def)
 		}
 	}
 }

@@ -50,9 +50,6 @@ type namedType struct {
 	union *union
 	// tuple describes a namedTuple; its fields are the positions.
 	tuple *tuple
-	// markers are the unions this type is a variant of: it gets each
-	// union's marker method.
-	markers []*namedType
 }
 
 // field is one struct field, from one property (or one tuple position).

@@ -161,6 +161,15 @@ func (c *converter) buildStruct(nt *namedType, spec structSpec) bool {
 			case prev.jsonName != p.key:
 				c.p.add(p.at, "Go field name %s collides with the one generated for %s; rename one in the config (renames: %q: \"Name\")", fname, prev.origin, p.at.String())
 				ok = false
+			case prev.base.kind == refRaw && !prev.base.ptr && fc.t.kind != refRaw:
+				// An unconstrained property ({} in a base) narrowed by a
+				// later member: the narrower type wins.
+				*prev = field{name: fname, jsonName: p.key, origin: p.at, schema: p.val, typ: fc.t, base: fc.t, nullable: fc.nullable, required: prev.required}
+				prev.doc, prev.deprecated = annotations(p.val)
+				prev.doc = joinNote(prev.doc, fc.note)
+				c.presence(prev, p.val, p.at)
+			case fc.t.kind == refRaw && !fc.t.ptr:
+				// A later unconstrained declaration adds nothing.
 			case !prev.base.same(fc.t) || prev.nullable != fc.nullable:
 				c.p.add(p.at, "property %q is declared here as %s and at %s as %s: the allOf members disagree", p.key, fc.t.describe(fc.nullable), prev.origin, prev.base.describe(prev.nullable))
 				ok = false

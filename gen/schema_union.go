@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -151,22 +152,76 @@ func (c *converter) convertUnion(n *node, at loc, name string, into *namedType) 
 	if !tok {
 		return conv{t: raw}, true, false
 	}
-	var branches []branch
+	branches, bnull := c.expandBranches(list, at.at(kw))
+	res, ok = c.buildUnion(n, at, name, into, kw, branches, nullable || bnull)
+	return res, true, ok
+}
+
+// expandBranches lists the alternatives of an anyOf/oneOf list found at
+// `at`: a null-only schema makes the union nullable, and an inline
+// alternative that is itself a union (an anyOf, or a list of types) has its
+// own alternatives listed in its place.
+func (c *converter) expandBranches(list *node, at loc) (branches []branch, nullable bool) {
 	for i, b := range list.items {
-		bat := at.at(kw, fmt.Sprint(i))
-		if b.kind == kindObject && isNullSchema(b) {
+		bat := at.at(fmt.Sprint(i))
+		if b.kind != kindObject || b.get("$ref") != nil {
+			branches = append(branches, branch{b, bat})
+			continue
+		}
+		if isNullSchema(b) {
 			nullable = true
+			continue
+		}
+		inner := ""
+		for _, k := range []string{"anyOf", "oneOf"} {
+			if u := b.get(k); u != nil && u.kind == kindArray && len(u.items) > 0 && !constraintOnly(u) && !typedBeside(b, k) {
+				inner = k
+			}
+		}
+		if inner != "" {
+			sub, subNull := c.expandBranches(b.get(inner), bat.at(inner))
+			branches = append(branches, sub...)
+			nullable = nullable || subNull
+			continue
+		}
+		if types, tnull := typeNames(b); len(types) > 1 && b.get("enum") == nil && b.get("const") == nil {
+			branches = append(branches, typeBranches(b, bat, types)...)
+			nullable = nullable || tnull
 			continue
 		}
 		branches = append(branches, branch{b, bat})
 	}
-	res, ok = c.buildUnion(n, at, name, into, kw, branches, nullable)
-	return res, true, ok
+	return branches, nullable
+}
+
+// typeNames reads a type list without reporting problems: the JSON types
+// other than null, and whether null is listed.
+func typeNames(n *node) (types []string, nullable bool) {
+	t := n.get("type")
+	if t == nil || t.kind != kindArray {
+		return nil, false
+	}
+	for _, it := range t.items {
+		switch {
+		case it.kind != kindString:
+		case it.str == "null":
+			nullable = true
+		case !slices.Contains(types, it.str):
+			types = append(types, it.str)
+		}
+	}
+	return types, nullable
 }
 
 // convertTypeUnion maps a type list of several types (["string",
 // "integer"]) to a union with one variant per type.
 func (c *converter) convertTypeUnion(n *node, at loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
+	return c.buildUnion(n, at, name, into, "type", typeBranches(n, at, types), nullable)
+}
+
+// typeBranches splits a schema with a list of types into one schema per
+// type, each located at its entry in the list.
+func typeBranches(n *node, at loc, types []string) []branch {
 	var branches []branch
 	for i, t := range types {
 		b := withoutKeyword(n, "type")
@@ -188,7 +243,7 @@ func (c *converter) convertTypeUnion(n *node, at loc, name string, into *namedTy
 		}
 		branches = append(branches, branch{b, at.at("type", fmt.Sprint(idx))})
 	}
-	return c.buildUnion(n, at, name, into, "type", branches, nullable)
+	return branches
 }
 
 func dropKeywords(n *node, ks ...string) *node {
@@ -232,7 +287,6 @@ func (c *converter) buildUnion(n *node, at loc, name string, into *namedType, kw
 				ok = false
 			}
 		}
-		v.typ.markers = append(v.typ.markers, nt)
 		u.variants = append(u.variants, v)
 	}
 	u.nullable = nullable
@@ -253,12 +307,10 @@ func (c *converter) unionVariant(u *namedType, b branch, name string) (*variant,
 	for t.kind == refNamed && !t.ptr && t.named.kind == namedAlias && t.underlying().kind == refNamed {
 		t = t.underlying()
 	}
-	if t.kind == refNamed && !t.ptr && t.named.kind != namedAlias && t.named.kind != namedPending {
+	if t.kind == refNamed && !t.ptr && t.named.kind != namedAlias {
+		// A definition still being converted (it refers back to this
+		// union) is checked when the union is planned.
 		return &variant{typ: t.named, origin: b.at}, res.nullable, true
-	}
-	if t.kind == refNamed && t.named.kind == namedPending {
-		c.p.add(b.at, "this variant of %s leads back to %s through $refs only", u.name, u.name)
-		return nil, false, false
 	}
 	// A Go type without a name of its own (string, []T, a config type)
 	// gets one, to carry the marker method.
@@ -493,6 +545,13 @@ func (c *converter) plan(nt *namedType) {
 		c.p.add(nt.origin, "cannot tell the variants of %s apart: %s; map it to raw JSON in the config (types: %q: \"encoding/json.RawMessage\"), or change the schema", nt.name, fmt.Sprintf(format, args...), nt.origin.String())
 	}
 	for _, v := range u.variants {
+		for v.typ.kind == namedAlias && v.typ.underlying.kind == refNamed && !v.typ.underlying.ptr {
+			v.typ = v.typ.underlying.named // a definition that turned out to be an alias
+		}
+		if v.typ.kind == namedAlias || v.typ.kind == namedPending {
+			fail("%s (%s) has no Go type of its own to carry the variant", v.typ.name, v.origin)
+			return
+		}
 		if v.typ.kind == namedUnion {
 			c.plan(v.typ)
 		}
@@ -611,7 +670,10 @@ candidates:
 			}
 		}
 		if v.key == "" {
-			return fmt.Sprintf("the object variants %s share no property with distinct const values, and %s has no required property the others lack", strings.Join(names, ", "), v.typ.name)
+			if uc.def != nil {
+				return fmt.Sprintf("the object variants %s share no property with distinct const values, and neither %s nor %s has a required property the others lack", strings.Join(names, ", "), uc.def.typ.name, v.typ.name)
+			}
+			uc.def = v // takes the objects with none of the other variants' keys
 		}
 	}
 	return ""
