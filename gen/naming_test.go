@@ -56,3 +56,17 @@ func TestEnumValuesBecomeConstantSuffixes(t *testing.T) {
 		assert.Equal(t, want, enumConstSuffix(in), "enumConstSuffix(%q)", in)
 	}
 }
+
+func TestConfigInitialismsJoinTheBuiltInOnes(t *testing.T) {
+	n := newNamer([]string{"SSE", "OAuth2", "GraphQL"})
+	for in, want := range map[string]string{
+		"sse_url":       "SSEURL",
+		"graphql_query": "GraphQLQuery",
+		"userId":        "UserID",
+		"sseEvents":     "SSEEvents",
+		"oauth2":        "OAuth2",
+	} {
+		assert.Equal(t, want, n.exported(in), "exported(%q)", in)
+	}
+	assert.Equal(t, "SseURL", exportedName("sse_url"), "the default namer knows only the built-in list")
+}
