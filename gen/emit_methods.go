@@ -132,8 +132,11 @@ func (e *emitter) errorsDecl(f *jen.File) {
 // methodDoc is the doc comment of a server or client method.
 func methodDoc(m *method) string {
 	doc := m.doc
-	if doc == "" {
-		doc = fmt.Sprintf("%s handles the %s %s.", m.stem, m.name, kindWord(m))
+	if !strings.HasPrefix(doc, m.stem+" ") {
+		// A Go doc comment starts with the name it documents; a description
+		// written for the schema (MCP's "Sent from the client to…") becomes
+		// the second paragraph.
+		doc = strings.TrimSpace(fmt.Sprintf("%s handles the %s %s.", m.stem, m.name, kindWord(m)) + "\n\n" + doc)
 	}
 	if len(m.altResults) > 0 {
 		var names []string
@@ -298,7 +301,7 @@ func (e *emitter) client(f *jen.File, fam *family) {
 	for _, m := range fam.methods {
 		f.Line()
 		doc := methodDoc(m)
-		if m.doc == "" {
+		if !strings.HasPrefix(m.doc, m.stem+" ") {
 			doc = strings.Replace(doc, "handles", "sends", 1)
 		}
 		comment(f, doc, m.deprecated)
@@ -347,5 +350,5 @@ func typeName(t typeRef) string {
 	if t.kind == refNamed {
 		return "[" + t.named.name + "]"
 	}
-	return fmt.Sprintf("%#v", typeCode(t))
+	return goTypeText(t)
 }

@@ -64,5 +64,12 @@ func Generate(opts Options) ([]File, error) {
 		}
 		files = append(files, f)
 	}
+	if svc.lock {
+		f, err := e.lockFile()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
 	return files, nil
 }
