@@ -10,23 +10,26 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// mcpSpecDir holds the published MCP schemas, when the checkout has them.
-const mcpSpecDir = "../../shared/mcp-spec"
+// MCPSpecDir holds the published MCP schemas, when the checkout has them.
+// (Exported for the black-box tests, like everything in this file.)
+const MCPSpecDir = "../../shared/mcp-spec"
 
-// mcpVersions are the published versions, oldest first.
-var mcpVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+// MCPVersions are the published versions, oldest first.
+var MCPVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
-// mcpExpect is what the index of one published version must say.
-type mcpExpect struct {
-	requests, notifications int
-	// methods maps a method to "kind direction params result alt…", with
+// MCPExpect is what the index of one published version must say.
+type MCPExpect struct {
+	Requests, Notifications int
+	// Methods maps a method to "kind direction params result alt…", with
 	// "-" for no params or no result.
-	methods map[string]string
-	absent  []string // methods the version must not have (payloads, removed)
+	Methods map[string]string
+	Absent  []string // methods the version must not have (payloads, removed)
 }
 
-var mcpExpected = map[string]mcpExpect{
-	"2024-11-05": {requests: 15, notifications: 9, methods: map[string]string{
+// MCPExpected is the method index of each published version, from the MCP
+// specification's method tables.
+var MCPExpected = map[string]MCPExpect{
+	"2024-11-05": {Requests: 15, Notifications: 9, Methods: map[string]string{
 		"ping":                    "request both PingRequestParams EmptyResult",
 		"notifications/progress":  "notification both ProgressNotificationParams -",
 		"notifications/cancelled": "notification both CancelledNotificationParams -",
@@ -36,21 +39,21 @@ var mcpExpected = map[string]mcpExpect{
 		"resources/subscribe":     "request client-to-server SubscribeRequestParams EmptyResult",
 		"resources/unsubscribe":   "request client-to-server UnsubscribeRequestParams EmptyResult",
 		"roots/list":              "request server-to-client ListRootsRequestParams ListRootsResult",
-	}, absent: []string{"elicitation/create"}},
-	"2025-03-26": {requests: 15, notifications: 9, methods: map[string]string{
+	}, Absent: []string{"elicitation/create"}},
+	"2025-03-26": {Requests: 15, Notifications: 9, Methods: map[string]string{
 		"ping":                    "request both PingRequestParams EmptyResult",
 		"notifications/progress":  "notification both ProgressNotificationParams -",
 		"notifications/cancelled": "notification both CancelledNotificationParams -",
 		"sampling/createMessage":  "request server-to-client CreateMessageRequestParams CreateMessageResult",
 	}},
-	"2025-06-18": {requests: 16, notifications: 9, methods: map[string]string{
+	"2025-06-18": {Requests: 16, Notifications: 9, Methods: map[string]string{
 		"ping":                    "request both PingRequestParams EmptyResult",
 		"notifications/progress":  "notification both ProgressNotificationParams -",
 		"notifications/cancelled": "notification both CancelledNotificationParams -",
 		"sampling/createMessage":  "request server-to-client CreateMessageRequestParams CreateMessageResult",
 		"elicitation/create":      "request server-to-client ElicitRequestParams ElicitResult",
 	}},
-	"2025-11-25": {requests: 20, notifications: 11, methods: map[string]string{
+	"2025-11-25": {Requests: 20, Notifications: 11, Methods: map[string]string{
 		"ping":                               "request both RequestParams EmptyResult",
 		"notifications/progress":             "notification both ProgressNotificationParams -",
 		"notifications/cancelled":            "notification both CancelledNotificationParams -",
@@ -62,7 +65,7 @@ var mcpExpected = map[string]mcpExpect{
 		"notifications/elicitation/complete": "notification server-to-client ElicitationCompleteNotificationParams -",
 		"logging/setLevel":                   "request client-to-server SetLevelRequestParams EmptyResult",
 	}},
-	"2026-07-28": {requests: 10, notifications: 8, methods: map[string]string{
+	"2026-07-28": {Requests: 10, Notifications: 8, Methods: map[string]string{
 		"server/discover":         "request client-to-server RequestParams DiscoverResult",
 		"notifications/progress":  "notification server-to-client ProgressNotificationParams -",
 		"notifications/cancelled": "notification both CancelledNotificationParams -",
@@ -70,7 +73,7 @@ var mcpExpected = map[string]mcpExpect{
 		"prompts/get":             "request client-to-server GetPromptRequestParams GetPromptResult InputRequiredResult",
 		"resources/read":          "request client-to-server ReadResourceRequestParams ReadResourceResult InputRequiredResult",
 		"subscriptions/listen":    "request client-to-server SubscriptionsListenRequestParams SubscriptionsListenResult",
-	}, absent: []string{"sampling/createMessage", "elicitation/create", "roots/list", "ping", "initialize"}},
+	}, Absent: []string{"sampling/createMessage", "elicitation/create", "roots/list", "ping", "initialize"}},
 }
 
 // TestMCPIndexOfThePublishedSchemas derives the method index of each
@@ -78,18 +81,18 @@ var mcpExpected = map[string]mcpExpect{
 // The generated code and methods.lock.json are checked end to end in
 // mcp_test.go.
 func TestMCPIndexOfThePublishedSchemas(t *testing.T) {
-	if _, err := os.Stat(mcpSpecDir); err != nil {
-		t.Skipf("the published MCP schemas are not here (%s): %v", mcpSpecDir, err)
+	if _, err := os.Stat(MCPSpecDir); err != nil {
+		t.Skipf("the published MCP schemas are not here (%s): %v", MCPSpecDir, err)
 	}
-	for _, v := range mcpVersions {
+	for _, v := range MCPVersions {
 		t.Run(v, func(t *testing.T) {
-			_, doc, err := readIndex(filepath.Join(mcpSpecDir, v, "schema.json"))
+			_, doc, err := readIndex(filepath.Join(MCPSpecDir, v, "schema.json"))
 			require.NoError(t, err)
 			var p problems
 			container := mcpLayout(doc, &p)
 			index := mcpIndex(doc, container, doc.root.get(container), &p)
 			require.NoError(t, p.err())
-			want := mcpExpected[v]
+			want := MCPExpected[v]
 			got := map[string]string{}
 			var requests, notifications int
 			for _, m := range index {
@@ -109,12 +112,12 @@ func TestMCPIndexOfThePublishedSchemas(t *testing.T) {
 					requests++
 				}
 			}
-			assert.Equal(t, want.requests, requests, "requests")
-			assert.Equal(t, want.notifications, notifications, "notifications")
-			for name, desc := range want.methods {
+			assert.Equal(t, want.Requests, requests, "requests")
+			assert.Equal(t, want.Notifications, notifications, "notifications")
+			for name, desc := range want.Methods {
 				assert.Equal(t, desc, got[name], "%s", name)
 			}
-			for _, name := range want.absent {
+			for _, name := range want.Absent {
 				assert.NotContains(t, got, name)
 			}
 		})
