@@ -65,11 +65,13 @@ func Generate(opts Options) ([]File, error) {
 		files = append(files, f)
 	}
 	if svc.lock {
-		f, err := e.lockFile()
-		if err != nil {
-			return nil, err
+		for _, render := range []func() (File, error){e.lockFile, e.openRPCFile} {
+			f, err := render()
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
 		}
-		files = append(files, f)
 	}
 	return files, nil
 }

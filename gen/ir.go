@@ -18,6 +18,9 @@ type service struct {
 	// the Go files: set by front ends that derive the index by convention
 	// (MCP), where a schema upgrade should show up as a reviewable diff.
 	lock bool
+	// version is the version of the protocol the input describes, when the
+	// front end knows it (MCP: from the input's directory name).
+	version string
 }
 
 // namedKind says what Go declaration a named type becomes.

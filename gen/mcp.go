@@ -51,6 +51,7 @@ func loadMCP(l *loader, doc *document, cfg *Config) (*service, error) {
 	if mcpVersionDir.MatchString(filepath.Base(l.dir)) {
 		version = filepath.Base(l.dir)
 	}
+	svc.version = version
 	if svc.indexURL = mcpSchemaURL(doc, cfg, version, &p); svc.indexURL == "" {
 		return nil, p.err()
 	}

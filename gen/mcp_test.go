@@ -1,12 +1,15 @@
 package gen_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -297,4 +300,46 @@ func TestServerAndClientCallEachOther(t *testing.T) {
 	}
 }
 `
+}
+
+// Every schema methods.openrpc.json points at must exist in the input, under
+// the URL the generated code gives it.
+func TestMCPOpenRPCExportPointsIntoTheSchema(t *testing.T) {
+	for _, name := range []string{"mcp07", "mcp2020"} {
+		t.Run(name, func(t *testing.T) {
+			files := generateCase(t, name)
+			var doc struct {
+				OpenRPC string `json:"openrpc"`
+				Methods []struct {
+					Name         string `json:"name"`
+					Direction    string `json:"x-direction"`
+					ParamsSchema struct {
+						Ref string `json:"$ref"`
+					} `json:"x-params-schema"`
+				} `json:"methods"`
+			}
+			content := fileNamed(t, files, "methods.openrpc.json")
+			require.NoError(t, json.Unmarshal(content, &doc))
+			assert.Equal(t, "1.4.0", doc.OpenRPC)
+			l := decodeLock(t, files)
+			require.Len(t, doc.Methods, len(l.Methods))
+			for i, m := range doc.Methods {
+				assert.Equal(t, l.Methods[i].Method, m.Name)
+				assert.Equal(t, l.Methods[i].Direction, m.Direction)
+			}
+
+			raw, err := os.ReadFile(filepath.Join("testdata", name, "input.json"))
+			require.NoError(t, err)
+			c := jsonschema.NewCompiler()
+			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			require.NoError(t, err)
+			require.NoError(t, c.AddResource(l.Schema, v))
+			refs := regexp.MustCompile(`"\$ref": "([^"]+)"`).FindAllStringSubmatch(string(content), -1)
+			require.NotEmpty(t, refs)
+			for _, r := range refs {
+				_, err := c.Compile(r[1])
+				assert.NoError(t, err, r[1])
+			}
+		})
+	}
 }
