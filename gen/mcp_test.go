@@ -343,3 +343,37 @@ func TestMCPOpenRPCExportPointsIntoTheSchema(t *testing.T) {
 		})
 	}
 }
+
+// The mcp2020 golden case pins the defect handling: JSONValue keeps any
+// JSON value exactly, ElicitResult content takes fractional numbers.
+func init() {
+	behaviourTests["mcp2020"] = `package mcp2020
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestJSONValueKeepsAnyValue(t *testing.T) {
+	for _, in := range []string{"1.5", "null", "12345678901234567890", "{\"a\":[1,2.25,null]}"} {
+		var r CallToolResult
+		if err := json.Unmarshal([]byte("{\"resultType\":\"complete\",\"text\":\"\",\"structuredContent\":"+in+"}"), &r); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if string(r.StructuredContent) != in {
+			t.Errorf("got %s, want %s", r.StructuredContent, in)
+		}
+	}
+}
+
+func TestElicitResultContentTakesFractions(t *testing.T) {
+	var r ElicitResult
+	if err := json.Unmarshal([]byte("{\"action\":\"accept\",\"content\":{\"age\":2.5}}"), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Content["age"] != 2.5 {
+		t.Errorf("got %v", r.Content)
+	}
+}
+`
+}
