@@ -77,11 +77,11 @@ func loadMCP(l *loader, doc *document, cfg *Config) (*service, error) {
 		ptr := pointerJoin("", container, m.key)
 		c.namedAt(target{doc, ptr}, loc{doc, ptr})
 	}
+	// The methods only point at types the definitions already made, so the
+	// types can be settled (unions planned, cycles broken) first.
+	c.finish()
 	svc.methods = mcpMethods(c, doc, container, index)
 	claimCallbacks(svc, root, c)
-	if len(p.list) == 0 {
-		c.checkCycles()
-	}
 	if len(p.list) == 0 {
 		mcpCompileCheck(l, svc, doc, container, &p)
 	}

@@ -19,6 +19,17 @@ type EchoRequest struct {
 	Params EchoRequestParams `json:"params"`
 }
 
+// MarshalJSON encodes EchoRequest, writing an empty Method as the value the
+// schema requires.
+func (v EchoRequest) MarshalJSON() ([]byte, error) {
+	type plain EchoRequest
+	p := plain(v)
+	if p.Method == "" {
+		p.Method = "echo"
+	}
+	return json.Marshal(p)
+}
+
 // EchoRequestParams is generated from
 // input.json#/definitions/EchoRequest/properties/params.
 type EchoRequestParams struct {
@@ -44,6 +55,17 @@ type HeartbeatNotification struct {
 	Params HeartbeatNotificationParams `json:"params"`
 }
 
+// MarshalJSON encodes HeartbeatNotification, writing an empty Method as the
+// value the schema requires.
+func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
+	type plain HeartbeatNotification
+	p := plain(v)
+	if p.Method == "" {
+		p.Method = "notifications/heartbeat"
+	}
+	return json.Marshal(p)
+}
+
 // HeartbeatNotificationParams is generated from
 // input.json#/definitions/HeartbeatNotification/properties/params.
 type HeartbeatNotificationParams struct {
@@ -61,10 +83,21 @@ type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
 }
 
+// MarshalJSON encodes PingRequest, writing an empty Method as the value the
+// schema requires.
+func (v PingRequest) MarshalJSON() ([]byte, error) {
+	type plain PingRequest
+	p := plain(v)
+	if p.Method == "" {
+		p.Method = "ping"
+	}
+	return json.Marshal(p)
+}
+
 // PingRequestParams is generated from
 // input.json#/definitions/PingRequest/properties/params.
 type PingRequestParams struct {
-	Note string `json:"note,omitempty"`
+	Note *string `json:"note,omitempty"`
 }
 
 // Request is generated from input.json#/definitions/Request.
@@ -75,7 +108,7 @@ type Request struct {
 
 // A result with nothing to say.
 type Result struct {
-	Note string `json:"note,omitempty"`
+	Note *string `json:"note,omitempty"`
 }
 
 // ServerNotification is generated from

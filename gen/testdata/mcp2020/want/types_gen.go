@@ -17,13 +17,27 @@ type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
 }
 
+// MarshalJSON encodes CallToolRequest, writing an empty JSONRPC and Method as
+// the value the schema requires.
+func (v CallToolRequest) MarshalJSON() ([]byte, error) {
+	type plain CallToolRequest
+	p := plain(v)
+	if p.JSONRPC == "" {
+		p.JSONRPC = "2.0"
+	}
+	if p.Method == "" {
+		p.Method = "tools/call"
+	}
+	return json.Marshal(p)
+}
+
 // CallToolRequestParams is generated from
 // input.json#/$defs/CallToolRequestParams.
 type CallToolRequestParams struct {
 	// Arguments of the tool, any JSON.
 	Arguments JSONObject `json:"arguments,omitzero"`
 
-	Name string `json:"name,omitempty"`
+	Name *string `json:"name,omitempty"`
 }
 
 // CallToolResult is generated from input.json#/$defs/CallToolResult.
@@ -45,10 +59,24 @@ type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 }
 
+// MarshalJSON encodes CancelledNotification, writing an empty JSONRPC and
+// Method as the value the schema requires.
+func (v CancelledNotification) MarshalJSON() ([]byte, error) {
+	type plain CancelledNotification
+	p := plain(v)
+	if p.JSONRPC == "" {
+		p.JSONRPC = "2.0"
+	}
+	if p.Method == "" {
+		p.Method = "notifications/cancelled"
+	}
+	return json.Marshal(p)
+}
+
 // CancelledNotificationParams is generated from
 // input.json#/$defs/CancelledNotification/properties/params.
 type CancelledNotificationParams struct {
-	Reason    string    `json:"reason,omitempty"`
+	Reason    *string   `json:"reason,omitempty"`
 	RequestID RequestID `json:"requestId"`
 }
 
@@ -63,10 +91,24 @@ type ClientNotification struct {
 	Params ClientNotificationParams `json:"params"`
 }
 
+// MarshalJSON encodes ClientNotification, writing an empty JSONRPC and Method
+// as the value the schema requires.
+func (v ClientNotification) MarshalJSON() ([]byte, error) {
+	type plain ClientNotification
+	p := plain(v)
+	if p.JSONRPC == "" {
+		p.JSONRPC = "2.0"
+	}
+	if p.Method == "" {
+		p.Method = "notifications/cancelled"
+	}
+	return json.Marshal(p)
+}
+
 // ClientNotificationParams is generated from
 // input.json#/$defs/ClientNotification/properties/params.
 type ClientNotificationParams struct {
-	Reason    string    `json:"reason,omitempty"`
+	Reason    *string   `json:"reason,omitempty"`
 	RequestID RequestID `json:"requestId"`
 }
 
@@ -79,6 +121,17 @@ type ElicitRequest struct {
 	Method string `json:"method"`
 
 	Params ElicitRequestParams `json:"params"`
+}
+
+// MarshalJSON encodes ElicitRequest, writing an empty Method as the value the
+// schema requires.
+func (v ElicitRequest) MarshalJSON() ([]byte, error) {
+	type plain ElicitRequest
+	p := plain(v)
+	if p.Method == "" {
+		p.Method = "elicitation/create"
+	}
+	return json.Marshal(p)
 }
 
 // ElicitRequestParams is generated from
