@@ -64,7 +64,14 @@ func loadMCP(l *loader, doc *document, cfg *Config) (*service, error) {
 
 	defs := doc.root.get(container)
 	index := mcpIndex(doc, container, defs, &p)
+	cfg, rawLocs := mcpConfig(cfg, doc, container, defs)
 	c := newConverter(l, &p, cfg)
+	// Every object of the MCP schemas is open, and a proxy must pass on
+	// what it does not know: structs keep unknown members in Extra.
+	c.keepExtras = true
+	for k := range rawLocs {
+		c.used["types\x00"+k] = true // the front end's own entries need not match
+	}
 	svc.name = "MCP"
 	if cfg.Service != "" {
 		svc.name = exportedName(cfg.Service)
@@ -72,10 +79,14 @@ func loadMCP(l *loader, doc *document, cfg *Config) (*service, error) {
 	for _, n := range familyNames(svc.name, "Server") {
 		c.claim(n, root)
 	}
-	mcpPatch(c, doc, container, defs)
 	for _, m := range defs.members {
 		ptr := pointerJoin("", container, m.key)
 		c.namedAt(target{doc, ptr}, loc{doc, ptr})
+	}
+	for k, note := range rawLocs {
+		if nt := c.byTarget[k]; nt != nil {
+			nt.note = joinNote(nt.note, note)
+		}
 	}
 	// The methods only point at types the definitions already made, so the
 	// types can be settled (unions planned, cycles broken) first.

@@ -344,8 +344,9 @@ func TestMCPOpenRPCExportPointsIntoTheSchema(t *testing.T) {
 	}
 }
 
-// The mcp2020 golden case pins the defect handling: JSONValue keeps any
-// JSON value exactly, ElicitResult content takes fractional numbers.
+// The mcp2020 golden case pins the defect handling: JSONValue and the
+// values of ElicitResult content keep any JSON value exactly, and objects
+// keep the members the schema does not name.
 func init() {
 	behaviourTests["mcp2020"] = `package mcp2020
 
@@ -366,14 +367,60 @@ func TestJSONValueKeepsAnyValue(t *testing.T) {
 	}
 }
 
-func TestElicitResultContentTakesFractions(t *testing.T) {
+func TestElicitResultContentKeepsAnyNumber(t *testing.T) {
 	var r ElicitResult
 	if err := json.Unmarshal([]byte("{\"action\":\"accept\",\"content\":{\"age\":2.5}}"), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Content["age"] != 2.5 {
-		t.Errorf("got %v", r.Content)
+	if string(r.Content["age"]) != "2.5" {
+		t.Errorf("got %s", r.Content["age"])
+	}
+}
+
+func TestUnknownMembersSurviveARoundTrip(t *testing.T) {
+	in := "{\"resultType\":\"complete\",\"text\":\"hi\",\"x-new\":{\"a\":1.50}}"
+	var r CallToolResult
+	if err := json.Unmarshal([]byte(in), &r); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != in {
+		t.Errorf("got %s, want %s", out, in)
 	}
 }
 `
+}
+
+// MCP's error types narrow Error.data (unconstrained) with allOf: the
+// narrower declaration gives the field its type, in either order.
+func TestAllOfNarrowsAnUnconstrainedProperty(t *testing.T) {
+	for _, order := range []string{
+		`[{"$ref": "#/$defs/Base"}, {"properties": {"data": {"$ref": "#/$defs/Data"}}}]`,
+		`[{"properties": {"data": {"$ref": "#/$defs/Data"}}}, {"$ref": "#/$defs/Base"}]`,
+	} {
+		input := writeInput(t, map[string]string{"input.json": withDefs(`"A": {"allOf": ` + order + `},
+			"Base": {"type": "object", "properties": {"code": {"type": "integer"}, "data": {}}, "required": ["code"]},
+			"Data": {"type": "object", "properties": {"why": {"type": "string"}}}`)})
+		files, err := gen.Generate(gen.Options{Input: input, Package: "x"})
+		require.NoError(t, err, order)
+		assert.Regexp(t, `(?m)^\s+Data \*Data\s+`+"`"+`json:"data,omitempty"`+"`", string(fileNamed(t, files, "types_gen.go")), order)
+	}
+}
+
+// A location the config maps keeps the user's type; the MCP front end adds
+// its raw JSON mapping only where the config says nothing.
+func TestMCPConfigTypesWinOverTheBuiltInRawMappings(t *testing.T) {
+	const d = "definitions"
+	schema := mcp07(`"PingResult": {"type": "object"}, ` + msg("PingRequest", "ping", "") + `, ` + ref("ClientRequest", d, "PingRequest") +
+		`, "ClientResult": {"anyOf": [{"$ref": "#/definitions/PingResult"}, {"type": "string"}]}`)
+	files, err := generateMCP(t, "x", schema, nil)
+	require.NoError(t, err)
+	assert.Contains(t, string(fileNamed(t, files, "types_gen.go")), "type ClientResult = json.RawMessage")
+
+	files, err = generateMCP(t, "x", schema, &gen.Config{Types: map[string]string{"schema.json#/definitions/ClientResult": "string"}})
+	require.NoError(t, err)
+	assert.Contains(t, string(fileNamed(t, files, "types_gen.go")), "type ClientResult string\n")
 }

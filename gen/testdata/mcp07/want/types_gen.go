@@ -2,7 +2,10 @@
 
 package mcp07
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // ClientNotification is generated from
 // input.json#/definitions/ClientNotification.
@@ -17,17 +20,42 @@ type EchoRequest struct {
 	Method string `json:"method"`
 
 	Params EchoRequestParams `json:"params"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes EchoRequest, writing an empty Method as the value the
-// schema requires.
+// schema requires; adding the Extra members.
 func (v EchoRequest) MarshalJSON() ([]byte, error) {
 	type plain EchoRequest
 	p := plain(v)
 	if p.Method == "" {
 		p.Method = "echo"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "method", "params")
+}
+
+// UnmarshalJSON decodes EchoRequest, keeping the members the schema does not
+// name in Extra.
+func (v *EchoRequest) UnmarshalJSON(b []byte) error {
+	type plain EchoRequest
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = EchoRequest(p)
+	return nil
 }
 
 // EchoRequestParams is generated from
@@ -37,11 +65,75 @@ type EchoRequestParams struct {
 	Text string `json:"text"`
 
 	Times *int64 `json:"times,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes EchoRequestParams, adding the Extra members.
+func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
+	type plain EchoRequestParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "text", "times")
+}
+
+// UnmarshalJSON decodes EchoRequestParams, keeping the members the schema does
+// not name in Extra.
+func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
+	type plain EchoRequestParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "text", "times")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = EchoRequestParams(p)
+	return nil
 }
 
 // EchoResult is generated from input.json#/definitions/EchoResult.
 type EchoResult struct {
 	Text string `json:"text"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes EchoResult, adding the Extra members.
+func (v EchoResult) MarshalJSON() ([]byte, error) {
+	type plain EchoResult
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "text")
+}
+
+// UnmarshalJSON decodes EchoResult, keeping the members the schema does not
+// name in Extra.
+func (v *EchoResult) UnmarshalJSON(b []byte) error {
+	type plain EchoResult
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "text")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = EchoResult(p)
+	return nil
 }
 
 // EmptyResult is generated from input.json#/definitions/EmptyResult.
@@ -53,27 +145,87 @@ type HeartbeatNotification struct {
 	Method string `json:"method"`
 
 	Params HeartbeatNotificationParams `json:"params"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes HeartbeatNotification, writing an empty Method as the
-// value the schema requires.
+// value the schema requires; adding the Extra members.
 func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
 	type plain HeartbeatNotification
 	p := plain(v)
 	if p.Method == "" {
 		p.Method = "notifications/heartbeat"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "method", "params")
+}
+
+// UnmarshalJSON decodes HeartbeatNotification, keeping the members the schema
+// does not name in Extra.
+func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
+	type plain HeartbeatNotification
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = HeartbeatNotification(p)
+	return nil
 }
 
 // HeartbeatNotificationParams is generated from
 // input.json#/definitions/HeartbeatNotification/properties/params.
 type HeartbeatNotificationParams struct {
 	Beat *int64 `json:"beat,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes HeartbeatNotificationParams, adding the Extra members.
+func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
+	type plain HeartbeatNotificationParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "beat")
+}
+
+// UnmarshalJSON decodes HeartbeatNotificationParams, keeping the members the
+// schema does not name in Extra.
+func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
+	type plain HeartbeatNotificationParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "beat")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = HeartbeatNotificationParams(p)
+	return nil
 }
 
 // JSONRPCMessage is generated from input.json#/definitions/JSONRPCMessage.
-type JSONRPCMessage map[string]json.RawMessage
+//
+// Kept as raw JSON: the JSON-RPC envelope is the rpc package's; its variants
+// are told apart by which of id, method, result and error are present.
+type JSONRPCMessage = json.RawMessage
 
 // PingRequest is generated from input.json#/definitions/PingRequest.
 type PingRequest struct {
@@ -81,34 +233,155 @@ type PingRequest struct {
 	Method string `json:"method"`
 
 	Params *PingRequestParams `json:"params,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes PingRequest, writing an empty Method as the value the
-// schema requires.
+// schema requires; adding the Extra members.
 func (v PingRequest) MarshalJSON() ([]byte, error) {
 	type plain PingRequest
 	p := plain(v)
 	if p.Method == "" {
 		p.Method = "ping"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "method", "params")
+}
+
+// UnmarshalJSON decodes PingRequest, keeping the members the schema does not
+// name in Extra.
+func (v *PingRequest) UnmarshalJSON(b []byte) error {
+	type plain PingRequest
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PingRequest(p)
+	return nil
 }
 
 // PingRequestParams is generated from
 // input.json#/definitions/PingRequest/properties/params.
 type PingRequestParams struct {
 	Note *string `json:"note,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes PingRequestParams, adding the Extra members.
+func (v PingRequestParams) MarshalJSON() ([]byte, error) {
+	type plain PingRequestParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "note")
+}
+
+// UnmarshalJSON decodes PingRequestParams, keeping the members the schema does
+// not name in Extra.
+func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
+	type plain PingRequestParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "note")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PingRequestParams(p)
+	return nil
 }
 
 // Request is generated from input.json#/definitions/Request.
 type Request struct {
 	Method string                     `json:"method"`
 	Params map[string]json.RawMessage `json:"params,omitzero"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes Request, adding the Extra members.
+func (v Request) MarshalJSON() ([]byte, error) {
+	type plain Request
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "method", "params")
+}
+
+// UnmarshalJSON decodes Request, keeping the members the schema does not name
+// in Extra.
+func (v *Request) UnmarshalJSON(b []byte) error {
+	type plain Request
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = Request(p)
+	return nil
 }
 
 // A result with nothing to say.
 type Result struct {
 	Note *string `json:"note,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes Result, adding the Extra members.
+func (v Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "note")
+}
+
+// UnmarshalJSON decodes Result, keeping the members the schema does not name in
+// Extra.
+func (v *Result) UnmarshalJSON(b []byte) error {
+	type plain Result
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "note")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = Result(p)
+	return nil
 }
 
 // ServerNotification is generated from
@@ -117,3 +390,51 @@ type ServerNotification = HeartbeatNotification
 
 // ServerRequest is generated from input.json#/definitions/ServerRequest.
 type ServerRequest = PingRequest
+
+// splitExtra decodes the members of the JSON object b whose names are not in
+// known; nil when there are none.
+func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]V, len(all))
+	for k, raw := range all {
+		var x V
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+// joinExtra appends the members of extra whose names are not in known to the
+// JSON object b.
+func joinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
+	rest := make(map[string]V, len(extra))
+	for k, x := range extra {
+		if !slices.Contains(known, k) {
+			rest[k] = x
+		}
+	}
+	if len(rest) == 0 {
+		return b, nil
+	}
+	more, err := json.Marshal(rest)
+	if err != nil {
+		return nil, err
+	}
+	// b is {} or {…}: splice the extra members in before the closing brace.
+	if len(b) <= 2 {
+		return more, nil
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, more[1:]...), nil
+}

@@ -2,7 +2,10 @@
 
 package mcp2020
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Used by the client to run a tool.
 type CallToolRequest struct {
@@ -15,10 +18,14 @@ type CallToolRequest struct {
 	Method string `json:"method"`
 
 	Params CallToolRequestParams `json:"params"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes CallToolRequest, writing an empty JSONRPC and Method as
-// the value the schema requires.
+// the value the schema requires; adding the Extra members.
 func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 	type plain CallToolRequest
 	p := plain(v)
@@ -28,7 +35,28 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 	if p.Method == "" {
 		p.Method = "tools/call"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "id", "jsonrpc", "method", "params")
+}
+
+// UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
+// not name in Extra.
+func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	type plain CallToolRequest
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "id", "jsonrpc", "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = CallToolRequest(p)
+	return nil
 }
 
 // CallToolRequestParams is generated from
@@ -38,6 +66,38 @@ type CallToolRequestParams struct {
 	Arguments JSONObject `json:"arguments,omitzero"`
 
 	Name *string `json:"name,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes CallToolRequestParams, adding the Extra members.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	type plain CallToolRequestParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "arguments", "name")
+}
+
+// UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
+// does not name in Extra.
+func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	type plain CallToolRequestParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "arguments", "name")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = CallToolRequestParams(p)
+	return nil
 }
 
 // CallToolResult is generated from input.json#/$defs/CallToolResult.
@@ -45,6 +105,38 @@ type CallToolResult struct {
 	ResultType        string    `json:"resultType"`
 	StructuredContent JSONValue `json:"structuredContent,omitzero"`
 	Text              string    `json:"text"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes CallToolResult, adding the Extra members.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	type plain CallToolResult
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "resultType", "structuredContent", "text")
+}
+
+// UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
+// name in Extra.
+func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	type plain CallToolResult
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "resultType", "structuredContent", "text")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = CallToolResult(p)
+	return nil
 }
 
 // CancelledNotification is generated from
@@ -57,10 +149,14 @@ type CancelledNotification struct {
 	Method string `json:"method"`
 
 	Params CancelledNotificationParams `json:"params"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes CancelledNotification, writing an empty JSONRPC and
-// Method as the value the schema requires.
+// Method as the value the schema requires; adding the Extra members.
 func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 	type plain CancelledNotification
 	p := plain(v)
@@ -70,7 +166,28 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 	if p.Method == "" {
 		p.Method = "notifications/cancelled"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "jsonrpc", "method", "params")
+}
+
+// UnmarshalJSON decodes CancelledNotification, keeping the members the schema
+// does not name in Extra.
+func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	type plain CancelledNotification
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = CancelledNotification(p)
+	return nil
 }
 
 // CancelledNotificationParams is generated from
@@ -78,6 +195,38 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 type CancelledNotificationParams struct {
 	Reason    *string   `json:"reason,omitempty"`
 	RequestID RequestID `json:"requestId"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes CancelledNotificationParams, adding the Extra members.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	type plain CancelledNotificationParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "reason", "requestId")
+}
+
+// UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
+// schema does not name in Extra.
+func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	type plain CancelledNotificationParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "reason", "requestId")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = CancelledNotificationParams(p)
+	return nil
 }
 
 // ClientNotification is generated from input.json#/$defs/ClientNotification.
@@ -89,10 +238,14 @@ type ClientNotification struct {
 	Method string `json:"method"`
 
 	Params ClientNotificationParams `json:"params"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes ClientNotification, writing an empty JSONRPC and Method
-// as the value the schema requires.
+// as the value the schema requires; adding the Extra members.
 func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	type plain ClientNotification
 	p := plain(v)
@@ -102,7 +255,28 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	if p.Method == "" {
 		p.Method = "notifications/cancelled"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "jsonrpc", "method", "params")
+}
+
+// UnmarshalJSON decodes ClientNotification, keeping the members the schema does
+// not name in Extra.
+func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+	type plain ClientNotification
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = ClientNotification(p)
+	return nil
 }
 
 // ClientNotificationParams is generated from
@@ -110,6 +284,38 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 type ClientNotificationParams struct {
 	Reason    *string   `json:"reason,omitempty"`
 	RequestID RequestID `json:"requestId"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ClientNotificationParams, adding the Extra members.
+func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
+	type plain ClientNotificationParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "reason", "requestId")
+}
+
+// UnmarshalJSON decodes ClientNotificationParams, keeping the members the
+// schema does not name in Extra.
+func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
+	type plain ClientNotificationParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "reason", "requestId")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = ClientNotificationParams(p)
+	return nil
 }
 
 // ClientRequest is generated from input.json#/$defs/ClientRequest.
@@ -121,23 +327,80 @@ type ElicitRequest struct {
 	Method string `json:"method"`
 
 	Params ElicitRequestParams `json:"params"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON encodes ElicitRequest, writing an empty Method as the value the
-// schema requires.
+// schema requires; adding the Extra members.
 func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 	type plain ElicitRequest
 	p := plain(v)
 	if p.Method == "" {
 		p.Method = "elicitation/create"
 	}
-	return json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "method", "params")
+}
+
+// UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
+// name in Extra.
+func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
+	type plain ElicitRequest
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = ElicitRequest(p)
+	return nil
 }
 
 // ElicitRequestParams is generated from
 // input.json#/$defs/ElicitRequest/properties/params.
 type ElicitRequestParams struct {
 	Message string `json:"message"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ElicitRequestParams, adding the Extra members.
+func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
+	type plain ElicitRequestParams
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "message")
+}
+
+// UnmarshalJSON decodes ElicitRequestParams, keeping the members the schema
+// does not name in Extra.
+func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
+	type plain ElicitRequestParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "message")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = ElicitRequestParams(p)
+	return nil
 }
 
 // ElicitResult is generated from input.json#/$defs/ElicitResult.
@@ -145,7 +408,39 @@ type ElicitResult struct {
 	Action ElicitResultAction `json:"action"`
 
 	// Answers by field.
-	Content map[string]float64 `json:"content,omitzero"`
+	Content map[string]json.RawMessage `json:"content,omitzero"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ElicitResult, adding the Extra members.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	type plain ElicitResult
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "action", "content")
+}
+
+// UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
+// name in Extra.
+func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	type plain ElicitResult
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "action", "content")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = ElicitResult(p)
+	return nil
 }
 
 // ElicitResultAction is generated from
@@ -175,19 +470,54 @@ func (v ElicitResultAction) IsKnown() bool {
 type InputRequiredResult struct {
 	InputRequests map[string]ElicitRequest `json:"inputRequests,omitzero"`
 	ResultType    string                   `json:"resultType"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes InputRequiredResult, adding the Extra members.
+func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
+	type plain InputRequiredResult
+	p := plain(v)
+	b, err := json.Marshal(p)
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	return joinExtra(b, v.Extra, "inputRequests", "resultType")
+}
+
+// UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
+// does not name in Extra.
+func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
+	type plain InputRequiredResult
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := splitExtra[json.RawMessage](b, "inputRequests", "resultType")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = InputRequiredResult(p)
+	return nil
 }
 
 // JSONObject is generated from input.json#/$defs/JSONObject.
 type JSONObject map[string]JSONValue
 
 // JSONRPCMessage is generated from input.json#/$defs/JSONRPCMessage.
-type JSONRPCMessage map[string]json.RawMessage
+//
+// Kept as raw JSON: the JSON-RPC envelope is the rpc package's; its variants
+// are told apart by which of id, method, result and error are present.
+type JSONRPCMessage = json.RawMessage
 
 // JSONValue is generated from input.json#/$defs/JSONValue.
 //
 // Kept as raw JSON, so that every JSON value decodes and re-encodes unchanged:
-// the published schema allows only integer numbers and no null here, which the
-// TypeScript source of MCP does not intend.
+// the published schema allows only integer numbers here, which the TypeScript
+// source of MCP does not intend. It also allows no null.
 type JSONValue = json.RawMessage
 
 // A request id.
@@ -195,3 +525,51 @@ type RequestID string
 
 // ServerNotification is generated from input.json#/$defs/ServerNotification.
 type ServerNotification = CancelledNotification
+
+// splitExtra decodes the members of the JSON object b whose names are not in
+// known; nil when there are none.
+func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]V, len(all))
+	for k, raw := range all {
+		var x V
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+// joinExtra appends the members of extra whose names are not in known to the
+// JSON object b.
+func joinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
+	rest := make(map[string]V, len(extra))
+	for k, x := range extra {
+		if !slices.Contains(known, k) {
+			rest[k] = x
+		}
+	}
+	if len(rest) == 0 {
+		return b, nil
+	}
+	more, err := json.Marshal(rest)
+	if err != nil {
+		return nil, err
+	}
+	// b is {} or {…}: splice the extra members in before the closing brace.
+	if len(b) <= 2 {
+		return more, nil
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, more[1:]...), nil
+}
