@@ -711,24 +711,7 @@ func TestDeclaredErrorsCarryTheirCode(t *testing.T) {
 // behaviour tests above, in a throwaway module that uses this repository's
 // rpc package. It needs no network: modules come from the local cache.
 func TestGeneratedCodeCompilesAndVets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles generated code; skipped with -short")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	dir := t.TempDir()
-	goMod := "module example.test/generated\n\ngo 1.26\n\n" +
-		"require github.com/schemarpc/schemarpc v0.0.0-00010101000000-000000000000\n\n" +
-		"replace github.com/schemarpc/schemarpc => " + root + "\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644))
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
-
+	dir, goCmd := tempModule(t)
 	for _, name := range goldenCases(t) {
 		pkgDir := filepath.Join(dir, name)
 		require.NoError(t, os.MkdirAll(pkgDir, 0o755))
@@ -739,13 +722,41 @@ func TestGeneratedCodeCompilesAndVets(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "behaviour_test.go"), []byte(src), 0o644))
 		}
 	}
-
-	env := append(os.Environ(), "GOPROXY=off", "GOSUMDB=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off")
 	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		out, err := goCmd(args...)
+		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+	}
+}
+
+// tempModule makes a throwaway module that requires this repository (by a
+// replace directive) and returns its directory and a function that runs the
+// go command in it, offline: modules come from the local cache. It skips the
+// test with -short or without a go command.
+func tempModule(t *testing.T) (dir string, goCmd func(args ...string) (string, error)) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("compiles generated code; skipped with -short")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	dir = t.TempDir()
+	goMod := "module example.test/generated\n\ngo 1.26\n\n" +
+		"require github.com/schemarpc/schemarpc v0.0.0-00010101000000-000000000000\n\n" +
+		"replace github.com/schemarpc/schemarpc => " + root + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644))
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	env := append(os.Environ(), "GOPROXY=off", "GOSUMDB=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off")
+	return dir, func(args ...string) (string, error) {
 		cmd := exec.Command(goBin, args...)
 		cmd.Dir = dir
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+		return string(out), err
 	}
 }

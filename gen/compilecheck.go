@@ -12,23 +12,9 @@ import (
 // schema the validator rejects fails generation instead of panicking in a
 // server.
 func compileCheck(l *loader, svc *service, idx *document, p *problems) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	for _, d := range l.order {
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.raw))
-		if err == nil {
-			err = c.AddResource(d.url, v)
-		}
-		if err != nil {
-			p.add(loc{d, ""}, "%v", err)
-			return
-		}
-	}
-	check := func(at loc, location string) {
-		if _, err := c.Compile(location); err != nil {
-			p.add(at, "the schema validator rejects this schema: %v", err)
-		}
+	check, ok := schemaChecker(l, p)
+	if !ok {
+		return
 	}
 	for _, m := range svc.methods {
 		if m.hasParams {
@@ -44,6 +30,32 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 			check(loc{idx, ptr}, idx.url+"#"+fragment(ptr))
 		}
 	}
+}
+
+// schemaChecker loads every input document into a validator and returns a
+// function that compiles the schema at an absolute location, reporting a
+// rejection at `at`. Documents without $schema are read as Draft 2020-12,
+// as rpc.SchemaSet reads them by default. ok is false when a document
+// cannot be added (the problem is recorded).
+func schemaChecker(l *loader, p *problems) (check func(at loc, location string), ok bool) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refusingLoader{})
+	for _, d := range l.order {
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.raw))
+		if err == nil {
+			err = c.AddResource(d.url, v)
+		}
+		if err != nil {
+			p.add(loc{d, ""}, "%v", err)
+			return nil, false
+		}
+	}
+	return func(at loc, location string) {
+		if _, err := c.Compile(location); err != nil {
+			p.add(at, "the schema validator rejects this schema: %v", err)
+		}
+	}, true
 }
 
 // refusingLoader stands in for the network and the file system: every
