@@ -12,18 +12,9 @@ import (
 // schema the validator rejects fails generation instead of panicking in a
 // server.
 func compileCheck(l *loader, svc *service, idx *document, p *problems) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	for _, d := range l.order {
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.raw))
-		if err == nil {
-			err = c.AddResource(d.url, v)
-		}
-		if err != nil {
-			p.add(loc{d, ""}, "%v", err)
-			return
-		}
+	c, ok := checkCompiler(l.order, jsonschema.Draft2020, p)
+	if !ok {
+		return
 	}
 	check := func(at loc, location string) {
 		if _, err := c.Compile(location); err != nil {
@@ -44,6 +35,26 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 			check(loc{idx, ptr}, idx.url+"#"+fragment(ptr))
 		}
 	}
+}
+
+// checkCompiler returns a compiler that holds docs and nothing else, and
+// reads those without $schema as draft: the documents and the default the
+// generated SchemaSet has at run time.
+func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*jsonschema.Compiler, bool) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(draft)
+	c.UseLoader(refusingLoader{})
+	for _, d := range docs {
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.raw))
+		if err == nil {
+			err = c.AddResource(d.url, v)
+		}
+		if err != nil {
+			p.add(loc{d, ""}, "%v", err)
+			return nil, false
+		}
+	}
+	return c, true
 }
 
 // refusingLoader stands in for the network and the file system: every

@@ -185,6 +185,10 @@ type method struct {
 	result       typeRef
 	resultFill   bool // a non-null slice or map result: nil is returned as empty
 	errors       []*rpcError
+	// paramNullable says, per positional param, whether its schema accepts
+	// null, which a by-position client then sends for an absent param
+	// followed by a present one; nil when none does.
+	paramNullable []bool
 }
 
 // rpcError is a declared application error.

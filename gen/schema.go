@@ -49,6 +49,10 @@ type converter struct {
 	byTarget map[string]*namedType // by document rel + "#" + pointer
 	names    map[string]loc        // every exported Go name, by where it came from
 	types    []*namedType
+	// origins locates property schemas written somewhere other than under
+	// their object's "properties": the content descriptors an OpenRPC
+	// front end assembles into a params object.
+	origins map[*node]loc
 }
 
 func newConverter(l *loader, p *problems, cfg *Config) *converter {
@@ -562,7 +566,10 @@ func (c *converter) convertStruct(n, props *node, at loc, name string, into *nam
 	}
 	fieldAt := map[string]loc{}
 	for _, m := range props.members {
-		pat := at.at("properties", m.key)
+		pat, moved := c.origins[m.val]
+		if !moved {
+			pat = at.at("properties", m.key)
+		}
 		if !validTagName(m.key) {
 			c.p.add(pat, "property name %q cannot be written in a Go struct tag, which is not supported yet", m.key)
 			ok = false
