@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/gen"
 )
 
 // behaviourTests are Go tests run inside the module the generated packages
@@ -138,6 +140,29 @@ func TestDeclaredErrorsCarryTheirCode(t *testing.T) {
 // behaviour tests above, in a throwaway module that uses this repository's
 // rpc package. It needs no network: modules come from the local cache.
 func TestGeneratedCodeCompilesAndVets(t *testing.T) {
+	mod := newTempModule(t)
+	for _, name := range goldenCases(t) {
+		mod.add(t, name, generateCase(t, name))
+		if src, ok := behaviourTests[name]; ok {
+			mod.write(t, filepath.Join(name, "behaviour_test.go"), src)
+		}
+	}
+	mod.run(t, "vet", "./...")
+	mod.run(t, "test", "-count=1", "./...")
+}
+
+// tempModule is a throwaway Go module that requires this repository (by a
+// replace directive), for compiling and testing generated packages.
+type tempModule struct {
+	goBin string
+	dir   string
+	env   []string
+}
+
+// newTempModule makes an empty module, or skips the test when it cannot
+// build one (-short, no go command).
+func newTempModule(t *testing.T) *tempModule {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("compiles generated code; skipped with -short")
 	}
@@ -147,32 +172,40 @@ func TestGeneratedCodeCompilesAndVets(t *testing.T) {
 	}
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
-	dir := t.TempDir()
-	goMod := "module example.test/generated\n\ngo 1.26\n\n" +
-		"require github.com/schemarpc/schemarpc v0.0.0-00010101000000-000000000000\n\n" +
-		"replace github.com/schemarpc/schemarpc => " + root + "\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644))
+	m := &tempModule{goBin: goBin, dir: t.TempDir()}
+	m.write(t, "go.mod", "module example.test/generated\n\ngo 1.26\n\n"+
+		"require github.com/schemarpc/schemarpc v0.0.0-00010101000000-000000000000\n\n"+
+		"replace github.com/schemarpc/schemarpc => "+root+"\n")
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	m.write(t, "go.sum", string(sum))
+	m.env = append(os.Environ(), "GOPROXY=off", "GOSUMDB=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off")
+	return m
+}
 
-	for _, name := range goldenCases(t) {
-		pkgDir := filepath.Join(dir, name)
-		require.NoError(t, os.MkdirAll(pkgDir, 0o755))
-		for _, f := range generateCase(t, name) {
-			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, f.Name), f.Content, 0o644))
-		}
-		if src, ok := behaviourTests[name]; ok {
-			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "behaviour_test.go"), []byte(src), 0o644))
-		}
-	}
+// write writes a file at a slash path relative to the module root.
+func (m *tempModule) write(t *testing.T, rel, content string) {
+	t.Helper()
+	p := filepath.Join(m.dir, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
 
-	env := append(os.Environ(), "GOPROXY=off", "GOSUMDB=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off")
-	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		cmd := exec.Command(goBin, args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+// add writes generated files as the package in directory pkg.
+func (m *tempModule) add(t *testing.T, pkg string, files []gen.File) {
+	t.Helper()
+	for _, f := range files {
+		m.write(t, filepath.Join(pkg, f.Name), string(f.Content))
 	}
+}
+
+// run runs the go command in the module and fails the test with its output
+// when it fails.
+func (m *tempModule) run(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command(m.goBin, args...)
+	cmd.Dir = m.dir
+	cmd.Env = m.env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
 }
