@@ -72,7 +72,11 @@ import (
 type store struct{ UnimplementedStoreServer }
 
 func (store) Get(_ context.Context, p *GetParams) (*GetResult, error) {
-	return &GetResult{Value: p.Key + "=" + p.Default, Found: true}, nil
+	d := ""
+	if p.Default != nil {
+		d = *p.Default
+	}
+	return &GetResult{Value: p.Key + "=" + d, Found: true}, nil
 }
 
 func (store) List(context.Context, map[string]string) ([]Entry, error) { return nil, nil }

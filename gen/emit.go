@@ -173,6 +173,14 @@ func typeCode(t typeRef) *jen.Statement {
 		s = jen.Index().Add(typeCode(*t.elem))
 	case refMap:
 		s = jen.Map(jen.String()).Add(typeCode(*t.elem))
+	case refNullable:
+		s = jen.Qual(rpcPath, "Nullable").Types(typeCode(*t.elem))
+	case refQual:
+		if t.qual.path == "" {
+			s = jen.Id(t.qual.name)
+		} else {
+			s = jen.Qual(t.qual.path, t.qual.name)
+		}
 	}
 	if t.ptr {
 		return jen.Op("*").Add(s)
@@ -193,7 +201,7 @@ func zeroValue(t typeRef) jen.Code {
 			return jen.False()
 		}
 		return jen.Lit(0)
-	case shapeStruct:
+	case shapeStruct, shapeNullable:
 		return typeCode(t).Values()
 	}
 	return jen.Nil()

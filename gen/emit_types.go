@@ -1,19 +1,32 @@
 package gen
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
 
-// typesFile renders types_gen.go: every named type, in name order.
+// typesFile renders types_gen.go: every named type except unions, in name
+// order, and the helpers their codecs share.
 func (e *emitter) typesFile() *jen.File {
 	f := e.newFile()
-	for i, nt := range e.svc.types {
-		if i > 0 {
+	first := true
+	extras := false
+	for _, nt := range e.svc.types {
+		if nt.kind == namedUnion {
+			continue
+		}
+		if !first {
 			f.Line()
 		}
+		first = false
 		e.namedType(f, nt)
+		extras = extras || nt.extra != nil
+	}
+	if extras {
+		extraHelpers(f)
 	}
 	return f
 }
@@ -23,10 +36,19 @@ func (e *emitter) typeDoc(f *jen.File, nt *namedType) {
 	if doc == "" {
 		doc = nt.name + " is generated from " + nt.origin.String() + "."
 	}
-	if nt.note != "" {
-		doc += "\n\n" + nt.note
+	if len(nt.bases) > 0 {
+		doc = joinNote(doc, "It includes the properties of "+joinWords(nt.bases)+" (allOf).")
 	}
+	doc = joinNote(doc, nt.note)
 	comment(f, doc, nt.deprecated)
+}
+
+// joinWords lists names as "A", "A and B", "A, B and C".
+func joinWords(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func (e *emitter) namedType(f *jen.File, nt *namedType) {
@@ -34,20 +56,29 @@ func (e *emitter) namedType(f *jen.File, nt *namedType) {
 	switch nt.kind {
 	case namedStruct:
 		f.Type().Id(nt.name).StructFunc(func(g *jen.Group) {
-			for i, fl := range nt.fields {
-				prev := nt.fields[max(i-1, 0)]
-				if i > 0 && (fl.doc != "" || fl.deprecated || prev.doc != "" || prev.deprecated) {
+			structFields(g, nt, true)
+			if nt.extra != nil {
+				if len(nt.fields) > 0 {
 					g.Line()
 				}
-				comment(g, fl.doc, fl.deprecated)
-				tag := fl.jsonName
-				if fl.omit != "" {
-					tag += "," + fl.omit
-				}
-				g.Id(fl.name).Add(typeCode(fl.typ)).Tag(map[string]string{"json": tag})
+				comment(g, "Extra holds the members the schema does not name as properties, so that they are encoded again as they were received.", false)
+				g.Id("Extra").Map(jen.String()).Add(typeCode(*nt.extra)).Tag(map[string]string{"json": "-"})
 			}
 		})
-		e.fillEmptyMarshaler(f, nt)
+		structMarshaler(f, nt)
+		structUnmarshaler(f, nt)
+		defaultAccessors(f, nt)
+	case namedTuple:
+		f.Type().Id(nt.name).StructFunc(func(g *jen.Group) {
+			structFields(g, nt, false)
+			if nt.tuple.rest != nil {
+				g.Line()
+				comment(g, "Rest holds the items after the positions the schema names.", false)
+				g.Id("Rest").Index().Add(typeCode(*nt.tuple.rest))
+			}
+		})
+		tupleMarshaler(f, nt)
+		tupleUnmarshaler(f, nt)
 	case namedEnum:
 		f.Type().Id(nt.name).String()
 		f.Line()
@@ -77,20 +108,59 @@ func (e *emitter) namedType(f *jen.File, nt *namedType) {
 	}
 }
 
-// fillEmptyMarshaler gives a struct with required lists or maps a MarshalJSON
-// that writes a nil one as empty: null would break the schema.
-func (e *emitter) fillEmptyMarshaler(f *jen.File, nt *namedType) {
-	var fills []*field
+// structFields writes the fields of a struct or tuple, with their doc
+// comments and (for structs) JSON tags.
+func structFields(g *jen.Group, nt *namedType, tags bool) {
+	for i, fl := range nt.fields {
+		prev := nt.fields[max(i-1, 0)]
+		if i > 0 && (fl.doc != "" || fl.deprecated || prev.doc != "" || prev.deprecated) {
+			g.Line()
+		}
+		doc := fl.doc
+		if fl.def != "" {
+			doc = joinNote(doc, "Default: "+fl.def+" (Get"+fl.name+" returns it when the field is absent).")
+		}
+		comment(g, doc, fl.deprecated)
+		s := g.Id(fl.name).Add(typeCode(fl.typ))
+		if tags {
+			tag := fl.jsonName
+			if fl.omit != "" {
+				tag += "," + fl.omit
+			}
+			s.Tag(map[string]string{"json": tag})
+		}
+	}
+}
+
+// structMarshaler gives a struct a MarshalJSON when encoding/json alone
+// would get it wrong: it writes a nil required list or map as empty (null
+// would break the schema), writes an empty required const property as its
+// const, and appends the Extra members.
+func structMarshaler(f *jen.File, nt *namedType) {
+	var fills, consts []*field
 	for _, fl := range nt.fields {
 		if fl.fillEmpty {
 			fills = append(fills, fl)
 		}
+		if fl.fill {
+			consts = append(consts, fl)
+		}
 	}
-	if len(fills) == 0 {
+	if len(fills) == 0 && len(consts) == 0 && nt.extra == nil {
 		return
 	}
+	var what []string
+	if len(fills) > 0 {
+		what = append(what, "writing a nil required list or map as empty rather than null, which the schema does not allow")
+	}
+	if len(consts) > 0 {
+		what = append(what, "writing an empty "+fieldList(consts)+" as the value the schema requires")
+	}
+	if nt.extra != nil {
+		what = append(what, "adding the Extra members")
+	}
 	f.Line()
-	comment(f, "MarshalJSON encodes "+nt.name+", writing a nil required list or map as empty rather than null, which the schema does not allow.", false)
+	comment(f, "MarshalJSON encodes "+nt.name+", "+strings.Join(what, "; ")+".", false)
 	f.Func().Params(jen.Id("v").Id(nt.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).BlockFunc(func(g *jen.Group) {
 		g.Type().Id("plain").Id(nt.name)
 		g.Id("p").Op(":=").Id("plain").Call(jen.Id("v"))
@@ -99,6 +169,161 @@ func (e *emitter) fillEmptyMarshaler(f *jen.File, nt *namedType) {
 				jen.Id("p").Dot(fl.name).Op("=").Add(typeCode(fl.typ)).Values(),
 			)
 		}
-		g.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("p")))
+		for _, fl := range consts {
+			g.If(jen.Id("p").Dot(fl.name).Op("==").Lit("")).Block(
+				jen.Id("p").Dot(fl.name).Op("=").Lit(fl.constant),
+			)
+		}
+		if nt.extra == nil {
+			g.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("p")))
+			return
+		}
+		g.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Id("p"))
+		g.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("v").Dot("Extra")).Op("==").Lit(0)).Block(
+			jen.Return(jen.Id("b"), jen.Err()),
+		)
+		g.Return(jen.Id("joinExtra").Call(append([]jen.Code{jen.Id("b"), jen.Id("v").Dot("Extra")}, knownNames(nt)...)...))
 	})
+}
+
+func fieldList(fs []*field) string {
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.name)
+	}
+	return joinWords(names)
+}
+
+// knownNames are the member names of a struct's properties, as literals.
+func knownNames(nt *namedType) []jen.Code {
+	var out []jen.Code
+	for _, fl := range nt.fields {
+		out = append(out, jen.Lit(fl.jsonName))
+	}
+	return out
+}
+
+// structUnmarshaler gives a struct with an Extra map an UnmarshalJSON that
+// fills it with the members its properties do not name.
+func structUnmarshaler(f *jen.File, nt *namedType) {
+	if nt.extra == nil {
+		return
+	}
+	f.Line()
+	comment(f, "UnmarshalJSON decodes "+nt.name+", keeping the members the schema does not name in Extra.", false)
+	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Type().Id("plain").Id(nt.name),
+		jen.Var().Id("p").Id("plain"),
+		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err()),
+		),
+		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("splitExtra").Index(typeCode(*nt.extra)).Call(append([]jen.Code{jen.Id("b")}, knownNames(nt)...)...),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id("p").Dot("Extra").Op("=").Id("extra"),
+		jen.Op("*").Id("v").Op("=").Id(nt.name).Call(jen.Id("p")),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// extraHelpers writes the two functions the Extra codecs share.
+func extraHelpers(f *jen.File) {
+	f.Line()
+	comment(f, "splitExtra decodes the members of the JSON object b whose names are not in known; nil when there are none.", false)
+	f.Func().Id("splitExtra").Types(jen.Id("V").Any()).Params(jen.Id("b").Index().Byte(), jen.Id("known").Op("...").String()).Params(jen.Map(jen.String()).Id("V"), jen.Error()).Block(
+		jen.Var().Id("all").Map(jen.String()).Qual(jsonPath, "RawMessage"),
+		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("all")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(
+			jen.Delete(jen.Id("all"), jen.Id("k")),
+		),
+		jen.If(jen.Len(jen.Id("all")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Nil())),
+		jen.Id("out").Op(":=").Make(jen.Map(jen.String()).Id("V"), jen.Len(jen.Id("all"))),
+		jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("all")).Block(
+			jen.Var().Id("x").Id("V"),
+			jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
+			),
+			jen.Id("out").Index(jen.Id("k")).Op("=").Id("x"),
+		),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	)
+	f.Line()
+	comment(f, "joinExtra appends the members of extra whose names are not in known to the JSON object b.", false)
+	f.Func().Id("joinExtra").Types(jen.Id("V").Any()).Params(jen.Id("b").Index().Byte(), jen.Id("extra").Map(jen.String()).Id("V"), jen.Id("known").Op("...").String()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Id("rest").Op(":=").Make(jen.Map(jen.String()).Id("V"), jen.Len(jen.Id("extra"))),
+		jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(
+			jen.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id("known"), jen.Id("k"))).Block(
+				jen.Id("rest").Index(jen.Id("k")).Op("=").Id("x"),
+			),
+		),
+		jen.If(jen.Len(jen.Id("rest")).Op("==").Lit(0)).Block(jen.Return(jen.Id("b"), jen.Nil())),
+		jen.List(jen.Id("more"), jen.Err()).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Id("rest")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Comment("b is {} or {…}: splice the extra members in before the closing brace."),
+		jen.If(jen.Len(jen.Id("b")).Op("<=").Lit(2)).Block(jen.Return(jen.Id("more"), jen.Nil())),
+		jen.Id("out").Op(":=").Append(jen.Id("b").Index(jen.Empty(), jen.Len(jen.Id("b")).Op("-").Lit(1)).Op(":").Len(jen.Id("b")).Op("-").Lit(1), jen.LitRune(',')),
+		jen.Return(jen.Append(jen.Id("out"), jen.Id("more").Index(jen.Lit(1), jen.Empty()).Op("...")), jen.Nil()),
+	)
+}
+
+// defaultAccessors writes Get<Field> for each optional property with a
+// default: the field's value when present, the default otherwise. Decoding
+// never fills defaults in, so absence stays visible.
+func defaultAccessors(f *jen.File, nt *namedType) {
+	for _, fl := range nt.fields {
+		if fl.def == "" {
+			continue
+		}
+		ret := fl.typ
+		ret.ptr = false
+		var absent, value jen.Code
+		switch {
+		case fl.typ.ptr:
+			absent = jen.Id("v").Dot(fl.name).Op("==").Nil()
+			value = jen.Op("*").Id("v").Dot(fl.name)
+		case fl.typ.shape() == shapeString:
+			absent = jen.Id("v").Dot(fl.name).Op("==").Lit("")
+			value = jen.Id("v").Dot(fl.name)
+		default:
+			absent = jen.Id("v").Dot(fl.name).Op("==").Nil()
+			value = jen.Id("v").Dot(fl.name)
+		}
+		f.Line()
+		comment(f, fmt.Sprintf("Get%s returns %s, or its default %s when it is absent.", fl.name, fl.name, fl.def), false)
+		f.Func().Params(jen.Id("v").Id(nt.name)).Id("Get"+fl.name).Params().Add(typeCode(ret)).Block(
+			jen.If(absent).BlockFunc(func(g *jen.Group) {
+				if lit := defaultLiteral(ret, fl.defNode); lit != nil {
+					g.Return(lit)
+					return
+				}
+				g.Var().Id("d").Add(typeCode(ret))
+				g.Id("_").Op("=").Qual(jsonPath, "Unmarshal").Call(jen.Index().Byte().Call(goString(fl.def)), jen.Op("&").Id("d"))
+				g.Return(jen.Id("d"))
+			}),
+			jen.Return(value),
+		)
+	}
+}
+
+// defaultLiteral is a Go constant for a scalar default, or nil.
+func defaultLiteral(t typeRef, d *node) jen.Code {
+	switch t.shape() {
+	case shapeString:
+		return jen.Lit(d.str)
+	case shapeScalar:
+		switch d.kind {
+		case kindBool:
+			return jen.Lit(d.boolean)
+		case kindNumber:
+			if underlyingBasic(t) == "int64" {
+				v, _ := d.int64()
+				return jen.Lit(int(v))
+			}
+			return jen.Id(d.number.String())
+		}
+	case shapeRaw:
+		return jen.Qual(jsonPath, "RawMessage").Call(goString(nodeJSON(d)))
+	}
+	return nil
 }

@@ -13,6 +13,8 @@ package gen
 import (
 	"fmt"
 	"go/token"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // Options configure one run of Generate.
@@ -33,7 +35,7 @@ type Options struct {
 
 // File is one generated Go source file.
 type File struct {
-	Name    string // base name: types_gen.go, methods_gen.go, schema_gen.go
+	Name    string // base name: types_gen.go, unions_gen.go (only when there are unions), methods_gen.go, schema_gen.go, or the config's names
 	Content []byte // gofmt'ed source
 }
 
@@ -49,16 +51,22 @@ func Generate(opts Options) ([]File, error) {
 		return nil, err
 	}
 	e := &emitter{svc: svc, pkg: opts.Package}
-	var files []File
-	for _, part := range []struct {
-		name   string
-		render func() (File, error)
+	cfg := opts.Config
+	parts := []struct {
+		role string
+		file func() *jen.File
 	}{
-		{"types_gen.go", func() (File, error) { return render("types_gen.go", e.typesFile()) }},
-		{"methods_gen.go", func() (File, error) { return render("methods_gen.go", e.methodsFile()) }},
-		{"schema_gen.go", func() (File, error) { return render("schema_gen.go", e.schemaFile()) }},
-	} {
-		f, err := part.render()
+		{"types", e.typesFile},
+		{"unions", e.unionsFile},
+		{"methods", e.methodsFile},
+		{"schema", e.schemaFile},
+	}
+	var files []File
+	for _, part := range parts {
+		if part.role == "unions" && !e.hasUnions() {
+			continue // no unions, no file
+		}
+		f, err := render(cfg.fileName(part.role), part.file())
 		if err != nil {
 			return nil, err
 		}

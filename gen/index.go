@@ -54,9 +54,7 @@ func loadSchemarpc(l *loader, idx *document, cfg *Config) (*service, error) {
 		}
 	}
 	svc.methods = c.methods(idx, svc.name)
-	if len(p.list) == 0 {
-		c.checkCycles()
-	}
+	c.finish()
 	if len(p.list) == 0 {
 		compileCheck(l, svc, idx, &p)
 	}
@@ -133,7 +131,7 @@ func serviceName(root *node, at loc, c *converter) string {
 		c.p.add(at, "service must be a string, not %s", v.kind)
 		return "Service"
 	}
-	name := exportedName(v.str)
+	name := c.exportedName(v.str)
 	if name == "" {
 		c.p.add(at, "service %q gives no Go identifier", v.str)
 		return "Service"
@@ -199,7 +197,7 @@ func (c *converter) method(n *node, at loc, errs map[string]*rpcError) *method {
 		return nil
 	}
 	m.name = name.str
-	if m.stem = exportedName(m.name); m.stem == "" {
+	if m.stem = c.exportedName(m.name); m.stem == "" {
 		c.p.add(at.at("name"), "method name %q gives no Go identifier", m.name)
 		return nil
 	}
@@ -362,7 +360,7 @@ func (c *converter) methodErrors(m *method, list *node, at loc, errs map[string]
 		rawName := n.get("name").str
 		e.message = n.get("message").str
 		e.doc, _ = annotations(n)
-		if e.name = exportedName(rawName); e.name == "" {
+		if e.name = c.exportedName(rawName); e.name == "" {
 			c.p.add(eat.at("name"), "error name %q gives no Go identifier", rawName)
 			continue
 		}
@@ -395,55 +393,6 @@ func collectErrors(methods []*method) []*rpcError {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
-}
-
-// checkCycles rejects types that contain themselves by value (through
-// required, non-null properties): Go cannot declare them, and no finite JSON
-// value satisfies such a schema anyway. It also rejects aliases that name
-// each other in a circle.
-func (c *converter) checkCycles() {
-	const (
-		unvisited = iota
-		active
-		done
-	)
-	state := map[*namedType]int{}
-	var visit func(nt *namedType, via loc) bool
-	visit = func(nt *namedType, via loc) bool {
-		switch state[nt] {
-		case active:
-			c.p.add(via, "%s contains itself by value (through required, non-null properties or aliases), which makes it infinite: make a property on the way optional or nullable", nt.name)
-			return false
-		case done:
-			return true
-		}
-		state[nt] = active
-		defer func() { state[nt] = done }()
-		switch nt.kind {
-		case namedStruct:
-			for _, f := range nt.fields {
-				if next := valueNamed(f.typ); next != nil && !visit(next, f.origin) {
-					return false
-				}
-			}
-		case namedAlias, namedDefined:
-			if next := valueNamed(nt.underlying); next != nil && !visit(next, nt.origin) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, nt := range c.types {
-		visit(nt, nt.origin)
-	}
-}
-
-// valueNamed returns the named type t holds by value, if any.
-func valueNamed(t typeRef) *namedType {
-	if t.kind == refNamed && !t.ptr {
-		return t.named
-	}
-	return nil
 }
 
 // inputHash is the sha256 of the index's bytes followed by the bytes of each

@@ -25,6 +25,8 @@ const (
 	namedEnum                     // type T string + constants + IsKnown
 	namedDefined                  // type T <underlying>
 	namedAlias                    // type T = <underlying>
+	namedUnion                    // box struct + sealed variant interface (unions_gen.go)
+	namedTuple                    // struct written and read as a JSON array
 )
 
 // namedType is one generated type declaration.
@@ -39,18 +41,43 @@ type namedType struct {
 	enum       []enumValue
 	underlying typeRef // namedDefined, namedAlias
 	note       string  // extra doc line (e.g. the values of a non-string enum)
+	// extra is the element type of the Extra map of a struct that keeps
+	// the members its properties do not name; nil when it drops them.
+	extra *typeRef
+	// bases names the definitions an allOf struct includes, for its doc.
+	bases []string
+	// union is the variant set of a namedUnion.
+	union *union
+	// tuple describes a namedTuple; its fields are the positions.
+	tuple *tuple
+	// markers are the unions this type is a variant of: it gets each
+	// union's marker method.
+	markers []*namedType
 }
 
-// field is one struct field, from one property.
+// field is one struct field, from one property (or one tuple position).
 type field struct {
 	name       string
 	jsonName   string
-	typ        typeRef
-	omit       string // "", "omitempty" or "omitzero"
-	fillEmpty  bool   // required non-null slice or map: MarshalJSON writes nil as empty
+	typ        typeRef // the field's Go type
+	base       typeRef // the property's type before presence made it a pointer or Nullable
+	nullable   bool    // the property may be null
+	omit       string  // "", "omitempty" or "omitzero"
+	fillEmpty  bool    // required non-null slice or map: MarshalJSON writes nil as empty
+	required   bool
 	doc        string
 	deprecated bool
 	origin     loc
+	// constant is the JSON text of a const (or single-value enum) the
+	// property always has; fill says MarshalJSON writes it when the field
+	// is empty.
+	constant string
+	consts   []string // the string values a discriminating property may take
+	fill     bool
+	// def is the JSON text of the property's default: a Get accessor
+	// returns it when the field is absent.
+	def     string
+	defNode *node
 }
 
 // enumValue is one constant of a string enum.
@@ -63,11 +90,13 @@ type enumValue struct {
 type refKind int
 
 const (
-	refRaw   refKind = iota // json.RawMessage
-	refBasic                // string, int64, float64, bool
-	refNamed                // a generated type
-	refSlice                // []elem
-	refMap                  // map[string]elem
+	refRaw      refKind = iota // json.RawMessage
+	refBasic                   // string, int64, float64, bool
+	refNamed                   // a generated type
+	refSlice                   // []elem
+	refMap                     // map[string]elem
+	refNullable                // rpc.Nullable[elem]
+	refQual                    // a type named in the config: qual.path, qual.name
 )
 
 // typeRef is a Go type expression.
@@ -76,6 +105,7 @@ type typeRef struct {
 	basic string
 	named *namedType
 	elem  *typeRef
+	qual  goType
 	ptr   bool // *T
 }
 
@@ -87,9 +117,10 @@ const (
 	shapeRaw shapeKind = iota
 	shapeString
 	shapeScalar // bool, int64, float64
-	shapeStruct
+	shapeStruct // structs, unions, tuples, pointers and config types: optional means *T
 	shapeSlice
 	shapeMap
+	shapeNullable // rpc.Nullable: omitzero
 )
 
 func (t typeRef) shape() shapeKind {
@@ -106,9 +137,26 @@ func (t typeRef) shape() shapeKind {
 		return shapeSlice
 	case refMap:
 		return shapeMap
+	case refNullable:
+		return shapeNullable
+	case refQual:
+		switch t.qual.name {
+		case "string":
+			if t.qual.path == "" {
+				return shapeString
+			}
+		case "RawMessage":
+			if t.qual.path == jsonPath {
+				return shapeRaw
+			}
+		}
+		if t.qual.path == "" && t.qual.name != "any" {
+			return shapeScalar
+		}
+		return shapeStruct
 	case refNamed:
 		switch t.named.kind {
-		case namedStruct:
+		case namedStruct, namedUnion, namedTuple:
 			return shapeStruct
 		case namedEnum:
 			return shapeString
@@ -126,7 +174,7 @@ func (t typeRef) allowsEmptyString() bool {
 		t = t.named.underlying
 	}
 	if t.kind != refNamed || t.named.kind != namedEnum {
-		return false
+		return true
 	}
 	for _, v := range t.named.enum {
 		if v.value == "" {
@@ -140,7 +188,7 @@ func (t typeRef) allowsEmptyString() bool {
 // is for shapes that can already say "nothing" (slices, maps, raw JSON).
 func (t typeRef) pointer() typeRef {
 	switch t.shape() {
-	case shapeSlice, shapeMap, shapeRaw:
+	case shapeSlice, shapeMap, shapeRaw, shapeNullable:
 		return t
 	}
 	if t.ptr {
@@ -148,6 +196,50 @@ func (t typeRef) pointer() typeRef {
 	}
 	t.ptr = true
 	return t
+}
+
+// describe renders a type for an error message.
+func (t typeRef) describe(nullable bool) string {
+	s := ""
+	if t.ptr {
+		s = "*"
+	}
+	switch t.kind {
+	case refRaw:
+		s += "json.RawMessage"
+	case refBasic:
+		s += t.basic
+	case refNamed:
+		s += t.named.name
+	case refSlice:
+		s += "[]" + t.elem.describe(false)
+	case refMap:
+		s += "map[string]" + t.elem.describe(false)
+	case refNullable:
+		s += "rpc.Nullable[" + t.elem.describe(false) + "]"
+	case refQual:
+		s += t.qual.path + "." + t.qual.name
+	}
+	if nullable {
+		s += " or null"
+	}
+	return s
+}
+
+// nullable returns rpc.Nullable[t].
+func (t typeRef) nullable() typeRef {
+	return typeRef{kind: refNullable, elem: &t}
+}
+
+// same reports whether two type expressions are the same Go type.
+func (t typeRef) same(u typeRef) bool {
+	if t.kind != u.kind || t.ptr != u.ptr || t.basic != u.basic || t.named != u.named || t.qual != u.qual {
+		return false
+	}
+	if t.elem == nil || u.elem == nil {
+		return t.elem == u.elem
+	}
+	return t.elem.same(*u.elem)
 }
 
 // paramStructure mirrors rpc.ParamStructure.

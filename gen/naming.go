@@ -5,18 +5,30 @@ import (
 	"unicode"
 )
 
-// initialisms are written in capitals (or their customary mixed case) when
-// they make up a whole word of a name: userId → UserID, but Identifier stays.
-var initialisms = func() map[string]string {
-	m := map[string]string{}
-	for _, w := range []string{
-		"ID", "URL", "URI", "JSON", "HTTP", "HTTPS", "API", "RPC", "UUID", "IP",
-		"TTL", "MIME", "SQL", "TLS", "UI", "HTML", "XML", "OAuth", "JSONRPC",
-	} {
-		m[strings.ToLower(w)] = w
+// builtinInitialisms are written in capitals (or their customary mixed
+// case) when they make up a whole word of a name: userId → UserID, but
+// Identifier stays.
+var builtinInitialisms = []string{
+	"ID", "URL", "URI", "JSON", "HTTP", "HTTPS", "API", "RPC", "UUID", "IP",
+	"TTL", "MIME", "SQL", "TLS", "UI", "HTML", "XML", "OAuth", "JSONRPC",
+}
+
+// namer turns schema names into Go names with one set of initialisms: the
+// built-in list plus the config's.
+type namer struct {
+	initialisms map[string]string // by lower-case word
+}
+
+func newNamer(extra []string) *namer {
+	n := &namer{initialisms: map[string]string{}}
+	for _, w := range append(append([]string(nil), builtinInitialisms...), extra...) {
+		n.initialisms[strings.ToLower(w)] = w
 	}
-	return m
-}()
+	return n
+}
+
+// defaultNamer knows the built-in initialisms only.
+var defaultNamer = newNamer(nil)
 
 // splitWords breaks a schema name into words: at separators (_ - . / $ and
 // space, and anything else that cannot appear in a Go identifier), at
@@ -71,7 +83,7 @@ func splitWords(s string) []string {
 // A SCREAMING_SNAKE name (several words, no lower-case letter) is read as
 // words, not as initialisms: BLOCK_NOT_FOUND → BlockNotFound, TXN_ID →
 // TxnID, while a lone upper-case word (FELT) stays as it is.
-func camel(s string) string {
+func (nm *namer) camel(s string) string {
 	var b strings.Builder
 	prevDigit := false
 	words := splitWords(s)
@@ -87,11 +99,11 @@ func camel(s string) string {
 			b.WriteByte('_')
 		}
 		prevDigit = isDigit
-		if ini, ok := initialisms[strings.ToLower(w)]; ok {
+		if ini, ok := nm.initialisms[strings.ToLower(w)]; ok {
 			b.WriteString(ini)
 			continue
 		}
-		if plural, ok := initialisms[strings.ToLower(strings.TrimSuffix(w, "s"))]; ok && strings.HasSuffix(w, "s") {
+		if plural, ok := nm.initialisms[strings.ToLower(strings.TrimSuffix(w, "s"))]; ok && strings.HasSuffix(w, "s") {
 			// A plural keeps its initialism: ids, IDs → IDs.
 			b.WriteString(plural + "s")
 			continue
@@ -105,8 +117,8 @@ func camel(s string) string {
 // when the name has no letters or digits at all. A leading underscore is
 // dropped with the other separators; a name that would not start with an
 // upper-case letter (a digit, a caseless script, a keyword) gets an X prefix.
-func exportedName(s string) string {
-	n := camel(s)
+func (nm *namer) exported(s string) string {
+	n := nm.camel(s)
 	if n == "" {
 		return ""
 	}
@@ -118,8 +130,8 @@ func exportedName(s string) string {
 
 // enumConstSuffix names one enum value inside its type's constant names:
 // "ref/prompt" → RefPrompt, "2.0" → V2_0, "" → Empty.
-func enumConstSuffix(v string) string {
-	n := camel(v)
+func (nm *namer) enumSuffix(v string) string {
+	n := nm.camel(v)
 	switch {
 	case v == "":
 		return "Empty"
@@ -130,3 +142,9 @@ func enumConstSuffix(v string) string {
 	}
 	return n
 }
+
+// exportedName is namer.exported with the built-in initialisms only.
+func exportedName(s string) string { return defaultNamer.exported(s) }
+
+// enumConstSuffix is namer.enumSuffix with the built-in initialisms only.
+func enumConstSuffix(v string) string { return defaultNamer.enumSuffix(v) }

@@ -59,9 +59,7 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	svc.name, svc.doc = r.info(cfg)
 	r.components(doc.root.get("components"), root.at("components"))
 	svc.methods = r.methods(doc.root.get("methods"), root.at("methods"))
-	if len(p.list) == 0 {
-		c.checkCycles()
-	}
+	c.finish()
 	meta := metaSchemaStub(doc, &p)
 	var generated []*document
 	if len(p.list) == 0 {
@@ -207,10 +205,10 @@ func (r *openrpcReader) info(cfg *Config) (name, doc string) {
 	name, nameAt := "Service", at.at("title")
 	switch {
 	case cfg != nil && cfg.Service != "":
-		name = exportedName(cfg.Service)
+		name = r.c.exportedName(cfg.Service)
 		nameAt = loc{r.doc, ""}
 	case info != nil && info.get("title") != nil && info.get("title").kind == kindString:
-		if n := exportedName(info.get("title").str); n != "" {
+		if n := r.c.exportedName(info.get("title").str); n != "" {
 			name = n
 		}
 	}
@@ -423,7 +421,7 @@ func (r *openrpcReader) method(n *node, at loc) *method {
 		return nil
 	}
 	m := &method{name: name.str, origin: at, structure: either}
-	if m.stem = exportedName(m.name); m.stem == "" {
+	if m.stem = r.c.exportedName(m.name); m.stem == "" {
 		r.p.add(at.at("name"), "method name %q gives no Go identifier", m.name)
 		return nil
 	}

@@ -91,17 +91,15 @@ func (r *openrpcReader) declaredError(n *node, at loc) *rpcError {
 	return e
 }
 
-// errorName is the Go stem of an error: the config's rename for its
-// location, or the name made from s without a trailing "Error".
+// errorName is the Go stem of an error: the name made from s without a
+// trailing "Error", or the config's rename of it (by the error's location
+// or by that name).
 func (r *openrpcReader) errorName(s string, at loc) string {
-	if n := r.c.cfg.Renames[at.String()]; n != "" {
-		return n
-	}
-	name := exportedName(s)
+	name := r.c.exportedName(s)
 	if trimmed := strings.TrimSuffix(name, "Error"); trimmed != "" && trimmed != "X" {
 		name = trimmed
 	}
-	return name
+	return r.c.rename(name, at)
 }
 
 // methodErrors reads a method's errors: Error Objects or references to

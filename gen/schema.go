@@ -3,28 +3,32 @@ package gen
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // Keywords by the effect they have on the generated Go type.
 var (
 	// shapingKeywords decide the Go type.
-	shapingKeywords = set("$ref", "type", "properties", "required", "additionalProperties", "items", "enum", "const")
+	shapingKeywords = set("$ref", "type", "properties", "required", "additionalProperties", "items",
+		"enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "additionalItems")
 	// runtimeKeywords are annotations or are checked by the runtime
 	// validator only; they do not change the Go type.
 	runtimeKeywords = set("title", "description", "deprecated", "default", "examples", "$comment",
 		"readOnly", "writeOnly", "format", "minLength", "maxLength", "pattern",
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"minItems", "maxItems", "uniqueItems", "minContains", "maxContains",
-		"minProperties", "maxProperties", "dependentRequired", "contentEncoding", "contentMediaType")
+		"minProperties", "maxProperties", "dependentRequired", "contentEncoding", "contentMediaType",
+		"$anchor", "$dynamicAnchor")
+	// constraintKeywords restrict values in ways a Go type cannot say; the
+	// runtime validator checks them, and the generated doc comment says so.
+	constraintKeywords = set("not", "if", "then", "else", "dependentSchemas", "dependencies",
+		"unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames",
+		"patternProperties", "contentSchema")
 	// unsupportedKeywords are valid JSON Schema that this generator cannot
-	// map to Go yet; they fail generation rather than produce a wrong type.
-	unsupportedKeywords = set("anyOf", "oneOf", "allOf", "not", "if", "then", "else",
-		"prefixItems", "patternProperties", "dependentSchemas", "contains", "propertyNames",
-		"unevaluatedProperties", "unevaluatedItems", "contentSchema",
-		"$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary")
+	// map to Go; they fail generation rather than produce a wrong type.
+	unsupportedKeywords = set("$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary")
 	// documentKeywords belong at the top of a document only.
 	documentKeywords = set("$schema", "$id", "$defs")
 	// jsonTypes are the values of "type".
@@ -41,11 +45,13 @@ func set(words ...string) map[string]bool {
 
 // converter maps schemas to named Go types, following $refs across
 // documents. It records every problem and carries on, so one run reports as
-// much as it can.
+// much as it can. A front end calls namedAt and convert for what it needs,
+// then finish once.
 type converter struct {
 	l        *loader
 	p        *problems
 	cfg      *Config
+	namer    *namer
 	byTarget map[string]*namedType // by document rel + "#" + pointer
 	names    map[string]loc        // every exported Go name, by where it came from
 	types    []*namedType
@@ -53,13 +59,48 @@ type converter struct {
 	// their object's "properties": the content descriptors an OpenRPC
 	// front end assembles into a params object.
 	origins map[*node]loc
+	// inline holds the conversion of each inline schema that declared a
+	// type, by location, so that a schema reached twice (an allOf base and
+	// the base itself) declares its types once.
+	inline map[string]conv
+	// used records the config renames and types that matched something.
+	used map[string]bool
+	// KeepExtras makes every struct whose schema does not mention
+	// additionalProperties keep unknown members in an Extra map, so they
+	// survive a decode and encode. A front end sets it for open schemas
+	// that must round-trip (MCP).
+	keepExtras bool
+	// finished is set by finish.
+	finished bool
 }
 
 func newConverter(l *loader, p *problems, cfg *Config) *converter {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	return &converter{l: l, p: p, cfg: cfg, byTarget: map[string]*namedType{}, names: map[string]loc{}}
+	return &converter{l: l, p: p, cfg: cfg, namer: newNamer(cfg.Initialisms),
+		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}}
+}
+
+// exportedName turns a schema name into an exported Go identifier with the
+// config's initialisms; "" when it has no letters or digits.
+func (c *converter) exportedName(s string) string { return c.namer.exported(s) }
+
+// rename applies the config's renames to a Go name proposed for the schema
+// at `at`: a rename keyed by the location wins over one keyed by the
+// proposed name.
+func (c *converter) rename(proposed string, at loc) string {
+	if at.doc != nil {
+		if r, ok := c.cfg.Renames[at.String()]; ok {
+			c.used["renames\x00"+at.String()] = true
+			return r
+		}
+	}
+	if r, ok := c.cfg.Renames[proposed]; ok {
+		c.used["renames\x00"+proposed] = true
+		return r
+	}
+	return proposed
 }
 
 // claim reserves an exported Go name for the thing at `at`. Two schemas that
@@ -67,7 +108,7 @@ func newConverter(l *loader, p *problems, cfg *Config) *converter {
 // them unique.
 func (c *converter) claim(name string, at loc) bool {
 	if prev, ok := c.names[name]; ok {
-		c.p.add(at, "Go name %s collides with the one generated for %s", name, prev)
+		c.p.add(at, "Go name %s collides with the one generated for %s; give one of them another name in the config (renames: %q: \"NewName\")", name, prev, at.String())
 		return false
 	}
 	c.names[name] = at
@@ -85,18 +126,56 @@ var raw = typeRef{kind: refRaw}
 
 func basic(name string) typeRef { return typeRef{kind: refBasic, basic: name} }
 
+// qualRef is the type expression of a type named in the config.
+func qualRef(t goType) typeRef {
+	if t.path == "" {
+		switch t.name {
+		case "string", "int64", "float64", "bool":
+			return basic(t.name)
+		}
+	}
+	return typeRef{kind: refQual, qual: t}
+}
+
+// linkRE matches TypeDoc's {@link Target} and {@link Target text} (also
+// {@linkcode …}, {@linkplain …} and the "Target | text" form).
+var linkRE = regexp.MustCompile(`\{@link(?:code|plain)?\s+([^\s|}]+)(?:\s*\|\s*|\s+)?([^}]*)\}`)
+
+// cleanDoc strips TypeDoc link markup from a description, keeping the link
+// text, or the target when there is none.
+func cleanDoc(s string) string {
+	return linkRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := linkRE.FindStringSubmatch(m)
+		if text := strings.TrimSpace(sub[2]); text != "" {
+			return text
+		}
+		return sub[1]
+	})
+}
+
 // annotations reads a schema's description and deprecated flag.
 func annotations(n *node) (doc string, deprecated bool) {
 	if n == nil || n.kind != kindObject {
 		return "", false
 	}
 	if d := n.get("description"); d != nil && d.kind == kindString {
-		doc = d.str
+		doc = cleanDoc(d.str)
 	}
 	if d := n.get("deprecated"); d != nil && d.kind == kindBool {
 		deprecated = d.boolean
 	}
 	return doc, deprecated
+}
+
+// joinNote appends a paragraph to a doc text.
+func joinNote(doc, note string) string {
+	if note == "" {
+		return doc
+	}
+	if doc == "" {
+		return note
+	}
+	return doc + "\n\n" + note
 }
 
 // namedAt returns the named type for a $ref target, converting it on first
@@ -111,7 +190,7 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	c.byTarget[key] = nil // a failure is reported once, at the first reference
 	var defName string
 	switch {
-	case t.ptr == "" && t.doc.url == c.l.indexURL.String():
+	case t.ptr == "" && c.l.indexURL != nil && t.doc.url == c.l.indexURL.String():
 		c.p.add(from, "$ref points at the whole index, which is not a schema: point at a $defs entry")
 		return nil
 	case t.ptr == "":
@@ -130,11 +209,14 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 		return nil
 	}
 	origin := loc{t.doc, t.ptr}
-	name := exportedName(defName)
+	name := c.exportedName(defName)
 	if name == "" {
-		c.p.add(origin, "the name %q gives no Go identifier", defName)
-		return nil
+		if name = c.rename("", origin); name == "" {
+			c.p.add(origin, "the name %q gives no Go identifier; name it in the config (renames: %q: \"Name\")", defName, origin.String())
+			return nil
+		}
 	}
+	name = c.rename(name, origin)
 	c.claim(name, origin)
 	nt := &namedType{name: name, origin: origin, nullable: peekNullable(n)}
 	nt.doc, nt.deprecated = annotations(n)
@@ -149,15 +231,16 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	}
 	if nt.kind == namedPending {
 		nt.kind = namedDefined
-		if res.t.kind == refRaw || res.t.kind == refNamed {
+		switch res.t.kind {
+		case refRaw, refNamed, refQual, refNullable:
 			// An alias keeps the methods of the type it names
 			// (json.RawMessage's MarshalJSON, an enum's IsKnown).
 			nt.kind = namedAlias
 		}
 		nt.underlying = res.t
-		nt.note = res.note
-		nt.nullable = nt.nullable || res.nullable
 	}
+	nt.note = joinNote(nt.note, res.note)
+	nt.nullable = nt.nullable || res.nullable
 	return nt
 }
 
@@ -183,11 +266,50 @@ func peekNullable(n *node) bool {
 	return false
 }
 
-// convert maps the schema n found at `at` to a Go type. A struct or enum it
-// has to declare is called name; when into is non-nil (a $defs entry), that
-// declaration fills into instead of a new type. docRoot is true when n is
-// the top of a document, where $schema, $id and $defs may appear.
+// convert maps the schema n found at `at` to a Go type. A struct, enum,
+// union or tuple it has to declare is called name; when into is non-nil (a
+// definitions entry), that declaration fills into instead of a new type.
+// docRoot is true when n is the top of a document, where $schema, $id and
+// $defs may appear.
 func (c *converter) convert(n *node, at loc, name string, into *namedType, docRoot bool) (conv, bool) {
+	key := at.String()
+	if gt, ok := c.cfg.Types[key]; ok {
+		c.used["types\x00"+key] = true
+		t, err := parseGoType(gt)
+		if err != nil {
+			c.p.add(at, "the config maps this schema to %q: %v", gt, err)
+			return conv{t: raw}, false
+		}
+		return conv{t: qualRef(t), nullable: peekNullable(n)}, true
+	}
+	if res, ok := c.inline[key]; ok && into == nil {
+		return res, true
+	}
+	res, ok := c.convertSchema(n, at, name, into, docRoot)
+	if n.kind == kindObject {
+		res.note = joinNote(res.note, runtimeNote(n))
+	}
+	if into == nil && res.t.kind == refNamed && !res.t.ptr && res.t.named.origin == at {
+		c.inline[key] = res
+	}
+	return res, ok
+}
+
+// runtimeNote is the doc line for constraints only the runtime checks.
+func runtimeNote(n *node) string {
+	var kws []string
+	for _, m := range n.members {
+		if constraintKeywords[m.key] {
+			kws = append(kws, m.key)
+		}
+	}
+	if len(kws) == 0 {
+		return ""
+	}
+	return "The schema also constrains this value with " + strings.Join(kws, ", ") + ", which the runtime validator checks."
+}
+
+func (c *converter) convertSchema(n *node, at loc, name string, into *namedType, docRoot bool) (conv, bool) {
 	switch n.kind {
 	case kindBool:
 		if !n.boolean {
@@ -206,6 +328,14 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 	if ref := n.get("$ref"); ref != nil {
 		return c.convertRef(n, ref, at)
 	}
+	if n.get("anyOf") != nil || n.get("oneOf") != nil {
+		if res, handled, ok := c.convertUnion(n, at, name, into); handled {
+			return res, ok
+		}
+	}
+	if n.get("allOf") != nil {
+		return c.convertAllOf(n, at, name, into)
+	}
 	types, nullable, ok := c.typeList(n, at)
 	if !ok {
 		return conv{t: raw}, false
@@ -222,16 +352,17 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 		switch {
 		case n.get("properties") != nil || n.get("additionalProperties") != nil || n.get("required") != nil:
 			typ = "object"
-		case n.get("items") != nil:
+		case n.get("items") != nil || n.get("prefixItems") != nil:
 			typ = "array"
+		case nullable:
+			return conv{t: raw, note: "Always null."}, true
 		default:
-			return conv{t: raw, nullable: nullable}, true // unconstrained
+			return conv{t: raw}, true // unconstrained
 		}
 	case 1:
 		typ = types[0]
 	default:
-		c.p.add(at.at("type"), "a value of several types (%s) is a union, which is not supported yet", strings.Join(types, ", "))
-		return conv{t: raw}, false
+		return c.convertTypeUnion(n, at, name, into, types, nullable)
 	}
 	var res conv
 	switch typ {
@@ -244,7 +375,7 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 	case "boolean":
 		res.t = basic("bool")
 	case "array":
-		res, ok = c.convertArray(n, at, name)
+		res, ok = c.convertArray(n, at, name, into)
 	case "object":
 		res, ok = c.convertObject(n, at, name, into)
 	}
@@ -254,21 +385,23 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 
 // checkKeywords rejects unknown keywords, which are most often typos that
 // would otherwise silently loosen the generated type, and constructs that
-// cannot be mapped yet.
+// cannot be mapped.
 func (c *converter) checkKeywords(n *node, at loc, docRoot bool) bool {
 	ok := true
+	draft7 := at.doc.dialect == draft07
 	for _, m := range n.members {
 		k := m.key
 		switch {
-		case shapingKeywords[k], strings.HasPrefix(k, "x-"):
+		case shapingKeywords[k], constraintKeywords[k], strings.HasPrefix(k, "x-"):
 		case runtimeKeywords[k]:
 			ok = c.checkAnnotation(k, m.val, at.at(k)) && ok
 		case documentKeywords[k] && docRoot:
-		case documentKeywords[k]:
-			c.p.add(at.at(k), "%s inside a schema is not supported yet: put definitions in the document's top-level $defs", k)
+		case k == "definitions" && docRoot && (draft7 || slices.Contains(at.doc.defsContainers(), "/definitions")):
+		case documentKeywords[k] || k == "definitions" && draft7:
+			c.p.add(at.at(k), "%s inside a schema is not supported: put definitions in the document's top-level %s", k, strings.TrimPrefix(at.doc.defsContainers()[0], "/"))
 			ok = false
 		case unsupportedKeywords[k]:
-			c.p.add(at.at(k), "%s is not supported yet", k)
+			c.p.add(at.at(k), "%s is not supported", k)
 			ok = false
 		case k == "definitions":
 			c.p.add(at.at(k), "unknown keyword definitions: Draft 2020-12 uses $defs")
@@ -284,7 +417,7 @@ func (c *converter) checkKeywords(n *node, at loc, docRoot bool) bool {
 func (c *converter) checkAnnotation(k string, v *node, at loc) bool {
 	want := kindNull
 	switch k {
-	case "title", "description", "$comment", "format", "pattern":
+	case "title", "description", "$comment", "format", "pattern", "$anchor", "$dynamicAnchor":
 		want = kindString
 	case "deprecated", "readOnly", "writeOnly", "uniqueItems":
 		want = kindBool
@@ -336,10 +469,6 @@ func (c *converter) typeList(n *node, at loc) (types []string, nullable bool, ok
 		}
 		types = append(types, it.str)
 	}
-	if nullable && len(types) == 0 {
-		c.p.add(at.at("type"), "a schema that allows only null is not supported yet")
-		return nil, false, false
-	}
 	return types, nullable, true
 }
 
@@ -361,281 +490,56 @@ func (c *converter) convertRef(n, ref *node, at loc) (conv, bool) {
 		c.p.add(at.at("$ref"), "$ref must be a string, not %s", ref.kind)
 		return conv{t: raw}, false
 	}
-	for _, m := range n.members {
-		if m.key != "$ref" && shapingKeywords[m.key] {
-			c.p.add(at.at(m.key), "%s beside $ref is not supported yet: move it into the referenced schema", m.key)
-			return conv{t: raw}, false
+	if at.doc.dialect != draft07 {
+		// Draft-07 ignores everything beside $ref; 2020-12 applies it.
+		for _, m := range n.members {
+			if m.key != "$ref" && shapingKeywords[m.key] {
+				c.p.add(at.at(m.key), "%s beside $ref is not supported: move it into the referenced schema, or write allOf [{\"$ref\": …}, {…}]", m.key)
+				return conv{t: raw}, false
+			}
 		}
 	}
-	tgt, ok := c.l.resolve(at.at("$ref"), ref.str, c.p)
-	if !ok {
-		return conv{t: raw}, false
-	}
-	nt := c.namedAt(tgt, at.at("$ref"))
+	nt := c.refTarget(ref, at)
 	if nt == nil {
 		return conv{t: raw}, false
 	}
 	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nt.nullable}, true
 }
 
-func (c *converter) convertEnum(n, e *node, schemaAt loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
-	at := schemaAt.at("enum")
-	if e.kind != kindArray || len(e.items) == 0 {
-		c.p.add(at, "enum must be a non-empty list")
-		return conv{t: raw}, false
+// refTarget resolves the $ref of the schema at `at` to its named type.
+func (c *converter) refTarget(ref *node, at loc) *namedType {
+	tgt, ok := c.l.resolve(at.at("$ref"), ref.str, c.p)
+	if !ok {
+		return nil
 	}
-	var values []*node
-	kinds := map[nodeKind]bool{}
-	for _, v := range e.items {
-		if v.kind == kindNull {
-			nullable = true
-			continue
-		}
-		values = append(values, v)
-		kinds[v.kind] = true
-	}
-	switch {
-	case len(values) == 0:
-		c.p.add(at, "an enum of only null is not supported yet")
-		return conv{t: raw}, false
-	case len(kinds) > 1:
-		c.p.add(at, "an enum mixing value types is not supported yet")
-		return conv{t: raw}, false
-	}
-	want := map[nodeKind]string{kindString: "string", kindNumber: "number", kindBool: "boolean"}[values[0].kind]
-	if want == "" {
-		c.p.add(at, "an enum of %s values is not supported yet", values[0].kind)
-		return conv{t: raw}, false
-	}
-	if len(types) > 1 || len(types) == 1 && types[0] != want && !(want == "number" && types[0] == "integer") {
-		c.p.add(at, "enum values are %ss but type says %s", want, strings.Join(types, ", "))
-		return conv{t: raw}, false
-	}
-	if values[0].kind != kindString {
-		var vals []string
-		for _, v := range values {
-			vals = append(vals, describe(v))
-		}
-		t := basic("bool")
-		if want == "number" {
-			t = basic("float64")
-			if len(types) == 1 && types[0] == "integer" || allIntegers(values) && len(types) == 0 {
-				t = basic("int64")
-			}
-		}
-		return conv{t: t, nullable: nullable, note: "One of " + strings.Join(vals, ", ") + "."}, true
-	}
-	nt, claimed := c.named(into, n, name, schemaAt)
-	if !claimed {
-		return conv{t: raw}, false
-	}
-	nt.kind = namedEnum
-	ok := true
-	seen := map[string]int{}
-	for i, v := range e.items {
-		if v.kind == kindNull {
-			continue
-		}
-		suffix := enumConstSuffix(v.str)
-		if suffix == "" {
-			c.p.add(at.at(fmt.Sprint(i)), "enum value %q gives no Go identifier", v.str)
-			ok = false
-			continue
-		}
-		if j, dup := seen[suffix]; dup {
-			c.p.add(at.at(fmt.Sprint(i)), "enum value %q gives the constant name %s%s, like value %q at %s", v.str, nt.name, suffix, e.items[j].str, at.at(fmt.Sprint(j)))
-			ok = false
-			continue
-		}
-		seen[suffix] = i
-		if !c.claim(nt.name+suffix, at.at(fmt.Sprint(i))) {
-			ok = false
-			continue
-		}
-		nt.enum = append(nt.enum, enumValue{name: nt.name + suffix, value: v.str})
-	}
-	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nullable}, ok
+	return c.namedAt(tgt, at.at("$ref"))
 }
 
-func allIntegers(values []*node) bool {
-	for _, v := range values {
-		if _, ok := v.int64(); !ok {
-			return false
-		}
+// refNode resolves the $ref of n (found at `at`) to the schema it names and
+// that schema's location, without converting it.
+func (c *converter) refNode(n *node, at loc) (*node, loc, bool) {
+	ref := n.get("$ref")
+	if ref == nil || ref.kind != kindString {
+		return nil, loc{}, false
 	}
-	return true
-}
-
-func (c *converter) convertConst(k *node, at loc, types []string, nullable bool) (conv, bool) {
-	note := "Always " + describe(k) + "."
-	switch k.kind {
-	case kindString:
-		return conv{t: basic("string"), nullable: nullable, note: note}, true
-	case kindBool:
-		return conv{t: basic("bool"), nullable: nullable, note: note}, true
-	case kindNumber:
-		if _, isInt := k.int64(); isInt && !(len(types) == 1 && types[0] == "number") {
-			return conv{t: basic("int64"), nullable: nullable, note: note}, true
-		}
-		return conv{t: basic("float64"), nullable: nullable, note: note}, true
-	case kindNull:
-		c.p.add(at.at("const"), "a const null is not supported yet")
-		return conv{t: raw}, false
+	var quiet problems
+	tgt, ok := c.l.resolve(at.at("$ref"), ref.str, &quiet)
+	if !ok {
+		return nil, loc{}, false
 	}
-	return conv{t: raw, nullable: nullable}, true
-}
-
-func (c *converter) convertArray(n *node, at loc, name string) (conv, bool) {
-	items := n.get("items")
-	if items == nil {
-		return conv{t: typeRef{kind: refSlice, elem: &raw}}, true
-	}
-	if items.kind == kindBool && !items.boolean {
-		c.p.add(at.at("items"), "items: false (an always-empty array) is not supported yet")
-		return conv{t: raw}, false
-	}
-	elem, ok := c.convert(items, at.at("items"), name+"Item", nil, false)
-	t := elem.t
-	if elem.nullable {
-		t = t.pointer()
-	}
-	return conv{t: typeRef{kind: refSlice, elem: &t}}, ok
-}
-
-func (c *converter) convertObject(n *node, at loc, name string, into *namedType) (conv, bool) {
-	props := n.get("properties")
-	if props != nil && props.kind != kindObject {
-		c.p.add(at.at("properties"), "properties must be an object, not %s", props.kind)
-		return conv{t: raw}, false
-	}
-	ap := n.get("additionalProperties")
-	closed := ap != nil && ap.kind == kindBool && !ap.boolean
-	apSchema := ap != nil && !(ap.kind == kindBool && ap.boolean) && !closed
-	if props != nil && len(props.members) > 0 || closed {
-		if apSchema {
-			c.p.add(at.at("additionalProperties"), "an additionalProperties schema beside properties is not supported yet")
-			return conv{t: raw}, false
-		}
-		return c.convertStruct(n, props, at, name, into)
-	}
-	if r := n.get("required"); r != nil && r.kind == kindArray && len(r.items) > 0 {
-		c.p.add(at.at("required"), "required names properties, but the schema declares none")
-		return conv{t: raw}, false
-	}
-	if !apSchema {
-		return conv{t: typeRef{kind: refMap, elem: &raw}}, true
-	}
-	val, ok := c.convert(ap, at.at("additionalProperties"), name+"Value", nil, false)
-	t := val.t
-	if val.nullable {
-		t = t.pointer()
-	}
-	return conv{t: typeRef{kind: refMap, elem: &t}}, ok
-}
-
-func (c *converter) convertStruct(n, props *node, at loc, name string, into *namedType) (conv, bool) {
-	nt, claimed := c.named(into, n, name, at)
-	if !claimed {
-		return conv{t: raw}, false
-	}
-	nt.kind = namedStruct
-	ok := true
-	required := map[string]bool{}
-	if r := n.get("required"); r != nil {
-		if r.kind != kindArray {
-			c.p.add(at.at("required"), "required must be a list of property names")
-			return conv{t: typeRef{kind: refNamed, named: nt}}, false
-		}
-		for i, it := range r.items {
-			switch {
-			case it.kind != kindString:
-				c.p.add(at.at("required", fmt.Sprint(i)), "required must list property names (strings)")
-				ok = false
-			case props == nil || props.get(it.str) == nil:
-				c.p.add(at.at("required", fmt.Sprint(i)), "required property %q is not declared in properties", it.str)
-				ok = false
-			case required[it.str]:
-				c.p.add(at.at("required", fmt.Sprint(i)), "required property %q is listed twice", it.str)
-				ok = false
-			}
-			required[it.str] = true
-		}
-	}
-	if props == nil {
-		return conv{t: typeRef{kind: refNamed, named: nt}}, ok
-	}
-	fieldAt := map[string]loc{}
-	for _, m := range props.members {
-		pat, moved := c.origins[m.val]
-		if !moved {
-			pat = at.at("properties", m.key)
-		}
-		if !validTagName(m.key) {
-			c.p.add(pat, "property name %q cannot be written in a Go struct tag, which is not supported yet", m.key)
-			ok = false
-			continue
-		}
-		fname := exportedName(m.key)
-		if fname == "" {
-			c.p.add(pat, "property name %q gives no Go identifier", m.key)
-			ok = false
-			continue
-		}
-		if prev, dup := fieldAt[fname]; dup {
-			c.p.add(pat, "Go field name %s collides with the one generated for %s", fname, prev)
-			ok = false
-			continue
-		}
-		fieldAt[fname] = pat
-		fc, fok := c.convert(m.val, pat, name+fname, nil, false)
-		ok = ok && fok
-		f := &field{name: fname, jsonName: m.key, origin: pat, typ: fc.t}
-		f.doc, f.deprecated = annotations(m.val)
-		if fc.note != "" {
-			f.doc = strings.TrimSpace(f.doc + "\n\n" + fc.note)
-		}
-		switch shape := fc.t.shape(); {
-		case required[m.key] && fc.nullable:
-			f.typ = fc.t.pointer()
-		case required[m.key]:
-			f.fillEmpty = shape == shapeSlice || shape == shapeMap
-		case fc.nullable && shape != shapeRaw:
-			c.p.add(pat, "an optional property that may also be null is not supported yet: make it required, or drop null")
-			ok = false
-		case shape == shapeString && !fc.t.allowsEmptyString():
-			f.omit = "omitempty"
-		case shape == shapeString || shape == shapeScalar || shape == shapeStruct:
-			f.typ = fc.t.pointer()
-			f.omit = "omitempty"
-		default: // slices, maps and raw JSON: nil is absent, empty is kept
-			f.omit = "omitzero"
-		}
-		nt.fields = append(nt.fields, f)
-	}
-	return conv{t: typeRef{kind: refNamed, named: nt}}, ok
-}
-
-// validTagName reports whether encoding/json accepts name in a struct tag;
-// it silently falls back to the Go field name otherwise.
-func validTagName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r) {
-			return false
-		}
-	}
-	return true
+	target, ok := tgt.doc.root.lookup(tgt.ptr)
+	return target, loc{tgt.doc, tgt.ptr}, ok
 }
 
 // named returns into when the schema fills an already declared type, or a
-// new named type for the schema n at at, declared under name. It reports
-// false when name is taken (the collision is already recorded).
+// new named type for the schema n at at, declared under name (or the
+// config's rename of it). It reports false when the name is taken (the
+// collision is already recorded).
 func (c *converter) named(into *namedType, n *node, name string, at loc) (*namedType, bool) {
 	if into != nil {
 		return into, true
 	}
+	name = c.rename(name, at)
 	nt := &namedType{name: name, origin: at}
 	nt.doc, nt.deprecated = annotations(n)
 	if !c.claim(name, at) {

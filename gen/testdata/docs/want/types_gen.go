@@ -4,14 +4,14 @@ package docs
 
 // Bare is generated from input.json#/$defs/Bare.
 type Bare struct {
-	X string `json:"x,omitempty"`
+	X *string `json:"x,omitempty"`
 }
 
 // OldThing is generated from input.json#/$defs/OldThing.
 //
 // Deprecated: the schema marks this as deprecated.
 type OldThing struct {
-	X string `json:"x,omitempty"`
+	X *string `json:"x,omitempty"`
 }
 
 // Thing is a documented object.
@@ -22,10 +22,10 @@ type Thing struct {
 	// Use name instead.
 	//
 	// Deprecated: the schema marks this as deprecated.
-	Legacy string `json:"legacy,omitempty"`
+	Legacy *string `json:"legacy,omitempty"`
 
-	Plain string `json:"plain,omitempty"`
+	Plain *string `json:"plain,omitempty"`
 
 	// Characters like */ and " and `backticks` are safe in comments.
-	Weird string `json:"weird,omitempty"`
+	Weird *string `json:"weird,omitempty"`
 }

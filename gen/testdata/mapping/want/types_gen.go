@@ -27,7 +27,7 @@ type Record struct {
 	Count      int64                            `json:"count"`
 	Ratio      float64                          `json:"ratio"`
 	Ok         bool                             `json:"ok"`
-	Nickname   string                           `json:"nickname,omitempty"`
+	Nickname   *string                          `json:"nickname,omitempty"`
 	Age        *int64                           `json:"age,omitempty"`
 	Score      *float64                         `json:"score,omitempty"`
 	Active     *bool                            `json:"active,omitempty"`
@@ -54,12 +54,14 @@ type Record struct {
 	// Always "2.0".
 	Version string `json:"version"`
 
-	Limit   *int64 `json:"limit,omitempty"`
-	XVendor string `json:"x-vendor,omitempty"`
+	// Default: 10 (GetLimit returns it when the field is absent).
+	Limit   *int64  `json:"limit,omitempty"`
+	XVendor *string `json:"x-vendor,omitempty"`
 }
 
 // MarshalJSON encodes Record, writing a nil required list or map as empty
-// rather than null, which the schema does not allow.
+// rather than null, which the schema does not allow; writing an empty Version
+// as the value the schema requires.
 func (v Record) MarshalJSON() ([]byte, error) {
 	type plain Record
 	p := plain(v)
@@ -72,7 +74,18 @@ func (v Record) MarshalJSON() ([]byte, error) {
 	if p.Names == nil {
 		p.Names = Names{}
 	}
+	if p.Version == "" {
+		p.Version = "2.0"
+	}
 	return json.Marshal(p)
+}
+
+// GetLimit returns Limit, or its default 10 when it is absent.
+func (v Record) GetLimit() int64 {
+	if v.Limit == nil {
+		return 10
+	}
+	return *v.Limit
 }
 
 // RecordAttributesValue is generated from

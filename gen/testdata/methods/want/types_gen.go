@@ -10,8 +10,8 @@ type Entry struct {
 
 // GetParams is generated from input.json#/methods/0/params.
 type GetParams struct {
-	Key     string `json:"key"`
-	Default string `json:"default,omitempty"`
+	Key     string  `json:"key"`
+	Default *string `json:"default,omitempty"`
 }
 
 // GetResult is generated from input.json#/methods/0/result.

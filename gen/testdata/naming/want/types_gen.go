@@ -11,42 +11,42 @@ type CancelRequestParams struct {
 
 // EthGetBalanceParams is generated from input.json#/methods/0/params.
 type EthGetBalanceParams struct {
-	Address string `json:"address,omitempty"`
+	Address *string `json:"address,omitempty"`
 }
 
 // HTTPRequest is generated from input.json#/$defs/http_request.
 type HTTPRequest struct {
-	UserID         string                     `json:"userId,omitempty"`
+	UserID         *string                    `json:"userId,omitempty"`
 	UserIDs        []string                   `json:"user_ids,omitzero"`
 	URLs           []string                   `json:"URLs,omitzero"`
-	APIKey         string                     `json:"api_key,omitempty"`
-	OAuthToken     string                     `json:"oauth_token,omitempty"`
-	JSONRPC        string                     `json:"jsonrpc,omitempty"`
+	APIKey         *string                    `json:"api_key,omitempty"`
+	OAuthToken     *string                    `json:"oauth_token,omitempty"`
+	JSONRPC        *string                    `json:"jsonrpc,omitempty"`
 	Meta           map[string]json.RawMessage `json:"_meta,omitzero"`
-	Type           string                     `json:"type,omitempty"`
-	Func           string                     `json:"func,omitempty"`
-	Default        string                     `json:"default,omitempty"`
+	Type           *string                    `json:"type,omitempty"`
+	Func           *string                    `json:"func,omitempty"`
+	Default        *string                    `json:"default,omitempty"`
 	Range          *int64                     `json:"range,omitempty"`
 	TTLSeconds     *int64                     `json:"ttl_seconds,omitempty"`
-	IP             string                     `json:"ip,omitempty"`
-	XMLHTTPRequest string                     `json:"xmlHTTPRequest,omitempty"`
-	Identifier     string                     `json:"Identifier,omitempty"`
+	IP             *string                    `json:"ip,omitempty"`
+	XMLHTTPRequest *string                    `json:"xmlHTTPRequest,omitempty"`
+	Identifier     *string                    `json:"Identifier,omitempty"`
 	X3D            *bool                      `json:"3d,omitempty"`
-	MIMEType       string                     `json:"mime-type,omitempty"`
-	UITheme        string                     `json:"ui.theme,omitempty"`
-	UUID           string                     `json:"uuid,omitempty"`
-	SQLQuery       string                     `json:"sql_query,omitempty"`
+	MIMEType       *string                    `json:"mime-type,omitempty"`
+	UITheme        *string                    `json:"ui.theme,omitempty"`
+	UUID           *string                    `json:"uuid,omitempty"`
+	SQLQuery       *string                    `json:"sql_query,omitempty"`
 	TLSConfig      *HTTPRequestTLSConfig      `json:"tls_config,omitempty"`
-	URI            string                     `json:"uri,omitempty"`
-	RPCVersion     string                     `json:"rpc_version,omitempty"`
+	URI            *string                    `json:"uri,omitempty"`
+	RPCVersion     *string                    `json:"rpc_version,omitempty"`
 	HTTPSOnly      *bool                      `json:"https_only,omitempty"`
-	V1_2           string                     `json:"v1.2,omitempty"`
+	V1_2           *string                    `json:"v1.2,omitempty"`
 }
 
 // HTTPRequestTLSConfig is generated from
 // input.json#/$defs/http_request/properties/tls_config.
 type HTTPRequestTLSConfig struct {
-	HTMLBody string `json:"html_body,omitempty"`
+	HTMLBody *string `json:"html_body,omitempty"`
 }
 
 // Private is generated from input.json#/$defs/_private.

@@ -4,11 +4,11 @@ package openrpcgolden
 
 // Note is generated from input.json#/components/schemas/Note.
 type Note struct {
-	ID      NoteID `json:"id"`
-	Title   string `json:"title"`
-	Body    string `json:"body,omitempty"`
-	Tags    []Tag  `json:"tags,omitzero"`
-	Related []Note `json:"related,omitzero"`
+	ID      NoteID  `json:"id"`
+	Title   string  `json:"title"`
+	Body    *string `json:"body,omitempty"`
+	Tags    []Tag   `json:"tags,omitzero"`
+	Related []Note  `json:"related,omitzero"`
 }
 
 // NoteID is generated from input.json#/components/schemas/NoteId.
@@ -50,8 +50,17 @@ type NotesReadParams struct {
 
 // NotesSearchParams are the params of notes.search.
 type NotesSearchParams struct {
-	Text  string `json:"text"`
+	Text string `json:"text"`
+	// Default: 20 (GetLimit returns it when the field is absent).
 	Limit *int64 `json:"limit,omitempty"`
+}
+
+// GetLimit returns Limit, or its default 20 when it is absent.
+func (v NotesSearchParams) GetLimit() int64 {
+	if v.Limit == nil {
+		return 20
+	}
+	return *v.Limit
 }
 
 // NotesWriteParams are the params of notes.write.
@@ -59,7 +68,7 @@ type NotesWriteParams struct {
 	Title string `json:"title"`
 
 	// Markdown text.
-	Body string `json:"body,omitempty"`
+	Body *string `json:"body,omitempty"`
 
 	Tags []Tag `json:"tags,omitzero"`
 }

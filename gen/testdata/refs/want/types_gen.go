@@ -34,7 +34,7 @@ func (v Color) IsKnown() bool {
 
 // Meta is generated from shape.json#/$defs/Meta.
 type Meta struct {
-	Author string `json:"author,omitempty"`
+	Author *string `json:"author,omitempty"`
 }
 
 // PickParams is generated from input.json#/methods/1/params.

@@ -1,0 +1,652 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// union is the variant set of a union type, and how its codec tells the
+// variants apart (filled by plan, once every type is converted).
+type union struct {
+	keyword  string // anyOf, oneOf or type
+	variants []*variant
+	iface    string // the sealed interface: <Union>Variant
+	unknown  string // the variant that keeps anything else: Unknown<Union>
+	marker   string // the interface's unexported method: is<Union>
+	cases    []*unionCase
+	state    int // planning state: 0 not yet, 1 in progress, 2 done
+}
+
+// variant is one alternative of a union.
+type variant struct {
+	typ      *namedType // the Go type of the value; it gets the marker method
+	origin   loc
+	accessor string  // As<accessor>
+	kinds    kindSet // the JSON kinds its values have
+	tags     []string
+	key      string // a required member only this variant has
+}
+
+// unionCase dispatches the values of one JSON kind: on their first byte.
+type unionCase struct {
+	class    byte // '"' string, '0' number, 't' boolean, '{' object, '[' array
+	variants []*variant
+	// numbers with two variants: integers to integer, others to number
+	integer, number *variant
+	// objects with several variants: by the string value of tagProp, with
+	// def taking objects without it; or, when tagProp is "", by the
+	// presence of each variant's key.
+	tagProp string
+	def     *variant
+}
+
+// kindSet is a set of JSON kinds.
+type kindSet uint8
+
+const (
+	kString kindSet = 1 << iota
+	kInteger
+	kNumber // any number, integers included
+	kBool
+	kObject
+	kArray
+	kAny
+)
+
+// unionClasses are the first-byte classes, in dispatch order.
+var unionClasses = []struct {
+	class byte
+	kinds kindSet
+	word  string
+}{
+	{'"', kString, "strings"},
+	{'0', kInteger | kNumber, "numbers"},
+	{'t', kBool, "booleans"},
+	{'{', kObject, "objects"},
+	{'[', kArray, "arrays"},
+}
+
+// branch is one alternative of a union schema, before conversion.
+type branch struct {
+	n  *node
+	at loc
+}
+
+// constraintOnly reports whether every schema of an anyOf/oneOf list only
+// constrains (required, minimum…) without giving a type: then the list is a
+// runtime check on the surrounding schema, not a union.
+func constraintOnly(list *node) bool {
+	if list.kind != kindArray || len(list.items) == 0 {
+		return false
+	}
+	for _, it := range list.items {
+		if it.kind == kindBool {
+			continue
+		}
+		if it.kind != kindObject || typed(it) || it.get("allOf") != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// isNullSchema reports whether a schema allows only null.
+func isNullSchema(n *node) bool {
+	if n.kind != kindObject {
+		return false
+	}
+	if t := n.get("type"); t != nil {
+		switch {
+		case t.kind == kindString && t.str == "null":
+		case t.kind == kindArray && len(t.items) == 1 && t.items[0].kind == kindString && t.items[0].str == "null":
+		default:
+			return false
+		}
+		return !typedBeside(n, "type")
+	}
+	if k := n.get("const"); k != nil && k.kind == kindNull {
+		return !typedBeside(n, "const")
+	}
+	if e := n.get("enum"); e != nil && e.kind == kindArray && len(e.items) == 1 && e.items[0].kind == kindNull {
+		return !typedBeside(n, "enum")
+	}
+	return false
+}
+
+func typedBeside(n *node, k string) bool {
+	return typed(withoutKeyword(n, k))
+}
+
+// convertUnion maps anyOf and oneOf. handled is false when the list only
+// constrains the surrounding schema.
+func (c *converter) convertUnion(n *node, at loc, name string, into *namedType) (res conv, handled, ok bool) {
+	kw := "anyOf"
+	if n.get("oneOf") != nil {
+		if n.get("anyOf") != nil {
+			c.p.add(at.at("oneOf"), "anyOf and oneOf in one schema are not supported: nest one inside the other")
+			return conv{t: raw}, true, false
+		}
+		kw = "oneOf"
+	}
+	list := n.get(kw)
+	if list.kind != kindArray || len(list.items) == 0 {
+		c.p.add(at.at(kw), "%s must be a non-empty list of schemas", kw)
+		return conv{t: raw}, true, false
+	}
+	if constraintOnly(list) {
+		return conv{}, false, true
+	}
+	for _, m := range n.members {
+		if shapingKeywords[m.key] && m.key != kw && m.key != "type" && m.key != "required" {
+			c.p.add(at.at(m.key), "%s beside %s is not supported: move it into each variant", m.key, kw)
+			return conv{t: raw}, true, false
+		}
+	}
+	_, nullable, tok := c.typeList(n, at)
+	if !tok {
+		return conv{t: raw}, true, false
+	}
+	var branches []branch
+	for i, b := range list.items {
+		bat := at.at(kw, fmt.Sprint(i))
+		if b.kind == kindObject && isNullSchema(b) {
+			nullable = true
+			continue
+		}
+		branches = append(branches, branch{b, bat})
+	}
+	res, ok = c.buildUnion(n, at, name, into, kw, branches, nullable)
+	return res, true, ok
+}
+
+// convertTypeUnion maps a type list of several types (["string",
+// "integer"]) to a union with one variant per type.
+func (c *converter) convertTypeUnion(n *node, at loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
+	var branches []branch
+	for i, t := range types {
+		b := withoutKeyword(n, "type")
+		b.members = append([]member{{key: "type", val: &node{kind: kindString, str: t}}}, b.members...)
+		if t != "object" {
+			b = dropKeywords(b, objectKeywords...)
+		}
+		if t != "array" {
+			b = dropKeywords(b, "items", "prefixItems", "additionalItems")
+		}
+		// The synthetic branch is located at its entry in the type list.
+		idx := i
+		if tl := n.get("type"); tl != nil {
+			for j, it := range tl.items {
+				if it.kind == kindString && it.str == t {
+					idx = j
+				}
+			}
+		}
+		branches = append(branches, branch{b, at.at("type", fmt.Sprint(idx))})
+	}
+	return c.buildUnion(n, at, name, into, "type", branches, nullable)
+}
+
+func dropKeywords(n *node, ks ...string) *node {
+	for _, k := range ks {
+		n = withoutKeyword(n, k)
+	}
+	return n
+}
+
+// buildUnion declares a union of the branches, converting each.
+func (c *converter) buildUnion(n *node, at loc, name string, into *namedType, kw string, branches []branch, nullable bool) (conv, bool) {
+	switch len(branches) {
+	case 0:
+		return conv{t: raw, note: "Always null."}, true
+	case 1:
+		// A single alternative is no union: collapse it.
+		res, ok := c.convert(branches[0].n, branches[0].at, name, into, false)
+		res.nullable = res.nullable || nullable
+		return res, ok
+	}
+	nt, claimed := c.named(into, n, name, at)
+	if !claimed {
+		return conv{t: raw}, false
+	}
+	nt.kind = namedUnion
+	u := &union{keyword: kw, iface: nt.name + "Variant", unknown: "Unknown" + nt.name, marker: "is" + nt.name}
+	nt.union = u
+	ok := c.claim(u.iface, at) && c.claim(u.unknown, at)
+	names, nok := c.variantNames(nt.name, branches)
+	ok = ok && nok
+	for i, b := range branches {
+		v, vnullable, vok := c.unionVariant(nt, b, names[i])
+		ok = ok && vok
+		nullable = nullable || vnullable
+		if v == nil {
+			continue
+		}
+		for _, prev := range u.variants {
+			if prev.typ == v.typ {
+				c.p.add(b.at, "%s lists %s twice (also at %s)", kw, v.typ.name, prev.origin)
+				ok = false
+			}
+		}
+		v.typ.markers = append(v.typ.markers, nt)
+		u.variants = append(u.variants, v)
+	}
+	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nullable}, ok
+}
+
+// unionVariant converts one branch to the named type that holds its values.
+func (c *converter) unionVariant(u *namedType, b branch, name string) (*variant, bool, bool) {
+	isRef := b.n.kind == kindObject && b.n.get("$ref") != nil
+	if !isRef && name == "" {
+		return nil, false, false // variantNames reported it
+	}
+	res, ok := c.convert(b.n, b.at, name, nil, false)
+	if !ok {
+		return nil, res.nullable, false
+	}
+	t := res.t
+	for t.kind == refNamed && !t.ptr && t.named.kind == namedAlias && t.underlying().kind == refNamed {
+		t = t.underlying()
+	}
+	if t.kind == refNamed && !t.ptr && t.named.kind != namedAlias && t.named.kind != namedPending {
+		return &variant{typ: t.named, origin: b.at}, res.nullable, true
+	}
+	if t.kind == refNamed && t.named.kind == namedPending {
+		c.p.add(b.at, "this variant of %s leads back to %s through $refs only", u.name, u.name)
+		return nil, false, false
+	}
+	// A Go type without a name of its own (string, []T, a config type)
+	// gets one, to carry the marker method.
+	if isRef {
+		name = u.name + res.t.named.name
+	}
+	wrapper, claimed := c.named(nil, b.n, name, b.at)
+	if !claimed {
+		return nil, res.nullable, false
+	}
+	wrapper.kind = namedDefined
+	wrapper.underlying = res.t
+	if wrapper.doc == "" {
+		wrapper.doc = fmt.Sprintf("%s is the %s variant of %s.", wrapper.name, res.t.describe(false), u.name)
+	}
+	wrapper.note = res.note
+	return &variant{typ: wrapper, origin: b.at}, res.nullable, true
+}
+
+// underlying returns the type an alias names.
+func (t typeRef) underlying() typeRef { return t.named.underlying }
+
+// typeWords name the variants that are plain JSON types.
+var typeWords = map[string]string{"string": "String", "integer": "Integer", "number": "Number", "boolean": "Boolean", "array": "Array"}
+
+// variantNames proposes a Go name for each inline branch (refs are named by
+// their target): the union's name followed by the branch's const property
+// value (ContentBlock + "text" → ContentBlockText), its JSON type
+// (…String), the required member no other branch has, or Object for the
+// only object. A branch none of these name is an error asking for a
+// rename.
+func (c *converter) variantNames(unionName string, branches []branch) ([]string, bool) {
+	names := make([]string, len(branches))
+	ok := true
+	objects := 0
+	for _, b := range branches {
+		if b.n.kind == kindObject && b.n.get("$ref") == nil && branchType(b.n) == "object" {
+			objects++
+		}
+	}
+	for i, b := range branches {
+		if b.n.kind != kindObject || b.n.get("$ref") != nil {
+			continue
+		}
+		if r := c.cfg.Renames[b.at.String()]; r != "" {
+			names[i] = r
+			continue
+		}
+		suffix := ""
+		typ := branchType(b.n)
+		if props := b.n.get("properties"); props != nil && props.kind == kindObject {
+			for _, m := range props.members {
+				if consts := c.stringConsts(m.val, b.at.at("properties", m.key)); len(consts) == 1 {
+					suffix = c.exportedName(consts[0])
+					break
+				}
+			}
+		}
+		if suffix == "" && typeWords[typ] != "" {
+			suffix = typeWords[typ]
+		}
+		if suffix == "" && typ == "object" {
+			if key := uniqueRequired(b.n, i, branches); key != "" {
+				suffix = c.exportedName(key)
+			} else if objects == 1 {
+				suffix = "Object"
+			}
+		}
+		if suffix == "" {
+			c.p.add(b.at, "cannot name this variant of %s: give it a const property, or name it in the config (renames: %q: \"Name\")", unionName, b.at.String())
+			ok = false
+			continue
+		}
+		names[i] = unionName + suffix
+	}
+	return names, ok
+}
+
+// branchType is the one JSON type an inline branch has ("" when it has
+// none or several): from type, enum, const or its object keywords.
+func branchType(n *node) string {
+	if t := n.get("type"); t != nil {
+		if t.kind == kindString {
+			return t.str
+		}
+		var types []string
+		for _, it := range t.items {
+			if it.kind == kindString && it.str != "null" {
+				types = append(types, it.str)
+			}
+		}
+		if len(types) == 1 {
+			return types[0]
+		}
+		return ""
+	}
+	kind := func(v *node) string {
+		switch v.kind {
+		case kindString:
+			return "string"
+		case kindBool:
+			return "boolean"
+		case kindNumber:
+			return "number"
+		case kindArray:
+			return "array"
+		case kindObject:
+			return "object"
+		}
+		return ""
+	}
+	if k := n.get("const"); k != nil {
+		return kind(k)
+	}
+	if e := n.get("enum"); e != nil && e.kind == kindArray {
+		out := ""
+		for _, v := range e.items {
+			if v.kind == kindNull {
+				continue
+			}
+			if k := kind(v); out == "" || out == k {
+				out = k
+			} else {
+				return ""
+			}
+		}
+		return out
+	}
+	if isObjectish(n) {
+		return "object"
+	}
+	if n.get("items") != nil || n.get("prefixItems") != nil {
+		return "array"
+	}
+	return ""
+}
+
+// uniqueRequired returns the first required member of branch i that no
+// other inline branch declares.
+func uniqueRequired(n *node, i int, branches []branch) string {
+	r := n.get("required")
+	if r == nil || r.kind != kindArray {
+		return ""
+	}
+	for _, it := range r.items {
+		if it.kind != kindString {
+			continue
+		}
+		unique := true
+		for j, o := range branches {
+			if j == i || o.n.kind != kindObject {
+				continue
+			}
+			if props := o.n.get("properties"); props != nil && props.get(it.str) != nil {
+				unique = false
+			}
+		}
+		if unique {
+			return it.str
+		}
+	}
+	return ""
+}
+
+// kindsOf returns the JSON kinds the values of a Go type have.
+func (c *converter) kindsOf(t typeRef) kindSet {
+	switch t.kind {
+	case refBasic:
+		switch t.basic {
+		case "string":
+			return kString
+		case "int64":
+			return kInteger
+		case "float64":
+			return kNumber
+		case "bool":
+			return kBool
+		}
+	case refSlice:
+		return kArray
+	case refMap:
+		return kObject
+	case refNullable:
+		return c.kindsOf(*t.elem)
+	case refNamed:
+		nt := t.named
+		switch nt.kind {
+		case namedStruct:
+			return kObject
+		case namedTuple:
+			return kArray
+		case namedEnum:
+			return kString
+		case namedDefined, namedAlias:
+			return c.kindsOf(nt.underlying)
+		case namedUnion:
+			if nt.union.state == 1 {
+				return kAny // a union inside itself: reported by plan
+			}
+			var ks kindSet
+			for _, v := range nt.union.variants {
+				ks |= c.kindsOf(typeRef{kind: refNamed, named: v.typ})
+			}
+			return ks
+		}
+	}
+	return kAny
+}
+
+// planUnions decides, for every union, how its codec tells the variants
+// apart. A union where nothing safe does is an error: the generator never
+// tries the variants one after the other.
+func (c *converter) planUnions() {
+	for _, nt := range c.types {
+		if nt.kind == namedUnion {
+			c.plan(nt)
+		}
+	}
+}
+
+func (c *converter) plan(nt *namedType) {
+	u := nt.union
+	if u.state != 0 {
+		if u.state == 1 {
+			c.p.add(nt.origin, "union %s is a variant of itself", nt.name)
+		}
+		return
+	}
+	u.state = 1
+	defer func() { u.state = 2 }()
+	fail := func(format string, args ...any) {
+		c.p.add(nt.origin, "cannot tell the variants of %s apart: %s; map it to raw JSON in the config (types: %q: \"encoding/json.RawMessage\"), or change the schema", nt.name, fmt.Sprintf(format, args...), nt.origin.String())
+	}
+	for _, v := range u.variants {
+		if v.typ.kind == namedUnion {
+			c.plan(v.typ)
+		}
+		v.kinds = c.kindsOf(typeRef{kind: refNamed, named: v.typ})
+		if v.kinds&kAny != 0 {
+			fail("%s (%s) may be any JSON value", v.typ.name, v.origin)
+			return
+		}
+	}
+	for _, cl := range unionClasses {
+		uc := &unionCase{class: cl.class}
+		for _, v := range u.variants {
+			if v.kinds&cl.kinds != 0 {
+				uc.variants = append(uc.variants, v)
+			}
+		}
+		switch {
+		case len(uc.variants) == 0:
+			continue
+		case len(uc.variants) == 1:
+		case cl.class == '0' && len(uc.variants) == 2:
+			a, b := uc.variants[0], uc.variants[1]
+			if a.kinds&kNumber != 0 {
+				a, b = b, a
+			}
+			if a.kinds&kNumber != 0 || b.kinds&kNumber == 0 {
+				fail("%s and %s are both integers", a.typ.name, b.typ.name)
+				return
+			}
+			uc.integer, uc.number = a, b
+		case cl.class == '{':
+			if reason := c.objectDispatch(uc); reason != "" {
+				fail("%s", reason)
+				return
+			}
+		default:
+			var names []string
+			for _, v := range uc.variants {
+				names = append(names, v.typ.name)
+			}
+			fail("%s are all %s", strings.Join(names, ", "), cl.word)
+			return
+		}
+		u.cases = append(u.cases, uc)
+	}
+	c.nameAccessors(nt)
+}
+
+// objectDispatch tells object variants apart: by a property whose const
+// (or enum) values differ between them, or else by a required member each
+// has and the others do not declare. It returns why neither works.
+func (c *converter) objectDispatch(uc *unionCase) string {
+	var structs [][]*field
+	var names []string
+	for _, v := range uc.variants {
+		st := structOf(v.typ)
+		if st == nil {
+			return fmt.Sprintf("%s is an object without properties, like other variants", v.typ.name)
+		}
+		structs = append(structs, st.fields)
+		names = append(names, v.typ.name)
+	}
+	find := func(fs []*field, name string) *field {
+		for _, f := range fs {
+			if f.jsonName == name {
+				return f
+			}
+		}
+		return nil
+	}
+candidates:
+	for _, cand := range structs[0] {
+		if len(cand.consts) == 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		var def *variant
+		for i, v := range uc.variants {
+			f := find(structs[i], cand.jsonName)
+			if f == nil || len(f.consts) == 0 {
+				continue candidates
+			}
+			for _, t := range f.consts {
+				if seen[t] {
+					continue candidates
+				}
+				seen[t] = true
+			}
+			if !f.required {
+				if def != nil {
+					continue candidates // two variants may leave it out
+				}
+				def = v
+			}
+		}
+		uc.tagProp, uc.def = cand.jsonName, def
+		for i, v := range uc.variants {
+			v.tags = find(structs[i], cand.jsonName).consts
+		}
+		return ""
+	}
+	for i, v := range uc.variants {
+		for _, f := range structs[i] {
+			if !f.required {
+				continue
+			}
+			unique := true
+			for j := range uc.variants {
+				if j != i && find(structs[j], f.jsonName) != nil {
+					unique = false
+				}
+			}
+			if unique {
+				v.key = f.jsonName
+				break
+			}
+		}
+		if v.key == "" {
+			return fmt.Sprintf("the object variants %s share no property with distinct const values, and %s has no required property the others lack", strings.Join(names, ", "), v.typ.name)
+		}
+	}
+	return ""
+}
+
+// structOf returns the struct a variant's type is, seeing through names.
+func structOf(nt *namedType) *namedType {
+	for nt != nil && (nt.kind == namedDefined || nt.kind == namedAlias) && nt.underlying.kind == refNamed {
+		nt = nt.underlying.named
+	}
+	if nt == nil || nt.kind != namedStruct {
+		return nil
+	}
+	return nt
+}
+
+// nameAccessors names each variant's As method: after its one tag value
+// when it has one (AsText), else after its type, without the union's name
+// in front (ContentBlockImage → AsImage).
+func (c *converter) nameAccessors(nt *namedType) {
+	u := nt.union
+	used := map[string]bool{"Value": true}
+	for _, v := range u.variants {
+		name := ""
+		if len(v.tags) == 1 {
+			name = c.exportedName(v.tags[0])
+		}
+		if name == "" {
+			name = strings.TrimPrefix(v.typ.name, nt.name)
+			if name == "" || !startsUpper(name) {
+				name = v.typ.name
+			}
+		}
+		if used[name] {
+			name = v.typ.name
+		}
+		used[name] = true
+		v.accessor = name
+	}
+}
+
+func startsUpper(s string) bool {
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
