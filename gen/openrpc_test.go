@@ -32,11 +32,24 @@ func corpus(t *testing.T) []string {
 	return names
 }
 
+// generateCorpus generates a corpus document, with the config at
+// testdata/openrpc/config/<name>.json when there is one.
 func generateCorpus(t *testing.T, name string) []gen.File {
 	t.Helper()
-	files, err := gen.Generate(gen.Options{Input: filepath.Join(corpusDir, name+".json"), Package: name})
+	opts := gen.Options{Input: filepath.Join(corpusDir, name+".json"), Package: name}
+	if cfg := filepath.Join(corpusDir, "config", name+".json"); fileExists(cfg) {
+		var err error
+		opts.Config, err = gen.LoadConfig(cfg)
+		require.NoError(t, err)
+	}
+	files, err := gen.Generate(opts)
 	require.NoError(t, err)
 	return files
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // TestOpenRPCCorpusCompilesAndRuns generates every corpus document, then
