@@ -16,6 +16,570 @@ import (
 // are compiled in: they pin what the generated code does, not just that it
 // builds. Keyed by golden case.
 var behaviourTests = map[string]string{
+	"nullable": `package nullable
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestZeroValuesAbsenceAndNullRoundTrip(t *testing.T) {
+	base := ` + "`" + `"reqString": "", "reqNullString": null, "reqList": [], "reqNullList": null, "reqMap": {}, "reqNullObject": null` + "`" + `
+	roundTrip[Presence](t,
+		` + "`" + `{` + "`" + `+base+` + "`" + `}` + "`" + `,
+		` + "`" + `{` + "`" + `+base+` + "`" + `, "optString": "", "optInt": 0, "optBool": false, "optNumber": 0, "optList": [], "optMap": {}, "optObject": {"x": 0, "y": 0}}` + "`" + `,
+		` + "`" + `{` + "`" + `+base+` + "`" + `, "optNullString": null, "optNullInt": null, "optNullBool": null, "optNullList": null, "optNullMap": null, "optNullObject": null, "optRaw": null, "optNullOnly": null}` + "`" + `,
+		` + "`" + `{` + "`" + `+base+` + "`" + `, "optNullString": "", "optNullInt": 0, "optNullBool": false, "optNullList": [], "optNullMap": {}, "optNullObject": {"x": 1, "y": 2}}` + "`" + `,
+		` + "`" + `{"reqString": "a", "reqNullString": "", "reqList": ["x"], "reqNullList": [], "reqMap": {"k": 0}, "reqNullObject": {"x": 0, "y": 0}, "optNonEmpty": "z", "optMode": "fast", "optRaw": {"deep": [1, 2.50]}}` + "`" + `,
+	)
+}
+
+func TestRequiredListsAndMapsNeverMarshalAsNull(t *testing.T) {
+	b, err := json.Marshal(Presence{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameJSON(t, string(b), ` + "`" + `{"reqString": "", "reqNullString": null, "reqList": [], "reqNullList": null, "reqMap": {}, "reqNullObject": null}` + "`" + `) {
+		t.Errorf("got %s", b)
+	}
+}
+`,
+	"unions": `package unions
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestUnionsRoundTrip(t *testing.T) {
+	roundTrip[Message](t,
+		` + "`" + `{"content": []}` + "`" + `,
+		` + "`" + `{"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AA==", "mimeType": "image/png"}, {"type": "audio", "data": "x"}]}` + "`" + `,
+		` + "`" + `{"content": [{"type": "video", "url": "v", "extra": [1, 2]}, {"type": 7}, "just a string", null]}` + "`" + `,
+		` + "`" + `{"content": [], "resource": {"uri": "a", "text": "t"}}` + "`" + `,
+		` + "`" + `{"content": [], "resource": {"uri": "a", "blob": "Ymxv"}}` + "`" + `,
+		` + "`" + `{"content": [], "resource": {"uri": "a"}}` + "`" + `,
+		` + "`" + `{"content": [], "token": "tok"}` + "`" + `,
+		` + "`" + `{"content": [], "token": 17}` + "`" + `,
+		` + "`" + `{"content": [], "token": 1.5}` + "`" + `,
+		` + "`" + `{"content": [], "request": {"mode": "url", "url": "https://x"}}` + "`" + `,
+		` + "`" + `{"content": [], "request": {"message": "no mode: the default variant"}}` + "`" + `,
+		` + "`" + `{"content": [], "request": {"mode": "form", "message": "m"}}` + "`" + `,
+		` + "`" + `{"content": [], "request": {"mode": "telepathy"}}` + "`" + `,
+		` + "`" + `{"content": [], "value": null}` + "`" + `,
+		` + "`" + `{"content": [], "value": {"a": [1, 2.5, "s", true, null, {"b": {}}]}}` + "`" + `,
+		` + "`" + `{"content": [], "maybe": null}` + "`" + `,
+		` + "`" + `{"content": [], "maybe": {"type": "text", "text": ""}}` + "`" + `,
+		` + "`" + `{"content": [], "single": {"type": "text", "text": "one"}}` + "`" + `,
+		` + "`" + `{"content": [], "nested": "s"}` + "`" + `,
+		` + "`" + `{"content": [], "nested": 3}` + "`" + `,
+		` + "`" + `{"content": [], "nested": {"type": "text", "text": "t"}}` + "`" + `,
+		` + "`" + `{"content": [], "nested": ["a", "b"]}` + "`" + `,
+		` + "`" + `{"content": [], "nested": false}` + "`" + `,
+	)
+}
+
+func TestUnionsDecodeToTheRightVariant(t *testing.T) {
+	var m Message
+	in := ` + "`" + `{"content": [{"type": "text", "text": "hi"}, {"type": "audio", "data": "d"}, {"type": "video"}], "resource": {"uri": "u", "blob": "b"}, "token": 5, "request": {"message": "m"}, "value": 2.5}` + "`" + `
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		t.Fatal(err)
+	}
+	if txt, ok := m.Content[0].AsText(); !ok || txt.Text != "hi" {
+		t.Errorf("content[0] = %#v", m.Content[0].Value)
+	}
+	if _, ok := m.Content[0].AsImage(); ok {
+		t.Error("a text block is also an image")
+	}
+	if a, ok := m.Content[1].AsAudio(); !ok || a.Data != "d" {
+		t.Errorf("content[1] = %#v", m.Content[1].Value)
+	}
+	if u, ok := m.Content[2].Value.(UnknownContentBlock); !ok || string(u.Raw) != ` + "`" + `{"type": "video"}` + "`" + ` {
+		t.Errorf("content[2] = %#v", m.Content[2].Value)
+	}
+	if b, ok := m.Resource.AsBlobResourceContents(); !ok || b.Blob != "b" {
+		t.Errorf("resource = %#v", m.Resource.Value)
+	}
+	if n, ok := m.Token.AsInteger(); !ok || *n != 5 {
+		t.Errorf("token = %#v", m.Token.Value)
+	}
+	if f, ok := m.Request.AsForm(); !ok || f.Message != "m" {
+		t.Errorf("request = %#v", m.Request.Value)
+	}
+	if n, ok := m.Value.Value.AsNumber(); !ok || *n != 2.5 {
+		t.Errorf("value = %#v", m.Value.Value.Value)
+	}
+}
+
+func TestUnionsEncodeVariantsAndFillTheirConst(t *testing.T) {
+	msg := Message{Content: []ContentBlock{{Value: TextContent{Text: "a"}}, {Value: &ImageContent{Data: "d", MIMEType: "m"}}, {Value: ContentBlockAudio{Data: "x"}}}}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ` + "`" + `{"content": [{"type": "text", "text": "a"}, {"type": "image", "data": "d", "mimeType": "m"}, {"type": "audio", "data": "x"}]}` + "`" + `
+	if !sameJSON(t, string(b), want) {
+		t.Errorf("got %s", b)
+	}
+	var empty ContentBlock
+	if b, _ := json.Marshal(empty); string(b) != "null" {
+		t.Errorf("an empty union encodes as %s", b)
+	}
+}
+`,
+	"extras": `package extras
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestExtraMembersRoundTrip(t *testing.T) {
+	roundTrip[Open](t,
+		` + "`" + `{"name": "n", "tags": []}` + "`" + `,
+		` + "`" + `{"name": "n", "tags": ["a"], "x-vendor": {"deep": [1, 2.50, null]}, "z": "", "n": 0}` + "`" + `,
+	)
+	roundTrip[Typed](t, ` + "`" + `{}` + "`" + `, ` + "`" + `{"total": 0}` + "`" + `, ` + "`" + `{"total": 1.5, "a": 0, "b": -2.5}` + "`" + `, ` + "`" + `{"a": 1}` + "`" + `)
+}
+
+func TestExtraMembersAreDecodedAndDeclaredOnesWin(t *testing.T) {
+	var v Typed
+	if err := json.Unmarshal([]byte(` + "`" + `{"total": 1, "a": 2}` + "`" + `), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Extra) != 1 || v.Extra["a"] != 2 {
+		t.Errorf("Extra = %v", v.Extra)
+	}
+	v.Extra["total"] = 99
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameJSON(t, string(b), ` + "`" + `{"total": 1, "a": 2}` + "`" + `) {
+		t.Errorf("got %s", b)
+	}
+}
+
+func TestPlainStructsDropUnknownMembers(t *testing.T) {
+	var v Plain
+	if err := json.Unmarshal([]byte(` + "`" + `{"a": "x", "b": 1}` + "`" + `), &v); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(v); string(b) != ` + "`" + `{"a":"x"}` + "`" + ` {
+		t.Errorf("got %s", b)
+	}
+}
+`,
+	"tuples": `package tuples
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestTuplesRoundTripAsArrays(t *testing.T) {
+	roundTrip[Point](t, ` + "`" + `[1, 2]` + "`" + `, ` + "`" + `[0, 0, ""]` + "`" + `, ` + "`" + `[1.5, -2, "label"]` + "`" + `)
+	roundTrip[Range](t, ` + "`" + `[1]` + "`" + `, ` + "`" + `[1, null]` + "`" + `, ` + "`" + `[1, 2]` + "`" + `, ` + "`" + `[1, 2, "a", "b"]` + "`" + `, ` + "`" + `[0, null, ""]` + "`" + `)
+	roundTrip[Row](t, ` + "`" + `["a", []]` + "`" + `, ` + "`" + `["a", [1, 2]]` + "`" + `, ` + "`" + `["a", [1], {"any": true}, null]` + "`" + `)
+}
+
+func TestTupleFieldsAreThePositions(t *testing.T) {
+	var p Point
+	if err := json.Unmarshal([]byte(` + "`" + `[3, 4, "x"]` + "`" + `), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.X != 3 || p.Y != 4 || p.Label == nil || *p.Label != "x" {
+		t.Errorf("got %+v", p)
+	}
+	b, err := json.Marshal(Row{Item0: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != ` + "`" + `["r",[]]` + "`" + ` {
+		t.Errorf("a nil required list position encodes as %s", b)
+	}
+}
+`,
+	"defaults": `package defaults
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDefaultsComeFromAccessorsNotFromDecoding(t *testing.T) {
+	var p ListParams
+	if err := json.Unmarshal([]byte(` + "`" + `{"required": 0}` + "`" + `), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Limit != nil || p.Destructive != nil || p.Order != "" || p.Fields != nil || p.Filter != nil {
+		t.Fatalf("decoding filled defaults in: %+v", p)
+	}
+	if p.GetLimit() != 50 || p.GetRatio() != 0.5 || !p.GetDestructive() || p.GetCursor() != "" || p.GetOrder() != ListParamsOrderAsc {
+		t.Errorf("scalar defaults: %d %v %v %q %q", p.GetLimit(), p.GetRatio(), p.GetDestructive(), p.GetCursor(), p.GetOrder())
+	}
+	if f := p.GetFields(); len(f) != 2 || f[0] != "id" || f[1] != "name" {
+		t.Errorf("GetFields() = %v", f)
+	}
+	if f := p.GetFilter(); f.Q == nil || *f.Q != "*" {
+		t.Errorf("GetFilter() = %+v", f)
+	}
+	if h := p.GetHint(); string(h) != ` + "`" + `{"any":"json"}` + "`" + ` {
+		t.Errorf("GetHint() = %s", h)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != ` + "`" + `{"required":0}` + "`" + ` {
+		t.Errorf("absent fields came back as %s", b)
+	}
+}
+
+func TestPresentValuesWinOverDefaults(t *testing.T) {
+	var p ListParams
+	if err := json.Unmarshal([]byte(` + "`" + `{"required": 1, "limit": 0, "destructive": false, "cursor": "c", "order": "desc", "fields": []}` + "`" + `), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.GetLimit() != 0 || p.GetDestructive() || p.GetCursor() != "c" || p.GetOrder() != ListParamsOrderDesc || len(p.GetFields()) != 0 || p.GetFields() == nil {
+		t.Errorf("got %+v", p)
+	}
+}
+`,
+	"cycles": `package cycles
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestRecursiveTypesRoundTrip(t *testing.T) {
+	roundTrip[Node](t, ` + "`" + `{"children": []}` + "`" + `, ` + "`" + `{"children": [{"children": [], "parent": {"children": []}}], "byName": {"a": {"children": []}}}` + "`" + `)
+	roundTrip[JSONValue](t, ` + "`" + `null` + "`" + `, ` + "`" + `1.5` + "`" + `, ` + "`" + `"s"` + "`" + `, ` + "`" + `true` + "`" + `, ` + "`" + `[1, [2, null], {"a": {"b": []}}]` + "`" + `)
+	roundTrip[Ring](t, ` + "`" + `{"next": {"ring": null}}` + "`" + `, ` + "`" + `{"next": {"ring": {"next": {"ring": null, "label": ""}}}}` + "`" + `)
+}
+`,
+	"typearrays": `package typearrays
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestTypeListsRoundTrip(t *testing.T) {
+	roundTrip[Holder](t,
+		` + "`" + `{"id": "a", "nullableID": null}` + "`" + `,
+		` + "`" + `{"id": 7, "nullableID": "x", "amount": 3, "nullableString": null}` + "`" + `,
+		` + "`" + `{"id": 0, "nullableID": 0, "amount": 2.5, "objectOrList": {"a": ""}, "nullableString": ""}` + "`" + `,
+		` + "`" + `{"id": "", "nullableID": "", "objectOrList": [1, 2]}` + "`" + `,
+	)
+	var h Holder
+	if err := json.Unmarshal([]byte(` + "`" + `{"id": 7, "nullableID": null, "amount": 7}` + "`" + `), &h); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := h.ID.AsInteger(); !ok || *n != 7 {
+		t.Errorf("id = %#v", h.ID.Value)
+	}
+	if h.NullableID.Value != nil {
+		t.Errorf("nullableID = %#v", h.NullableID.Value)
+	}
+	if _, ok := h.Amount.AsInteger(); !ok {
+		t.Errorf("amount = %#v", h.Amount.Value)
+	}
+}
+`,
+	"config": `package config
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func TestConfigTypesAndRenamesAreUsed(t *testing.T) {
+	var p ConnectParams
+	in := ` + "`" + `{"requestId": 9007199254740993, "when": "2025-01-02T03:04:05Z", "kind": {"b": "x"}, "blob": "AAE="}` + "`" + `
+	if err := json.Unmarshal([]byte(in), &p); err != nil {
+		t.Fatal(err)
+	}
+	var id rpc.ID = p.RequestID
+	if id.String() != "9007199254740993" {
+		t.Errorf("id = %s", id)
+	}
+	var at *time.Time = p.At
+	if at == nil || at.Year() != 2025 {
+		t.Errorf("when = %v", at)
+	}
+	if k, ok := p.Kind.AsKindB(); !ok || k.B != "x" {
+		t.Errorf("kind = %#v", p.Kind.Value)
+	}
+	roundTrip[ConnectParams](t, in)
+	var _ ServerEvent = ServerEvent{Level: &[]ServerEventLevel{LevelNone}[0]}
+	var _ Thing
+}
+`,
 	"mapping": `package mapping
 
 import (

@@ -262,7 +262,7 @@ func extraHelpers(f *jen.File) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Comment("b is {} or {…}: splice the extra members in before the closing brace."),
 		jen.If(jen.Len(jen.Id("b")).Op("<=").Lit(2)).Block(jen.Return(jen.Id("more"), jen.Nil())),
-		jen.Id("out").Op(":=").Append(jen.Id("b").Index(jen.Empty(), jen.Len(jen.Id("b")).Op("-").Lit(1)).Op(":").Len(jen.Id("b")).Op("-").Lit(1), jen.LitRune(',')),
+		jen.Id("out").Op(":=").Append(jen.Id("b").Index(jen.Empty(), jen.Len(jen.Id("b")).Op("-").Lit(1), jen.Len(jen.Id("b")).Op("-").Lit(1)), jen.LitRune(',')),
 		jen.Return(jen.Append(jen.Id("out"), jen.Id("more").Index(jen.Lit(1), jen.Empty()).Op("...")), jen.Nil()),
 	)
 }

@@ -65,6 +65,8 @@ func describeVariant(uc *unionCase, v *variant) string {
 		return "an integer"
 	case uc.class == '0' && uc.number == v:
 		return "a number that is not written as an integer"
+	case uc.class == '0' && v.kinds&kNumber == 0:
+		return "an integer"
 	}
 	return map[byte]string{'"': "a string", '0': "a number", 't': "a boolean", '{': "an object", '[': "an array"}[uc.class]
 }
@@ -76,21 +78,24 @@ func (e *emitter) unionType(f *jen.File, nt *namedType, need *helperNeeds) {
 		doc = nt.name + " is generated from " + nt.origin.String() + "."
 	}
 	var lines []string
-	seen := map[*variant]bool{}
+	how := map[*variant][]string{}
 	for _, uc := range u.cases {
 		for _, v := range uc.variants {
-			if !seen[v] {
-				seen[v] = true
-				lines = append(lines, "- "+v.typ.name+": "+describeVariant(uc, v))
-			}
+			how[v] = append(how[v], describeVariant(uc, v))
 		}
+	}
+	for _, v := range u.variants {
+		lines = append(lines, "- "+v.typ.name+": "+strings.Join(how[v], "; "))
+	}
+	if u.nullable {
+		lines = append(lines, "- nil: null")
 	}
 	lines = append(lines, "- "+u.unknown+": any other value, kept as received")
 	doc = joinNote(doc, "Value holds one of ("+u.keyword+"):\n\n"+strings.Join(lines, "\n"))
 	doc = joinNote(doc, nt.note)
 	comment(f, doc, nt.deprecated)
 	f.Type().Id(nt.name).Struct(
-		jen.Comment("Value is the variant; nil encodes as null."),
+		jen.Comment("Value is the variant; nil is written as null."),
 		jen.Id("Value").Id(u.iface),
 	)
 
@@ -133,6 +138,12 @@ func (e *emitter) unionType(f *jen.File, nt *namedType, need *helperNeeds) {
 	comment(f, "UnmarshalJSON picks the variant by the value's JSON kind"+dispatchWords(u)+"; a value no variant claims becomes "+u.unknown+". It does not validate: the runtime validator does.", false)
 	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
 		g.Switch(jen.Id("unionClass").Call(jen.Id("b"))).BlockFunc(func(sg *jen.Group) {
+			if u.nullable {
+				sg.Case(jen.LitRune('n')).Block(
+					jen.Id("v").Dot("Value").Op("=").Nil(),
+					jen.Return(jen.Nil()),
+				)
+			}
 			for _, uc := range u.cases {
 				sg.Case(jen.LitRune(rune(uc.class))).BlockFunc(func(cg *jen.Group) {
 					e.unionCase(cg, nt, uc, need)
@@ -146,7 +157,7 @@ func (e *emitter) unionType(f *jen.File, nt *namedType, need *helperNeeds) {
 	// Accessors, in variant order.
 	for _, v := range u.variants {
 		f.Line()
-		comment(f, fmt.Sprintf("As%s returns the value as a %s, and whether it is one.", v.accessor, v.typ.name), false)
+		comment(f, fmt.Sprintf("As%s returns the %s variant, and whether the value is one.", v.accessor, v.typ.name), false)
 		f.Func().Params(jen.Id("v").Id(nt.name)).Id("As"+v.accessor).Params().Params(jen.Op("*").Id(v.typ.name), jen.Bool()).Block(
 			jen.Switch(jen.Id("x").Op(":=").Id("v").Dot("Value").Assert(jen.Type())).Block(
 				jen.Case(jen.Id(v.typ.name)).Block(jen.Return(jen.Op("&").Id("x"), jen.True())),
@@ -180,6 +191,10 @@ func decodeVariant(g *jen.Group, v *variant) {
 
 func (e *emitter) unionCase(g *jen.Group, nt *namedType, uc *unionCase, need *helperNeeds) {
 	switch {
+	case len(uc.variants) == 1 && uc.class == '0' && uc.variants[0].kinds&kNumber == 0:
+		// An integer variant only: other numbers are unknown.
+		need.integer = true
+		g.If(jen.Id("unionInteger").Call(jen.Id("b"))).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, uc.variants[0]) })
 	case len(uc.variants) == 1:
 		decodeVariant(g, uc.variants[0])
 	case uc.class == '0':

@@ -32,7 +32,15 @@ func goldenCases(t *testing.T) []string {
 
 func generateCase(t *testing.T, name string) []gen.File {
 	t.Helper()
-	files, err := gen.Generate(gen.Options{Input: filepath.Join("testdata", name, "input.json"), Package: name})
+	opts := gen.Options{Input: filepath.Join("testdata", name, "input.json"), Package: name}
+	// A case may carry a config file (renames, types, initialisms, file
+	// names).
+	if cfgPath := filepath.Join("testdata", name, "rpcgen.json"); fileExists(cfgPath) {
+		cfg, err := gen.LoadConfig(cfgPath)
+		require.NoError(t, err)
+		opts.Config = cfg
+	}
+	files, err := gen.Generate(opts)
 	require.NoError(t, err)
 	return files
 }
@@ -94,4 +102,9 @@ func TestCalcExampleIsUpToDate(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(f.Content), string(committed), "examples/calc/calcrpc/%s is stale: run go generate in examples/calc", f.Name)
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

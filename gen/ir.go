@@ -68,6 +68,7 @@ type field struct {
 	doc        string
 	deprecated bool
 	origin     loc
+	schema     *node // the property's schema
 	// constant is the JSON text of a const (or single-value enum) the
 	// property always has; fill says MarshalJSON writes it when the field
 	// is empty.
@@ -191,8 +192,8 @@ func (t typeRef) pointer() typeRef {
 	case shapeSlice, shapeMap, shapeRaw, shapeNullable:
 		return t
 	}
-	if t.ptr {
-		return t
+	if t.ptr || t.kind == refNamed && t.named.kind == namedUnion && t.named.union.nullable {
+		return t // a nullable union holds null itself
 	}
 	t.ptr = true
 	return t

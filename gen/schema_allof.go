@@ -102,18 +102,28 @@ func (c *converter) convertAllOf(n *node, at loc, name string, into *namedType) 
 			}
 		}
 	}
+	var typedAt []allOfMember
+	requires := 0 // schemas that list required properties
+	if typed(own) {
+		typedAt = append(typedAt, allOfMember{own, at})
+	}
+	for _, m := range append([]allOfMember{{own, at}}, members...) {
+		if m.n != own && typed(m.n) {
+			typedAt = append(typedAt, m)
+		}
+		if m.n.get("required") != nil {
+			requires++
+		}
+	}
+	if len(typedAt) == 1 && (requires == 0 || requires == 1 && typedAt[0].n.get("required") != nil) {
+		// One schema gives the type; the others only annotate or
+		// constrain it (allOf [{"$ref": …}] with a description, a string
+		// with a minLength member): that schema's type is the type.
+		return c.convert(typedAt[0].n, typedAt[0].at, name, into, false)
+	}
 	if !objectish {
 		// A string (or number, array…) with extra constraints: the one
 		// typed member gives the type.
-		var typedAt []allOfMember
-		if typed(own) {
-			typedAt = append(typedAt, allOfMember{own, at})
-		}
-		for _, m := range members {
-			if typed(m.n) {
-				typedAt = append(typedAt, m)
-			}
-		}
 		switch len(typedAt) {
 		case 0:
 			return conv{t: raw}, true

@@ -150,6 +150,14 @@ func (c *converter) buildStruct(nt *namedType, spec structSpec) bool {
 			ok = false
 			continue
 		}
+		if prev, dup := byGoName[fname]; dup && prev.jsonName == p.key && shapeJSON(p.val) == shapeJSON(prev.schema) {
+			// The same schema again (an allOf member repeating a base's
+			// property, perhaps with its own description).
+			if doc, dep := annotations(p.val); doc != "" {
+				prev.doc, prev.deprecated = doc, dep
+			}
+			continue
+		}
 		fc, fok := c.convert(p.val, p.at, nt.name+fname, nil, false)
 		ok = ok && fok
 		if prev, dup := byGoName[fname]; dup {
@@ -167,7 +175,7 @@ func (c *converter) buildStruct(nt *namedType, spec structSpec) bool {
 			}
 			continue
 		}
-		f := &field{name: fname, jsonName: p.key, origin: p.at, typ: fc.t, base: fc.t, nullable: fc.nullable, required: spec.required[p.key]}
+		f := &field{name: fname, jsonName: p.key, origin: p.at, schema: p.val, typ: fc.t, base: fc.t, nullable: fc.nullable, required: spec.required[p.key]}
 		f.doc, f.deprecated = annotations(p.val)
 		f.doc = joinNote(f.doc, fc.note)
 		c.presence(f, p.val, p.at)
@@ -306,4 +314,50 @@ func validTagName(name string) bool {
 		}
 	}
 	return true
+}
+
+// annotationKeywords change no value a schema accepts.
+var annotationKeywords = set("title", "description", "deprecated", "default", "examples", "$comment", "readOnly", "writeOnly")
+
+// shapeJSON renders a schema without its annotations, to tell whether two
+// schemas accept the same values.
+func shapeJSON(n *node) string {
+	if n == nil {
+		return ""
+	}
+	if n.kind != kindObject {
+		return nodeJSON(n)
+	}
+	cp := *n
+	cp.members = nil
+	for _, m := range n.members {
+		if annotationKeywords[m.key] {
+			continue
+		}
+		v := m.val
+		switch m.key {
+		case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas":
+			if v.kind == kindObject {
+				sub := *v
+				sub.members = nil
+				for _, p := range v.members {
+					sub.members = append(sub.members, member{p.key, &node{kind: kindString, str: shapeJSON(p.val)}})
+				}
+				v = &sub
+			}
+		case "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames":
+			v = &node{kind: kindString, str: shapeJSON(v)}
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			if v.kind == kindArray {
+				sub := *v
+				sub.items = nil
+				for _, it := range v.items {
+					sub.items = append(sub.items, &node{kind: kindString, str: shapeJSON(it)})
+				}
+				v = &sub
+			}
+		}
+		cp.members = append(cp.members, member{m.key, v})
+	}
+	return nodeJSON(&cp)
 }

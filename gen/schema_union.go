@@ -15,6 +15,11 @@ type union struct {
 	marker   string // the interface's unexported method: is<Union>
 	cases    []*unionCase
 	state    int // planning state: 0 not yet, 1 in progress, 2 done
+	// nullable is set when the schema allows null: the codec reads null
+	// as a nil Value (and writes a nil Value as null), so the union needs
+	// no pointer around it; only an optional property (absent, null or a
+	// value) needs rpc.Nullable.
+	nullable bool
 }
 
 // variant is one alternative of a union.
@@ -230,6 +235,7 @@ func (c *converter) buildUnion(n *node, at loc, name string, into *namedType, kw
 		v.typ.markers = append(v.typ.markers, nt)
 		u.variants = append(u.variants, v)
 	}
+	u.nullable = nullable
 	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nullable}, ok
 }
 
