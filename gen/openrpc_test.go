@@ -47,10 +47,6 @@ func generateCorpus(t *testing.T, name string) []gen.File {
 	return files
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
 
 // TestOpenRPCCorpusCompilesAndRuns generates every corpus document, then
 // vets the packages and runs their behaviour tests, which connect each
