@@ -47,7 +47,6 @@ func generateCorpus(t *testing.T, name string) []gen.File {
 	return files
 }
 
-
 // TestOpenRPCCorpusCompilesAndRuns generates every corpus document, then
 // vets the packages and runs their behaviour tests, which connect each
 // generated client to its generated server over the runtime.
