@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/schemarpc/schemarpc/gen"
 )
 
 // behaviourTests are Go tests run inside the module the generated packages
@@ -708,28 +706,28 @@ func TestDeclaredErrorsCarryTheirCode(t *testing.T) {
 // behaviour tests above, in a throwaway module that uses this repository's
 // rpc package. It needs no network: modules come from the local cache.
 func TestGeneratedCodeCompilesAndVets(t *testing.T) {
-	mod := newTempModule(t)
+	dir, goCmd := tempModule(t)
 	for _, name := range goldenCases(t) {
-		mod.add(t, name, generateCase(t, name))
+		pkgDir := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(pkgDir, 0o755))
+		for _, f := range generateCase(t, name) {
+			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, f.Name), f.Content, 0o644))
+		}
 		if src, ok := behaviourTests[name]; ok {
-			mod.write(t, filepath.Join(name, "behaviour_test.go"), src)
+			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "behaviour_test.go"), []byte(src), 0o644))
 		}
 	}
-	mod.run(t, "vet", "./...")
-	mod.run(t, "test", "-count=1", "./...")
+	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		out, err := goCmd(args...)
+		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+	}
 }
 
-// tempModule is a throwaway Go module that requires this repository (by a
-// replace directive), for compiling and testing generated packages.
-type tempModule struct {
-	goBin string
-	dir   string
-	env   []string
-}
-
-// newTempModule makes an empty module, or skips the test when it cannot
-// build one (-short, no go command).
-func newTempModule(t *testing.T) *tempModule {
+// tempModule makes a throwaway module that requires this repository (by a
+// replace directive) and returns its directory and a function that runs the
+// go command in it, offline: modules come from the local cache. It skips the
+// test with -short or without a go command.
+func tempModule(t *testing.T) (dir string, goCmd func(args ...string) (string, error)) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("compiles generated code; skipped with -short")
@@ -740,40 +738,20 @@ func newTempModule(t *testing.T) *tempModule {
 	}
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
-	m := &tempModule{goBin: goBin, dir: t.TempDir()}
-	m.write(t, "go.mod", "module example.test/generated\n\ngo 1.26\n\n"+
-		"require github.com/schemarpc/schemarpc v0.0.0-00010101000000-000000000000\n\n"+
-		"replace github.com/schemarpc/schemarpc => "+root+"\n")
+	dir = t.TempDir()
+	goMod := "module example.test/generated\n\ngo 1.26\n\n" +
+		"require github.com/schemarpc/schemarpc v0.0.0-00010101000000-000000000000\n\n" +
+		"replace github.com/schemarpc/schemarpc => " + root + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	require.NoError(t, err)
-	m.write(t, "go.sum", string(sum))
-	m.env = append(os.Environ(), "GOPROXY=off", "GOSUMDB=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off")
-	return m
-}
-
-// write writes a file at a slash path relative to the module root.
-func (m *tempModule) write(t *testing.T, rel, content string) {
-	t.Helper()
-	p := filepath.Join(m.dir, filepath.FromSlash(rel))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-}
-
-// add writes generated files as the package in directory pkg.
-func (m *tempModule) add(t *testing.T, pkg string, files []gen.File) {
-	t.Helper()
-	for _, f := range files {
-		m.write(t, filepath.Join(pkg, f.Name), string(f.Content))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	env := append(os.Environ(), "GOPROXY=off", "GOSUMDB=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off")
+	return dir, func(args ...string) (string, error) {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
 	}
-}
-
-// run runs the go command in the module and fails the test with its output
-// when it fails.
-func (m *tempModule) run(t *testing.T, args ...string) {
-	t.Helper()
-	cmd := exec.Command(m.goBin, args...)
-	cmd.Dir = m.dir
-	cmd.Env = m.env
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
 }

@@ -12,14 +12,9 @@ import (
 // schema the validator rejects fails generation instead of panicking in a
 // server.
 func compileCheck(l *loader, svc *service, idx *document, p *problems) {
-	c, ok := checkCompiler(l.order, jsonschema.Draft2020, p)
+	check, ok := schemaChecker(l, p)
 	if !ok {
 		return
-	}
-	check := func(at loc, location string) {
-		if _, err := c.Compile(location); err != nil {
-			p.add(at, "the schema validator rejects this schema: %v", err)
-		}
 	}
 	for _, m := range svc.methods {
 		if m.hasParams {
@@ -37,9 +32,27 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 	}
 }
 
+// schemaChecker loads every input document into a validator and returns a
+// function that compiles the schema at an absolute location, reporting a
+// rejection at `at`. Documents without $schema are read as Draft 2020-12,
+// as rpc.SchemaSet reads them by default. ok is false when a document
+// cannot be added (the problem is recorded).
+func schemaChecker(l *loader, p *problems) (check func(at loc, location string), ok bool) {
+	c, ok := checkCompiler(l.order, jsonschema.Draft2020, p)
+	if !ok {
+		return nil, false
+	}
+	return func(at loc, location string) {
+		if _, err := c.Compile(location); err != nil {
+			p.add(at, "the schema validator rejects this schema: %v", err)
+		}
+	}, true
+}
+
 // checkCompiler returns a compiler that holds docs and nothing else, and
 // reads those without $schema as draft: the documents and the default the
-// generated SchemaSet has at run time.
+// generated SchemaSet has at run time. ok is false when a document cannot
+// be added (the problem is recorded).
 func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*jsonschema.Compiler, bool) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(draft)

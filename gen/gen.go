@@ -72,5 +72,14 @@ func Generate(opts Options) ([]File, error) {
 		}
 		files = append(files, f)
 	}
+	if svc.lock {
+		for _, render := range []func() (File, error){e.lockFile, e.openRPCFile} {
+			f, err := render()
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+		}
+	}
 	return files, nil
 }

@@ -13,7 +13,7 @@ import (
 // $defs, and the service description.
 var indexKeys = set("$schema", "$id", "$comment", "title", "description", "service", "methods", "$defs")
 
-var methodKeys = set("name", "kind", "description", "deprecated", "paramStructure", "params", "result", "errors", "$comment")
+var methodKeys = set("name", "kind", "direction", "description", "deprecated", "paramStructure", "params", "result", "errors", "$comment")
 
 var errorKeys = set("code", "name", "message", "description")
 
@@ -54,6 +54,7 @@ func loadSchemarpc(l *loader, idx *document, cfg *Config) (*service, error) {
 		}
 	}
 	svc.methods = c.methods(idx, svc.name)
+	claimCallbacks(svc, root.at("service"), c)
 	c.finish()
 	if len(p.list) == 0 {
 		compileCheck(l, svc, idx, &p)
@@ -136,10 +137,35 @@ func serviceName(root *node, at loc, c *converter) string {
 		c.p.add(at, "service %q gives no Go identifier", v.str)
 		return "Service"
 	}
-	for _, n := range []string{name + "Server", "Unimplemented" + name + "Server", "Register" + name + "Server", name + "Client", "New" + name + "Client"} {
+	for _, n := range familyNames(name, "Server") {
 		c.claim(n, at)
 	}
 	return name
+}
+
+// familyNames lists the exported names generated for one side of a service:
+// kind "Server" gives XServer, UnimplementedXServer, RegisterXServer,
+// XClient and NewXClient; "Callbacks" the same with XCallbacks and
+// XCallbacksClient.
+func familyNames(svc, kind string) []string {
+	iface, client := svc+kind, svc+"Client"
+	if kind != "Server" {
+		client = iface + "Client"
+	}
+	return []string{iface, "Unimplemented" + iface, "Register" + iface, client, "New" + client}
+}
+
+// claimCallbacks reserves the names of the callbacks family (what a client
+// handles) when some method is handled by the client.
+func claimCallbacks(svc *service, at loc, c *converter) {
+	for _, m := range svc.methods {
+		if m.direction.handledByClient() {
+			for _, n := range familyNames(svc.name, "Callbacks") {
+				c.claim(n, at)
+			}
+			return
+		}
+	}
 }
 
 // methods reads the method index.
@@ -180,7 +206,7 @@ func (c *converter) method(n *node, at loc, errs map[string]*rpcError) *method {
 	}
 	for _, mem := range n.members {
 		if !methodKeys[mem.key] {
-			c.p.add(at.at(mem.key), "unknown key %s in a method (want name, kind, description, deprecated, paramStructure, params, result, errors)", mem.key)
+			c.p.add(at.at(mem.key), "unknown key %s in a method (want name, kind, direction, description, deprecated, paramStructure, params, result, errors)", mem.key)
 		}
 	}
 	m := &method{origin: at}
@@ -217,6 +243,18 @@ func (c *converter) method(n *node, at loc, errs map[string]*rpcError) *method {
 			m.notification = true
 		default:
 			c.p.add(at.at("kind"), "kind must be \"request\" or \"notification\", not %s", describe(k))
+		}
+	}
+	if d := n.get("direction"); d != nil {
+		m.direction = -1
+		for dir, word := range directionNames {
+			if d.kind == kindString && d.str == word {
+				m.direction = dir
+			}
+		}
+		if m.direction < 0 {
+			c.p.add(at.at("direction"), "direction must be \"client-to-server\", \"server-to-client\" or \"both\", not %s", describe(d))
+			m.direction = toServer
 		}
 	}
 	if ps := n.get("paramStructure"); ps != nil {

@@ -14,6 +14,13 @@ type service struct {
 	methods   []*method    // in index order
 	errors    []*rpcError  // declared errors, deduplicated, sorted by name
 	docs      []*document  // every input document, sorted by URL
+	// lock asks for methods.lock.json, the derived method index, next to
+	// the Go files: set by front ends that derive the index by convention
+	// (MCP), where a schema upgrade should show up as a reviewable diff.
+	lock bool
+	// version is the version of the protocol the input describes, when the
+	// front end knows it (MCP: from the input's directory name).
+	version string
 }
 
 // namedKind says what Go declaration a named type becomes.
@@ -261,6 +268,16 @@ const (
 	bothWays                  // either side may call (MCP ping, progress, cancelled)
 )
 
+// directionNames are the spellings of the directions in an index and in
+// methods.lock.json.
+var directionNames = map[direction]string{toServer: "client-to-server", toClient: "server-to-client", bothWays: "both"}
+
+// handledByServer reports whether the server side handles the method.
+func (d direction) handledByServer() bool { return d != toClient }
+
+// handledByClient reports whether the client side handles the method.
+func (d direction) handledByClient() bool { return d != toServer }
+
 // method is one entry of the method index.
 type method struct {
 	name         string // wire name
@@ -275,9 +292,20 @@ type method struct {
 	hasParams    bool
 	params       typeRef
 	paramsURL    string // absolute location the runtime compiles for params validation
-	result       typeRef
-	resultFill   bool // a non-null slice or map result: nil is returned as empty
-	errors       []*rpcError
+	// paramsRequired makes a call without params invalid even when the
+	// params schema accepts an empty object (MCP: "params" in the request
+	// definition's required list).
+	paramsRequired bool
+	result         typeRef
+	resultFill     bool // a non-null slice or map result: nil is returned as empty
+	// altResults are the other results the schema allows (MCP
+	// EmptyResult, CreateTaskResult, InputRequiredResult): listed in the
+	// doc comments and methods.lock.json.
+	altResults []typeRef
+	// definition names the schema definition the method was derived from
+	// (MCP), for doc comments and methods.lock.json.
+	definition string
+	errors     []*rpcError
 	// paramNullable says, per positional param, whether its schema accepts
 	// null, which a by-position client then sends for an absent param
 	// followed by a present one; nil when none does.

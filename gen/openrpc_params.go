@@ -9,10 +9,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// draft07URL is the meta-schema URL of JSON Schema draft-07, the dialect of
-// OpenRPC's schemas.
-const draft07URL = "http://json-schema.org/draft-07/schema#"
-
 // paramsDocURL is the URL of the params document generated next to an
 // OpenRPC document: its URL with ".json" replaced by ".params.json".
 func paramsDocURL(docURL string) string {

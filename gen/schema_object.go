@@ -165,6 +165,14 @@ func (c *converter) buildStruct(nt *namedType, spec structSpec) bool {
 			case prev.jsonName != p.key:
 				c.p.add(p.at, "Go field name %s collides with the one generated for %s; rename one in the config (renames: %q: \"Name\")", fname, prev.origin, p.at.String())
 				ok = false
+			case prev.base.kind == refRaw && fc.t.kind != refRaw:
+				// {} and T together allow T: a later member narrows a
+				// property an earlier one leaves unconstrained (MCP's
+				// error types narrow Error.data).
+				prev.typ, prev.base, prev.nullable, prev.omit, prev.fillEmpty = fc.t, fc.t, fc.nullable, "", false
+				c.presence(prev, p.val, p.at)
+			case fc.t.kind == refRaw && prev.base.kind != refRaw:
+				// The unconstrained declaration adds nothing.
 			case !prev.base.same(fc.t) || prev.nullable != fc.nullable:
 				c.p.add(p.at, "property %q is declared here as %s and at %s as %s: the allOf members disagree", p.key, fc.t.describe(fc.nullable), prev.origin, prev.base.describe(prev.nullable))
 				ok = false

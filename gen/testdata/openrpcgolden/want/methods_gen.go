@@ -50,6 +50,8 @@ func NewNotebookIsFullError() *rpc.Error {
 // the schema. Embed UnimplementedNotesServer in an implementation to keep it
 // compiling when the schema gains methods.
 type NotesServer interface {
+	// NotesWrite handles the notes.write request.
+	//
 	// Writes a note and returns its id.
 	//
 	// Declared errors: [NewNotebookIsFullError] (1001).
@@ -60,9 +62,13 @@ type NotesServer interface {
 	// Declared errors: [NewNoSuchNoteError] (1002).
 	NotesRead(ctx context.Context, params *NotesReadParams) (*Note, error)
 
+	// NotesSearch handles the notes.search request.
+	//
 	// Finds notes whose title or body contains the text.
 	NotesSearch(ctx context.Context, params *NotesSearchParams) ([]Note, error)
 
+	// NotesChanged handles the notes.changed notification.
+	//
 	// Sent when a note changes.
 	//
 	// Deprecated: the schema marks this as deprecated.
@@ -160,6 +166,8 @@ func NewNotesClient(c rpc.Caller) *NotesClient {
 	return &NotesClient{caller: c}
 }
 
+// NotesWrite sends the notes.write request.
+//
 // Writes a note and returns its id.
 //
 // Declared errors: [NewNotebookIsFullError] (1001).
@@ -190,6 +198,8 @@ func (c *NotesClient) NotesRead(ctx context.Context, params *NotesReadParams) (*
 	return result, nil
 }
 
+// NotesSearch sends the notes.search request.
+//
 // Finds notes whose title or body contains the text.
 func (c *NotesClient) NotesSearch(ctx context.Context, params *NotesSearchParams) ([]Note, error) {
 	p, err := rpc.EncodeParams(params, rpc.Either, []string{"text", "limit"}, nil)
@@ -203,6 +213,8 @@ func (c *NotesClient) NotesSearch(ctx context.Context, params *NotesSearchParams
 	return result, nil
 }
 
+// NotesChanged sends the notes.changed notification.
+//
 // Sent when a note changes.
 //
 // Deprecated: the schema marks this as deprecated.
