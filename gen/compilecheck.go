@@ -38,10 +38,26 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 // as rpc.SchemaSet reads them by default. ok is false when a document
 // cannot be added (the problem is recorded).
 func schemaChecker(l *loader, p *problems) (check func(at loc, location string), ok bool) {
+	c, ok := checkCompiler(l.order, jsonschema.Draft2020, p)
+	if !ok {
+		return nil, false
+	}
+	return func(at loc, location string) {
+		if _, err := c.Compile(location); err != nil {
+			p.add(at, "the schema validator rejects this schema: %v", err)
+		}
+	}, true
+}
+
+// checkCompiler returns a compiler that holds docs and nothing else, and
+// reads those without $schema as draft: the documents and the default the
+// generated SchemaSet has at run time. ok is false when a document cannot
+// be added (the problem is recorded).
+func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*jsonschema.Compiler, bool) {
 	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
+	c.DefaultDraft(draft)
 	c.UseLoader(refusingLoader{})
-	for _, d := range l.order {
+	for _, d := range docs {
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.raw))
 		if err == nil {
 			err = c.AddResource(d.url, v)
@@ -51,11 +67,7 @@ func schemaChecker(l *loader, p *problems) (check func(at loc, location string),
 			return nil, false
 		}
 	}
-	return func(at loc, location string) {
-		if _, err := c.Compile(location); err != nil {
-			p.add(at, "the schema validator rejects this schema: %v", err)
-		}
-	}, true
+	return c, true
 }
 
 // refusingLoader stands in for the network and the file system: every

@@ -313,7 +313,10 @@ func (e *emitter) client(f *jen.File, fam *family) {
 
 func (e *emitter) clientBody(g *jen.Group, m *method) {
 	params := jen.Nil()
-	if m.hasParams {
+	switch {
+	case m.hasParams && m.structure != byName && len(m.paramNames) > 0:
+		params = positionalParams(g, m)
+	case m.hasParams:
 		// A nil pointer, map or RawMessage would go out as "params": null,
 		// which JSON-RPC does not allow; leave the params out instead.
 		g.Var().Id("p").Any()

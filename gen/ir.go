@@ -303,6 +303,10 @@ type method struct {
 	// (MCP), for doc comments and methods.lock.json.
 	definition string
 	errors     []*rpcError
+	// paramNullable says, per positional param, whether its schema accepts
+	// null, which a by-position client then sends for an absent param
+	// followed by a present one; nil when none does.
+	paramNullable []bool
 }
 
 // rpcError is a declared application error.

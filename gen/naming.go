@@ -79,10 +79,20 @@ func splitWords(s string) []string {
 // camel joins the words of s in Go's MixedCaps, applying initialisms. Two
 // adjacent numbers are kept apart by an underscore (2.0 → 2_0). The result may
 // be empty or begin with a digit.
+//
+// A SCREAMING_SNAKE name (several words, no lower-case letter) is read as
+// words, not as initialisms: BLOCK_NOT_FOUND → BlockNotFound, TXN_ID →
+// TxnID, while a lone upper-case word (FELT) stays as it is.
 func (nm *namer) camel(s string) string {
 	var b strings.Builder
 	prevDigit := false
-	for _, w := range splitWords(s) {
+	words := splitWords(s)
+	if len(words) > 1 && strings.ToUpper(s) == s {
+		for i, w := range words {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	for _, w := range words {
 		r := []rune(w)
 		isDigit := unicode.IsDigit(r[0])
 		if isDigit && prevDigit {

@@ -36,6 +36,11 @@ func TestSchemaNamesBecomeIdiomaticGoNames(t *testing.T) {
 		"zip":             "Zip",
 		"日本":              "X日本",
 		"--":              "",
+		"BLOCK_NOT_FOUND": "BlockNotFound",
+		"TXN_ID":          "TxnID",
+		"HTTP_SERVER":     "HTTPServer",
+		"FELT":            "FELT",
+		"L1_HANDLER":      "L1Handler",
 	}
 	for in, want := range tests {
 		assert.Equal(t, want, exportedName(in), "exportedName(%q)", in)
@@ -51,6 +56,8 @@ func TestEnumValuesBecomeConstantSuffixes(t *testing.T) {
 		"":            "Empty",
 		"in-progress": "InProgress",
 		"!":           "",
+		"IN_PROGRESS": "InProgress",
+		"PENDING":     "PENDING",
 	}
 	for in, want := range tests {
 		assert.Equal(t, want, enumConstSuffix(in), "enumConstSuffix(%q)", in)

@@ -1,6 +1,553 @@
 package gen
 
-// loadOpenRPC is the front end for an OpenRPC 1.x document.
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// defaultOpenRPCBase is where an OpenRPC document lives at run time when the
+// config gives no schemaURL: this base followed by the file's name. An
+// OpenRPC document has no $id; its URL only names it inside the generated
+// SchemaSet, which never fetches anything, so it must be absolute and
+// stable, not reachable.
+const defaultOpenRPCBase = "https://schemarpc.dev/openrpc/"
+
+// openrpcVersion matches the versions of OpenRPC 1.x, pre-releases included
+// (1.0.0-rc1, 1.2.6, 1.4.1).
+var openrpcVersion = regexp.MustCompile(`^1\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
+
+// The members each OpenRPC 1.x object may have, besides x- extensions: the
+// union over 1.0 to 1.4, so that a document of any 1.x version passes.
+var (
+	openrpcKeys           = set("openrpc", "info", "servers", "methods", "components", "externalDocs", "$schema")
+	openrpcMethodKeys     = set("name", "summary", "description", "tags", "externalDocs", "params", "result", "errors", "links", "examples", "deprecated", "servers", "paramStructure")
+	openrpcDescriptorKeys = set("name", "summary", "description", "schema", "required", "deprecated")
+	openrpcErrorKeys      = set("code", "message", "data")
+	openrpcComponentKeys  = set("schemas", "contentDescriptors", "errors", "examples", "links", "tags", "examplePairings", "examplePairingObjects")
+)
+
+// loadOpenRPC is the front end for an OpenRPC 1.x document: components
+// become types and errors, each method's content descriptors a params
+// struct, and a generated companion document holds each method's params as
+// one object schema for the runtime to validate against (see
+// openrpc_params.go).
 func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
-	return nil, ErrorList{{File: doc.rel, Message: "reading OpenRPC is not built yet"}}
+	var p problems
+	root := loc{doc, ""}
+	if doc.root.kind != kindObject {
+		p.add(root, "an OpenRPC document must be a JSON object, not %s", doc.root.kind)
+		return nil, p.err()
+	}
+	doc.dialect = draft07
+	doc.containers = []string{"/components/schemas"}
+	checkKeys(doc.root, root, openrpcKeys, "an OpenRPC document", &p)
+	checkOpenRPCVersion(doc.root, root, &p)
+
+	svc := &service{inputName: doc.rel}
+	svc.indexURL = openrpcURL(doc, cfg)
+	doc.url = svc.indexURL
+	l.indexURL, _ = url.Parse(svc.indexURL)
+
+	c := newConverter(l, &p, cfg)
+	c.origins = map[*node]loc{}
+	r := &openrpcReader{c: c, p: &p, doc: doc,
+		descriptors: map[string]*descriptor{}, errorsAt: map[string]*rpcError{},
+		errorsByValue: map[errorValue]*rpcError{}, params: map[*method][]*descriptor{}}
+	svc.name, svc.doc = r.info(cfg)
+	r.components(doc.root.get("components"), root.at("components"))
+	svc.methods = r.methods(doc.root.get("methods"), root.at("methods"))
+	c.finish()
+	meta := metaSchemaStub(doc, &p)
+	var generated []*document
+	if len(p.list) == 0 {
+		generated = append(generated, r.paramsDocument(svc))
+		if meta != nil {
+			generated = append(generated, meta)
+		}
+		r.compileCheck(l, generated, svc.methods)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+
+	svc.types = c.types
+	sort.Slice(svc.types, func(i, j int) bool { return svc.types[i].name < svc.types[j].name })
+	svc.errors = append([]*rpcError(nil), r.errors...)
+	sort.Slice(svc.errors, func(i, j int) bool { return svc.errors[i].name < svc.errors[j].name })
+	svc.docs = append(append([]*document(nil), l.order...), generated...)
+	sort.Slice(svc.docs, func(i, j int) bool { return svc.docs[i].url < svc.docs[j].url })
+	svc.inputHash = inputHash(l.order)
+	return svc, nil
+}
+
+// metaSchemaStub returns the stand-in for the meta-schema an OpenRPC
+// document names in $schema (an editor hint such as
+// https://meta.open-rpc.org/). The validator reads a document's $schema as
+// its dialect and would have to fetch that URL; the stand-in, a draft-07
+// schema that accepts anything, keeps the document's schemas draft-07 with
+// nothing fetched. The document itself stays verbatim. A $schema naming
+// another JSON Schema draft is an error: OpenRPC schemas are draft-07.
+func metaSchemaStub(doc *document, p *problems) *document {
+	v := doc.root.get("$schema")
+	if v == nil {
+		return nil
+	}
+	at := loc{doc, "/$schema"}
+	if v.kind != kindString {
+		p.add(at, "$schema must be a string, not %s", v.kind)
+		return nil
+	}
+	u, err := url.Parse(v.str)
+	if err != nil || !u.IsAbs() {
+		p.add(at, "$schema %q must be an absolute URL", v.str)
+		return nil
+	}
+	u.Fragment, u.RawFragment = "", ""
+	switch strings.TrimPrefix(strings.TrimPrefix(u.String(), "https://"), "http://") {
+	case "json-schema.org/draft-07/schema":
+		return nil
+	}
+	if u.Host == "json-schema.org" {
+		p.add(at, "$schema %q names another JSON Schema draft: the schemas of an OpenRPC document are draft-07", v.str)
+		return nil
+	}
+	raw := encodeDoc(map[string]any{
+		"$schema":  draft07URL,
+		"$comment": "Generated by rpcgen: stands in for the meta-schema " + doc.rel + " names in $schema, so that its schemas read as draft-07 without fetching it.",
+	})
+	stub := &document{rel: u.String() + " (generated)", url: u.String(), raw: raw, dialect: draft07}
+	stub.root, _ = parseJSON(raw)
+	return stub
+}
+
+// checkKeys reports the members of n that the object may not have; x-
+// extensions are always allowed.
+func checkKeys(n *node, at loc, known map[string]bool, what string, p *problems) {
+	for _, m := range n.members {
+		if !known[m.key] && !strings.HasPrefix(m.key, "x-") {
+			p.add(at.at(m.key), "unknown member %s in %s (want %s, or an x- extension)", m.key, what, strings.Join(sortedKeys(known), ", "))
+		}
+	}
+}
+
+// checkOpenRPCVersion accepts any OpenRPC 1.x version.
+func checkOpenRPCVersion(root *node, at loc, p *problems) {
+	v := root.get("openrpc")
+	switch {
+	case v == nil:
+		p.add(at, "an OpenRPC document needs an openrpc member with its OpenRPC version (1.x)")
+	case v.kind != kindString:
+		p.add(at.at("openrpc"), "openrpc must be a string, not %s", v.kind)
+	case !openrpcVersion.MatchString(v.str):
+		p.add(at.at("openrpc"), "openrpc %q is not an OpenRPC 1.x version (such as 1.3.2): only OpenRPC 1.x is supported", v.str)
+	}
+}
+
+// openrpcURL is the document's absolute URL at run time: the config's
+// schemaURL, or defaultOpenRPCBase followed by the file name.
+func openrpcURL(doc *document, cfg *Config) string {
+	if cfg != nil && cfg.SchemaURL != "" {
+		return cfg.SchemaURL
+	}
+	return defaultOpenRPCBase + url.PathEscape(doc.rel)
+}
+
+// openrpcReader reads the parts of one OpenRPC document.
+type openrpcReader struct {
+	c   *converter
+	p   *problems
+	doc *document
+
+	descriptors   map[string]*descriptor // by location; nil for a broken one
+	errorsAt      map[string]*rpcError   // by location; nil for a broken one
+	errorsByValue map[errorValue]*rpcError
+	errors        []*rpcError // every declared error, once
+	params        map[*method][]*descriptor
+	checks        []loc // schemas to compile-check besides the params
+}
+
+// errorValue is what makes two declared errors the same on the wire.
+type errorValue struct {
+	code    int64
+	message string
+}
+
+// descriptor is a Content Descriptor: a named, documented schema.
+type descriptor struct {
+	at         loc
+	name       string
+	doc        string
+	required   bool
+	deprecated bool
+	schema     *node
+	schemaAt   loc
+}
+
+// info reads the service name and package doc from info (and the config).
+func (r *openrpcReader) info(cfg *Config) (name, doc string) {
+	at := loc{r.doc, "/info"}
+	info := r.doc.root.get("info")
+	switch {
+	case info == nil:
+		r.p.add(loc{r.doc, ""}, "an OpenRPC document needs an info object with a title")
+	case info.kind != kindObject:
+		r.p.add(at, "info must be an object, not %s", info.kind)
+		info = nil
+	case info.get("title") == nil:
+		r.p.add(at, "info needs a title")
+	}
+	if info != nil {
+		doc = indexDoc(info, at, r.p)
+	}
+	name, nameAt := "Service", at.at("title")
+	switch {
+	case cfg != nil && cfg.Service != "":
+		name = r.c.exportedName(cfg.Service)
+		nameAt = loc{r.doc, ""}
+	case info != nil && info.get("title") != nil && info.get("title").kind == kindString:
+		if n := r.c.exportedName(info.get("title").str); n != "" {
+			name = n
+		}
+	}
+	for _, n := range []string{name + "Server", "Unimplemented" + name + "Server", "Register" + name + "Server", name + "Client", "New" + name + "Client"} {
+		r.c.claim(n, nameAt)
+	}
+	return name, doc
+}
+
+// str reads an optional string member.
+func (r *openrpcReader) str(n *node, key string, at loc) string {
+	v := n.get(key)
+	if v == nil {
+		return ""
+	}
+	if v.kind != kindString {
+		r.p.add(at.at(key), "%s must be a string, not %s", key, v.kind)
+		return ""
+	}
+	return v.str
+}
+
+// flag reads an optional boolean member.
+func (r *openrpcReader) flag(n *node, key string, at loc) bool {
+	v := n.get(key)
+	if v == nil {
+		return false
+	}
+	if v.kind != kindBool {
+		r.p.add(at.at(key), "%s must be a boolean, not %s", key, v.kind)
+		return false
+	}
+	return v.boolean
+}
+
+// docText joins a summary and a description into one doc comment.
+func docText(summary, description string) string {
+	switch {
+	case summary == "" || strings.TrimSpace(summary) == strings.TrimSpace(description):
+		return description
+	case description == "":
+		return summary
+	}
+	return summary + "\n\n" + description
+}
+
+// deref follows a Reference Object ({"$ref": …}) to the object it names,
+// through chains of references, and returns any other value as it is.
+func (r *openrpcReader) deref(n *node, at loc) (*node, loc, bool) {
+	seen := map[string]bool{}
+	for n.kind == kindObject && n.get("$ref") != nil {
+		for _, m := range n.members {
+			if m.key != "$ref" && !strings.HasPrefix(m.key, "x-") {
+				r.p.add(at.at(m.key), "a Reference Object has nothing but $ref: drop %s", m.key)
+				return nil, at, false
+			}
+		}
+		ref := n.get("$ref")
+		if ref.kind != kindString {
+			r.p.add(at.at("$ref"), "$ref must be a string, not %s", ref.kind)
+			return nil, at, false
+		}
+		tgt, ok := r.c.l.resolve(at.at("$ref"), ref.str, r.p)
+		if !ok {
+			return nil, at, false
+		}
+		key := tgt.doc.rel + "#" + tgt.ptr
+		if seen[key] {
+			r.p.add(at.at("$ref"), "$ref %q leads back to itself through references only", ref.str)
+			return nil, at, false
+		}
+		seen[key] = true
+		next, found := tgt.doc.root.lookup(tgt.ptr)
+		if !found {
+			r.p.add(at.at("$ref"), "$ref target %s#%s does not exist", tgt.doc.rel, tgt.ptr)
+			return nil, at, false
+		}
+		n, at = next, loc{tgt.doc, tgt.ptr}
+	}
+	return n, at, true
+}
+
+// components reads the reusable parts: every schema becomes a type, even
+// one no method uses; every error a declared error; content descriptors are
+// checked here and converted where methods use them.
+func (r *openrpcReader) components(n *node, at loc) {
+	if n == nil {
+		return
+	}
+	if n.kind != kindObject {
+		r.p.add(at, "components must be an object, not %s", n.kind)
+		return
+	}
+	checkKeys(n, at, openrpcComponentKeys, "components", r.p)
+	for _, k := range sortedKeys(openrpcComponentKeys) {
+		if v := n.get(k); v != nil && v.kind != kindObject {
+			r.p.add(at.at(k), "components.%s must be an object, not %s", k, v.kind)
+		}
+	}
+	if schemas := n.get("schemas"); schemas != nil && schemas.kind == kindObject {
+		for _, m := range schemas.members {
+			ptr := pointerJoin("/components/schemas", m.key)
+			r.c.namedAt(target{r.doc, ptr}, at.at("schemas", m.key))
+			r.checks = append(r.checks, loc{r.doc, ptr})
+		}
+	}
+	if cds := n.get("contentDescriptors"); cds != nil && cds.kind == kindObject {
+		for _, m := range cds.members {
+			if d := r.descriptor(m.val, at.at("contentDescriptors", m.key)); d != nil {
+				r.checks = append(r.checks, d.schemaAt)
+			}
+		}
+	}
+	if errs := n.get("errors"); errs != nil && errs.kind == kindObject {
+		for _, m := range errs.members {
+			r.declaredError(m.val, at.at("errors", m.key))
+		}
+	}
+}
+
+// descriptorRef reads a Content Descriptor or a reference to one.
+func (r *openrpcReader) descriptorRef(n *node, at loc) *descriptor {
+	n, at, ok := r.deref(n, at)
+	if !ok {
+		return nil
+	}
+	return r.descriptor(n, at)
+}
+
+// descriptor reads the Content Descriptor at `at`, once.
+func (r *openrpcReader) descriptor(n *node, at loc) *descriptor {
+	key := at.String()
+	if d, seen := r.descriptors[key]; seen {
+		return d
+	}
+	r.descriptors[key] = nil
+	if n.kind != kindObject {
+		r.p.add(at, "a content descriptor must be an object, not %s", n.kind)
+		return nil
+	}
+	before := len(r.p.list)
+	checkKeys(n, at, openrpcDescriptorKeys, "a content descriptor", r.p)
+	d := &descriptor{at: at, schemaAt: at.at("schema")}
+	switch name := n.get("name"); {
+	case name == nil:
+		r.p.add(at, "a content descriptor needs a name")
+	case name.kind != kindString || name.str == "":
+		r.p.add(at.at("name"), "name must be a non-empty string")
+	default:
+		d.name = name.str
+	}
+	d.doc = docText(r.str(n, "summary", at), r.str(n, "description", at))
+	d.required = r.flag(n, "required", at)
+	d.deprecated = r.flag(n, "deprecated", at)
+	if d.schema = n.get("schema"); d.schema == nil {
+		r.p.add(at, "a content descriptor needs a schema")
+	}
+	if len(r.p.list) > before {
+		return nil
+	}
+	r.descriptors[key] = d
+	return d
+}
+
+// methods reads the methods list.
+func (r *openrpcReader) methods(list *node, at loc) []*method {
+	switch {
+	case list == nil:
+		r.p.add(loc{r.doc, ""}, "an OpenRPC document needs a methods list (it may be empty)")
+		return nil
+	case list.kind != kindArray:
+		r.p.add(at, "methods must be a list, not %s", list.kind)
+		return nil
+	}
+	var out []*method
+	byName := map[string]loc{}
+	for i, item := range list.items {
+		n, mat, ok := r.deref(item, at.at(fmt.Sprint(i)))
+		if !ok {
+			continue
+		}
+		if name := n.get("name"); name != nil && name.kind == kindString {
+			if prev, dup := byName[name.str]; dup {
+				r.p.add(mat.at("name"), "method %q is already declared at %s", name.str, prev)
+				continue
+			}
+			byName[name.str] = mat.at("name")
+		}
+		if m := r.method(n, mat); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// method reads one Method Object.
+func (r *openrpcReader) method(n *node, at loc) *method {
+	if n.kind != kindObject {
+		r.p.add(at, "a method must be an object, not %s", n.kind)
+		return nil
+	}
+	checkKeys(n, at, openrpcMethodKeys, "a method", r.p)
+	name := n.get("name")
+	switch {
+	case name == nil:
+		r.p.add(at, "a method needs a name")
+		return nil
+	case name.kind != kindString || name.str == "":
+		r.p.add(at.at("name"), "name must be a non-empty string")
+		return nil
+	}
+	m := &method{name: name.str, origin: at, structure: either}
+	if m.stem = r.c.exportedName(m.name); m.stem == "" {
+		r.p.add(at.at("name"), "method name %q gives no Go identifier", m.name)
+		return nil
+	}
+	r.c.claim("Method"+m.stem, at.at("name"))
+	m.doc = docText(r.str(n, "summary", at), r.str(n, "description", at))
+	m.deprecated = r.flag(n, "deprecated", at)
+	if ps := n.get("paramStructure"); ps != nil {
+		switch {
+		case ps.kind == kindString && ps.str == "by-name":
+			m.structure = byName
+		case ps.kind == kindString && ps.str == "by-position":
+			m.structure = byPosition
+		case ps.kind == kindString && ps.str == "either":
+		default:
+			r.p.add(at.at("paramStructure"), "paramStructure must be \"by-name\", \"by-position\" or \"either\", not %s", describe(ps))
+		}
+	}
+	r.methodParams(m, n.get("params"), at)
+	if res := n.get("result"); res == nil {
+		// Since OpenRPC 1.3 a method without a result is a notification;
+		// earlier versions required a result, so there is no other reading.
+		m.notification = true
+	} else if d := r.descriptorRef(res, at.at("result")); d != nil {
+		r.c.result(m, d.schema, d.schemaAt)
+		r.checks = append(r.checks, d.schemaAt)
+	}
+	if list := n.get("errors"); list != nil {
+		r.methodErrors(m, list, at.at("errors"))
+	}
+	return m
+}
+
+// methodParams reads a method's content descriptors and makes them one
+// params struct, <Stem>Params, whose fields follow the descriptors' order.
+func (r *openrpcReader) methodParams(m *method, list *node, at loc) {
+	switch {
+	case list == nil:
+		r.p.add(at, "a method needs params (an empty list when it takes none)")
+		return
+	case list.kind != kindArray:
+		r.p.add(at.at("params"), "params must be a list, not %s", list.kind)
+		return
+	}
+	var ds []*descriptor
+	seen := map[string]loc{}
+	var optional *descriptor
+	ok := true
+	for i, item := range list.items {
+		pat := at.at("params", fmt.Sprint(i))
+		d := r.descriptorRef(item, pat)
+		if d == nil {
+			ok = false
+			continue
+		}
+		if prev, dup := seen[d.name]; dup {
+			r.p.add(pat, "param %q is already declared at %s", d.name, prev)
+			ok = false
+			continue
+		}
+		seen[d.name] = pat
+		if !d.required {
+			optional = d
+		} else if optional != nil && m.structure != byName {
+			// OpenRPC requires this of every method; it matters, and is
+			// checked, only where params have positions.
+			r.p.add(pat, "required param %q comes after optional param %q: by-position params need every required one first", d.name, optional.name)
+			ok = false
+		}
+		ds = append(ds, d)
+	}
+	if !ok {
+		return
+	}
+	if len(ds) == 0 {
+		// Nothing to send or check: any params are let through, since
+		// clients send [] and {} alike for "no params".
+		m.structure = byName
+		return
+	}
+	r.paramsStruct(m, ds, at.at("params"))
+}
+
+// paramsStruct converts the descriptors as the properties of one object
+// schema, so that every mapping rule (required, optional, nullable, names)
+// applies to each param as to any property.
+func (r *openrpcReader) paramsStruct(m *method, ds []*descriptor, at loc) {
+	props := &node{kind: kindObject, ptr: at.ptr}
+	required := &node{kind: kindArray}
+	for _, d := range ds {
+		props.members = append(props.members, member{key: d.name, val: d.schema})
+		r.c.origins[d.schema] = d.schemaAt
+		if d.required {
+			required.items = append(required.items, &node{kind: kindString, str: d.name})
+		}
+	}
+	obj := &node{kind: kindObject, ptr: at.ptr, members: []member{
+		{key: "type", val: &node{kind: kindString, str: "object"}},
+		{key: "properties", val: props},
+		{key: "required", val: required},
+		{key: "additionalProperties", val: &node{kind: kindBool}},
+	}}
+	res, ok := r.c.convert(obj, at, m.stem+"Params", nil, false)
+	if !ok || res.t.kind != refNamed || res.t.named.kind != namedStruct {
+		return
+	}
+	nt := res.t.named
+	nt.doc = fmt.Sprintf("%s are the params of %s.", nt.name, m.name)
+	for _, f := range nt.fields {
+		for _, d := range ds {
+			if d.name != f.jsonName {
+				continue
+			}
+			if d.doc != "" {
+				schemaDoc, _ := annotations(d.schema)
+				note := strings.TrimSpace(strings.TrimPrefix(f.doc, schemaDoc))
+				f.doc = strings.TrimSpace(d.doc + "\n\n" + note)
+			}
+			f.deprecated = f.deprecated || d.deprecated
+		}
+	}
+	m.hasParams = true
+	m.params = res.t.pointer()
+	r.params[m] = ds
+	if m.structure != byName {
+		for _, d := range ds {
+			m.paramNames = append(m.paramNames, d.name)
+		}
+	}
 }

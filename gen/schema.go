@@ -55,6 +55,10 @@ type converter struct {
 	byTarget map[string]*namedType // by document rel + "#" + pointer
 	names    map[string]loc        // every exported Go name, by where it came from
 	types    []*namedType
+	// origins locates property schemas written somewhere other than under
+	// their object's "properties": the content descriptors an OpenRPC
+	// front end assembles into a params object.
+	origins map[*node]loc
 	// inline holds the conversion of each inline schema that declared a
 	// type, by location, so that a schema reached twice (an allOf base and
 	// the base itself) declares its types once.

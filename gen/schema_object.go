@@ -37,7 +37,11 @@ func (c *converter) convertObject(n *node, at loc, name string, into *namedType)
 		spec := structSpec{required: map[string]bool{}}
 		if props != nil {
 			for _, m := range props.members {
-				spec.props = append(spec.props, propSrc{m.key, m.val, at.at("properties", m.key)})
+				pat, moved := c.origins[m.val]
+				if !moved {
+					pat = at.at("properties", m.key)
+				}
+				spec.props = append(spec.props, propSrc{m.key, m.val, pat})
 			}
 		}
 		ok := c.readRequired(n, at, spec.required, func(k string) bool { return props != nil && props.get(k) != nil })

@@ -241,9 +241,9 @@ func NewStoreClient(c rpc.Caller) *StoreClient {
 //
 // Declared errors: [NewNotFoundError] (-32001).
 func (c *StoreClient) Get(ctx context.Context, params *GetParams) (*GetResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	p, err := rpc.EncodeParams(params, rpc.ByPosition, []string{"key", "default"}, nil)
+	if err != nil {
+		return nil, err
 	}
 	var result *GetResult
 	if err := c.caller.Call(ctx, MethodGet, p, &result); err != nil {
@@ -256,9 +256,9 @@ func (c *StoreClient) Get(ctx context.Context, params *GetParams) (*GetResult, e
 //
 // Declared errors: [NewNotFoundError] (-32001), [NewConflictError] (409).
 func (c *StoreClient) Put(ctx context.Context, params *Entry) (*string, error) {
-	var p any
-	if params != nil {
-		p = params
+	p, err := rpc.EncodeParams(params, rpc.Either, []string{"key", "value"}, nil)
+	if err != nil {
+		return nil, err
 	}
 	var result *string
 	if err := c.caller.Call(ctx, MethodPut, p, &result); err != nil {
