@@ -256,6 +256,22 @@ func TestExtraMembersRoundTrip(t *testing.T) {
 	roundTrip[Typed](t, ` + "`" + `{}` + "`" + `, ` + "`" + `{"total": 0}` + "`" + `, ` + "`" + `{"total": 1.5, "a": 0, "b": -2.5}` + "`" + `, ` + "`" + `{"a": 1}` + "`" + `)
 }
 
+func TestMemberNamesMatchExactly(t *testing.T) {
+	// encoding/json would put "Name" into the name field as well: the
+	// handler would see a value the schema never validated.
+	var v Open
+	if err := json.Unmarshal([]byte(` + "`" + `{"name": "n", "Name": "x", "tags": []}` + "`" + `), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Name != "n" || string(v.Extra["Name"]) != ` + "`" + `"x"` + "`" + ` {
+		t.Errorf("got name %q, extra %s", v.Name, v.Extra)
+	}
+	roundTrip[Open](t, ` + "`" + `{"name": "n", "Name": "x", "NAME": 1, "tags": []}` + "`" + `)
+	if err := json.Unmarshal([]byte(` + "`" + `{"name": "a", "name": "b", "tags": []}` + "`" + `), &v); err == nil {
+		t.Error("a duplicate member name was accepted")
+	}
+}
+
 func TestExtraMembersAreDecodedAndDeclaredOnesWin(t *testing.T) {
 	var v Typed
 	if err := json.Unmarshal([]byte(` + "`" + `{"total": 1, "a": 2}` + "`" + `), &v); err != nil {

@@ -60,7 +60,7 @@ func tupleUnmarshaler(f *jen.File, nt *namedType) {
 	comment(f, "UnmarshalJSON reads "+nt.name+" from a JSON array. Positions the array does not reach are left absent.", false)
 	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("items").Index().Qual(jsonPath, "RawMessage")
-		g.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("items")), jen.Err().Op("!=").Nil()).Block(
+		g.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("items")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		)
 		g.Op("*").Id("v").Op("=").Id(nt.name).Values()
@@ -71,7 +71,7 @@ func tupleUnmarshaler(f *jen.File, nt *namedType) {
 		})
 		g.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Id("items")).BlockFunc(func(lg *jen.Group) {
 			lg.If(jen.Id("i").Op(">=").Lit(n)).Block(jen.Break())
-			lg.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("item"), jen.Id("targets").Index(jen.Id("i"))), jen.Err().Op("!=").Nil()).Block(
+			lg.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("item"), jen.Id("targets").Index(jen.Id("i"))), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Err()),
 			)
 		})
@@ -79,7 +79,7 @@ func tupleUnmarshaler(f *jen.File, nt *namedType) {
 			g.If(jen.Len(jen.Id("items")).Op(">").Lit(n)).Block(
 				jen.Id("v").Dot("Rest").Op("=").Make(jen.Index().Add(typeCode(*tp.rest)), jen.Len(jen.Id("items")).Op("-").Lit(n)),
 				jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Id("items").Index(jen.Lit(n), jen.Empty())).Block(
-					jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("item"), jen.Op("&").Id("v").Dot("Rest").Index(jen.Id("i"))), jen.Err().Op("!=").Nil()).Block(
+					jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("item"), jen.Op("&").Id("v").Dot("Rest").Index(jen.Id("i"))), jen.Err().Op("!=").Nil()).Block(
 						jen.Return(jen.Err()),
 					),
 				),

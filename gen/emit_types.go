@@ -214,7 +214,7 @@ func structUnmarshaler(f *jen.File, nt *namedType) {
 	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(nt.name),
 		jen.Var().Id("p").Id("plain"),
-		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		),
 		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("splitExtra").Index(typeCode(*nt.extra)).Call(append([]jen.Code{jen.Id("b")}, knownNames(nt)...)...),
@@ -231,7 +231,7 @@ func extraHelpers(f *jen.File) {
 	comment(f, "splitExtra decodes the members of the JSON object b whose names are not in known; nil when there are none.", false)
 	f.Func().Id("splitExtra").Types(jen.Id("V").Any()).Params(jen.Id("b").Index().Byte(), jen.Id("known").Op("...").String()).Params(jen.Map(jen.String()).Id("V"), jen.Error()).Block(
 		jen.Var().Id("all").Map(jen.String()).Qual(jsonPath, "RawMessage"),
-		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("all")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("all")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
 		jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(
@@ -241,7 +241,7 @@ func extraHelpers(f *jen.File) {
 		jen.Id("out").Op(":=").Make(jen.Map(jen.String()).Id("V"), jen.Len(jen.Id("all"))),
 		jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("all")).Block(
 			jen.Var().Id("x").Id("V"),
-			jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Err()),
 			),
 			jen.Id("out").Index(jen.Id("k")).Op("=").Id("x"),
@@ -298,7 +298,7 @@ func defaultAccessors(f *jen.File, nt *namedType) {
 					return
 				}
 				g.Var().Id("d").Add(typeCode(ret))
-				g.Id("_").Op("=").Qual(jsonPath, "Unmarshal").Call(jen.Index().Byte().Call(goString(fl.def)), jen.Op("&").Id("d"))
+				g.Id("_").Op("=").Qual(rpcPath, "DecodeJSON").Call(jen.Index().Byte().Call(goString(fl.def)), jen.Op("&").Id("d"))
 				g.Return(jen.Id("d"))
 			}),
 			jen.Return(value),

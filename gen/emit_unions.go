@@ -186,7 +186,7 @@ func dispatchWords(u *union) string {
 // decodeVariant decodes b as the variant and stores it.
 func decodeVariant(g *jen.Group, v *variant) {
 	g.Var().Id("x").Id(v.typ.name)
-	g.Id("err").Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("x"))
+	g.Id("err").Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("x"))
 	g.Id("v").Dot("Value").Op("=").Id("x")
 	g.Return(jen.Id("err"))
 }
@@ -206,7 +206,7 @@ func (e *emitter) unionCase(g *jen.Group, nt *namedType, uc *unionCase, need *he
 	case uc.tagProp != "":
 		need.tag = true
 		g.Var().Id("members").Map(jen.String()).Qual(jsonPath, "RawMessage")
-		g.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		g.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("members").Index(jen.Lit(uc.tagProp))
 		if uc.def != nil {
 			g.If(jen.Op("!").Id("ok")).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, uc.def) })
@@ -235,7 +235,7 @@ func (e *emitter) unionCase(g *jen.Group, nt *namedType, uc *unionCase, need *he
 		)
 	default:
 		g.Var().Id("members").Map(jen.String()).Qual(jsonPath, "RawMessage")
-		g.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		for _, v := range uc.variants {
 			if v != uc.def {
 				g.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("members").Index(jen.Lit(v.key)), jen.Id("ok")).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, v) })
@@ -268,7 +268,7 @@ func unionHelpers(f *jen.File, need helperNeeds) {
 		f.Func().Id("unionTag").Params(jen.Id("raw").Qual(jsonPath, "RawMessage")).Params(jen.String(), jen.Bool()).Block(
 			jen.Var().Id("s").String(),
 			jen.If(jen.Id("unionClass").Call(jen.Id("raw")).Op("!=").LitRune('"')).Block(jen.Return(jen.Lit(""), jen.False())),
-			jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("s")),
+			jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("raw"), jen.Op("&").Id("s")),
 			jen.Return(jen.Id("s"), jen.Err().Op("==").Nil()),
 		)
 	}

@@ -53,3 +53,14 @@ func encodeBatch(calls []*BatchCall, next func() ID) ([]byte, []ID, error) {
 func strictUnmarshal(raw json.RawMessage, v any) error {
 	return jsonv2.Unmarshal(raw, v)
 }
+
+// DecodeJSON decodes b into v the way the runtime decodes params and
+// results: a member name matches a field only when it is written exactly
+// as in the field's tag (encoding/json would also take "Name" or "NAME" for
+// "name"), and duplicate member names and invalid UTF-8 are errors. So the
+// value a handler receives is the value the schema validated. Generated
+// UnmarshalJSON methods (unions, tuples, types that keep unknown members)
+// decode with it.
+func DecodeJSON(b []byte, v any) error {
+	return jsonv2.Unmarshal(b, v)
+}

@@ -2,7 +2,10 @@
 
 package config
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+)
 
 // ConnectParamsKind is generated from
 // input.json#/$defs/ConnectParams/properties/kind.
@@ -58,18 +61,18 @@ func (v *ConnectParamsKind) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '{':
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal(b, &members); err != nil {
+		if err := rpc.DecodeJSON(b, &members); err != nil {
 			return err
 		}
 		if _, ok := members["a"]; ok {
 			var x KindA
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 		if _, ok := members["b"]; ok {
 			var x KindB
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}

@@ -2,7 +2,10 @@
 
 package cycles
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+)
 
 // JSONValue is generated from input.json#/$defs/JSONValue.
 //
@@ -70,27 +73,27 @@ func (v *JSONValue) UnmarshalJSON(b []byte) error {
 		return nil
 	case '"':
 		var x JSONValueString
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		var x JSONValueNumber
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case 't':
 		var x JSONValueBoolean
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '{':
 		var x JSONObject
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '[':
 		var x JSONArray
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}

@@ -2,7 +2,10 @@
 
 package defaults
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+)
 
 // ListParams is generated from input.json#/$defs/ListParams.
 type ListParams struct {
@@ -69,7 +72,7 @@ func (v ListParams) GetOrder() ListParamsOrder {
 func (v ListParams) GetFields() []string {
 	if v.Fields == nil {
 		var d []string
-		_ = json.Unmarshal([]byte(`["id","name"]`), &d)
+		_ = rpc.DecodeJSON([]byte(`["id","name"]`), &d)
 		return d
 	}
 	return v.Fields
@@ -79,7 +82,7 @@ func (v ListParams) GetFields() []string {
 func (v ListParams) GetFilter() ListParamsFilter {
 	if v.Filter == nil {
 		var d ListParamsFilter
-		_ = json.Unmarshal([]byte(`{"q":"*"}`), &d)
+		_ = rpc.DecodeJSON([]byte(`{"q":"*"}`), &d)
 		return d
 	}
 	return *v.Filter

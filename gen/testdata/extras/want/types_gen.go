@@ -4,6 +4,7 @@ package extras
 
 import (
 	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
 	"slices"
 )
 
@@ -51,7 +52,7 @@ func (v Open) MarshalJSON() ([]byte, error) {
 func (v *Open) UnmarshalJSON(b []byte) error {
 	type plain Open
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "name", "tags")
@@ -93,7 +94,7 @@ func (v Typed) MarshalJSON() ([]byte, error) {
 func (v *Typed) UnmarshalJSON(b []byte) error {
 	type plain Typed
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[float64](b, "total")
@@ -109,7 +110,7 @@ func (v *Typed) UnmarshalJSON(b []byte) error {
 // known; nil when there are none.
 func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
+	if err := rpc.DecodeJSON(b, &all); err != nil {
 		return nil, err
 	}
 	for _, k := range known {
@@ -121,7 +122,7 @@ func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	out := make(map[string]V, len(all))
 	for k, raw := range all {
 		var x V
-		if err := json.Unmarshal(raw, &x); err != nil {
+		if err := rpc.DecodeJSON(raw, &x); err != nil {
 			return nil, err
 		}
 		out[k] = x

@@ -4,6 +4,7 @@ package mcp07
 
 import (
 	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
 	"slices"
 )
 
@@ -46,7 +47,7 @@ func (v EchoRequest) MarshalJSON() ([]byte, error) {
 func (v *EchoRequest) UnmarshalJSON(b []byte) error {
 	type plain EchoRequest
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "method", "params")
@@ -87,7 +88,7 @@ func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
 func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
 	type plain EchoRequestParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "text", "times")
@@ -124,7 +125,7 @@ func (v EchoResult) MarshalJSON() ([]byte, error) {
 func (v *EchoResult) UnmarshalJSON(b []byte) error {
 	type plain EchoResult
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "text")
@@ -171,7 +172,7 @@ func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
 func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
 	type plain HeartbeatNotification
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "method", "params")
@@ -209,7 +210,7 @@ func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
 func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
 	type plain HeartbeatNotificationParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "beat")
@@ -259,7 +260,7 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	type plain PingRequest
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "method", "params")
@@ -297,7 +298,7 @@ func (v PingRequestParams) MarshalJSON() ([]byte, error) {
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	type plain PingRequestParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "note")
@@ -335,7 +336,7 @@ func (v Request) MarshalJSON() ([]byte, error) {
 func (v *Request) UnmarshalJSON(b []byte) error {
 	type plain Request
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "method", "params")
@@ -372,7 +373,7 @@ func (v Result) MarshalJSON() ([]byte, error) {
 func (v *Result) UnmarshalJSON(b []byte) error {
 	type plain Result
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "note")
@@ -395,7 +396,7 @@ type ServerRequest = PingRequest
 // known; nil when there are none.
 func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
+	if err := rpc.DecodeJSON(b, &all); err != nil {
 		return nil, err
 	}
 	for _, k := range known {
@@ -407,7 +408,7 @@ func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	out := make(map[string]V, len(all))
 	for k, raw := range all {
 		var x V
-		if err := json.Unmarshal(raw, &x); err != nil {
+		if err := rpc.DecodeJSON(raw, &x); err != nil {
 			return nil, err
 		}
 		out[k] = x

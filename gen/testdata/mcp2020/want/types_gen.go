@@ -4,6 +4,7 @@ package mcp2020
 
 import (
 	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
 	"slices"
 )
 
@@ -47,7 +48,7 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	type plain CallToolRequest
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "id", "jsonrpc", "method", "params")
@@ -88,7 +89,7 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	type plain CallToolRequestParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "arguments", "name")
@@ -127,7 +128,7 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	type plain CallToolResult
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "resultType", "structuredContent", "text")
@@ -178,7 +179,7 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	type plain CancelledNotification
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
@@ -217,7 +218,7 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	type plain CancelledNotificationParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "reason", "requestId")
@@ -267,7 +268,7 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	type plain ClientNotification
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
@@ -306,7 +307,7 @@ func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
 func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
 	type plain ClientNotificationParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "reason", "requestId")
@@ -353,7 +354,7 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	type plain ElicitRequest
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "method", "params")
@@ -391,7 +392,7 @@ func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	type plain ElicitRequestParams
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "message")
@@ -431,7 +432,7 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	type plain ElicitResult
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "action", "content")
@@ -492,7 +493,7 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	type plain InputRequiredResult
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "inputRequests", "resultType")
@@ -530,7 +531,7 @@ type ServerNotification = CancelledNotification
 // known; nil when there are none.
 func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
+	if err := rpc.DecodeJSON(b, &all); err != nil {
 		return nil, err
 	}
 	for _, k := range known {
@@ -542,7 +543,7 @@ func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	out := make(map[string]V, len(all))
 	for k, raw := range all {
 		var x V
-		if err := json.Unmarshal(raw, &x); err != nil {
+		if err := rpc.DecodeJSON(raw, &x); err != nil {
 			return nil, err
 		}
 		out[k] = x

@@ -43,7 +43,7 @@ func (v Point) MarshalJSON() ([]byte, error) {
 // reach are left absent.
 func (v *Point) UnmarshalJSON(b []byte) error {
 	var items []json.RawMessage
-	if err := json.Unmarshal(b, &items); err != nil {
+	if err := rpc.DecodeJSON(b, &items); err != nil {
 		return err
 	}
 	*v = Point{}
@@ -52,7 +52,7 @@ func (v *Point) UnmarshalJSON(b []byte) error {
 		if i >= 3 {
 			break
 		}
-		if err := json.Unmarshal(item, targets[i]); err != nil {
+		if err := rpc.DecodeJSON(item, targets[i]); err != nil {
 			return err
 		}
 	}
@@ -94,7 +94,7 @@ func (v Range) MarshalJSON() ([]byte, error) {
 // reach are left absent.
 func (v *Range) UnmarshalJSON(b []byte) error {
 	var items []json.RawMessage
-	if err := json.Unmarshal(b, &items); err != nil {
+	if err := rpc.DecodeJSON(b, &items); err != nil {
 		return err
 	}
 	*v = Range{}
@@ -103,14 +103,14 @@ func (v *Range) UnmarshalJSON(b []byte) error {
 		if i >= 2 {
 			break
 		}
-		if err := json.Unmarshal(item, targets[i]); err != nil {
+		if err := rpc.DecodeJSON(item, targets[i]); err != nil {
 			return err
 		}
 	}
 	if len(items) > 2 {
 		v.Rest = make([]string, len(items)-2)
 		for i, item := range items[2:] {
-			if err := json.Unmarshal(item, &v.Rest[i]); err != nil {
+			if err := rpc.DecodeJSON(item, &v.Rest[i]); err != nil {
 				return err
 			}
 		}
@@ -147,7 +147,7 @@ func (v Row) MarshalJSON() ([]byte, error) {
 // are left absent.
 func (v *Row) UnmarshalJSON(b []byte) error {
 	var items []json.RawMessage
-	if err := json.Unmarshal(b, &items); err != nil {
+	if err := rpc.DecodeJSON(b, &items); err != nil {
 		return err
 	}
 	*v = Row{}
@@ -156,14 +156,14 @@ func (v *Row) UnmarshalJSON(b []byte) error {
 		if i >= 2 {
 			break
 		}
-		if err := json.Unmarshal(item, targets[i]); err != nil {
+		if err := rpc.DecodeJSON(item, targets[i]); err != nil {
 			return err
 		}
 	}
 	if len(items) > 2 {
 		v.Rest = make([]json.RawMessage, len(items)-2)
 		for i, item := range items[2:] {
-			if err := json.Unmarshal(item, &v.Rest[i]); err != nil {
+			if err := rpc.DecodeJSON(item, &v.Rest[i]); err != nil {
 				return err
 			}
 		}

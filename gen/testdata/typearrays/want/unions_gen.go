@@ -5,6 +5,7 @@ package typearrays
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // HolderAmount is generated from input.json#/$defs/Holder/properties/amount.
@@ -61,12 +62,12 @@ func (v *HolderAmount) UnmarshalJSON(b []byte) error {
 	case '0':
 		if unionInteger(b) {
 			var x HolderAmountInteger
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 		var x HolderAmountNumber
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}
@@ -151,13 +152,13 @@ func (v *HolderID) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '"':
 		var x HolderIDString
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		if unionInteger(b) {
 			var x HolderIDInteger
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
@@ -246,13 +247,13 @@ func (v *HolderNullableID) UnmarshalJSON(b []byte) error {
 		return nil
 	case '"':
 		var x HolderNullableIDString
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		if unionInteger(b) {
 			var x HolderNullableIDInteger
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
@@ -340,12 +341,12 @@ func (v *HolderObjectOrList) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '{':
 		var x HolderObjectOrListObject
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '[':
 		var x HolderObjectOrListArray
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}

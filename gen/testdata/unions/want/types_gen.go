@@ -86,7 +86,7 @@ func (v EmptyResult) MarshalJSON() ([]byte, error) {
 func (v *EmptyResult) UnmarshalJSON(b []byte) error {
 	type plain EmptyResult
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "_meta")
@@ -162,7 +162,7 @@ func (v ListResult) MarshalJSON() ([]byte, error) {
 func (v *ListResult) UnmarshalJSON(b []byte) error {
 	type plain ListResult
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
 	extra, err := splitExtra[json.RawMessage](b, "items")
@@ -257,7 +257,7 @@ type ValueString string
 // known; nil when there are none.
 func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
+	if err := rpc.DecodeJSON(b, &all); err != nil {
 		return nil, err
 	}
 	for _, k := range known {
@@ -269,7 +269,7 @@ func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 	out := make(map[string]V, len(all))
 	for k, raw := range all {
 		var x V
-		if err := json.Unmarshal(raw, &x); err != nil {
+		if err := rpc.DecodeJSON(raw, &x); err != nil {
 			return nil, err
 		}
 		out[k] = x

@@ -5,6 +5,7 @@ package unions
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // Told apart by required members; the variant without one takes every other
@@ -61,17 +62,17 @@ func (v *AnyResult) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '{':
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal(b, &members); err != nil {
+		if err := rpc.DecodeJSON(b, &members); err != nil {
 			return err
 		}
 		if _, ok := members["items"]; ok {
 			var x ListResult
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 		var x EmptyResult
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}
@@ -157,7 +158,7 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '{':
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal(b, &members); err != nil {
+		if err := rpc.DecodeJSON(b, &members); err != nil {
 			return err
 		}
 		tag, ok := members["type"]
@@ -165,17 +166,17 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 			switch s {
 			case "text":
 				var x TextContent
-				err := json.Unmarshal(b, &x)
+				err := rpc.DecodeJSON(b, &x)
 				v.Value = x
 				return err
 			case "image":
 				var x ImageContent
-				err := json.Unmarshal(b, &x)
+				err := rpc.DecodeJSON(b, &x)
 				v.Value = x
 				return err
 			case "audio":
 				var x ContentBlockAudio
-				err := json.Unmarshal(b, &x)
+				err := rpc.DecodeJSON(b, &x)
 				v.Value = x
 				return err
 			}
@@ -271,13 +272,13 @@ func (v *ElicitParams) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '{':
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal(b, &members); err != nil {
+		if err := rpc.DecodeJSON(b, &members); err != nil {
 			return err
 		}
 		tag, ok := members["mode"]
 		if !ok {
 			var x ElicitParamsForm
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
@@ -285,12 +286,12 @@ func (v *ElicitParams) UnmarshalJSON(b []byte) error {
 			switch s {
 			case "url":
 				var x ElicitParamsURL
-				err := json.Unmarshal(b, &x)
+				err := rpc.DecodeJSON(b, &x)
 				v.Value = x
 				return err
 			case "form":
 				var x ElicitParamsForm
-				err := json.Unmarshal(b, &x)
+				err := rpc.DecodeJSON(b, &x)
 				v.Value = x
 				return err
 			}
@@ -385,29 +386,29 @@ func (v *JValue) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '"':
 		var x JValueString
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		if unionInteger(b) {
 			var x JValueInteger
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 	case 't':
 		var x JValueBoolean
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '{':
 		var x JObject
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '[':
 		var x JValueArray
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}
@@ -526,24 +527,24 @@ func (v *Nested) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '"':
 		var x ProgressToken
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		if unionInteger(b) {
 			var x ProgressToken
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 	case '{':
 		var x TextContent
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '[':
 		var x NestedArray
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}
@@ -638,13 +639,13 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '"':
 		var x ProgressTokenString
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		if unionInteger(b) {
 			var x ProgressTokenInteger
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
@@ -730,18 +731,18 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	switch unionClass(b) {
 	case '{':
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal(b, &members); err != nil {
+		if err := rpc.DecodeJSON(b, &members); err != nil {
 			return err
 		}
 		if _, ok := members["text"]; ok {
 			var x TextResourceContents
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 		if _, ok := members["blob"]; ok {
 			var x BlobResourceContents
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
@@ -843,33 +844,33 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 		return nil
 	case '"':
 		var x ValueString
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '0':
 		if unionInteger(b) {
 			var x ValueInteger
-			err := json.Unmarshal(b, &x)
+			err := rpc.DecodeJSON(b, &x)
 			v.Value = x
 			return err
 		}
 		var x ValueNumber
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case 't':
 		var x ValueBoolean
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '{':
 		var x ValueObject
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	case '[':
 		var x ValueArray
-		err := json.Unmarshal(b, &x)
+		err := rpc.DecodeJSON(b, &x)
 		v.Value = x
 		return err
 	}
@@ -966,7 +967,7 @@ func unionTag(raw json.RawMessage) (string, bool) {
 	if unionClass(raw) != '"' {
 		return "", false
 	}
-	err := json.Unmarshal(raw, &s)
+	err := rpc.DecodeJSON(raw, &s)
 	return s, err == nil
 }
 
