@@ -114,7 +114,7 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 		}, []string{`sub/types.json#/$defs/U/oneOf/0/type: unknown type "strin"`}},
 
 		// Unions.
-		{"union of two strings", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/T"}]}, "S": {"type": "string"}, "T": {"type": "string", "format": "email"}`)},
+		{"union of two strings and null", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/T"}, {"type": "null"}]}, "S": {"type": "string"}, "T": {"type": "string", "format": "email"}`)},
 			[]string{`input.json#/$defs/A: cannot tell the variants of A apart: S, T are all strings; map it to raw JSON in the config (types: "input.json#/$defs/A": "encoding/json.RawMessage")`}},
 		{"union of objects without a discriminator", map[string]string{"input.json": withDefs(`"A": {"oneOf": [{"$ref": "#/$defs/P"}, {"$ref": "#/$defs/Q"}]},
 			"P": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
@@ -124,7 +124,7 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 			"P": {"type": "object", "properties": {"k": {"const": "p"}}},
 			"Q": {"type": "object", "properties": {"k": {"const": "q"}}}`)},
 			[]string{"input.json#/$defs/A: cannot tell the variants of A apart: the object variants P, Q share no property"}},
-		{"union of two integers", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"$ref": "#/$defs/I"}, {"$ref": "#/$defs/J"}]}, "I": {"type": "integer"}, "J": {"type": "integer", "minimum": 5}`)},
+		{"union of two integers and a string", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"$ref": "#/$defs/I"}, {"$ref": "#/$defs/J"}, {"type": "string"}]}, "I": {"type": "integer"}, "J": {"type": "integer", "minimum": 5}`)},
 			[]string{"input.json#/$defs/A: cannot tell the variants of A apart: I and J are both integers"}},
 		{"union with an unconstrained variant", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Any"}]}, "Any": true`)},
 			[]string{"input.json#/$defs/A: cannot tell the variants of A apart: AAny (input.json#/$defs/A/anyOf/1) may be any JSON value"}},

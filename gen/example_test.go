@@ -59,7 +59,7 @@ func ExampleGenerate_errors() {
   "service": "Greeter",
   "methods": [
     {"name": "greet", "kind": "notification", "result": {"type": "string"}},
-    {"name": "wave", "result": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Email"}]}}
+    {"name": "wave", "result": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Email"}, {"type": "integer"}]}}
   ],
   "$defs": {"Email": {"type": "string", "format": "email"}}
 }`

@@ -31,6 +31,7 @@ type variant struct {
 	kinds    kindSet // the JSON kinds its values have
 	tags     []string
 	key      string // a required member only this variant has
+	wrapper  bool   // typ was declared only to carry the marker method
 }
 
 // unionCase dispatches the values of one JSON kind: on their first byte.
@@ -327,7 +328,7 @@ func (c *converter) unionVariant(u *namedType, b branch, name string) (*variant,
 		wrapper.doc = fmt.Sprintf("%s is the %s variant of %s.", wrapper.name, res.t.describe(false), u.name)
 	}
 	wrapper.note = res.note
-	return &variant{typ: wrapper, origin: b.at}, res.nullable, true
+	return &variant{typ: wrapper, origin: b.at, wrapper: true}, res.nullable, true
 }
 
 // underlying returns the type an alias names.
@@ -524,7 +525,8 @@ func (c *converter) kindsOf(t typeRef) kindSet {
 // apart. A union where nothing safe does is an error: the generator never
 // tries the variants one after the other.
 func (c *converter) planUnions() {
-	for _, nt := range c.types {
+	// A copy: planning may drop the wrapper types of a collapsed union.
+	for _, nt := range slices.Clone(c.types) {
 		if nt.kind == namedUnion {
 			c.plan(nt)
 		}
@@ -560,6 +562,9 @@ func (c *converter) plan(nt *namedType) {
 			fail("%s (%s) may be any JSON value", v.typ.name, v.origin)
 			return
 		}
+	}
+	if c.collapseScalar(nt) {
+		return
 	}
 	for _, cl := range unionClasses {
 		uc := &unionCase{class: cl.class}
@@ -717,4 +722,60 @@ func (c *converter) nameAccessors(nt *namedType) {
 
 func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// collapseScalar turns a union whose variants are all strings (or all
+// integers, or all booleans) into a defined type of that scalar: every
+// variant decodes to the same Go value, so nothing is lost, and which form a
+// value takes (a hex number or a tag, say) is the runtime validator's
+// business. A union that allows null keeps its box, which is what holds the
+// null. It reports whether it collapsed nt.
+func (c *converter) collapseScalar(nt *namedType) bool {
+	u := nt.union
+	if u.nullable || len(u.variants) < 2 {
+		return false
+	}
+	scalars := []struct {
+		kinds  kindSet
+		goType string
+		word   string
+	}{{kString, "string", "string"}, {kInteger, "int64", "integer"}, {kBool, "bool", "boolean"}}
+	for _, sc := range scalars {
+		all := true
+		var names []string
+		inline := 0
+		for _, v := range u.variants {
+			if v.kinds&^sc.kinds != 0 {
+				all = false
+				break
+			}
+			if v.wrapper {
+				inline++
+			} else {
+				names = append(names, v.typ.name)
+			}
+		}
+		switch inline {
+		case 0:
+		case 1:
+			names = append(names, "1 inline form")
+		default:
+			names = append(names, fmt.Sprintf("%d inline forms", inline))
+		}
+		if !all {
+			continue
+		}
+		nt.kind = namedDefined
+		nt.union = nil
+		nt.underlying = basic(sc.goType)
+		nt.note = joinNote(nt.note, fmt.Sprintf("Every form the schema allows (%s) is a JSON %s, so the Go type is %s; the runtime validator checks which form a value takes.", strings.Join(names, ", "), sc.word, sc.goType))
+		for _, v := range u.variants {
+			if v.wrapper { // nothing refers to it: it only carried the marker
+				c.types = slices.DeleteFunc(c.types, func(t *namedType) bool { return t == v.typ })
+				delete(c.names, v.typ.name)
+			}
+		}
+		return true
+	}
+	return false
 }
