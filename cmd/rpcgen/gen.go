@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,36 +33,9 @@ Flags:
 `
 
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t target
-	t.flags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), genHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK
-		}
-		return exitUsage // flag has printed the error and the usage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "rpcgen gen: unexpected argument %q\n\n", fs.Arg(0))
-		fs.Usage()
-		return exitUsage
-	}
-	opts, out, problem, err := t.resolve()
-	if err != nil {
-		fmt.Fprintf(stderr, "rpcgen gen: %v\n", err)
-		return exitFail
-	}
-	if problem != "" {
-		fmt.Fprintf(stderr, "rpcgen gen: %s\n\n", problem)
-		fs.Usage()
-		return exitUsage
+	opts, out, code, ok := parseTarget("gen", genHelp, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	files, err := gen.Generate(opts)
 	if err != nil {

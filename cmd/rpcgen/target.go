@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
+	"io"
 
 	"github.com/schemarpc/schemarpc/gen"
 )
@@ -65,4 +67,43 @@ func (t *target) resolve() (opts gen.Options, out string, usage string, err erro
 		usage = fmt.Sprintf("--package %q is not a valid Go package name", opts.Package)
 	}
 	return opts, out, usage, nil
+}
+
+// parseTarget parses the command line of gen or check (named name, with the
+// help text help) into generator options and an output directory. When it
+// returns ok false the command is over: the message or the help has been
+// printed and code is the exit status.
+func parseTarget(name, help string, args []string, stdout, stderr io.Writer) (opts gen.Options, out string, code int, ok bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var t target
+	t.flags(fs)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), help)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return opts, "", exitOK, false
+		}
+		return opts, "", exitUsage, false // flag has printed the error and the usage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "rpcgen %s: unexpected argument %q\n\n", name, fs.Arg(0))
+		fs.Usage()
+		return opts, "", exitUsage, false
+	}
+	opts, out, problem, err := t.resolve()
+	if err != nil {
+		fmt.Fprintf(stderr, "rpcgen %s: %v\n", name, err)
+		return opts, "", exitFail, false
+	}
+	if problem != "" {
+		fmt.Fprintf(stderr, "rpcgen %s: %s\n\n", name, problem)
+		fs.Usage()
+		return opts, "", exitUsage, false
+	}
+	return opts, out, exitOK, true
 }
