@@ -18,45 +18,8 @@ var behaviourTests = map[string]string{
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestZeroValuesAbsenceAndNullRoundTrip(t *testing.T) {
 	base := ` + "`" + `"reqString": "", "reqNullString": null, "reqList": [], "reqNullList": null, "reqMap": {}, "reqNullObject": null` + "`" + `
@@ -83,45 +46,8 @@ func TestRequiredListsAndMapsNeverMarshalAsNull(t *testing.T) {
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestUnionsRoundTrip(t *testing.T) {
 	roundTrip[Message](t,
@@ -208,45 +134,8 @@ func TestUnionsEncodeVariantsAndFillTheirConst(t *testing.T) {
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestExtraMembersRoundTrip(t *testing.T) {
 	roundTrip[Open](t,
@@ -304,45 +193,8 @@ func TestPlainStructsDropUnknownMembers(t *testing.T) {
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestTuplesRoundTripAsArrays(t *testing.T) {
 	roundTrip[Point](t, ` + "`" + `[1, 2]` + "`" + `, ` + "`" + `[0, 0, ""]` + "`" + `, ` + "`" + `[1.5, -2, "label"]` + "`" + `)
@@ -416,46 +268,8 @@ func TestPresentValuesWinOverDefaults(t *testing.T) {
 	"cycles": `package cycles
 
 import (
-	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestRecursiveTypesRoundTrip(t *testing.T) {
 	roundTrip[Node](t, ` + "`" + `{"children": []}` + "`" + `, ` + "`" + `{"children": [{"children": [], "parent": {"children": []}}], "byName": {"a": {"children": []}}}` + "`" + `)
@@ -467,45 +281,8 @@ func TestRecursiveTypesRoundTrip(t *testing.T) {
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestTypeListsRoundTrip(t *testing.T) {
 	roundTrip[Holder](t,
@@ -533,49 +310,12 @@ func TestTypeListsRoundTrip(t *testing.T) {
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 
 	"time"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
-
-// roundTrip decodes each input into a value of type T, encodes it again and
-// requires the same JSON (members in any order, numbers as written).
-func roundTrip[T any](t *testing.T, inputs ...string) {
-	t.Helper()
-	for _, in := range inputs {
-		var v T
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Errorf("decoding %s: %v", in, err)
-			continue
-		}
-		out, err := json.Marshal(v)
-		if err != nil {
-			t.Errorf("encoding %s: %v", in, err)
-			continue
-		}
-		if !sameJSON(t, in, string(out)) {
-			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
-		}
-	}
-}
-
-func sameJSON(t *testing.T, a, b string) bool {
-	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	return reflect.DeepEqual(decode(a), decode(b))
-}
 
 func TestConfigTypesAndRenamesAreUsed(t *testing.T) {
 	var p ConnectParams
@@ -736,6 +476,8 @@ func TestGeneratedCodeCompilesAndVets(t *testing.T) {
 		}
 		if src, ok := behaviourTests[name]; ok {
 			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "behaviour_test.go"), []byte(src), 0o644))
+			helper := "package " + name + "\n" + roundTripHelper
+			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "roundtrip_test.go"), []byte(helper), 0o644))
 		}
 	}
 	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
@@ -776,3 +518,51 @@ func tempModule(t *testing.T) (dir string, goCmd func(args ...string) (string, e
 		return string(out), err
 	}
 }
+
+// roundTripHelper follows a package clause in a file written next to every
+// behaviour test, so that each generated package's tests share one copy.
+const roundTripHelper = `
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var _ = roundTrip[struct{}] // not every package's tests round-trip
+
+// roundTrip decodes each input into a value of type T, encodes it again and
+// requires the same JSON (members in any order, numbers as written).
+func roundTrip[T any](t *testing.T, inputs ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		var v T
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Errorf("decoding %s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("encoding %s: %v", in, err)
+			continue
+		}
+		if !sameJSON(t, in, string(out)) {
+			t.Errorf("round trip changed the value:\n in: %s\nout: %s", in, out)
+		}
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	decode := func(s string) any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+`
