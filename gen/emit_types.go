@@ -9,11 +9,10 @@ import (
 )
 
 // typesFile renders types_gen.go: every named type except unions, in name
-// order, and the helpers their codecs share.
+// order.
 func (e *emitter) typesFile() *jen.File {
 	f := e.newFile()
 	first := true
-	extras := false
 	for _, nt := range e.svc.types {
 		if nt.kind == namedUnion {
 			continue
@@ -23,10 +22,6 @@ func (e *emitter) typesFile() *jen.File {
 		}
 		first = false
 		e.namedType(f, nt)
-		extras = extras || nt.extra != nil
-	}
-	if extras {
-		extraHelpers(f)
 	}
 	return f
 }
@@ -182,7 +177,7 @@ func structMarshaler(f *jen.File, nt *namedType) {
 		g.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("v").Dot("Extra")).Op("==").Lit(0)).Block(
 			jen.Return(jen.Id("b"), jen.Err()),
 		)
-		g.Return(jen.Id("joinExtra").Call(append([]jen.Code{jen.Id("b"), jen.Id("v").Dot("Extra")}, knownNames(nt)...)...))
+		g.Return(jen.Qual(rpcPath, "JoinExtra").Call(append([]jen.Code{jen.Id("b"), jen.Id("v").Dot("Extra")}, knownNames(nt)...)...))
 	})
 }
 
@@ -217,53 +212,11 @@ func structUnmarshaler(f *jen.File, nt *namedType) {
 		jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		),
-		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("splitExtra").Index(typeCode(*nt.extra)).Call(append([]jen.Code{jen.Id("b")}, knownNames(nt)...)...),
+		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(rpcPath, "SplitExtra").Index(typeCode(*nt.extra)).Call(append([]jen.Code{jen.Id("b")}, knownNames(nt)...)...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id("p").Dot("Extra").Op("=").Id("extra"),
 		jen.Op("*").Id("v").Op("=").Id(nt.name).Call(jen.Id("p")),
 		jen.Return(jen.Nil()),
-	)
-}
-
-// extraHelpers writes the two functions the Extra codecs share.
-func extraHelpers(f *jen.File) {
-	f.Line()
-	comment(f, "splitExtra decodes the members of the JSON object b whose names are not in known; nil when there are none.", false)
-	f.Func().Id("splitExtra").Types(jen.Id("V").Any()).Params(jen.Id("b").Index().Byte(), jen.Id("known").Op("...").String()).Params(jen.Map(jen.String()).Id("V"), jen.Error()).Block(
-		jen.Var().Id("all").Map(jen.String()).Qual(jsonPath, "RawMessage"),
-		jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("all")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
-		jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(
-			jen.Delete(jen.Id("all"), jen.Id("k")),
-		),
-		jen.If(jen.Len(jen.Id("all")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Nil())),
-		jen.Id("out").Op(":=").Make(jen.Map(jen.String()).Id("V"), jen.Len(jen.Id("all"))),
-		jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("all")).Block(
-			jen.Var().Id("x").Id("V"),
-			jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err()),
-			),
-			jen.Id("out").Index(jen.Id("k")).Op("=").Id("x"),
-		),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	)
-	f.Line()
-	comment(f, "joinExtra appends the members of extra whose names are not in known to the JSON object b.", false)
-	f.Func().Id("joinExtra").Types(jen.Id("V").Any()).Params(jen.Id("b").Index().Byte(), jen.Id("extra").Map(jen.String()).Id("V"), jen.Id("known").Op("...").String()).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Id("rest").Op(":=").Make(jen.Map(jen.String()).Id("V"), jen.Len(jen.Id("extra"))),
-		jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(
-			jen.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id("known"), jen.Id("k"))).Block(
-				jen.Id("rest").Index(jen.Id("k")).Op("=").Id("x"),
-			),
-		),
-		jen.If(jen.Len(jen.Id("rest")).Op("==").Lit(0)).Block(jen.Return(jen.Id("b"), jen.Nil())),
-		jen.List(jen.Id("more"), jen.Err()).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Id("rest")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Comment("b is {} or {…}: splice the extra members in before the closing brace."),
-		jen.If(jen.Len(jen.Id("b")).Op("<=").Lit(2)).Block(jen.Return(jen.Id("more"), jen.Nil())),
-		jen.Id("out").Op(":=").Append(jen.Id("b").Index(jen.Empty(), jen.Len(jen.Id("b")).Op("-").Lit(1), jen.Len(jen.Id("b")).Op("-").Lit(1)), jen.LitRune(',')),
-		jen.Return(jen.Append(jen.Id("out"), jen.Id("more").Index(jen.Lit(1), jen.Empty()).Op("...")), jen.Nil()),
 	)
 }
 

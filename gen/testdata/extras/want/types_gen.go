@@ -5,7 +5,6 @@ package extras
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"slices"
 )
 
 // Anything is generated from input.json#/$defs/Anything.
@@ -44,7 +43,7 @@ func (v Open) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "name", "tags")
+	return rpc.JoinExtra(b, v.Extra, "name", "tags")
 }
 
 // UnmarshalJSON decodes Open, keeping the members the schema does not name in
@@ -55,7 +54,7 @@ func (v *Open) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "name", "tags")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "tags")
 	if err != nil {
 		return err
 	}
@@ -86,7 +85,7 @@ func (v Typed) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "total")
+	return rpc.JoinExtra(b, v.Extra, "total")
 }
 
 // UnmarshalJSON decodes Typed, keeping the members the schema does not name in
@@ -97,59 +96,11 @@ func (v *Typed) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[float64](b, "total")
+	extra, err := rpc.SplitExtra[float64](b, "total")
 	if err != nil {
 		return err
 	}
 	p.Extra = extra
 	*v = Typed(p)
 	return nil
-}
-
-// splitExtra decodes the members of the JSON object b whose names are not in
-// known; nil when there are none.
-func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
-	var all map[string]json.RawMessage
-	if err := rpc.DecodeJSON(b, &all); err != nil {
-		return nil, err
-	}
-	for _, k := range known {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]V, len(all))
-	for k, raw := range all {
-		var x V
-		if err := rpc.DecodeJSON(raw, &x); err != nil {
-			return nil, err
-		}
-		out[k] = x
-	}
-	return out, nil
-}
-
-// joinExtra appends the members of extra whose names are not in known to the
-// JSON object b.
-func joinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
-	rest := make(map[string]V, len(extra))
-	for k, x := range extra {
-		if !slices.Contains(known, k) {
-			rest[k] = x
-		}
-	}
-	if len(rest) == 0 {
-		return b, nil
-	}
-	more, err := json.Marshal(rest)
-	if err != nil {
-		return nil, err
-	}
-	// b is {} or {…}: splice the extra members in before the closing brace.
-	if len(b) <= 2 {
-		return more, nil
-	}
-	out := append(b[:len(b)-1:len(b)-1], ',')
-	return append(out, more[1:]...), nil
 }

@@ -5,7 +5,6 @@ package mcp07
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"slices"
 )
 
 // ClientNotification is generated from
@@ -39,7 +38,7 @@ func (v EchoRequest) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes EchoRequest, keeping the members the schema does not
@@ -50,7 +49,7 @@ func (v *EchoRequest) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
 	if err != nil {
 		return err
 	}
@@ -80,7 +79,7 @@ func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "text", "times")
+	return rpc.JoinExtra(b, v.Extra, "text", "times")
 }
 
 // UnmarshalJSON decodes EchoRequestParams, keeping the members the schema does
@@ -91,7 +90,7 @@ func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "text", "times")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "text", "times")
 	if err != nil {
 		return err
 	}
@@ -117,7 +116,7 @@ func (v EchoResult) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "text")
+	return rpc.JoinExtra(b, v.Extra, "text")
 }
 
 // UnmarshalJSON decodes EchoResult, keeping the members the schema does not
@@ -128,7 +127,7 @@ func (v *EchoResult) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "text")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "text")
 	if err != nil {
 		return err
 	}
@@ -164,7 +163,7 @@ func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes HeartbeatNotification, keeping the members the schema
@@ -175,7 +174,7 @@ func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
 	if err != nil {
 		return err
 	}
@@ -202,7 +201,7 @@ func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "beat")
+	return rpc.JoinExtra(b, v.Extra, "beat")
 }
 
 // UnmarshalJSON decodes HeartbeatNotificationParams, keeping the members the
@@ -213,7 +212,7 @@ func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "beat")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "beat")
 	if err != nil {
 		return err
 	}
@@ -252,7 +251,7 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes PingRequest, keeping the members the schema does not
@@ -263,7 +262,7 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
 	if err != nil {
 		return err
 	}
@@ -290,7 +289,7 @@ func (v PingRequestParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "note")
+	return rpc.JoinExtra(b, v.Extra, "note")
 }
 
 // UnmarshalJSON decodes PingRequestParams, keeping the members the schema does
@@ -301,7 +300,7 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "note")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "note")
 	if err != nil {
 		return err
 	}
@@ -328,7 +327,7 @@ func (v Request) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
@@ -339,7 +338,7 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
 	if err != nil {
 		return err
 	}
@@ -365,7 +364,7 @@ func (v Result) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "note")
+	return rpc.JoinExtra(b, v.Extra, "note")
 }
 
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
@@ -376,7 +375,7 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "note")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "note")
 	if err != nil {
 		return err
 	}
@@ -391,51 +390,3 @@ type ServerNotification = HeartbeatNotification
 
 // ServerRequest is generated from input.json#/definitions/ServerRequest.
 type ServerRequest = PingRequest
-
-// splitExtra decodes the members of the JSON object b whose names are not in
-// known; nil when there are none.
-func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
-	var all map[string]json.RawMessage
-	if err := rpc.DecodeJSON(b, &all); err != nil {
-		return nil, err
-	}
-	for _, k := range known {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]V, len(all))
-	for k, raw := range all {
-		var x V
-		if err := rpc.DecodeJSON(raw, &x); err != nil {
-			return nil, err
-		}
-		out[k] = x
-	}
-	return out, nil
-}
-
-// joinExtra appends the members of extra whose names are not in known to the
-// JSON object b.
-func joinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
-	rest := make(map[string]V, len(extra))
-	for k, x := range extra {
-		if !slices.Contains(known, k) {
-			rest[k] = x
-		}
-	}
-	if len(rest) == 0 {
-		return b, nil
-	}
-	more, err := json.Marshal(rest)
-	if err != nil {
-		return nil, err
-	}
-	// b is {} or {…}: splice the extra members in before the closing brace.
-	if len(b) <= 2 {
-		return more, nil
-	}
-	out := append(b[:len(b)-1:len(b)-1], ',')
-	return append(out, more[1:]...), nil
-}

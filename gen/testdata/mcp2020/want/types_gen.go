@@ -5,7 +5,6 @@ package mcp2020
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"slices"
 )
 
 // Used by the client to run a tool.
@@ -40,7 +39,7 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "id", "jsonrpc", "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "id", "jsonrpc", "method", "params")
 }
 
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
@@ -51,7 +50,7 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "id", "jsonrpc", "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "id", "jsonrpc", "method", "params")
 	if err != nil {
 		return err
 	}
@@ -81,7 +80,7 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "arguments", "name")
+	return rpc.JoinExtra(b, v.Extra, "arguments", "name")
 }
 
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
@@ -92,7 +91,7 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "arguments", "name")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "arguments", "name")
 	if err != nil {
 		return err
 	}
@@ -120,7 +119,7 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "resultType", "structuredContent", "text")
+	return rpc.JoinExtra(b, v.Extra, "resultType", "structuredContent", "text")
 }
 
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
@@ -131,7 +130,7 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "resultType", "structuredContent", "text")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "resultType", "structuredContent", "text")
 	if err != nil {
 		return err
 	}
@@ -171,7 +170,7 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
 }
 
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
@@ -182,7 +181,7 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
 	if err != nil {
 		return err
 	}
@@ -210,7 +209,7 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "reason", "requestId")
+	return rpc.JoinExtra(b, v.Extra, "reason", "requestId")
 }
 
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
@@ -221,7 +220,7 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "reason", "requestId")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "reason", "requestId")
 	if err != nil {
 		return err
 	}
@@ -260,7 +259,7 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
 }
 
 // UnmarshalJSON decodes ClientNotification, keeping the members the schema does
@@ -271,7 +270,7 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
 	if err != nil {
 		return err
 	}
@@ -299,7 +298,7 @@ func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "reason", "requestId")
+	return rpc.JoinExtra(b, v.Extra, "reason", "requestId")
 }
 
 // UnmarshalJSON decodes ClientNotificationParams, keeping the members the
@@ -310,7 +309,7 @@ func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "reason", "requestId")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "reason", "requestId")
 	if err != nil {
 		return err
 	}
@@ -346,7 +345,7 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "method", "params")
+	return rpc.JoinExtra(b, v.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
@@ -357,7 +356,7 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "method", "params")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
 	if err != nil {
 		return err
 	}
@@ -384,7 +383,7 @@ func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "message")
+	return rpc.JoinExtra(b, v.Extra, "message")
 }
 
 // UnmarshalJSON decodes ElicitRequestParams, keeping the members the schema
@@ -395,7 +394,7 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "message")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "message")
 	if err != nil {
 		return err
 	}
@@ -424,7 +423,7 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "action", "content")
+	return rpc.JoinExtra(b, v.Extra, "action", "content")
 }
 
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
@@ -435,7 +434,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "action", "content")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "action", "content")
 	if err != nil {
 		return err
 	}
@@ -485,7 +484,7 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "inputRequests", "resultType")
+	return rpc.JoinExtra(b, v.Extra, "inputRequests", "resultType")
 }
 
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
@@ -496,7 +495,7 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "inputRequests", "resultType")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "inputRequests", "resultType")
 	if err != nil {
 		return err
 	}
@@ -526,51 +525,3 @@ type RequestID string
 
 // ServerNotification is generated from input.json#/$defs/ServerNotification.
 type ServerNotification = CancelledNotification
-
-// splitExtra decodes the members of the JSON object b whose names are not in
-// known; nil when there are none.
-func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
-	var all map[string]json.RawMessage
-	if err := rpc.DecodeJSON(b, &all); err != nil {
-		return nil, err
-	}
-	for _, k := range known {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]V, len(all))
-	for k, raw := range all {
-		var x V
-		if err := rpc.DecodeJSON(raw, &x); err != nil {
-			return nil, err
-		}
-		out[k] = x
-	}
-	return out, nil
-}
-
-// joinExtra appends the members of extra whose names are not in known to the
-// JSON object b.
-func joinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
-	rest := make(map[string]V, len(extra))
-	for k, x := range extra {
-		if !slices.Contains(known, k) {
-			rest[k] = x
-		}
-	}
-	if len(rest) == 0 {
-		return b, nil
-	}
-	more, err := json.Marshal(rest)
-	if err != nil {
-		return nil, err
-	}
-	// b is {} or {…}: splice the extra members in before the closing brace.
-	if len(b) <= 2 {
-		return more, nil
-	}
-	out := append(b[:len(b)-1:len(b)-1], ',')
-	return append(out, more[1:]...), nil
-}

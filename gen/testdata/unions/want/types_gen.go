@@ -5,7 +5,6 @@ package unions
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"slices"
 )
 
 // BlobResourceContents is generated from
@@ -85,7 +84,7 @@ func (v EmptyResult) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "_meta")
+	return rpc.JoinExtra(b, v.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes EmptyResult, keeping the members the schema does not
@@ -96,7 +95,7 @@ func (v *EmptyResult) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "_meta")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
 	if err != nil {
 		return err
 	}
@@ -167,7 +166,7 @@ func (v ListResult) MarshalJSON() ([]byte, error) {
 	if err != nil || len(v.Extra) == 0 {
 		return b, err
 	}
-	return joinExtra(b, v.Extra, "items")
+	return rpc.JoinExtra(b, v.Extra, "items")
 }
 
 // UnmarshalJSON decodes ListResult, keeping the members the schema does not
@@ -178,7 +177,7 @@ func (v *ListResult) UnmarshalJSON(b []byte) error {
 	if err := rpc.DecodeJSON(b, &p); err != nil {
 		return err
 	}
-	extra, err := splitExtra[json.RawMessage](b, "items")
+	extra, err := rpc.SplitExtra[json.RawMessage](b, "items")
 	if err != nil {
 		return err
 	}
@@ -288,51 +287,3 @@ type ValueObject map[string]Value
 
 // ValueString is the string variant of Value.
 type ValueString string
-
-// splitExtra decodes the members of the JSON object b whose names are not in
-// known; nil when there are none.
-func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
-	var all map[string]json.RawMessage
-	if err := rpc.DecodeJSON(b, &all); err != nil {
-		return nil, err
-	}
-	for _, k := range known {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]V, len(all))
-	for k, raw := range all {
-		var x V
-		if err := rpc.DecodeJSON(raw, &x); err != nil {
-			return nil, err
-		}
-		out[k] = x
-	}
-	return out, nil
-}
-
-// joinExtra appends the members of extra whose names are not in known to the
-// JSON object b.
-func joinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
-	rest := make(map[string]V, len(extra))
-	for k, x := range extra {
-		if !slices.Contains(known, k) {
-			rest[k] = x
-		}
-	}
-	if len(rest) == 0 {
-		return b, nil
-	}
-	more, err := json.Marshal(rest)
-	if err != nil {
-		return nil, err
-	}
-	// b is {} or {…}: splice the extra members in before the closing brace.
-	if len(b) <= 2 {
-		return more, nil
-	}
-	out := append(b[:len(b)-1:len(b)-1], ',')
-	return append(out, more[1:]...), nil
-}
