@@ -16,18 +16,18 @@ type ServerSession struct {
 	conn   *rpc.Conn
 	id     string // Mcp-Session-Id on Streamable HTTP, "" elsewhere
 
-	mu          sync.Mutex
-	state       sessionState
-	version     string          // negotiated in initialize
-	clientCaps  json.RawMessage // ClientCapabilities as sent
-	clientInfo  json.RawMessage // Implementation as sent
-	caps        clientCaps      // decoded flags
-	offered     capSet          // server capabilities sent in initialize
-	logLevel    int             // index in logLevels; -1 = logging off
-	subscribed  map[string]bool // resource URIs
-	inflight    map[string]context.CancelFunc
-	closeOnce   sync.Once
-	onClose     []func()
+	mu         sync.Mutex
+	state      sessionState
+	version    string          // negotiated in initialize
+	clientCaps json.RawMessage // ClientCapabilities as sent
+	clientInfo json.RawMessage // Implementation as sent
+	caps       clientCaps      // decoded flags
+	offered    capSet          // server capabilities sent in initialize
+	logLevel   int             // index in logLevels; -1 = logging off
+	subscribed map[string]bool // resource URIs
+	inflight   map[string]context.CancelFunc
+	closeOnce  sync.Once
+	onClose    []func()
 }
 
 // sessionState is where a session is in its lifecycle.
