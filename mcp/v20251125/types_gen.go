@@ -18,7 +18,7 @@ type Annotations struct {
 	Priority *float64 `json:"priority,omitempty"`
 
 	// When the object last changed, as an ISO 8601 timestamp.
-	LastModified *string `json:"lastModified,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -111,7 +111,7 @@ type BlobResourceContents struct {
 	URI string `json:"uri"`
 
 	// Media type of the bytes, when known.
-	MIMEType *string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
@@ -303,7 +303,7 @@ type CancelTaskResult struct {
 	Status TaskStatus `json:"status"`
 
 	// A human-readable note on the status, such as why it failed.
-	StatusMessage *string `json:"statusMessage,omitempty"`
+	StatusMessage string `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -362,7 +362,7 @@ type CancelledNotificationParams struct {
 	RequestID *RequestID `json:"requestId,omitempty"`
 
 	// Why, for logs and display.
-	Reason *string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -962,7 +962,7 @@ type CreateMessageRequestParams struct {
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 
 	// A system prompt the server would like used.
-	SystemPrompt *string `json:"systemPrompt,omitempty"`
+	SystemPrompt string `json:"systemPrompt,omitempty"`
 
 	// Which other MCP context to add to the prompt. none is the default;
 	// thisServer and allServers need the client's sampling.context capability.
@@ -1060,7 +1060,7 @@ type CreateMessageResult struct {
 
 	// Why generation ended: endTurn, stopSequence, maxTokens, toolUse or
 	// another value.
-	StopReason *string `json:"stopReason,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -1473,7 +1473,7 @@ type GetPromptResult struct {
 	Meta Meta `json:"_meta,omitzero"`
 
 	// What the expanded prompt is about.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	Messages []PromptMessage `json:"messages"`
 
@@ -1642,7 +1642,7 @@ type GetTaskResult struct {
 	Status TaskStatus `json:"status"`
 
 	// A human-readable note on the status, such as why it failed.
-	StatusMessage *string `json:"statusMessage,omitempty"`
+	StatusMessage string `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -1698,7 +1698,7 @@ type Icon struct {
 	Src string `json:"src"`
 
 	// Media type of the image, when the URI does not make it obvious.
-	MIMEType *string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 
 	// Sizes the image is available in, such as "48x48" or "any".
 	Sizes []string `json:"sizes,omitzero"`
@@ -1818,19 +1818,19 @@ type Implementation struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// Version of the implementation.
 	Version string `json:"version"`
 
 	// What the implementation is for, in a sentence or two.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Images representing the implementation.
 	Icons []Icon `json:"icons,omitzero"`
 
 	// Home page of the implementation.
-	WebsiteURL *string `json:"websiteUrl,omitempty"`
+	WebsiteURL string `json:"websiteUrl,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -1926,7 +1926,7 @@ type InitializeResult struct {
 
 	// How to make good use of this server, for example text a client may add to
 	// the model's system prompt.
-	Instructions *string `json:"instructions,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -1966,7 +1966,7 @@ type ListPromptsResult struct {
 	Meta Meta `json:"_meta,omitzero"`
 
 	// Position of the next page; absent on the last page.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	Prompts []Prompt `json:"prompts"`
 
@@ -2013,7 +2013,7 @@ type ListResourceTemplatesResult struct {
 	Meta Meta `json:"_meta,omitzero"`
 
 	// Position of the next page; absent on the last page.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 
@@ -2060,7 +2060,7 @@ type ListResourcesResult struct {
 	Meta Meta `json:"_meta,omitzero"`
 
 	// Position of the next page; absent on the last page.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	Resources []Resource `json:"resources"`
 
@@ -2150,7 +2150,7 @@ type ListTasksResult struct {
 	Meta Meta `json:"_meta,omitzero"`
 
 	// Position of the next page; absent on the last page.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	Tasks []Task `json:"tasks"`
 
@@ -2197,7 +2197,7 @@ type ListToolsResult struct {
 	Meta Meta `json:"_meta,omitzero"`
 
 	// Position of the next page; absent on the last page.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	Tools []Tool `json:"tools"`
 
@@ -2280,7 +2280,7 @@ type LoggingMessageNotificationParams struct {
 	Level LoggingLevel `json:"level"`
 
 	// Name of the component that logged.
-	Logger *string `json:"logger,omitempty"`
+	Logger string `json:"logger,omitempty"`
 
 	// The message or structured record; any JSON value.
 	Data json.RawMessage `json:"data"`
@@ -2329,7 +2329,7 @@ type Meta map[string]json.RawMessage
 // equivalent model of another provider.
 type ModelHint struct {
 	// A full or partial model name.
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -2456,7 +2456,7 @@ type PaginatedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// Where to continue: the nextCursor of the previous page.
-	Cursor *Cursor `json:"cursor,omitempty"`
+	Cursor Cursor `json:"cursor,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -2505,7 +2505,7 @@ type ProgressNotificationParams struct {
 	Total *float64 `json:"total,omitempty"`
 
 	// A human-readable note on the current step.
-	Message *string `json:"message,omitempty"`
+	Message string `json:"message,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -2557,10 +2557,10 @@ type Prompt struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// What the prompt is for.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The values the template takes.
 	Arguments []PromptArgument `json:"arguments,omitzero"`
@@ -2607,10 +2607,10 @@ type PromptArgument struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// What the argument means.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// prompts/get fails without it.
 	Required *bool `json:"required,omitempty"`
@@ -2696,7 +2696,7 @@ type PromptReference struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// Extra holds the members the schema does not name as properties, so that
 	// they are encoded again as they were received.
@@ -2913,13 +2913,13 @@ type Resource struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// What the resource holds, as a hint for the model.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Media type of the contents, when known.
-	MIMEType *string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 
 	// Size of the raw contents in bytes, when known.
 	Size *int64 `json:"size,omitempty"`
@@ -2975,13 +2975,13 @@ type ResourceLink struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// What the resource holds, as a hint for the model.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Media type of the resource, when known.
-	MIMEType *string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 
 	// Size of the raw content in bytes, when known.
 	Size *int64 `json:"size,omitempty"`
@@ -3037,13 +3037,13 @@ type ResourceTemplate struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// What the resources of this family hold.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Media type shared by every resource of the family, if any.
-	MIMEType *string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 
 	Icons       []Icon       `json:"icons,omitzero"`
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -3235,7 +3235,7 @@ type Root struct {
 	URI string `json:"uri"`
 
 	// Display name.
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 
 	Meta Meta `json:"_meta,omitzero"`
 
@@ -3703,7 +3703,7 @@ type Task struct {
 	Status TaskStatus `json:"status"`
 
 	// A human-readable note on the status, such as why it failed.
-	StatusMessage *string `json:"statusMessage,omitempty"`
+	StatusMessage string `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -3830,7 +3830,7 @@ type TaskStatusNotificationParams struct {
 	Status TaskStatus `json:"status"`
 
 	// A human-readable note on the status, such as why it failed.
-	StatusMessage *string `json:"statusMessage,omitempty"`
+	StatusMessage string `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -3932,7 +3932,7 @@ type TextResourceContents struct {
 	URI string `json:"uri"`
 
 	// Media type of the text, when known.
-	MIMEType *string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 
 	// The contents.
 	Text string `json:"text"`
@@ -3980,10 +3980,10 @@ type Tool struct {
 	Name string `json:"name"`
 
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// What the tool does, written for the model.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	Icons []Icon `json:"icons,omitzero"`
 
@@ -4036,7 +4036,7 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 // idempotentHint false, openWorldHint true.
 type ToolAnnotations struct {
 	// Display name.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The tool does not change its environment.
 	ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
