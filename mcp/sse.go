@@ -157,6 +157,9 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive ti
 		defer t.Stop()
 		tick = t.C
 	}
+	if err := rc.Flush(); err != nil { // the client sees the status at once
+		return err
+	}
 	for {
 		c.mu.Lock()
 		q, fin := c.queue, c.finishing
