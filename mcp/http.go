@@ -339,6 +339,7 @@ func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
 	rand.Read(b[:])
 	sess := newHTTPSession(h, hex.EncodeToString(b[:]))
 	sess.ss = h.server.connect(sess, sess.id)
+	byServerSession.Store(sess.ss, sess)
 	h.mu.Lock()
 	closed := h.closed
 	if !closed {

@@ -344,6 +344,44 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 	return st, c, nil
 }
 
+// byServerSession finds the HTTP transport of a session, for CloseSSEStream.
+var byServerSession sync.Map // *ServerSession → *httpSession
+
+// CloseSSEStream ends the SSE stream of the Streamable HTTP request that
+// ctx (a request handler's context) serves, after announcing the
+// reconnection delay (HTTPOptions.RetryInterval). The call goes on: what it
+// sends afterwards, its response included, is kept in the event store, and
+// the client receives it by resuming the stream with GET and Last-Event-ID
+// (SSE polling, for long calls through proxies that cut long responses).
+// It reports false, doing nothing, outside such a request: on other
+// transports, in JSON-response mode, or once the stream is closed.
+func CloseSSEStream(ctx context.Context) bool {
+	ss := SessionFromContext(ctx)
+	rid, ok := requestIDFromContext(ctx)
+	if ss == nil || !ok {
+		return false
+	}
+	v, ok := byServerSession.Load(ss)
+	if !ok {
+		return false
+	}
+	return v.(*httpSession).closeStream(rid.String())
+}
+
+// closeStream ends the live connection of the stream carrying a request.
+func (s *httpSession) closeStream(rid string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.byRequest[rid]
+	if st == nil || !st.sse || st.conn == nil {
+		return false
+	}
+	st.conn.push(sseEvent{retry: s.h.opts.RetryInterval})
+	st.conn.finish()
+	st.conn = nil
+	return true
+}
+
 // Close ends the transport: connections end, waiters are released, the
 // event store forgets the session and the handler drops it.
 func (s *httpSession) Close() error {
@@ -366,6 +404,7 @@ func (s *httpSession) Close() error {
 		}
 		s.mu.Unlock()
 		s.h.forget(s)
+		byServerSession.Delete(s.ss)
 		if err := s.h.store.Forget(context.Background(), s.id); err != nil {
 			s.h.log.Warn("mcp: the event store could not forget a session", "session", s.id, "error", err)
 		}

@@ -116,8 +116,12 @@ type event struct {
 	HasID                  bool
 }
 
-// sse reads events from a response body.
-type sse struct{ br *bufio.Reader }
+// sse reads events from a response body, as a browser's EventSource
+// would: a block without data lines dispatches no event.
+type sse struct {
+	br    *bufio.Reader
+	retry string // the last retry field of a block without data
+}
 
 func newSSE(t *testing.T, resp *http.Response) *sse {
 	t.Helper()
@@ -141,12 +145,14 @@ func (r *sse) next() (event, error) {
 				ev.Data = strings.Join(data, "\n")
 				return ev, nil
 			}
+			// No data line: nothing is dispatched (a lone retry field).
+			r.retry = ev.Retry
+			ev = event{}
 			continue
 		}
 		if strings.HasPrefix(line, ":") {
 			continue
 		}
-		seen = true
 		field, value, _ := strings.Cut(line, ":")
 		value = strings.TrimPrefix(value, " ")
 		switch field {
@@ -156,6 +162,7 @@ func (r *sse) next() (event, error) {
 			ev.Event = value
 		case "data":
 			data = append(data, value)
+			seen = true
 		case "retry":
 			ev.Retry = value
 		}
@@ -902,4 +909,53 @@ func TestListenAndServeServesUntilTheContextEnds(t *testing.T) {
 		t.Fatal("ListenAndServe did not return")
 	}
 	assert.Equal(t, 0, mcp.SessionCountForTest(h))
+}
+
+func TestAHandlerCanCloseItsStreamForPolling(t *testing.T) {
+	f := newFixture(t, &mcp.HTTPOptions{RetryInterval: 250 * time.Millisecond})
+	closed := make(chan bool, 1)
+	proceed := make(chan struct{})
+	mcp.RegisterForTest(f.srv, "test/poll", func(ctx context.Context, _ *rpc.Request) (any, error) {
+		conn := rpc.ConnFromContext(ctx)
+		conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "before"})
+		closed <- mcp.CloseSSEStream(ctx)
+		<-proceed
+		conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "after"})
+		return map[string]any{"again": mcp.CloseSSEStream(ctx)}, nil
+	})
+	session := f.initialize(mcp.Version20250326)
+	resp := f.post(session, `{"jsonrpc":"2.0","id":"poll","method":"test/poll"}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.True(t, <-closed)
+
+	r := newSSE(t, resp)
+	events := r.all(t)
+	require.Len(t, events, 2, "the stream ends after the priming event and the notification")
+	assert.Equal(t, "250", events[0].Retry)
+	assert.Equal(t, "250", r.retry, "the delay is announced again before the stream closes")
+	before := events[1]
+	assert.Equal(t, "before", decode(t, before.Data).Params["data"])
+
+	close(proceed)
+	get := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: session, "Last-Event-ID": before.ID})
+	require.Equal(t, http.StatusOK, get.StatusCode)
+	events = newSSE(t, get).all(t)
+	require.Len(t, events, 2)
+	assert.Equal(t, "after", decode(t, events[0].Data).Params["data"])
+	final := decode(t, events[1].Data)
+	assert.Equal(t, `"poll"`, string(final.ID))
+	assert.Equal(t, false, final.Result["again"], "a closed stream cannot be closed again")
+}
+
+func TestCloseSSEStreamDoesNothingOutsideAnSSERequest(t *testing.T) {
+	assert.False(t, mcp.CloseSSEStream(context.Background()))
+
+	f := newFixture(t, &mcp.HTTPOptions{JSONResponse: true})
+	mcp.RegisterForTest(f.srv, "test/poll", func(ctx context.Context, _ *rpc.Request) (any, error) {
+		return map[string]any{"closed": mcp.CloseSSEStream(ctx)}, nil
+	})
+	session := f.initialize(mcp.Version20251125)
+	msgs := messages(t, f.post(session, `{"jsonrpc":"2.0","id":1,"method":"test/poll"}`))
+	require.Len(t, msgs, 1)
+	assert.Equal(t, false, msgs[0].Result["closed"])
 }
