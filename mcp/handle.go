@@ -52,6 +52,7 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 		return nil, err
 	}
 	ctx = withRequestID(ctx, req.ID)
+	ctx = withProgress(ctx, req.Params)
 	ctx, cancel := context.WithCancel(ctx)
 	defer ss.track(req.ID, cancel)()
 	return ss.server.router.Handle(ctx, req)
