@@ -153,7 +153,9 @@ func TestCallsToUndeclaredCapabilitiesAreRefusedLocally(t *testing.T) {
 }
 
 // fakeClient answers the server's requests.
-type fakeClient struct{ v20251125.UnimplementedMCPCallbacks }
+type fakeClient struct {
+	v20251125.UnimplementedMCPCallbacks
+}
 
 func (fakeClient) SamplingCreateMessage(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
 	return &mcp.CreateMessageResult{Model: "model-x", Role: "assistant",

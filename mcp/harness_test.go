@@ -16,8 +16,8 @@ import (
 // tap records every message that crosses a transport, in order.
 type tap struct {
 	rpc.Transport
-	mu   sync.Mutex
-	sent [][]byte
+	mu      sync.Mutex
+	sent    [][]byte
 	onWrite func([]byte)
 }
 
@@ -52,10 +52,10 @@ type client struct {
 
 // clientOptions choose what the test client declares and serves.
 type clientOptions struct {
-	version   string                     // "" → latest
-	caps      json.RawMessage            // client capabilities; nil → {}
-	callbacks v20251125.MCPCallbacks     // serves sampling, elicitation, roots
-	noInit    bool                       // leave the session uninitialized
+	version   string                 // "" → latest
+	caps      json.RawMessage        // client capabilities; nil → {}
+	callbacks v20251125.MCPCallbacks // serves sampling, elicitation, roots
+	noInit    bool                   // leave the session uninitialized
 }
 
 // dial serves a session of s over a pipe and connects a client to it.
