@@ -146,3 +146,56 @@ func roundTrip(t *testing.T, raw json.RawMessage, v any) {
 	require.NoError(t, err, "encoding %T", v)
 	assert.JSONEq(t, string(raw), string(out), "%T", v)
 }
+
+func TestFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
+	p, _ := published(t)
+	o := ours(t)
+	total, agree := 0, 0
+	for i, f := range fixtures(t) {
+		if f.PublishedDefect != "" {
+			continue
+		}
+		m, _ := o.Method(f.Method)
+		def, _ := p.MessageDef(f.Method)
+		theirMsg, err := p.Def(def)
+		require.NoError(t, err)
+		ourParams, err := o.Compile(m.Params)
+		require.NoError(t, err)
+		if f.Params != nil {
+			mutate(instance(t, f.Params, ""), "", func(what string, params any) {
+				msg := map[string]any{"jsonrpc": "2.0", "method": f.Method, "params": params}
+				if !m.Notification {
+					msg["id"] = json.Number("1")
+				}
+				total++
+				ours, theirs := ourParams.Validate(params) == nil, theirMsg.Validate(msg) == nil
+				if assert.Equal(t, theirs, ours, "%s params %s: published accepts=%v, ours accepts=%v", f.name(i), what, theirs, ours) {
+					agree++
+				}
+			})
+		}
+		if f.Result == nil {
+			continue
+		}
+		ourResult, err := o.Compile(m.Result)
+		require.NoError(t, err)
+		var theirResults []*jsonschema.Schema
+		for _, d := range p.ResultDefs(f.Method) {
+			s, err := p.Def(d)
+			require.NoError(t, err)
+			theirResults = append(theirResults, s)
+		}
+		mutate(instance(t, f.Result, ""), "", func(what string, result any) {
+			total++
+			theirs := false
+			for _, s := range theirResults {
+				theirs = theirs || s.Validate(result) == nil
+			}
+			ours := ourResult.Validate(result) == nil
+			if assert.Equal(t, theirs, ours, "%s result %s: published accepts=%v, ours accepts=%v", f.name(i), what, theirs, ours) {
+				agree++
+			}
+		})
+	}
+	t.Logf("%d mutants of the fixtures: %d verdicts agree", total, agree)
+}
