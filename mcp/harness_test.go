@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/mcpcheck"
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -19,6 +20,7 @@ type tap struct {
 	mu      sync.Mutex
 	sent    [][]byte
 	onWrite func([]byte)
+	check   func([]byte)
 }
 
 func (t *tap) Write(ctx context.Context, msg []byte) error {
@@ -26,6 +28,9 @@ func (t *tap) Write(ctx context.Context, msg []byte) error {
 	t.sent = append(t.sent, append([]byte(nil), msg...))
 	f := t.onWrite
 	t.mu.Unlock()
+	if t.check != nil {
+		t.check(msg)
+	}
 	if f != nil {
 		f(msg)
 	}
@@ -62,12 +67,37 @@ type clientOptions struct {
 func dial(t *testing.T, s *mcp.Server, o clientOptions) *client {
 	t.Helper()
 	srvEnd, cliEnd := rpc.NewPipe()
-	tp := &tap{Transport: srvEnd}
+	version := o.version
+	if version == "" {
+		version = mcp.LatestVersion
+	}
+	// Every message the server emits must validate against our schema and
+	// the published one of the session's version; what the client sends
+	// is fed to the checker too, so responses meet their requests.
+	chk, err := mcpcheck.New(version)
+	require.NoError(t, err)
+	var bad []string
+	var badMu sync.Mutex
+	tp := &tap{Transport: srvEnd, check: func(b []byte) {
+		if err := chk.Check(mcpcheck.ServerToClient, b); err != nil {
+			badMu.Lock()
+			bad = append(bad, err.Error()+"\n  message: "+string(b))
+			badMu.Unlock()
+		}
+	}}
+	cliTap := &tap{Transport: cliEnd, check: func(b []byte) { chk.Check(mcpcheck.ClientToServer, b) }}
+	t.Cleanup(func() {
+		badMu.Lock()
+		defer badMu.Unlock()
+		for _, b := range bad {
+			t.Errorf("the server emitted a message that fails the schemas: %s", b)
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, tp) }()
 
-	c := &client{server: tp, raw: cliEnd, notes: make(chan *rpc.Request, 64)}
+	c := &client{server: tp, raw: cliTap, notes: make(chan *rpc.Request, 64)}
 	router := rpc.NewRouter()
 	cb := o.callbacks
 	if cb == nil {
@@ -85,7 +115,7 @@ func dial(t *testing.T, s *mcp.Server, o clientOptions) *client {
 			return next.Handle(ctx, req)
 		})
 	})
-	c.conn = rpc.NewConn(cliEnd, rpc.WithHandler(router))
+	c.conn = rpc.NewConn(cliTap, rpc.WithHandler(router))
 	c.mcp = v20251125.NewMCPClient(c.conn)
 	t.Cleanup(func() {
 		c.conn.Close()
@@ -97,10 +127,7 @@ func dial(t *testing.T, s *mcp.Server, o clientOptions) *client {
 		}
 	})
 	if !o.noInit {
-		v := o.version
-		if v == "" {
-			v = mcp.LatestVersion
-		}
+		v := version
 		caps := v20251125.ClientCapabilities{}
 		if o.caps != nil {
 			require.NoError(t, json.Unmarshal(o.caps, &caps))

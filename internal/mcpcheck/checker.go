@@ -122,17 +122,8 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 	if isRequest {
 		kind = "request"
 	}
-	def, ok := c.ours.Method(method)
-	switch {
-	case !ok:
-		return fmt.Errorf("%s %q is not an MCP method", kind, method)
-	case def.Notification == isRequest:
-		return fmt.Errorf("%q is sent as a %s, but it is a %s", method, kind, map[bool]string{true: "notification", false: "request"}[def.Notification])
-	case !dir.sends(def.Direction):
-		return fmt.Errorf("%q is %s only, not sent %s", method, def.Direction, dir)
-	case !exists(method, c.version):
-		return fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method])
-	}
+	// The id is tracked whatever else is wrong, so the error response the
+	// other side owes it is recognised.
 	var errs []error
 	if isRequest {
 		if id == nil {
@@ -144,6 +135,17 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 			}
 			c.pending[dir][key] = method
 		}
+	}
+	def, ok := c.ours.Method(method)
+	switch {
+	case !ok:
+		return errors.Join(append(errs, fmt.Errorf("%s %q is not an MCP method", kind, method))...)
+	case def.Notification == isRequest:
+		return errors.Join(append(errs, fmt.Errorf("%q is sent as a %s, but it is a %s", method, kind, map[bool]string{true: "notification", false: "request"}[def.Notification]))...)
+	case !dir.sends(def.Direction):
+		return errors.Join(append(errs, fmt.Errorf("%q is %s only, not sent %s", method, def.Direction, dir))...)
+	case !exists(method, c.version):
+		return errors.Join(append(errs, fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method]))...)
 	}
 	params, ok := m["params"]
 	if !ok {
@@ -184,7 +186,10 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	if isError {
 		return nil
 	}
-	def, _ := c.ours.Method(method)
+	def, known := c.ours.Method(method)
+	if !known || !exists(method, c.version) {
+		return fmt.Errorf("a result for %q, which is not a method of protocol version %s: only an error can answer it", method, c.version)
+	}
 	var errs []error
 	sch, err := c.ours.Compile(def.Result)
 	if err != nil {

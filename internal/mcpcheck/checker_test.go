@@ -69,6 +69,12 @@ func TestCheckerFollowsASession(t *testing.T) {
 		{"an error response with the id null is accepted", "2025-06-18", []step{
 			{s2c, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`, ""},
 		}},
+		{"a request for an unknown method is reported, and only an error may answer it", "2025-06-18", []step{
+			{c2s, `{"jsonrpc":"2.0","id":8,"method":"tasks/list"}`, "does not exist in protocol version 2025-06-18"},
+			{s2c, `{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"method not found"}}`, ""},
+			{c2s, `{"jsonrpc":"2.0","id":9,"method":"no/such"}`, "not an MCP method"},
+			{s2c, `{"jsonrpc":"2.0","id":9,"result":{}}`, "only an error can answer it"},
+		}},
 		{"an error response answers its request", "2025-11-25", []step{
 			{c2s, `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"nope"}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"unknown prompt"}}`, ""},
