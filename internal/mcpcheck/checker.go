@@ -64,6 +64,11 @@ func (c *Checker) Version() string { return c.version }
 // It tracks request ids per direction so a response is checked against the
 // result schema of the request it answers. It returns nil when the message
 // is valid, and otherwise an error listing every problem found.
+//
+// Feed it the messages of both directions: a response is matched with a
+// request seen in the other one, and a response to an id it has not seen is
+// reported. Requests are tracked even when they are invalid, so the error
+// answering a deliberately bad request is matched too.
 func (c *Checker) Check(dir Direction, msg []byte) error {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(msg))
 	if err != nil {
@@ -99,11 +104,14 @@ func (c *Checker) Check(dir Direction, msg []byte) error {
 // checkOne validates a single message; withEnvelope also checks it against
 // the published JSONRPCMessage.
 func (c *Checker) checkOne(dir Direction, inst any, withEnvelope bool) error {
+	var errs []error
+	if prev, reused := c.track(dir, inst); reused {
+		errs = append(errs, fmt.Errorf("request id %s is already in flight (%q)", idKey(inst.(map[string]any)["id"]), prev))
+	}
 	if err := c.envelope.Validate(inst); err != nil {
-		return fmt.Errorf("not a JSON-RPC 2.0 message: %w", err)
+		return errors.Join(append(errs, fmt.Errorf("not a JSON-RPC 2.0 message: %w", err))...)
 	}
 	m := inst.(map[string]any) // the envelope schema accepts objects only
-	var errs []error
 	if c.published != nil && withEnvelope {
 		errs = append(errs, c.publishedEnvelope(m))
 	}
@@ -113,6 +121,34 @@ func (c *Checker) checkOne(dir Direction, inst any, withEnvelope bool) error {
 		errs = append(errs, c.checkResponse(dir, m))
 	}
 	return errors.Join(errs...)
+}
+
+// track records the id of every request, valid or not, before it is
+// checked, so that the response to an invalid request (usually an error)
+// is matched rather than reported as unknown. Anything with an id and
+// neither result nor error counts as a request. It returns the method of
+// the request already in flight under the same id, if any.
+func (c *Checker) track(dir Direction, inst any) (prev string, reused bool) {
+	m, ok := inst.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	id, hasID := m["id"]
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	if !hasID || id == nil || hasResult || hasError {
+		return "", false
+	}
+	switch id.(type) {
+	case string, json.Number:
+	default:
+		return "", false
+	}
+	method, _ := m["method"].(string)
+	key := idKey(id)
+	prev, reused = c.pending[dir][key]
+	c.pending[dir][key] = method
+	return prev, reused
 }
 
 // checkCall validates a request or a notification.
@@ -134,16 +170,8 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 		return fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method])
 	}
 	var errs []error
-	if isRequest {
-		if id == nil {
-			errs = append(errs, fmt.Errorf("request %q has the id null, which MCP forbids", method))
-		} else {
-			key := idKey(id)
-			if prev, busy := c.pending[dir][key]; busy {
-				errs = append(errs, fmt.Errorf("request id %s is already in flight (%q)", key, prev))
-			}
-			c.pending[dir][key] = method
-		}
+	if isRequest && id == nil {
+		errs = append(errs, fmt.Errorf("request %q has the id null, which MCP forbids", method))
 	}
 	params, ok := m["params"]
 	if !ok {
@@ -184,7 +212,10 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	if isError {
 		return nil
 	}
-	def, _ := c.ours.Method(method)
+	def, ok := c.ours.Method(method)
+	if !ok || def.Notification {
+		return fmt.Errorf("a result for request id %s, whose method %q has no result", key, method)
+	}
 	var errs []error
 	sch, err := c.ours.Compile(def.Result)
 	if err != nil {

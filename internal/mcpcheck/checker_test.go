@@ -105,6 +105,18 @@ func TestCheckerFollowsASession(t *testing.T) {
 			{c2s, `{"jsonrpc":"1.0","id":1,"method":"ping"}`, "not a JSON-RPC 2.0 message"},
 			{c2s, `{"jsonrpc":"2.0",`, "not JSON"},
 		}},
+		{"the error answering an unknown method matches its request", "2025-11-25", []step{
+			{c2s, `{"jsonrpc":"2.0","id":20,"method":"tools/frobnicate"}`, "not an MCP method"},
+			{s2c, `{"jsonrpc":"2.0","id":20,"error":{"code":-32601,"message":"method not found"}}`, ""},
+		}},
+		{"the error answering a malformed request matches its request", "2025-11-25", []step{
+			{c2s, `{"jsonrpc":"2.0","id":"x","method":7}`, "not a JSON-RPC 2.0 message"},
+			{s2c, `{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"invalid request"}}`, ""},
+		}},
+		{"a result answering an unknown method is reported", "2025-11-25", []step{
+			{c2s, `{"jsonrpc":"2.0","id":21,"method":"tools/frobnicate"}`, "not an MCP method"},
+			{s2c, `{"jsonrpc":"2.0","id":21,"result":{}}`, "has no result"},
+		}},
 		{"a batch is accepted in a 2025-03-26 session", "2025-03-26", []step{
 			{c2s, `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]`, ""},
 			{s2c, `[{"jsonrpc":"2.0","id":2,"result":{"tools":[]}},{"jsonrpc":"2.0","id":1,"result":{}}]`, ""},
