@@ -1,5 +1,7 @@
 package mcp
 
+import "encoding/json"
+
 // capability is one server capability a method can depend on.
 type capability uint
 
@@ -49,31 +51,35 @@ func (s *Server) offer(v string) capSet {
 	return c
 }
 
-// capabilitiesJSON is the ServerCapabilities object of the initialize
-// result for the offered set. Lists announce their changes.
-func (c capSet) capabilitiesJSON() map[string]any {
-	out := map[string]any{}
-	listChanged := map[string]any{"listChanged": true}
+// capabilities is the ServerCapabilities object of the initialize result
+// for the offered set. Every list announces its changes.
+func (c capSet) capabilities() ServerCapabilities {
+	yes := true
+	empty := func() map[string]json.RawMessage { return map[string]json.RawMessage{} }
+	var out ServerCapabilities
 	if c.has(capTools) {
-		out["tools"] = listChanged
+		out.Tools = &ServerCapabilitiesTools{ListChanged: &yes}
 	}
 	if c.has(capResources) {
-		out["resources"] = map[string]any{"listChanged": true, "subscribe": c.has(capSubscribe)}
+		sub := c.has(capSubscribe)
+		out.Resources = &ServerCapabilitiesResources{ListChanged: &yes, Subscribe: &sub}
 	}
 	if c.has(capPrompts) {
-		out["prompts"] = listChanged
+		out.Prompts = &ServerCapabilitiesPrompts{ListChanged: &yes}
 	}
 	if c.has(capCompletions) {
-		out["completions"] = map[string]any{}
+		out.Completions = empty()
 	}
 	if c.has(capLogging) {
-		out["logging"] = map[string]any{}
+		out.Logging = empty()
 	}
 	if c.has(capTasks) {
-		out["tasks"] = map[string]any{
-			"list":     map[string]any{},
-			"cancel":   map[string]any{},
-			"requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}},
+		out.Tasks = &ServerCapabilitiesTasks{
+			List:   empty(),
+			Cancel: empty(),
+			Requests: &ServerCapabilitiesTasksRequests{
+				Tools: &ServerCapabilitiesTasksRequestsTools{Call: empty()},
+			},
 		}
 	}
 	return out

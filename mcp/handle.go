@@ -45,6 +45,12 @@ var rules = map[string]rule{
 // it to the server's router, which validates params against the schema.
 func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
 	ctx = withSession(ctx, ss)
+	if req.Method == "initialize" {
+		defer ss.initHandled()
+	} else if !ss.initialized() {
+		// Calls run concurrently: one read after an initialize waits for it.
+		ss.awaitInit(ctx)
+	}
 	if req.IsNotification() {
 		return nil, ss.notification(ctx, req)
 	}
@@ -52,6 +58,7 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 		return nil, err
 	}
 	ctx = withRequestID(ctx, req.ID)
+	ctx = withProgress(ctx, req.Params)
 	ctx, cancel := context.WithCancel(ctx)
 	defer ss.track(req.ID, cancel)()
 	return ss.server.router.Handle(ctx, req)

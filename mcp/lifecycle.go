@@ -1,33 +1,28 @@
 package mcp
 
-import (
-	"context"
-	"encoding/json"
-)
+import "encoding/json"
 
 // initialize answers the handshake: it fixes the session's version (the
 // client's when supported, else the latest), records the client's
 // capabilities and offers the server's.
-func (ss *ServerSession) initialize(ctx context.Context, version string, caps, info json.RawMessage) (map[string]any, error) {
-	v := negotiate(version)
+func (ss *ServerSession) initialize(p *InitializeRequestParams) *InitializeResult {
+	v := negotiate(p.ProtocolVersion)
 	offered := ss.server.offer(v)
+	caps := rawJSON(p.Capabilities)
 	ss.mu.Lock()
 	ss.state = stateInitialized
 	ss.version = v
 	ss.clientCaps = caps
-	ss.clientInfo = info
+	ss.clientInfo = rawJSON(p.ClientInfo)
 	ss.caps = decodeClientCaps(caps)
 	ss.offered = offered
 	ss.mu.Unlock()
-	res := map[string]any{
-		"protocolVersion": v,
-		"capabilities":    offered.capabilitiesJSON(),
-		"serverInfo":      ss.server.info,
+	return &InitializeResult{
+		ProtocolVersion: v,
+		Capabilities:    offered.capabilities(),
+		ServerInfo:      ss.server.info,
+		Instructions:    ss.server.opts.Instructions,
 	}
-	if ss.server.opts.Instructions != "" {
-		res["instructions"] = ss.server.opts.Instructions
-	}
-	return res, nil
 }
 
 // decodeClientCaps reads the client capabilities the server acts on. An

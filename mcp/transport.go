@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"sync"
 
 	"github.com/schemarpc/schemarpc/rpc"
@@ -20,6 +21,12 @@ type sessionTransport struct {
 
 // Read returns the next message the session may dispatch.
 func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
+	// Nothing is dispatched before the session knows its connection.
+	select {
+	case <-t.ss.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	for {
 		msg, err := t.Transport.Read(ctx)
 		if err != nil {
@@ -31,8 +38,20 @@ func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
 			}
 			continue
 		}
+		if !t.ss.initialized() && isInitialize(msg) {
+			t.ss.initArrived()
+		}
 		return msg, nil
 	}
+}
+
+// isInitialize reports whether a message is an initialize request.
+func isInitialize(msg []byte) bool {
+	var env struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(msg, &env) == nil && env.Method == "initialize" && env.ID != nil
 }
 
 // Write sends one message.
