@@ -26,3 +26,9 @@ func SessionCountForTest(h *StreamableHTTPHandler) int {
 
 // LoopbackDefault exposes loopbackDefault.
 var LoopbackDefault = loopbackDefault
+
+// NotifyWithContextForTest sends a notification on a session with a given
+// context, as a handler of another session would.
+func NotifyWithContextForTest(ctx context.Context, ss *ServerSession, method string) error {
+	return ss.conn.Notify(ctx, method, map[string]any{})
+}

@@ -130,7 +130,9 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 		return nil
 	}
 	var st *stream
-	if rid, ok := requestIDFromContext(ctx); ok {
+	// A request id means something only in its own session: a handler may
+	// notify other sessions with its context.
+	if rid, ok := requestIDFromContext(ctx); ok && SessionFromContext(ctx) == s.ss {
 		st = s.byRequest[rid.String()]
 	}
 	get := s.streams[standaloneStream]

@@ -509,7 +509,7 @@ func TestDNSRebindingIsRefused(t *testing.T) {
 	}
 }
 
-func TestBatchesOnlyIn20250326(t *testing.T) {
+func TestHTTPBatchesOnlyIn20250326(t *testing.T) {
 	batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"ping"}]`
 	t.Run("2025-03-26 answers the batch with an array", func(t *testing.T) {
 		f := newFixture(t, nil)
@@ -958,4 +958,71 @@ func TestCloseSSEStreamDoesNothingOutsideAnSSERequest(t *testing.T) {
 	msgs := messages(t, f.post(session, `{"jsonrpc":"2.0","id":1,"method":"test/poll"}`))
 	require.Len(t, msgs, 1)
 	assert.Equal(t, false, msgs[0].Result["closed"])
+}
+
+func TestAToolCallsTheClientBackOnItsStream(t *testing.T) {
+	f := newFixture(t, nil)
+	require.NoError(t, f.srv.AddTool(&mcp.Tool{Name: "ask", Description: "asks the model"},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if err := req.Progress(ctx, 1, 2, "asking"); err != nil {
+				return nil, err
+			}
+			res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageRequestParams{MaxTokens: 10})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("model: " + res.Model)}}, nil
+		}))
+	session := f.initialize(mcp.Version20251125)
+	resp := f.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ask","_meta":{"progressToken":"p"}}}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	r := newSSE(t, resp)
+	var got []message
+	for len(got) < 3 {
+		ev, err := r.next()
+		require.NoError(t, err)
+		if ev.Data == "" {
+			continue
+		}
+		m := decode(t, ev.Data)
+		got = append(got, m)
+		if m.Method == "sampling/createMessage" {
+			answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m1"}}`, m.ID)
+			require.Equal(t, http.StatusAccepted, f.post(session, answer).StatusCode)
+		}
+	}
+	assert.Equal(t, "notifications/progress", got[0].Method)
+	assert.Equal(t, "p", got[0].Params["progressToken"])
+	assert.Equal(t, "sampling/createMessage", got[1].Method)
+	assert.Equal(t, "5", string(got[2].ID))
+	assert.Equal(t, []any{map[string]any{"type": "text", "text": "model: m1"}}, got[2].Result["content"])
+}
+
+func TestANotificationToAnotherSessionIgnoresTheCallersRequestID(t *testing.T) {
+	f := newFixture(t, nil)
+	a := f.initialize(mcp.Version20251125)
+	b := f.initialize(mcp.Version20251125)
+	other := f.session(b)
+	mcp.RegisterForTest(f.srv, "test/tell", func(ctx context.Context, _ *rpc.Request) (any, error) {
+		return map[string]any{}, mcp.NotifyWithContextForTest(ctx, other, "notifications/told")
+	})
+	release := make(chan struct{})
+	mcp.RegisterForTest(f.srv, "test/wait", func(ctx context.Context, _ *rpc.Request) (any, error) {
+		<-release
+		return map[string]any{}, nil
+	})
+	// b has a call in flight with the id a's call will use.
+	waiting := f.post(b, `{"jsonrpc":"2.0","id":1,"method":"test/wait"}`)
+	require.Equal(t, http.StatusOK, waiting.StatusCode)
+	get := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: b})
+	require.Equal(t, http.StatusOK, get.StatusCode)
+
+	require.Len(t, messages(t, f.post(a, `{"jsonrpc":"2.0","id":1,"method":"test/tell"}`)), 1)
+	ev, err := newSSE(t, get).next()
+	require.NoError(t, err)
+	assert.Equal(t, "notifications/told", decode(t, ev.Data).Method, "on b's GET stream, not on b's call")
+	close(release)
+	msgs := messages(t, waiting)
+	require.Len(t, msgs, 1)
+	assert.Equal(t, "1", string(msgs[0].ID))
 }
