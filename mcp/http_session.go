@@ -204,10 +204,10 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 		if !st.conn.push(ev) {
 			s.h.log.Debug("mcp: a client reads too slowly; dropping its connection", "session", s.id, "stream", st.id)
 			st.conn.kill()
-			st.conn = nil
 			if st.id == standaloneStream {
-				s.keep(ev)
+				s.keep(append(st.conn.unwritten(), ev)...)
 			}
+			st.conn = nil
 		}
 	case st.id == standaloneStream:
 		s.keep(ev)
@@ -216,14 +216,14 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 	}
 }
 
-// keep adds an event to the GET stream's backlog, dropping the oldest past
+// keep adds events to the GET stream's backlog, dropping the oldest past
 // the bound.
-func (s *httpSession) keep(ev sseEvent) {
-	if len(s.backlog) >= maxBacklog {
-		s.h.log.Debug("mcp: GET-stream backlog full; dropping the oldest message", "session", s.id)
-		s.backlog = s.backlog[1:]
+func (s *httpSession) keep(evs ...sseEvent) {
+	s.backlog = append(s.backlog, evs...)
+	if n := len(s.backlog) - maxBacklog; n > 0 {
+		s.h.log.Debug("mcp: GET-stream backlog full; dropping the oldest messages", "session", s.id, "dropped", n)
+		s.backlog = append([]sseEvent(nil), s.backlog[n:]...)
 	}
-	s.backlog = append(s.backlog, ev)
 }
 
 // complete ends a stream whose requests are all answered.
@@ -284,20 +284,21 @@ func (s *httpSession) abandon(st *stream) {
 	}
 }
 
-// detach disconnects a connection that stopped serving its stream. What it
-// did not write of the GET stream goes back to the backlog.
+// detach disconnects a connection that stopped serving its stream. When it
+// ended on its own (the client went away), what it did not write of the GET
+// stream goes back to the backlog; a connection that was taken over or
+// dropped has had its unwritten events moved already.
 func (s *httpSession) detach(st *stream, c *sseConn) {
-	left := c.unwritten()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st != nil && st.conn == c {
-		st.conn = nil
+	if st == nil || st.conn != c {
+		return
 	}
-	if st != nil && st.id == standaloneStream && !s.ended {
+	st.conn = nil
+	if st.id == standaloneStream {
+		left := c.unwritten()
 		s.backlog = append(left, s.backlog...)
-		if n := len(s.backlog) - maxBacklog; n > 0 {
-			s.backlog = s.backlog[n:]
-		}
+		s.keep()
 	}
 }
 
@@ -332,10 +333,14 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 		c.finishing = true
 		return nil, c, nil
 	}
-	if name == standaloneStream {
-		if lastEventID == "" {
-			c.queue = append(c.queue, s.backlog...)
+	if name == standaloneStream && lastEventID == "" {
+		c.queue = append(c.queue, s.backlog...)
+		if st.conn != nil {
+			// Taken over: what the old connection did not write comes next.
+			c.queue = append(c.queue, st.conn.unwritten()...)
 		}
+	}
+	if name == standaloneStream {
 		// A replay covers the backlog: nothing in it was ever sent.
 		s.backlog = nil
 	}
