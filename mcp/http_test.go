@@ -289,12 +289,14 @@ func TestNotificationsAndResponsesAreAcceptedWithoutABody(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`,
 		`{"jsonrpc":"2.0","id":99,"result":{}}`,
 		`{"jsonrpc":"2.0","id":98,"error":{"code":-1,"message":"no"}}`,
+		`{"jsonrpc":"1.0","method":"notifications/bad"}`, // never answered
 	} {
 		resp := f.post(session, body)
 		assert.Equal(t, http.StatusAccepted, resp.StatusCode, body)
 		b, _ := io.ReadAll(resp.Body)
 		assert.Empty(t, b)
 	}
+	assert.Len(t, messages(t, f.post(session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)), 1)
 }
 
 func TestSessionIDIsRequiredAndChecked(t *testing.T) {
@@ -1025,4 +1027,35 @@ func TestANotificationToAnotherSessionIgnoresTheCallersRequestID(t *testing.T) {
 	msgs := messages(t, waiting)
 	require.Len(t, msgs, 1)
 	assert.Equal(t, "1", string(msgs[0].ID))
+}
+
+func TestAnErrorForTheWholeBodyIsAnsweredOnItsStream(t *testing.T) {
+	f := newFixture(t, nil)
+	session := f.initialize(mcp.Version20250326)
+	t.Run("batch over the element limit", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i := range rpc.DefaultMaxBatch + 1 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)
+		}
+		b.WriteByte(']')
+		resp := f.post(session, b.String())
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		msgs := messages(t, resp)
+		require.Len(t, msgs, 1)
+		assert.Equal(t, "null", string(msgs[0].ID))
+		assert.Equal(t, rpc.CodeInvalidRequest, msgs[0].Error.Code)
+	})
+	t.Run("nesting over the depth limit", func(t *testing.T) {
+		deep := strings.Repeat("[", rpc.DefaultMaxDepth+10) + strings.Repeat("]", rpc.DefaultMaxDepth+10)
+		resp := f.post(session, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":`+deep+`}}`)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		msgs := messages(t, resp)
+		require.Len(t, msgs, 1)
+		assert.NotNil(t, msgs[0].Error)
+	})
+	assert.Equal(t, http.StatusOK, f.post(session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).StatusCode, "the session goes on")
 }
