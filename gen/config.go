@@ -48,6 +48,11 @@ type Config struct {
 	// Files renames the generated files: keys "types", "unions",
 	// "methods", "schema".
 	Files map[string]string `json:"files,omitempty"`
+	// OmitEmptyStrings maps every optional string property to a plain
+	// string with omitempty instead of *string: "" then means absent and is
+	// never sent. Right for protocols where an empty optional string says
+	// nothing (MCP's descriptions and titles); wrong where "" is a value.
+	OmitEmptyStrings bool `json:"omitEmptyStrings,omitempty"`
 
 	dir  string // the config file's directory; relative paths start here
 	file string // the config file's path, for messages

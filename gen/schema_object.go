@@ -225,7 +225,7 @@ func (c *converter) presence(f *field, n *node, at loc) {
 		// Absent, null and a value are three states.
 		f.typ = f.base.nullable()
 		f.omit = "omitzero"
-	case shape == shapeString && c.forbidsEmptyString(f.base, n, at, 0):
+	case shape == shapeString && (c.cfg.OmitEmptyStrings || c.forbidsEmptyString(f.base, n, at, 0)):
 		// "" is not a valid value, so it can stand for absent.
 		f.omit = "omitempty"
 	case shape == shapeString || shape == shapeScalar || shape == shapeStruct:

@@ -1,6 +1,8 @@
 package rpc_test
 
 import (
+	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -32,4 +34,24 @@ func TestSchemaSetRefusesUnknownDocuments(t *testing.T) {
 	_, err := set.Compile("https://schemarpc.dev/test/a.json")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "https://schemarpc.dev/test/b.json")
+}
+
+func TestSchemaErrorListsViolationsLikeTheRouter(t *testing.T) {
+	set := rpc.NewSchemaSet(map[string]string{"https://example.com/s.json": `{"type":"object","properties":{"a":{"type":"integer"}},"required":["b"]}`})
+	sch := set.MustCompile("https://example.com/s.json")
+	err := sch.Validate(map[string]any{"a": "x"})
+	require.Error(t, err)
+	e := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
+	assert.Equal(t, rpc.CodeInvalidParams, e.Code)
+	assert.Contains(t, e.Message, "invalid arguments: ")
+	assert.Contains(t, e.Message, "(and 1 more)")
+	var data rpc.ValidationData
+	require.NoError(t, json.Unmarshal(e.Data, &data))
+	require.Len(t, data.Errors, 2)
+	assert.Equal(t, "", data.Errors[0].InstanceLocation)
+	assert.Equal(t, "/a", data.Errors[1].InstanceLocation)
+
+	plain := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", errors.New("boom"))
+	assert.Equal(t, "invalid arguments: boom", plain.Message)
+	assert.Nil(t, plain.Data)
 }

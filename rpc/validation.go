@@ -172,3 +172,13 @@ func keywordLocation(e *jsonschema.ValidationError) string {
 	}
 	return loc
 }
+
+// SchemaError returns the JSON-RPC error for a value that failed its schema:
+// code (say CodeInvalidParams), a message made of prefix and the first
+// violation, and the violations (at most MaxViolations, sorted) in data as
+// ValidationData. Errors other than a validation failure give just the
+// prefixed text. Layers above rpc use it to report their own validations
+// the way the router reports params.
+func SchemaError(code int, prefix string, err error) *Error {
+	return validationError(code, prefix, err, nil)
+}

@@ -10,9 +10,11 @@ import "embed"
 
 // FS holds the embedded schema tree. The "jsonrpc" directory defines the
 // JSON-RPC 2.0 envelopes: request, notification, response, error-response,
-// error and batch.
+// error and batch. "mcp/<version>" holds the Model Context Protocol of that
+// revision in the schemarpc index format: index.json lists the methods and
+// the sibling documents hold the types, one file per method family.
 //
-//go:embed jsonrpc/*.json
+//go:embed jsonrpc/*.json mcp/*/*.json
 var FS embed.FS
 
 // BaseURL is the URL prefix of every embedded document's "$id": the document

@@ -1,0 +1,86 @@
+package mcp
+
+import "encoding/json"
+
+// capability is one server capability a method can depend on.
+type capability uint
+
+const (
+	capTools capability = 1 << iota
+	capResources
+	capSubscribe
+	capPrompts
+	capCompletions
+	capLogging
+	capTasks
+)
+
+// capSet is a set of server capabilities.
+type capSet uint
+
+func (c capSet) has(x capability) bool { return uint(c)&uint(x) != 0 }
+
+func (c *capSet) add(x capability) { *c = capSet(uint(*c) | uint(x)) }
+
+// offer returns the capabilities a session of version v is offered: each
+// kind that is registered (or declared in the options), logging always,
+// completions when a handler is set, tasks when enabled and the version
+// has them.
+func (s *Server) offer(v string) capSet {
+	var c capSet
+	c.add(capLogging)
+	if s.opts.HasTools || s.tools.len() > 0 {
+		c.add(capTools)
+	}
+	if s.opts.HasResources || s.resources.len() > 0 || s.templates.len() > 0 {
+		c.add(capResources)
+		c.add(capSubscribe)
+	}
+	if s.opts.HasPrompts || s.prompts.len() > 0 {
+		c.add(capPrompts)
+	}
+	s.mu.Lock()
+	hasComplete := s.complete != nil
+	s.mu.Unlock()
+	if hasComplete {
+		c.add(capCompletions)
+	}
+	if s.opts.Tasks && featuresOf(v).tasks {
+		c.add(capTasks)
+	}
+	return c
+}
+
+// capabilities is the ServerCapabilities object of the initialize result
+// for the offered set. Every list announces its changes.
+func (c capSet) capabilities() ServerCapabilities {
+	yes := true
+	empty := func() map[string]json.RawMessage { return map[string]json.RawMessage{} }
+	var out ServerCapabilities
+	if c.has(capTools) {
+		out.Tools = &ServerCapabilitiesTools{ListChanged: &yes}
+	}
+	if c.has(capResources) {
+		sub := c.has(capSubscribe)
+		out.Resources = &ServerCapabilitiesResources{ListChanged: &yes, Subscribe: &sub}
+	}
+	if c.has(capPrompts) {
+		out.Prompts = &ServerCapabilitiesPrompts{ListChanged: &yes}
+	}
+	if c.has(capCompletions) {
+		out.Completions = empty()
+	}
+	if c.has(capLogging) {
+		out.Logging = empty()
+	}
+	if c.has(capTasks) {
+		out.Tasks = &ServerCapabilitiesTasks{
+			List:   empty(),
+			Cancel: empty(),
+			Requests: &ServerCapabilitiesTasksRequests{
+				Tools: &ServerCapabilitiesTasksRequestsTools{Call: empty()},
+			},
+		}
+	}
+	return out
+}

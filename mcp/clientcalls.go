@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/schemarpc/schemarpc/mcp/v20251125"
+)
+
+// ErrNotDeclared is returned (wrapped) when a handler asks the client for
+// something it did not declare in its capabilities, or that the session's
+// version does not have; nothing is sent then.
+var ErrNotDeclared = errors.New("mcp: the client did not declare this capability")
+
+// callbacks is the generated client of the methods the client serves.
+func (ss *ServerSession) callbacks() *v20251125.MCPCallbacksClient {
+	return v20251125.NewMCPCallbacksClient(ss.conn)
+}
+
+// CreateMessage asks the client to sample its language model
+// (sampling/createMessage). The client must have declared sampling, and
+// sampling.tools when params offer tools. Use the handler's ctx: on
+// Streamable HTTP the request then travels on the stream of the call being
+// served.
+func (ss *ServerSession) CreateMessage(ctx context.Context, p *CreateMessageRequestParams) (*CreateMessageResult, error) {
+	ss.mu.Lock()
+	caps := ss.caps
+	ss.mu.Unlock()
+	if !caps.sampling {
+		return nil, fmt.Errorf("%w: sampling", ErrNotDeclared)
+	}
+	if len(p.Tools) > 0 && !caps.samplingTools {
+		return nil, fmt.Errorf("%w: sampling.tools", ErrNotDeclared)
+	}
+	if p.Messages == nil {
+		p.Messages = []SamplingMessage{}
+	}
+	return ss.callbacks().SamplingCreateMessage(ctx, p)
+}
+
+// Elicit asks the user, through the client, for information
+// (elicitation/create): a form described by a flat JSON Schema, or (from
+// 2025-11-25) a URL to visit. The client must have declared the mode.
+func (ss *ServerSession) Elicit(ctx context.Context, p *ElicitRequestParams) (*ElicitResult, error) {
+	ss.mu.Lock()
+	caps := ss.caps
+	ss.mu.Unlock()
+	f := ss.features()
+	switch p.Value.(type) {
+	case ElicitRequestURLParams, *ElicitRequestURLParams:
+		if !f.urlElicit || !caps.elicitURL {
+			return nil, fmt.Errorf("%w: elicitation.url", ErrNotDeclared)
+		}
+	default:
+		if !f.elicitation || !caps.elicitForm {
+			return nil, fmt.Errorf("%w: elicitation", ErrNotDeclared)
+		}
+	}
+	return ss.callbacks().ElicitationCreate(ctx, p)
+}
+
+// ListRoots asks the client for its roots (roots/list). The client must
+// have declared roots.
+func (ss *ServerSession) ListRoots(ctx context.Context) (*ListRootsResult, error) {
+	ss.mu.Lock()
+	ok := ss.caps.roots
+	ss.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: roots", ErrNotDeclared)
+	}
+	return ss.callbacks().RootsList(ctx, &RequestParams{})
+}
+
+// Ping checks that the client answers.
+func (ss *ServerSession) Ping(ctx context.Context) error {
+	_, err := ss.callbacks().Ping(ctx, &RequestParams{})
+	return err
+}

@@ -1,0 +1,124 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// rule says when a client request may be served.
+type rule struct {
+	// capability is the server capability the method belongs to; a method
+	// whose capability the session was not offered is -32601.
+	capability capability
+	// has reports whether the negotiated version has the method.
+	has func(features) bool
+}
+
+// rules covers the client-to-server requests of the handshake era. Methods
+// not listed (the application's own) are served whenever the session is
+// initialized.
+var rules = map[string]rule{
+	"initialize":               {},
+	"ping":                     {},
+	"tools/list":               {capability: capTools},
+	"tools/call":               {capability: capTools},
+	"resources/list":           {capability: capResources},
+	"resources/templates/list": {capability: capResources},
+	"resources/read":           {capability: capResources},
+	"resources/subscribe":      {capability: capSubscribe},
+	"resources/unsubscribe":    {capability: capSubscribe},
+	"prompts/list":             {capability: capPrompts},
+	"prompts/get":              {capability: capPrompts},
+	"completion/complete":      {capability: capCompletions},
+	"logging/setLevel":         {capability: capLogging},
+	"tasks/get":                {capability: capTasks, has: func(f features) bool { return f.tasks }},
+	"tasks/result":             {capability: capTasks, has: func(f features) bool { return f.tasks }},
+	"tasks/list":               {capability: capTasks, has: func(f features) bool { return f.tasks }},
+	"tasks/cancel":             {capability: capTasks, has: func(f features) bool { return f.tasks }},
+}
+
+// Handle serves one call of the session's client. It applies the lifecycle
+// (initialize first, only ping before it), the version's method set and
+// the capabilities offered, tracks the request for cancellation, and hands
+// it to the server's router, which validates params against the schema.
+func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
+	ctx = withSession(ctx, ss)
+	if req.IsNotification() {
+		return nil, ss.notification(ctx, req)
+	}
+	if err := ss.admit(req.Method); err != nil {
+		return nil, err
+	}
+	ctx = withRequestID(ctx, req.ID)
+	ctx = withProgress(ctx, req.Params)
+	ctx, cancel := context.WithCancel(ctx)
+	defer ss.track(req.ID, cancel)()
+	return ss.server.router.Handle(ctx, req)
+}
+
+// admit decides whether a request may run now.
+func (ss *ServerSession) admit(method string) error {
+	ss.mu.Lock()
+	state, version, offered := ss.state, ss.version, ss.offered
+	ss.mu.Unlock()
+	if state == stateNew {
+		if method == "initialize" || method == "ping" {
+			return nil
+		}
+		return rpc.InvalidRequest("the session is not initialized: the first request must be initialize")
+	}
+	if method == "initialize" {
+		return rpc.InvalidRequest("the session is already initialized")
+	}
+	r, known := rules[method]
+	if !known {
+		return nil
+	}
+	if r.has != nil && !r.has(featuresOf(version)) {
+		return rpc.MethodNotFound(method)
+	}
+	if r.capability != 0 && !offered.has(r.capability) {
+		return rpc.MethodNotFound(method)
+	}
+	return nil
+}
+
+// notification handles a notification from the client. Before initialize
+// only notifications/initialized and cancellations are of use; everything
+// else is dropped, never answered.
+func (ss *ServerSession) notification(ctx context.Context, req *rpc.Request) error {
+	switch req.Method {
+	case "notifications/initialized":
+		ss.mu.Lock()
+		first := ss.state == stateInitialized
+		if first {
+			ss.state = stateReady
+		}
+		ss.mu.Unlock()
+		if first && ss.server.opts.Initialized != nil {
+			ss.server.opts.Initialized(ctx, ss)
+		}
+		return nil
+	case "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil && p.RequestID != nil {
+			ss.cancel(p.RequestID)
+		}
+		return nil
+	}
+	if !ss.initialized() {
+		return nil
+	}
+	if req.Method == "notifications/roots/list_changed" {
+		if f := ss.server.opts.RootsListChanged; f != nil {
+			f(ctx, ss)
+		}
+		return nil
+	}
+	_, err := ss.server.router.Handle(ctx, req)
+	return err
+}

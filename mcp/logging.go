@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// logLevels are the protocol's levels in increasing severity (RFC 5424
+// order; the schema lists them alphabetically).
+var logLevels = []LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// severity returns a level's rank, or -1 when it is not a level.
+func severity(l LoggingLevel) int { return slices.Index(logLevels, l) }
+
+// setLogLevel answers logging/setLevel: from now on messages at level and
+// above are sent.
+func (ss *ServerSession) setLogLevel(l LoggingLevel) error {
+	n := severity(l)
+	if n < 0 {
+		return rpc.InvalidParams(fmt.Sprintf("unknown log level %q", l))
+	}
+	ss.mu.Lock()
+	ss.logLevel = n
+	ss.mu.Unlock()
+	return nil
+}
+
+// Log sends a log message (notifications/message) to the client when the
+// client asked for that level with logging/setLevel; until it asks, nothing
+// is sent. data is any JSON-encodable value. Within a request handler, use
+// the handler's ctx so the message travels with the request.
+func (ss *ServerSession) Log(ctx context.Context, level LoggingLevel, logger string, data any) error {
+	n := severity(level)
+	if n < 0 {
+		return fmt.Errorf("mcp: unknown log level %q", level)
+	}
+	ss.mu.Lock()
+	min := ss.logLevel
+	ss.mu.Unlock()
+	if min < 0 || n < min {
+		return nil
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("mcp: log data: %w", err)
+	}
+	return ss.conn.Notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
+}
+
+// LogHandler is an slog.Handler that sends each record to an MCP client as
+// notifications/message: the message and attributes as a JSON object, the
+// level mapped to the protocol's (Debug → debug, Info → info, Warn →
+// warning, Error → error, above Error → critical). The client's
+// logging/setLevel decides what is sent.
+type LogHandler struct {
+	ss     *ServerSession
+	logger string
+	attrs  []slog.Attr
+	groups []string
+}
+
+// NewLogHandler returns a handler that logs to the session's client under
+// the logger name (may be "").
+func NewLogHandler(ss *ServerSession, logger string) *LogHandler {
+	return &LogHandler{ss: ss, logger: logger}
+}
+
+// Logger returns an slog.Logger that sends its records to the session's
+// client; see [LogHandler].
+func (ss *ServerSession) Logger(name string) *slog.Logger { return slog.New(NewLogHandler(ss, name)) }
+
+func mcpLevel(l slog.Level) LoggingLevel {
+	switch {
+	case l < slog.LevelInfo:
+		return "debug"
+	case l < slog.LevelWarn:
+		return "info"
+	case l < slog.LevelError:
+		return "warning"
+	case l == slog.LevelError:
+		return "error"
+	default:
+		return "critical"
+	}
+}
+
+// Enabled reports whether the client wants records of this level.
+func (h *LogHandler) Enabled(_ context.Context, l slog.Level) bool {
+	h.ss.mu.Lock()
+	min := h.ss.logLevel
+	h.ss.mu.Unlock()
+	return min >= 0 && severity(mcpLevel(l)) >= min
+}
+
+// Handle sends one record.
+func (h *LogHandler) Handle(ctx context.Context, r slog.Record) error {
+	obj := map[string]any{"message": r.Message}
+	target := obj
+	for _, g := range h.groups {
+		m := map[string]any{}
+		target[g] = m
+		target = m
+	}
+	put := func(a slog.Attr) bool {
+		a.Value = a.Value.Resolve()
+		if !a.Equal(slog.Attr{}) {
+			target[a.Key] = attrValue(a.Value)
+		}
+		return true
+	}
+	for _, a := range h.attrs {
+		put(a)
+	}
+	r.Attrs(put)
+	return h.ss.Log(ctx, mcpLevel(r.Level), h.logger, obj)
+}
+
+func attrValue(v slog.Value) any {
+	if v.Kind() == slog.KindGroup {
+		m := map[string]any{}
+		for _, a := range v.Group() {
+			m[a.Key] = attrValue(a.Value.Resolve())
+		}
+		return m
+	}
+	if err, ok := v.Any().(error); ok {
+		return err.Error()
+	}
+	return v.Any()
+}
+
+// WithAttrs returns a handler that adds attrs to every record.
+func (h *LogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(slices.Clip(h.attrs), attrs...)
+	return &c
+}
+
+// WithGroup returns a handler that nests later attributes under name.
+func (h *LogHandler) WithGroup(name string) slog.Handler {
+	if name == "" {
+		return h
+	}
+	c := *h
+	c.groups = append(slices.Clip(h.groups), name)
+	return &c
+}

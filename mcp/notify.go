@@ -1,0 +1,19 @@
+package mcp
+
+import "context"
+
+// listChanged tells every initialized session that was offered the
+// capability that a list changed. The notification is not about any
+// request: on Streamable HTTP it travels on the session's own stream.
+func (s *Server) listChanged(method string, c capability) {
+	for _, ss := range s.Sessions() {
+		ss.mu.Lock()
+		send := ss.state != stateNew && ss.offered.has(c)
+		ss.mu.Unlock()
+		if send {
+			if err := ss.conn.Notify(context.Background(), method, map[string]any{}); err != nil {
+				s.log.Debug("mcp: list change not delivered", "method", method, "error", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// Request is what a feature handler receives: the session the call came on
+// and the call's params, decoded and validated against the schema.
+type Request[P any] struct {
+	// Session is the client's session: log to it, call it back.
+	Session *ServerSession
+	// Params are the call's params.
+	Params P
+}
+
+// CallToolRequest is the request a tool handler receives.
+type CallToolRequest = Request[*CallToolRequestParams]
+
+// ReadResourceRequest is the request a resource handler receives.
+type ReadResourceRequest = Request[*ReadResourceRequestParams]
+
+// GetPromptRequest is the request a prompt handler receives.
+type GetPromptRequest = Request[*GetPromptRequestParams]
+
+// CompleteRequest is the request a completion handler receives.
+type CompleteRequest = Request[*CompleteRequestParams]
+
+// Progress tells the client how far the call has come, when the client
+// asked for progress (params._meta.progressToken); otherwise it does
+// nothing. progress must grow with every call; total is 0 when unknown.
+// The notification is on the wire before the call's response.
+func (r *Request[P]) Progress(ctx context.Context, progress, total float64, message string) error {
+	return notifyProgress(ctx, progress, total, message)
+}
+
+// progressKey carries a call's progress token and the last value sent.
+type progressKey struct{}
+
+type progressState struct {
+	token json.RawMessage
+	mu    sync.Mutex
+	last  float64
+	sent  bool
+}
+
+// withProgress records the progress token found in a request's params.
+func withProgress(ctx context.Context, params json.RawMessage) context.Context {
+	var p struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil || len(p.Meta.ProgressToken) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, progressKey{}, &progressState{token: p.Meta.ProgressToken})
+}
+
+// NotifyProgress sends a progress notification for the call ctx belongs
+// to, as [Request.Progress] does; for use where only the context is at hand.
+func NotifyProgress(ctx context.Context, progress, total float64, message string) error {
+	return notifyProgress(ctx, progress, total, message)
+}
+
+func notifyProgress(ctx context.Context, progress, total float64, message string) error {
+	st, _ := ctx.Value(progressKey{}).(*progressState)
+	ss := SessionFromContext(ctx)
+	if st == nil || ss == nil {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.sent && progress <= st.last {
+		return fmt.Errorf("mcp: progress must increase: %v after %v", progress, st.last)
+	}
+	var tok ProgressToken
+	if err := json.Unmarshal(st.token, &tok); err != nil {
+		return fmt.Errorf("mcp: unreadable progress token: %w", err)
+	}
+	p := ProgressNotificationParams{ProgressToken: tok, Progress: progress}
+	if total > 0 {
+		p.Total = &total
+	}
+	if ss.features().audio { // progress messages came with 2025-03-26
+		p.Message = message
+	}
+	if err := ss.conn.Notify(ctx, "notifications/progress", p); err != nil {
+		return err
+	}
+	st.last, st.sent = progress, true
+	return nil
+}

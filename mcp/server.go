@@ -1,0 +1,159 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// Server is an MCP server of the handshake era (2024-11-05 … 2025-11-25).
+// Register tools, resources, prompts and a completion handler, then serve it
+// on stdio ([Server.ServeStdio]), any transport ([Server.Serve]) or Streamable
+// HTTP ([NewStreamableHTTPHandler]). One Server serves any number of
+// sessions; registrations may change while it serves, and sessions are told.
+type Server struct {
+	info   Implementation
+	opts   ServerOptions
+	log    *slog.Logger
+	router *rpc.Router
+
+	mu        sync.Mutex
+	sessions  map[*ServerSession]struct{}
+	tools     *registry[*toolEntry]
+	resources *registry[*resourceEntry]
+	templates *registry[*templateEntry]
+	prompts   *registry[*promptEntry]
+	complete  CompletionHandler
+	tasks     *taskStore
+}
+
+// ServerOptions configure a Server. The zero value is usable.
+type ServerOptions struct {
+	// Instructions tell the client how to use the server; sent in the
+	// initialize result when not empty.
+	Instructions string
+	// Logger receives the server's own logs; nil discards them. On stdio it
+	// must not write to stdout.
+	Logger *slog.Logger
+	// PageSize is how many items a list result holds before it offers a
+	// cursor for the next page; 0 means 100.
+	PageSize int
+	// InvalidArgumentsAsError makes tool arguments that fail the tool's
+	// input schema a JSON-RPC -32602 error instead of the default, a tool
+	// result with isError set, which the model can act on.
+	InvalidArgumentsAsError bool
+	// Tasks enables 2025-11-25 tasks: tools/call with a task member runs in
+	// the background, and tasks/get, tasks/result, tasks/list and
+	// tasks/cancel serve its state. Tools opt in through
+	// Tool.Execution.TaskSupport.
+	Tasks bool
+	// HasTools, HasResources and HasPrompts advertise the capability even
+	// before anything of that kind is registered (a server that adds tools
+	// later, say). Otherwise a capability is advertised when something of
+	// its kind is registered at initialize time.
+	HasTools, HasResources, HasPrompts bool
+	// RootsListChanged is called when a client reports that its roots
+	// changed (notifications/roots/list_changed).
+	RootsListChanged func(ctx context.Context, ss *ServerSession)
+	// Initialized is called when a client has finished the handshake
+	// (notifications/initialized).
+	Initialized func(ctx context.Context, ss *ServerSession)
+	// MaxInFlight bounds the requests a session runs at once; 0 means the
+	// rpc default.
+	MaxInFlight int
+}
+
+// NewServer returns a server that introduces itself as info. opts may be nil.
+func NewServer(info Implementation, opts *ServerOptions) *Server {
+	s := &Server{info: info, router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.opts.PageSize <= 0 {
+		s.opts.PageSize = 100
+	}
+	s.tools = newRegistry[*toolEntry]()
+	s.resources = newRegistry[*resourceEntry]()
+	s.templates = newRegistry[*templateEntry]()
+	s.prompts = newRegistry[*promptEntry]()
+	s.tasks = newTaskStore()
+	s.registerMethods()
+	return s
+}
+
+// Serve serves one session over t until the peer closes its input (after the
+// calls in flight have been answered) or ctx is done.
+func (s *Server) Serve(ctx context.Context, t rpc.Transport) error {
+	ss := s.connect(t, "")
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		return ctx.Err()
+	case <-ss.Done():
+		return ss.Wait()
+	}
+}
+
+// ServeStdio serves one session on the process's stdin and stdout: one JSON
+// message per line. stdout carries nothing but protocol messages. At the end
+// of stdin the requests in flight finish and their responses are written
+// before ServeStdio returns.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.Serve(ctx, rpc.NewStreamTransport(io.NopCloser(os.Stdin), nopWriteCloser{os.Stdout}))
+}
+
+// nopWriteCloser keeps os.Stdout open when the transport closes.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// connect starts a session over t. id is its Mcp-Session-Id on Streamable
+// HTTP and "" elsewhere.
+func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
+	ss := &ServerSession{
+		server:     s,
+		id:         id,
+		logLevel:   -1,
+		subscribed: map[string]bool{},
+		inflight:   map[string]context.CancelFunc{},
+	}
+	opts := []rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log)}
+	if s.opts.MaxInFlight > 0 {
+		opts = append(opts, rpc.WithMaxInFlight(s.opts.MaxInFlight))
+	}
+	s.mu.Lock()
+	s.sessions[ss] = struct{}{}
+	s.mu.Unlock()
+	ss.conn = rpc.NewConn(&sessionTransport{Transport: t, ss: ss}, opts...)
+	go func() {
+		<-ss.conn.Done()
+		ss.closed()
+	}()
+	return ss
+}
+
+// dropSession forgets a session that ended.
+func (s *Server) dropSession(ss *ServerSession) {
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+}
+
+// Sessions returns the sessions being served, in no particular order.
+func (s *Server) Sessions() []*ServerSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*ServerSession, 0, len(s.sessions))
+	for ss := range s.sessions {
+		out = append(out, ss)
+	}
+	return out
+}

@@ -1,0 +1,157 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// ServerSession is one client's session: from its initialize request until
+// the connection (stdio) or the HTTP session ends. Handlers reach it as
+// req.Session to log, report progress, or call the client back.
+type ServerSession struct {
+	server *Server
+	conn   *rpc.Conn
+	id     string // Mcp-Session-Id on Streamable HTTP, "" elsewhere
+
+	mu         sync.Mutex
+	state      sessionState
+	version    string          // negotiated in initialize
+	clientCaps json.RawMessage // ClientCapabilities as sent
+	clientInfo json.RawMessage // Implementation as sent
+	caps       clientCaps      // decoded flags
+	offered    capSet          // server capabilities sent in initialize
+	logLevel   int             // index in logLevels; -1 = logging off
+	subscribed map[string]bool // resource URIs
+	inflight   map[string]context.CancelFunc
+	closeOnce  sync.Once
+	onClose    []func()
+}
+
+// sessionState is where a session is in its lifecycle.
+type sessionState int
+
+const (
+	stateNew         sessionState = iota // waiting for initialize
+	stateInitialized                     // initialize answered
+	stateReady                           // notifications/initialized received
+)
+
+// clientCaps are the client capabilities the server acts on.
+type clientCaps struct {
+	sampling      bool
+	samplingTools bool
+	elicitForm    bool
+	elicitURL     bool
+	roots         bool
+}
+
+// ID returns the session's Mcp-Session-Id on Streamable HTTP, and "" on
+// other transports.
+func (ss *ServerSession) ID() string { return ss.id }
+
+// ProtocolVersion returns the version negotiated in initialize, and "" before
+// it.
+func (ss *ServerSession) ProtocolVersion() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+// ClientInfo returns the client's self-description from initialize (JSON),
+// nil before it. It is for display and logs only.
+func (ss *ServerSession) ClientInfo() json.RawMessage {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.clientInfo
+}
+
+// ClientCapabilities returns the capabilities the client declared in
+// initialize (JSON), nil before it.
+func (ss *ServerSession) ClientCapabilities() json.RawMessage {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.clientCaps
+}
+
+// Close ends the session: its connection closes, and calls in flight are
+// cancelled.
+func (ss *ServerSession) Close() error {
+	err := ss.conn.Close()
+	ss.closed()
+	return err
+}
+
+// Done is closed when the session has ended.
+func (ss *ServerSession) Done() <-chan struct{} { return ss.conn.Done() }
+
+// Wait blocks until the session ends and returns why (nil at a clean end of
+// input).
+func (ss *ServerSession) Wait() error {
+	err := ss.conn.Wait()
+	ss.closed()
+	return err
+}
+
+// closed runs once when the session ends: it leaves the server's list.
+func (ss *ServerSession) closed() {
+	ss.closeOnce.Do(func() {
+		ss.server.dropSession(ss)
+		ss.mu.Lock()
+		fns := ss.onClose
+		ss.mu.Unlock()
+		for _, f := range fns {
+			f()
+		}
+	})
+}
+
+// features returns what the negotiated version has.
+func (ss *ServerSession) features() features {
+	return featuresOf(ss.ProtocolVersion())
+}
+
+// acceptsBatches reports whether a JSON array may arrive now: only in a
+// session that negotiated 2025-03-26.
+func (ss *ServerSession) acceptsBatches() bool {
+	return ss.features().batches && ss.ProtocolVersion() != ""
+}
+
+// ready reports whether initialize has been answered.
+func (ss *ServerSession) initialized() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.state != stateNew
+}
+
+// track registers a request's cancel function under its id, so that
+// notifications/cancelled can reach it; the returned func unregisters it.
+func (ss *ServerSession) track(id rpc.ID, cancel context.CancelFunc) func() {
+	key := id.String()
+	ss.mu.Lock()
+	ss.inflight[key] = cancel
+	ss.mu.Unlock()
+	return func() {
+		ss.mu.Lock()
+		delete(ss.inflight, key)
+		ss.mu.Unlock()
+		cancel()
+	}
+}
+
+// cancel cancels the request with this id if it is still in flight; unknown
+// or finished ids are ignored, as the protocol says.
+func (ss *ServerSession) cancel(id json.RawMessage) {
+	var rid rpc.ID
+	if err := json.Unmarshal(id, &rid); err != nil {
+		return
+	}
+	ss.mu.Lock()
+	cancel := ss.inflight[rid.String()]
+	ss.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}

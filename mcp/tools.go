@@ -1,0 +1,259 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// ToolHandler runs a tool. An *rpc.Error it returns is sent to the client
+// as a JSON-RPC error; any other error becomes a tool result with isError
+// set and the error's text, which the model can read and act on.
+type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error)
+
+// TypedToolHandler runs a tool whose arguments decode into In and whose
+// structured output is Out. The result may be nil: the output is then sent
+// as structuredContent and, as the protocol recommends, as a text block of
+// its JSON.
+type TypedToolHandler[In, Out any] func(ctx context.Context, req *CallToolRequest, in In) (*CallToolResult, Out, error)
+
+type toolEntry struct {
+	tool    Tool
+	in, out *jsonschema.Schema
+	handler ToolHandler
+}
+
+// toolName is the protocol's rule for tool names.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// AddTool registers a tool whose input schema (and optional output schema)
+// is given as JSON Schema in t. A tool with the same name is replaced.
+// Sessions are told that the list changed. The error names what is wrong
+// with t: a bad name, a schema that is not an object schema or does not
+// compile.
+func (s *Server) AddTool(t *Tool, h ToolHandler) error {
+	if h == nil {
+		return fmt.Errorf("mcp: tool %q: nil handler", t.Name)
+	}
+	e, err := newToolEntry(t, h)
+	if err != nil {
+		return err
+	}
+	s.tools.put(t.Name, e)
+	s.listChanged("notifications/tools/list_changed", capTools)
+	return nil
+}
+
+func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
+	if !toolName.MatchString(t.Name) {
+		return nil, fmt.Errorf("mcp: tool name %q: want 1 to 128 characters of A-Z a-z 0-9 _ . -", t.Name)
+	}
+	e := &toolEntry{tool: *t, handler: h}
+	if len(t.InputSchema) == 0 {
+		e.tool.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	var err error
+	if e.in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
+		return nil, err
+	}
+	if len(t.OutputSchema) > 0 {
+		if e.out, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// AddTool registers a tool with typed arguments and output. When t has no
+// input schema it is derived from In (struct fields by their json names,
+// required unless omitempty or omitzero); likewise the output schema from
+// Out, unless Out is an interface type. Arguments are validated against
+// the input schema, then decoded into In.
+func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out]) error {
+	if h == nil {
+		return fmt.Errorf("mcp: tool %q: nil handler", t.Name)
+	}
+	tool := *t
+	var err error
+	if len(tool.InputSchema) == 0 {
+		if tool.InputSchema, err = schemaFor[In](); err != nil {
+			return fmt.Errorf("mcp: tool %q: input: %w", t.Name, err)
+		}
+	}
+	outType := reflect.TypeFor[Out]()
+	structured := outType.Kind() != reflect.Interface
+	if len(tool.OutputSchema) == 0 && structured {
+		if tool.OutputSchema, err = schemaFor[Out](); err != nil {
+			return fmt.Errorf("mcp: tool %q: output: %w", t.Name, err)
+		}
+	}
+	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+		var in In
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage(`{}`)
+		}
+		if err := json.Unmarshal(args, &in); err != nil {
+			return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
+		}
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return nil, err
+		}
+		if res == nil {
+			res = &CallToolResult{}
+		}
+		if structured && len(res.StructuredContent) == 0 {
+			b, err := json.Marshal(out)
+			if err != nil {
+				return nil, fmt.Errorf("mcp: tool %q: cannot encode the output: %w", t.Name, err)
+			}
+			res.StructuredContent = b
+			if len(res.Content) == 0 {
+				res.Content = []ContentBlock{Text(string(b))}
+			}
+		}
+		return res, nil
+	})
+}
+
+// RemoveTools unregisters tools by name; sessions are told when any was
+// registered.
+func (s *Server) RemoveTools(names ...string) {
+	if s.tools.remove(names...) {
+		s.listChanged("notifications/tools/list_changed", capTools)
+	}
+}
+
+// listTools answers tools/list, one page at a time.
+func (s *Server) listTools(ss *ServerSession, p *PaginatedRequestParams) (*ListToolsResult, error) {
+	page, next, err := s.tools.page(string(p.Cursor), s.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	f := ss.features()
+	out := &ListToolsResult{Tools: make([]Tool, 0, len(page)), NextCursor: Cursor(next)}
+	for _, e := range page {
+		t := e.tool
+		if !f.structured {
+			t.OutputSchema = nil
+		}
+		if !f.tasks {
+			t.Execution = nil
+		}
+		out.Tools = append(out.Tools, t)
+	}
+	return out, nil
+}
+
+// callTool answers tools/call: unknown tool → -32602; arguments checked
+// against the input schema (a failure is an isError result, or -32602 with
+// InvalidArgumentsAsError); a task-augmented call becomes a task; the
+// result's structuredContent is checked against the output schema.
+func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolRequestParams) (*CallToolOutcome, error) {
+	e, ok := s.tools.get(p.Name)
+	if !ok {
+		return nil, rpc.InvalidParams(fmt.Sprintf("unknown tool %q", p.Name))
+	}
+	if err := checkTaskMode(e, ss, p); err != nil {
+		return nil, err
+	}
+	args := p.Arguments
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage(`{}`)
+		p.Arguments = args
+	}
+	inst, err := decodeInstance(args)
+	if err != nil {
+		return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
+	}
+	if err := e.in.Validate(inst); err != nil {
+		verr := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
+		if s.opts.InvalidArgumentsAsError {
+			return nil, verr
+		}
+		return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
+	}
+	req := &CallToolRequest{Session: ss, Params: p}
+	if p.Task != nil && ss.features().tasks && s.opts.Tasks {
+		t := s.tasks.start(ss, p.Task, func(ctx context.Context) (any, error) {
+			return s.runTool(ctx, e, req)
+		})
+		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
+	}
+	res, err := s.runTool(ctx, e, req)
+	if err != nil {
+		return nil, err
+	}
+	return &CallToolOutcome{Value: *res}, nil
+}
+
+// runTool runs the handler and checks what it returned.
+func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest) (*CallToolResult, error) {
+	res, err := e.handler(ctx, req)
+	if err != nil {
+		var rerr *rpc.Error
+		if errors.As(err, &rerr) {
+			return nil, rerr
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		r := ToolError(err.Error())
+		return &r, nil
+	}
+	if res == nil {
+		res = &CallToolResult{}
+	}
+	if res.Content == nil {
+		res.Content = []ContentBlock{}
+	}
+	if e.out != nil && !isError(res) {
+		if len(res.StructuredContent) == 0 {
+			s.log.Error("mcp: tool result lacks the structuredContent its outputSchema requires", "tool", e.tool.Name)
+			return nil, rpc.InternalError()
+		}
+		inst, err := decodeInstance(res.StructuredContent)
+		if err == nil {
+			err = e.out.Validate(inst)
+		}
+		if err != nil {
+			s.log.Error("mcp: tool result does not match its outputSchema", "tool", e.tool.Name, "error", err)
+			return nil, rpc.InternalError()
+		}
+	}
+	out := downgradeToolResult(*res, req.Session.features())
+	return &out, nil
+}
+
+// ToolError returns a tool result that reports a failure to the model:
+// isError set and the message as text.
+func ToolError(message string) CallToolResult {
+	yes := true
+	return CallToolResult{Content: []ContentBlock{Text(message)}, IsError: &yes}
+}
+
+func isError(r *CallToolResult) bool { return r.IsError != nil && *r.IsError }
+
+// checkTaskMode applies a tool's execution.taskSupport: a call in the
+// wrong mode is -32601, as the protocol says.
+func checkTaskMode(e *toolEntry, ss *ServerSession, p *CallToolRequestParams) error {
+	mode := ToolExecutionTaskSupport("forbidden")
+	if e.tool.Execution != nil && e.tool.Execution.TaskSupport != "" {
+		mode = e.tool.Execution.TaskSupport
+	}
+	tasks := ss.features().tasks && ss.server.opts.Tasks
+	switch {
+	case p.Task != nil && tasks && mode == "forbidden":
+		return rpc.NewError(rpc.CodeMethodNotFound, fmt.Sprintf("tool %q cannot run as a task", p.Name))
+	case p.Task == nil && mode == "required" && tasks:
+		return rpc.NewError(rpc.CodeMethodNotFound, fmt.Sprintf("tool %q runs only as a task", p.Name))
+	}
+	return nil
+}

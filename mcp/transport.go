@@ -1,0 +1,54 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"sync"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// sessionTransport is the transport a session's connection runs on: the
+// underlying one, with MCP's batch rule applied to what arrives. A JSON
+// array is a batch, which only 2025-03-26 sessions accept; anywhere else it
+// is answered with -32600 and never dispatched.
+type sessionTransport struct {
+	rpc.Transport
+	ss *ServerSession
+	mu sync.Mutex // writes come from the connection and from Read
+}
+
+// Read returns the next message the session may dispatch.
+func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
+	for {
+		msg, err := t.Transport.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if isBatch(msg) && !t.ss.acceptsBatches() {
+			if err := t.Write(ctx, batchRefusal()); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return msg, nil
+	}
+}
+
+// Write sends one message.
+func (t *sessionTransport) Write(ctx context.Context, msg []byte) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.Transport.Write(ctx, msg)
+}
+
+// isBatch reports whether a message is a JSON array.
+func isBatch(msg []byte) bool {
+	b := bytes.TrimLeft(msg, " \t\r\n")
+	return len(b) > 0 && b[0] == '['
+}
+
+// batchRefusal is the answer to a batch outside a 2025-03-26 session.
+func batchRefusal() []byte {
+	return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches are accepted only in sessions of protocol version 2025-03-26"}}`)
+}
