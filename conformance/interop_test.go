@@ -69,6 +69,9 @@ const (
 	errorTool      = "test_error_handling"
 )
 
+// serverArgs make the lists span several pages, so that both clients paginate.
+var serverArgs = []string{"-page-size", "3"}
+
 // client is one official SDK client and how to run it.
 type client struct {
 	name  string
@@ -107,11 +110,11 @@ func runInterop(t *testing.T, c client, transport string) {
 	serverLog := func() string { return "" }
 	switch transport {
 	case "stdio":
-		argv = append(argv, "stdio", binary)
+		argv = append(append(argv, "stdio", binary), serverArgs...)
 	case "http":
 		addr, err := harness.FreeAddr()
 		require.NoError(t, err)
-		server, err := harness.Start(ctx, binary, "-http", addr)
+		server, err := harness.Start(ctx, binary, append([]string{"-http", addr}, serverArgs...)...)
 		require.NoError(t, err)
 		defer server.Stop()
 		serverLog = server.Stderr
