@@ -45,6 +45,12 @@ var rules = map[string]rule{
 // it to the server's router, which validates params against the schema.
 func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
 	ctx = withSession(ctx, ss)
+	if req.Method == "initialize" {
+		defer ss.initHandled()
+	} else if !ss.initialized() {
+		// Calls run concurrently: one read after an initialize waits for it.
+		ss.awaitInit(ctx)
+	}
 	if req.IsNotification() {
 		return nil, ss.notification(ctx, req)
 	}

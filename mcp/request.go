@@ -84,7 +84,7 @@ func notifyProgress(ctx context.Context, progress, total float64, message string
 	if total > 0 {
 		p.Total = &total
 	}
-	if ss.features().audio { // progress messages came with 2025-03-26
+	if ss.features().progressText {
 		p.Message = message
 	}
 	if err := ss.conn.Notify(ctx, "notifications/progress", p); err != nil {

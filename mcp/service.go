@@ -107,11 +107,17 @@ func (v service) TasksCancel(ctx context.Context, p *CancelTaskRequestParams) (*
 // The notifications below are handled by the session before they reach
 // the router (cancellation, roots); these only complete the interface.
 
-func (v service) NotificationsCancelled(context.Context, *CancelledNotificationParams) error { return nil }
+func (v service) NotificationsCancelled(context.Context, *CancelledNotificationParams) error {
+	return nil
+}
 
-func (v service) NotificationsProgress(context.Context, *ProgressNotificationParams) error { return nil }
+func (v service) NotificationsProgress(context.Context, *ProgressNotificationParams) error {
+	return nil
+}
 
-func (v service) NotificationsRootsListChanged(context.Context, *NotificationParams) error { return nil }
+func (v service) NotificationsRootsListChanged(context.Context, *NotificationParams) error {
+	return nil
+}
 
 func (v service) NotificationsTasksStatus(context.Context, *TaskStatusNotificationParams) error {
 	return nil

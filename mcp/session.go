@@ -23,6 +23,7 @@ type ServerSession struct {
 	clientInfo json.RawMessage // Implementation as sent
 	caps       clientCaps      // decoded flags
 	offered    capSet          // server capabilities sent in initialize
+	initDone   chan struct{}   // closed when an initialize read earlier has been handled
 	logLevel   int             // index in logLevels; -1 = logging off
 	subscribed map[string]bool // resource URIs
 	inflight   map[string]context.CancelFunc
@@ -153,5 +154,44 @@ func (ss *ServerSession) cancel(id json.RawMessage) {
 	ss.mu.Unlock()
 	if cancel != nil {
 		cancel()
+	}
+}
+
+// initArrived records that an initialize request was read, so requests
+// read after it wait for it instead of racing it.
+func (ss *ServerSession) initArrived() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.state == stateNew && ss.initDone == nil {
+		ss.initDone = make(chan struct{})
+	}
+}
+
+// initHandled releases the requests waiting for initialize, whatever its
+// outcome.
+func (ss *ServerSession) initHandled() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.initDone != nil {
+		select {
+		case <-ss.initDone:
+		default:
+			close(ss.initDone)
+		}
+	}
+}
+
+// awaitInit waits for an initialize that arrived before the current
+// request to be handled.
+func (ss *ServerSession) awaitInit(ctx context.Context) {
+	ss.mu.Lock()
+	ch := ss.initDone
+	ss.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
 	}
 }

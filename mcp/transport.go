@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"sync"
 
 	"github.com/schemarpc/schemarpc/rpc"
@@ -31,8 +32,20 @@ func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
 			}
 			continue
 		}
+		if !t.ss.initialized() && isInitialize(msg) {
+			t.ss.initArrived()
+		}
 		return msg, nil
 	}
+}
+
+// isInitialize reports whether a message is an initialize request.
+func isInitialize(msg []byte) bool {
+	var env struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(msg, &env) == nil && env.Method == "initialize" && env.ID != nil
 }
 
 // Write sends one message.

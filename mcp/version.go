@@ -42,6 +42,7 @@ func negotiate(requested string) string {
 type features struct {
 	batches      bool // JSON-RPC batches (2025-03-26 only)
 	audio        bool // audio content blocks
+	progressText bool // a message in progress notifications
 	completions  bool // the completions capability gates completion/complete
 	resourceLink bool // resource_link content blocks
 	structured   bool // Tool.outputSchema and CallToolResult.structuredContent
@@ -57,11 +58,11 @@ func featuresOf(v string) features {
 	case Version20241105:
 		return features{}
 	case Version20250326:
-		return features{batches: true, audio: true, completions: true}
+		return features{batches: true, audio: true, progressText: true, completions: true}
 	case Version20250618:
-		return features{audio: true, completions: true, resourceLink: true, structured: true, elicitation: true}
+		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true}
 	default:
-		return features{audio: true, completions: true, resourceLink: true, structured: true, elicitation: true,
+		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
 			tasks: true, urlElicit: true, sseRetry: true}
 	}
 }

@@ -87,3 +87,69 @@ func TestEnvelopeSchemas(t *testing.T) {
 		})
 	}
 }
+
+// compileDefs compiles every $defs entry of an embedded document.
+func compileDefs(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := fs.ReadFile(schema.FS, path)
+	require.NoError(t, err)
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	require.NoError(t, err)
+	defs, _ := doc.(map[string]any)["$defs"].(map[string]any)
+	var names []string
+	for name := range defs {
+		compile(t, path+"#/$defs/"+name)
+		names = append(names, name)
+	}
+	return names
+}
+
+func TestEveryMCPDefinitionCompiles(t *testing.T) {
+	files, err := fs.Glob(schema.FS, "mcp/*/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			compile(t, f)
+			compileDefs(t, f)
+		})
+	}
+}
+
+func TestMCPDefinitionsUseThePublishedNames(t *testing.T) {
+	// The names the published 2025-11-25 schema gives these concepts; code
+	// built on the generated package depends on them.
+	want := []string{
+		"CallToolRequestParams", "CallToolResult", "Tool", "ToolAnnotations", "ToolExecution", "ListToolsResult",
+		"ContentBlock", "TextContent", "ImageContent", "AudioContent", "ResourceLink", "EmbeddedResource",
+		"TextResourceContents", "BlobResourceContents", "Resource", "ResourceTemplate", "ReadResourceRequestParams",
+		"ReadResourceResult", "ListResourcesResult", "ListResourceTemplatesResult", "SubscribeRequestParams",
+		"UnsubscribeRequestParams", "ResourceUpdatedNotificationParams", "Prompt", "PromptArgument", "PromptMessage",
+		"GetPromptRequestParams", "GetPromptResult", "ListPromptsResult", "CompleteRequestParams", "CompleteResult",
+		"PromptReference", "ResourceTemplateReference", "SetLevelRequestParams", "LoggingLevel",
+		"LoggingMessageNotificationParams", "ProgressNotificationParams", "CancelledNotificationParams",
+		"InitializeRequestParams", "InitializeResult", "ClientCapabilities", "ServerCapabilities", "Implementation",
+		"Icon", "CreateMessageRequestParams", "CreateMessageResult", "SamplingMessage", "ModelPreferences",
+		"ElicitRequestParams", "ElicitRequestFormParams", "ElicitRequestURLParams", "ElicitResult",
+		"PrimitiveSchemaDefinition", "StringSchema", "NumberSchema", "BooleanSchema", "UntitledSingleSelectEnumSchema",
+		"TitledSingleSelectEnumSchema", "UntitledMultiSelectEnumSchema", "TitledMultiSelectEnumSchema",
+		"LegacyTitledEnumSchema", "ListRootsResult", "Root", "Task", "TaskStatus", "CreateTaskResult", "GetTaskResult",
+		"GetTaskPayloadResult", "CancelTaskResult", "ListTasksResult", "TaskStatusNotificationParams",
+		"PaginatedRequestParams", "RequestParams", "NotificationParams", "EmptyResult", "Result", "Cursor",
+		"ProgressToken", "RequestId", "Role", "Annotations", "GetTaskRequestParams", "GetTaskPayloadRequestParams",
+		"CancelTaskRequestParams", "ElicitationCompleteNotificationParams", "CallToolOutcome",
+	}
+	files, err := fs.Glob(schema.FS, "mcp/2025-11-25/*.json")
+	require.NoError(t, err)
+	have := map[string]string{}
+	for _, f := range files {
+		for _, name := range compileDefs(t, f) {
+			prev, dup := have[name]
+			assert.False(t, dup, "%s is defined in %s and %s", name, prev, f)
+			have[name] = f
+		}
+	}
+	for _, name := range want {
+		assert.Contains(t, have, name)
+	}
+}

@@ -1,0 +1,303 @@
+package mcpcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Checker validates the messages of one MCP session of a given protocol
+// version. It is safe for concurrent use.
+type Checker struct {
+	version   string
+	ours      *Ours
+	envelope  *jsonschema.Schema
+	published *Published // nil when no shared/mcp-spec was found
+
+	mu      sync.Mutex
+	pending [2]map[string]string // per sending direction: request id key → method
+}
+
+// New returns a checker for a protocol version ("2024-11-05" … "2025-11-25").
+// It always validates against our schema, and also against the published
+// schema of the same version when a shared/mcp-spec directory is found above
+// the working directory.
+func New(version string) (*Checker, error) {
+	if !knownVersion(version) {
+		return nil, fmt.Errorf("mcpcheck: unknown protocol version %q (known: %v)", version, Versions)
+	}
+	ours, err := LoadOurs()
+	if err != nil {
+		return nil, err
+	}
+	env, err := ours.envelope()
+	if err != nil {
+		return nil, err
+	}
+	c := &Checker{version: version, ours: ours, envelope: env}
+	c.pending[ClientToServer] = map[string]string{}
+	c.pending[ServerToClient] = map[string]string{}
+	dir, err := FindSpecDir()
+	if err == nil {
+		if c.published, err = LoadPublished(dir, version); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, ErrNoSpec) {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Published reports whether the published schema was found, so that
+// messages are checked against it too.
+func (c *Checker) Published() bool { return c.published != nil }
+
+// Version returns the session's protocol version.
+func (c *Checker) Version() string { return c.version }
+
+// Check validates one wire message (single or batch) sent in direction dir.
+// It tracks request ids per direction so a response is checked against the
+// result schema of the request it answers. It returns nil when the message
+// is valid, and otherwise an error listing every problem found.
+func (c *Checker) Check(dir Direction, msg []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(msg))
+	if err != nil {
+		return fmt.Errorf("mcpcheck: %s message is not JSON: %w", dir, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	if batch, ok := inst.([]any); ok {
+		if c.version != batchVersion {
+			errs = append(errs, fmt.Errorf("a batch in a %s session: batches exist only in %s", c.version, batchVersion))
+		}
+		if len(batch) == 0 {
+			errs = append(errs, errors.New("an empty batch"))
+		}
+		if c.published != nil && c.version == batchVersion {
+			errs = append(errs, c.publishedEnvelope(inst))
+		}
+		for i, m := range batch {
+			if err := c.checkOne(dir, m, c.version != batchVersion); err != nil {
+				errs = append(errs, fmt.Errorf("batch member %d: %w", i, err))
+			}
+		}
+	} else {
+		errs = append(errs, c.checkOne(dir, inst, true))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("mcpcheck: %s %s message %s: %w", c.version, dir, abbreviate(msg), err)
+	}
+	return nil
+}
+
+// checkOne validates a single message; withEnvelope also checks it against
+// the published JSONRPCMessage.
+func (c *Checker) checkOne(dir Direction, inst any, withEnvelope bool) error {
+	if err := c.envelope.Validate(inst); err != nil {
+		return fmt.Errorf("not a JSON-RPC 2.0 message: %w", err)
+	}
+	m := inst.(map[string]any) // the envelope schema accepts objects only
+	var errs []error
+	if c.published != nil && withEnvelope {
+		errs = append(errs, c.publishedEnvelope(m))
+	}
+	if method, ok := m["method"].(string); ok {
+		errs = append(errs, c.checkCall(dir, m, method))
+	} else {
+		errs = append(errs, c.checkResponse(dir, m))
+	}
+	return errors.Join(errs...)
+}
+
+// checkCall validates a request or a notification.
+func (c *Checker) checkCall(dir Direction, m map[string]any, method string) error {
+	id, isRequest := m["id"]
+	kind := "notification"
+	if isRequest {
+		kind = "request"
+	}
+	// The id is tracked whatever else is wrong, so the error response the
+	// other side owes it is recognised.
+	var errs []error
+	if isRequest {
+		if id == nil {
+			errs = append(errs, fmt.Errorf("request %q has the id null, which MCP forbids", method))
+		} else {
+			key := idKey(id)
+			if prev, busy := c.pending[dir][key]; busy {
+				errs = append(errs, fmt.Errorf("request id %s is already in flight (%q)", key, prev))
+			}
+			c.pending[dir][key] = method
+		}
+	}
+	def, ok := c.ours.Method(method)
+	switch {
+	case !ok:
+		return errors.Join(append(errs, fmt.Errorf("%s %q is not an MCP method", kind, method))...)
+	case def.Notification == isRequest:
+		return errors.Join(append(errs, fmt.Errorf("%q is sent as a %s, but it is a %s", method, kind, map[bool]string{true: "notification", false: "request"}[def.Notification]))...)
+	case !dir.sends(def.Direction):
+		return errors.Join(append(errs, fmt.Errorf("%q is %s only, not sent %s", method, def.Direction, dir))...)
+	case !exists(method, c.version):
+		return errors.Join(append(errs, fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method]))...)
+	}
+	params, ok := m["params"]
+	if !ok {
+		params = map[string]any{}
+	}
+	if def.Params != "" {
+		sch, err := c.ours.Compile(def.Params)
+		if err != nil {
+			return err
+		}
+		if err := sch.Validate(params); err != nil {
+			errs = append(errs, fmt.Errorf("params of %q against our %s: %w", method, shortLocation(def.Params), err))
+		}
+	}
+	if c.published != nil {
+		errs = append(errs, c.publishedCall(m, method))
+	}
+	return errors.Join(errs...)
+}
+
+// checkResponse validates a response to a request the other side sent.
+func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
+	id := m["id"]
+	_, isError := m["error"]
+	if id == nil {
+		if isError {
+			return nil // an error about a request whose id could not be read
+		}
+		return errors.New("a result with the id null")
+	}
+	key := idKey(id)
+	asked := c.pending[dir.other()]
+	method, ok := asked[key]
+	if !ok {
+		return fmt.Errorf("a response to request id %s, which the %s side did not send or was already answered", key, map[Direction]string{ClientToServer: "server", ServerToClient: "client"}[dir])
+	}
+	delete(asked, key)
+	if isError {
+		return nil
+	}
+	def, known := c.ours.Method(method)
+	if !known || !exists(method, c.version) {
+		return fmt.Errorf("a result for %q, which is not a method of protocol version %s: only an error can answer it", method, c.version)
+	}
+	var errs []error
+	sch, err := c.ours.Compile(def.Result)
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(m["result"]); err != nil {
+		errs = append(errs, fmt.Errorf("result of %q against our %s: %w", method, shortLocation(def.Result), err))
+	}
+	if c.published != nil {
+		errs = append(errs, c.publishedResult(method, m["result"]))
+	}
+	return errors.Join(errs...)
+}
+
+// publishedEnvelope validates against the published JSONRPCMessage. An
+// error response with "id": null is our deliberate choice (JSON-RPC 2.0
+// §5), which no published version accepts; it is checked with the id 0.
+func (c *Checker) publishedEnvelope(inst any) error {
+	sch, err := c.published.Def("JSONRPCMessage")
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(nullIDAsZero(inst)); err != nil {
+		return fmt.Errorf("against the published %s JSONRPCMessage: %w", c.version, err)
+	}
+	return nil
+}
+
+// nullIDAsZero returns inst with the null id of error responses replaced by
+// 0, for batches member by member.
+func nullIDAsZero(inst any) any {
+	switch v := inst.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, m := range v {
+			out[i] = nullIDAsZero(m)
+		}
+		return out
+	case map[string]any:
+		if id, ok := v["id"]; ok && id == nil {
+			if _, isErr := v["error"]; isErr {
+				w := maps.Clone(v)
+				w["id"] = json.Number("0")
+				return w
+			}
+		}
+	}
+	return inst
+}
+
+// publishedCall validates a request or notification against the published
+// message definition of its method.
+func (c *Checker) publishedCall(m map[string]any, method string) error {
+	def, ok := c.published.MessageDef(method)
+	if !ok {
+		return fmt.Errorf("the published %s schema has no message %q", c.version, method)
+	}
+	sch, err := c.published.Def(def)
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(m); err != nil {
+		return fmt.Errorf("against the published %s %s: %w", c.version, def, err)
+	}
+	return nil
+}
+
+// publishedResult validates a result against the published result
+// definitions of method; matching one of them is enough.
+func (c *Checker) publishedResult(method string, result any) error {
+	defs := c.published.ResultDefs(method)
+	if len(defs) == 0 {
+		return fmt.Errorf("the published %s schema has no result for %q", c.version, method)
+	}
+	var errs []error
+	for _, d := range defs {
+		sch, err := c.published.Def(d)
+		if err != nil {
+			return err
+		}
+		err = sch.Validate(result)
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, fmt.Errorf("against the published %s %s: %w", c.version, d, err))
+	}
+	return errors.Join(errs...)
+}
+
+// idKey is a request id as a map key: strings and numbers never collide.
+func idKey(id any) string {
+	switch v := id.(type) {
+	case string:
+		b, _ := json.Marshal(v)
+		return string(b)
+	case json.Number:
+		return v.String()
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// abbreviate shortens a message for error texts.
+func abbreviate(msg []byte) string {
+	const limit = 200
+	s := string(bytes.TrimSpace(msg))
+	if len(s) > limit {
+		return s[:limit] + "…"
+	}
+	return s
+}

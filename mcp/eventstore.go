@@ -1,0 +1,194 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// EventStore keeps the SSE events a Streamable HTTP session sent, so that a
+// client whose stream broke can resume it with GET and Last-Event-ID and
+// receive what it missed. Each session has several streams (its GET stream
+// and one per POSTed request); an event id names both the event and its
+// stream. Implementations must be safe for concurrent use.
+type EventStore interface {
+	// Append stores data as the next event of a stream of a session and
+	// returns the event's id: visible ASCII, unique within the session,
+	// and telling Replay which stream it belongs to.
+	Append(ctx context.Context, session, stream string, data []byte) (id string, err error)
+	// Replay calls fn, in order, for every event stored after lastEventID
+	// on lastEventID's stream, and returns that stream. An id that was
+	// never issued, or whose later events are no longer all stored, is an
+	// error matching ErrEventNotFound. An error from fn stops the replay
+	// and is returned.
+	Replay(ctx context.Context, session, lastEventID string, fn func(id string, data []byte) error) (stream string, err error)
+	// Forget drops everything stored for a session that ended.
+	Forget(ctx context.Context, session string) error
+}
+
+// ErrEventNotFound reports a Last-Event-ID the store cannot resume from: it
+// was never issued in that session, or events after it were discarded.
+var ErrEventNotFound = errors.New("mcp: event not found")
+
+// MemoryEventStoreOptions bound a MemoryEventStore. The zero value is
+// usable.
+type MemoryEventStoreOptions struct {
+	// MaxEvents is how many events a session keeps; the oldest go first.
+	// 0 means 1000.
+	MaxEvents int
+	// MaxBytes is how many bytes of event data a session keeps; the oldest
+	// events go first. 0 means 16 MiB.
+	MaxBytes int
+}
+
+// MemoryEventStore is an EventStore in process memory, bounded per
+// session. Event ids have the form "<stream>-<n>", n counting the session's
+// events.
+type MemoryEventStore struct {
+	maxEvents, maxBytes int
+
+	mu       sync.Mutex
+	sessions map[string]*eventLog
+}
+
+// eventLog is one session's stored events, oldest first.
+type eventLog struct {
+	next   uint64 // number of the next event
+	events []storedEvent
+	bytes  int
+	// evicted holds, per stream, the number of the newest event of that
+	// stream that was discarded; a replay from before it would miss events.
+	evicted map[string]uint64
+	// floor is the newest number forgotten from evicted when it grew too
+	// big: replays from before it are refused, as events may be missing.
+	floor uint64
+}
+
+// storedEvent is one event of an eventLog.
+type storedEvent struct {
+	stream string
+	n      uint64
+	data   []byte
+}
+
+// NewMemoryEventStore returns an empty in-memory store. opts may be nil.
+func NewMemoryEventStore(opts *MemoryEventStoreOptions) *MemoryEventStore {
+	m := &MemoryEventStore{maxEvents: 1000, maxBytes: 16 << 20, sessions: map[string]*eventLog{}}
+	if opts != nil {
+		if opts.MaxEvents > 0 {
+			m.maxEvents = opts.MaxEvents
+		}
+		if opts.MaxBytes > 0 {
+			m.maxBytes = opts.MaxBytes
+		}
+	}
+	return m
+}
+
+// Append stores an event; the oldest events of the session go when the
+// bounds are passed.
+func (m *MemoryEventStore) Append(_ context.Context, session, stream string, data []byte) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.sessions[session]
+	if l == nil {
+		l = &eventLog{next: 1, evicted: map[string]uint64{}}
+		m.sessions[session] = l
+	}
+	n := l.next
+	l.next++
+	l.events = append(l.events, storedEvent{stream: stream, n: n, data: append([]byte(nil), data...)})
+	l.bytes += len(data)
+	for len(l.events) > m.maxEvents || (l.bytes > m.maxBytes && len(l.events) > 1) {
+		l.evict(m.maxEvents)
+	}
+	return formatEventID(stream, n), nil
+}
+
+// evict discards the oldest event and remembers that its stream lost it.
+// The per-stream record is bounded: past limit streams, the oldest records
+// are folded into floor.
+func (l *eventLog) evict(limit int) {
+	e := l.events[0]
+	l.events[0] = storedEvent{}
+	l.events = l.events[1:]
+	l.bytes -= len(e.data)
+	l.evicted[e.stream] = e.n
+	if len(l.evicted) <= 4*limit {
+		return
+	}
+	// Keep the newer half of the records.
+	cut := l.medianEvicted()
+	for s, n := range l.evicted {
+		if n <= cut {
+			l.floor = max(l.floor, n)
+			delete(l.evicted, s)
+		}
+	}
+}
+
+// medianEvicted returns the median of the evicted numbers.
+func (l *eventLog) medianEvicted() uint64 {
+	ns := make([]uint64, 0, len(l.evicted))
+	for _, n := range l.evicted {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	return ns[len(ns)/2]
+}
+
+// Replay calls fn for the events of lastEventID's stream stored after it.
+func (m *MemoryEventStore) Replay(_ context.Context, session, lastEventID string, fn func(id string, data []byte) error) (string, error) {
+	stream, n, ok := parseEventID(lastEventID)
+	if !ok {
+		return "", ErrEventNotFound
+	}
+	m.mu.Lock()
+	l := m.sessions[session]
+	if l == nil || n >= l.next || n < l.floor || l.evicted[stream] > n {
+		m.mu.Unlock()
+		return "", ErrEventNotFound
+	}
+	var out []storedEvent
+	for _, e := range l.events {
+		if e.n > n && e.stream == stream {
+			out = append(out, e)
+		}
+	}
+	m.mu.Unlock()
+	for _, e := range out {
+		if err := fn(formatEventID(e.stream, e.n), e.data); err != nil {
+			return stream, err
+		}
+	}
+	return stream, nil
+}
+
+// Forget drops a session's events.
+func (m *MemoryEventStore) Forget(_ context.Context, session string) error {
+	m.mu.Lock()
+	delete(m.sessions, session)
+	m.mu.Unlock()
+	return nil
+}
+
+// formatEventID names event n of a stream.
+func formatEventID(stream string, n uint64) string {
+	return stream + "-" + strconv.FormatUint(n, 10)
+}
+
+// parseEventID splits an id made by formatEventID.
+func parseEventID(id string) (stream string, n uint64, ok bool) {
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.ParseUint(id[i+1:], 10, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	return id[:i], n, true
+}

@@ -1,0 +1,126 @@
+package mcp
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// hostPolicy is the DNS-rebinding protection of the Streamable HTTP
+// handler: which Host and Origin headers a request may carry.
+//
+// A web page can make a browser send requests to a server on the user's own
+// machine by pointing a domain it controls at 127.0.0.1; such requests carry
+// the attacker's name in Host and Origin. So on a connection that arrived on
+// a loopback address, Host must be a loopback name (localhost, 127.0.0.1,
+// [::1], any port) or an allowed host, and an Origin, when present, must be
+// an http(s) origin with a loopback name, an allowed origin, or the request's
+// own Host. On other connections Host is checked only against the allowed
+// hosts, when there are any, and Origin as above minus the loopback rule.
+type hostPolicy struct {
+	off     bool
+	hosts   map[string]bool // lower case, "name" (any port) or "name:port"
+	origins map[string]bool // lower case, "scheme://host[:port]" or "null"
+}
+
+// newHostPolicy builds the policy from the handler's options.
+func newHostPolicy(opts *HTTPOptions) hostPolicy {
+	p := hostPolicy{off: opts.DisableHostCheck, hosts: map[string]bool{}, origins: map[string]bool{}}
+	for _, h := range opts.AllowedHosts {
+		p.hosts[strings.ToLower(strings.TrimSpace(h))] = true
+	}
+	for _, o := range opts.AllowedOrigins {
+		p.origins[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(o), "/"))] = true
+	}
+	return p
+}
+
+// check returns why r must be refused, or "" when it may be served.
+func (p hostPolicy) check(r *http.Request) string {
+	if p.off {
+		return ""
+	}
+	local := onLoopback(r)
+	host, _ := splitHostPort(r.Host)
+	hostOK := p.hosts[strings.ToLower(r.Host)] || p.hosts[host] ||
+		(local && isLoopbackName(host)) || (!local && len(p.hosts) == 0)
+	if !hostOK {
+		return "the Host header names a host this server does not answer for"
+	}
+	origin, present := r.Header["Origin"]
+	if !present {
+		return ""
+	}
+	if len(origin) != 1 || !p.originOK(origin[0], r.Host, local) {
+		return "the Origin header names an origin this server does not accept"
+	}
+	return ""
+}
+
+// originOK reports whether an Origin header value is acceptable for a
+// request to reqHost.
+func (p hostPolicy) originOK(origin, reqHost string, local bool) bool {
+	o := strings.ToLower(strings.TrimSpace(origin))
+	if p.origins[o] {
+		return true
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return false
+	}
+	name, port := splitHostPort(u.Host)
+	if local && isLoopbackName(name) {
+		return true
+	}
+	// Same origin: the page was served by this very host and port.
+	rname, rport := splitHostPort(strings.ToLower(reqHost))
+	if port == "" {
+		port = defaultPort(u.Scheme)
+	}
+	if rport == "" {
+		rport = defaultPort(u.Scheme)
+	}
+	return name == rname && port == rport
+}
+
+// onLoopback reports whether r arrived on a loopback address. When the
+// address is unknown (the handler called outside net/http's server) it
+// assumes so, the stricter choice.
+func onLoopback(r *http.Request) bool {
+	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || addr == nil {
+		return true
+	}
+	host, _ := splitHostPort(addr.String())
+	ip := net.ParseIP(host)
+	return ip == nil || ip.IsLoopback()
+}
+
+// isLoopbackName reports whether a host name (no port) is one of the names
+// of the local machine: localhost, or a loopback IP address.
+func isLoopbackName(name string) bool {
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(name)
+	return ip != nil && ip.IsLoopback()
+}
+
+// splitHostPort splits "name:port", "[v6]:port", "name" or "[v6]" into a
+// lower-case name without brackets and a port ("" when absent).
+func splitHostPort(hostport string) (name, port string) {
+	if h, p, err := net.SplitHostPort(hostport); err == nil {
+		return strings.ToLower(h), p
+	}
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")), ""
+}
+
+// defaultPort is the port a URL scheme implies.
+func defaultPort(scheme string) string {
+	if scheme == "https" {
+		return "443"
+	}
+	return "80"
+}

@@ -1,0 +1,518 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// The HTTP headers of Streamable HTTP.
+const (
+	// HeaderSessionID carries the session id the server issued with the
+	// initialize result; the client repeats it on every later request.
+	HeaderSessionID = "Mcp-Session-Id"
+	// HeaderProtocolVersion carries the negotiated protocol version on the
+	// requests that follow initialize (2025-06-18 onward).
+	HeaderProtocolVersion = "Mcp-Protocol-Version"
+	// headerLastEventID names the last SSE event a resuming client received.
+	headerLastEventID = "Last-Event-ID"
+)
+
+// HTTPOptions configure a StreamableHTTPHandler. The zero value is usable.
+type HTTPOptions struct {
+	// JSONResponse answers a POSTed request with one application/json
+	// response instead of an SSE stream. What handlers send while serving
+	// it then travels on the session's GET stream.
+	JSONResponse bool
+	// EventStore keeps SSE events for clients that resume a broken stream
+	// (GET with Last-Event-ID). nil means an in-memory store with the
+	// default bounds of NewMemoryEventStore.
+	EventStore EventStore
+	// SessionTimeout ends a session that has had no HTTP request in
+	// progress for this long. 0 means 30 minutes; negative, never.
+	SessionTimeout time.Duration
+	// MaxBodyBytes bounds a POST body; larger ones get 413. 0 means
+	// rpc.DefaultMaxMessageSize (4 MiB).
+	MaxBodyBytes int64
+	// AllowedHosts are Host header values accepted besides the loopback
+	// names: "name" (any port) or "name:port". On a connection to a
+	// non-loopback address, a non-empty list is the whole set accepted.
+	AllowedHosts []string
+	// AllowedOrigins are Origin header values accepted besides loopback
+	// origins and the request's own host, as "scheme://host[:port]".
+	AllowedOrigins []string
+	// DisableHostCheck turns the Host and Origin checks off, for a server
+	// behind a proxy that does them.
+	DisableHostCheck bool
+	// RetryInterval is the reconnection delay announced at the start of
+	// every POST stream (the SSE retry field). 0 means one second.
+	RetryInterval time.Duration
+	// KeepAlive is the silence after which an open stream gets an SSE
+	// comment, so that proxies keep it and a vanished client is noticed.
+	// 0 means 30 seconds; negative, never.
+	KeepAlive time.Duration
+}
+
+// StreamableHTTPHandler serves a Server over Streamable HTTP (protocol
+// versions 2025-03-26 to 2025-11-25): POST carries client messages, GET
+// opens the stream of server-initiated messages or resumes a broken one,
+// DELETE ends a session. Mount it at any path, e.g. /mcp. See
+// docs/mcp-http.md for the exact rules.
+type StreamableHTTPHandler struct {
+	server *Server
+	opts   HTTPOptions
+	store  EventStore
+	hosts  hostPolicy
+	log    *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession
+	closed   bool
+}
+
+// NewStreamableHTTPHandler returns a handler serving s. opts may be nil.
+func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandler {
+	h := &StreamableHTTPHandler{server: s, log: s.log, sessions: map[string]*httpSession{}}
+	if opts != nil {
+		h.opts = *opts
+	}
+	if h.opts.SessionTimeout == 0 {
+		h.opts.SessionTimeout = 30 * time.Minute
+	}
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = rpc.DefaultMaxMessageSize
+	}
+	if h.opts.RetryInterval <= 0 {
+		h.opts.RetryInterval = time.Second
+	}
+	if h.opts.KeepAlive == 0 {
+		h.opts.KeepAlive = 30 * time.Second
+	}
+	h.store = h.opts.EventStore
+	if h.store == nil {
+		h.store = NewMemoryEventStore(nil)
+	}
+	h.hosts = newHostPolicy(&h.opts)
+	return h
+}
+
+// ServeHTTP implements http.Handler.
+func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if reason := h.hosts.check(r); reason != "" {
+		writeHTTPError(w, http.StatusForbidden, rpc.CodeInvalidRequest, reason)
+		return
+	}
+	if v, ok := r.Header[http.CanonicalHeaderKey(HeaderProtocolVersion)]; ok {
+		if len(v) != 1 || !slices.Contains(SupportedVersions(), v[0]) {
+			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest,
+				fmt.Sprintf("unsupported %s %q; supported: %s", HeaderProtocolVersion, strings.Join(v, ", "), strings.Join(SupportedVersions(), ", ")))
+			return
+		}
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeHTTPError(w, http.StatusMethodNotAllowed, rpc.CodeInvalidRequest, "Streamable HTTP uses POST, GET and DELETE")
+	}
+}
+
+// post serves a POSTed message or batch.
+func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, "Content-Type must be application/json")
+		return
+	}
+	sse := !h.opts.JSONResponse
+	if !accepts(r, "application/json") || (sse && !accepts(r, "text/event-stream")) {
+		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
+		return
+	}
+	body, status, err := h.readBody(w, r)
+	if err != nil {
+		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+		return
+	}
+	fr, rerr := parseFrame(body)
+	if rerr != nil {
+		writeHTTPError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+		return
+	}
+	sess, created, status, msg := h.sessionFor(r, fr)
+	if sess == nil {
+		writeHTTPError(w, status, rpc.CodeInvalidRequest, msg)
+		return
+	}
+	if !sess.enter() {
+		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+		return
+	}
+	defer sess.leave()
+	if fr.batch && !sess.ss.acceptsBatches() {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(batchRefusal())
+		return
+	}
+	if len(fr.requests) == 0 {
+		if err := sess.deliver(r.Context(), inFrame{msg: body}); err != nil {
+			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	st, err := sess.open(fr.requests, sse, fr.initialize)
+	if err != nil {
+		if errors.Is(err, errDuplicateID) {
+			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "a request with this id is already in flight in the session")
+			return
+		}
+		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+		return
+	}
+	if err := sess.deliver(r.Context(), inFrame{msg: body, st: st}); err != nil {
+		sess.abandon(st)
+		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+		return
+	}
+	if created {
+		w.Header().Set(HeaderSessionID, sess.id)
+	}
+	if sse {
+		c := st.conn
+		startSSE(w)
+		err := c.serve(r.Context(), w, h.opts.KeepAlive)
+		sess.detach(st, c)
+		if err != nil && !errors.Is(err, errConnReplaced) {
+			h.log.Debug("mcp: POST stream ended early; its messages wait for a resuming client", "session", sess.id, "stream", st.id, "error", err)
+		}
+	} else {
+		select {
+		case <-st.done:
+		case <-r.Context().Done():
+			return
+		}
+		select {
+		case msg := <-st.reply:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(msg)
+		default:
+			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
+		}
+	}
+	if st.init {
+		h.dropFailedInit(sess, st)
+	}
+}
+
+// dropFailedInit ends a session whose initialize was answered with an
+// error: it can never be used.
+func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
+	select {
+	case <-st.done:
+		if sess.ss.ProtocolVersion() == "" {
+			sess.ss.Close()
+		}
+	default:
+	}
+}
+
+// readBody reads a POST body within the size limit.
+func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
+	limit := h.opts.MaxBodyBytes
+	tooLarge := fmt.Errorf("the body exceeds the limit of %d bytes", limit)
+	if r.ContentLength > limit {
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		if errors.As(err, new(*http.MaxBytesError)) {
+			return nil, http.StatusRequestEntityTooLarge, tooLarge
+		}
+		return nil, http.StatusBadRequest, errors.New("cannot read the body")
+	}
+	return body, 0, nil
+}
+
+// sessionFor finds the session a POST belongs to, or starts one for an
+// initialize request without a session id. On failure it returns the HTTP
+// status and reason.
+func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSession, bool, int, string) {
+	id := r.Header.Get(HeaderSessionID)
+	if id != "" {
+		if sess := h.lookup(id); sess != nil {
+			return sess, false, 0, ""
+		}
+		return nil, false, http.StatusNotFound, "session not found"
+	}
+	if !fr.initialize || fr.batch {
+		return nil, false, http.StatusBadRequest, "missing " + HeaderSessionID + " header: only initialize may start a session"
+	}
+	sess, err := h.newSession()
+	if err != nil {
+		return nil, false, http.StatusServiceUnavailable, err.Error()
+	}
+	return sess, true, 0, ""
+}
+
+// get opens the GET stream, or resumes a stream with Last-Event-ID.
+func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, "text/event-stream") {
+		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list text/event-stream")
+		return
+	}
+	sess, status, msg := h.existing(r)
+	if sess == nil {
+		writeHTTPError(w, status, rpc.CodeInvalidRequest, msg)
+		return
+	}
+	if !sess.enter() {
+		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+		return
+	}
+	defer sess.leave()
+	st, c, err := sess.attach(r.Context(), r.Header.Get(headerLastEventID))
+	switch {
+	case errors.Is(err, ErrEventNotFound):
+		writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "Last-Event-ID names no event this session can resume from")
+		return
+	case errors.Is(err, errSessionEnded):
+		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+		return
+	case err != nil:
+		h.log.Warn("mcp: the event store failed to replay", "session", sess.id, "error", err)
+		writeHTTPError(w, http.StatusInternalServerError, rpc.CodeInternalError, "cannot replay the stream")
+		return
+	}
+	startSSE(w)
+	c.serve(r.Context(), w, h.opts.KeepAlive)
+	sess.detach(st, c)
+}
+
+// delete ends a session.
+func (h *StreamableHTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	sess, status, msg := h.existing(r)
+	if sess == nil {
+		writeHTTPError(w, status, rpc.CodeInvalidRequest, msg)
+		return
+	}
+	sess.ss.Close()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// existing finds the session named by a GET or DELETE.
+func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, string) {
+	id := r.Header.Get(HeaderSessionID)
+	if id == "" {
+		return nil, http.StatusBadRequest, "missing " + HeaderSessionID + " header"
+	}
+	sess := h.lookup(id)
+	if sess == nil {
+		return nil, http.StatusNotFound, "session not found"
+	}
+	return sess, 0, ""
+}
+
+// newSession starts a session under a fresh random id.
+func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
+	var b [16]byte
+	rand.Read(b[:])
+	sess := newHTTPSession(h, hex.EncodeToString(b[:]))
+	sess.ss = h.server.connect(sess, sess.id)
+	h.mu.Lock()
+	closed := h.closed
+	if !closed {
+		h.sessions[sess.id] = sess
+	}
+	h.mu.Unlock()
+	if closed {
+		sess.ss.Close()
+		return nil, errors.New("the server is shutting down")
+	}
+	return sess, nil
+}
+
+// lookup returns the live session with this id, or nil.
+func (h *StreamableHTTPHandler) lookup(id string) *httpSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[id]
+}
+
+// forget drops a session that ended.
+func (h *StreamableHTTPHandler) forget(sess *httpSession) {
+	h.mu.Lock()
+	if h.sessions[sess.id] == sess {
+		delete(h.sessions, sess.id)
+	}
+	h.mu.Unlock()
+}
+
+// Close ends every session and refuses new ones; requests to ended
+// sessions get 404. Its streams end, and calls in flight are cancelled.
+func (h *StreamableHTTPHandler) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	all := make([]*httpSession, 0, len(h.sessions))
+	for _, sess := range h.sessions {
+		all = append(all, sess)
+	}
+	h.mu.Unlock()
+	for _, sess := range all {
+		sess.ss.Close()
+	}
+	return nil
+}
+
+// frame is what the handler needs to know of a POST body.
+type frame struct {
+	batch      bool
+	requests   []string // the ids of its requests, as JSON text
+	initialize bool     // a single initialize request
+}
+
+// parseFrame classifies a POST body: one message or a batch, each element
+// a request (with a string or number id), a notification or a response.
+// What cannot be routed is refused here: text that is not JSON (-32700),
+// anything else that is not such a message, an empty batch, a request id
+// of null (-32600).
+func parseFrame(body []byte) (frame, *rpc.Error) {
+	if !json.Valid(body) {
+		return frame{}, rpc.ParseError("the body is not one JSON text")
+	}
+	var fr frame
+	elems := []json.RawMessage{body}
+	if isBatch(body) {
+		fr.batch = true
+		elems = nil
+		if err := rpc.DecodeJSON(body, &elems); err != nil {
+			return frame{}, rpc.InvalidRequest(err.Error())
+		}
+		if len(elems) == 0 {
+			return frame{}, rpc.InvalidRequest("empty batch")
+		}
+	}
+	for _, el := range elems {
+		var e struct {
+			ID     json.RawMessage `json:"id"`
+			Method json.RawMessage `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if b := bytes.TrimLeft(el, " \t\r\n"); len(b) == 0 || b[0] != '{' {
+			return frame{}, rpc.InvalidRequest("a message must be a JSON object")
+		}
+		if err := rpc.DecodeJSON(el, &e); err != nil {
+			return frame{}, rpc.InvalidRequest(err.Error())
+		}
+		switch {
+		case e.Method != nil && e.ID != nil:
+			var id rpc.ID
+			if id.UnmarshalJSON(e.ID) != nil || id.IsNull() {
+				return frame{}, rpc.InvalidRequest("a request id must be a string or a number")
+			}
+			fr.requests = append(fr.requests, id.String())
+			var method string
+			_ = json.Unmarshal(e.Method, &method)
+			fr.initialize = method == "initialize" && len(elems) == 1
+		case e.Method != nil:
+		case e.Result != nil || e.Error != nil:
+		default:
+			return frame{}, rpc.InvalidRequest("a message must be a request, a notification or a response")
+		}
+	}
+	return fr, nil
+}
+
+// accepts reports whether the request's Accept header admits a media type:
+// listed, or covered by type/* or */* with a non-zero quality. An absent
+// header admits nothing, since Streamable HTTP requires one.
+func accepts(r *http.Request, mediaType string) bool {
+	major, _, _ := strings.Cut(mediaType, "/")
+	for _, line := range r.Header.Values("Accept") {
+		for _, part := range strings.Split(line, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil {
+				continue
+			}
+			if q, ok := params["q"]; ok && strings.Trim(q, "0.") == "" {
+				continue
+			}
+			if mt == mediaType || mt == major+"/*" || mt == "*/*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeHTTPError answers with an HTTP error status and a JSON-RPC error
+// body with id null.
+func writeHTTPError(w http.ResponseWriter, status, code int, message string) {
+	body, _ := json.Marshal(struct {
+		JSONRPC string     `json:"jsonrpc"`
+		ID      any        `json:"id"`
+		Error   *rpc.Error `json:"error"`
+	}{"2.0", nil, rpc.NewError(code, message)})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// ListenAndServe serves h on addr until ctx is done, then shuts the server
+// down: a handler with a Close method (a StreamableHTTPHandler) is closed
+// first so that its streams end. An address without a host (":8080")
+// binds 127.0.0.1, not every interface; name the host to listen elsewhere.
+// It returns ctx's error after a shutdown, and any error of listening.
+func ListenAndServe(ctx context.Context, addr string, h http.Handler) error {
+	ln, err := net.Listen("tcp", loopbackDefault(addr))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	if c, ok := h.(io.Closer); ok {
+		c.Close()
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if srv.Shutdown(sctx) != nil {
+		srv.Close()
+	}
+	return ctx.Err()
+}
+
+// loopbackDefault puts 127.0.0.1 in an address without a host.
+func loopbackDefault(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host != "" {
+		return addr
+	}
+	return net.JoinHostPort("127.0.0.1", port)
+}

@@ -1,0 +1,445 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// standaloneStream is the id of a session's GET stream, which carries what
+// the server sends unprompted.
+const standaloneStream = "0"
+
+// maxBacklog bounds the messages a session keeps for a GET stream that is
+// not open yet.
+const maxBacklog = 1000
+
+// httpSession is the transport of one Streamable HTTP session: what the
+// client POSTs becomes the session's input, and what the session writes is
+// routed to the HTTP response it belongs to.
+//
+// Routing: a response goes to the stream of the POST that carried its
+// request. A request or notification a handler sends while serving a client
+// request goes to that request's stream while a client is connected to it,
+// else to the GET stream when one is open, else it is kept on the request's
+// stream for a client that resumes it. Anything else goes to the GET stream,
+// or waits in a backlog for the next one. Every event of an SSE stream is
+// appended to the event store first, so a client can resume any stream.
+type httpSession struct {
+	h      *StreamableHTTPHandler
+	id     string
+	ss     *ServerSession
+	in     chan inFrame
+	closed chan struct{}
+	once   sync.Once
+
+	mu         sync.Mutex
+	ended      bool
+	current    *stream            // the stream of the frame being read
+	streams    map[string]*stream // streams with answers to come, and the GET stream
+	byRequest  map[string]*stream // unanswered client requests by id
+	nextStream int
+	backlog    []sseEvent // GET-stream events no client has been sent yet
+	active     int        // HTTP requests being served
+	idleGen    uint64
+	idle       *time.Timer
+}
+
+// inFrame is one POST body on its way to the session, with the stream its
+// answers go to (nil when it has none).
+type inFrame struct {
+	msg []byte
+	st  *stream
+}
+
+// stream is where the messages of one POST (or of the GET stream) go.
+type stream struct {
+	id      string
+	sse     bool
+	init    bool            // the POST carried initialize
+	pending map[string]bool // ids of requests not answered yet
+	conn    *sseConn        // the client connected to it, or nil
+	reply   chan []byte     // JSON mode: the response
+	done    chan struct{}   // closed when every request is answered or the session ended
+}
+
+// errSessionEnded reports a session that ended.
+var errSessionEnded = errors.New("mcp: the session ended")
+
+// errDuplicateID reports a request id already in flight in the session.
+var errDuplicateID = errors.New("mcp: a request with this id is already in flight")
+
+// newHTTPSession returns the transport of a session named id.
+func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
+	s := &httpSession{
+		h:         h,
+		id:        id,
+		in:        make(chan inFrame),
+		closed:    make(chan struct{}),
+		streams:   map[string]*stream{},
+		byRequest: map[string]*stream{},
+	}
+	s.streams[standaloneStream] = &stream{id: standaloneStream, sse: true, done: make(chan struct{})}
+	return s
+}
+
+// Read returns the next POSTed message.
+func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case f := <-s.in:
+		s.mu.Lock()
+		s.current = f.st
+		s.mu.Unlock()
+		return f.msg, nil
+	case <-s.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// deliver hands a POSTed frame to the session.
+func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
+	select {
+	case s.in <- f:
+		return nil
+	case <-s.closed:
+		return errSessionEnded
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Write routes one outbound message.
+func (s *httpSession) Write(ctx context.Context, msg []byte) error {
+	ids, isResponse := outboundIDs(msg)
+	ctx = context.WithoutCancel(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return rpc.ErrClosed
+	}
+	if isResponse {
+		s.routeResponse(ctx, ids, msg)
+		return nil
+	}
+	var st *stream
+	if rid, ok := requestIDFromContext(ctx); ok {
+		st = s.byRequest[rid.String()]
+	}
+	get := s.streams[standaloneStream]
+	switch {
+	case st != nil && st.sse && st.conn != nil:
+		s.emit(ctx, st, msg)
+	case get.conn != nil:
+		s.emit(ctx, get, msg)
+	case st != nil && st.sse:
+		s.emit(ctx, st, msg) // kept for a client that resumes the stream
+	default:
+		s.emit(ctx, get, msg) // kept for the next GET stream
+	}
+	return nil
+}
+
+// routeResponse sends a response (or a batch of them) to the stream of its
+// requests. A response with id null answers the frame being read (the
+// connection could not read it); ids is then empty.
+func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byte) {
+	var st *stream
+	for _, id := range ids {
+		if st = s.byRequest[id]; st != nil {
+			break
+		}
+	}
+	if len(ids) == 0 {
+		st = s.current
+	}
+	if st == nil || st.id == standaloneStream {
+		s.h.log.Debug("mcp: dropping a response no stream waits for", "session", s.id)
+		return
+	}
+	if len(ids) == 0 {
+		for id := range st.pending {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		if s.byRequest[id] == st {
+			delete(s.byRequest, id)
+			delete(st.pending, id)
+		}
+	}
+	if st.sse {
+		s.emit(ctx, st, msg)
+	} else {
+		select {
+		case st.reply <- msg:
+		default:
+		}
+	}
+	if len(st.pending) == 0 {
+		s.complete(st)
+	}
+}
+
+// emit stores an event on a stream and sends it to the stream's client, or
+// to the backlog for the GET stream when no client is connected to it.
+func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
+	ev := sseEvent{data: msg}
+	id, err := s.h.store.Append(ctx, s.id, st.id, msg)
+	if err != nil {
+		s.h.log.Warn("mcp: the event store failed; the event cannot be resumed", "session", s.id, "error", err)
+	}
+	ev.id = id
+	switch {
+	case st.conn != nil:
+		if !st.conn.push(ev) {
+			s.h.log.Debug("mcp: a client reads too slowly; dropping its connection", "session", s.id, "stream", st.id)
+			st.conn.kill()
+			st.conn = nil
+			if st.id == standaloneStream {
+				s.keep(ev)
+			}
+		}
+	case st.id == standaloneStream:
+		s.keep(ev)
+	case err != nil:
+		s.h.log.Debug("mcp: dropping a message no stream can take", "session", s.id, "stream", st.id)
+	}
+}
+
+// keep adds an event to the GET stream's backlog, dropping the oldest past
+// the bound.
+func (s *httpSession) keep(ev sseEvent) {
+	if len(s.backlog) >= maxBacklog {
+		s.h.log.Debug("mcp: GET-stream backlog full; dropping the oldest message", "session", s.id)
+		s.backlog = s.backlog[1:]
+	}
+	s.backlog = append(s.backlog, ev)
+}
+
+// complete ends a stream whose requests are all answered.
+func (s *httpSession) complete(st *stream) {
+	delete(s.streams, st.id)
+	if st.conn != nil {
+		st.conn.finish()
+	}
+	close(st.done)
+}
+
+// open starts the stream of a POST carrying requests with these ids.
+// An SSE stream gets a connection with the priming event queued.
+func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil, errSessionEnded
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if s.byRequest[id] != nil || seen[id] {
+			return nil, errDuplicateID
+		}
+		seen[id] = true
+	}
+	s.nextStream++
+	st := &stream{id: strconv.Itoa(s.nextStream), sse: sse, init: init, pending: seen, done: make(chan struct{})}
+	if sse {
+		st.conn = newSSEConn()
+		prime := sseEvent{retry: s.h.opts.RetryInterval}
+		id, err := s.h.store.Append(context.Background(), s.id, st.id, nil)
+		if err != nil {
+			s.h.log.Warn("mcp: the event store failed; the stream cannot be resumed", "session", s.id, "error", err)
+		}
+		prime.id = id
+		st.conn.push(prime)
+	} else {
+		st.reply = make(chan []byte, 1)
+	}
+	s.streams[st.id] = st
+	for _, id := range ids {
+		s.byRequest[id] = st
+	}
+	return st, nil
+}
+
+// abandon forgets a stream whose frame never reached the session.
+func (s *httpSession) abandon(st *stream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range st.pending {
+		delete(s.byRequest, id)
+	}
+	if s.streams[st.id] == st {
+		delete(s.streams, st.id)
+		close(st.done)
+	}
+}
+
+// detach disconnects a connection that stopped serving its stream. What it
+// did not write of the GET stream goes back to the backlog.
+func (s *httpSession) detach(st *stream, c *sseConn) {
+	left := c.unwritten()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st != nil && st.conn == c {
+		st.conn = nil
+	}
+	if st != nil && st.id == standaloneStream && !s.ended {
+		s.backlog = append(left, s.backlog...)
+		if n := len(s.backlog) - maxBacklog; n > 0 {
+			s.backlog = s.backlog[n:]
+		}
+	}
+}
+
+// attach connects a GET request to a stream. With lastEventID empty it is
+// the GET stream, starting with the backlog; otherwise the store replays
+// the events after lastEventID on that id's stream and the connection
+// stays on the stream while its requests are unanswered. A client already
+// connected to the stream is disconnected. The returned stream is nil when
+// nothing more will come after the replay.
+func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, *sseConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil, nil, errSessionEnded
+	}
+	c := newSSEConn()
+	name := standaloneStream
+	if lastEventID != "" {
+		var err error
+		name, err = s.h.store.Replay(ctx, s.id, lastEventID, func(id string, data []byte) error {
+			if len(data) > 0 {
+				c.queue = append(c.queue, sseEvent{id: id, data: data})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	st := s.streams[name]
+	if st == nil || !st.sse {
+		c.finishing = true
+		return nil, c, nil
+	}
+	if name == standaloneStream {
+		if lastEventID == "" {
+			c.queue = append(c.queue, s.backlog...)
+		}
+		// A replay covers the backlog: nothing in it was ever sent.
+		s.backlog = nil
+	}
+	if st.conn != nil {
+		st.conn.kill()
+	}
+	st.conn = c
+	return st, c, nil
+}
+
+// Close ends the transport: connections end, waiters are released, the
+// event store forgets the session and the handler drops it.
+func (s *httpSession) Close() error {
+	s.once.Do(func() {
+		close(s.closed)
+		s.mu.Lock()
+		s.ended = true
+		for _, st := range s.streams {
+			if st.conn != nil {
+				st.conn.kill()
+				st.conn = nil
+			}
+			close(st.done)
+		}
+		s.streams = map[string]*stream{}
+		s.byRequest = map[string]*stream{}
+		s.backlog = nil
+		if s.idle != nil {
+			s.idle.Stop()
+		}
+		s.mu.Unlock()
+		s.h.forget(s)
+		if err := s.h.store.Forget(context.Background(), s.id); err != nil {
+			s.h.log.Warn("mcp: the event store could not forget a session", "session", s.id, "error", err)
+		}
+	})
+	return nil
+}
+
+// enter marks an HTTP request to the session as begun; false when the
+// session has ended. The session is not idle while requests are served.
+func (s *httpSession) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.active++
+	s.idleGen++
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	return true
+}
+
+// leave marks an HTTP request as finished; when none is left the idle
+// timeout starts.
+func (s *httpSession) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.active--
+	if s.active > 0 || s.ended || s.h.opts.SessionTimeout < 0 {
+		return
+	}
+	s.idleGen++
+	gen := s.idleGen
+	s.idle = time.AfterFunc(s.h.opts.SessionTimeout, func() { s.expire(gen) })
+}
+
+// expire ends the session if nothing happened since the timer was set.
+func (s *httpSession) expire(gen uint64) {
+	s.mu.Lock()
+	stale := gen == s.idleGen && s.active == 0 && !s.ended
+	s.mu.Unlock()
+	if stale {
+		s.h.log.Debug("mcp: session idle too long; ending it", "session", s.id)
+		s.ss.Close()
+	}
+}
+
+// outboundIDs reads the ids of the responses in an outbound message (one
+// response or a batch of them). isResponse is false for requests and
+// notifications. Responses with id null contribute no id.
+func outboundIDs(msg []byte) (ids []string, isResponse bool) {
+	type envelope struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if isBatch(msg) {
+		var batch []envelope
+		if json.Unmarshal(msg, &batch) != nil {
+			return nil, true
+		}
+		for _, e := range batch {
+			if e.Method == nil && e.ID != nil && string(e.ID) != "null" {
+				ids = append(ids, string(e.ID))
+			}
+		}
+		return ids, true
+	}
+	var e envelope
+	if json.Unmarshal(msg, &e) != nil || e.Method != nil {
+		return nil, false
+	}
+	if e.ID != nil && string(e.ID) != "null" {
+		ids = append(ids, string(e.ID))
+	}
+	return ids, true
+}

@@ -1,0 +1,212 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// sseEvent is one server-sent event: an id (empty when the event store
+// failed to keep it), the JSON message (empty for a priming event) and,
+// when non-zero, the reconnection delay to announce.
+type sseEvent struct {
+	id    string
+	data  []byte
+	retry time.Duration
+}
+
+// writeSSEEvent writes one event in the text/event-stream format. The
+// message is written as data lines; a line break inside it (only possible
+// in JSON whitespace) starts another data line, which the client joins back
+// with a newline, leaving the JSON equivalent.
+func writeSSEEvent(w io.Writer, e sseEvent) error {
+	var b bytes.Buffer
+	if e.id != "" {
+		b.WriteString("id: ")
+		b.WriteString(e.id)
+		b.WriteByte('\n')
+	}
+	if e.retry > 0 {
+		b.WriteString("retry: ")
+		b.WriteString(strconv.FormatInt(e.retry.Milliseconds(), 10))
+		b.WriteByte('\n')
+	}
+	if len(e.data) > 0 {
+		b.WriteString("event: message\n")
+	}
+	data := e.data
+	for {
+		line, rest, more := cutLine(data)
+		b.WriteString("data: ")
+		b.Write(line)
+		b.WriteByte('\n')
+		if !more {
+			break
+		}
+		data = rest
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// cutLine splits data at its first line ending (\n, \r or \r\n).
+func cutLine(data []byte) (line, rest []byte, found bool) {
+	i := bytes.IndexAny(data, "\r\n")
+	if i < 0 {
+		return data, nil, false
+	}
+	if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+		return data[:i], data[i+2:], true
+	}
+	return data[:i], data[i+1:], true
+}
+
+// keepAliveComment is written on an idle stream so that proxies keep it open
+// and a vanished client is noticed; clients ignore comments.
+var keepAliveComment = []byte(": keep-alive\n\n")
+
+// sseWriteTimeout bounds one write to a client, so that a client that stops
+// reading cannot hold a stream (and its memory) forever.
+const sseWriteTimeout = 30 * time.Second
+
+// maxQueuedEvents bounds the events waiting to be written to one client.
+// Past it the connection is dropped; the events stay in the event store
+// and the client gets them by resuming.
+const maxQueuedEvents = 1024
+
+// errConnReplaced ends a connection whose stream another connection took
+// over, or whose session ended.
+var errConnReplaced = errors.New("mcp: the stream was taken over or ended")
+
+// sseConn is a live HTTP response delivering one stream's events. The
+// session queues events on it from any goroutine; the HTTP handler's
+// goroutine writes them in serve.
+type sseConn struct {
+	wake chan struct{} // a token when the queue or state changed
+	dead chan struct{} // closed by kill
+
+	mu        sync.Mutex
+	queue     []sseEvent
+	finishing bool // end once the queue is written
+	killOnce  sync.Once
+}
+
+// newSSEConn returns a connection with nothing queued.
+func newSSEConn() *sseConn {
+	return &sseConn{wake: make(chan struct{}, 1), dead: make(chan struct{})}
+}
+
+// push queues an event. It reports false when the queue is full, and then
+// queues nothing; events pushed after finish are ignored.
+func (c *sseConn) push(e sseEvent) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.finishing {
+		return true
+	}
+	if len(c.queue) >= maxQueuedEvents {
+		return false
+	}
+	c.queue = append(c.queue, e)
+	c.signal()
+	return true
+}
+
+// finish ends the connection after the events queued so far are written.
+func (c *sseConn) finish() {
+	c.mu.Lock()
+	c.finishing = true
+	c.signal()
+	c.mu.Unlock()
+}
+
+// kill ends the connection now; what is still queued stays unwritten.
+func (c *sseConn) kill() { c.killOnce.Do(func() { close(c.dead) }) }
+
+// signal wakes serve; c.mu is held.
+func (c *sseConn) signal() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// unwritten takes the events serve did not write.
+func (c *sseConn) unwritten() []sseEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q := c.queue
+	c.queue = nil
+	return q
+}
+
+// serve writes queued events to w until the connection is finished (nil),
+// killed, the client goes away, or a write fails. keepAlive > 0 sends a
+// comment after that much silence.
+func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive time.Duration) error {
+	rc := http.NewResponseController(w)
+	var tick <-chan time.Time
+	if keepAlive > 0 {
+		t := time.NewTicker(keepAlive)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		c.mu.Lock()
+		q, fin := c.queue, c.finishing
+		c.queue = nil
+		c.mu.Unlock()
+		for i, e := range q {
+			_ = rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+			if err := writeSSEEvent(w, e); err != nil {
+				c.requeue(q[i:])
+				return err
+			}
+		}
+		if len(q) > 0 || fin {
+			if err := rc.Flush(); err != nil {
+				return err
+			}
+		}
+		if fin {
+			return nil
+		}
+		select {
+		case <-c.wake:
+		case <-c.dead:
+			return errConnReplaced
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick:
+			_ = rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+			if _, err := w.Write(keepAliveComment); err != nil {
+				return err
+			}
+			if err := rc.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// requeue puts events that were not written back at the head of the queue.
+func (c *sseConn) requeue(q []sseEvent) {
+	c.mu.Lock()
+	c.queue = append(append([]sseEvent(nil), q...), c.queue...)
+	c.mu.Unlock()
+}
+
+// startSSE writes the header of an event-stream response.
+func startSSE(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+}

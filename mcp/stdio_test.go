@@ -1,0 +1,50 @@
+package mcp_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// At the end of its input a stdio server finishes the requests in flight,
+// writes their responses, then returns.
+func TestEndOfInputFinishesRequestsInFlight(t *testing.T) {
+	s := newServer(t, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "slow"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		time.Sleep(100 * time.Millisecond)
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("late")}}, nil
+	}))
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}`,
+	}, "\n") + "\n"
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Serve(context.Background(), rpc.NewStreamTransport(strings.NewReader(in), outW))
+		outW.Close()
+	}()
+	var lines []string
+	sc := bufio.NewScanner(outR)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	require.NoError(t, <-done)
+	require.Len(t, lines, 3)
+	joined := strings.Join(lines, "\n")
+	assert.Contains(t, joined, `"id":2,"result":{"content":[{"type":"text","text":"late"}]}`)
+	assert.Contains(t, joined, `"id":3,"result":{"content":[{"type":"text","text":"late"}]}`)
+	for _, l := range lines {
+		assert.NotContains(t, l, "\n")
+	}
+}

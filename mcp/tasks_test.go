@@ -1,0 +1,91 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func taskServer(t *testing.T, release chan struct{}) *mcp.Server {
+	s := newServer(t, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "long", Execution: &mcp.ToolExecution{TaskSupport: "optional"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("finished")}}, nil
+		}))
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "only-task", Execution: &mcp.ToolExecution{TaskSupport: "required"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+	return s
+}
+
+func TestTaskAugmentedCallRunsInTheBackground(t *testing.T) {
+	release := make(chan struct{})
+	c := dial(t, taskServer(t, release), clientOptions{})
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{"ttl": 60000}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	id := created.Task.TaskID
+	require.NotEmpty(t, id)
+	assert.Equal(t, mcp.TaskStatusWorking, created.Task.Status)
+	assert.Equal(t, int64(60000), *created.Task.TTL)
+
+	res, rerr = c.call(t, "tasks/get", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), `"status":"working"`)
+	res, rerr = c.call(t, "tasks/list", map[string]any{})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), id)
+
+	close(release)
+	res, rerr = c.call(t, "tasks/result", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), `"text":"finished"`)
+	assert.Contains(t, string(res), `"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}`)
+	n := c.note(t, "notifications/tasks/status")
+	assert.Contains(t, string(n.Params), `"status":"completed"`)
+
+	_, rerr = c.call(t, "tasks/cancel", map[string]any{"taskId": id})
+	require.NotNil(t, rerr, "a finished task cannot be cancelled")
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
+}
+
+func TestTaskCancelStopsTheWork(t *testing.T) {
+	c := dial(t, taskServer(t, make(chan struct{})), clientOptions{})
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	res, rerr = c.call(t, "tasks/cancel", map[string]any{"taskId": created.Task.TaskID})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), `"status":"cancelled"`)
+	_, rerr = c.call(t, "tasks/get", map[string]any{"taskId": "no-such-task"})
+	require.NotNil(t, rerr)
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
+}
+
+func TestTaskModeIsEnforced(t *testing.T) {
+	c := dial(t, taskServer(t, make(chan struct{})), clientOptions{})
+	_, rerr := c.call(t, "tools/call", map[string]any{"name": "only-task"})
+	require.NotNil(t, rerr)
+	assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code)
+	_, rerr = c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}, "task": map[string]any{}})
+	require.NotNil(t, rerr)
+	assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code)
+}
+
+func TestTasksAreAdvertisedOnlyWhenEnabled(t *testing.T) {
+	c := dial(t, newServer(t, nil), clientOptions{})
+	_, rerr := c.call(t, "tasks/list", map[string]any{})
+	require.NotNil(t, rerr)
+	assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code)
+}
