@@ -46,8 +46,9 @@ type summary struct {
 	Subscribed    bool `json:"subscribed"`
 	Unsubscribed  bool `json:"unsubscribed"`
 	Notifications struct {
-		Progress int `json:"progress"`
-		Message  int `json:"message"`
+		Progress        int `json:"progress"`
+		Message         int `json:"message"`
+		ResourceUpdated int `json:"resourceUpdated"`
 	} `json:"notifications"`
 	Requests struct {
 		Sampling    int `json:"sampling"`
@@ -70,7 +71,8 @@ const (
 )
 
 // serverArgs make the lists span several pages, so that both clients paginate.
-var serverArgs = []string{"-page-size", "3"}
+// The watched resource changes often enough that a subscribed client hears of it.
+var serverArgs = []string{"-page-size", "3", "-watch-interval", "200ms"}
 
 // client is one official SDK client and how to run it.
 type client struct {
@@ -165,6 +167,7 @@ func assertSurface(t *testing.T, s summary) {
 	assert.Positive(t, s.Completions, "completions answered")
 	assert.True(t, s.Subscribed, "resources/subscribe answered")
 	assert.True(t, s.Unsubscribed, "resources/unsubscribe answered")
+	assert.Positive(t, s.Notifications.ResourceUpdated, "notifications/resources/updated while subscribed")
 	assert.GreaterOrEqual(t, s.Notifications.Progress, minProgress, "progress notifications")
 	assert.GreaterOrEqual(t, s.Notifications.Message, minLogMessages, "log notifications")
 	assert.Positive(t, s.Requests.Sampling, "sampling requests answered")

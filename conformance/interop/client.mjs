@@ -21,6 +21,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 
 const REQUEST_TIMEOUT_MS = 20_000;
+// How long to wait for a notifications/resources/updated after subscribing.
+const UPDATE_WAIT_MS = 3_000;
 const OVERALL_TIMEOUT_MS = 90_000;
 
 const summary = {
@@ -289,7 +291,8 @@ async function main() {
     return { roots: [{ uri: "file:///tmp/interop", name: "interop" }] };
   });
   client.setNotificationHandler(LoggingMessageNotificationSchema, async () => {});
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async () => {});
+  let updated = () => {};
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async () => updated());
 
   installTap(transport);
   await client.connect(transport);
@@ -363,8 +366,13 @@ async function main() {
     if (caps.resources.subscribe && resources.length > 0) {
       const watched = resources.find((r) => r.uri === "test://watched-resource") || resources[0];
       await step(`resources/subscribe ${watched.uri}`, async () => {
+        const update = new Promise((resolve) => {
+          updated = resolve;
+          setTimeout(resolve, UPDATE_WAIT_MS).unref();
+        });
         await client.subscribeResource({ uri: watched.uri }, options);
         summary.subscribed = true;
+        await update; // a server that changes the resource tells us within the wait
       });
       await step(`resources/unsubscribe ${watched.uri}`, async () => {
         await client.unsubscribeResource({ uri: watched.uri }, options);

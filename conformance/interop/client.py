@@ -30,6 +30,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 REQUEST_TIMEOUT_S = 20.0
 OVERALL_TIMEOUT_S = 90.0
+UPDATE_WAIT_S = 3.0  # how long to wait for notifications/resources/updated after subscribing
+events: dict[str, anyio.Event] = {}  # "updated": set when notifications/resources/updated arrives
 
 summary: dict[str, Any] = {
     "client": "python",
@@ -214,6 +216,7 @@ async def on_message(message: Any) -> None:
         summary["notifications"]["progress"] += 1
     elif isinstance(message, types.ResourceUpdatedNotification):
         summary["notifications"]["resourceUpdated"] += 1
+        events["updated"].set()
     else:
         summary["notifications"]["other"] += 1
 
@@ -319,6 +322,8 @@ async def exercise(session: ClientSession) -> None:
             async with Step(f"resources/subscribe {watched.uri}"):
                 await session.subscribe_resource(str(watched.uri))
                 summary["subscribed"] = True
+                with anyio.move_on_after(UPDATE_WAIT_S):
+                    await events["updated"].wait()  # a server that changes the resource tells us within the wait
             async with Step(f"resources/unsubscribe {watched.uri}"):
                 await session.unsubscribe_resource(str(watched.uri))
                 summary["unsubscribed"] = True
@@ -374,6 +379,7 @@ async def main() -> int:
         print("usage: python client.py stdio <command> [args...] | http <url>", file=sys.stderr)
         return 2
     summary["transport"] = args[0]
+    events["updated"] = anyio.Event()
     with anyio.move_on_after(OVERALL_TIMEOUT_S) as scope:
         try:
             await run(args[0], args[1:])
