@@ -124,6 +124,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		logLevel:   -1,
 		subscribed: map[string]bool{},
 		inflight:   map[string]context.CancelFunc{},
+		ready:      make(chan struct{}),
 	}
 	opts := []rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log)}
 	if s.opts.MaxInFlight > 0 {
@@ -133,6 +134,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()
 	ss.conn = rpc.NewConn(&sessionTransport{Transport: t, ss: ss}, opts...)
+	close(ss.ready)
 	go func() {
 		<-ss.conn.Done()
 		ss.closed()

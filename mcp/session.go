@@ -14,7 +14,8 @@ import (
 type ServerSession struct {
 	server *Server
 	conn   *rpc.Conn
-	id     string // Mcp-Session-Id on Streamable HTTP, "" elsewhere
+	ready  chan struct{} // closed once conn is set
+	id     string        // Mcp-Session-Id on Streamable HTTP, "" elsewhere
 
 	mu         sync.Mutex
 	state      sessionState

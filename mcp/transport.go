@@ -21,6 +21,12 @@ type sessionTransport struct {
 
 // Read returns the next message the session may dispatch.
 func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
+	// Nothing is dispatched before the session knows its connection.
+	select {
+	case <-t.ss.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	for {
 		msg, err := t.Transport.Read(ctx)
 		if err != nil {

@@ -64,6 +64,11 @@ func (c *Checker) Version() string { return c.version }
 // It tracks request ids per direction so a response is checked against the
 // result schema of the request it answers. It returns nil when the message
 // is valid, and otherwise an error listing every problem found.
+//
+// Feed it the messages of both directions: a response is matched with a
+// request seen in the other one, and a response to an id it has not seen is
+// reported. Requests are tracked even when they are invalid, so the error
+// answering a deliberately bad request is matched too.
 func (c *Checker) Check(dir Direction, msg []byte) error {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(msg))
 	if err != nil {
@@ -99,11 +104,14 @@ func (c *Checker) Check(dir Direction, msg []byte) error {
 // checkOne validates a single message; withEnvelope also checks it against
 // the published JSONRPCMessage.
 func (c *Checker) checkOne(dir Direction, inst any, withEnvelope bool) error {
+	var errs []error
+	if prev, reused := c.track(dir, inst); reused {
+		errs = append(errs, fmt.Errorf("request id %s is already in flight (%q)", idKey(inst.(map[string]any)["id"]), prev))
+	}
 	if err := c.envelope.Validate(inst); err != nil {
-		return fmt.Errorf("not a JSON-RPC 2.0 message: %w", err)
+		return errors.Join(append(errs, fmt.Errorf("not a JSON-RPC 2.0 message: %w", err))...)
 	}
 	m := inst.(map[string]any) // the envelope schema accepts objects only
-	var errs []error
 	if c.published != nil && withEnvelope {
 		errs = append(errs, c.publishedEnvelope(m))
 	}
@@ -115,6 +123,34 @@ func (c *Checker) checkOne(dir Direction, inst any, withEnvelope bool) error {
 	return errors.Join(errs...)
 }
 
+// track records the id of every request, valid or not, before it is
+// checked, so that the response to an invalid request (usually an error)
+// is matched rather than reported as unknown. Anything with an id and
+// neither result nor error counts as a request. It returns the method of
+// the request already in flight under the same id, if any.
+func (c *Checker) track(dir Direction, inst any) (prev string, reused bool) {
+	m, ok := inst.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	id, hasID := m["id"]
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	if !hasID || id == nil || hasResult || hasError {
+		return "", false
+	}
+	switch id.(type) {
+	case string, json.Number:
+	default:
+		return "", false
+	}
+	method, _ := m["method"].(string)
+	key := idKey(id)
+	prev, reused = c.pending[dir][key]
+	c.pending[dir][key] = method
+	return prev, reused
+}
+
 // checkCall validates a request or a notification.
 func (c *Checker) checkCall(dir Direction, m map[string]any, method string) error {
 	id, isRequest := m["id"]
@@ -122,30 +158,20 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 	if isRequest {
 		kind = "request"
 	}
-	// The id is tracked whatever else is wrong, so the error response the
-	// other side owes it is recognised.
-	var errs []error
-	if isRequest {
-		if id == nil {
-			errs = append(errs, fmt.Errorf("request %q has the id null, which MCP forbids", method))
-		} else {
-			key := idKey(id)
-			if prev, busy := c.pending[dir][key]; busy {
-				errs = append(errs, fmt.Errorf("request id %s is already in flight (%q)", key, prev))
-			}
-			c.pending[dir][key] = method
-		}
-	}
 	def, ok := c.ours.Method(method)
 	switch {
 	case !ok:
-		return errors.Join(append(errs, fmt.Errorf("%s %q is not an MCP method", kind, method))...)
+		return fmt.Errorf("%s %q is not an MCP method", kind, method)
 	case def.Notification == isRequest:
-		return errors.Join(append(errs, fmt.Errorf("%q is sent as a %s, but it is a %s", method, kind, map[bool]string{true: "notification", false: "request"}[def.Notification]))...)
+		return fmt.Errorf("%q is sent as a %s, but it is a %s", method, kind, map[bool]string{true: "notification", false: "request"}[def.Notification])
 	case !dir.sends(def.Direction):
-		return errors.Join(append(errs, fmt.Errorf("%q is %s only, not sent %s", method, def.Direction, dir))...)
+		return fmt.Errorf("%q is %s only, not sent %s", method, def.Direction, dir)
 	case !exists(method, c.version):
-		return errors.Join(append(errs, fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method]))...)
+		return fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method])
+	}
+	var errs []error
+	if isRequest && id == nil {
+		errs = append(errs, fmt.Errorf("request %q has the id null, which MCP forbids", method))
 	}
 	params, ok := m["params"]
 	if !ok {
@@ -186,9 +212,9 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	if isError {
 		return nil
 	}
-	def, known := c.ours.Method(method)
-	if !known || !exists(method, c.version) {
-		return fmt.Errorf("a result for %q, which is not a method of protocol version %s: only an error can answer it", method, c.version)
+	def, ok := c.ours.Method(method)
+	if !ok || def.Notification {
+		return fmt.Errorf("a result for request id %s, whose method %q has no result", key, method)
 	}
 	var errs []error
 	sch, err := c.ours.Compile(def.Result)

@@ -73,7 +73,7 @@ func TestCheckerFollowsASession(t *testing.T) {
 			{c2s, `{"jsonrpc":"2.0","id":8,"method":"tasks/list"}`, "does not exist in protocol version 2025-06-18"},
 			{s2c, `{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"method not found"}}`, ""},
 			{c2s, `{"jsonrpc":"2.0","id":9,"method":"no/such"}`, "not an MCP method"},
-			{s2c, `{"jsonrpc":"2.0","id":9,"result":{}}`, "only an error can answer it"},
+			{s2c, `{"jsonrpc":"2.0","id":9,"result":{}}`, "has no result"},
 		}},
 		{"an error response answers its request", "2025-11-25", []step{
 			{c2s, `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"nope"}}`, ""},
@@ -110,6 +110,18 @@ func TestCheckerFollowsASession(t *testing.T) {
 		{"a message that is not JSON-RPC is reported", "2025-11-25", []step{
 			{c2s, `{"jsonrpc":"1.0","id":1,"method":"ping"}`, "not a JSON-RPC 2.0 message"},
 			{c2s, `{"jsonrpc":"2.0",`, "not JSON"},
+		}},
+		{"the error answering an unknown method matches its request", "2025-11-25", []step{
+			{c2s, `{"jsonrpc":"2.0","id":20,"method":"tools/frobnicate"}`, "not an MCP method"},
+			{s2c, `{"jsonrpc":"2.0","id":20,"error":{"code":-32601,"message":"method not found"}}`, ""},
+		}},
+		{"the error answering a malformed request matches its request", "2025-11-25", []step{
+			{c2s, `{"jsonrpc":"2.0","id":"x","method":7}`, "not a JSON-RPC 2.0 message"},
+			{s2c, `{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"invalid request"}}`, ""},
+		}},
+		{"a result answering an unknown method is reported", "2025-11-25", []step{
+			{c2s, `{"jsonrpc":"2.0","id":21,"method":"tools/frobnicate"}`, "not an MCP method"},
+			{s2c, `{"jsonrpc":"2.0","id":21,"result":{}}`, "has no result"},
 		}},
 		{"a batch is accepted in a 2025-03-26 session", "2025-03-26", []step{
 			{c2s, `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]`, ""},

@@ -21,8 +21,8 @@ func (d Direction) String() string {
 // other returns the opposite direction.
 func (d Direction) other() Direction { return 1 - d }
 
-// handledBy reports whether a method whose index direction is dir may be
-// sent in direction d: a client-to-server method is sent by the client.
+// sends reports whether a method whose index direction is dir may be sent
+// in direction d: a client-to-server method is sent by the client.
 func (d Direction) sends(dir string) bool {
 	return dir == "both" || dir == d.String()
 }
