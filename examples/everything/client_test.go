@@ -11,27 +11,46 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/mcpcheck"
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// tap is the client's end of the pipe; it records every message the client reads, in
-// wire order.
+// tap is the client's end of the pipe. It records every message the client reads, in
+// wire order, and checks the messages of both directions against our MCP schema and,
+// when shared/mcp-spec is present, the published one.
 type tap struct {
 	rpc.Transport
-	mu   sync.Mutex
-	seen []json.RawMessage
+	check *mcpcheck.Checker
+	mu    sync.Mutex
+	seen  []json.RawMessage
+	bad   []error
 }
 
 func (t *tap) Read(ctx context.Context) ([]byte, error) {
 	msg, err := t.Transport.Read(ctx)
 	if err == nil {
-		t.mu.Lock()
-		t.seen = append(t.seen, json.RawMessage(append([]byte(nil), msg...)))
-		t.mu.Unlock()
+		t.record(mcpcheck.ServerToClient, msg)
 	}
 	return msg, err
+}
+
+func (t *tap) Write(ctx context.Context, msg []byte) error {
+	t.record(mcpcheck.ClientToServer, msg)
+	return t.Transport.Write(ctx, msg)
+}
+
+func (t *tap) record(dir mcpcheck.Direction, msg []byte) {
+	err := t.check.Check(dir, msg)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if dir == mcpcheck.ServerToClient {
+		t.seen = append(t.seen, json.RawMessage(append([]byte(nil), msg...)))
+	}
+	if err != nil {
+		t.bad = append(t.bad, err)
+	}
 }
 
 // wireMessage is the part of a message the ordering checks look at.
@@ -146,9 +165,19 @@ func connect(t *testing.T, o clientOptions) *session {
 	cb := &callbacks{updated: make(chan string, 16)}
 	router := rpc.NewRouter()
 	v20251125.RegisterMCPCallbacks(router, cb)
-	tp := &tap{Transport: clientEnd}
+	checker, err := mcpcheck.New(mcpcheck.OurVersion)
+	require.NoError(t, err)
+	if !checker.Published() {
+		t.Log("no shared/mcp-spec found: messages are checked against our schema only")
+	}
+	tp := &tap{Transport: clientEnd, check: checker}
 	conn := rpc.NewConn(tp, rpc.WithHandler(router))
 	t.Cleanup(func() {
+		tp.mu.Lock()
+		for _, err := range tp.bad {
+			t.Errorf("a message on the wire fails the schema: %v", err)
+		}
+		tp.mu.Unlock()
 		_ = conn.Close()
 		select {
 		case <-served:
