@@ -71,8 +71,16 @@ const (
 )
 
 // serverArgs make the lists span several pages, so that both clients paginate.
-// The watched resource changes often enough that a subscribed client hears of it.
-var serverArgs = []string{"-page-size", "3", "-watch-interval", "200ms"}
+var serverArgs = []string{"-page-size", "3"}
+
+// A server mode says whether test://watched-resource changes during the run.
+const (
+	// watchedServer changes it often enough that a subscribed client hears of it.
+	watchedServer = "200ms"
+	// quietServer never changes it, so that nothing but answers reaches the client;
+	// over HTTP the session's GET stream then stays idle, which a server must handle too.
+	quietServer = "0"
+)
 
 // client is one official SDK client and how to run it.
 type client struct {
@@ -94,14 +102,22 @@ var (
 	}
 )
 
-func TestInteropTypeScriptStdio(t *testing.T) { runInterop(t, typeScript, "stdio") }
-func TestInteropTypeScriptHTTP(t *testing.T)  { runInterop(t, typeScript, "http") }
-func TestInteropPythonStdio(t *testing.T)     { runInterop(t, python, "stdio") }
-func TestInteropPythonHTTP(t *testing.T)      { runInterop(t, python, "http") }
+func TestInteropTypeScriptStdio(t *testing.T) { runInterop(t, typeScript, "stdio", watchedServer) }
+func TestInteropPythonStdio(t *testing.T)     { runInterop(t, python, "stdio", watchedServer) }
+
+func TestInteropTypeScriptHTTP(t *testing.T) {
+	t.Run("watched", func(t *testing.T) { runInterop(t, typeScript, "http", watchedServer) })
+	t.Run("quiet", func(t *testing.T) { runInterop(t, typeScript, "http", quietServer) })
+}
+
+func TestInteropPythonHTTP(t *testing.T) {
+	t.Run("watched", func(t *testing.T) { runInterop(t, python, "http", watchedServer) })
+	t.Run("quiet", func(t *testing.T) { runInterop(t, python, "http", quietServer) })
+}
 
 // runInterop drives examples/everything with an official SDK client over one transport
 // and checks that the client saw the whole surface and no protocol problem.
-func runInterop(t *testing.T, c client, transport string) {
+func runInterop(t *testing.T, c client, transport, watchInterval string) {
 	tools := harness.ToolsAt(repoRoot(t))
 	needs(t, c.check(tools))
 	binary := everything(t)
@@ -109,14 +125,15 @@ func runInterop(t *testing.T, c client, transport string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	argv := c.argv(tools)
+	args := append([]string{"-watch-interval", watchInterval}, serverArgs...)
 	serverLog := func() string { return "" }
 	switch transport {
 	case "stdio":
-		argv = append(append(argv, "stdio", binary), serverArgs...)
+		argv = append(append(argv, "stdio", binary), args...)
 	case "http":
 		addr, err := harness.FreeAddr()
 		require.NoError(t, err)
-		server, err := harness.Start(ctx, binary, append([]string{"-http", addr}, serverArgs...)...)
+		server, err := harness.Start(ctx, binary, append([]string{"-http", addr}, args...)...)
 		require.NoError(t, err)
 		defer server.Stop()
 		serverLog = server.Stderr
@@ -130,6 +147,9 @@ func runInterop(t *testing.T, c client, transport string) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = tools.Dir
 	cmd.Env = tools.NodeEnv()
+	if watchInterval == quietServer {
+		cmd.Env = append(cmd.Env, "INTEROP_UPDATE_WAIT_MS=0") // no update will come
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -144,10 +164,10 @@ func runInterop(t *testing.T, c client, transport string) {
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s), "the client's last stdout line is its JSON summary")
 	assert.Empty(t, s.Problems, "protocol problems the %s client saw", c.name)
 	assert.NoError(t, runErr, "the client's exit status")
-	assertSurface(t, s)
+	assertSurface(t, s, watchInterval != quietServer)
 }
 
-func assertSurface(t *testing.T, s summary) {
+func assertSurface(t *testing.T, s summary, watched bool) {
 	t.Helper()
 	assert.Equal(t, "2025-11-25", s.ProtocolVersion)
 	if assert.NotNil(t, s.Server) {
@@ -167,7 +187,11 @@ func assertSurface(t *testing.T, s summary) {
 	assert.Positive(t, s.Completions, "completions answered")
 	assert.True(t, s.Subscribed, "resources/subscribe answered")
 	assert.True(t, s.Unsubscribed, "resources/unsubscribe answered")
-	assert.Positive(t, s.Notifications.ResourceUpdated, "notifications/resources/updated while subscribed")
+	if watched {
+		assert.Positive(t, s.Notifications.ResourceUpdated, "notifications/resources/updated while subscribed")
+	} else {
+		assert.Zero(t, s.Notifications.ResourceUpdated, "notifications/resources/updated from a server that changes nothing")
+	}
 	assert.GreaterOrEqual(t, s.Notifications.Progress, minProgress, "progress notifications")
 	assert.GreaterOrEqual(t, s.Notifications.Message, minLogMessages, "log notifications")
 	assert.Positive(t, s.Requests.Sampling, "sampling requests answered")

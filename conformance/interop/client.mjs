@@ -21,8 +21,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 
 const REQUEST_TIMEOUT_MS = 20_000;
-// How long to wait for a notifications/resources/updated after subscribing.
-const UPDATE_WAIT_MS = 3_000;
+// How long to wait for a notifications/resources/updated after subscribing
+// (INTEROP_UPDATE_WAIT_MS overrides it; 0 does not wait).
+const UPDATE_WAIT_MS = Number(process.env.INTEROP_UPDATE_WAIT_MS ?? 3_000);
 const OVERALL_TIMEOUT_MS = 90_000;
 
 const summary = {

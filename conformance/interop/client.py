@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import warnings
@@ -30,7 +31,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 REQUEST_TIMEOUT_S = 20.0
 OVERALL_TIMEOUT_S = 90.0
-UPDATE_WAIT_S = 3.0  # how long to wait for notifications/resources/updated after subscribing
+# How long to wait for notifications/resources/updated after subscribing
+# (INTEROP_UPDATE_WAIT_MS overrides it; 0 does not wait).
+UPDATE_WAIT_S = float(os.environ.get("INTEROP_UPDATE_WAIT_MS", "3000")) / 1000
 events: dict[str, anyio.Event] = {}  # "updated": set when notifications/resources/updated arrives
 
 summary: dict[str, Any] = {
