@@ -73,14 +73,24 @@ const (
 // serverArgs make the lists span several pages, so that both clients paginate.
 var serverArgs = []string{"-page-size", "3"}
 
-// A server mode says whether test://watched-resource changes during the run.
+// serverMode says whether the server sends anything unasked during the run.
+type serverMode int
+
 const (
-	// watchedServer changes it often enough that a subscribed client hears of it.
-	watchedServer = "200ms"
-	// quietServer never changes it, so that nothing but answers reaches the client;
-	// over HTTP the session's GET stream then stays idle, which a server must handle too.
-	quietServer = "0"
+	// watchedServer changes test://watched-resource often enough that a subscribed client
+	// hears of it, and adds test_dynamic_tool after its default delay.
+	watchedServer serverMode = iota
+	// quietServer changes nothing, so that nothing but answers reaches the client; over
+	// HTTP the session's GET stream then stays idle, which a server must handle too.
+	quietServer
 )
+
+func (m serverMode) args() []string {
+	if m == quietServer {
+		return []string{"-watch-interval", "0", "-dynamic-after", "0"}
+	}
+	return []string{"-watch-interval", "200ms"}
+}
 
 // client is one official SDK client and how to run it.
 type client struct {
@@ -117,7 +127,7 @@ func TestInteropPythonHTTP(t *testing.T) {
 
 // runInterop drives examples/everything with an official SDK client over one transport
 // and checks that the client saw the whole surface and no protocol problem.
-func runInterop(t *testing.T, c client, transport, watchInterval string) {
+func runInterop(t *testing.T, c client, transport string, mode serverMode) {
 	tools := harness.ToolsAt(repoRoot(t))
 	needs(t, c.check(tools))
 	binary := everything(t)
@@ -125,7 +135,7 @@ func runInterop(t *testing.T, c client, transport, watchInterval string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	argv := c.argv(tools)
-	args := append([]string{"-watch-interval", watchInterval}, serverArgs...)
+	args := append(mode.args(), serverArgs...)
 	serverLog := func() string { return "" }
 	switch transport {
 	case "stdio":
@@ -147,7 +157,7 @@ func runInterop(t *testing.T, c client, transport, watchInterval string) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = tools.Dir
 	cmd.Env = tools.NodeEnv()
-	if watchInterval == quietServer {
+	if mode == quietServer {
 		cmd.Env = append(cmd.Env, "INTEROP_UPDATE_WAIT_MS=0") // no update will come
 	}
 	var stdout, stderr bytes.Buffer
@@ -164,7 +174,7 @@ func runInterop(t *testing.T, c client, transport, watchInterval string) {
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s), "the client's last stdout line is its JSON summary")
 	assert.Empty(t, s.Problems, "protocol problems the %s client saw", c.name)
 	assert.NoError(t, runErr, "the client's exit status")
-	assertSurface(t, s, watchInterval != quietServer)
+	assertSurface(t, s, mode == watchedServer)
 }
 
 func assertSurface(t *testing.T, s summary, watched bool) {

@@ -86,6 +86,8 @@ type callbacks struct {
 	sampling    []*mcp.CreateMessageRequestParams
 	elicitation []*mcp.ElicitRequestParams
 	updated     chan string
+	// toolsChanged gets a token for every notifications/tools/list_changed.
+	toolsChanged chan struct{}
 }
 
 func (c *callbacks) SamplingCreateMessage(_ context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
@@ -114,6 +116,14 @@ func (c *callbacks) NotificationsMessage(context.Context, *mcp.LoggingMessageNot
 }
 
 func (c *callbacks) NotificationsProgress(context.Context, *mcp.ProgressNotificationParams) error {
+	return nil
+}
+
+func (c *callbacks) NotificationsToolsListChanged(context.Context, *mcp.NotificationParams) error {
+	select {
+	case c.toolsChanged <- struct{}{}:
+	default:
+	}
 	return nil
 }
 
@@ -162,7 +172,7 @@ func connect(t *testing.T, o clientOptions) *session {
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, serverEnd) }()
 
-	cb := &callbacks{updated: make(chan string, 16)}
+	cb := &callbacks{updated: make(chan string, 16), toolsChanged: make(chan struct{}, 16)}
 	router := rpc.NewRouter()
 	v20251125.RegisterMCPCallbacks(router, cb)
 	checker, err := mcpcheck.New(mcpcheck.OurVersion)

@@ -33,6 +33,7 @@ type config struct {
 	httpAddr      string
 	pageSize      int
 	watchInterval time.Duration
+	dynamicAfter  time.Duration
 	logLevel      slog.Level
 }
 
@@ -43,6 +44,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.httpAddr, "http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:3001")
 	fs.IntVar(&c.pageSize, "page-size", 0, "items per page of the list results (0: the server's default)")
 	fs.DurationVar(&c.watchInterval, "watch-interval", 3*time.Second, "how often test://watched-resource changes (0: never)")
+	fs.DurationVar(&c.dynamicAfter, "dynamic-after", 2*time.Second, "when test_dynamic_tool appears (0: never)")
 	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "level of the logs written to stderr")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -69,6 +71,9 @@ func run(args []string, stderr io.Writer) error {
 	}
 	if c.watchInterval > 0 {
 		go w.run(ctx, s, c.watchInterval)
+	}
+	if c.dynamicAfter > 0 {
+		go addDynamicToolAfter(ctx, s, c.dynamicAfter, logger)
 	}
 	if c.httpAddr == "" {
 		logger.Info("serving on stdio")

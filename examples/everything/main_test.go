@@ -319,6 +319,34 @@ func TestResourcesAreListedAndRead(t *testing.T) {
 	}
 }
 
+func TestDynamicToolAppearsLaterAndSessionsAreTold(t *testing.T) {
+	s := connect(t, clientOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		addDynamicToolAfter(ctx, s.server, 10*time.Millisecond, slog.New(slog.DiscardHandler))
+		close(done)
+	}()
+	defer func() { cancel(); <-done }()
+
+	select {
+	case <-s.cb.toolsChanged:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notifications/tools/list_changed")
+	}
+	assert.Len(t, listAll[listedTool](s, "tools/list", "tools"), len(scenarioTools)+1)
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"This tool was added while the server was running."}]}`,
+		string(s.callTool("test_dynamic_tool", "")))
+}
+
+func TestDynamicToolStaysAwayWhenStoppedEarly(t *testing.T) {
+	s := connect(t, clientOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	addDynamicToolAfter(ctx, s.server, time.Hour, slog.New(slog.DiscardHandler))
+	assert.Len(t, listAll[listedTool](s, "tools/list", "tools"), len(scenarioTools))
+}
+
 func TestReadingAnUnknownResourceIsResourceNotFound(t *testing.T) {
 	s := connect(t, clientOptions{})
 	err := s.try("resources/read", `{"uri":"test://nothing-here"}`, nil)
@@ -459,8 +487,8 @@ func TestParseFlags(t *testing.T) {
 		want    config
 		wantErr string
 	}{
-		{"defaults: stdio", nil, config{watchInterval: 3 * time.Second, logLevel: slog.LevelInfo}, ""},
-		{"http and options", []string{"-http", "127.0.0.1:3001", "-page-size", "5", "-watch-interval", "0", "-log-level", "debug"},
+		{"defaults: stdio", nil, config{watchInterval: 3 * time.Second, dynamicAfter: 2 * time.Second, logLevel: slog.LevelInfo}, ""},
+		{"http and options", []string{"-http", "127.0.0.1:3001", "-page-size", "5", "-watch-interval", "0", "-dynamic-after", "0", "-log-level", "debug"},
 			config{httpAddr: "127.0.0.1:3001", pageSize: 5, logLevel: slog.LevelDebug}, ""},
 		{"unknown flag", []string{"-port", "1"}, config{}, "flag provided but not defined"},
 		{"bad level", []string{"-log-level", "loud"}, config{}, "invalid value"},

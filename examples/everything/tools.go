@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/schemarpc/schemarpc/mcp"
@@ -253,4 +254,20 @@ func elicitForm(ctx context.Context, req *mcp.CallToolRequest, message, schema s
 		return nil, err
 	}
 	return textResult(fmt.Sprintf("User response: action=%s, content=%s", res.Action, content)), nil
+}
+
+// dynamicTool is registered only after the server has run for a while, so that sessions
+// see notifications/tools/list_changed and a longer list.
+var dynamicTool = mcp.Tool{Name: "test_dynamic_tool", Description: "Appears some time after the server starts."}
+
+// addDynamicToolAfter registers the dynamic tool once d has passed, unless ctx ends first.
+func addDynamicToolAfter(ctx context.Context, s *mcp.Server, d time.Duration, logger *slog.Logger) {
+	if err := pause(ctx, d); err != nil {
+		return
+	}
+	if err := s.AddTool(&dynamicTool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return textResult("This tool was added while the server was running."), nil
+	}); err != nil {
+		logger.Error("cannot add the dynamic tool", "error", err)
+	}
 }
