@@ -43,6 +43,7 @@ type summary struct {
 		Got    int `json:"got"`
 	} `json:"prompts"`
 	Completions   int  `json:"completions"`
+	Cancelled     bool `json:"cancelled"`
 	Subscribed    bool `json:"subscribed"`
 	Unsubscribed  bool `json:"unsubscribed"`
 	Notifications struct {
@@ -195,6 +196,7 @@ func assertSurface(t *testing.T, s summary, watched bool) {
 	assert.GreaterOrEqual(t, s.Prompts.Listed, minPrompts, "prompts listed")
 	assert.Equal(t, s.Prompts.Listed, s.Prompts.Got, "every listed prompt got")
 	assert.Positive(t, s.Completions, "completions answered")
+	assert.True(t, s.Cancelled, "a call cancelled in flight, and the session usable afterwards")
 	assert.True(t, s.Subscribed, "resources/subscribe answered")
 	assert.True(t, s.Unsubscribed, "resources/unsubscribe answered")
 	if watched {

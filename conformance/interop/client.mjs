@@ -38,6 +38,7 @@ const summary = {
   templates: { listed: 0, read: 0 },
   prompts: { listed: 0, got: 0 },
   completions: 0,
+  cancelled: false,
   subscribed: false,
   unsubscribed: false,
   notifications: { progress: 0, message: 0, resourceUpdated: 0, other: 0 },
@@ -246,6 +247,28 @@ async function step(what, fn) {
   }
 }
 
+// cancelInFlight starts test_tool_with_progress and cancels it at its first progress
+// notification: the SDK rejects the call and sends notifications/cancelled. The session
+// must stay usable, and no response to the cancelled request may follow (the SDK reports
+// one through onerror as a response to an unknown message id).
+async function cancelInFlight(client, tools, options) {
+  if (!tools.some((t) => t.name === "test_tool_with_progress")) return;
+  const abort = new AbortController();
+  try {
+    await client.callTool({ name: "test_tool_with_progress" }, undefined, {
+      ...options,
+      signal: abort.signal,
+      onprogress: () => abort.abort("cancelled by the interop client"),
+    });
+    throw new Error("the cancelled call completed");
+  } catch (err) {
+    if (!abort.signal.aborted) throw err;
+  }
+  await client.ping(options);
+  await new Promise((resolve) => setTimeout(resolve, 300)); // room for a late response
+  summary.cancelled = true;
+}
+
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
   let transport;
@@ -326,6 +349,7 @@ async function main() {
         if (result.isError) summary.tools.errors.push(tool.name);
       });
     }
+    await step("cancellation", () => cancelInFlight(client, tools, options));
   }
 
   if (caps.resources) {

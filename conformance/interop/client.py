@@ -48,6 +48,7 @@ summary: dict[str, Any] = {
     "templates": {"listed": 0, "read": 0},
     "prompts": {"listed": 0, "got": 0},
     "completions": 0,
+    "cancelled": False,
     "subscribed": False,
     "unsubscribed": False,
     "notifications": {"progress": 0, "message": 0, "resourceUpdated": 0, "other": 0},
@@ -66,8 +67,9 @@ class ProblemLogHandler(logging.Handler):
     returned an invalid result, a transport read failure) into problems."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno >= logging.WARNING:
-            problem(f"sdk log {record.name}: {record.getMessage()}")
+        message = record.getMessage()
+        if record.levelno >= logging.WARNING or message.startswith("dropping response for unknown/late request id"):
+            problem(f"sdk log {record.name}: {message}")
 
 
 # ---- values that satisfy a JSON Schema (arguments, elicitation content) -------------------
@@ -256,6 +258,28 @@ async def paginate(fetch: Any, key: str) -> list[Any]:
     raise RuntimeError(f"{key}: more than 100 pages")
 
 
+async def cancel_in_flight(session: ClientSession, tools: list[types.Tool]) -> None:
+    """Start test_tool_with_progress and cancel it at its first progress notification.
+
+    Leaving the cancel scope makes the SDK send notifications/cancelled. The session must
+    stay usable, and no response to the cancelled request may follow (the SDK drops one
+    with a debug log, which ProblemLogHandler turns into a problem).
+    """
+    if not any(t.name == "test_tool_with_progress" for t in tools):
+        return
+    with anyio.CancelScope() as scope:
+
+        async def on_progress(value: float, total: float | None, message: str | None) -> None:
+            summary["progressDelivered"] += 1
+            scope.cancel()
+
+        await session.call_tool("test_tool_with_progress", None, progress_callback=on_progress)
+        raise RuntimeError("the cancelled call completed")
+    await session.send_ping()
+    await anyio.sleep(0.3)  # room for a late response
+    summary["cancelled"] = True
+
+
 async def exercise(session: ClientSession) -> None:
     init = await session.initialize()
     summary["protocolVersion"] = init.protocol_version
@@ -289,6 +313,8 @@ async def exercise(session: ClientSession) -> None:
                     summary["tools"]["errors"].append(tool.name)
                 if progress != sorted(progress):
                     problem(f"tools/call {tool.name}: progress went backwards: {progress}")
+        async with Step("cancellation"):
+            await cancel_in_flight(session, tools)
 
     if caps.resources is not None:
         resources: list[types.Resource] = []
@@ -397,6 +423,8 @@ if __name__ == "__main__":
     warnings.simplefilter("ignore")  # deprecation notices for 2025-era methods are expected here
     logging.getLogger("mcp").addHandler(ProblemLogHandler())
     logging.getLogger("mcp").setLevel(logging.WARNING)
+    # Late responses are logged at debug level only.
+    logging.getLogger("mcp.shared.jsonrpc_dispatcher").setLevel(logging.DEBUG)
     code = anyio.run(main)
     print(json.dumps(summary), flush=True)
     sys.exit(code)
