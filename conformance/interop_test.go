@@ -54,6 +54,7 @@ type summary struct {
 	Requests struct {
 		Sampling    int `json:"sampling"`
 		Elicitation int `json:"elicitation"`
+		Roots       int `json:"roots"`
 	} `json:"requests"`
 	Problems []string `json:"problems"`
 }
@@ -61,13 +62,13 @@ type summary struct {
 // The everything surface as the clients must see it: at least this many of each, and
 // exactly one tool that answers with isError.
 const (
-	minTools       = 14
+	minTools       = 16
 	minResources   = 3
 	minTemplates   = 1
 	minPrompts     = 4
 	minProgress    = 3
 	minLogMessages = 3
-	minElicitation = 3
+	minElicitation = 4
 	errorTool      = "test_error_handling"
 )
 
@@ -207,5 +208,6 @@ func assertSurface(t *testing.T, s summary, watched bool) {
 	assert.GreaterOrEqual(t, s.Notifications.Progress, minProgress, "progress notifications")
 	assert.GreaterOrEqual(t, s.Notifications.Message, minLogMessages, "log notifications")
 	assert.Positive(t, s.Requests.Sampling, "sampling requests answered")
-	assert.GreaterOrEqual(t, s.Requests.Elicitation, minElicitation, "elicitation requests answered")
+	assert.GreaterOrEqual(t, s.Requests.Elicitation, minElicitation, "elicitation requests answered (form and URL mode)")
+	assert.Positive(t, s.Requests.Roots, "roots/list requests answered")
 }

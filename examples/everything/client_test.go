@@ -111,6 +111,10 @@ func (c *callbacks) ElicitationCreate(_ context.Context, p *mcp.ElicitRequestPar
 	}}, nil
 }
 
+func (c *callbacks) RootsList(context.Context, *mcp.RequestParams) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///work", Name: "work"}, {URI: "file:///tmp", Name: "tmp"}}}, nil
+}
+
 func (c *callbacks) NotificationsMessage(context.Context, *mcp.LoggingMessageNotificationParams) error {
 	return nil
 }

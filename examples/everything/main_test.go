@@ -24,9 +24,11 @@ var scenarioTools = []string{
 	"test_elicitation",
 	"test_elicitation_sep1034_defaults",
 	"test_elicitation_sep1330_enums",
+	"test_elicitation_url",
 	"test_embedded_resource",
 	"test_error_handling",
 	"test_image_content",
+	"test_list_roots",
 	"test_multiple_content_types",
 	"test_reconnection",
 	"test_sampling",
@@ -221,6 +223,8 @@ func TestClientCallbackToolsFailWithoutTheCapability(t *testing.T) {
 		{"test_elicitation", `{"message":"hi"}`},
 		{"test_elicitation_sep1034_defaults", ""},
 		{"test_elicitation_sep1330_enums", ""},
+		{"test_elicitation_url", ""},
+		{"test_list_roots", ""},
 	}
 	s := connect(t, clientOptions{capabilities: `{}`})
 	for _, tt := range tests {
@@ -261,6 +265,34 @@ func TestElicitationToolsAskForTheScenarioForms(t *testing.T) {
 			assert.JSONEq(t, tt.schema, string(form.RequestedSchema))
 		})
 	}
+}
+
+func TestListRootsToolAsksTheClient(t *testing.T) {
+	s := connect(t, clientOptions{capabilities: `{"roots":{"listChanged":true}}`})
+	res := s.callTool("test_list_roots", "")
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"The client has 2 root(s)\nfile:///work (work)\nfile:///tmp (tmp)"}]}`, string(res))
+}
+
+func TestURLElicitationToolSendsTheUserToAPage(t *testing.T) {
+	s := connect(t, clientOptions{capabilities: `{"elicitation":{"form":{},"url":{}}}`})
+	res := s.callTool("test_elicitation_url", "")
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"User response: action=accept"}]}`, string(res))
+	require.Len(t, s.cb.elicitation, 1)
+	u, ok := s.cb.elicitation[0].AsURL()
+	require.True(t, ok)
+	assert.Equal(t, "url", u.Mode)
+	assert.Equal(t, consentURL, u.URL)
+	assert.Len(t, u.ElicitationID, 16)
+}
+
+func TestURLElicitationToolFailsForAFormOnlyClient(t *testing.T) {
+	s := connect(t, clientOptions{})
+	var res struct {
+		IsError bool `json:"isError"`
+	}
+	require.NoError(t, json.Unmarshal(s.callTool("test_elicitation_url", ""), &res))
+	assert.True(t, res.IsError)
+	assert.Empty(t, s.cb.elicitation)
 }
 
 func TestDefaultsFormHasTheSEP1034Defaults(t *testing.T) {

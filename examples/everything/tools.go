@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/schemarpc/schemarpc/mcp"
@@ -30,6 +33,8 @@ func addTools(s *mcp.Server) error {
 		{mcp.Tool{Name: "test_error_handling", Description: "Always fails: returns a result with isError set."}, errorHandling},
 		{mcp.Tool{Name: "test_elicitation_sep1034_defaults", Description: "Asks the user for a form whose fields all have defaults (SEP-1034)."}, elicitDefaults},
 		{mcp.Tool{Name: "test_elicitation_sep1330_enums", Description: "Asks the user for a form with every enum style (SEP-1330)."}, elicitEnums},
+		{mcp.Tool{Name: "test_elicitation_url", Description: "Sends the user to a URL to finish an interaction out of band (URL-mode elicitation)."}, elicitURL},
+		{mcp.Tool{Name: "test_list_roots", Description: "Asks the client for its roots and lists them."}, listRoots},
 		{mcp.Tool{Name: "test_reconnection", Description: "Takes a moment before it answers, to test stream resumption."}, reconnection},
 		{mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Takes arguments described by a JSON Schema 2020-12 document with $defs.",
 			InputSchema: json.RawMessage(jsonSchema202012)}, echoArguments},
@@ -238,6 +243,39 @@ const enumsSchema = `{
 
 func elicitEnums(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return elicitForm(ctx, req, "Please pick from the enum fields", enumsSchema)
+}
+
+func listRoots(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := req.Session.ListRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The client has %d root(s)", len(res.Roots))
+	for _, r := range res.Roots {
+		fmt.Fprintf(&b, "\n%s (%s)", r.URI, r.Name)
+	}
+	return textResult(b.String()), nil
+}
+
+// consentURL is the page test_elicitation_url sends the user to; nothing is served there.
+const consentURL = "https://example.com/everything/consent"
+
+func elicitURL(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	id := make([]byte, 8)
+	if _, err := rand.Read(id); err != nil {
+		return nil, err
+	}
+	res, err := req.Session.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestURLParams{
+		Mode:          "url",
+		Message:       "Please open the page to give your consent",
+		ElicitationID: hex.EncodeToString(id),
+		URL:           consentURL,
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return textResult(fmt.Sprintf("User response: action=%s", res.Action)), nil
 }
 
 // elicitForm asks the user to fill in the form described by schema and reports the answer.
