@@ -270,7 +270,6 @@ async def cancel_in_flight(session: ClientSession, tools: list[types.Tool]) -> N
     with anyio.CancelScope() as scope:
 
         async def on_progress(value: float, total: float | None, message: str | None) -> None:
-            summary["progressDelivered"] += 1
             scope.cancel()
 
         await session.call_tool("test_tool_with_progress", None, progress_callback=on_progress)
@@ -313,6 +312,14 @@ async def exercise(session: ClientSession) -> None:
                     summary["tools"]["errors"].append(tool.name)
                 if progress != sorted(progress):
                     problem(f"tools/call {tool.name}: progress went backwards: {progress}")
+        # The SDK routes a progress notification to its request's callback only while the
+        # request is pending, in receive order: one seen on the wire but never delivered came
+        # after its response. (Checked before the cancellation, after which a progress
+        # notification for the cancelled call may legitimately still arrive.)
+        await anyio.sleep(0.05)
+        late = summary["notifications"]["progress"] - summary["progressDelivered"]
+        if late > 0:
+            problem(f"{late} progress notification(s) arrived after the response they belong to")
         async with Step("cancellation"):
             await cancel_in_flight(session, tools)
 
@@ -376,12 +383,6 @@ async def exercise(session: ClientSession) -> None:
                     )
                     summary["completions"] += 1
 
-    # The SDK routes a progress notification to its request's callback only while the request
-    # is pending, in receive order: one seen on the wire but never delivered came too late.
-    await anyio.sleep(0.05)
-    late = summary["notifications"]["progress"] - summary["progressDelivered"]
-    if late > 0:
-        problem(f"{late} progress notification(s) arrived after the response they belong to")
 
 
 async def run(mode: str, rest: list[str]) -> None:
