@@ -148,7 +148,7 @@ func (m *MemoryEventStore) Replay(_ context.Context, session, lastEventID string
 	}
 	m.mu.Lock()
 	l := m.sessions[session]
-	if l == nil || n >= l.next || n < l.floor || l.evicted[stream] > n {
+	if l == nil || n == 0 || n >= l.next || n < l.floor || l.evicted[stream] > n {
 		m.mu.Unlock()
 		return "", ErrEventNotFound
 	}

@@ -199,29 +199,40 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(HeaderSessionID, sess.id)
 	}
 	if sse {
-		c := st.conn
-		startSSE(w)
-		err := c.serve(r.Context(), w, h.opts.KeepAlive)
-		sess.detach(st, c)
-		if err != nil && !errors.Is(err, errConnReplaced) {
-			h.log.Debug("mcp: POST stream ended early; its messages wait for a resuming client", "session", sess.id, "stream", st.id, "error", err)
-		}
+		h.stream(w, r, sess, st)
 	} else {
-		select {
-		case <-st.done:
-		case <-r.Context().Done():
-			return
-		}
-		select {
-		case msg := <-st.reply:
-			w.Header().Set("Content-Type", "application/json")
-			w.Write(msg)
-		default:
-			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
-		}
+		h.reply(w, r, st)
 	}
 	if st.init {
 		h.dropFailedInit(sess, st)
+	}
+}
+
+// stream answers a POST with its SSE stream, until the stream is complete,
+// taken over, or the client goes away.
+func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream) {
+	c := st.conn
+	startSSE(w)
+	err := c.serve(r.Context(), w, h.opts.KeepAlive)
+	sess.detach(st, c)
+	if err != nil && !errors.Is(err, errConnReplaced) {
+		h.log.Debug("mcp: POST stream ended early; its messages wait for a resuming client", "session", sess.id, "stream", st.id, "error", err)
+	}
+}
+
+// reply answers a POST with its JSON response once it is there.
+func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st *stream) {
+	select {
+	case <-st.done:
+	case <-r.Context().Done():
+		return
+	}
+	select {
+	case msg := <-st.reply:
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(msg)
+	default:
+		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
 	}
 }
 
@@ -339,6 +350,7 @@ func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
 	rand.Read(b[:])
 	sess := newHTTPSession(h, hex.EncodeToString(b[:]))
 	sess.ss = h.server.connect(sess, sess.id)
+	byServerSession.Store(sess.ss, sess)
 	h.mu.Lock()
 	closed := h.closed
 	if !closed {

@@ -130,7 +130,9 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 		return nil
 	}
 	var st *stream
-	if rid, ok := requestIDFromContext(ctx); ok {
+	// A request id means something only in its own session: a handler may
+	// notify other sessions with its context.
+	if rid, ok := requestIDFromContext(ctx); ok && SessionFromContext(ctx) == s.ss {
 		st = s.byRequest[rid.String()]
 	}
 	get := s.streams[standaloneStream]
@@ -202,10 +204,10 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 		if !st.conn.push(ev) {
 			s.h.log.Debug("mcp: a client reads too slowly; dropping its connection", "session", s.id, "stream", st.id)
 			st.conn.kill()
-			st.conn = nil
 			if st.id == standaloneStream {
-				s.keep(ev)
+				s.keep(append(st.conn.unwritten(), ev)...)
 			}
+			st.conn = nil
 		}
 	case st.id == standaloneStream:
 		s.keep(ev)
@@ -214,14 +216,14 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 	}
 }
 
-// keep adds an event to the GET stream's backlog, dropping the oldest past
+// keep adds events to the GET stream's backlog, dropping the oldest past
 // the bound.
-func (s *httpSession) keep(ev sseEvent) {
-	if len(s.backlog) >= maxBacklog {
-		s.h.log.Debug("mcp: GET-stream backlog full; dropping the oldest message", "session", s.id)
-		s.backlog = s.backlog[1:]
+func (s *httpSession) keep(evs ...sseEvent) {
+	s.backlog = append(s.backlog, evs...)
+	if n := len(s.backlog) - maxBacklog; n > 0 {
+		s.h.log.Debug("mcp: GET-stream backlog full; dropping the oldest messages", "session", s.id, "dropped", n)
+		s.backlog = append([]sseEvent(nil), s.backlog[n:]...)
 	}
-	s.backlog = append(s.backlog, ev)
 }
 
 // complete ends a stream whose requests are all answered.
@@ -282,20 +284,21 @@ func (s *httpSession) abandon(st *stream) {
 	}
 }
 
-// detach disconnects a connection that stopped serving its stream. What it
-// did not write of the GET stream goes back to the backlog.
+// detach disconnects a connection that stopped serving its stream. When it
+// ended on its own (the client went away), what it did not write of the GET
+// stream goes back to the backlog; a connection that was taken over or
+// dropped has had its unwritten events moved already.
 func (s *httpSession) detach(st *stream, c *sseConn) {
-	left := c.unwritten()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st != nil && st.conn == c {
-		st.conn = nil
+	if st == nil || st.conn != c {
+		return
 	}
-	if st != nil && st.id == standaloneStream && !s.ended {
+	st.conn = nil
+	if st.id == standaloneStream {
+		left := c.unwritten()
 		s.backlog = append(left, s.backlog...)
-		if n := len(s.backlog) - maxBacklog; n > 0 {
-			s.backlog = s.backlog[n:]
-		}
+		s.keep()
 	}
 }
 
@@ -330,10 +333,14 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 		c.finishing = true
 		return nil, c, nil
 	}
-	if name == standaloneStream {
-		if lastEventID == "" {
-			c.queue = append(c.queue, s.backlog...)
+	if name == standaloneStream && lastEventID == "" {
+		c.queue = append(c.queue, s.backlog...)
+		if st.conn != nil {
+			// Taken over: what the old connection did not write comes next.
+			c.queue = append(c.queue, st.conn.unwritten()...)
 		}
+	}
+	if name == standaloneStream {
 		// A replay covers the backlog: nothing in it was ever sent.
 		s.backlog = nil
 	}
@@ -342,6 +349,44 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 	}
 	st.conn = c
 	return st, c, nil
+}
+
+// byServerSession finds the HTTP transport of a session, for CloseSSEStream.
+var byServerSession sync.Map // *ServerSession → *httpSession
+
+// CloseSSEStream ends the SSE stream of the Streamable HTTP request that
+// ctx (a request handler's context) serves, after announcing the
+// reconnection delay (HTTPOptions.RetryInterval). The call goes on: what it
+// sends afterwards, its response included, is kept in the event store, and
+// the client receives it by resuming the stream with GET and Last-Event-ID
+// (SSE polling, for long calls through proxies that cut long responses).
+// It reports false, doing nothing, outside such a request: on other
+// transports, in JSON-response mode, or once the stream is closed.
+func CloseSSEStream(ctx context.Context) bool {
+	ss := SessionFromContext(ctx)
+	rid, ok := requestIDFromContext(ctx)
+	if ss == nil || !ok {
+		return false
+	}
+	v, ok := byServerSession.Load(ss)
+	if !ok {
+		return false
+	}
+	return v.(*httpSession).closeStream(rid.String())
+}
+
+// closeStream ends the live connection of the stream carrying a request.
+func (s *httpSession) closeStream(rid string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.byRequest[rid]
+	if st == nil || !st.sse || st.conn == nil {
+		return false
+	}
+	st.conn.push(sseEvent{retry: s.h.opts.RetryInterval})
+	st.conn.finish()
+	st.conn = nil
+	return true
 }
 
 // Close ends the transport: connections end, waiters are released, the
@@ -366,6 +411,7 @@ func (s *httpSession) Close() error {
 		}
 		s.mu.Unlock()
 		s.h.forget(s)
+		byServerSession.Delete(s.ss)
 		if err := s.h.store.Forget(context.Background(), s.id); err != nil {
 			s.h.log.Warn("mcp: the event store could not forget a session", "session", s.id, "error", err)
 		}

@@ -39,6 +39,12 @@ func writeSSEEvent(w io.Writer, e sseEvent) error {
 	if len(e.data) > 0 {
 		b.WriteString("event: message\n")
 	}
+	if e.id == "" && len(e.data) == 0 {
+		// Only a retry field: no event reaches the client's handlers.
+		b.WriteByte('\n')
+		_, err := w.Write(b.Bytes())
+		return err
+	}
 	data := e.data
 	for {
 		line, rest, more := cutLine(data)
@@ -156,6 +162,9 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive ti
 		t := time.NewTicker(keepAlive)
 		defer t.Stop()
 		tick = t.C
+	}
+	if err := rc.Flush(); err != nil { // the client sees the status at once
+		return err
 	}
 	for {
 		c.mu.Lock()

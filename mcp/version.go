@@ -49,7 +49,6 @@ type features struct {
 	elicitation  bool // elicitation/create
 	tasks        bool // tasks/* and task-augmented requests
 	urlElicit    bool // URL-mode elicitation and notifications/elicitation/complete
-	sseRetry     bool // SSE priming events and retry fields on POST streams
 }
 
 // featuresOf returns the features of a negotiated version.
@@ -63,6 +62,6 @@ func featuresOf(v string) features {
 		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true}
 	default:
 		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
-			tasks: true, urlElicit: true, sseRetry: true}
+			tasks: true, urlElicit: true}
 	}
 }
