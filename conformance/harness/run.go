@@ -44,16 +44,15 @@ type SuiteResult struct {
 // http://ADDR/mcp, judges the results and stops the server. An error wrapping
 // ErrNeverAnswered means the server did not come up; any other error means the run
 // itself broke. Failing scenarios are reported in the result, not as an error.
-func RunServerSuite(ctx context.Context, opts Options) (SuiteResult, error) {
+func RunServerSuite(ctx context.Context, opts Options) (res SuiteResult, err error) {
 	log := opts.Log
 	if log == nil {
 		log = io.Discard
 	}
 	tools := ToolsAt(opts.Root)
 	if err := tools.CheckNode(); err != nil {
-		return SuiteResult{}, err
+		return res, err
 	}
-	var res SuiteResult
 	work, err := os.MkdirTemp("", "schemarpc-conformance-")
 	if err != nil {
 		return res, err
