@@ -8,7 +8,7 @@ BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 2m
 
-.PHONY: help generate example test test-short lint check-generated bench fuzz
+.PHONY: help generate example test test-short lint check-generated bench fuzz conformance-deps conformance interop
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -48,3 +48,14 @@ bench: ## run the benchmarks (BENCH=regexp BENCHTIME=1s)
 fuzz: ## run each fuzz target for FUZZTIME (default 2m); the default tests run only their seeds
 	@for target in $$($(GO) test -list '^Fuzz' ./rpc | grep '^Fuzz'); do \
 	  echo "== $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./rpc || exit 1; done
+
+conformance-deps: ## install the pinned conformance suite, TS SDK and Node 22 (npm ci) and the Python SDK (conformance/.venv)
+	cd conformance && npm ci --no-audit --no-fund
+	python3 -m venv conformance/.venv
+	conformance/.venv/bin/python -m pip install --disable-pip-version-check -q -r conformance/interop/requirements.txt
+
+conformance: ## run the official MCP conformance suite (--suite all) against examples/everything over Streamable HTTP
+	./conformance/run-server.sh
+
+interop: ## run the interop tests: the official TypeScript and Python SDK clients against examples/everything, stdio and HTTP
+	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test -count=1 -v -run '^TestInterop' ./conformance/

@@ -1,0 +1,88 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+)
+
+// Check statuses as the suite writes them in checks.json.
+const (
+	StatusSuccess = "SUCCESS"
+	StatusFailure = "FAILURE"
+	StatusWarning = "WARNING"
+	StatusInfo    = "INFO"
+)
+
+// Check is one record of a checks.json file.
+type Check struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	Status       string `json:"status"`
+	ErrorMessage string `json:"errorMessage,omitempty"`
+}
+
+// Scenario is the outcome of one suite scenario: its name and the checks it recorded.
+type Scenario struct {
+	Name   string
+	Checks []Check
+}
+
+// resultDir matches the directories the suite writes: server-<scenario>-<ISO time with dashes>.
+var resultDir = regexp.MustCompile(`^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$`)
+
+// ScenarioName returns the scenario a result directory belongs to, and false for a name
+// the suite does not produce.
+func ScenarioName(dir string) (string, bool) {
+	m := resultDir.FindStringSubmatch(dir)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// ErrNoResults reports an output directory without any scenario result.
+var ErrNoResults = errors.New("no scenario results")
+
+// ReadResults reads every server-<scenario>-<time>/checks.json under dir, sorted by
+// scenario name. A scenario directory without a readable, well-formed checks.json is an
+// error; entries that are not scenario directories are ignored. When a scenario ran more
+// than once, its latest directory wins.
+func ReadResults(dir string) ([]Scenario, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading suite output: %w", err)
+	}
+	latest := map[string]string{}
+	for _, e := range entries {
+		name, ok := ScenarioName(e.Name())
+		if !ok || !e.IsDir() {
+			continue
+		}
+		if prev, seen := latest[name]; !seen || e.Name() > prev {
+			latest[name] = e.Name()
+		}
+	}
+	if len(latest) == 0 {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNoResults)
+	}
+	scenarios := make([]Scenario, 0, len(latest))
+	for name, sub := range latest {
+		data, err := os.ReadFile(filepath.Join(dir, sub, "checks.json"))
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", name, err)
+		}
+		var checks []Check
+		if err := json.Unmarshal(data, &checks); err != nil {
+			return nil, fmt.Errorf("scenario %s: checks.json: %w", name, err)
+		}
+		scenarios = append(scenarios, Scenario{Name: name, Checks: checks})
+	}
+	sort.Slice(scenarios, func(i, j int) bool { return scenarios[i].Name < scenarios[j].Name })
+	return scenarios, nil
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// mcpPath is where the Streamable HTTP endpoint is mounted.
+const mcpPath = "/mcp"
+
+// serveHTTP serves Streamable HTTP at http://addr/mcp until ctx ends. Sessions keep their
+// state between requests (server-to-client requests travel on the stream of the call
+// being served), and SSE events are kept in memory for clients that resume.
+func serveHTTP(ctx context.Context, s *mcp.Server, addr string, logger *slog.Logger) error {
+	h := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{})
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, h)
+	logger.Info("serving Streamable HTTP", "url", "http://"+addr+mcpPath)
+	return mcp.ListenAndServe(ctx, addr, closingHandler{Handler: mux, Closer: h})
+}
+
+// closingHandler is a mux whose Close ends the MCP handler's sessions and streams, so that
+// a shutdown does not wait for open SSE streams.
+type closingHandler struct {
+	http.Handler
+	io.Closer
+}
