@@ -24,8 +24,8 @@ example: generate ## regenerate the bindings, then call the calc example over st
 	  '{"jsonrpc":"2.0","method":"echo","params":{"big":123456789012345678901234567890},"id":"\u00e9"}' \
 	  | $(GO) run ./examples/calc
 
-test: lint check-generated ## run every test with the race detector, after lint and the generated-code check
-	$(GO) test $(TEST_FLAGS) ./...
+test: conformance-deps lint check-generated ## install the pinned conformance and interop tools, then run every test with the race detector, after lint and the generated-code check
+	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test $(TEST_FLAGS) ./...
 
 test-short: ## run every test without the checks around them
 	$(GO) test -timeout 10m ./...

@@ -131,6 +131,9 @@ func errorHandling(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, 
 }
 
 func reconnection(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	// On Streamable HTTP: end this call's stream now; the client resumes
+	// with GET and Last-Event-ID and gets the result from there.
+	mcp.CloseSSEStream(ctx)
 	if err := pause(ctx, 2*step); err != nil {
 		return nil, err
 	}
