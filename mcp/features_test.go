@@ -102,6 +102,11 @@ func TestCancelledNotificationCancelsTheHandler(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the handler was not cancelled")
 	}
+	_, rerr := c.call(t, "ping", nil) // a round trip: a response to slow-1 would come before it
+	require.Nil(t, rerr)
+	for _, m := range c.server.messages() {
+		assert.NotContains(t, string(m), `"id":"slow-1"`, "a cancelled request gets no response")
+	}
 }
 
 func TestSamplingElicitationAndRootsReachTheClient(t *testing.T) {

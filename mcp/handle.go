@@ -60,8 +60,13 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 	ctx = withRequestID(ctx, req.ID)
 	ctx = withProgress(ctx, req.Params)
 	ctx, cancel := context.WithCancel(ctx)
-	defer ss.track(req.ID, cancel)()
-	return ss.server.router.Handle(ctx, req)
+	untrack := ss.track(req.ID, cancel)
+	res, err := ss.server.router.Handle(ctx, req)
+	if untrack() {
+		// The client gave the request up: it gets no answer.
+		return nil, rpc.ErrNoResponse
+	}
+	return res, err
 }
 
 // admit decides whether a request may run now.

@@ -123,7 +123,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		id:         id,
 		logLevel:   -1,
 		subscribed: map[string]bool{},
-		inflight:   map[string]context.CancelFunc{},
+		inflight:   map[string]*inflightCall{},
 		ready:      make(chan struct{}),
 	}
 	opts := []rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log)}

@@ -27,7 +27,7 @@ type ServerSession struct {
 	initDone   chan struct{}   // closed when an initialize read earlier has been handled
 	logLevel   int             // index in logLevels; -1 = logging off
 	subscribed map[string]bool // resource URIs
-	inflight   map[string]context.CancelFunc
+	inflight   map[string]*inflightCall
 	closeOnce  sync.Once
 	onClose    []func()
 }
@@ -129,18 +129,30 @@ func (ss *ServerSession) initialized() bool {
 }
 
 // track registers a request's cancel function under its id, so that
-// notifications/cancelled can reach it; the returned func unregisters it.
-func (ss *ServerSession) track(id rpc.ID, cancel context.CancelFunc) func() {
+// notifications/cancelled can reach it. The returned func unregisters it
+// and reports whether the client cancelled the request meanwhile.
+func (ss *ServerSession) track(id rpc.ID, cancel context.CancelFunc) func() bool {
 	key := id.String()
+	f := &inflightCall{cancel: cancel}
 	ss.mu.Lock()
-	ss.inflight[key] = cancel
+	ss.inflight[key] = f
 	ss.mu.Unlock()
-	return func() {
+	return func() bool {
 		ss.mu.Lock()
-		delete(ss.inflight, key)
+		if ss.inflight[key] == f {
+			delete(ss.inflight, key)
+		}
+		byClient := f.cancelled
 		ss.mu.Unlock()
 		cancel()
+		return byClient
 	}
+}
+
+// inflightCall is a request being served.
+type inflightCall struct {
+	cancel    context.CancelFunc
+	cancelled bool // by the client's notifications/cancelled
 }
 
 // cancel cancels the request with this id if it is still in flight; unknown
@@ -151,10 +163,13 @@ func (ss *ServerSession) cancel(id json.RawMessage) {
 		return
 	}
 	ss.mu.Lock()
-	cancel := ss.inflight[rid.String()]
+	f := ss.inflight[rid.String()]
+	if f != nil {
+		f.cancelled = true
+	}
 	ss.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if f != nil {
+		f.cancel()
 	}
 }
 

@@ -3,6 +3,7 @@ package rpc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -411,4 +412,20 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+func TestErrNoResponseLeavesARequestUnanswered(t *testing.T) {
+	r := rpc.NewRouter()
+	r.Register("drop", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+		return nil, fmt.Errorf("gave up: %w", rpc.ErrNoResponse)
+	}})
+	r.Register("ok", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) { return 1, nil }})
+	client, _ := connPair(t, r, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := client.Call(ctx, "drop", nil, nil)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "no response ever comes")
+	var n int
+	require.NoError(t, client.Call(context.Background(), "ok", nil, &n), "the connection still serves")
+	assert.Equal(t, 1, n)
 }

@@ -175,6 +175,10 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 		}
 		return nil
 	}
+	if errors.Is(err, ErrNoResponse) {
+		e.log.Debug("jsonrpc: request left unanswered", "method", req.Method, "id", req.ID.String())
+		return nil
+	}
 	var werr *Error
 	if err != nil {
 		werr = asWireError(err)

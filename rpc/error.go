@@ -134,3 +134,10 @@ func asWireError(err error) *Error {
 	}
 	return InternalError()
 }
+
+// ErrNoResponse, returned (or wrapped) by a handler, leaves a request
+// unanswered: no response at all is sent. It is for protocols where the
+// peer gave the request up and must not get an answer (MCP's
+// notifications/cancelled); a request answered this way is the caller's to
+// forget.
+var ErrNoResponse = errors.New("rpc: no response")
