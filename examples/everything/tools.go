@@ -130,10 +130,13 @@ func errorHandling(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, 
 	return &res, nil
 }
 
-// reconnection ends the POST stream it answers on (over Streamable HTTP), then answers
-// after a pause: the client gets the result by resuming with GET and Last-Event-ID.
-// Elsewhere it just pauses.
+// reconnection works a moment, ends the POST stream it answers on (over Streamable
+// HTTP), and answers after another pause: the client gets the result by resuming with GET
+// and Last-Event-ID. Elsewhere it just pauses.
 func reconnection(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := pause(ctx, step); err != nil {
+		return nil, err
+	}
 	mcp.CloseSSEStream(ctx)
 	if err := pause(ctx, 2*step); err != nil {
 		return nil, err
