@@ -77,3 +77,16 @@ func (ss *ServerSession) Ping(ctx context.Context) error {
 	_, err := ss.callbacks().Ping(ctx, &RequestParams{})
 	return err
 }
+
+// ElicitationComplete tells the client that the out-of-band interaction of
+// a URL-mode elicitation has finished (notifications/elicitation/complete,
+// 2025-11-25). The client must have declared elicitation.url.
+func (ss *ServerSession) ElicitationComplete(ctx context.Context, elicitationID string) error {
+	ss.mu.Lock()
+	ok := ss.caps.elicitURL
+	ss.mu.Unlock()
+	if !ss.features().urlElicit || !ok {
+		return fmt.Errorf("%w: elicitation.url", ErrNotDeclared)
+	}
+	return ss.conn.Notify(ctx, "notifications/elicitation/complete", ElicitationCompleteNotificationParams{ElicitationID: elicitationID})
+}

@@ -325,3 +325,23 @@ func TestContentIsDowngradedForOlderVersions(t *testing.T) {
 		})
 	}
 }
+
+func TestElicitationCompleteNeedsURLMode(t *testing.T) {
+	s := newServer(t, nil)
+	errs := make(chan error, 1)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "done"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		errs <- req.Session.ElicitationComplete(ctx, "el-1")
+		return nil, nil
+	}))
+	c := dial(t, s, clientOptions{caps: json.RawMessage(`{"elicitation":{"url":{}}}`)})
+	_, rerr := callTool(t, c, "done", nil)
+	require.Nil(t, rerr)
+	require.NoError(t, <-errs)
+	n := c.note(t, "notifications/elicitation/complete")
+	assert.JSONEq(t, `{"elicitationId":"el-1"}`, string(n.Params))
+
+	c2 := dial(t, s, clientOptions{caps: json.RawMessage(`{"elicitation":{}}`)})
+	_, rerr = callTool(t, c2, "done", nil)
+	require.Nil(t, rerr)
+	assert.ErrorIs(t, <-errs, mcp.ErrNotDeclared)
+}

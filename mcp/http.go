@@ -211,7 +211,10 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 // stream answers a POST with its SSE stream, until the stream is complete,
 // taken over, or the client goes away.
 func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream) {
-	c := st.conn
+	// st.conn may already be gone (a handler closed the stream before
+	// this POST got here): the POST still serves what was queued on its
+	// own connection, the priming and retry events included.
+	c := st.first
 	startSSE(w)
 	err := c.serve(r.Context(), w, h.opts.KeepAlive)
 	sess.detach(st, c)

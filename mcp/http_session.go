@@ -65,6 +65,7 @@ type stream struct {
 	init    bool            // the POST carried initialize
 	pending map[string]bool // ids of requests not answered yet
 	conn    *sseConn        // the client connected to it, or nil
+	first   *sseConn        // the POST's own connection, set once in open
 	reply   chan []byte     // JSON mode: the response
 	done    chan struct{}   // closed when every request is answered or the session ended
 }
@@ -254,6 +255,7 @@ func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
 	st := &stream{id: strconv.Itoa(s.nextStream), sse: sse, init: init, pending: seen, done: make(chan struct{})}
 	if sse {
 		st.conn = newSSEConn()
+		st.first = st.conn
 		prime := sseEvent{retry: s.h.opts.RetryInterval}
 		id, err := s.h.store.Append(context.Background(), s.id, st.id, nil)
 		if err != nil {

@@ -35,7 +35,7 @@ func addTools(s *mcp.Server) error {
 		{mcp.Tool{Name: "test_elicitation_sep1330_enums", Description: "Asks the user for a form with every enum style (SEP-1330)."}, elicitEnums},
 		{mcp.Tool{Name: "test_elicitation_url", Description: "Sends the user to a URL to finish an interaction out of band (URL-mode elicitation)."}, elicitURL},
 		{mcp.Tool{Name: "test_list_roots", Description: "Asks the client for its roots and lists them."}, listRoots},
-		{mcp.Tool{Name: "test_reconnection", Description: "Takes a moment before it answers, to test stream resumption."}, reconnection},
+		{mcp.Tool{Name: "test_reconnection", Description: "Closes its SSE stream mid-call and answers after a pause, to test stream resumption."}, reconnection},
 		{mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Takes arguments described by a JSON Schema 2020-12 document with $defs.",
 			InputSchema: json.RawMessage(jsonSchema202012)}, echoArguments},
 	}
@@ -130,9 +130,13 @@ func errorHandling(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, 
 	return &res, nil
 }
 
+// reconnection works a moment, ends the POST stream it answers on (over Streamable
+// HTTP), and answers after another pause: the client gets the result by resuming with GET
+// and Last-Event-ID. Elsewhere it just pauses.
 func reconnection(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	// On Streamable HTTP: end this call's stream now; the client resumes
-	// with GET and Last-Event-ID and gets the result from there.
+	if err := pause(ctx, step); err != nil {
+		return nil, err
+	}
 	mcp.CloseSSEStream(ctx)
 	if err := pause(ctx, 2*step); err != nil {
 		return nil, err
@@ -277,6 +281,12 @@ func elicitURL(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResu
 	}})
 	if err != nil {
 		return nil, err
+	}
+	if res.Action == "accept" {
+		// The consent page "finished" at once: say so, as URL mode asks.
+		if err := req.Session.ElicitationComplete(ctx, hex.EncodeToString(id)); err != nil {
+			return nil, err
+		}
 	}
 	return textResult(fmt.Sprintf("User response: action=%s", res.Action)), nil
 }
