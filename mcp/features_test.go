@@ -345,3 +345,53 @@ func TestElicitationCompleteNeedsURLMode(t *testing.T) {
 	require.Nil(t, rerr)
 	assert.ErrorIs(t, <-errs, mcp.ErrNotDeclared)
 }
+
+func TestLogHandlerNestsAttributesUnderTheirGroups(t *testing.T) {
+	s := newServer(t, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "talk"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		l := req.Session.Logger("app").With("top", 1).WithGroup("req").With("id", "r1")
+		l.Info("handled", "ms", 5)
+		return nil, nil
+	}))
+	c := dial(t, s, clientOptions{})
+	_, rerr := c.call(t, "logging/setLevel", map[string]any{"level": "debug"})
+	require.Nil(t, rerr)
+	_, rerr = c.call(t, "tools/call", map[string]any{"name": "talk"})
+	require.Nil(t, rerr)
+	n := c.note(t, "notifications/message")
+	assert.JSONEq(t, `{"level":"info","logger":"app","data":{"message":"handled","top":1,"req":{"id":"r1","ms":5}}}`, string(n.Params))
+}
+
+func TestAResourceHandlerReturningNothingIsResourceNotFound(t *testing.T) {
+	s := newServer(t, nil)
+	require.NoError(t, s.AddResource(&mcp.Resource{URI: "test://gone", Name: "gone"},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, nil
+		}))
+	c := dial(t, s, clientOptions{})
+	_, rerr := c.call(t, "resources/read", map[string]any{"uri": "test://gone"})
+	require.NotNil(t, rerr)
+	assert.Equal(t, mcp.CodeResourceNotFound, rerr.Code)
+}
+
+func TestRegistrationsRejectIncompleteDefinitions(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "s", Version: "1"}, nil)
+	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return nil, nil }
+	prompt := func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
+	for name, tc := range map[string]struct {
+		err  error
+		want string
+	}{
+		"resource without uri":      {s.AddResource(&mcp.Resource{Name: "n"}, read), "uri, name and handler are required"},
+		"resource without handler":  {s.AddResource(&mcp.Resource{URI: "a://b", Name: "n"}, nil), "uri, name and handler are required"},
+		"template without name":     {s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "a://{x}"}, read), "name and handler are required"},
+		"template that is not 6570": {s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "a://{x", Name: "n"}, read), `"a://{x"`},
+		"prompt without name":       {s.AddPrompt(&mcp.Prompt{}, prompt), "name and handler are required"},
+		"typed tool nil handler":    {mcp.AddTool[struct{}, any](s, &mcp.Tool{Name: "t"}, nil), "nil handler"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.Error(t, tc.err)
+			assert.Contains(t, tc.err.Error(), tc.want)
+		})
+	}
+}

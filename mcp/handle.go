@@ -33,11 +33,13 @@ var rules = map[string]rule{
 	"prompts/get":              {capability: capPrompts},
 	"completion/complete":      {capability: capCompletions},
 	"logging/setLevel":         {capability: capLogging},
-	"tasks/get":                {capability: capTasks, has: func(f features) bool { return f.tasks }},
-	"tasks/result":             {capability: capTasks, has: func(f features) bool { return f.tasks }},
-	"tasks/list":               {capability: capTasks, has: func(f features) bool { return f.tasks }},
-	"tasks/cancel":             {capability: capTasks, has: func(f features) bool { return f.tasks }},
+	"tasks/get":                {capability: capTasks, has: hasTasks},
+	"tasks/result":             {capability: capTasks, has: hasTasks},
+	"tasks/list":               {capability: capTasks, has: hasTasks},
+	"tasks/cancel":             {capability: capTasks, has: hasTasks},
 }
+
+func hasTasks(f features) bool { return f.tasks }
 
 // Handle serves one call of the session's client. It applies the lifecycle
 // (initialize first, only ping before it), the version's method set and

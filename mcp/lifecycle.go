@@ -1,20 +1,17 @@
 package mcp
 
-import "encoding/json"
-
 // initialize answers the handshake: it fixes the session's version (the
 // client's when supported, else the latest), records the client's
 // capabilities and offers the server's.
 func (ss *ServerSession) initialize(p *InitializeRequestParams) *InitializeResult {
 	v := negotiate(p.ProtocolVersion)
 	offered := ss.server.offer(v)
-	caps := rawJSON(p.Capabilities)
 	ss.mu.Lock()
 	ss.state = stateInitialized
 	ss.version = v
-	ss.clientCaps = caps
+	ss.clientCaps = rawJSON(p.Capabilities)
 	ss.clientInfo = rawJSON(p.ClientInfo)
-	ss.caps = decodeClientCaps(caps)
+	ss.caps = clientCapsOf(p.Capabilities)
 	ss.offered = offered
 	ss.mu.Unlock()
 	return &InitializeResult{
@@ -25,22 +22,9 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) *InitializeResul
 	}
 }
 
-// decodeClientCaps reads the client capabilities the server acts on. An
+// clientCapsOf reads the client capabilities the server acts on. An
 // empty elicitation object means form mode only.
-func decodeClientCaps(raw json.RawMessage) clientCaps {
-	var c struct {
-		Sampling *struct {
-			Tools json.RawMessage `json:"tools"`
-		} `json:"sampling"`
-		Elicitation *struct {
-			Form json.RawMessage `json:"form"`
-			URL  json.RawMessage `json:"url"`
-		} `json:"elicitation"`
-		Roots json.RawMessage `json:"roots"`
-	}
-	if json.Unmarshal(raw, &c) != nil {
-		return clientCaps{}
-	}
+func clientCapsOf(c ClientCapabilities) clientCaps {
 	out := clientCaps{roots: c.Roots != nil}
 	if c.Sampling != nil {
 		out.sampling = true

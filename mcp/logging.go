@@ -60,8 +60,14 @@ func (ss *ServerSession) Log(ctx context.Context, level LoggingLevel, logger str
 type LogHandler struct {
 	ss     *ServerSession
 	logger string
-	attrs  []slog.Attr
+	attrs  []groupedAttr // from WithAttrs, each under the groups open then
 	groups []string
+}
+
+// groupedAttr is an attribute and the groups it belongs under.
+type groupedAttr struct {
+	groups []string
+	attr   slog.Attr
 }
 
 // NewLogHandler returns a handler that logs to the session's client under
@@ -100,24 +106,31 @@ func (h *LogHandler) Enabled(_ context.Context, l slog.Level) bool {
 // Handle sends one record.
 func (h *LogHandler) Handle(ctx context.Context, r slog.Record) error {
 	obj := map[string]any{"message": r.Message}
-	target := obj
-	for _, g := range h.groups {
-		m := map[string]any{}
-		target[g] = m
-		target = m
+	for _, ga := range h.attrs {
+		putAttr(obj, ga.groups, ga.attr)
 	}
-	put := func(a slog.Attr) bool {
-		a.Value = a.Value.Resolve()
-		if !a.Equal(slog.Attr{}) {
-			target[a.Key] = attrValue(a.Value)
-		}
+	r.Attrs(func(a slog.Attr) bool {
+		putAttr(obj, h.groups, a)
 		return true
-	}
-	for _, a := range h.attrs {
-		put(a)
-	}
-	r.Attrs(put)
+	})
 	return h.ss.Log(ctx, mcpLevel(r.Level), h.logger, obj)
+}
+
+// putAttr sets an attribute in obj, nested under groups.
+func putAttr(obj map[string]any, groups []string, a slog.Attr) {
+	a.Value = a.Value.Resolve()
+	if a.Equal(slog.Attr{}) {
+		return
+	}
+	for _, g := range groups {
+		m, ok := obj[g].(map[string]any)
+		if !ok {
+			m = map[string]any{}
+			obj[g] = m
+		}
+		obj = m
+	}
+	obj[a.Key] = attrValue(a.Value)
 }
 
 func attrValue(v slog.Value) any {
@@ -137,7 +150,10 @@ func attrValue(v slog.Value) any {
 // WithAttrs returns a handler that adds attrs to every record.
 func (h *LogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	c := *h
-	c.attrs = append(slices.Clip(h.attrs), attrs...)
+	c.attrs = slices.Clip(h.attrs)
+	for _, a := range attrs {
+		c.attrs = append(c.attrs, groupedAttr{groups: h.groups, attr: a})
+	}
 	return &c
 }
 

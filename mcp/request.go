@@ -33,39 +33,49 @@ type CompleteRequest = Request[*CompleteRequestParams]
 // nothing. progress must grow with every call; total is 0 when unknown.
 // The notification is on the wire before the call's response.
 func (r *Request[P]) Progress(ctx context.Context, progress, total float64, message string) error {
-	return notifyProgress(ctx, progress, total, message)
+	return NotifyProgress(ctx, progress, total, message)
 }
 
-// progressKey carries a call's progress token and the last value sent.
+// progressKey carries a call's progress state.
 type progressKey struct{}
 
+// progressState holds a request's params until a handler reports progress:
+// only then is the progress token looked for, so requests that never
+// report progress pay nothing for it.
 type progressState struct {
-	token json.RawMessage
-	mu    sync.Mutex
-	last  float64
-	sent  bool
+	params json.RawMessage
+	mu     sync.Mutex
+	read   bool          // the params have been searched
+	token  ProgressToken // valid when found
+	found  bool
+	last   float64
+	sent   bool
 }
 
-// withProgress records the progress token found in a request's params.
+// withProgress keeps a request's params for a later progress report.
 func withProgress(ctx context.Context, params json.RawMessage) context.Context {
-	var p struct {
-		Meta struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
+	return context.WithValue(ctx, progressKey{}, &progressState{params: params})
+}
+
+// tokenLocked finds the progress token in the params, once.
+func (st *progressState) tokenLocked() (ProgressToken, bool) {
+	if !st.read {
+		st.read = true
+		var p struct {
+			Meta *struct {
+				ProgressToken *ProgressToken `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		if len(st.params) > 0 && json.Unmarshal(st.params, &p) == nil && p.Meta != nil && p.Meta.ProgressToken != nil {
+			st.token, st.found = *p.Meta.ProgressToken, true
+		}
 	}
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil || len(p.Meta.ProgressToken) == 0 {
-		return ctx
-	}
-	return context.WithValue(ctx, progressKey{}, &progressState{token: p.Meta.ProgressToken})
+	return st.token, st.found
 }
 
 // NotifyProgress sends a progress notification for the call ctx belongs
 // to, as [Request.Progress] does; for use where only the context is at hand.
 func NotifyProgress(ctx context.Context, progress, total float64, message string) error {
-	return notifyProgress(ctx, progress, total, message)
-}
-
-func notifyProgress(ctx context.Context, progress, total float64, message string) error {
 	st, _ := ctx.Value(progressKey{}).(*progressState)
 	ss := SessionFromContext(ctx)
 	if st == nil || ss == nil {
@@ -73,12 +83,12 @@ func notifyProgress(ctx context.Context, progress, total float64, message string
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	tok, ok := st.tokenLocked()
+	if !ok {
+		return nil
+	}
 	if st.sent && progress <= st.last {
 		return fmt.Errorf("mcp: progress must increase: %v after %v", progress, st.last)
-	}
-	var tok ProgressToken
-	if err := json.Unmarshal(st.token, &tok); err != nil {
-		return fmt.Errorf("mcp: unreadable progress token: %w", err)
 	}
 	p := ProgressNotificationParams{ProgressToken: tok, Progress: progress}
 	if total > 0 {

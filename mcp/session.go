@@ -29,7 +29,6 @@ type ServerSession struct {
 	subscribed map[string]bool // resource URIs
 	inflight   map[string]*inflightCall
 	closeOnce  sync.Once
-	onClose    []func()
 }
 
 // sessionState is where a session is in its lifecycle.
@@ -101,12 +100,6 @@ func (ss *ServerSession) Wait() error {
 func (ss *ServerSession) closed() {
 	ss.closeOnce.Do(func() {
 		ss.server.dropSession(ss)
-		ss.mu.Lock()
-		fns := ss.onClose
-		ss.mu.Unlock()
-		for _, f := range fns {
-			f()
-		}
 	})
 }
 
@@ -117,11 +110,17 @@ func (ss *ServerSession) features() features {
 
 // acceptsBatches reports whether a JSON array may arrive now: only in a
 // session that negotiated 2025-03-26.
-func (ss *ServerSession) acceptsBatches() bool {
-	return ss.features().batches && ss.ProtocolVersion() != ""
+func (ss *ServerSession) acceptsBatches() bool { return ss.features().batches }
+
+// tasksEnabled reports whether the session was offered tasks (enabled on
+// the server and present in the negotiated version).
+func (ss *ServerSession) tasksEnabled() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.offered.has(capTasks)
 }
 
-// ready reports whether initialize has been answered.
+// initialized reports whether initialize has been answered.
 func (ss *ServerSession) initialized() bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

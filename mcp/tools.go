@@ -94,12 +94,8 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out]) error
 		}
 	}
 	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		var in In
-		args := req.Params.Arguments
-		if len(args) == 0 {
-			args = json.RawMessage(`{}`)
-		}
-		if err := json.Unmarshal(args, &in); err != nil {
+		var in In // callTool has set absent arguments to {}
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 			return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
 		}
 		res, out, err := h(ctx, req, in)
@@ -164,12 +160,10 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	if err := checkTaskMode(e, ss, p); err != nil {
 		return nil, err
 	}
-	args := p.Arguments
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage(`{}`)
-		p.Arguments = args
+	if len(p.Arguments) == 0 {
+		p.Arguments = json.RawMessage(`{}`)
 	}
-	inst, err := decodeInstance(args)
+	inst, err := decodeInstance(p.Arguments)
 	if err != nil {
 		return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
 	}
@@ -181,7 +175,7 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
 	}
 	req := &CallToolRequest{Session: ss, Params: p}
-	if p.Task != nil && ss.features().tasks && s.opts.Tasks {
+	if p.Task != nil && ss.tasksEnabled() {
 		t := s.tasks.start(ss, p.Task, func(ctx context.Context) (any, error) {
 			return s.runTool(ctx, e, req)
 		})
@@ -248,7 +242,7 @@ func checkTaskMode(e *toolEntry, ss *ServerSession, p *CallToolRequestParams) er
 	if e.tool.Execution != nil && e.tool.Execution.TaskSupport != "" {
 		mode = e.tool.Execution.TaskSupport
 	}
-	tasks := ss.features().tasks && ss.server.opts.Tasks
+	tasks := ss.tasksEnabled()
 	switch {
 	case p.Task != nil && tasks && mode == "forbidden":
 		return rpc.NewError(rpc.CodeMethodNotFound, fmt.Sprintf("tool %q cannot run as a task", p.Name))

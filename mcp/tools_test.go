@@ -198,3 +198,20 @@ func TestAddingAToolTellsSessions(t *testing.T) {
 	s.RemoveTools("late")
 	c.note(t, "notifications/tools/list_changed")
 }
+
+// A typed tool with its own, looser input schema: arguments that pass the
+// schema but do not decode into In are -32602.
+func TestTypedToolArgumentsThatDoNotDecodeAreInvalidParams(t *testing.T) {
+	s := newServer(t, nil)
+	require.NoError(t, mcp.AddTool(s, &mcp.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct {
+			N int `json:"n"`
+		}) (*mcp.CallToolResult, any, error) {
+			return nil, nil, nil
+		}))
+	c := dial(t, s, clientOptions{})
+	_, rerr := callTool(t, c, "count", map[string]any{"n": "many"})
+	require.NotNil(t, rerr)
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
+	assert.Contains(t, rerr.Message, "invalid arguments")
+}
