@@ -376,7 +376,9 @@ func TestAResourceHandlerReturningNothingIsResourceNotFound(t *testing.T) {
 
 func TestRegistrationsRejectIncompleteDefinitions(t *testing.T) {
 	s := mcp.NewServer(mcp.Implementation{Name: "s", Version: "1"}, nil)
-	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return nil, nil }
+	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return nil, nil
+	}
 	prompt := func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
 	for name, tc := range map[string]struct {
 		err  error
