@@ -442,7 +442,13 @@ func TestInvalidRequestsAreAnsweredOnTheirStream(t *testing.T) {
 func TestProtocolVersionHeader(t *testing.T) {
 	f := newFixture(t, nil)
 	session := f.initialize(mcp.Version20251125)
-	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	// Each ping has its own id: the SSE headers arrive before the response,
+	// so an id is still in flight when the status code is seen.
+	n := 1
+	ping := func() string {
+		n++
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, n)
+	}
 	for _, tc := range []struct {
 		name    string
 		version string
@@ -454,12 +460,12 @@ func TestProtocolVersionHeader(t *testing.T) {
 		{"empty", "", http.StatusBadRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := f.post(session, ping, mcp.HeaderProtocolVersion, tc.version)
+			resp := f.post(session, ping(), mcp.HeaderProtocolVersion, tc.version)
 			assert.Equal(t, tc.status, resp.StatusCode)
 		})
 	}
 	t.Run("absent", func(t *testing.T) {
-		assert.Equal(t, http.StatusOK, f.post(session, ping).StatusCode)
+		assert.Equal(t, http.StatusOK, f.post(session, ping()).StatusCode)
 	})
 	t.Run("unsupported on GET", func(t *testing.T) {
 		resp := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream",
@@ -921,9 +927,12 @@ func TestAHandlerCanCloseItsStreamForPolling(t *testing.T) {
 		conn := rpc.ConnFromContext(ctx)
 		conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "before"})
 		closed <- mcp.CloseSSEStream(ctx)
+		// Asked again before the client resumes (afterwards it would end
+		// the resumed stream, which is a new connection).
+		again := mcp.CloseSSEStream(ctx)
 		<-proceed
 		conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "after"})
-		return map[string]any{"again": mcp.CloseSSEStream(ctx)}, nil
+		return map[string]any{"again": again}, nil
 	})
 	session := f.initialize(mcp.Version20250326)
 	resp := f.post(session, `{"jsonrpc":"2.0","id":"poll","method":"test/poll"}`)
