@@ -113,8 +113,8 @@ func TestToolsAnswerWithTheScenarioPayloads(t *testing.T) {
 			{"type":"resource","resource":{"uri":"test://mixed-content-resource","mimeType":"application/json","text":"{\"test\":\"data\",\"value\":123}"}}]}`},
 		{"test_error_handling", "", `{"content":[{"type":"text","text":"This tool intentionally returns an error for testing."}],"isError":true}`},
 		{"test_reconnection", "", `{"content":[{"type":"text","text":"Reconnection test completed successfully"}]}`},
-		{"json_schema_2020_12_tool", `{"name":"Ada","address":{"city":"London"}}`,
-			`{"content":[{"type":"text","text":"Received arguments: {\"name\":\"Ada\",\"address\":{\"city\":\"London\"}}"}]}`},
+		{"json_schema_2020_12_tool", `{"name":"Ada","address":{"city":"London"},"email":"ada@example.com"}`,
+			`{"content":[{"type":"text","text":"Received arguments: {\"name\":\"Ada\",\"address\":{\"city\":\"London\"},\"email\":\"ada@example.com\"}"}]}`},
 	}
 	s := connect(t, clientOptions{})
 	for _, tt := range tests {
@@ -124,13 +124,25 @@ func TestToolsAnswerWithTheScenarioPayloads(t *testing.T) {
 	}
 }
 
-func TestJSONSchema202012ToolRejectsUnknownArguments(t *testing.T) {
-	s := connect(t, clientOptions{})
-	var res struct {
-		IsError bool `json:"isError"`
+func TestJSONSchema202012ToolValidatesItsArguments(t *testing.T) {
+	tests := []struct {
+		name, arguments string
+	}{
+		{"unknown member (additionalProperties: false)", `{"email":"a@example.com","nickname":"x"}`},
+		{"neither phone nor email (allOf/anyOf)", `{"name":"Ada"}`},
+		{"phone chosen but missing (if/then)", `{"contactMethod":"phone","email":"a@example.com"}`},
+		{"address not an object ($ref into $defs)", `{"email":"a@example.com","address":"London"}`},
 	}
-	require.NoError(t, json.Unmarshal(s.callTool("json_schema_2020_12_tool", `{"nickname":"x"}`), &res))
-	assert.True(t, res.IsError, "additionalProperties: false holds")
+	s := connect(t, clientOptions{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var res struct {
+				IsError bool `json:"isError"`
+			}
+			require.NoError(t, json.Unmarshal(s.callTool("json_schema_2020_12_tool", tt.arguments), &res))
+			assert.True(t, res.IsError)
+		})
+	}
 }
 
 // notificationsBefore calls a tool with a progress token and returns the notifications

@@ -144,13 +144,16 @@ func reconnection(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolRes
 	return textResult("Reconnection test completed successfully"), nil
 }
 
-// jsonSchema202012 keeps $schema, $defs and additionalProperties, which the
-// json-schema-2020-12 scenario expects to find in tools/list exactly as written.
+// jsonSchema202012 keeps $schema, $defs (with an $anchor), additionalProperties, the
+// composition keywords allOf/anyOf and the conditional if/then/else, which the
+// json-schema-2020-12 scenario (and SEP-2106 at 2026-07-28) expects to find in tools/list
+// exactly as written.
 const jsonSchema202012 = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "type": "object",
   "$defs": {
     "address": {
+      "$anchor": "addressDef",
       "type": "object",
       "properties": {
         "street": {"type": "string"},
@@ -160,9 +163,16 @@ const jsonSchema202012 = `{
   },
   "properties": {
     "name": {"type": "string"},
-    "address": {"$ref": "#/$defs/address"}
+    "address": {"$ref": "#/$defs/address"},
+    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+    "phone": {"type": "string"},
+    "email": {"type": "string"}
   },
-  "additionalProperties": false
+  "additionalProperties": false,
+  "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+  "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+  "then": {"required": ["phone"]},
+  "else": {"required": ["email"]}
 }`
 
 func echoArguments(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
