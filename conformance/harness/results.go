@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +17,9 @@ const (
 	StatusFailure = "FAILURE"
 	StatusWarning = "WARNING"
 	StatusInfo    = "INFO"
+	// StatusSkipped (0.2.0 line) marks a check the suite did not grade, for instance
+	// because the server lacks what the check needs.
+	StatusSkipped = "SKIPPED"
 )
 
 // Check is one record of a checks.json file.
@@ -31,6 +35,9 @@ type Check struct {
 type Scenario struct {
 	Name   string
 	Checks []Check
+	// Broken says why the scenario left no checks behind (the 0.2.0 CLI creates a
+	// scenario's directory first and writes no checks.json when the scenario throws).
+	Broken string
 }
 
 // resultDir matches the directories the suite writes: server-<scenario>-<ISO time with dashes>.
@@ -50,8 +57,8 @@ func ScenarioName(dir string) (string, bool) {
 var ErrNoResults = errors.New("no scenario results")
 
 // ReadResults reads every server-<scenario>-<time>/checks.json under dir, sorted by
-// scenario name. A scenario directory without a readable, well-formed checks.json is an
-// error; entries that are not scenario directories are ignored. When a scenario ran more
+// scenario name. A scenario directory without checks.json is a Broken scenario; one with
+// an unreadable or malformed checks.json is an error; entries that are not scenario directories are ignored. When a scenario ran more
 // than once, its latest directory wins.
 func ReadResults(dir string) ([]Scenario, error) {
 	entries, err := os.ReadDir(dir)
@@ -74,6 +81,10 @@ func ReadResults(dir string) ([]Scenario, error) {
 	scenarios := make([]Scenario, 0, len(latest))
 	for name, sub := range latest {
 		data, err := os.ReadFile(filepath.Join(dir, sub, "checks.json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			scenarios = append(scenarios, Scenario{Name: name, Broken: "no checks.json: the scenario broke off (the CLI's output says why)"})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", name, err)
 		}

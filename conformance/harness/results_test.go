@@ -74,8 +74,8 @@ func TestReadResultsErrors(t *testing.T) {
 	}{
 		{"missing directory", func(t *testing.T, dir string) { require.NoError(t, os.Remove(dir)) }, "reading suite output"},
 		{"no scenario directory", func(t *testing.T, dir string) {}, "no scenario results"},
-		{"scenario without checks.json", func(t *testing.T, dir string) {
-			require.NoError(t, os.Mkdir(filepath.Join(dir, "server-ping-2026-11-21T21-30-14-074Z"), 0o755))
+		{"unreadable checks.json", func(t *testing.T, dir string) {
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "server-ping-2026-11-21T21-30-14-074Z", "checks.json"), 0o755))
 		}, "scenario ping"},
 		{"malformed checks.json", func(t *testing.T, dir string) {
 			writeChecks(t, dir, "server-ping-2026-11-21T21-30-14-074Z", `{"not":"a list"}`)
@@ -96,4 +96,15 @@ func TestReadResultsErrors(t *testing.T) {
 func TestReadResultsWithoutScenariosIsErrNoResults(t *testing.T) {
 	_, err := harness.ReadResults(t.TempDir())
 	assert.ErrorIs(t, err, harness.ErrNoResults)
+}
+
+func TestReadResultsReportsAScenarioWithoutChecksAsBroken(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "server-tasks-lifecycle-2026-11-21T21-30-14-074Z"), 0o755))
+	got, err := harness.ReadResults(dir)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, "tasks-lifecycle", got[0].Name)
+	assert.Empty(t, got[0].Checks)
+	assert.Contains(t, got[0].Broken, "no checks.json")
 }

@@ -59,42 +59,20 @@ func RunServerSuite(ctx context.Context, opts Options) (res SuiteResult, err err
 	}
 	defer os.RemoveAll(work)
 
-	binary := opts.Binary
-	if binary == "" {
-		fmt.Fprintf(log, "building %s\n", EverythingPackage)
-		if binary, err = Build(ctx, opts.Root, EverythingPackage, work); err != nil {
-			return res, err
-		}
-	}
 	known, err := tools.ServerScenarios(ctx)
 	if err != nil {
 		return res, err
 	}
-
-	addr, err := FreeAddr()
+	server, url, err := startEverything(ctx, opts.Root, opts.Binary, work, opts.StartTimeout, log)
+	if server != nil {
+		defer func() {
+			server.Stop()
+			res.ServerStderr = server.Stderr()
+		}()
+	}
 	if err != nil {
 		return res, err
 	}
-	url := "http://" + addr + "/mcp"
-	server, err := Start(ctx, binary, "-http", addr)
-	if err != nil {
-		return res, err
-	}
-	defer func() {
-		server.Stop()
-		res.ServerStderr = server.Stderr()
-	}()
-	startTimeout := opts.StartTimeout
-	if startTimeout == 0 {
-		startTimeout = 15 * time.Second
-	}
-	waitCtx, cancel := context.WithTimeout(ctx, startTimeout)
-	err = WaitHTTP(waitCtx, server, url)
-	cancel()
-	if err != nil {
-		return res, err
-	}
-
 	res.OutDir = opts.OutDir
 	if res.OutDir == "" {
 		res.OutDir = work
@@ -116,4 +94,33 @@ func RunServerSuite(ctx context.Context, opts Options) (res SuiteResult, err err
 		res.Report.add(Verdict{Scenario: "(server)", Outcome: Failed, Reason: "the server exited during the run"})
 	}
 	return res, nil
+}
+
+// startEverything builds examples/everything into work unless binary is given, starts it
+// with -http on a free loopback port (no era flag: one process serves both eras), and
+// waits until http://ADDR/mcp answers. A non-nil process is returned whenever one was
+// started, also together with an error, so that the caller stops it and reads its stderr.
+func startEverything(ctx context.Context, root, binary, work string, startTimeout time.Duration, log io.Writer) (*Process, string, error) {
+	if binary == "" {
+		fmt.Fprintf(log, "building %s\n", EverythingPackage)
+		var err error
+		if binary, err = Build(ctx, root, EverythingPackage, work); err != nil {
+			return nil, "", err
+		}
+	}
+	addr, err := FreeAddr()
+	if err != nil {
+		return nil, "", err
+	}
+	url := "http://" + addr + "/mcp"
+	server, err := Start(ctx, binary, "-http", addr)
+	if err != nil {
+		return nil, "", err
+	}
+	if startTimeout == 0 {
+		startTimeout = 15 * time.Second
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	return server, url, WaitHTTP(waitCtx, server, url)
 }

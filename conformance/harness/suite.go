@@ -26,7 +26,12 @@ type SuiteRun struct {
 // RunSuite runs `conformance server --url url --suite suite -o outDir` and waits for it.
 // An error means the CLI could not be run at all; failing checks are in the results.
 func (t Tools) RunSuite(ctx context.Context, url, suite, outDir string) (SuiteRun, error) {
-	cmd := exec.CommandContext(ctx, t.Suite(), "server", "--url", url, "--suite", suite, "-o", outDir)
+	return t.runServerMode(ctx, "--url", url, "--suite", suite, "-o", outDir)
+}
+
+// runServerMode runs `conformance server ARGS…` and waits for it.
+func (t Tools) runServerMode(ctx context.Context, args ...string) (SuiteRun, error) {
+	cmd := exec.CommandContext(ctx, t.Suite(), append([]string{"server"}, args...)...)
 	cmd.Dir = t.Dir
 	cmd.Env = t.NodeEnv()
 	out, err := cmd.CombinedOutput()

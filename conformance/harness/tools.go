@@ -55,8 +55,14 @@ type Tools struct {
 	Dir string
 }
 
-// ToolsAt returns the tools of the checkout rooted at root.
+// ToolsAt returns the tools of the checkout rooted at root: the 0.1.16 suite, the
+// TypeScript SDK and the Python SDK.
 func ToolsAt(root string) Tools { return Tools{Dir: filepath.Join(root, "conformance")} }
+
+// NextToolsAt returns the 0.2.0 prerelease suite of the checkout rooted at root, installed
+// with its own Node 22 in conformance/next (the package names its binary like 0.1.16's,
+// so it needs a directory of its own).
+func NextToolsAt(root string) Tools { return Tools{Dir: filepath.Join(root, "conformance", "next")} }
 
 // Node is the Node 22 binary the node npm package installs.
 func (t Tools) Node() string { return filepath.Join(t.Dir, "node_modules", ".bin", "node") }
@@ -74,11 +80,21 @@ func (t Tools) TypeScriptClient() string { return filepath.Join(t.Dir, "interop"
 func (t Tools) PythonClient() string { return filepath.Join(t.Dir, "interop", "client.py") }
 
 // installHint is what to run when a tool is missing.
-const installHint = "run `make conformance-deps` (npm ci in conformance/, and a venv in conformance/.venv with interop/requirements.txt)"
+const installHint = "run `make conformance-deps` (npm ci in conformance/ and conformance/next/, and a venv in conformance/.venv with interop/requirements.txt)"
 
 // CheckNode reports ErrNotInstalled unless Node 22, the suite CLI and the TypeScript SDK are installed.
 func (t Tools) CheckNode() error {
 	for _, p := range []string{t.Node(), t.Suite(), filepath.Join(t.Dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")} {
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("%s %w: %s", p, ErrNotInstalled, installHint)
+		}
+	}
+	return nil
+}
+
+// CheckSuite reports ErrNotInstalled unless Node 22 and the suite CLI are installed.
+func (t Tools) CheckSuite() error {
+	for _, p := range []string{t.Node(), t.Suite()} {
 		if _, err := os.Stat(p); err != nil {
 			return fmt.Errorf("%s %w: %s", p, ErrNotInstalled, installHint)
 		}

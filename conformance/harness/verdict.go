@@ -10,9 +10,9 @@ type Outcome string
 
 // The outcomes, from best to worst.
 const (
-	// Passed: at least one graded check succeeded and none failed or warned.
+	// Passed: at least one graded check succeeded and none failed, warned or was skipped.
 	Passed Outcome = "PASS"
-	// Warned: no check failed, at least one warned.
+	// Warned: no check failed, at least one warned or was skipped.
 	Warned Outcome = "WARN"
 	// Failed: a check failed, the scenario recorded no graded check at all, or it is
 	// missing from the output although the suite should have run it.
@@ -26,16 +26,23 @@ type Verdict struct {
 	Passed   int
 	Failed   int
 	Warnings int
-	// Reason is the first failing (else warning) check's message, empty for a pass.
+	// Skipped counts the checks the suite did not grade (0.2.0 line).
+	Skipped int
+	// Reason is the first failing (else warning, else skipped) check's message, empty for a pass.
 	Reason string
+	// Excuse is why the verdict does not count (see Report.Excuse); empty for a judged one.
+	Excuse string
 }
 
-// Report is the judgement on a whole suite run.
+// Report is the judgement on a whole suite run. The totals cover the judged verdicts only.
 type Report struct {
 	Verdicts []Verdict
 	Passed   int
 	Failed   int
 	Warnings int
+	Skipped  int
+	// Excused are the verdicts of scenarios an Expectation covers: reported, not judged.
+	Excused []Verdict
 }
 
 // Judge turns scenario results into verdicts. Every name in expected that has no result
@@ -60,11 +67,12 @@ func (r *Report) add(v Verdict) {
 	r.Passed += v.Passed
 	r.Failed += v.Failed
 	r.Warnings += v.Warnings
+	r.Skipped += v.Skipped
 }
 
 func judgeScenario(s Scenario) Verdict {
 	v := Verdict{Scenario: s.Name}
-	var firstFailure, firstWarning string
+	var firstFailure, firstWarning, firstSkip string
 	for _, c := range s.Checks {
 		switch c.Status {
 		case StatusSuccess:
@@ -79,15 +87,24 @@ func judgeScenario(s Scenario) Verdict {
 			if firstWarning == "" {
 				firstWarning = describe(c)
 			}
+		case StatusSkipped:
+			v.Skipped++
+			if firstSkip == "" {
+				firstSkip = "skipped " + describe(c)
+			}
 		}
 	}
 	switch {
+	case s.Broken != "":
+		v.Outcome, v.Reason = Failed, s.Broken
 	case v.Failed > 0:
 		v.Outcome, v.Reason = Failed, firstFailure
 	case v.Warnings > 0:
 		v.Outcome, v.Reason = Warned, firstWarning
 	case v.Passed == 0:
 		v.Outcome, v.Reason = Failed, "no graded check recorded"
+	case v.Skipped > 0:
+		v.Outcome, v.Reason = Warned, firstSkip
 	default:
 		v.Outcome = Passed
 	}
@@ -102,7 +119,8 @@ func describe(c Check) string {
 	return fmt.Sprintf("%s: %s", c.ID, msg)
 }
 
-// Green reports whether no scenario failed; with strict, warnings count against it too.
+// Green reports whether no judged scenario failed; with strict, warnings and skipped
+// checks count against it too. Excused verdicts never do.
 func (r Report) Green(strict bool) bool {
 	for _, v := range r.Verdicts {
 		if v.Outcome == Failed || (strict && v.Outcome == Warned) {
@@ -112,31 +130,64 @@ func (r Report) Green(strict bool) bool {
 	return true
 }
 
-// Lines renders one line per scenario and a closing total.
+// Lines renders one line per scenario, the excused ones after the judged ones, and a
+// closing total (plus one for the excused verdicts, if any).
 func (r Report) Lines() []string {
 	width := 0
-	for _, v := range r.Verdicts {
+	for _, v := range append(r.Verdicts[:len(r.Verdicts):len(r.Verdicts)], r.Excused...) {
 		width = max(width, len(v.Scenario))
 	}
-	lines := make([]string, 0, len(r.Verdicts)+1)
-	scenarios := map[Outcome]int{}
+	lines := make([]string, 0, len(r.Verdicts)+len(r.Excused)+2)
 	for _, v := range r.Verdicts {
-		scenarios[v.Outcome]++
-		line := fmt.Sprintf("%s  %-*s  %d passed", v.Outcome, width, v.Scenario, v.Passed)
-		if v.Failed > 0 {
-			line += fmt.Sprintf(", %d failed", v.Failed)
-		}
-		if v.Warnings > 0 {
-			line += fmt.Sprintf(", %d warnings", v.Warnings)
-		}
-		if v.Reason != "" {
-			line += " — " + oneLine(v.Reason)
-		}
-		lines = append(lines, line)
+		lines = append(lines, verdictLine(v, width, string(v.Outcome)))
 	}
-	lines = append(lines, fmt.Sprintf("scenarios %d: %d pass, %d warn, %d fail; checks %d passed, %d failed, %d warnings",
-		len(r.Verdicts), scenarios[Passed], scenarios[Warned], scenarios[Failed], r.Passed, r.Failed, r.Warnings))
+	for _, v := range r.Excused {
+		lines = append(lines, verdictLine(v, width, "(excused) "+string(v.Outcome)))
+	}
+	lines = append(lines, "scenarios "+summary(r.Verdicts))
+	if len(r.Excused) > 0 {
+		lines = append(lines, "excused (not judged): scenarios "+summary(r.Excused))
+	}
 	return lines
+}
+
+func verdictLine(v Verdict, width int, outcome string) string {
+	line := fmt.Sprintf("%s  %-*s  %d passed", outcome, width, v.Scenario, v.Passed)
+	if v.Failed > 0 {
+		line += fmt.Sprintf(", %d failed", v.Failed)
+	}
+	if v.Warnings > 0 {
+		line += fmt.Sprintf(", %d warnings", v.Warnings)
+	}
+	if v.Skipped > 0 {
+		line += fmt.Sprintf(", %d skipped", v.Skipped)
+	}
+	if v.Reason != "" {
+		line += " — " + oneLine(v.Reason)
+	}
+	if v.Excuse != "" {
+		line += " [" + v.Excuse + "]"
+	}
+	return line
+}
+
+// summary counts scenarios by outcome and adds up their checks.
+func summary(verdicts []Verdict) string {
+	scenarios := map[Outcome]int{}
+	var passed, failed, warnings, skipped int
+	for _, v := range verdicts {
+		scenarios[v.Outcome]++
+		passed += v.Passed
+		failed += v.Failed
+		warnings += v.Warnings
+		skipped += v.Skipped
+	}
+	s := fmt.Sprintf("%d: %d pass, %d warn, %d fail; checks %d passed, %d failed, %d warnings",
+		len(verdicts), scenarios[Passed], scenarios[Warned], scenarios[Failed], passed, failed, warnings)
+	if skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", skipped)
+	}
+	return s
 }
 
 func oneLine(s string) string {
