@@ -112,7 +112,7 @@ func RunServerLegs(ctx context.Context, opts LegsOptions) (res LegsResult, err e
 		if err != nil && !errors.Is(err, ErrNoResults) {
 			return res, err
 		}
-		lr.Report = judgeLeg(scenarios, lr.Required, leg.Expectations, lr.Run.ExitCode)
+		lr.Report = JudgeLeg(scenarios, lr.Required, leg.Expectations, lr.Run.ExitCode)
 		if server.Exited() {
 			lr.Report.add(Verdict{Scenario: "(server)", Outcome: Failed, Reason: "the server exited during the run"})
 		}
@@ -121,10 +121,10 @@ func RunServerLegs(ctx context.Context, opts LegsOptions) (res LegsResult, err e
 	return res, nil
 }
 
-// judgeLeg judges one leg's results against its requirement set, excuses what exps name,
+// JudgeLeg judges one leg's results against its requirement set, excuses what exps name,
 // and adds a failure when the CLI's exit status (non-zero iff a scored scenario failed)
 // contradicts the results.
-func judgeLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int) Report {
+func JudgeLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int) Report {
 	r := Judge(scenarios, req.All())
 	scoredFailed := false
 	for _, v := range r.Verdicts {

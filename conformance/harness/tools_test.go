@@ -37,9 +37,28 @@ func TestToolsAreLocatedInTheConformanceDirectory(t *testing.T) {
 	assert.Equal(t, "/repo/conformance/interop/client.py", tools.PythonClient())
 }
 
+func TestTheNextSuiteIsLocatedInItsOwnDirectory(t *testing.T) {
+	tools := harness.NextToolsAt("/repo")
+	assert.Equal(t, "/repo/conformance/next/node_modules/.bin/node", tools.Node())
+	assert.Equal(t, "/repo/conformance/next/node_modules/.bin/conformance", tools.Suite())
+}
+
+func TestCheckSuiteNeedsNodeAndTheCLIOnly(t *testing.T) {
+	dir := t.TempDir()
+	tools := harness.Tools{Dir: dir}
+	require.ErrorIs(t, tools.CheckSuite(), harness.ErrNotInstalled)
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	require.NoError(t, os.WriteFile(tools.Node(), nil, 0o755))
+	assert.ErrorContains(t, tools.CheckSuite(), "conformance", "the CLI is still missing")
+	require.NoError(t, os.WriteFile(tools.Suite(), nil, 0o755))
+	assert.NoError(t, tools.CheckSuite(), "no SDK needed")
+	assert.ErrorIs(t, tools.CheckNode(), harness.ErrNotInstalled, "CheckNode wants the TypeScript SDK too")
+}
+
 func TestMissingToolsAreErrNotInstalledWithAnInstallHint(t *testing.T) {
 	tools := harness.Tools{Dir: t.TempDir()}
-	for name, err := range map[string]error{"node": tools.CheckNode(), "python": tools.CheckPython()} {
+	for name, err := range map[string]error{"node": tools.CheckNode(), "python": tools.CheckPython(), "suite": tools.CheckSuite()} {
 		assert.ErrorIs(t, err, harness.ErrNotInstalled, name)
 		assert.ErrorContains(t, err, "make conformance-deps", name)
 	}

@@ -31,6 +31,12 @@ func TestJudgeScenario(t *testing.T) {
 			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Failed: 1, Reason: "a: describes a"}},
 		{"only informational checks fail the scenario", []harness.Check{check("a", "INFO", "")},
 			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Reason: "no graded check recorded"}},
+		{"a skipped check warns", []harness.Check{check("a", "SUCCESS", ""), check("b", "SKIPPED", "not declared")},
+			harness.Verdict{Scenario: "s", Outcome: harness.Warned, Passed: 1, Skipped: 1, Reason: "skipped b: not declared"}},
+		{"a warning is named before a skipped check", []harness.Check{check("a", "SKIPPED", "x"), check("b", "WARNING", "w"), check("c", "SUCCESS", "")},
+			harness.Verdict{Scenario: "s", Outcome: harness.Warned, Passed: 1, Warnings: 1, Skipped: 1, Reason: "b: w"}},
+		{"only skipped checks fail the scenario", []harness.Check{check("a", "SKIPPED", "x")},
+			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Skipped: 1, Reason: "no graded check recorded"}},
 		{"no checks at all fail the scenario", nil,
 			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Reason: "no graded check recorded"}},
 	}
@@ -94,4 +100,20 @@ func TestLinesShortenLongReasons(t *testing.T) {
 	r := harness.Judge([]harness.Scenario{{Name: "s", Checks: []harness.Check{check("c", "FAILURE", strings.Repeat("x", 1000))}}}, nil)
 	assert.Less(t, len(r.Lines()[0]), 400)
 	assert.True(t, strings.HasSuffix(r.Lines()[0], "…"))
+}
+
+func TestJudgeFailsABrokenScenario(t *testing.T) {
+	r := harness.Judge([]harness.Scenario{{Name: "tasks-lifecycle", Broken: "no checks.json"}}, nil)
+	require.Len(t, r.Verdicts, 1)
+	assert.Equal(t, harness.Verdict{Scenario: "tasks-lifecycle", Outcome: harness.Failed, Reason: "no checks.json"}, r.Verdicts[0])
+}
+
+func TestLinesCountSkippedChecks(t *testing.T) {
+	r := harness.Judge([]harness.Scenario{{Name: "s", Checks: []harness.Check{check("a", "SUCCESS", ""), check("b", "SKIPPED", "why")}}}, nil)
+	assert.Equal(t, []string{
+		"WARN  s  1 passed, 1 skipped — skipped b: why",
+		"scenarios 1: 0 pass, 1 warn, 0 fail; checks 1 passed, 0 failed, 0 warnings, 1 skipped",
+	}, r.Lines())
+	assert.True(t, r.Green(false))
+	assert.False(t, r.Green(true))
 }
