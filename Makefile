@@ -55,8 +55,9 @@ conformance-deps: ## install the pinned conformance suites (0.1.16 in conformanc
 	python3 -m venv conformance/.venv
 	conformance/.venv/bin/python -m pip install --disable-pip-version-check -q -r conformance/interop/requirements.txt
 
-conformance: ## run the official MCP conformance suite (--suite all) against examples/everything over Streamable HTTP
+conformance: ## run the official MCP conformance suites against examples/everything over Streamable HTTP: 0.1.16 (--suite all), then both 0.2.0-alpha.12 legs (2025-11-25 and 2026-07-28) against one process
 	./conformance/run-server.sh
+	./conformance/run-server.sh -requirements 2025-11-25,2026-07-28
 
 interop: ## run the interop tests: the official TypeScript and Python SDK clients against examples/everything, stdio and HTTP
 	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test -count=1 -v -run '^TestInterop' ./conformance/

@@ -11,10 +11,6 @@ import (
 	"github.com/schemarpc/schemarpc/conformance/harness"
 )
 
-// suiteWrong lists the scenarios of the 0.2.0 suite that cannot pass because the suite
-// itself is wrong, each with its reason and a test showing the fault. None so far.
-var suiteWrong []harness.Expectation
-
 // bar is what a green leg reaches at least (conformance-suite.md §11.8): judged
 // scenarios and passed checks.
 var bar = map[string]struct{ scenarios, checks int }{
@@ -26,7 +22,8 @@ var bar = map[string]struct{ scenarios, checks int }{
 // 2025-11-25 requirement set on the handshake wire and the 2026-07-28 set on the
 // stateless wire, against ONE examples/everything process started without an era flag.
 // Every scenario a leg runs, scored or not, must pass with no failing, warning or skipped
-// check, except the optional extensions and the suite faults listed above.
+// check, except the optional extensions and the suite faults (harness.SuiteFaults, none
+// known) that harness.DefaultExpectations excuse.
 func TestConformanceNext(t *testing.T) {
 	root := repoRoot(t)
 	needs(t, harness.NextToolsAt(root).CheckSuite())
@@ -37,8 +34,8 @@ func TestConformanceNext(t *testing.T) {
 	res, err := harness.RunServerLegs(ctx, harness.LegsOptions{
 		Root: root, Binary: binary, Log: logWriter{t},
 		Legs: []harness.Leg{
-			{Revision: harness.Revision20251125, Expectations: suiteWrong},
-			{Revision: harness.Revision20260728, Expectations: append(harness.OptionalExtensions[:len(harness.OptionalExtensions):len(harness.OptionalExtensions)], suiteWrong...)},
+			{Revision: harness.Revision20251125, Expectations: harness.DefaultExpectations()},
+			{Revision: harness.Revision20260728, Expectations: harness.DefaultExpectations()},
 		},
 	})
 	require.NoError(t, err, "server stderr:\n%s", res.ServerStderr)

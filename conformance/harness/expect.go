@@ -64,3 +64,14 @@ func (r Report) Excuse(exps []Expectation) Report {
 	}
 	return out
 }
+
+// SuiteFaults lists 0.2.0-alpha.12 server scenarios that cannot pass because the suite
+// itself is wrong, each with its reason; conformance/next_test.go must demonstrate each
+// fault in a test of its own. None is known.
+var SuiteFaults []Expectation
+
+// DefaultExpectations are what excuses scenarios in a leg of the pinned 0.2.0 suite: the
+// optional extensions and the suite faults.
+func DefaultExpectations() []Expectation {
+	return append(append([]Expectation(nil), OptionalExtensions...), SuiteFaults...)
+}

@@ -71,3 +71,10 @@ func TestLinesListExcusedVerdictsAfterTheJudgedOnes(t *testing.T) {
 		"excused (not judged): scenarios 1: 0 pass, 0 warn, 1 fail; checks 0 passed, 1 failed, 0 warnings",
 	}, r.Lines())
 }
+
+func TestDefaultExpectationsAreACopy(t *testing.T) {
+	exps := harness.DefaultExpectations()
+	assert.Len(t, exps, len(harness.OptionalExtensions)+len(harness.SuiteFaults))
+	exps[0].Reason = "changed"
+	assert.NotEqual(t, "changed", harness.OptionalExtensions[0].Reason)
+}

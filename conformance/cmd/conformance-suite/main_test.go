@@ -16,6 +16,7 @@ func TestRunRejectsBadUsageWithStatus2(t *testing.T) {
 		{"unknown flag", []string{"-nope"}, "flag provided but not defined"},
 		{"stray argument", []string{"extra"}, "unexpected arguments"},
 		{"malformed duration", []string{"-timeout", "soon"}, "invalid value"},
+		{"unknown revision", []string{"-requirements", "2025-11-25,2024-01-01"}, `unknown revision "2024-01-01"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
