@@ -42,7 +42,10 @@ func (t *tap) Write(ctx context.Context, msg []byte) error {
 }
 
 func (t *tap) record(dir mcpcheck.Direction, msg []byte) {
-	err := t.check.Check(dir, msg)
+	var err error
+	if t.check != nil {
+		err = t.check.Check(dir, msg)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if dir == mcpcheck.ServerToClient {
@@ -106,9 +109,34 @@ func (c *callbacks) ElicitationCreate(_ context.Context, p *mcp.ElicitRequestPar
 	c.mu.Lock()
 	c.elicitation = append(c.elicitation, p)
 	c.mu.Unlock()
-	return &mcp.ElicitResult{Action: "accept", Content: map[string]mcp.ElicitResultContentValue{
-		"username": {Value: v20251125.ElicitResultContentValueString("alice")},
-	}}, nil
+	return &mcp.ElicitResult{Action: "accept", Content: formAnswer(p)}, nil
+}
+
+// formAnswer fills in the forms of the multi-round-trip tools as the conformance suite
+// does (name Alice, ok true, favourite colour blue, context "test context"), and any
+// other form (one with a field not among these) with the username alice.
+func formAnswer(p *mcp.ElicitRequestParams) map[string]mcp.ElicitResultContentValue {
+	var props struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if form, ok := p.AsForm(); ok {
+		_ = json.Unmarshal(form.RequestedSchema, &props)
+	}
+	answers := map[string]mcp.ElicitResultContentValueVariant{
+		"name":    mcp.ElicitResultContentValueString("Alice"),
+		"ok":      mcp.ElicitResultContentValueBoolean(true),
+		"color":   mcp.ElicitResultContentValueString("blue"),
+		"context": mcp.ElicitResultContentValueString("test context"),
+	}
+	out := map[string]mcp.ElicitResultContentValue{}
+	for field := range props.Properties {
+		v, ok := answers[field]
+		if !ok {
+			return map[string]mcp.ElicitResultContentValue{"username": {Value: mcp.ElicitResultContentValueString("alice")}}
+		}
+		out[field] = mcp.ElicitResultContentValue{Value: v}
+	}
+	return out
 }
 
 func (c *callbacks) RootsList(context.Context, *mcp.RequestParams) (*mcp.ListRootsResult, error) {

@@ -27,14 +27,28 @@ var scenarioTools = []string{
 	"test_elicitation_url",
 	"test_embedded_resource",
 	"test_error_handling",
+	"test_header_region",
 	"test_image_content",
+	"test_input_required_result_capabilities",
+	"test_input_required_result_elicitation",
+	"test_input_required_result_list_roots",
+	"test_input_required_result_multi_round",
+	"test_input_required_result_multiple_inputs",
+	"test_input_required_result_request_state",
+	"test_input_required_result_sampling",
+	"test_input_required_result_tampered_state",
 	"test_list_roots",
+	"test_logging_tool",
+	"test_missing_capability",
 	"test_multiple_content_types",
 	"test_reconnection",
 	"test_sampling",
 	"test_simple_text",
+	"test_streaming_elicitation",
 	"test_tool_with_logging",
 	"test_tool_with_progress",
+	"test_trigger_prompt_change",
+	"test_trigger_tool_change",
 }
 
 type listedTool struct {
@@ -442,6 +456,8 @@ func TestPromptsAreListedWithDescriptionsAndExpand(t *testing.T) {
 		{"test_prompt_with_image", `{}`, `{"messages":[
 			{"role":"user","content":{"type":"image","data":"` + pngBase64 + `","mimeType":"image/png"}},
 			{"role":"user","content":{"type":"text","text":"Please analyze the image above."}}]}`},
+		{"test_input_required_result_prompt", `{}`,
+			`{"messages":[{"role":"user","content":{"type":"text","text":"Answer with this context in mind: test context"}}]}`},
 	}
 	s := connect(t, clientOptions{pageSize: 3})
 	prompts := listAll[struct {

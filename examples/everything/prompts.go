@@ -14,10 +14,7 @@ func addPrompts(s *mcp.Server) error {
 		prompt  mcp.Prompt
 		handler mcp.PromptHandler
 	}{
-		{mcp.Prompt{Name: "test_simple_prompt", Description: "A prompt without arguments."},
-			func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-				return messages(mcp.Text("This is a simple prompt for testing.")), nil
-			}},
+		{simplePrompt, simplePromptHandler},
 		{mcp.Prompt{Name: "test_prompt_with_arguments", Description: "A prompt that uses two arguments.", Arguments: []mcp.PromptArgument{
 			{Name: "arg1", Description: "First test argument", Required: &required},
 			{Name: "arg2", Description: "Second test argument", Required: &required},
@@ -38,6 +35,7 @@ func addPrompts(s *mcp.Server) error {
 			func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 				return messages(imageBlock(), mcp.Text("Please analyze the image above.")), nil
 			}},
+		{inputRequiredPrompt, irPrompt},
 	}
 	for _, p := range prompts {
 		if err := s.AddPrompt(&p.prompt, p.handler); err != nil {
@@ -45,6 +43,14 @@ func addPrompts(s *mcp.Server) error {
 		}
 	}
 	return nil
+}
+
+// simplePrompt is the prompt without arguments; test_trigger_prompt_change registers
+// it again.
+var simplePrompt = mcp.Prompt{Name: "test_simple_prompt", Description: "A prompt without arguments."}
+
+func simplePromptHandler(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	return messages(mcp.Text("This is a simple prompt for testing.")), nil
 }
 
 // messages makes a prompt result of user messages, one per block.

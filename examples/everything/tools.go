@@ -47,7 +47,13 @@ func addTools(s *mcp.Server) error {
 	if err := mcp.AddTool(s, &mcp.Tool{Name: "test_sampling", Description: "Asks the client's model to answer a prompt."}, sampling); err != nil {
 		return err
 	}
-	return mcp.AddTool(s, &mcp.Tool{Name: "test_elicitation", Description: "Asks the user for a username and an email address."}, elicitation)
+	if err := mcp.AddTool(s, &mcp.Tool{Name: "test_elicitation", Description: "Asks the user for a username and an email address."}, elicitation); err != nil {
+		return err
+	}
+	if err := addInputRequiredTools(s); err != nil {
+		return err
+	}
+	return addDiagnosticTools(s)
 }
 
 func textResult(s string) *mcp.CallToolResult {
