@@ -442,4 +442,3 @@ func mustSealerErr(t *testing.T) string {
 	require.Error(t, err)
 	return err.Error()
 }
-
