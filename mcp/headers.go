@@ -1,0 +1,438 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"weak"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// The request headers a 2026-07-28 Streamable HTTP client mirrors from the
+// body (SEP-2243), so that proxies and gateways can route on them without
+// reading it. The server checks every mirror against the body: a request
+// whose headers say one thing while its body says another is refused.
+const (
+	// HeaderMethod mirrors the JSON-RPC method of the request.
+	HeaderMethod = "Mcp-Method"
+	// HeaderName mirrors params.name of tools/call and prompts/get, and
+	// params.uri of resources/read.
+	HeaderName = "Mcp-Name"
+	// HeaderParamPrefix starts the header mirroring a tool argument whose
+	// input-schema property carries x-mcp-header: Mcp-Param-<value>.
+	HeaderParamPrefix = "Mcp-Param-"
+)
+
+// codeHeaderMismatch is the 2026-07-28 error for a missing or mismatched
+// mirrored header (HeaderMismatch).
+const codeHeaderMismatch = -32020
+
+// The wrapper of a header value that cannot travel as plain visible ASCII:
+// =?base64?<standard base64 of its UTF-8 bytes>?= (markers case-sensitive).
+const (
+	b64Open  = "=?base64?"
+	b64Close = "?="
+)
+
+// decodeHeaderValue returns the text a mirrored header value stands for. A
+// value that is wholly the base64 wrapper is decoded, and fails when the
+// payload is not padded standard base64 or not UTF-8; any other value is
+// taken literally, without the spaces and tabs around it.
+func decodeHeaderValue(v string) (string, error) {
+	v = strings.Trim(v, " \t")
+	if len(v) < len(b64Open)+len(b64Close) || !strings.HasPrefix(v, b64Open) || !strings.HasSuffix(v, b64Close) {
+		return v, nil
+	}
+	payload := v[len(b64Open) : len(v)-len(b64Close)]
+	b, err := base64.StdEncoding.Strict().DecodeString(payload)
+	if err != nil {
+		return "", fmt.Errorf("the base64 value is malformed: %w", err)
+	}
+	if !utf8.Valid(b) {
+		return "", fmt.Errorf("the base64 value is not UTF-8 text")
+	}
+	return string(b), nil
+}
+
+// encodeHeaderValue returns how a client sends text as a mirrored header
+// value: as is when it is visible ASCII (inner spaces allowed), does not
+// start or end with a space and cannot be mistaken for the wrapper;
+// otherwise in the base64 wrapper. The empty string is wrapped too, since
+// an empty header is easily lost on the way.
+func encodeHeaderValue(v string) string {
+	plain := v != "" && v[0] != ' ' && v[len(v)-1] != ' ' && !strings.HasPrefix(v, "=?")
+	for i := 0; plain && i < len(v); i++ {
+		plain = v[i] >= 0x20 && v[i] <= 0x7e
+	}
+	if plain {
+		return v
+	}
+	return b64Open + base64.StdEncoding.EncodeToString([]byte(v)) + b64Close
+}
+
+// headerParam is one x-mcp-header annotation of a tool's input schema: the
+// argument at Path (Property is the same path joined with dots, for
+// messages) is mirrored in the header Mcp-Param-<Header>.
+type headerParam struct {
+	Header   string
+	Property string
+	Type     string // "string", "integer" or "boolean"
+	Path     []string
+}
+
+// Keywords of JSON Schema 2020-12 (and draft-07, for schemas written to
+// it) whose values are schemas, by shape. An x-mcp-header found under any
+// of them but properties is not reachable through properties alone.
+var (
+	schemaMapKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	schemaOneKeywords = []string{"items", "additionalItems", "additionalProperties", "unevaluatedProperties",
+		"unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else", "contentSchema"}
+	schemaListKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// headerParams collects the x-mcp-header annotations of a tool's input
+// schema and checks the protocol's rules for them: the value is a
+// non-empty HTTP token (RFC 9110), unique within the tool regardless of
+// case, on a property of type string, integer or boolean, reached from the
+// root through properties alone (not through items, a combinator, a
+// condition or a $ref). The error names the offending property.
+func headerParams(inputSchema json.RawMessage) ([]headerParam, error) {
+	if len(inputSchema) == 0 {
+		return nil, nil
+	}
+	var root any
+	dec := json.NewDecoder(bytes.NewReader(inputSchema))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil {
+		return nil, fmt.Errorf("inputSchema is not JSON: %w", err)
+	}
+	w := headerWalk{seen: map[string]string{}}
+	w.schema(root, nil, "", true)
+	return w.params, w.err
+}
+
+// headerWalk is the state of one headerParams walk.
+type headerWalk struct {
+	params []headerParam
+	seen   map[string]string // lower-case header → property
+	err    error
+}
+
+// schema visits one subschema: path is its property path when it is
+// reached through properties alone (onPath), loc its location in the
+// schema document as a JSON pointer.
+func (w *headerWalk) schema(node any, path []string, loc string, onPath bool) {
+	obj, ok := node.(map[string]any)
+	if !ok || w.err != nil {
+		return
+	}
+	if v, ok := obj["x-mcp-header"]; ok {
+		w.annotation(obj, v, path, loc, onPath)
+	}
+	for _, kw := range schemaMapKeywords {
+		m, ok := obj[kw].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, name := range sortedKeys(m) {
+			sub := slices.Concat(path, []string{name})
+			w.schema(m[name], sub, loc+"/"+pointerEscape(kw)+"/"+pointerEscape(name), onPath && kw == "properties")
+		}
+	}
+	for _, kw := range schemaOneKeywords {
+		if _, isList := obj[kw].([]any); !isList {
+			w.schema(obj[kw], path, loc+"/"+pointerEscape(kw), false)
+		}
+	}
+	for _, kw := range schemaListKeywords {
+		list, _ := obj[kw].([]any)
+		for i, sub := range list {
+			w.schema(sub, path, fmt.Sprintf("%s/%s/%d", loc, pointerEscape(kw), i), false)
+		}
+	}
+}
+
+// annotation checks one x-mcp-header and records it.
+func (w *headerWalk) annotation(obj map[string]any, v any, path []string, loc string, onPath bool) {
+	where := fmt.Sprintf("x-mcp-header at %q", loc)
+	if onPath && len(path) > 0 {
+		where = fmt.Sprintf("x-mcp-header of property %q", strings.Join(path, "."))
+	}
+	name, ok := v.(string)
+	switch {
+	case !ok:
+		w.err = fmt.Errorf("%s: the value must be a string", where)
+		return
+	case !isToken(name):
+		w.err = fmt.Errorf("%s: %q is not an HTTP token (RFC 9110: letters, digits and !#$%%&'*+-.^_`|~)", where, name)
+		return
+	case !onPath || len(path) == 0:
+		w.err = fmt.Errorf("%s: only a property reached from the root through \"properties\" alone may carry it", where)
+		return
+	}
+	typ, ok := headerType(obj["type"])
+	if !ok {
+		w.err = fmt.Errorf("%s: the property must have type string, integer or boolean", where)
+		return
+	}
+	prop := strings.Join(path, ".")
+	if other, dup := w.seen[strings.ToLower(name)]; dup {
+		w.err = fmt.Errorf("%s: header %q is already used by property %q (names are compared without case)", where, name, other)
+		return
+	}
+	w.seen[strings.ToLower(name)] = prop
+	w.params = append(w.params, headerParam{Header: name, Property: prop, Type: typ, Path: path})
+}
+
+// headerType reads a property's type for a header: one of string, integer
+// and boolean, alone or together with "null" (a null argument is not
+// mirrored).
+func headerType(t any) (string, bool) {
+	var types []string
+	switch t := t.(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok {
+				return "", false
+			}
+			if s != "null" {
+				types = append(types, s)
+			}
+		}
+	}
+	if len(types) != 1 || (types[0] != "string" && types[0] != "integer" && types[0] != "boolean") {
+		return "", false
+	}
+	return types[0], true
+}
+
+// isToken reports whether s is an RFC 9110 token: one or more tchar.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// pointerEscape escapes a JSON pointer token (RFC 6901).
+func pointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// sortedKeys returns a map's keys in order, so that the first error found
+// is always the same one.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// headerCache keeps the header params of each registered tool entry. It is
+// keyed weakly: an entry replaced or removed from the registry drops out
+// once it is garbage.
+var headerCache sync.Map // weak.Pointer[toolEntry] → []headerParam
+
+// toolHeaders returns the x-mcp-header params of the registered tool name
+// (nil when there is no such tool or it declares none), computed once per
+// registration.
+func (s *Server) toolHeaders(name string) []headerParam {
+	e, ok := s.tools.get(name)
+	if !ok || e == nil {
+		return nil
+	}
+	key := weak.Make(e)
+	if v, ok := headerCache.Load(key); ok {
+		return v.([]headerParam)
+	}
+	params, err := headerParams(e.tool.InputSchema)
+	if err != nil {
+		// Registration refuses such a tool; should one slip through, its
+		// headers are not enforced rather than every call refused.
+		s.log.Warn("mcp: a tool's x-mcp-header annotations break the rules; not checking them", "tool", name, "error", err)
+		params = nil
+	}
+	if _, loaded := headerCache.LoadOrStore(key, params); !loaded {
+		runtime.AddCleanup(e, func(k weak.Pointer[toolEntry]) { headerCache.Delete(k) }, key)
+	}
+	return params
+}
+
+// checkModernHeaders checks the mirrored headers of a 2026-07-28 request
+// against its body: MCP-Protocol-Version against version (the _meta
+// version; not compared when the body has none, which the dispatcher
+// refuses on its own), Mcp-Method against method, Mcp-Name against the
+// name or URI of tools/call, prompts/get and resources/read, and for
+// tools/call each Mcp-Param-* header the tool declares (tool returns them)
+// against its argument. An argument that is null or absent needs no
+// header. Header names are matched without case, values exactly, after the
+// spaces and tabs around them. A violation is -32020 naming the header.
+func checkModernHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) *rpc.Error {
+	if version != "" {
+		got, err := oneHeader(h, HeaderProtocolVersion)
+		if err != nil {
+			return err
+		}
+		if got != version {
+			return mismatch(HeaderProtocolVersion, "%q differs from the request's protocol version %q", got, version)
+		}
+	}
+	got, err := oneHeader(h, HeaderMethod)
+	if err != nil {
+		return err
+	}
+	if got != method {
+		return mismatch(HeaderMethod, "%q differs from the request's method %q", got, method)
+	}
+	member := ""
+	switch method {
+	case "tools/call", "prompts/get":
+		member = "name"
+	case "resources/read":
+		member = "uri"
+	default:
+		return nil
+	}
+	var body struct {
+		Name      any             `json:"name"`
+		URI       any             `json:"uri"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(params, &body) // malformed params are the dispatcher's to refuse
+	want, isString := body.Name.(string)
+	if member == "uri" {
+		want, isString = body.URI.(string)
+	}
+	raw, err := oneHeader(h, HeaderName)
+	if err != nil {
+		return err
+	}
+	name, derr := decodeHeaderValue(raw)
+	if derr != nil {
+		return mismatch(HeaderName, "%v", derr)
+	}
+	if isString && name != want {
+		return mismatch(HeaderName, "%q differs from the request's %s %q", name, member, want)
+	}
+	if method != "tools/call" || !isString || tool == nil {
+		return nil
+	}
+	for _, p := range tool(want) {
+		if err := checkParamHeader(h, p, body.Arguments); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkParamHeader checks the Mcp-Param header of one tool argument.
+func checkParamHeader(h http.Header, p headerParam, args json.RawMessage) *rpc.Error {
+	hdr := HeaderParamPrefix + p.Header
+	arg := argumentAt(args, p.Path)
+	if arg == nil {
+		return nil
+	}
+	raw, err := oneHeader(h, hdr)
+	if err != nil {
+		return err
+	}
+	got, derr := decodeHeaderValue(raw)
+	if derr != nil {
+		return mismatch(hdr, "%v", derr)
+	}
+	if !headerMatches(got, arg) {
+		return mismatch(hdr, "%q differs from the argument %s (%s)", got, p.Property, compactJSON(arg))
+	}
+	return nil
+}
+
+// argumentAt returns the JSON value at path inside the arguments object,
+// or nil when it is absent or null.
+func argumentAt(args json.RawMessage, path []string) json.RawMessage {
+	cur := args
+	for _, name := range path {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(cur, &obj) != nil {
+			return nil
+		}
+		if cur = obj[name]; cur == nil {
+			return nil
+		}
+	}
+	if string(bytes.TrimSpace(cur)) == "null" {
+		return nil
+	}
+	return cur
+}
+
+// headerMatches compares a decoded header value with the argument it
+// mirrors: a string exactly, a number numerically (so 42, 42.0 and 4.2e1
+// agree), a boolean as true or false; any other value as its compact JSON.
+func headerMatches(got string, arg json.RawMessage) bool {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(arg))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return false
+	}
+	switch v := v.(type) {
+	case string:
+		return got == v
+	case json.Number:
+		a, ok1 := new(big.Rat).SetString(got)
+		b, ok2 := new(big.Rat).SetString(v.String())
+		return ok1 && ok2 && a.Cmp(b) == 0
+	case bool:
+		return got == fmt.Sprint(v)
+	default:
+		return got == compactJSON(arg)
+	}
+}
+
+// compactJSON renders a JSON value on one line.
+func compactJSON(v json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return string(v)
+	}
+	return b.String()
+}
+
+// oneHeader returns the single value of a required header, trimmed.
+func oneHeader(h http.Header, name string) (string, *rpc.Error) {
+	vs := h.Values(name)
+	switch len(vs) {
+	case 0:
+		return "", mismatch(name, "the header is required")
+	case 1:
+		return strings.Trim(vs[0], " \t"), nil
+	default:
+		return "", mismatch(name, "the header appears %d times", len(vs))
+	}
+}
+
+// mismatch is the -32020 error for one header.
+func mismatch(header, format string, args ...any) *rpc.Error {
+	return rpc.NewError(codeHeaderMismatch, header+": "+fmt.Sprintf(format, args...))
+}
