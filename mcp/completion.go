@@ -23,7 +23,7 @@ func (s *Server) completeArgument(ctx context.Context, ss *ServerSession, p *Com
 	s.mu.Unlock()
 	res := &CompleteResult{}
 	if h != nil {
-		r, err := h(ctx, &CompleteRequest{Session: ss, Params: p})
+		r, err := h(ctx, &CompleteRequest{Session: ss, Params: p, call: callOf(ctx, ss)})
 		if err != nil {
 			return nil, err
 		}

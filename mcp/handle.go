@@ -45,7 +45,14 @@ func hasTasks(f features) bool { return f.tasks }
 // (initialize first, only ping before it), the version's method set and
 // the capabilities offered, tracks the request for cancellation, and hands
 // it to the server's router, which validates params against the schema.
+//
+// A request of the stateless protocol (its params._meta names the
+// version, or its method exists only there) is served statelessly instead,
+// beside the session: one stdio process serves both eras.
 func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
+	if !req.IsNotification() && ss.server.servesModern() && isModernMethod(req.Method, req.Params) {
+		return ss.handleModern(ctx, req)
+	}
 	ctx = withSession(ctx, ss)
 	if req.Method == "initialize" {
 		defer ss.initHandled()
@@ -66,6 +73,19 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 	res, err := ss.server.router.Handle(ctx, req)
 	if untrack() {
 		// The client gave the request up: it gets no answer.
+		return nil, rpc.ErrNoResponse
+	}
+	return res, err
+}
+
+// handleModern serves a stateless request that arrived on the session's
+// connection. notifications/cancelled from the client cancels it (and ends
+// a listen); it is then left unanswered.
+func (ss *ServerSession) handleModern(ctx context.Context, req *rpc.Request) (any, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	untrack := ss.track(req.ID, cancel)
+	res, err := ss.server.serveModern(ctx, req, connSink{ss.conn})
+	if untrack() {
 		return nil, rpc.ErrNoResponse
 	}
 	return res, err

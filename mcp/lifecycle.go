@@ -2,9 +2,14 @@ package mcp
 
 // initialize answers the handshake: it fixes the session's version (the
 // client's when supported, else the latest), records the client's
-// capabilities and offers the server's.
-func (ss *ServerSession) initialize(p *InitializeRequestParams) *InitializeResult {
-	v := negotiate(p.ProtocolVersion)
+// capabilities and offers the server's. A server configured without any
+// handshake version refuses with -32022 and the versions it serves, so
+// that a client can switch to the stateless protocol.
+func (ss *ServerSession) initialize(p *InitializeRequestParams) (*InitializeResult, error) {
+	if !ss.server.servesLegacy() {
+		return nil, ss.server.unsupportedVersion(p.ProtocolVersion)
+	}
+	v := ss.server.negotiate(p.ProtocolVersion)
 	offered := ss.server.offer(v)
 	ss.mu.Lock()
 	ss.state = stateInitialized
@@ -12,6 +17,7 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) *InitializeResul
 	ss.clientCaps = rawJSON(p.Capabilities)
 	ss.clientInfo = rawJSON(p.ClientInfo)
 	ss.caps = clientCapsOf(p.Capabilities)
+	ss.declared = p.Capabilities
 	ss.offered = offered
 	ss.mu.Unlock()
 	return &InitializeResult{
@@ -19,7 +25,7 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) *InitializeResul
 		Capabilities:    offered.capabilities(),
 		ServerInfo:      ss.server.info,
 		Instructions:    ss.server.opts.Instructions,
-	}
+	}, nil
 }
 
 // clientCapsOf reads the client capabilities the server acts on. An

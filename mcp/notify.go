@@ -3,9 +3,11 @@ package mcp
 import "context"
 
 // listChanged tells every initialized session that was offered the
-// capability that a list changed. The notification is not about any
-// request: on Streamable HTTP it travels on the session's own stream.
+// capability, and every stateless listen that asked for it, that a list
+// changed. The notification is not about any request: on Streamable HTTP
+// it travels on the session's own stream, or on the listen's.
 func (s *Server) listChanged(method string, c capability) {
+	s.tellListChanged(method, c)
 	for _, ss := range s.Sessions() {
 		ss.mu.Lock()
 		send := ss.state != stateNew && ss.offered.has(c)

@@ -13,16 +13,17 @@ type PromptHandler func(ctx context.Context, req *GetPromptRequest) (*GetPromptR
 
 type promptEntry struct {
 	prompt  Prompt
+	cache   *CacheHint
 	handler PromptHandler
 }
 
 // AddPrompt registers a prompt, replacing one with the same name. Sessions
 // are told that the list changed.
-func (s *Server) AddPrompt(p *Prompt, h PromptHandler) error {
+func (s *Server) AddPrompt(p *Prompt, h PromptHandler, opts ...RegisterOption) error {
 	if p.Name == "" || h == nil {
 		return fmt.Errorf("mcp: prompt %q: name and handler are required", p.Name)
 	}
-	s.prompts.put(p.Name, &promptEntry{prompt: *p, handler: h})
+	s.prompts.put(p.Name, &promptEntry{prompt: *p, handler: h, cache: applyOptions(opts).cache})
 	s.listChanged("notifications/prompts/list_changed", capPrompts)
 	return nil
 }
@@ -34,11 +35,12 @@ func (s *Server) RemovePrompts(names ...string) {
 	}
 }
 
-func (s *Server) listPrompts(p *PaginatedRequestParams) (*ListPromptsResult, error) {
+func (s *Server) listPrompts(ctx context.Context, p *PaginatedRequestParams) (*ListPromptsResult, error) {
 	page, next, err := s.prompts.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
+	setCache(ctx, pageHint(s.opts.Cache, page, func(e *promptEntry) *CacheHint { return e.cache }))
 	out := &ListPromptsResult{Prompts: make([]Prompt, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
 		out.Prompts = append(out.Prompts, e.prompt)
@@ -64,7 +66,9 @@ func (s *Server) getPrompt(ctx context.Context, ss *ServerSession, p *GetPromptR
 	if len(missing) > 0 {
 		return nil, rpc.InvalidParams(fmt.Sprintf("prompt %q: missing required arguments: %s", p.Name, strings.Join(missing, ", ")))
 	}
-	res, err := e.handler(ctx, &GetPromptRequest{Session: ss, Params: p})
+	c := callOf(ctx, ss)
+	req := &GetPromptRequest{Session: ss, Params: p, call: c}
+	res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*GetPromptResult, error) { return e.handler(ctx, req) })
 	if err != nil {
 		return nil, err
 	}

@@ -8,12 +8,74 @@ import (
 )
 
 // Request is what a feature handler receives: the session the call came on
-// and the call's params, decoded and validated against the schema.
+// and the call's params, decoded and validated against the schema. Its
+// methods work in both eras: they read the session of a handshake-era
+// call, and the request itself for a stateless (2026-07-28) one.
 type Request[P any] struct {
-	// Session is the client's session: log to it, call it back.
+	// Session is the client's session: log to it, call it back. It is nil
+	// for a request of the stateless protocol, which has no session; use
+	// the Request's methods there.
 	Session *ServerSession
 	// Params are the call's params.
 	Params P
+
+	call *callState
+}
+
+// Modern reports whether the request is one of the stateless protocol
+// (2026-07-28), served without a session.
+func (r *Request[P]) Modern() bool { return r.call != nil && r.call.modern }
+
+// ProtocolVersion returns the version the request is served in: the one
+// it names (stateless) or the one its session negotiated.
+func (r *Request[P]) ProtocolVersion() string {
+	if r.Session != nil {
+		return r.Session.ProtocolVersion()
+	}
+	if r.call != nil {
+		return r.call.version
+	}
+	return ""
+}
+
+// ClientCapabilities returns what the client declared: in the request's
+// own _meta (stateless) or in its session's initialize.
+func (r *Request[P]) ClientCapabilities() ClientCapabilities {
+	if r.Session != nil {
+		r.Session.mu.Lock()
+		defer r.Session.mu.Unlock()
+		return r.Session.declared
+	}
+	if r.call != nil {
+		return r.call.caps
+	}
+	return ClientCapabilities{}
+}
+
+// Log sends a log message about the request (notifications/message). In a
+// session the client's logging/setLevel decides what is sent; a stateless
+// request gets messages only at or above the level its _meta asked for
+// (io.modelcontextprotocol/logLevel), on its own stream, and none when it
+// asked for none.
+func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string, data any) error {
+	if r.Session != nil {
+		return r.Session.Log(ctx, level, logger, data)
+	}
+	if r.call == nil || !r.call.modern {
+		return nil
+	}
+	n := severity(level)
+	if n < 0 {
+		return fmt.Errorf("mcp: unknown log level %q", level)
+	}
+	if r.call.logLevel < 0 || n < r.call.logLevel {
+		return nil
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("mcp: log data: %w", err)
+	}
+	return r.call.sink.notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
 }
 
 // CallToolRequest is the request a tool handler receives.
@@ -78,7 +140,9 @@ func (st *progressState) tokenLocked() (ProgressToken, bool) {
 func NotifyProgress(ctx context.Context, progress, total float64, message string) error {
 	st, _ := ctx.Value(progressKey{}).(*progressState)
 	ss := SessionFromContext(ctx)
-	if st == nil || ss == nil {
+	c := callFromContext(ctx)
+	modern := c != nil && c.modern
+	if st == nil || (ss == nil && !modern) {
 		return nil
 	}
 	st.mu.Lock()
@@ -94,10 +158,17 @@ func NotifyProgress(ctx context.Context, progress, total float64, message string
 	if total > 0 {
 		p.Total = &total
 	}
-	if ss.features().progressText {
+	var err error
+	if modern {
 		p.Message = message
+		err = c.sink.notify(ctx, "notifications/progress", p)
+	} else {
+		if ss.features().progressText {
+			p.Message = message
+		}
+		err = ss.conn.Notify(ctx, "notifications/progress", p)
 	}
-	if err := ss.conn.Notify(ctx, "notifications/progress", p); err != nil {
+	if err != nil {
 		return err
 	}
 	st.last, st.sent = progress, true

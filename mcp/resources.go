@@ -20,29 +20,31 @@ const CodeResourceNotFound = -32002
 
 type resourceEntry struct {
 	resource Resource
+	cache    *CacheHint
 	handler  ResourceHandler
 }
 
 type templateEntry struct {
 	template ResourceTemplate
+	cache    *CacheHint
 	parsed   *uritemplate.Template
 	handler  ResourceHandler
 }
 
 // AddResource registers a resource under its URI, replacing one with the
 // same URI. Sessions are told that the list changed.
-func (s *Server) AddResource(r *Resource, h ResourceHandler) error {
+func (s *Server) AddResource(r *Resource, h ResourceHandler, opts ...RegisterOption) error {
 	if r.URI == "" || r.Name == "" || h == nil {
 		return fmt.Errorf("mcp: resource %q: uri, name and handler are required", r.URI)
 	}
-	s.resources.put(r.URI, &resourceEntry{resource: *r, handler: h})
+	s.resources.put(r.URI, &resourceEntry{resource: *r, handler: h, cache: applyOptions(opts).cache})
 	s.listChanged("notifications/resources/list_changed", capResources)
 	return nil
 }
 
 // AddResourceTemplate registers a resource template: an RFC 6570 URI
 // template whose matching URIs the handler reads.
-func (s *Server) AddResourceTemplate(t *ResourceTemplate, h ResourceHandler) error {
+func (s *Server) AddResourceTemplate(t *ResourceTemplate, h ResourceHandler, opts ...RegisterOption) error {
 	if t.Name == "" || h == nil {
 		return fmt.Errorf("mcp: resource template %q: name and handler are required", t.URITemplate)
 	}
@@ -50,7 +52,7 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate, h ResourceHandler) err
 	if err != nil {
 		return fmt.Errorf("mcp: resource template %q: %w", t.URITemplate, err)
 	}
-	s.templates.put(t.URITemplate, &templateEntry{template: *t, parsed: parsed, handler: h})
+	s.templates.put(t.URITemplate, &templateEntry{template: *t, parsed: parsed, handler: h, cache: applyOptions(opts).cache})
 	s.listChanged("notifications/resources/list_changed", capResources)
 	return nil
 }
@@ -74,11 +76,12 @@ func TemplateVars(ctx context.Context) map[string]string {
 	return m
 }
 
-func (s *Server) listResources(p *PaginatedRequestParams) (*ListResourcesResult, error) {
+func (s *Server) listResources(ctx context.Context, p *PaginatedRequestParams) (*ListResourcesResult, error) {
 	page, next, err := s.resources.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
+	setCache(ctx, pageHint(s.opts.Cache, page, func(e *resourceEntry) *CacheHint { return e.cache }))
 	out := &ListResourcesResult{Resources: make([]Resource, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
 		out.Resources = append(out.Resources, e.resource)
@@ -86,11 +89,12 @@ func (s *Server) listResources(p *PaginatedRequestParams) (*ListResourcesResult,
 	return out, nil
 }
 
-func (s *Server) listTemplates(p *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
+func (s *Server) listTemplates(ctx context.Context, p *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
 	page, next, err := s.templates.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
+	setCache(ctx, pageHint(s.opts.Cache, page, func(e *templateEntry) *CacheHint { return e.cache }))
 	out := &ListResourceTemplatesResult{ResourceTemplates: make([]ResourceTemplate, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
 		out.ResourceTemplates = append(out.ResourceTemplates, e.template)
@@ -102,22 +106,32 @@ func (s *Server) listTemplates(p *PaginatedRequestParams) (*ListResourceTemplate
 // the templates in the order they were added; nothing → -32002 with the
 // URI in data.
 func (s *Server) readResource(ctx context.Context, ss *ServerSession, p *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	req := &ReadResourceRequest{Session: ss, Params: p}
-	var res *ReadResourceResult
-	var err error
+	c := callOf(ctx, ss)
+	req := &ReadResourceRequest{Session: ss, Params: p, call: c}
+	var h ResourceHandler
+	hint := s.opts.Cache
 	if e, ok := s.resources.get(p.URI); ok {
-		res, err = e.handler(ctx, req)
+		h = e.handler
+		if e.cache != nil {
+			hint = *e.cache
+		}
 	} else if e, vars := s.matchTemplate(p.URI); e != nil {
-		res, err = e.handler(context.WithValue(ctx, templateVarsKey{}, vars), req)
+		h = e.handler
+		if e.cache != nil {
+			hint = *e.cache
+		}
+		ctx = context.WithValue(ctx, templateVarsKey{}, vars)
 	} else {
-		return nil, resourceNotFound(p.URI)
+		return nil, resourceNotFound(c, p.URI)
 	}
+	res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*ReadResourceResult, error) { return h(ctx, req) })
 	if err != nil {
 		return nil, err
 	}
 	if res == nil {
-		return nil, resourceNotFound(p.URI)
+		return nil, resourceNotFound(c, p.URI)
 	}
+	setCache(ctx, hint)
 	if res.Contents == nil {
 		res.Contents = []AnyResourceContents{}
 	}
@@ -139,10 +153,16 @@ func (s *Server) matchTemplate(uri string) (*templateEntry, map[string]string) {
 	return nil, nil
 }
 
-// resourceNotFound is the handshake era's answer for an unknown URI.
-func resourceNotFound(uri string) *rpc.Error {
+// resourceNotFound is the answer for an unknown URI: -32002 in the
+// handshake era, -32602 in the stateless protocol (which forbids -32002),
+// with the URI in data either way.
+func resourceNotFound(c *callState, uri string) *rpc.Error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
-	return &rpc.Error{Code: CodeResourceNotFound, Message: "resource not found: " + uri, Data: data}
+	code := CodeResourceNotFound
+	if c.modern {
+		code = rpc.CodeInvalidParams
+	}
+	return &rpc.Error{Code: code, Message: "resource not found: " + uri, Data: data}
 }
 
 // subscribe records or drops the session's interest in a resource.
@@ -156,9 +176,11 @@ func (ss *ServerSession) subscribe(uri string, on bool) {
 	}
 }
 
-// ResourceUpdated tells every session subscribed to uri that the resource
-// changed (notifications/resources/updated).
+// ResourceUpdated tells every session subscribed to uri, and every
+// stateless listen that named it, that the resource changed
+// (notifications/resources/updated).
 func (s *Server) ResourceUpdated(ctx context.Context, uri string) {
+	s.tellResourceUpdated(uri)
 	for _, ss := range s.Sessions() {
 		ss.mu.Lock()
 		want := ss.subscribed[uri]

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -29,6 +30,11 @@ type Server struct {
 	prompts   *registry[*promptEntry]
 	complete  CompletionHandler
 	tasks     *taskStore
+	listens   map[*listener]struct{}
+
+	sealer   *StateSealer
+	infoOnce sync.Once
+	infoRaw  []byte
 }
 
 // ServerOptions configure a Server. The zero value is usable.
@@ -65,14 +71,38 @@ type ServerOptions struct {
 	// MaxInFlight bounds the requests a session runs at once; 0 means the
 	// rpc default.
 	MaxInFlight int
+
+	// ProtocolVersions limits the versions served, handshake and stateless
+	// alike; nil serves every version of SupportedVersions and
+	// StatelessVersions. Without a handshake version the server is
+	// stateless only and refuses initialize with -32022 and the versions it
+	// serves; without a stateless version it serves sessions only.
+	ProtocolVersions []string
+	// StateKey is the AES key (16, 24 or 32 bytes) that seals the state a
+	// handler carries between the rounds of a multi-round-trip request;
+	// nil means a random key per process. Servers behind a load balancer
+	// share one key.
+	StateKey []byte
+	// StateTTL bounds how long sealed state stays valid; 0 means 10
+	// minutes.
+	StateTTL time.Duration
+	// Cache is the caching hint of server/discover and of registrations
+	// without their own (see WithCache), for the stateless protocol.
+	Cache CacheHint
 }
 
-// NewServer returns a server that introduces itself as info. opts may be nil.
+// NewServer returns a server that introduces itself as info. opts may be
+// nil. It panics when opts.StateKey is set but not 16, 24 or 32 bytes long.
 func NewServer(info Implementation, opts *ServerOptions) *Server {
-	s := &Server{info: info, router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}}
+	s := &Server{info: info, router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}, listens: map[*listener]struct{}{}}
 	if opts != nil {
 		s.opts = *opts
 	}
+	sealer, err := NewStateSealer(s.opts.StateKey, s.opts.StateTTL)
+	if err != nil {
+		panic("mcp: ServerOptions.StateKey: " + err.Error())
+	}
+	s.sealer = sealer
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -30,7 +30,7 @@ func session(ctx context.Context) *ServerSession { return SessionFromContext(ctx
 func emptyResult() *EmptyResult { return &EmptyResult{} }
 
 func (v service) Initialize(ctx context.Context, p *InitializeRequestParams) (*InitializeResult, error) {
-	return session(ctx).initialize(p), nil
+	return session(ctx).initialize(p)
 }
 
 func (v service) NotificationsInitialized(context.Context, *NotificationParams) error { return nil }
@@ -40,7 +40,7 @@ func (v service) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
 }
 
 func (v service) ToolsList(ctx context.Context, p *PaginatedRequestParams) (*ListToolsResult, error) {
-	return v.s.listTools(session(ctx), p)
+	return v.s.listTools(ctx, session(ctx), p)
 }
 
 func (v service) ToolsCall(ctx context.Context, p *CallToolRequestParams) (*CallToolOutcome, error) {
@@ -48,11 +48,11 @@ func (v service) ToolsCall(ctx context.Context, p *CallToolRequestParams) (*Call
 }
 
 func (v service) ResourcesList(ctx context.Context, p *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return v.s.listResources(p)
+	return v.s.listResources(ctx, p)
 }
 
 func (v service) ResourcesTemplatesList(ctx context.Context, p *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return v.s.listTemplates(p)
+	return v.s.listTemplates(ctx, p)
 }
 
 func (v service) ResourcesRead(ctx context.Context, p *ReadResourceRequestParams) (*ReadResourceResult, error) {
@@ -70,7 +70,7 @@ func (v service) ResourcesUnsubscribe(ctx context.Context, p *UnsubscribeRequest
 }
 
 func (v service) PromptsList(ctx context.Context, p *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return v.s.listPrompts(p)
+	return v.s.listPrompts(ctx, p)
 }
 
 func (v service) PromptsGet(ctx context.Context, p *GetPromptRequestParams) (*GetPromptResult, error) {

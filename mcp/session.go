@@ -23,6 +23,7 @@ type ServerSession struct {
 	clientCaps json.RawMessage // ClientCapabilities as sent
 	clientInfo json.RawMessage // Implementation as sent
 	caps       clientCaps      // decoded flags
+	declared   ClientCapabilities
 	offered    capSet          // server capabilities sent in initialize
 	initDone   chan struct{}   // closed when an initialize read earlier has been handled
 	logLevel   int             // index in logLevels; -1 = logging off
@@ -104,7 +105,11 @@ func (ss *ServerSession) closed() {
 }
 
 // features returns what the negotiated version has.
+// A nil session is a stateless request's: it has the 2026-07-28 features.
 func (ss *ServerSession) features() features {
+	if ss == nil {
+		return featuresOf(Version20260728)
+	}
 	return featuresOf(ss.ProtocolVersion())
 }
 
@@ -115,6 +120,9 @@ func (ss *ServerSession) acceptsBatches() bool { return ss.features().batches }
 // tasksEnabled reports whether the session was offered tasks (enabled on
 // the server and present in the negotiated version).
 func (ss *ServerSession) tasksEnabled() bool {
+	if ss == nil {
+		return false
+	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.offered.has(capTasks)

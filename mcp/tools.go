@@ -25,6 +25,7 @@ type TypedToolHandler[In, Out any] func(ctx context.Context, req *CallToolReques
 
 type toolEntry struct {
 	tool    Tool
+	cache   *CacheHint
 	in, out *jsonschema.Schema
 	handler ToolHandler
 }
@@ -37,7 +38,7 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 // Sessions are told that the list changed. The error names what is wrong
 // with t: a bad name, a schema that is not an object schema or does not
 // compile.
-func (s *Server) AddTool(t *Tool, h ToolHandler) error {
+func (s *Server) AddTool(t *Tool, h ToolHandler, opts ...RegisterOption) error {
 	if h == nil {
 		return fmt.Errorf("mcp: tool %q: nil handler", t.Name)
 	}
@@ -45,6 +46,7 @@ func (s *Server) AddTool(t *Tool, h ToolHandler) error {
 	if err != nil {
 		return err
 	}
+	e.cache = applyOptions(opts).cache
 	s.tools.put(t.Name, e)
 	s.listChanged("notifications/tools/list_changed", capTools)
 	return nil
@@ -67,6 +69,9 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 			return nil, err
 		}
 	}
+	if _, err := headerParams(e.tool.InputSchema); err != nil {
+		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
+	}
 	return e, nil
 }
 
@@ -75,7 +80,7 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 // required unless omitempty or omitzero); likewise the output schema from
 // Out, unless Out is an interface type. Arguments are validated against
 // the input schema, then decoded into In.
-func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out]) error {
+func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts ...RegisterOption) error {
 	if h == nil {
 		return fmt.Errorf("mcp: tool %q: nil handler", t.Name)
 	}
@@ -116,7 +121,7 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out]) error
 			}
 		}
 		return res, nil
-	})
+	}, opts...)
 }
 
 // RemoveTools unregisters tools by name; sessions are told when any was
@@ -128,11 +133,12 @@ func (s *Server) RemoveTools(names ...string) {
 }
 
 // listTools answers tools/list, one page at a time.
-func (s *Server) listTools(ss *ServerSession, p *PaginatedRequestParams) (*ListToolsResult, error) {
+func (s *Server) listTools(ctx context.Context, ss *ServerSession, p *PaginatedRequestParams) (*ListToolsResult, error) {
 	page, next, err := s.tools.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
+	setCache(ctx, pageHint(s.opts.Cache, page, func(e *toolEntry) *CacheHint { return e.cache }))
 	f := ss.features()
 	out := &ListToolsResult{Tools: make([]Tool, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
@@ -174,14 +180,16 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		}
 		return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
 	}
-	req := &CallToolRequest{Session: ss, Params: p}
+	c := callOf(ctx, ss)
+	req := &CallToolRequest{Session: ss, Params: p, call: c}
+	run := func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) }
 	if p.Task != nil && ss.tasksEnabled() {
 		t := s.tasks.start(ss, p.Task, func(ctx context.Context) (any, error) {
-			return s.runTool(ctx, e, req)
+			return runWithInput(ctx, ss, c, run)
 		})
 		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
 	}
-	res, err := s.runTool(ctx, e, req)
+	res, err := runWithInput(ctx, ss, c, run)
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +203,10 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 		var rerr *rpc.Error
 		if errors.As(err, &rerr) {
 			return nil, rerr
+		}
+		var ir *InputRequired
+		if errors.As(err, &ir) {
+			return nil, ir
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

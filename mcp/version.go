@@ -2,8 +2,10 @@ package mcp
 
 import "slices"
 
-// The protocol versions of the handshake era that a Server speaks. A session
-// uses the version agreed in initialize for everything it sends.
+// The protocol versions a Server speaks. The handshake versions (2024-11-05
+// … 2025-11-25) open a session with initialize, and the session uses the
+// version agreed there for everything it sends. The stateless version
+// (2026-07-28) names itself in every request's params._meta.
 const (
 	// Version20241105 is the first MCP release: stdio and HTTP+SSE.
 	Version20241105 = "2024-11-05"
@@ -17,10 +19,50 @@ const (
 	// and tasks.
 	Version20251125 = "2025-11-25"
 
-	// LatestVersion is the version a Server offers when the client asks for
-	// one it does not speak.
+	// Version20260728 is the stateless protocol: no initialize and no
+	// session; version, client capabilities and identity travel in every
+	// request; server/discover, multi-round-trip results and
+	// subscriptions/listen.
+	Version20260728 = "2026-07-28"
+
+	// LatestVersion is the handshake version a Server offers in initialize
+	// when the client asks for one it does not speak.
 	LatestVersion = Version20251125
 )
+
+// StatelessVersions lists the stateless versions a Server serves, newest
+// first.
+func StatelessVersions() []string {
+	return []string{Version20260728}
+}
+
+// servedVersions returns the versions the server serves, stateless first,
+// then the handshake versions, each newest first.
+func (s *Server) servedVersions() []string {
+	var out []string
+	for _, v := range append(StatelessVersions(), SupportedVersions()...) {
+		if s.serves(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// serves reports whether the server's configuration includes version v.
+func (s *Server) serves(v string) bool {
+	known := slices.Contains(StatelessVersions(), v) || slices.Contains(SupportedVersions(), v)
+	return known && (s.opts.ProtocolVersions == nil || slices.Contains(s.opts.ProtocolVersions, v))
+}
+
+// servesLegacy reports whether the server serves any handshake version.
+func (s *Server) servesLegacy() bool {
+	return slices.ContainsFunc(SupportedVersions(), s.serves)
+}
+
+// servesModern reports whether the server serves a stateless version.
+func (s *Server) servesModern() bool {
+	return slices.ContainsFunc(StatelessVersions(), s.serves)
+}
 
 // SupportedVersions lists the handshake versions a Server negotiates, newest
 // first.
@@ -28,11 +70,16 @@ func SupportedVersions() []string {
 	return []string{Version20251125, Version20250618, Version20250326, Version20241105}
 }
 
-// negotiate picks the session version: the client's when supported,
-// otherwise the latest.
-func negotiate(requested string) string {
-	if slices.Contains(SupportedVersions(), requested) {
+// negotiate picks the session version: the client's when the server
+// serves it, otherwise the newest handshake version it serves.
+func (s *Server) negotiate(requested string) string {
+	if slices.Contains(SupportedVersions(), requested) && s.serves(requested) {
 		return requested
+	}
+	for _, v := range SupportedVersions() {
+		if s.serves(v) {
+			return v
+		}
 	}
 	return LatestVersion
 }
@@ -58,6 +105,10 @@ func featuresOf(v string) features {
 		return features{}
 	case Version20250326:
 		return features{batches: true, audio: true, progressText: true, completions: true}
+	case Version20260728:
+		// Tasks left the core for an extension; batches stay gone.
+		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
+			urlElicit: true}
 	case Version20250618:
 		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true}
 	default:

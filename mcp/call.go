@@ -1,0 +1,73 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// callState is what the server knows about one client request while it is
+// served, in either era: the handshake session's facts are read from the
+// session, a stateless request's from its own params._meta.
+type callState struct {
+	modern   bool
+	version  string             // the request's (modern) or the session's version
+	caps     ClientCapabilities // declared by the request (modern) or the session
+	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
+	sink     modernSink         // modern: where notifications about the request go
+
+	// method and binding identify the request for requestState: the
+	// method, the tool, prompt or resource, and its arguments.
+	method  string
+	binding string
+
+	// The answers of a multi-round-trip retry.
+	inputs map[string]json.RawMessage
+	state  []byte
+
+	// cache is the hint a cacheable result sets for the stateless era.
+	cache *CacheHint
+}
+
+type callKey struct{}
+
+// withCall marks ctx as serving the request described by c.
+func withCall(ctx context.Context, c *callState) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+// callFromContext returns the request ctx serves; outside the stateless
+// path it describes a session request built from the session.
+func callFromContext(ctx context.Context) *callState {
+	if c, ok := ctx.Value(callKey{}).(*callState); ok {
+		return c
+	}
+	return nil
+}
+
+// setCache records the caching hint of the result being built.
+func setCache(ctx context.Context, h CacheHint) {
+	if c := callFromContext(ctx); c != nil {
+		c.cache = &h
+	}
+}
+
+// legacyCall describes a request of a handshake session.
+func legacyCall(ss *ServerSession) *callState {
+	c := &callState{logLevel: -1}
+	if ss != nil {
+		ss.mu.Lock()
+		c.version = ss.version
+		c.caps = ss.declared
+		ss.mu.Unlock()
+	}
+	return c
+}
+
+// callOf returns the request ctx serves: the stateless request the
+// dispatcher described, or a request of session ss.
+func callOf(ctx context.Context, ss *ServerSession) *callState {
+	if c := callFromContext(ctx); c != nil {
+		return c
+	}
+	return legacyCall(ss)
+}

@@ -1,0 +1,158 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// subscriptionFilter is what a subscriptions/listen asks to hear about, and
+// what the acknowledgement says the server will send.
+type subscriptionFilter struct {
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+// listener is one open subscriptions/listen.
+type listener struct {
+	id     json.RawMessage // the listen request's id: the subscriptionId
+	filter subscriptionFilter
+	sink   modernSink
+	ctx    context.Context
+	end    chan struct{} // closed to end the listen gracefully
+
+	mu sync.Mutex // orders the acknowledgement before everything else
+}
+
+// listen serves subscriptions/listen: it acknowledges the part of the
+// filter the server honours (only kinds whose capability it offers), then
+// forwards the matching notifications, each tagged with the listen's id as
+// subscriptionId, until the client goes away (the stream closes on HTTP,
+// notifications/cancelled on stdio: no answer then) or the server ends the
+// listen (the listen result).
+func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (any, error) {
+	var p struct {
+		Notifications subscriptionFilter `json:"notifications"`
+	}
+	if err := json.Unmarshal(req.Params, &p); err != nil {
+		return nil, rpc.InvalidParams(err.Error())
+	}
+	offered := s.offer(Version20260728)
+	want := p.Notifications
+	l := &listener{id: rawJSON(req.ID), sink: c.sink, ctx: ctx, end: make(chan struct{})}
+	l.filter = subscriptionFilter{
+		ToolsListChanged:     want.ToolsListChanged && offered.has(capTools),
+		PromptsListChanged:   want.PromptsListChanged && offered.has(capPrompts),
+		ResourcesListChanged: want.ResourcesListChanged && offered.has(capResources),
+	}
+	if offered.has(capSubscribe) {
+		l.filter.ResourceSubscriptions = slices.Compact(slices.Sorted(slices.Values(want.ResourceSubscriptions)))
+	}
+	l.mu.Lock()
+	s.mu.Lock()
+	s.listens[l] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listens, l)
+		s.mu.Unlock()
+	}()
+	ack := struct {
+		Notifications subscriptionFilter         `json:"notifications"`
+		Meta          map[string]json.RawMessage `json:"_meta"`
+	}{l.filter, map[string]json.RawMessage{metaSubscriptionID: l.id}}
+	err := l.sink.notify(ctx, "notifications/subscriptions/acknowledged", ack)
+	l.mu.Unlock()
+	if err != nil {
+		return nil, rpc.ErrNoResponse
+	}
+	select {
+	case <-ctx.Done():
+		return nil, rpc.ErrNoResponse
+	case <-l.end:
+		return map[string]any{
+			"resultType": "complete",
+			"_meta": map[string]json.RawMessage{
+				metaSubscriptionID: l.id,
+				metaServerInfo:     s.infoJSON(),
+			},
+		}, nil
+	}
+}
+
+// CloseSubscriptions ends every open subscriptions/listen gracefully: each
+// gets its listen result, which ends its stream. Call it before shutting a
+// server down.
+func (s *Server) CloseSubscriptions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for l := range s.listens {
+		select {
+		case <-l.end:
+		default:
+			close(l.end)
+		}
+		delete(s.listens, l)
+	}
+}
+
+// listeners returns the open listens that match.
+func (s *Server) listeners(match func(subscriptionFilter) bool) []*listener {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*listener
+	for l := range s.listens {
+		if match(l.filter) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// tell sends one notification on a listen stream, tagged with its
+// subscriptionId.
+func (l *listener) tell(method string, params map[string]any) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["_meta"] = map[string]json.RawMessage{metaSubscriptionID: l.id}
+	return l.sink.notify(l.ctx, method, params)
+}
+
+// tellListChanged forwards a list change to the listens that asked for it.
+func (s *Server) tellListChanged(method string, c capability) {
+	match := func(f subscriptionFilter) bool {
+		switch c {
+		case capTools:
+			return f.ToolsListChanged
+		case capPrompts:
+			return f.PromptsListChanged
+		case capResources:
+			return f.ResourcesListChanged
+		}
+		return false
+	}
+	for _, l := range s.listeners(match) {
+		if err := l.tell(method, nil); err != nil {
+			s.log.Debug("mcp: list change not delivered to a listen", "method", method, "error", err)
+		}
+	}
+}
+
+// tellResourceUpdated forwards a resource change to the listens that
+// subscribed to the resource.
+func (s *Server) tellResourceUpdated(uri string) {
+	match := func(f subscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, uri) }
+	for _, l := range s.listeners(match) {
+		if err := l.tell("notifications/resources/updated", map[string]any{"uri": uri}); err != nil {
+			s.log.Debug("mcp: resource update not delivered to a listen", "uri", uri, "error", err)
+		}
+	}
+}

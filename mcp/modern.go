@@ -1,0 +1,424 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// The error codes the stateless protocol adds (2026-07-28).
+const (
+	// CodeHeaderMismatch: an HTTP header is missing, malformed or
+	// disagrees with the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+	// Mcp-Param-*).
+	CodeHeaderMismatch = -32020
+	// CodeMissingCapability: serving the request needs a client capability
+	// the request did not declare; data.requiredCapabilities names it.
+	CodeMissingCapability = -32021
+	// CodeUnsupportedVersion: the request's protocol version is not served;
+	// data.supported lists the versions that are, data.requested echoes it.
+	CodeUnsupportedVersion = -32022
+)
+
+// The reserved _meta keys of the stateless protocol.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+)
+
+// modernSink receives the notifications a stateless request sends before
+// its response: on stdio the connection, on Streamable HTTP the request's
+// own response stream. It must be safe for concurrent use.
+type modernSink interface {
+	notify(ctx context.Context, method string, params any) error
+}
+
+// connSink sends a request's notifications on a connection (stdio).
+type connSink struct{ conn *rpc.Conn }
+
+func (s connSink) notify(ctx context.Context, method string, params any) error {
+	return s.conn.Notify(ctx, method, params)
+}
+
+// statusError is an error of the stateless protocol that Streamable HTTP
+// answers with its own status (400 for a malformed _meta, say).
+type statusError struct {
+	err    *rpc.Error
+	status int
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+func (e *statusError) Unwrap() error { return e.err }
+
+// withStatus marks err for an HTTP status.
+func withStatus(err *rpc.Error, status int) error { return &statusError{err: err, status: status} }
+
+// modernStatus is the HTTP status of a stateless response: 200 for
+// results and ordinary errors; 400 for an invalid _meta and the errors
+// -32020, -32021 and -32022; 404 for -32601.
+func modernStatus(err error) int {
+	if err == nil {
+		return http.StatusOK
+	}
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.status
+	}
+	var re *rpc.Error
+	if errors.As(err, &re) {
+		switch re.Code {
+		case CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion:
+			return http.StatusBadRequest
+		case rpc.CodeMethodNotFound:
+			return http.StatusNotFound
+		}
+	}
+	return http.StatusOK
+}
+
+// requestMeta is the part of params the stateless protocol looks at first.
+type requestMeta struct {
+	Meta map[string]json.RawMessage `json:"_meta"`
+}
+
+// isModernRequest reports whether a request's params carry the stateless
+// protocol's version key in _meta: such a request is served statelessly,
+// whatever else the connection carries.
+func isModernRequest(params json.RawMessage) bool {
+	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
+		return false
+	}
+	var p requestMeta
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	_, ok := p.Meta[metaProtocolVersion]
+	return ok
+}
+
+// statelessOnly are the methods only the stateless protocol has; on a
+// connection they are served statelessly even when their _meta is wrong,
+// so the client learns why.
+var statelessOnly = []string{"server/discover", "subscriptions/listen"}
+
+// isModernMethod reports whether a request belongs to the stateless path.
+func isModernMethod(method string, params json.RawMessage) bool {
+	return slices.Contains(statelessOnly, method) || isModernRequest(params)
+}
+
+// unsupportedVersion is the -32022 error for a version the server does not
+// serve.
+func (s *Server) unsupportedVersion(requested string) *rpc.Error {
+	return rpc.NewError(CodeUnsupportedVersion, fmt.Sprintf("protocol version %q is not supported", requested)).
+		WithData(map[string]any{"supported": s.servedVersions(), "requested": requested})
+}
+
+// admitModern reads and checks a stateless request's _meta: the protocol
+// version and the client capabilities are required (-32602), the version
+// must be served (-32022) and a log level must be a level (-32602).
+func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
+	bad := func(reason string) error {
+		return withStatus(rpc.InvalidParams(reason), http.StatusBadRequest)
+	}
+	var p requestMeta
+	if len(req.Params) == 0 || json.Unmarshal(req.Params, &p) != nil {
+		return nil, bad("params with _meta are required")
+	}
+	if p.Meta == nil {
+		return nil, bad("params._meta is required")
+	}
+	rawVersion, ok := p.Meta[metaProtocolVersion]
+	if !ok {
+		return nil, bad("params._meta lacks " + metaProtocolVersion)
+	}
+	var version string
+	if json.Unmarshal(rawVersion, &version) != nil {
+		return nil, bad(metaProtocolVersion + " must be a string")
+	}
+	rawCaps, ok := p.Meta[metaClientCapabilities]
+	if !ok {
+		return nil, bad("params._meta lacks " + metaClientCapabilities)
+	}
+	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
+		return nil, withStatus(s.unsupportedVersion(version), http.StatusBadRequest)
+	}
+	c := &callState{modern: true, version: version, logLevel: -1, method: req.Method}
+	if err := json.Unmarshal(rawCaps, &c.caps); err != nil || !bytes.HasPrefix(bytes.TrimSpace(rawCaps), []byte("{")) {
+		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
+	}
+	if raw, ok := p.Meta[metaLogLevel]; ok {
+		var l LoggingLevel
+		if json.Unmarshal(raw, &l) != nil || severity(l) < 0 {
+			return nil, bad(fmt.Sprintf("unknown log level %s", raw))
+		}
+		c.logLevel = severity(l)
+	}
+	return c, nil
+}
+
+// modernMethod is one method of the stateless protocol.
+type modernMethod struct {
+	// capability gates the method (-32601 when not offered); 0 = always.
+	capability capability
+	// input marks the methods whose handlers may ask for input.
+	input bool
+	// cacheable marks the results that carry ttlMs and cacheScope.
+	cacheable bool
+	// serve answers the call.
+	serve func(ctx context.Context, s *Server, req *rpc.Request) (any, error)
+}
+
+// modernMethods is the stateless protocol's request surface.
+var modernMethods = map[string]modernMethod{
+	"server/discover": {cacheable: true, serve: func(ctx context.Context, s *Server, _ *rpc.Request) (any, error) {
+		return s.discover(ctx), nil
+	}},
+	"tools/list": {capability: capTools, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(PaginatedRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.listTools(ctx, nil, p)
+	}},
+	"tools/call": {capability: capTools, input: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(CallToolRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		out, err := s.callTool(ctx, nil, p)
+		if err != nil {
+			return nil, err
+		}
+		return out.Value, nil
+	}},
+	"resources/list": {capability: capResources, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(PaginatedRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.listResources(ctx, p)
+	}},
+	"resources/templates/list": {capability: capResources, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(PaginatedRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.listTemplates(ctx, p)
+	}},
+	"resources/read": {capability: capResources, input: true, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(ReadResourceRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.readResource(ctx, nil, p)
+	}},
+	"prompts/list": {capability: capPrompts, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(PaginatedRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.listPrompts(ctx, p)
+	}},
+	"prompts/get": {capability: capPrompts, input: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(GetPromptRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.getPrompt(ctx, nil, p)
+	}},
+	"completion/complete": {capability: capCompletions, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		p := new(CompleteRequestParams)
+		if err := req.DecodeParams(p); err != nil {
+			return nil, err
+		}
+		return s.completeArgument(ctx, nil, p)
+	}},
+}
+
+// serveModern serves one request of the stateless protocol: it checks the
+// _meta, the method and its params against the 2026-07-28 schema, runs the
+// feature, and decorates the result (resultType, serverInfo, caching
+// hints). A handler's InputRequired becomes an InputRequiredResult.
+// subscriptions/listen blocks until the listen ends. Notifications about
+// the request go to sink. Notifications from the client are never
+// answered; cancellation is the transport's business.
+func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+	if req.IsNotification() {
+		return nil, nil
+	}
+	if !s.servesModern() {
+		return nil, withStatus(s.unsupportedVersion(Version20260728), http.StatusBadRequest)
+	}
+	c, err := s.admitModern(req)
+	if err != nil {
+		return nil, err
+	}
+	c.sink = sink
+	if req.Method == "subscriptions/listen" {
+		if err := validateModernParams(req); err != nil {
+			return nil, err
+		}
+		return s.listen(ctx, c, req)
+	}
+	m, ok := modernMethods[req.Method]
+	if !ok || (m.capability != 0 && !s.offer(Version20260728).has(m.capability)) {
+		return nil, rpc.MethodNotFound(req.Method)
+	}
+	if err := validateModernParams(req); err != nil {
+		return nil, err
+	}
+	if m.input {
+		if err := s.openRound(c, req); err != nil {
+			return nil, err
+		}
+	}
+	ctx = withCall(ctx, c)
+	ctx = withRequestID(ctx, req.ID)
+	ctx = withProgress(ctx, req.Params)
+	res, err := m.serve(ctx, s, req)
+	var ir *InputRequired
+	if m.input && errors.As(err, &ir) {
+		return s.modernInputRequired(c, ir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.decorate(res, c, m.cacheable && len(c.inputs) == 0 && c.state == nil)
+}
+
+// validateModernParams checks a request's params against the 2026-07-28
+// schema of its method.
+func validateModernParams(req *rpc.Request) error {
+	sch, err := statelessSchemas()
+	if err != nil {
+		return err
+	}
+	ps := sch.params[req.Method]
+	if ps == nil {
+		return nil
+	}
+	inst, err := decodeInstance(req.Params)
+	if err != nil {
+		return rpc.InvalidParams(err.Error())
+	}
+	if err := ps.Validate(inst); err != nil {
+		return rpc.SchemaError(rpc.CodeInvalidParams, "invalid params: ", err)
+	}
+	return nil
+}
+
+// decorate adds what every stateless result carries: resultType "complete"
+// unless the result names another, the server's identity in _meta, and for
+// the cacheable results ttlMs and cacheScope.
+func (s *Server) decorate(res any, c *callState, cacheable bool) (json.RawMessage, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return nil, fmt.Errorf("mcp: a %s result is not an object", c.method)
+	}
+	if _, ok := members["resultType"]; !ok {
+		members["resultType"] = json.RawMessage(`"complete"`)
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := members["_meta"]; ok && len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return nil, fmt.Errorf("mcp: a %s result's _meta is not an object", c.method)
+		}
+	}
+	if _, ok := meta[metaServerInfo]; !ok {
+		meta[metaServerInfo] = s.infoJSON()
+	}
+	members["_meta"] = rawJSON(meta)
+	if cacheable {
+		h := s.opts.Cache
+		if c.cache != nil {
+			h = *c.cache
+		}
+		members["ttlMs"] = rawJSON(h.ttlMs())
+		members["cacheScope"] = rawJSON(h.scope())
+	}
+	return json.Marshal(members)
+}
+
+// infoJSON is the server's Implementation, encoded once.
+func (s *Server) infoJSON() json.RawMessage {
+	s.infoOnce.Do(func() { s.infoRaw = rawJSON(s.info) })
+	return s.infoRaw
+}
+
+// openRound reads the multi-round-trip members of a retry: the answers
+// (inputResponses) and the sealed state (requestState), which must open
+// with the server's key and belong to this very request (-32602
+// otherwise).
+func (s *Server) openRound(c *callState, req *rpc.Request) error {
+	var p struct {
+		Name           string                     `json:"name"`
+		URI            string                     `json:"uri"`
+		Arguments      json.RawMessage            `json:"arguments"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		RequestState   *string                    `json:"requestState"`
+	}
+	if err := json.Unmarshal(req.Params, &p); err != nil {
+		return rpc.InvalidParams(err.Error())
+	}
+	c.binding = bindingOf(req.Method, p.Name+p.URI, p.Arguments)
+	c.inputs = p.InputResponses
+	if p.RequestState != nil {
+		state, err := s.sealer.Open(*p.RequestState, c.binding)
+		if err != nil {
+			return rpc.InvalidParams("requestState was not issued for this request or has expired")
+		}
+		c.state = state
+	}
+	return nil
+}
+
+// bindingOf names a request for requestState: its method, its target and a
+// canonical form of its arguments, so state issued for one call is refused
+// by any other.
+func bindingOf(method, target string, args json.RawMessage) string {
+	canon := "{}"
+	if len(args) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(args))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) == nil {
+			if b, err := json.Marshal(v); err == nil {
+				canon = string(b)
+			}
+		}
+	}
+	return method + "\x00" + target + "\x00" + canon
+}
+
+// discover answers server/discover.
+func (s *Server) discover(ctx context.Context) *discoverResult {
+	setCache(ctx, s.opts.Cache)
+	return &discoverResult{
+		SupportedVersions: s.servedVersions(),
+		Capabilities:      s.offer(Version20260728).capabilities(),
+		Instructions:      s.opts.Instructions,
+	}
+}
+
+// discoverResult is what server/discover answers: the versions the server
+// serves, its capabilities and its instructions; decorate adds resultType,
+// the server's identity and the caching hint.
+type discoverResult struct {
+	SupportedVersions []string           `json:"supportedVersions"`
+	Capabilities      ServerCapabilities `json:"capabilities"`
+	Instructions      string             `json:"instructions,omitempty"`
+}
