@@ -204,6 +204,7 @@ type inputRequiredResult struct {
 	ResultType    string                     `json:"resultType"`
 	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
 	RequestState  string                     `json:"requestState,omitempty"`
+	Meta          map[string]json.RawMessage `json:"_meta"`
 }
 
 // modernInputRequired turns a handler's InputRequired into the
@@ -218,7 +219,7 @@ func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error
 	if missing := e.required(c.caps); missing != nil {
 		return nil, missingCapability(missing)
 	}
-	out := inputRequiredResult{ResultType: "input_required"}
+	out := inputRequiredResult{ResultType: "input_required", Meta: map[string]json.RawMessage{metaServerInfo: s.infoJSON()}}
 	if len(e.Requests) > 0 {
 		out.InputRequests = make(map[string]json.RawMessage, len(e.Requests))
 		for k, q := range e.Requests {
