@@ -629,6 +629,9 @@ func TestALegacySessionAndModernRequestsShareTheEndpoint(t *testing.T) {
 
 func TestModernErrorStatuses(t *testing.T) {
 	f := newModernFixture(t, nil, nil)
+	require.NoError(t, f.srv.AddTool(&mcp.Tool{Name: "panics"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("deliberate")
+	}))
 	require.NoError(t, f.srv.AddTool(&mcp.Tool{Name: "needs_sampling"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, mcp.MissingCapability(mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}})
 	}))
@@ -642,6 +645,7 @@ func TestModernErrorStatuses(t *testing.T) {
 		{"an unknown tool is an ordinary error", modernBody(t, 1, "tools/call", map[string]any{"name": "nope"}, nil), mirrored("tools/call", "nope"), 200, -32602},
 		{"a missing capability", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "needs_sampling"}, "{}", nil), mirrored("tools/call", "needs_sampling"), 400, -32021},
 		{"an unknown method", modernBody(t, 1, "nope", nil, nil), mirrored("nope", ""), 404, -32601},
+		{"a handler that panics", modernBody(t, 1, "tools/call", map[string]any{"name": "panics"}, nil), mirrored("tools/call", "panics"), 200, -32603},
 		{"_meta without capabilities", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 			mirrored("tools/list", ""), 400, -32602},
 	}
@@ -655,4 +659,37 @@ func TestModernErrorStatuses(t *testing.T) {
 			assert.Equal(t, "1", string(m.ID))
 		})
 	}
+}
+
+func TestDNSRebindingIsRefusedOnModernRequests(t *testing.T) {
+	f := newModernFixture(t, nil, nil)
+	discover := modernBody(t, 1, "server/discover", nil, nil)
+	for _, tc := range []struct {
+		name   string
+		hdr    []string
+		status int
+	}{
+		{"the real host", nil, http.StatusOK},
+		{"a foreign Origin", []string{"Origin", "http://evil.example.com"}, http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := f.post("", discover, append(mirrored("server/discover", ""), tc.hdr...)...)
+			assert.Equal(t, tc.status, resp.StatusCode)
+		})
+	}
+	t.Run("a foreign Host", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.ts.URL, strings.NewReader(discover))
+		require.NoError(t, err)
+		req.Host = "evil.example.com"
+		req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {acceptBoth}}
+		for k, v := range hdrs(mirrored("server/discover", "")) {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	})
 }
