@@ -349,19 +349,17 @@ func TestModernListen(t *testing.T) {
 	c := dialModern(t, s)
 
 	type listenResult struct {
-		raw  json.RawMessage
-		rerr *rpc.Error
+		raw json.RawMessage
+		err error
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	listen := func(filter map[string]any) (chan listenResult, json.RawMessage, *rpc.Request) {
 		done := make(chan listenResult, 1)
 		go func() {
 			var res json.RawMessage
-			err := c.conn.Call(context.Background(), "subscriptions/listen", modernParams(map[string]any{"notifications": filter}, "", nil), &res)
-			var rerr *rpc.Error
-			if err != nil && !assert.ErrorAs(t, err, &rerr) {
-				return
-			}
-			done <- listenResult{res, rerr}
+			err := c.conn.Call(ctx, "subscriptions/listen", modernParams(map[string]any{"notifications": filter}, "", nil), &res)
+			done <- listenResult{res, err}
 		}()
 		ack := c.note(t, "notifications/subscriptions/acknowledged")
 		var p struct {
@@ -387,11 +385,13 @@ func TestModernListen(t *testing.T) {
 	}
 
 	// The client ends the prompts listen with notifications/cancelled: no answer.
+	require.Equal(t, 2, mcp.OpenListens(s))
 	require.NoError(t, c.conn.Notify(context.Background(), "notifications/cancelled", map[string]any{"requestId": promptsID}))
+	require.Eventually(t, func() bool { return mcp.OpenListens(s) == 1 }, 2*time.Second, 5*time.Millisecond)
 	// The server ends L1 gracefully: the listen result.
 	require.Eventually(t, func() bool { s.CloseSubscriptions(); return len(tools) == 1 }, 2*time.Second, 10*time.Millisecond)
 	r := <-tools
-	require.Nil(t, r.rerr)
+	require.NoError(t, r.err)
 	assert.JSONEq(t, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`+string(toolsID)+`,"io.modelcontextprotocol/serverInfo":{"name":"srv","version":"1"}}}`, string(r.raw))
 	select {
 	case r := <-prompts:
@@ -442,4 +442,3 @@ func mustSealerErr(t *testing.T) string {
 	require.Error(t, err)
 	return err.Error()
 }
-

@@ -190,6 +190,10 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
 	}
 	res, err := runWithInput(ctx, ss, c, run)
+	if errors.Is(err, ErrNotDeclared) {
+		r := ToolError(err.Error())
+		res, err = &r, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -46,12 +46,14 @@ var resultOverrides = map[string]string{
 }
 
 // altResults are further results a request may be answered with, used when
-// the published schema defines them (CreateTaskResult exists from
-// 2025-11-25 on).
+// the published schema defines them (CreateTaskResult exists in 2025-11-25
+// only, InputRequiredResult from 2026-07-28 on).
 var altResults = map[string][]string{
-	"tools/call":             {"CreateTaskResult"},
+	"tools/call":             {"CreateTaskResult", "InputRequiredResult"},
 	"sampling/createMessage": {"CreateTaskResult"},
 	"elicitation/create":     {"CreateTaskResult"},
+	"prompts/get":            {"InputRequiredResult"},
+	"resources/read":         {"InputRequiredResult"},
 }
 
 // unionDefs are the published definitions that list messages rather than
