@@ -693,3 +693,14 @@ func TestDNSRebindingIsRefusedOnModernRequests(t *testing.T) {
 		assert.Equal(t, http.StatusForbidden, resp.StatusCode)
 	})
 }
+
+func TestJSONResponseModeLeavesModernStreamsAlone(t *testing.T) {
+	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
+	body := modernBody(t, 1, "tools/call", map[string]any{"name": "steps"}, map[string]any{"progressToken": 7})
+	resp := f.post("", body, mirrored("tools/call", "steps")...)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	msgs := messages(t, resp)
+	require.Len(t, msgs, 4, "three progress notifications, then the result, on SSE")
+	assert.Equal(t, "notifications/progress", msgs[0].Method)
+	assert.Equal(t, "1", string(msgs[3].ID))
+}
