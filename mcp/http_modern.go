@@ -32,8 +32,8 @@ const methodListen = "subscriptions/listen"
 // response was written.
 var errResponseEnded = errors.New("mcp: the request's response has been sent")
 
-// modernEra decides whether r is a 2026-07-28 request (see docs/mcp-http.md,
-// "Telling the eras apart"). An MCP-Protocol-Version header decides first:
+// modernEra decides whether r is a 2026-07-28 request (docs/mcp-http.md,
+// "Which era a request is"). An MCP-Protocol-Version header decides first:
 // a handshake version means the legacy session code, any other value the
 // stateless code, so that an unknown version reaches its validator. Then a
 // session id means legacy. A POST with neither is read: a body carrying
