@@ -3,9 +3,11 @@ package mcpcheck
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -135,6 +137,11 @@ func methodConst(def any) (string, bool) {
 func (p *Published) HasDef(name string) bool {
 	_, ok := p.defs[name]
 	return ok
+}
+
+// Defs returns the names of every definition, sorted.
+func (p *Published) Defs() []string {
+	return slices.Sorted(maps.Keys(p.defs))
 }
 
 // Def compiles the definition name.
