@@ -34,9 +34,11 @@ const (
 
 // HTTPOptions configure a StreamableHTTPHandler. The zero value is usable.
 type HTTPOptions struct {
-	// JSONResponse answers a POSTed request with one application/json
-	// response instead of an SSE stream. What handlers send while serving
-	// it then travels on the session's GET stream.
+	// JSONResponse answers a POSTed request of a session with one
+	// application/json response instead of an SSE stream. What handlers
+	// send while serving it then travels on the session's GET stream.
+	// 2026-07-28 requests are not affected: they are answered as JSON
+	// unless they must send notifications first, which need SSE.
 	JSONResponse bool
 	// EventStore keeps SSE events for clients that resume a broken stream
 	// (GET with Last-Event-ID). nil means an in-memory store with the

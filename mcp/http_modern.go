@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"mime"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -30,8 +32,8 @@ const methodListen = "subscriptions/listen"
 // response was written.
 var errResponseEnded = errors.New("mcp: the request's response has been sent")
 
-// modernEra decides whether r is a 2026-07-28 request (see docs/mcp-http.md,
-// "Telling the eras apart"). An MCP-Protocol-Version header decides first:
+// modernEra decides whether r is a 2026-07-28 request (docs/mcp-http.md,
+// "Which era a request is"). An MCP-Protocol-Version header decides first:
 // a handshake version means the legacy session code, any other value the
 // stateless code, so that an unknown version reaches its validator. Then a
 // session id means legacy. A POST with neither is read: a body carrying
@@ -115,8 +117,24 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	}
 	out := newModernResponse(w, h.opts.KeepAlive)
 	defer out.close()
-	res, err := h.server.serveModern(r.Context(), req, out)
+	res, err := h.serveModernCall(r.Context(), req, out)
 	out.finish(r.Context(), req, res, err, h.log)
+}
+
+// serveModernCall runs serveModern, turning a handler's panic into -32603
+// as the session path does: the client gets an answer, the log the stack.
+func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Request, sink modernSink) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			h.log.Error("mcp: a 2026-07-28 handler panicked", "method", req.Method, "id", req.ID.String(),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, rpc.InternalError()
+		}
+	}()
+	return h.server.serveModern(ctx, req, sink)
 }
 
 // parseModernMessage reads a 2026-07-28 POST body: exactly one JSON-RPC
