@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"weak"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -245,34 +242,15 @@ func schemaKeysSorted(m map[string]any) []string {
 	return keys
 }
 
-// headerCache keeps the header params of each registered tool entry. It is
-// keyed weakly: an entry replaced or removed from the registry drops out
-// once it is garbage.
-var headerCache sync.Map // weak.Pointer[toolEntry] → []headerParam
-
-// toolHeaders returns the x-mcp-header params of the registered tool name
-// (nil when there is no such tool or it declares none), computed once per
-// registration.
+// toolHeaders returns the x-mcp-header params of the registered tool name,
+// computed when it was registered (nil when there is no such tool or it
+// declares none).
 func (s *Server) toolHeaders(name string) []headerParam {
 	e, ok := s.tools.get(name)
 	if !ok || e == nil {
 		return nil
 	}
-	key := weak.Make(e)
-	if v, ok := headerCache.Load(key); ok {
-		return v.([]headerParam)
-	}
-	params, err := headerParams(e.tool.InputSchema)
-	if err != nil {
-		// Registration refuses such a tool; should one slip through, its
-		// headers are not enforced rather than every call refused.
-		s.log.Warn("mcp: a tool's x-mcp-header annotations break the rules; not checking them", "tool", name, "error", err)
-		params = nil
-	}
-	if _, loaded := headerCache.LoadOrStore(key, params); !loaded {
-		runtime.AddCleanup(e, func(k weak.Pointer[toolEntry]) { headerCache.Delete(k) }, key)
-	}
-	return params
+	return e.headers
 }
 
 // checkModernHeaders checks the mirrored headers of a 2026-07-28 request
