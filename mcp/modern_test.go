@@ -451,3 +451,70 @@ func mustSealerErr(t *testing.T) string {
 	require.Error(t, err)
 	return err.Error()
 }
+
+func TestInputRequiredThatCannotBeAsked(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	add := func(name string, ir *mcp.InputRequired) {
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, ir
+		}))
+	}
+	add("nothing", &mcp.InputRequired{})
+	add("ping", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"p": {Method: "ping"}}})
+	add("badparams", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"s": {Method: "sampling/createMessage", Params: "not params"}}})
+	add("forever", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"r": mcp.RootsInput()}})
+
+	modern := dialModern(t, s)
+	for _, name := range []string{"nothing", "ping"} {
+		_, rerr := modern.call(t, "tools/call", modernParams(map[string]any{"name": name}, fullCaps, nil))
+		require.NotNil(t, rerr, name)
+		assert.Equal(t, rpc.CodeInternalError, rerr.Code, name)
+	}
+
+	legacy := dial(t, s, clientOptions{caps: json.RawMessage(fullCaps), callbacks: rootsLister{}})
+	for _, name := range []string{"nothing", "ping", "badparams", "forever"} {
+		_, rerr := legacy.call(t, "tools/call", map[string]any{"name": name})
+		require.NotNil(t, rerr, name)
+		assert.Equal(t, rpc.CodeInternalError, rerr.Code, name)
+	}
+}
+
+// rootsLister answers roots/list.
+type rootsLister struct{ v20251125.UnimplementedMCPCallbacks }
+
+func (rootsLister) RootsList(context.Context, *v20251125.RequestParams) (*v20251125.ListRootsResult, error) {
+	return &v20251125.ListRootsResult{Roots: []v20251125.Root{{URI: "file:///r"}}}, nil
+}
+
+func TestModernPromptAsksForInput(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	require.NoError(t, s.AddPrompt(&mcp.Prompt{Name: "p"}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if r, ok := req.Roots("roots"); ok {
+			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: "user", Content: mcp.Text(r.Roots[0].URI)}}}, nil
+		}
+		return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"roots": mcp.RootsInput()}}
+	}))
+	c := dialModern(t, s)
+	raw, rerr := c.call(t, "prompts/get", modernParams(map[string]any{"name": "p"}, `{"roots":{}}`, nil))
+	require.Nil(t, rerr)
+	m := decodeMap(t, raw)
+	assert.Equal(t, "input_required", m["resultType"])
+	assert.NotContains(t, m, "requestState", "no state, no requestState")
+	raw, rerr = c.call(t, "prompts/get", modernParams(map[string]any{"name": "p",
+		"inputResponses": map[string]any{"roots": map[string]any{"roots": []any{map[string]any{"uri": "file:///x"}}}}}, `{"roots":{}}`, nil))
+	require.Nil(t, rerr)
+	assert.Contains(t, string(raw), "file:///x")
+
+	t.Run("in a session without roots it is -32021", func(t *testing.T) {
+		c := dial(t, s, clientOptions{})
+		_, rerr := c.call(t, "prompts/get", map[string]any{"name": "p"})
+		require.NotNil(t, rerr)
+		assert.Equal(t, mcp.CodeMissingCapability, rerr.Code)
+	})
+	t.Run("in a session with roots the server asks", func(t *testing.T) {
+		c := dial(t, s, clientOptions{caps: json.RawMessage(`{"roots":{}}`), callbacks: rootsLister{}})
+		raw, rerr := c.call(t, "prompts/get", map[string]any{"name": "p"})
+		require.Nil(t, rerr)
+		assert.Contains(t, string(raw), "file:///r")
+	})
+}
