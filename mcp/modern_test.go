@@ -480,7 +480,9 @@ func TestInputRequiredThatCannotBeAsked(t *testing.T) {
 }
 
 // rootsLister answers roots/list.
-type rootsLister struct{ v20251125.UnimplementedMCPCallbacks }
+type rootsLister struct {
+	v20251125.UnimplementedMCPCallbacks
+}
 
 func (rootsLister) RootsList(context.Context, *v20251125.RequestParams) (*v20251125.ListRootsResult, error) {
 	return &v20251125.ListRootsResult{Roots: []v20251125.Root{{URI: "file:///r"}}}, nil
