@@ -1,19 +1,28 @@
-// Package mcp serves the Model Context Protocol of the handshake era
-// (versions 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25).
+// Package mcp serves the Model Context Protocol in both of its eras, from
+// one Server: the handshake versions 2024-11-05, 2025-03-26, 2025-06-18 and
+// 2025-11-25, and the stateless 2026-07-28.
 //
 // A [Server] holds tools, resources, resource templates, prompts and a
-// completion handler, and serves any number of sessions over stdio
-// ([Server.ServeStdio]), any rpc.Transport ([Server.Serve]) or Streamable
-// HTTP ([NewStreamableHTTPHandler]). Each session negotiates its version in
-// initialize; the server then speaks that version: methods it lacks are
-// -32601, content it does not know is rewritten as text, batches are
-// accepted only in 2025-03-26.
+// completion handler, and serves them over stdio ([Server.ServeStdio]), any
+// rpc.Transport ([Server.Serve]) or Streamable HTTP
+// ([NewStreamableHTTPHandler]). It chooses the era per request, from how the
+// client begins: initialize opens a session that negotiates its version
+// (methods the version lacks are -32601, content it does not know is
+// rewritten as text, batches are accepted only in 2025-03-26); a request
+// whose params._meta names the 2026-07-28 version is served on its own,
+// without a session, with its result marked by resultType and, for the
+// cacheable ones, caching hints. One process, one endpoint, both eras.
+//
+// Handlers are written once for both eras: [Request] reads the session or
+// the request's own _meta, and a handler that needs input from the client
+// returns [InputRequired], which a stateless client receives as a
+// multi-round-trip result and a session's client as real requests.
 //
 // Every message's params are validated against the schemas in
-// schema/mcp/2025-11-25 before a handler runs; tool arguments are validated
-// against the tool's input schema, and structured output against its output
-// schema. The protocol types are generated from those schemas into package
-// v20251125 and re-exported here as aliases.
+// schema/mcp/2025-11-25 or schema/mcp/2026-07-28 before a handler runs; tool
+// arguments are validated against the tool's input schema, and structured
+// output against its output schema. The protocol types are generated from
+// those schemas into package v20251125 and re-exported here as aliases.
 //
 // docs/mcp-server.md walks through building a server; the examples in this
 // package run as tests.

@@ -114,3 +114,53 @@ func ExampleServer_AddPrompt() {
 	// {"messages":[{"role":"user","content":{"type":"text","text":"Please review:\nx := 1"}}]}
 	// error: jsonrpc error -32602: invalid params: prompt "review": missing required arguments: code
 }
+
+// A tool that asks the user a question (multi-round-trip). A stateless
+// 2026-07-28 client gets the question as an input_required result and
+// retries with the answer and the sealed requestState; the same tool in a
+// handshake session would have the server ask the client itself.
+func ExampleInputRequired() {
+	s := mcp.NewServer(mcp.Implementation{Name: "travel", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "book"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if who, ok := req.Elicited("who"); ok && who.Action == "accept" {
+			name, _ := json.Marshal(who.Content["name"])
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("booked for " + string(name) + " after " + string(req.State()))}}, nil
+		}
+		return nil, &mcp.InputRequired{
+			Requests: map[string]mcp.InputRequest{"who": mcp.FormInput("Who is travelling?",
+				json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))},
+			State: []byte("step-1"),
+		}
+	})
+	srv, cli := rpc.NewPipe()
+	go s.Serve(context.Background(), srv)
+	c := rpc.NewConn(cli)
+	meta := map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    mcp.Version20260728,
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"elicitation": map[string]any{}},
+	}
+	var first struct {
+		ResultType    string                     `json:"resultType"`
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+		RequestState  string                     `json:"requestState"`
+	}
+	if err := c.Call(context.Background(), "tools/call", map[string]any{"_meta": meta, "name": "book"}, &first); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(first.ResultType, string(first.InputRequests["who"])[:40])
+
+	var second struct {
+		ResultType string `json:"resultType"`
+		Content    []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	c.Call(context.Background(), "tools/call", map[string]any{
+		"_meta": meta, "name": "book", "requestState": first.RequestState,
+		"inputResponses": map[string]any{"who": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}},
+	}, &second)
+	fmt.Println(second.ResultType, second.Content[0].Text)
+	// Output:
+	// input_required {"method":"elicitation/create","params":
+	// complete booked for "Ada" after step-1
+}

@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"weak"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -31,10 +28,6 @@ const (
 	// input-schema property carries x-mcp-header: Mcp-Param-<value>.
 	HeaderParamPrefix = "Mcp-Param-"
 )
-
-// codeHeaderMismatch is the 2026-07-28 error for a missing or mismatched
-// mirrored header (HeaderMismatch).
-const codeHeaderMismatch = -32020
 
 // The wrapper of a header value that cannot travel as plain visible ASCII:
 // =?base64?<standard base64 of its UTF-8 bytes>?= (markers case-sensitive).
@@ -143,20 +136,20 @@ func (w *headerWalk) schema(node any, path []string, loc string, onPath bool) {
 		if !ok {
 			continue
 		}
-		for _, name := range sortedKeys(m) {
+		for _, name := range schemaKeysSorted(m) {
 			sub := slices.Concat(path, []string{name})
-			w.schema(m[name], sub, loc+"/"+pointerEscape(kw)+"/"+pointerEscape(name), onPath && kw == "properties")
+			w.schema(m[name], sub, loc+"/"+schemaPointerToken(kw)+"/"+schemaPointerToken(name), onPath && kw == "properties")
 		}
 	}
 	for _, kw := range schemaOneKeywords {
 		if _, isList := obj[kw].([]any); !isList {
-			w.schema(obj[kw], path, loc+"/"+pointerEscape(kw), false)
+			w.schema(obj[kw], path, loc+"/"+schemaPointerToken(kw), false)
 		}
 	}
 	for _, kw := range schemaListKeywords {
 		list, _ := obj[kw].([]any)
 		for i, sub := range list {
-			w.schema(sub, path, fmt.Sprintf("%s/%s/%d", loc, pointerEscape(kw), i), false)
+			w.schema(sub, path, fmt.Sprintf("%s/%s/%d", loc, schemaPointerToken(kw), i), false)
 		}
 	}
 }
@@ -172,7 +165,7 @@ func (w *headerWalk) annotation(obj map[string]any, v any, path []string, loc st
 	case !ok:
 		w.err = fmt.Errorf("%s: the value must be a string", where)
 		return
-	case !isToken(name):
+	case !isHTTPToken(name):
 		w.err = fmt.Errorf("%s: %q is not an HTTP token (RFC 9110: letters, digits and !#$%%&'*+-.^_`|~)", where, name)
 		return
 	case !onPath || len(path) == 0:
@@ -218,8 +211,8 @@ func headerType(t any) (string, bool) {
 	return types[0], true
 }
 
-// isToken reports whether s is an RFC 9110 token: one or more tchar.
-func isToken(s string) bool {
+// isHTTPToken reports whether s is an RFC 9110 token: one or more tchar.
+func isHTTPToken(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -233,14 +226,14 @@ func isToken(s string) bool {
 	return true
 }
 
-// pointerEscape escapes a JSON pointer token (RFC 6901).
-func pointerEscape(s string) string {
+// schemaPointerToken escapes a JSON pointer token (RFC 6901).
+func schemaPointerToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// sortedKeys returns a map's keys in order, so that the first error found
+// schemaKeysSorted returns a map's keys in order, so that the first error found
 // is always the same one.
-func sortedKeys(m map[string]any) []string {
+func schemaKeysSorted(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -249,34 +242,15 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// headerCache keeps the header params of each registered tool entry. It is
-// keyed weakly: an entry replaced or removed from the registry drops out
-// once it is garbage.
-var headerCache sync.Map // weak.Pointer[toolEntry] → []headerParam
-
-// toolHeaders returns the x-mcp-header params of the registered tool name
-// (nil when there is no such tool or it declares none), computed once per
-// registration.
+// toolHeaders returns the x-mcp-header params of the registered tool name,
+// computed when it was registered (nil when there is no such tool or it
+// declares none).
 func (s *Server) toolHeaders(name string) []headerParam {
 	e, ok := s.tools.get(name)
 	if !ok || e == nil {
 		return nil
 	}
-	key := weak.Make(e)
-	if v, ok := headerCache.Load(key); ok {
-		return v.([]headerParam)
-	}
-	params, err := headerParams(e.tool.InputSchema)
-	if err != nil {
-		// Registration refuses such a tool; should one slip through, its
-		// headers are not enforced rather than every call refused.
-		s.log.Warn("mcp: a tool's x-mcp-header annotations break the rules; not checking them", "tool", name, "error", err)
-		params = nil
-	}
-	if _, loaded := headerCache.LoadOrStore(key, params); !loaded {
-		runtime.AddCleanup(e, func(k weak.Pointer[toolEntry]) { headerCache.Delete(k) }, key)
-	}
-	return params
+	return e.headers
 }
 
 // checkModernHeaders checks the mirrored headers of a 2026-07-28 request
@@ -290,20 +264,20 @@ func (s *Server) toolHeaders(name string) []headerParam {
 // spaces and tabs around them. A violation is -32020 naming the header.
 func checkModernHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) *rpc.Error {
 	if version != "" {
-		got, err := oneHeader(h, HeaderProtocolVersion)
+		got, err := requiredHeader(h, HeaderProtocolVersion)
 		if err != nil {
 			return err
 		}
 		if got != version {
-			return mismatch(HeaderProtocolVersion, "%q differs from the request's protocol version %q", got, version)
+			return headerMismatch(HeaderProtocolVersion, "%q differs from the request's protocol version %q", got, version)
 		}
 	}
-	got, err := oneHeader(h, HeaderMethod)
+	got, err := requiredHeader(h, HeaderMethod)
 	if err != nil {
 		return err
 	}
 	if got != method {
-		return mismatch(HeaderMethod, "%q differs from the request's method %q", got, method)
+		return headerMismatch(HeaderMethod, "%q differs from the request's method %q", got, method)
 	}
 	member := ""
 	switch method {
@@ -324,16 +298,16 @@ func checkModernHeaders(h http.Header, method string, params json.RawMessage, ve
 	if member == "uri" {
 		want, isString = body.URI.(string)
 	}
-	raw, err := oneHeader(h, HeaderName)
+	raw, err := requiredHeader(h, HeaderName)
 	if err != nil {
 		return err
 	}
 	name, derr := decodeHeaderValue(raw)
 	if derr != nil {
-		return mismatch(HeaderName, "%v", derr)
+		return headerMismatch(HeaderName, "%v", derr)
 	}
 	if isString && name != want {
-		return mismatch(HeaderName, "%q differs from the request's %s %q", name, member, want)
+		return headerMismatch(HeaderName, "%q differs from the request's %s %q", name, member, want)
 	}
 	if method != "tools/call" || !isString || tool == nil {
 		return nil
@@ -353,16 +327,16 @@ func checkParamHeader(h http.Header, p headerParam, args json.RawMessage) *rpc.E
 	if arg == nil {
 		return nil
 	}
-	raw, err := oneHeader(h, hdr)
+	raw, err := requiredHeader(h, hdr)
 	if err != nil {
 		return err
 	}
 	got, derr := decodeHeaderValue(raw)
 	if derr != nil {
-		return mismatch(hdr, "%v", derr)
+		return headerMismatch(hdr, "%v", derr)
 	}
 	if !headerMatches(got, arg) {
-		return mismatch(hdr, "%q differs from the argument %s (%s)", got, p.Property, compactJSON(arg))
+		return headerMismatch(hdr, "%q differs from the argument %s (%s)", got, p.Property, headerJSONText(arg))
 	}
 	return nil
 }
@@ -406,12 +380,12 @@ func headerMatches(got string, arg json.RawMessage) bool {
 	case bool:
 		return got == fmt.Sprint(v)
 	default:
-		return got == compactJSON(arg)
+		return got == headerJSONText(arg)
 	}
 }
 
-// compactJSON renders a JSON value on one line.
-func compactJSON(v json.RawMessage) string {
+// headerJSONText renders a JSON value on one line.
+func headerJSONText(v json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Compact(&b, v) != nil {
 		return string(v)
@@ -419,20 +393,20 @@ func compactJSON(v json.RawMessage) string {
 	return b.String()
 }
 
-// oneHeader returns the single value of a required header, trimmed.
-func oneHeader(h http.Header, name string) (string, *rpc.Error) {
+// requiredHeader returns the single value of a required header, trimmed.
+func requiredHeader(h http.Header, name string) (string, *rpc.Error) {
 	vs := h.Values(name)
 	switch len(vs) {
 	case 0:
-		return "", mismatch(name, "the header is required")
+		return "", headerMismatch(name, "the header is required")
 	case 1:
 		return strings.Trim(vs[0], " \t"), nil
 	default:
-		return "", mismatch(name, "the header appears %d times", len(vs))
+		return "", headerMismatch(name, "the header appears %d times", len(vs))
 	}
 }
 
-// mismatch is the -32020 error for one header.
-func mismatch(header, format string, args ...any) *rpc.Error {
-	return rpc.NewError(codeHeaderMismatch, header+": "+fmt.Sprintf(format, args...))
+// headerMismatch is the -32020 error for one header.
+func headerMismatch(header, format string, args ...any) *rpc.Error {
+	return rpc.NewError(CodeHeaderMismatch, header+": "+fmt.Sprintf(format, args...))
 }

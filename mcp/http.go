@@ -13,7 +13,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -35,9 +34,11 @@ const (
 
 // HTTPOptions configure a StreamableHTTPHandler. The zero value is usable.
 type HTTPOptions struct {
-	// JSONResponse answers a POSTed request with one application/json
-	// response instead of an SSE stream. What handlers send while serving
-	// it then travels on the session's GET stream.
+	// JSONResponse answers a POSTed request of a session with one
+	// application/json response instead of an SSE stream. What handlers
+	// send while serving it then travels on the session's GET stream.
+	// 2026-07-28 requests are not affected: they are answered as JSON
+	// unless they must send notifications first, which need SSE.
 	JSONResponse bool
 	// EventStore keeps SSE events for clients that resume a broken stream
 	// (GET with Last-Event-ID). nil means an in-memory store with the
@@ -63,16 +64,20 @@ type HTTPOptions struct {
 	// every POST stream (the SSE retry field). 0 means one second.
 	RetryInterval time.Duration
 	// KeepAlive is the silence after which an open stream gets an SSE
-	// comment, so that proxies keep it and a vanished client is noticed.
-	// 0 means 30 seconds; negative, never.
+	// comment, so that proxies keep it and a vanished client is noticed; a
+	// 2026-07-28 SSE response (a subscriptions/listen stream, say) gets one
+	// every KeepAlive. 0 means 15 seconds; negative, never.
 	KeepAlive time.Duration
 }
 
-// StreamableHTTPHandler serves a Server over Streamable HTTP (protocol
-// versions 2025-03-26 to 2025-11-25): POST carries client messages, GET
-// opens the stream of server-initiated messages or resumes a broken one,
-// DELETE ends a session. Mount it at any path, e.g. /mcp. See
-// docs/mcp-http.md for the exact rules.
+// StreamableHTTPHandler serves a Server over Streamable HTTP, both eras on
+// one endpoint, chosen per request. Handshake versions (2025-03-26 to
+// 2025-11-25) use sessions: POST carries client messages, GET opens the
+// stream of server-initiated messages or resumes a broken one, DELETE ends
+// a session. 2026-07-28 is stateless: each request is a POST of its own,
+// answered as JSON or as an SSE stream of its own, with its mirrored
+// headers checked. Mount it at any path, e.g. /mcp. See docs/mcp-http.md
+// for the exact rules.
 type StreamableHTTPHandler struct {
 	server *Server
 	opts   HTTPOptions
@@ -101,7 +106,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 		h.opts.RetryInterval = time.Second
 	}
 	if h.opts.KeepAlive == 0 {
-		h.opts.KeepAlive = 30 * time.Second
+		h.opts.KeepAlive = 15 * time.Second
 	}
 	h.store = h.opts.EventStore
 	if h.store == nil {
@@ -117,12 +122,15 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		writeHTTPError(w, http.StatusForbidden, rpc.CodeInvalidRequest, reason)
 		return
 	}
-	if v, ok := r.Header[http.CanonicalHeaderKey(HeaderProtocolVersion)]; ok {
-		if len(v) != 1 || !slices.Contains(SupportedVersions(), v[0]) {
-			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest,
-				fmt.Sprintf("unsupported %s %q; supported: %s", HeaderProtocolVersion, strings.Join(v, ", "), strings.Join(SupportedVersions(), ", ")))
-			return
-		}
+	modern, body, ok := h.modernEra(w, r)
+	switch {
+	case !ok:
+		return
+	case modern:
+		h.serveModernHTTP(w, r, body)
+		return
+	case body != nil:
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	switch r.Method {
 	case http.MethodPost:

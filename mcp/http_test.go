@@ -468,9 +468,10 @@ func TestProtocolVersionHeader(t *testing.T) {
 		assert.Equal(t, http.StatusOK, f.post(session, ping()).StatusCode)
 	})
 	t.Run("unsupported on GET", func(t *testing.T) {
+		// Not a handshake version: the stateless path, which has no GET.
 		resp := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream",
 			mcp.HeaderSessionID: session, mcp.HeaderProtocolVersion: "1.0"})
-		assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+		assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
 	})
 }
 

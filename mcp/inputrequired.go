@@ -204,6 +204,7 @@ type inputRequiredResult struct {
 	ResultType    string                     `json:"resultType"`
 	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
 	RequestState  string                     `json:"requestState,omitempty"`
+	Meta          map[string]json.RawMessage `json:"_meta"`
 }
 
 // modernInputRequired turns a handler's InputRequired into the
@@ -218,7 +219,7 @@ func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error
 	if missing := e.required(c.caps); missing != nil {
 		return nil, missingCapability(missing)
 	}
-	out := inputRequiredResult{ResultType: "input_required"}
+	out := inputRequiredResult{ResultType: "input_required", Meta: map[string]json.RawMessage{metaServerInfo: s.infoJSON()}}
 	if len(e.Requests) > 0 {
 		out.InputRequests = make(map[string]json.RawMessage, len(e.Requests))
 		for k, q := range e.Requests {
@@ -260,6 +261,9 @@ func runWithInput[T any](ctx context.Context, ss *ServerSession, c *callState, r
 		}
 		if err := ir.check(); err != nil {
 			return zero, err
+		}
+		if missing := ir.required(c.caps); missing != nil {
+			return zero, &notDeclaredError{missing}
 		}
 		inputs, err := ss.askClient(ctx, ir.Requests)
 		if err != nil {
@@ -309,6 +313,31 @@ func (ss *ServerSession) askClient(ctx context.Context, reqs map[string]InputReq
 		out[k] = rawJSON(res)
 	}
 	return out, nil
+}
+
+// notDeclaredError is the handshake era's failure to ask a client for
+// input it did not declare it can give. It wraps ErrNotDeclared: a tool
+// reports it as a tool error; prompts and resources as -32021.
+type notDeclaredError struct{ missing map[string]any }
+
+func (e *notDeclaredError) Error() string {
+	keys := make([]string, 0, len(e.missing))
+	for k := range e.missing {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return fmt.Sprintf("%s: %s", ErrNotDeclared.Error(), strings.Join(keys, ", "))
+}
+
+func (e *notDeclaredError) Unwrap() error { return ErrNotDeclared }
+
+// asRPC turns a notDeclaredError into -32021; other errors pass.
+func asRPC(err error) error {
+	var nd *notDeclaredError
+	if errors.As(err, &nd) {
+		return missingCapability(nd.missing)
+	}
+	return err
 }
 
 // MissingCapability is the stateless protocol's error (-32021) for a

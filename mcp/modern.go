@@ -259,6 +259,12 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 	if !s.servesModern() {
 		return nil, withStatus(s.unsupportedVersion(Version20260728), http.StatusBadRequest)
 	}
+	m, known := modernMethods[req.Method]
+	if !known && req.Method != "subscriptions/listen" {
+		// A method the version does not have (initialize, ping, …) is
+		// -32601 whatever its _meta says.
+		return nil, rpc.MethodNotFound(req.Method)
+	}
 	c, err := s.admitModern(req)
 	if err != nil {
 		return nil, err
@@ -270,8 +276,7 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 		}
 		return s.listen(ctx, c, req)
 	}
-	m, ok := modernMethods[req.Method]
-	if !ok || (m.capability != 0 && !s.offer(Version20260728).has(m.capability)) {
+	if m.capability != 0 && !s.offer(Version20260728).has(m.capability) {
 		return nil, rpc.MethodNotFound(req.Method)
 	}
 	if err := validateModernParams(req); err != nil {

@@ -70,7 +70,7 @@ func (s *Server) getPrompt(ctx context.Context, ss *ServerSession, p *GetPromptR
 	req := &GetPromptRequest{Session: ss, Params: p, call: c}
 	res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*GetPromptResult, error) { return e.handler(ctx, req) })
 	if err != nil {
-		return nil, err
+		return nil, asRPC(err)
 	}
 	if res == nil {
 		res = &GetPromptResult{}

@@ -20,12 +20,12 @@ var ErrStateInvalid = errors.New("mcp: invalid request state")
 // older than the sealer's time to live.
 var ErrStateExpired = errors.New("mcp: expired request state")
 
-// defaultStateTTL is how long a sealed state stays valid unless told.
-const defaultStateTTL = 10 * time.Minute
+// sealerDefaultTTL is how long a sealed state stays valid unless told.
+const sealerDefaultTTL = 10 * time.Minute
 
-// stateAAD starts the additional data of every seal, so that a token made
+// sealerAADPrefix starts the additional data of every seal, so that a token made
 // for something else with the same key never opens as request state.
-const stateAAD = "mcp/requestState/v1\x00"
+const sealerAADPrefix = "mcp/requestState/v1\x00"
 
 // StateSealer seals the requestState of a multi-round-trip (MRTR) answer:
 // the state a handler keeps between the rounds of one request travels
@@ -62,7 +62,7 @@ func NewStateSealer(key []byte, ttl time.Duration) (*StateSealer, error) {
 		return nil, fmt.Errorf("mcp: state key: %w", err)
 	}
 	if ttl <= 0 {
-		ttl = defaultStateTTL
+		ttl = sealerDefaultTTL
 	}
 	return &StateSealer{aead: aead, ttl: ttl, now: time.Now}, nil
 }
@@ -77,7 +77,7 @@ func (s *StateSealer) Seal(state []byte, binding string) (string, error) {
 	}
 	plain := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(state)), uint64(s.now().Add(s.ttl).UnixMilli()))
 	plain = append(plain, state...)
-	sealed := s.aead.Seal(nonce, nonce, plain, []byte(stateAAD+binding))
+	sealed := s.aead.Seal(nonce, nonce, plain, []byte(sealerAADPrefix+binding))
 	return base64.RawURLEncoding.EncodeToString(sealed), nil
 }
 
@@ -93,7 +93,7 @@ func (s *StateSealer) Open(token, binding string) ([]byte, error) {
 	if len(raw) < n+8+s.aead.Overhead() {
 		return nil, fmt.Errorf("%w: too short", ErrStateInvalid)
 	}
-	plain, err := s.aead.Open(nil, raw[:n], raw[n:], []byte(stateAAD+binding))
+	plain, err := s.aead.Open(nil, raw[:n], raw[n:], []byte(sealerAADPrefix+binding))
 	if err != nil {
 		return nil, fmt.Errorf("%w: it fails authentication", ErrStateInvalid)
 	}

@@ -126,7 +126,7 @@ func (s *Server) readResource(ctx context.Context, ss *ServerSession, p *ReadRes
 	}
 	res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*ReadResourceResult, error) { return h(ctx, req) })
 	if err != nil {
-		return nil, err
+		return nil, asRPC(err)
 	}
 	if res == nil {
 		return nil, resourceNotFound(c, p.URI)

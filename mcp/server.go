@@ -11,7 +11,8 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// Server is an MCP server of the handshake era (2024-11-05 … 2025-11-25).
+// Server is an MCP server of both eras: handshake sessions (2024-11-05 …
+// 2025-11-25) and stateless requests (2026-07-28), side by side.
 // Register tools, resources, prompts and a completion handler, then serve it
 // on stdio ([Server.ServeStdio]), any transport ([Server.Serve]) or Streamable
 // HTTP ([NewStreamableHTTPHandler]). One Server serves any number of

@@ -26,6 +26,7 @@ type TypedToolHandler[In, Out any] func(ctx context.Context, req *CallToolReques
 type toolEntry struct {
 	tool    Tool
 	cache   *CacheHint
+	headers []headerParam // x-mcp-header params of the input schema
 	in, out *jsonschema.Schema
 	handler ToolHandler
 }
@@ -69,7 +70,7 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 			return nil, err
 		}
 	}
-	if _, err := headerParams(e.tool.InputSchema); err != nil {
+	if e.headers, err = headerParams(e.tool.InputSchema); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
 	}
 	return e, nil
@@ -190,6 +191,10 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
 	}
 	res, err := runWithInput(ctx, ss, c, run)
+	if errors.Is(err, ErrNotDeclared) {
+		r := ToolError(err.Error())
+		res, err = &r, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -23,15 +23,23 @@ type Checker struct {
 	pending [2]map[string]string // per sending direction: request id key → method
 }
 
-// New returns a checker for a protocol version ("2024-11-05" … "2025-11-25").
-// It always validates against our schema, and also against the published
-// schema of the same version when a shared/mcp-spec directory is found above
-// the working directory.
+// New returns a checker for a protocol version ("2024-11-05" … "2025-11-25",
+// or "2026-07-28"). It always validates against our schema of that era, and
+// also against the published schema of the same version when a
+// shared/mcp-spec directory is found above the working directory.
+//
+// A 2026-07-28 checker follows the requests of one connection (stateless
+// requests still need their responses matched): params against the
+// method's params, which require _meta with the protocol version and
+// client capabilities; results against the method's result, including the
+// InputRequiredResult of tools/call, prompts/get and resources/read; and
+// the error responses of the codes 2026-07-28 defines against their own
+// definitions.
 func New(version string) (*Checker, error) {
 	if !knownVersion(version) {
 		return nil, fmt.Errorf("mcpcheck: unknown protocol version %q (known: %v)", version, Versions)
 	}
-	ours, err := LoadOurs()
+	ours, err := LoadOursFor(schemaVersion(version))
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +191,7 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 			return err
 		}
 		if err := sch.Validate(params); err != nil {
-			errs = append(errs, fmt.Errorf("params of %q against our %s: %w", method, shortLocation(def.Params), err))
+			errs = append(errs, fmt.Errorf("params of %q against our %s: %w", method, c.ours.shortLocation(def.Params), err))
 		}
 	}
 	if c.published != nil {
@@ -198,7 +206,7 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	_, isError := m["error"]
 	if id == nil {
 		if isError {
-			return nil // an error about a request whose id could not be read
+			return c.checkError(m) // about a request whose id could not be read
 		}
 		return errors.New("a result with the id null")
 	}
@@ -210,7 +218,7 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	}
 	delete(asked, key)
 	if isError {
-		return nil
+		return c.checkError(m)
 	}
 	def, ok := c.ours.Method(method)
 	if !ok || def.Notification {
@@ -222,7 +230,7 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 		return err
 	}
 	if err := sch.Validate(m["result"]); err != nil {
-		errs = append(errs, fmt.Errorf("result of %q against our %s: %w", method, shortLocation(def.Result), err))
+		errs = append(errs, fmt.Errorf("result of %q against our %s: %w", method, c.ours.shortLocation(def.Result), err))
 	}
 	if c.published != nil {
 		errs = append(errs, c.publishedResult(method, m["result"]))
@@ -287,6 +295,9 @@ func (c *Checker) publishedCall(m map[string]any, method string) error {
 // definitions of method; matching one of them is enough.
 func (c *Checker) publishedResult(method string, result any) error {
 	defs := c.published.ResultDefs(method)
+	if c.version >= ModernVersion {
+		defs = byResultType(defs, result)
+	}
 	if len(defs) == 0 {
 		return fmt.Errorf("the published %s schema has no result for %q", c.version, method)
 	}
@@ -303,6 +314,31 @@ func (c *Checker) publishedResult(method string, result any) error {
 		errs = append(errs, fmt.Errorf("against the published %s %s: %w", c.version, d, err))
 	}
 	return errors.Join(errs...)
+}
+
+// inputRequired is the published definition of the answer that asks the
+// client for input (2026-07-28).
+const inputRequired = "InputRequiredResult"
+
+// byResultType picks the published result definitions a 2026-07-28 result
+// is checked against by its resultType, as the protocol says receivers
+// must: the published InputRequiredResult requires nothing but a
+// resultType string, so trying it as one more alternative would accept
+// any broken result. input_required selects it, every other value (or
+// none) the method's own result.
+func byResultType(defs []string, result any) []string {
+	r, _ := result.(map[string]any)
+	want := r["resultType"] == "input_required"
+	var out []string
+	for _, d := range defs {
+		if (d == inputRequired) == want {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 && want {
+		return defs[:min(len(defs), 1)] // a method that cannot ask for input: its own result reports it
+	}
+	return out
 }
 
 // idKey is a request id as a map key: strings and numbers never collide.

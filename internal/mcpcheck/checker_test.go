@@ -154,8 +154,10 @@ func TestCheckerFollowsASession(t *testing.T) {
 }
 
 func TestNewRefusesAnUnknownVersion(t *testing.T) {
-	_, err := mcpcheck.New("2026-07-28")
-	require.ErrorContains(t, err, "unknown protocol version")
+	for _, v := range []string{"2026-07-29", "2024-11-04", "draft", ""} {
+		_, err := mcpcheck.New(v)
+		require.ErrorContains(t, err, "unknown protocol version", v)
+	}
 }
 
 func TestPublishedSchemaCatchesWhatAnOlderVersionLacks(t *testing.T) {

@@ -1,12 +1,13 @@
-// Package mcpcheck validates MCP wire messages of a handshake-era session
-// (protocol versions 2024-11-05 … 2025-11-25) against two sets of schemas:
-// the project's own, embedded from schema/mcp/2025-11-25, and the published
-// schema.json of the session's version, read at run time from a
-// shared/mcp-spec directory when one is found above the working directory.
+// Package mcpcheck validates MCP wire messages against two sets of
+// schemas: the project's own, embedded from schema/mcp/2025-11-25 for the
+// handshake versions (2024-11-05 … 2025-11-25) and from
+// schema/mcp/2026-07-28 for the stateless revision, and the published
+// schema.json of the same version, read at run time from a shared/mcp-spec
+// directory when one is found above the working directory.
 //
-// A [Checker] follows one session: it remembers the requests each side sent,
-// so that a response is checked against the result schema of the request it
-// answers, and it reports responses to ids nobody asked about. Server tests
-// feed it every message their server emits (and, when they like, every
-// message the client sends).
+// A [Checker] follows one session or connection: it remembers the requests
+// each side sent, so that a response is checked against the result schema
+// of the request it answers, and it reports responses to ids nobody asked
+// about. Server tests feed it every message their server emits (and, when
+// they like, every message the client sends).
 package mcpcheck

@@ -15,11 +15,9 @@ import (
 	"github.com/schemarpc/schemarpc/schema"
 )
 
-// OurVersion is the protocol version the project's schemas describe.
+// OurVersion is the protocol version the project's handshake-era schemas
+// describe; sessions of older versions use a subset of them.
 const OurVersion = "2025-11-25"
-
-// ourDir is where the project's MCP schemas live inside schema.FS.
-const ourDir = "mcp/" + OurVersion
 
 // Method is one entry of the index of our MCP schema.
 type Method struct {
@@ -30,22 +28,30 @@ type Method struct {
 	Result       string // absolute schema location of the result; "" for notifications
 }
 
-// Ours is the project's MCP schema, compiled from the embedded documents.
+// Ours is the project's MCP schema of one version, compiled from the
+// embedded documents.
 type Ours struct {
+	version string
+	dir     string // where its documents live inside schema.FS
 	set     *rpc.SchemaSet
 	methods map[string]Method
 	defs    map[string]string // definition name → absolute location
 }
 
-// LoadOurs reads the index and family documents of our MCP schema from
-// schema.FS.
-func LoadOurs() (*Ours, error) {
+// LoadOurs reads the index and family documents of our handshake-era MCP
+// schema (OurVersion) from schema.FS.
+func LoadOurs() (*Ours, error) { return LoadOursFor(OurVersion) }
+
+// LoadOursFor reads our MCP schema of one version (OurVersion or
+// ModernVersion) from schema.FS.
+func LoadOursFor(version string) (*Ours, error) {
 	set, err := rpc.NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	o := &Ours{set: set, methods: map[string]Method{}, defs: map[string]string{}}
-	files, err := fs.Glob(schema.FS, ourDir+"/*.json")
+	dir := "mcp/" + version
+	o := &Ours{version: version, dir: dir, set: set, methods: map[string]Method{}, defs: map[string]string{}}
+	files, err := fs.Glob(schema.FS, dir+"/*.json")
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +99,7 @@ func LoadOurs() (*Ours, error) {
 		}
 	}
 	if len(o.methods) == 0 {
-		return nil, fmt.Errorf("mcpcheck: no methods in %s/index.json", ourDir)
+		return nil, fmt.Errorf("mcpcheck: no methods in %s/index.json", dir)
 	}
 	return o, nil
 }
@@ -113,6 +119,9 @@ func resolve(base, ref string) (string, error) {
 	}
 	return b.ResolveReference(r).String(), nil
 }
+
+// Version returns the protocol version the schema describes.
+func (o *Ours) Version() string { return o.version }
 
 // Method returns the index entry of a method.
 func (o *Ours) Method(name string) (Method, bool) {
@@ -167,6 +176,6 @@ func (o *Ours) envelope() (*jsonschema.Schema, error) {
 }
 
 // shortLocation trims the common URL prefix from a location for messages.
-func shortLocation(loc string) string {
-	return strings.TrimPrefix(loc, schema.BaseURL+ourDir+"/")
+func (o *Ours) shortLocation(loc string) string {
+	return strings.TrimPrefix(loc, schema.BaseURL+o.dir+"/")
 }

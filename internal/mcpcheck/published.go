@@ -3,9 +3,11 @@ package mcpcheck
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -46,12 +48,14 @@ var resultOverrides = map[string]string{
 }
 
 // altResults are further results a request may be answered with, used when
-// the published schema defines them (CreateTaskResult exists from
-// 2025-11-25 on).
+// the published schema defines them (CreateTaskResult exists in 2025-11-25
+// only, InputRequiredResult from 2026-07-28 on).
 var altResults = map[string][]string{
-	"tools/call":             {"CreateTaskResult"},
+	"tools/call":             {"CreateTaskResult", "InputRequiredResult"},
 	"sampling/createMessage": {"CreateTaskResult"},
 	"elicitation/create":     {"CreateTaskResult"},
+	"prompts/get":            {"InputRequiredResult"},
+	"resources/read":         {"InputRequiredResult"},
 }
 
 // unionDefs are the published definitions that list messages rather than
@@ -133,6 +137,11 @@ func methodConst(def any) (string, bool) {
 func (p *Published) HasDef(name string) bool {
 	_, ok := p.defs[name]
 	return ok
+}
+
+// Defs returns the names of every definition, sorted.
+func (p *Published) Defs() []string {
+	return slices.Sorted(maps.Keys(p.defs))
 }
 
 // Def compiles the definition name.

@@ -1,0 +1,420 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// Streamable HTTP for 2026-07-28 (the stateless era): every client message
+// is a POST of its own carrying one request or notification; the answer is
+// one JSON response, or an SSE stream that carries the request's own
+// notifications and then its response. There are no sessions, no GET
+// stream and no resumption; closing the response cancels the request.
+
+// methodListen is the 2026-07-28 request whose response stream stays open
+// for change notifications.
+const methodListen = "subscriptions/listen"
+
+// errResponseEnded reports a notification sent after its request's
+// response was written.
+var errResponseEnded = errors.New("mcp: the request's response has been sent")
+
+// modernEra decides whether r is a 2026-07-28 request (docs/mcp-http.md,
+// "Which era a request is"). An MCP-Protocol-Version header decides first:
+// a handshake version means the legacy session code, any other value the
+// stateless code, so that an unknown version reaches its validator. Then a
+// session id means legacy. A POST with neither is read: a body carrying
+// the 2026 _meta version is modern, any other legacy. A server serving no
+// handshake version takes everything on the modern path except a POSTed
+// initialize, which the legacy code refuses with the supported versions.
+// The body, when it had to be read, is returned; ok is false when reading
+// it failed and r has been answered.
+func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request) (modern bool, body []byte, ok bool) {
+	legacy := h.server.servesLegacy()
+	if v, present := r.Header[http.CanonicalHeaderKey(HeaderProtocolVersion)]; present {
+		dated := len(v) == 1 && slices.Contains(SupportedVersions(), strings.TrimSpace(v[0]))
+		return !dated || !legacy, nil, true
+	}
+	if r.Method != http.MethodPost || r.Header.Get(HeaderSessionID) != "" {
+		return !legacy, nil, true
+	}
+	body, status, err := h.readBody(w, r)
+	if err != nil {
+		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+		return false, nil, false
+	}
+	var msg struct {
+		Method json.RawMessage `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) && json.Unmarshal(body, &msg) == nil {
+		if isModernRequest(msg.Params) {
+			return true, body, true
+		}
+		if !legacy && string(msg.Method) == `"initialize"` {
+			return false, body, true
+		}
+	}
+	return !legacy, body, true
+}
+
+// serveModernHTTP serves one 2026-07-28 request. body is the POST body
+// when modernEra read it already.
+func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeHTTPError(w, http.StatusMethodNotAllowed, rpc.CodeInvalidRequest,
+			"the 2026-07-28 Streamable HTTP transport takes POST only: no GET stream, no sessions to DELETE")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, "Content-Type must be application/json")
+		return
+	}
+	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
+		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
+		return
+	}
+	if body == nil {
+		var status int
+		var err error
+		if body, status, err = h.readBody(w, r); err != nil {
+			writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+			return
+		}
+	}
+	req, id, perr := parseModernMessage(body)
+	if perr != nil {
+		writeModernJSON(w, http.StatusBadRequest, id, nil, perr)
+		return
+	}
+	if req.IsNotification() {
+		// 2026-07-28 defines no client notification over HTTP; whatever
+		// the dispatcher makes of one, it gets no answer.
+		_, err := h.server.serveModern(r.Context(), req, discardSink{})
+		if err != nil && !errors.Is(err, rpc.ErrNoResponse) {
+			h.log.Debug("mcp: a 2026-07-28 notification failed", "method", req.Method, "error", err)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if herr := checkModernHeaders(r.Header, req.Method, req.Params, modernVersionOf(req.Params), h.server.toolHeaders); herr != nil {
+		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, herr)
+		return
+	}
+	out := newModernResponse(w, h.opts.KeepAlive)
+	defer out.close()
+	res, err := h.serveModernCall(r.Context(), req, out)
+	out.finish(r.Context(), req, res, err, h.log)
+}
+
+// serveModernCall runs serveModern, turning a handler's panic into -32603
+// as the session path does: the client gets an answer, the log the stack.
+func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Request, sink modernSink) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			h.log.Error("mcp: a 2026-07-28 handler panicked", "method", req.Method, "id", req.ID.String(),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, rpc.InternalError()
+		}
+	}()
+	return h.server.serveModern(ctx, req, sink)
+}
+
+// parseModernMessage reads a 2026-07-28 POST body: exactly one JSON-RPC
+// request or notification. Anything else is refused with -32700 (not
+// JSON) or -32600, together with the request id when one could be read.
+func parseModernMessage(body []byte) (*rpc.Request, rpc.ID, *rpc.Error) {
+	if !json.Valid(body) {
+		return nil, rpc.NullID(), rpc.ParseError("the body is not one JSON text")
+	}
+	switch b := bytes.TrimLeft(body, " \t\r\n"); b[0] {
+	case '[':
+		return nil, rpc.NullID(), rpc.InvalidRequest("a 2026-07-28 body holds one message, never a batch")
+	case '{':
+	default:
+		return nil, rpc.NullID(), rpc.InvalidRequest("a message must be a JSON object")
+	}
+	var e struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}
+	if err := rpc.DecodeJSON(body, &e); err != nil {
+		return nil, rpc.NullID(), rpc.InvalidRequest(err.Error())
+	}
+	id := rpc.NullID()
+	if e.ID != nil {
+		var rid rpc.ID
+		if rid.UnmarshalJSON(e.ID) != nil || rid.IsNull() {
+			return nil, id, rpc.InvalidRequest("a request id must be a string or a number")
+		}
+		id = rid
+	}
+	var method string
+	switch {
+	case string(e.JSONRPC) != `"2.0"`:
+		return nil, id, rpc.InvalidRequest(`"jsonrpc" must be "2.0"`)
+	case e.Method == nil:
+		return nil, id, rpc.InvalidRequest("the body must be a request or a notification")
+	case json.Unmarshal(e.Method, &method) != nil:
+		return nil, id, rpc.InvalidRequest(`"method" must be a string`)
+	}
+	if e.Params != nil {
+		if c := bytes.TrimLeft(e.Params, " \t\r\n"); c[0] != '{' && c[0] != '[' {
+			return nil, id, rpc.InvalidRequest(`"params" must be an object`)
+		}
+	}
+	req := &rpc.Request{Method: method, Params: e.Params}
+	if e.ID != nil {
+		req.ID = id
+	}
+	return req, id, nil
+}
+
+// modernVersionOf returns params._meta's protocol version, "" when absent
+// or not a string.
+func modernVersionOf(params json.RawMessage) string {
+	var p struct {
+		Meta struct {
+			Version any `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &p)
+	v, _ := p.Meta.Version.(string)
+	return v
+}
+
+// discardSink drops what is sent for a request that gets no answer.
+type discardSink struct{}
+
+func (discardSink) notify(context.Context, string, any) error { return nil }
+
+// modernResponse is the HTTP response of one 2026-07-28 request, and the
+// sink of what it sends before its result. It starts as a JSON answer and
+// turns into an SSE stream the first time a notification must go out;
+// the response then ends the stream. An SSE stream gets a comment after
+// every keepAlive of silence.
+type modernResponse struct {
+	w         http.ResponseWriter
+	rc        *http.ResponseController
+	keepAlive time.Duration
+	stop      chan struct{}
+	wg        sync.WaitGroup
+
+	mu     sync.Mutex
+	sse    bool  // the SSE stream has begun
+	ended  bool  // nothing more may be written
+	failed error // a write to the client failed
+}
+
+// newModernResponse wraps w.
+func newModernResponse(w http.ResponseWriter, keepAlive time.Duration) *modernResponse {
+	return &modernResponse{w: w, rc: http.NewResponseController(w), keepAlive: keepAlive, stop: make(chan struct{})}
+}
+
+// notify sends a notification on the request's stream, starting it.
+func (m *modernResponse) notify(ctx context.Context, method string, params any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	msg, err := encodeModernNotification(method, params)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ended {
+		return errResponseEnded
+	}
+	if m.failed != nil {
+		return m.failed
+	}
+	m.beginSSE()
+	return m.writeEvent(msg)
+}
+
+// beginSSE starts the event stream once; m.mu is held.
+func (m *modernResponse) beginSSE() {
+	if m.sse {
+		return
+	}
+	m.sse = true
+	startSSE(m.w)
+	if err := m.rc.Flush(); err != nil {
+		m.failed = err
+	}
+	if m.keepAlive > 0 {
+		m.wg.Add(1)
+		go m.keepAlives()
+	}
+}
+
+// writeEvent writes one message as an SSE event without id; m.mu is held.
+func (m *modernResponse) writeEvent(msg []byte) error {
+	if m.failed != nil {
+		return m.failed
+	}
+	_ = m.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	if err := writeSSEEvent(m.w, sseEvent{data: msg}); err != nil {
+		m.failed = err
+		return err
+	}
+	if err := m.rc.Flush(); err != nil {
+		m.failed = err
+		return err
+	}
+	return nil
+}
+
+// keepAlives writes a comment on every tick until the response ends.
+func (m *modernResponse) keepAlives() {
+	defer m.wg.Done()
+	t := time.NewTicker(m.keepAlive)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-t.C:
+		}
+		m.mu.Lock()
+		if !m.ended && m.failed == nil {
+			_ = m.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+			if _, err := m.w.Write(keepAliveComment); err != nil {
+				m.failed = err
+			} else if err := m.rc.Flush(); err != nil {
+				m.failed = err
+			}
+		}
+		m.mu.Unlock()
+	}
+}
+
+// finish writes the outcome of serveModern: the result or error as the
+// last event of the stream, or as a JSON answer with the status
+// modernStatus gives. Nothing is written when the client is gone or the
+// request needs no answer (a JSON answer is then 202 with no body).
+// A listen's result always travels as SSE.
+func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, err error, log *slog.Logger) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	defer func() { m.ended = true }()
+	if ctx.Err() != nil || m.failed != nil {
+		return
+	}
+	if errors.Is(err, rpc.ErrNoResponse) {
+		if !m.sse {
+			m.w.WriteHeader(http.StatusAccepted)
+		}
+		return
+	}
+	status := http.StatusOK
+	var werr *rpc.Error
+	if err != nil {
+		werr = modernWireError(err, req, log)
+		status = modernStatus(err)
+	}
+	msg, encErr := encodeModernResponse(req.ID, res, werr)
+	if encErr != nil {
+		log.Error("mcp: cannot encode a 2026-07-28 result", "method", req.Method, "error", encErr)
+		msg, _ = encodeModernResponse(req.ID, nil, rpc.InternalError())
+		status = http.StatusOK
+	}
+	if req.Method == methodListen && status == http.StatusOK {
+		m.beginSSE()
+	}
+	if m.sse {
+		m.writeEvent(msg)
+		return
+	}
+	m.w.Header().Set("Content-Type", "application/json")
+	m.w.WriteHeader(status)
+	m.w.Write(msg)
+}
+
+// close ends the response for good and stops the keep-alives; after it
+// nothing touches the ResponseWriter.
+func (m *modernResponse) close() {
+	m.mu.Lock()
+	m.ended = true
+	m.mu.Unlock()
+	close(m.stop)
+	m.wg.Wait()
+}
+
+// modernWireError turns what serveModern returned into the error sent: an
+// *rpc.Error in the chain as it is, anything else the generic -32603 (the
+// details go to the log).
+func modernWireError(err error, req *rpc.Request, log *slog.Logger) *rpc.Error {
+	var e *rpc.Error
+	if errors.As(err, &e) && e != nil && e.Code != 0 {
+		return e
+	}
+	log.Error("mcp: a 2026-07-28 request failed", "method", req.Method, "id", req.ID.String(), "error", err)
+	return rpc.InternalError()
+}
+
+// writeModernJSON answers with one JSON-RPC response and an HTTP status.
+func writeModernJSON(w http.ResponseWriter, status int, id rpc.ID, res any, rerr *rpc.Error) {
+	msg, err := encodeModernResponse(id, res, rerr)
+	if err != nil {
+		msg, _ = encodeModernResponse(id, nil, rpc.InternalError())
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(msg)
+}
+
+// encodeModernResponse renders a JSON-RPC response; the zero id is null.
+func encodeModernResponse(id rpc.ID, res any, rerr *rpc.Error) ([]byte, error) {
+	if rerr != nil {
+		return marshalModern(struct {
+			JSONRPC string     `json:"jsonrpc"`
+			ID      rpc.ID     `json:"id"`
+			Error   *rpc.Error `json:"error"`
+		}{"2.0", id, rerr})
+	}
+	return marshalModern(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      rpc.ID `json:"id"`
+		Result  any    `json:"result"`
+	}{"2.0", id, res})
+}
+
+// encodeModernNotification renders a notification.
+func encodeModernNotification(method string, params any) ([]byte, error) {
+	return marshalModern(struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}{"2.0", method, params})
+}
+
+// marshalModern encodes v as compact JSON without HTML escaping.
+func marshalModern(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}

@@ -1,0 +1,197 @@
+package v20260728_test
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/internal/mcpcheck"
+)
+
+// example is one instance of the published example corpus, or a mutation
+// of one.
+type example struct {
+	name string // folder/file, plus the mutation
+	def  string // the definition it is checked against
+	doc  any
+}
+
+// examples returns every published example whose definition both schemas
+// have, followed by mutated copies: every member, at any depth, removed in
+// turn and replaced by a value of another JSON type.
+func examples(t *testing.T, dir string, has func(string) bool) (originals, mutants []example) {
+	t.Helper()
+	folders, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, folder := range folders {
+		if !folder.IsDir() || !has(folder.Name()) {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(dir, folder.Name(), "*.json"))
+		require.NoError(t, err)
+		for _, file := range files {
+			f, err := os.Open(file)
+			require.NoError(t, err)
+			doc, err := jsonschema.UnmarshalJSON(f)
+			f.Close()
+			require.NoError(t, err, file)
+			name := folder.Name() + "/" + filepath.Base(file)
+			originals = append(originals, example{name, folder.Name(), doc})
+			mutate(doc, "", func(what string, m any) {
+				mutants = append(mutants, example{name + " " + what, folder.Name(), m})
+			})
+		}
+	}
+	return originals, mutants
+}
+
+// mutate calls emit with a copy of v for each member of each object inside
+// v (at pointer at): one copy without the member, one with its value
+// replaced by a value of another JSON type.
+func mutate(v any, at string, emit func(what string, mutant any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			ptr := at + "/" + k
+			removed := maps.Clone(x)
+			delete(removed, k)
+			emit("without "+ptr, removed)
+			retyped := maps.Clone(x)
+			retyped[k] = otherType(x[k])
+			emit("with "+ptr+" retyped", retyped)
+			mutate(x[k], ptr, func(what string, m any) {
+				c := maps.Clone(x)
+				c[k] = m
+				emit(what, c)
+			})
+		}
+	case []any:
+		for i, item := range x {
+			mutate(item, at+"/"+strconv.Itoa(i), func(what string, m any) {
+				c := slices.Clone(x)
+				c[i] = m
+				emit(what, c)
+			})
+		}
+	}
+}
+
+// otherType returns a value whose JSON type differs from v's.
+func otherType(v any) any {
+	switch v.(type) {
+	case string:
+		return json.Number("7")
+	case map[string]any, []any, bool, nil:
+		return "a string"
+	default: // a number
+		return true
+	}
+}
+
+// verdict reports whether sch accepts doc.
+func verdict(t *testing.T, sch *jsonschema.Schema, doc any) bool {
+	t.Helper()
+	return sch.Validate(doc) == nil
+}
+
+func TestOurSchemaAgreesWithThePublishedOneOnTheExamples(t *testing.T) {
+	p, specDir := published(t)
+	dir := examplesDir(specDir)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no example corpus at %s: %v", dir, err)
+	}
+	o := ours(t)
+	both := func(def string) bool { return o.HasDef(def) && p.HasDef(def) }
+	originals, mutants := examples(t, dir, both)
+	require.NotEmpty(t, originals, "no example names a definition both schemas have")
+
+	agree, byType := 0, 0
+	for _, set := range [][]example{originals, mutants} {
+		for _, ex := range set {
+			ourSch, err := o.Def(ex.def)
+			require.NoError(t, err)
+			theirSch, err := p.Def(ex.def)
+			require.NoError(t, err)
+			ourVerdict, theirVerdict := verdict(t, ourSch, ex.doc), verdict(t, theirSch, ex.doc)
+			if own, ok := outcomeResponses[ex.def]; ok && theirVerdict {
+				theirVerdict = publishedResultByType(t, p, own, ex.doc)
+				if !theirVerdict {
+					byType++
+				}
+			}
+			if assert.Equal(t, theirVerdict, ourVerdict, "%s: published accepts=%v, ours accepts=%v", ex.name, theirVerdict, ourVerdict) {
+				agree++
+			}
+		}
+	}
+	t.Logf("%d published examples and %d mutants over %d definitions: %d verdicts agree (%d of the published ones dispatched by resultType)", len(originals), len(mutants), countDefs(originals), agree, byType)
+}
+
+// outcomeResponses are the published responses whose result is "the
+// method's result or InputRequiredResult", with the method's result.
+// Both branches require nothing but a resultType string, so the published
+// anyOf accepts any broken result through InputRequiredResult; the
+// protocol says the value of resultType decides (mcp-protocol.md §8.3.6),
+// which is what our schema encodes. The published verdict on these is
+// therefore taken the way a receiver must read them: the envelope, then
+// the result against the branch its resultType names.
+var outcomeResponses = map[string]string{
+	"CallToolResultResponse":     "CallToolResult",
+	"GetPromptResultResponse":    "GetPromptResult",
+	"ReadResourceResultResponse": "ReadResourceResult",
+}
+
+// publishedResultByType validates the result of a response against the
+// published definition its resultType selects.
+func publishedResultByType(t *testing.T, p *mcpcheck.Published, own string, doc any) bool {
+	t.Helper()
+	msg, _ := doc.(map[string]any)
+	result, _ := msg["result"].(map[string]any)
+	def := own
+	if result["resultType"] == "input_required" {
+		def = "InputRequiredResult"
+	}
+	sch, err := p.Def(def)
+	require.NoError(t, err)
+	return sch.Validate(msg["result"]) == nil
+}
+
+func countDefs(exs []example) int {
+	seen := map[string]bool{}
+	for _, ex := range exs {
+		seen[ex.def] = true
+	}
+	return len(seen)
+}
+
+func TestEveryPublishedDefinitionHasOneOfTheSameName(t *testing.T) {
+	p, _ := published(t)
+	o := ours(t)
+	var missing []string
+	for _, name := range p.Defs() {
+		if !o.HasDef(name) {
+			missing = append(missing, name)
+		}
+	}
+	assert.Empty(t, missing, "published definitions our schema lacks")
+	t.Logf("%d published definitions, all defined in ours; ours adds %v", len(p.Defs()), additions(o, p))
+}
+
+// additions lists our definitions the published schema does not have.
+func additions(o *mcpcheck.Ours, p *mcpcheck.Published) []string {
+	var out []string
+	for _, name := range o.Defs() {
+		if !p.HasDef(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
