@@ -19,6 +19,14 @@ type Leg struct {
 	Expectations []Expectation
 }
 
+// LegServerArgs are the server flags the legs run with. The everything server adds
+// test_dynamic_tool two seconds after it starts, which is about when the second leg
+// begins: a tool appearing between the two tools/list calls of the 2026-07-28 tools-list
+// scenario turns its deterministic-order check into a WARNING. Without the dynamic tool
+// the tool list changes only when a scenario asks (test_trigger_tool_change, which keeps
+// the same names in the same order).
+var LegServerArgs = []string{"-dynamic-after", "0"}
+
 // LegsOptions configure RunServerLegs.
 type LegsOptions struct {
 	// Root is the repository root.
@@ -27,6 +35,8 @@ type LegsOptions struct {
 	Binary string
 	// Legs run one after the other against the same server process.
 	Legs []Leg
+	// ServerArgs are passed to the server after -http ADDR.
+	ServerArgs []string
 	// OutDir receives one subdirectory per leg (named for its revision) with the suite's
 	// result directories; empty means a temporary directory.
 	OutDir string
@@ -85,7 +95,7 @@ func RunServerLegs(ctx context.Context, opts LegsOptions) (res LegsResult, err e
 			return res, err
 		}
 	}
-	server, url, err := startEverything(ctx, opts.Root, opts.Binary, work, opts.StartTimeout, log)
+	server, url, err := startEverything(ctx, opts.Root, opts.Binary, work, opts.StartTimeout, log, opts.ServerArgs...)
 	if server != nil {
 		defer func() {
 			server.Stop()

@@ -97,10 +97,10 @@ func RunServerSuite(ctx context.Context, opts Options) (res SuiteResult, err err
 }
 
 // startEverything builds examples/everything into work unless binary is given, starts it
-// with -http on a free loopback port (no era flag: one process serves both eras), and
+// with -http on a free loopback port and args (no era flag: one process serves both eras), and
 // waits until http://ADDR/mcp answers. A non-nil process is returned whenever one was
 // started, also together with an error, so that the caller stops it and reads its stderr.
-func startEverything(ctx context.Context, root, binary, work string, startTimeout time.Duration, log io.Writer) (*Process, string, error) {
+func startEverything(ctx context.Context, root, binary, work string, startTimeout time.Duration, log io.Writer, args ...string) (*Process, string, error) {
 	if binary == "" {
 		fmt.Fprintf(log, "building %s\n", EverythingPackage)
 		var err error
@@ -113,7 +113,7 @@ func startEverything(ctx context.Context, root, binary, work string, startTimeou
 		return nil, "", err
 	}
 	url := "http://" + addr + "/mcp"
-	server, err := Start(ctx, binary, "-http", addr)
+	server, err := Start(ctx, binary, append([]string{"-http", addr}, args...)...)
 	if err != nil {
 		return nil, "", err
 	}

@@ -28,6 +28,9 @@ type Verdict struct {
 	Warnings int
 	// Skipped counts the checks the suite did not grade (0.2.0 line).
 	Skipped int
+	// Info counts the informational checks (neither pass nor fail; a check whose
+	// requirement is optional, say).
+	Info int
 	// Reason is the first failing (else warning, else skipped) check's message, empty for a pass.
 	Reason string
 	// Excuse is why the verdict does not count (see Report.Excuse); empty for a judged one.
@@ -41,6 +44,7 @@ type Report struct {
 	Failed   int
 	Warnings int
 	Skipped  int
+	Info     int
 	// Excused are the verdicts of scenarios an Expectation covers: reported, not judged.
 	Excused []Verdict
 }
@@ -68,6 +72,7 @@ func (r *Report) add(v Verdict) {
 	r.Failed += v.Failed
 	r.Warnings += v.Warnings
 	r.Skipped += v.Skipped
+	r.Info += v.Info
 }
 
 func judgeScenario(s Scenario) Verdict {
@@ -87,6 +92,8 @@ func judgeScenario(s Scenario) Verdict {
 			if firstWarning == "" {
 				firstWarning = describe(c)
 			}
+		case StatusInfo:
+			v.Info++
 		case StatusSkipped:
 			v.Skipped++
 			if firstSkip == "" {
@@ -162,6 +169,9 @@ func verdictLine(v Verdict, width int, outcome string) string {
 	if v.Skipped > 0 {
 		line += fmt.Sprintf(", %d skipped", v.Skipped)
 	}
+	if v.Info > 0 {
+		line += fmt.Sprintf(", %d info", v.Info)
+	}
 	if v.Reason != "" {
 		line += " — " + oneLine(v.Reason)
 	}
@@ -174,18 +184,22 @@ func verdictLine(v Verdict, width int, outcome string) string {
 // summary counts scenarios by outcome and adds up their checks.
 func summary(verdicts []Verdict) string {
 	scenarios := map[Outcome]int{}
-	var passed, failed, warnings, skipped int
+	var passed, failed, warnings, skipped, info int
 	for _, v := range verdicts {
 		scenarios[v.Outcome]++
 		passed += v.Passed
 		failed += v.Failed
 		warnings += v.Warnings
 		skipped += v.Skipped
+		info += v.Info
 	}
 	s := fmt.Sprintf("%d: %d pass, %d warn, %d fail; checks %d passed, %d failed, %d warnings",
 		len(verdicts), scenarios[Passed], scenarios[Warned], scenarios[Failed], passed, failed, warnings)
 	if skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", skipped)
+	}
+	if info > 0 {
+		s += fmt.Sprintf(", %d info", info)
 	}
 	return s
 }

@@ -21,7 +21,7 @@ func TestJudgeScenario(t *testing.T) {
 		want   harness.Verdict
 	}{
 		{"every check succeeded", []harness.Check{check("a", "SUCCESS", ""), check("b", "SUCCESS", ""), check("c", "INFO", "")},
-			harness.Verdict{Scenario: "s", Outcome: harness.Passed, Passed: 2}},
+			harness.Verdict{Scenario: "s", Outcome: harness.Passed, Passed: 2, Info: 1}},
 		{"a failure wins over warnings and names the first failure",
 			[]harness.Check{check("a", "WARNING", "meh"), check("b", "FAILURE", "broken"), check("c", "FAILURE", "also")},
 			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Failed: 2, Warnings: 1, Reason: "b: broken"}},
@@ -30,7 +30,7 @@ func TestJudgeScenario(t *testing.T) {
 		{"a check without message is described", []harness.Check{check("a", "FAILURE", "")},
 			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Failed: 1, Reason: "a: describes a"}},
 		{"only informational checks fail the scenario", []harness.Check{check("a", "INFO", "")},
-			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Reason: "no graded check recorded"}},
+			harness.Verdict{Scenario: "s", Outcome: harness.Failed, Info: 1, Reason: "no graded check recorded"}},
 		{"a skipped check warns", []harness.Check{check("a", "SUCCESS", ""), check("b", "SKIPPED", "not declared")},
 			harness.Verdict{Scenario: "s", Outcome: harness.Warned, Passed: 1, Skipped: 1, Reason: "skipped b: not declared"}},
 		{"a warning is named before a skipped check", []harness.Check{check("a", "SKIPPED", "x"), check("b", "WARNING", "w"), check("c", "SUCCESS", "")},
@@ -108,11 +108,13 @@ func TestJudgeFailsABrokenScenario(t *testing.T) {
 	assert.Equal(t, harness.Verdict{Scenario: "tasks-lifecycle", Outcome: harness.Failed, Reason: "no checks.json"}, r.Verdicts[0])
 }
 
-func TestLinesCountSkippedChecks(t *testing.T) {
-	r := harness.Judge([]harness.Scenario{{Name: "s", Checks: []harness.Check{check("a", "SUCCESS", ""), check("b", "SKIPPED", "why")}}}, nil)
+func TestLinesCountSkippedAndInformationalChecks(t *testing.T) {
+	r := harness.Judge([]harness.Scenario{{Name: "s", Checks: []harness.Check{
+		check("a", "SUCCESS", ""), check("b", "SKIPPED", "why"), check("c", "INFO", "optional"),
+	}}}, nil)
 	assert.Equal(t, []string{
-		"WARN  s  1 passed, 1 skipped — skipped b: why",
-		"scenarios 1: 0 pass, 1 warn, 0 fail; checks 1 passed, 0 failed, 0 warnings, 1 skipped",
+		"WARN  s  1 passed, 1 skipped, 1 info — skipped b: why",
+		"scenarios 1: 0 pass, 1 warn, 0 fail; checks 1 passed, 0 failed, 0 warnings, 1 skipped, 1 info",
 	}, r.Lines())
 	assert.True(t, r.Green(false))
 	assert.False(t, r.Green(true))

@@ -91,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		res, err := harness.RunServerLegs(ctx, harness.LegsOptions{
-			Root: root, Binary: *binary, Legs: legs, OutDir: outDir, Log: stderr,
+			Root: root, Binary: *binary, Legs: legs, OutDir: outDir, Log: stderr, ServerArgs: harness.LegServerArgs,
 		})
 		serverStderr = res.ServerStderr
 		if code, failed := runError(err, serverStderr, stderr); failed {
