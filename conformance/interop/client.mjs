@@ -139,6 +139,8 @@ function sampleObject(root, schema, depth = 0, all = false) {
 const KNOWN_TOOL_ARGUMENTS = {
   test_sampling: { prompt: "What is the capital of France?" },
   test_elicitation: { message: "Please tell us who you are" },
+  // its schema's requirements sit in allOf/anyOf and if/then/else, not in a top-level required
+  json_schema_2020_12_tool: { name: "Ada", contactMethod: "email", email: "ada@example.com" },
 };
 
 function toolArguments(tool) {

@@ -150,6 +150,8 @@ def sample_object(root: dict[str, Any], schema: Any, depth: int = 0, fill_all: b
 KNOWN_TOOL_ARGUMENTS: dict[str, dict[str, Any]] = {
     "test_sampling": {"prompt": "What is the capital of France?"},
     "test_elicitation": {"message": "Please tell us who you are"},
+    # its schema's requirements sit in allOf/anyOf and if/then/else, not in a top-level required
+    "json_schema_2020_12_tool": {"name": "Ada", "contactMethod": "email", "email": "ada@example.com"},
 }
 
 
