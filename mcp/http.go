@@ -37,8 +37,10 @@ type HTTPOptions struct {
 	// JSONResponse answers a POSTed request of a session with one
 	// application/json response instead of an SSE stream. What handlers
 	// send while serving it then travels on the session's GET stream.
-	// 2026-07-28 requests are not affected: they are answered as JSON
-	// unless they must send notifications first, which need SSE.
+	// For 2026-07-28 requests it answers a result as JSON unless
+	// notifications must go first, which need SSE; without it every
+	// successful 2026-07-28 result travels as a one-request SSE stream.
+	// Errors of 2026-07-28 requests are always JSON with their HTTP status.
 	JSONResponse bool
 	// EventStore keeps SSE events for clients that resume a broken stream
 	// (GET with Last-Event-ID). nil means an in-memory store with the

@@ -116,6 +116,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		return
 	}
 	out := newModernResponse(w, h.opts.KeepAlive)
+	out.preferSSE = !h.opts.JSONResponse
 	defer out.close()
 	res, err := h.serveModernCall(r.Context(), req, out)
 	out.finish(r.Context(), req, res, err, h.log)
@@ -219,10 +220,13 @@ type modernResponse struct {
 	stop      chan struct{}
 	wg        sync.WaitGroup
 
-	mu     sync.Mutex
-	sse    bool  // the SSE stream has begun
-	ended  bool  // nothing more may be written
-	failed error // a write to the client failed
+	mu  sync.Mutex
+	sse bool // the SSE stream has begun
+	// preferSSE answers successful results as an SSE stream even when no
+	// notification went first (HTTPOptions.JSONResponse unset).
+	preferSSE bool
+	ended     bool  // nothing more may be written
+	failed    error // a write to the client failed
 }
 
 // newModernResponse wraps w.
@@ -338,7 +342,7 @@ func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, 
 		msg, _ = encodeModernResponse(req.ID, nil, rpc.InternalError())
 		status = http.StatusOK
 	}
-	if req.Method == methodListen && status == http.StatusOK {
+	if req.Method == methodListen && status == http.StatusOK || m.preferSSE && err == nil {
 		m.beginSSE()
 	}
 	if m.sse {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -99,9 +100,25 @@ func mirrored(method, name string, extra ...string) []string {
 	return append(out, extra...)
 }
 
-// answer reads a JSON answer: the status, and the one message.
+// answer reads the response message of a 2026-07-28 answer: the one JSON
+// message, or the last event of a one-request SSE stream (the default for
+// results).
 func answer(t *testing.T, resp *http.Response) message {
 	t.Helper()
+	if resp.Header.Get("Content-Type") == "text/event-stream" {
+		r := newSSE(t, resp)
+		var last string
+		for {
+			ev, err := r.next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			require.NoError(t, err)
+			last = ev.Data
+		}
+		require.NotEmpty(t, last, "an SSE answer without events")
+		return decode(t, last)
+	}
 	require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
@@ -395,11 +412,12 @@ func hdrs(pairs []string) map[string]string {
 }
 
 func TestAModernAnswerIsJSONUntilANotificationMustGoFirst(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
 	t.Run("no notification: JSON", func(t *testing.T) {
 		body := modernBody(t, 1, "tools/call", map[string]any{"name": "steps"}, nil)
 		resp := f.post("", body, mirrored("tools/call", "steps")...)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
+		require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 		m := answer(t, resp)
 		assert.Equal(t, "complete", m.Result["resultType"])
 	})
@@ -703,4 +721,19 @@ func TestJSONResponseModeLeavesModernStreamsAlone(t *testing.T) {
 	require.Len(t, msgs, 4, "three progress notifications, then the result, on SSE")
 	assert.Equal(t, "notifications/progress", msgs[0].Method)
 	assert.Equal(t, "1", string(msgs[3].ID))
+}
+
+func TestAModernResultIsAnSSEStreamByDefault(t *testing.T) {
+	f := newModernFixture(t, nil, nil)
+	resp := f.post("", modernBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	assert.Equal(t, "complete", answer(t, resp).Result["resultType"])
+
+	t.Run("errors stay JSON with their status", func(t *testing.T) {
+		resp := f.post("", modernBody(t, 2, "tools/call", map[string]any{"name": "nope"}, nil), mirrored("tools/call", "nope")...)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+		assert.NotNil(t, answer(t, resp).Error)
+	})
 }
