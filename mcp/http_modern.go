@@ -139,53 +139,16 @@ func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Re
 }
 
 // parseModernMessage reads a 2026-07-28 POST body: exactly one JSON-RPC
-// request or notification. Anything else is refused with -32700 (not
-// JSON) or -32600, together with the request id when one could be read.
+// request or notification, read by the rpc package's strict parser.
+// Anything else is refused with -32700 (not JSON) or -32600, together with
+// the request id when one could be read; MCP request ids are never null.
 func parseModernMessage(body []byte) (*rpc.Request, rpc.ID, *rpc.Error) {
-	if !json.Valid(body) {
-		return nil, rpc.NullID(), rpc.ParseError("the body is not one JSON text")
-	}
-	switch b := bytes.TrimLeft(body, " \t\r\n"); b[0] {
-	case '[':
-		return nil, rpc.NullID(), rpc.InvalidRequest("a 2026-07-28 body holds one message, never a batch")
-	case '{':
-	default:
-		return nil, rpc.NullID(), rpc.InvalidRequest("a message must be a JSON object")
-	}
-	var e struct {
-		JSONRPC json.RawMessage `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Params  json.RawMessage `json:"params"`
-	}
-	if err := rpc.DecodeJSON(body, &e); err != nil {
-		return nil, rpc.NullID(), rpc.InvalidRequest(err.Error())
-	}
-	id := rpc.NullID()
-	if e.ID != nil {
-		var rid rpc.ID
-		if rid.UnmarshalJSON(e.ID) != nil || rid.IsNull() {
-			return nil, id, rpc.InvalidRequest("a request id must be a string or a number")
-		}
-		id = rid
-	}
-	var method string
+	req, id, rerr := rpc.ParseRequest(body)
 	switch {
-	case string(e.JSONRPC) != `"2.0"`:
-		return nil, id, rpc.InvalidRequest(`"jsonrpc" must be "2.0"`)
-	case e.Method == nil:
-		return nil, id, rpc.InvalidRequest("the body must be a request or a notification")
-	case json.Unmarshal(e.Method, &method) != nil:
-		return nil, id, rpc.InvalidRequest(`"method" must be a string`)
-	}
-	if e.Params != nil {
-		if c := bytes.TrimLeft(e.Params, " \t\r\n"); c[0] != '{' && c[0] != '[' {
-			return nil, id, rpc.InvalidRequest(`"params" must be an object`)
-		}
-	}
-	req := &rpc.Request{Method: method, Params: e.Params}
-	if e.ID != nil {
-		req.ID = id
+	case rerr != nil:
+		return nil, id, rerr
+	case req.ID.IsNull():
+		return nil, id, rpc.InvalidRequest("a request id must be a string or a number")
 	}
 	return req, id, nil
 }

@@ -1,0 +1,29 @@
+package rpc
+
+// ParseRequest reads b as exactly one JSON-RPC request or notification, with
+// the strict parser and envelope schemas a connection uses, for transports
+// that take one message per exchange (an HTTP POST, say). It returns the
+// request — its params already parsed for validation — or the error to
+// answer with and the id to answer it under (a response's own id; null
+// when unreadable): -32700
+// when b is not one JSON text, -32600 for a batch, a response, or an object
+// the request envelope rejects.
+func ParseRequest(b []byte) (*Request, ID, *Error) {
+	items, batch, perr := decodeFrame(b, DefaultMaxDepth)
+	switch {
+	case perr != nil:
+		return nil, NullID(), perr
+	case batch:
+		return nil, NullID(), InvalidRequest("a batch where one message was expected")
+	}
+	it := items[0]
+	switch {
+	case it.req != nil:
+		return it.req, it.req.ID, nil
+	case it.invalid != nil:
+		return nil, it.id, it.invalid
+	case it.resp != nil:
+		return nil, it.resp.ID, InvalidRequest("a response where a request or notification was expected")
+	}
+	return nil, NullID(), InvalidRequest("a malformed response where a request or notification was expected")
+}

@@ -1,0 +1,46 @@
+package rpc_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+func TestParseRequest(t *testing.T) {
+	req, id, rerr := rpc.ParseRequest([]byte(`{"jsonrpc":"2.0","id":"a","method":"m","params":{"x":1}}`))
+	require.Nil(t, rerr)
+	assert.Equal(t, "m", req.Method)
+	assert.Equal(t, `"a"`, id.String())
+	assert.JSONEq(t, `{"x":1}`, string(req.Params))
+
+	req, _, rerr = rpc.ParseRequest([]byte(`{"jsonrpc":"2.0","method":"n"}`))
+	require.Nil(t, rerr)
+	assert.True(t, req.IsNotification())
+
+	cases := []struct {
+		name, body string
+		code       int
+		id         string
+	}{
+		{"not JSON", `{"jsonrpc":`, rpc.CodeParseError, "null"},
+		{"two texts", `{} {}`, rpc.CodeParseError, "null"},
+		{"a batch", `[{"jsonrpc":"2.0","method":"m"}]`, rpc.CodeInvalidRequest, "null"},
+		{"not an object", `42`, rpc.CodeInvalidRequest, "null"},
+		{"wrong version, id kept", `{"jsonrpc":"1.0","id":7,"method":"m"}`, rpc.CodeInvalidRequest, "7"},
+		{"params not structured", `{"jsonrpc":"2.0","id":7,"method":"m","params":3}`, rpc.CodeInvalidRequest, "7"},
+		{"a response, its id kept", `{"jsonrpc":"2.0","id":7,"result":{}}`, rpc.CodeInvalidRequest, "7"},
+		{"a malformed response", `{"jsonrpc":"2.0","id":7,"result":{},"error":{}}`, rpc.CodeInvalidRequest, "null"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, id, rerr := rpc.ParseRequest([]byte(c.body))
+			assert.Nil(t, req)
+			require.NotNil(t, rerr)
+			assert.Equal(t, c.code, rerr.Code, rerr.Message)
+			assert.Equal(t, c.id, id.String())
+		})
+	}
+}
