@@ -10,7 +10,7 @@ import (
 // session, a stateless request's from its own params._meta.
 type callState struct {
 	modern   bool
-	version  string             // the request's (modern) or the session's version
+	version  string             // modern: the version the request names
 	caps     ClientCapabilities // declared by the request (modern) or the session
 	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
 	sink     modernSink         // modern: where notifications about the request go
@@ -35,8 +35,8 @@ func withCall(ctx context.Context, c *callState) context.Context {
 	return context.WithValue(ctx, callKey{}, c)
 }
 
-// callFromContext returns the request ctx serves; outside the stateless
-// path it describes a session request built from the session.
+// callFromContext returns the stateless request ctx serves, or nil outside
+// the stateless path (see callOf for session requests).
 func callFromContext(ctx context.Context) *callState {
 	if c, ok := ctx.Value(callKey{}).(*callState); ok {
 		return c
@@ -51,12 +51,13 @@ func setCache(ctx context.Context, h CacheHint) {
 	}
 }
 
-// legacyCall describes a request of a handshake session.
+// legacyCall describes a request of a handshake session: the capabilities
+// its client declared, against which the server checks what a handler asks
+// of it.
 func legacyCall(ss *ServerSession) *callState {
 	c := &callState{logLevel: -1}
 	if ss != nil {
 		ss.mu.Lock()
-		c.version = ss.version
 		c.caps = ss.declared
 		ss.mu.Unlock()
 	}

@@ -75,13 +75,8 @@ func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (an
 	case <-ctx.Done():
 		return nil, rpc.ErrNoResponse
 	case <-l.end:
-		return map[string]any{
-			"resultType": "complete",
-			"_meta": map[string]json.RawMessage{
-				metaSubscriptionID: l.id,
-				metaServerInfo:     s.infoJSON(),
-			},
-		}, nil
+		// decorate adds resultType and the server's identity.
+		return map[string]any{"_meta": map[string]json.RawMessage{metaSubscriptionID: l.id}}, nil
 	}
 }
 

@@ -50,18 +50,13 @@ func (s connSink) notify(ctx context.Context, method string, params any) error {
 	return s.conn.Notify(ctx, method, params)
 }
 
-// statusError is an error of the stateless protocol that Streamable HTTP
-// answers with its own status (400 for a malformed _meta, say).
-type statusError struct {
-	err    *rpc.Error
-	status int
-}
+// metaError is a -32602 about a request's _meta. Streamable HTTP answers
+// it with 400, where other -32602 errors (an unknown tool, say) are 200;
+// every other status follows from the error code.
+type metaError struct{ err *rpc.Error }
 
-func (e *statusError) Error() string { return e.err.Error() }
-func (e *statusError) Unwrap() error { return e.err }
-
-// withStatus marks err for an HTTP status.
-func withStatus(err *rpc.Error, status int) error { return &statusError{err: err, status: status} }
+func (e *metaError) Error() string { return e.err.Error() }
+func (e *metaError) Unwrap() error { return e.err }
 
 // modernStatus is the HTTP status of a stateless response: 200 for
 // results and ordinary errors; 400 for an invalid _meta and the errors
@@ -70,9 +65,9 @@ func modernStatus(err error) int {
 	if err == nil {
 		return http.StatusOK
 	}
-	var se *statusError
-	if errors.As(err, &se) {
-		return se.status
+	var me *metaError
+	if errors.As(err, &me) {
+		return http.StatusBadRequest
 	}
 	var re *rpc.Error
 	if errors.As(err, &re) {
@@ -128,7 +123,7 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 // must be served (-32022) and a log level must be a level (-32602).
 func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	bad := func(reason string) error {
-		return withStatus(rpc.InvalidParams(reason), http.StatusBadRequest)
+		return &metaError{rpc.InvalidParams(reason)}
 	}
 	var p requestMeta
 	if len(req.Params) == 0 || json.Unmarshal(req.Params, &p) != nil {
@@ -150,7 +145,7 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 		return nil, bad("params._meta lacks " + metaClientCapabilities)
 	}
 	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
-		return nil, withStatus(s.unsupportedVersion(version), http.StatusBadRequest)
+		return nil, s.unsupportedVersion(version)
 	}
 	c := &callState{modern: true, version: version, logLevel: -1, method: req.Method}
 	if err := json.Unmarshal(rawCaps, &c.caps); err != nil || !bytes.HasPrefix(bytes.TrimSpace(rawCaps), []byte("{")) {
@@ -236,6 +231,9 @@ var modernMethods = map[string]modernMethod{
 		}
 		return s.getPrompt(ctx, nil, p)
 	}},
+	"subscriptions/listen": {serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		return s.listen(ctx, callFromContext(ctx), req)
+	}},
 	"completion/complete": {capability: capCompletions, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
 		p := new(CompleteRequestParams)
 		if err := req.DecodeParams(p); err != nil {
@@ -246,21 +244,21 @@ var modernMethods = map[string]modernMethod{
 }
 
 // serveModern serves one request of the stateless protocol: it checks the
-// _meta, the method and its params against the 2026-07-28 schema, runs the
-// feature, and decorates the result (resultType, serverInfo, caching
-// hints). A handler's InputRequired becomes an InputRequiredResult.
-// subscriptions/listen blocks until the listen ends. Notifications about
-// the request go to sink. Notifications from the client are never
-// answered; cancellation is the transport's business.
+// method and the _meta, then the router checks the params against the
+// 2026-07-28 schema and runs the feature, and the result is decorated
+// (resultType, serverInfo, caching hints). A handler's InputRequired becomes
+// an InputRequiredResult. subscriptions/listen blocks until the listen
+// ends. Notifications about the request go to sink. Notifications from the
+// client are never answered; cancellation is the transport's business.
 func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	if req.IsNotification() {
 		return nil, nil
 	}
 	if !s.servesModern() {
-		return nil, withStatus(s.unsupportedVersion(Version20260728), http.StatusBadRequest)
+		return nil, s.unsupportedVersion(Version20260728)
 	}
 	m, known := modernMethods[req.Method]
-	if !known && req.Method != "subscriptions/listen" {
+	if !known {
 		// A method the version does not have (initialize, ping, …) is
 		// -32601 whatever its _meta says.
 		return nil, rpc.MethodNotFound(req.Method)
@@ -269,28 +267,18 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 	if err != nil {
 		return nil, err
 	}
-	c.sink = sink
-	if req.Method == "subscriptions/listen" {
-		if err := validateModernParams(req); err != nil {
-			return nil, err
-		}
-		return s.listen(ctx, c, req)
-	}
 	if m.capability != 0 && !s.offer(Version20260728).has(m.capability) {
 		return nil, rpc.MethodNotFound(req.Method)
 	}
-	if err := validateModernParams(req); err != nil {
+	router, err := s.statelessRouter()
+	if err != nil {
 		return nil, err
 	}
-	if m.input {
-		if err := s.openRound(c, req); err != nil {
-			return nil, err
-		}
-	}
+	c.sink = sink
 	ctx = withCall(ctx, c)
 	ctx = withRequestID(ctx, req.ID)
 	ctx = withProgress(ctx, req.Params)
-	res, err := m.serve(ctx, s, req)
+	res, err := router.Handle(ctx, req)
 	var ir *InputRequired
 	if m.input && errors.As(err, &ir) {
 		return s.modernInputRequired(c, ir)
@@ -301,25 +289,31 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 	return s.decorate(res, c, m.cacheable && len(c.inputs) == 0 && c.state == nil)
 }
 
-// validateModernParams checks a request's params against the 2026-07-28
-// schema of its method.
-func validateModernParams(req *rpc.Request) error {
-	sch, err := statelessSchemas()
-	if err != nil {
-		return err
-	}
-	ps := sch.params[req.Method]
-	if ps == nil {
-		return nil
-	}
-	inst, err := decodeInstance(req.Params)
-	if err != nil {
-		return rpc.InvalidParams(err.Error())
-	}
-	if err := ps.Validate(inst); err != nil {
-		return rpc.SchemaError(rpc.CodeInvalidParams, "invalid params: ", err)
-	}
-	return nil
+// statelessRouter returns the router of the stateless methods, built on
+// first use: each method's params schema from schema/mcp/2026-07-28, and a
+// handler that reads a retry's inputResponses and requestState (for the
+// methods that may ask for input) before it serves the call.
+func (s *Server) statelessRouter() (*rpc.Router, error) {
+	s.modernOnce.Do(func() {
+		sch, err := statelessSchemas()
+		if err != nil {
+			s.modernErr = err
+			return
+		}
+		r := rpc.NewRouter()
+		for name, m := range modernMethods {
+			r.Register(name, rpc.Method{Params: sch.params[name], Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+				if m.input {
+					if err := s.openRound(callFromContext(ctx), req); err != nil {
+						return nil, err
+					}
+				}
+				return m.serve(ctx, s, req)
+			}})
+		}
+		s.modernRouter = r
+	})
+	return s.modernRouter, s.modernErr
 }
 
 // decorate adds what every stateless result carries: resultType "complete"

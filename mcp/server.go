@@ -36,6 +36,10 @@ type Server struct {
 	sealer   *StateSealer
 	infoOnce sync.Once
 	infoRaw  []byte
+
+	modernOnce   sync.Once
+	modernRouter *rpc.Router // the stateless methods; see statelessRouter
+	modernErr    error
 }
 
 // ServerOptions configure a Server. The zero value is usable.
