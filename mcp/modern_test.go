@@ -102,6 +102,8 @@ func TestModernMetaIsRequired(t *testing.T) {
 			"io.modelcontextprotocol/clientCapabilities": map[string]any{}}},
 		"no capabilities": map[string]any{"_meta": map[string]any{
 			"io.modelcontextprotocol/protocolVersion": "2026-07-28"}},
+		"version not a string": map[string]any{"_meta": map[string]any{
+			"io.modelcontextprotocol/protocolVersion": 20260728, "io.modelcontextprotocol/clientCapabilities": map[string]any{}}},
 		"capabilities not an object": map[string]any{"_meta": map[string]any{
 			"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": "all"}},
 		"unknown log level": modernParams(nil, "", map[string]any{"io.modelcontextprotocol/logLevel": "loud"}),
@@ -463,9 +465,10 @@ func TestInputRequiredThatCannotBeAsked(t *testing.T) {
 	add("ping", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"p": {Method: "ping"}}})
 	add("badparams", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"s": {Method: "sampling/createMessage", Params: "not params"}}})
 	add("forever", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"r": mcp.RootsInput()}})
+	add("unencodable", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"e": {Method: "elicitation/create", Params: make(chan int)}}})
 
 	modern := dialModern(t, s)
-	for _, name := range []string{"nothing", "ping"} {
+	for _, name := range []string{"nothing", "ping", "unencodable"} {
 		_, rerr := modern.call(t, "tools/call", modernParams(map[string]any{"name": name}, fullCaps, nil))
 		require.NotNil(t, rerr, name)
 		assert.Equal(t, rpc.CodeInternalError, rerr.Code, name)
