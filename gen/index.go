@@ -340,6 +340,12 @@ func (c *converter) result(m *method, n *node, at loc) {
 	if !ok {
 		return
 	}
+	m.resultURLs = []string{at.doc.url + "#" + fragment(at.ptr)}
+	if ref := n.get("$ref"); n.kind == kindObject && ref != nil && len(n.members) == 1 && res.t.kind == refNamed {
+		// A bare $ref: validate against the definition itself.
+		nt := res.t.named
+		m.resultURLs = []string{nt.origin.doc.url + "#" + fragment(nt.origin.ptr)}
+	}
 	shape := res.t.shape()
 	switch {
 	case res.nullable || shape == shapeStruct:
