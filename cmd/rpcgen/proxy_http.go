@@ -58,8 +58,13 @@ func newHTTPProxy(mon *monitor, upstream *url.URL, stderr io.Writer) *httpProxy 
 		mon: mon, upstream: upstream, stderr: stderr,
 		sessions: map[string]*list.Element{}, recent: list.New(), limit: maxConversations,
 	}
+	// The client's Accept-Encoding alone decides the encoding: the
+	// transport neither asks for gzip nor decodes it behind its back.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DisableCompression = true
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
+		Transport:      tr,
 		ModifyResponse: p.response,
 		FlushInterval:  -1,
 		ErrorLog:       log.New(stderr, "rpcgen proxy: ", 0),
