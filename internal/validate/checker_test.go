@@ -3,6 +3,7 @@ package validate_test
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,9 +23,7 @@ type want struct {
 // check runs a JSON Lines transcript through a fresh checker of the set.
 func check(t *testing.T, set string, transcript string) []validate.Finding {
 	t.Helper()
-	s, err := validate.Open(set)
-	require.NoError(t, err)
-	c := s.NewChecker()
+	c := openSet(t, set).NewChecker()
 	var out []validate.Finding
 	err = validate.Read(strings.NewReader(transcript), "t.jsonl", validate.JSONLines, 0, func(it validate.Item) error {
 		out = append(out, c.CheckItem(it, validate.Unknown)...)
@@ -32,6 +31,25 @@ func check(t *testing.T, set string, transcript string) []validate.Finding {
 	})
 	require.NoError(t, err)
 	return out
+}
+
+var (
+	setsMu sync.Mutex
+	sets   = map[string]*validate.Set{}
+)
+
+// openSet opens a set once per test binary: compiling is the slow part.
+func openSet(t *testing.T, name string) *validate.Set {
+	t.Helper()
+	setsMu.Lock()
+	defer setsMu.Unlock()
+	if s, ok := sets[name]; ok {
+		return s
+	}
+	s, err := validate.Open(name)
+	require.NoError(t, err)
+	sets[name] = s
+	return s
 }
 
 func assertFindings(t *testing.T, got []validate.Finding, wants ...want) {
