@@ -25,7 +25,7 @@ func check(t *testing.T, set string, transcript string) []validate.Finding {
 	t.Helper()
 	c := openSet(t, set).NewChecker()
 	var out []validate.Finding
-	err = validate.Read(strings.NewReader(transcript), "t.jsonl", validate.JSONLines, 0, func(it validate.Item) error {
+	err := validate.Read(strings.NewReader(transcript), "t.jsonl", validate.JSONLines, 0, func(it validate.Item) error {
 		out = append(out, c.CheckItem(it, validate.Unknown)...)
 		return nil
 	})
