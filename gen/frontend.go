@@ -59,11 +59,12 @@ func detectFormat(root *node) (Format, bool) {
 }
 
 // load reads the input with the front end its format calls for.
-func load(opts Options) (*service, error) {
-	l, doc, err := readIndex(opts.Input)
+func load(opts Options, describing bool) (*service, error) {
+	l, doc, err := readIndex(opts.Input, opts.FS)
 	if err != nil {
 		return nil, err
 	}
+	l.describing = describing
 	format := opts.Format
 	if format == "" && opts.Config != nil {
 		format = opts.Config.Format

@@ -13,6 +13,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"io/fs"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -22,6 +23,11 @@ type Options struct {
 	// Input is the path of the index document. Documents it references are
 	// read relative to it and must lie in its directory tree.
 	Input string
+	// FS, when set, is where Input and the documents it references are
+	// read from; Input is then a slash-separated path inside it, as
+	// io/fs names files (schema.FS, for instance). Nil means the
+	// operating system's files.
+	FS fs.FS
 	// Package is the name of the generated Go package.
 	Package string
 	// Format names the front end that reads Input: FormatSchemarpc,
@@ -46,7 +52,7 @@ func Generate(opts Options) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" || token.IsKeyword(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	svc, err := load(opts)
+	svc, err := load(opts, false)
 	if err != nil {
 		return nil, err
 	}

@@ -290,6 +290,7 @@ func (c *converter) method(n *node, at loc, errs map[string]*rpcError) *method {
 
 func (c *converter) params(m *method, n *node, at loc) {
 	m.hasParams = true
+	m.paramsURL = c.l.indexURL.String() + "#" + fragment(at.ptr)
 	res, ok := c.convert(n, at, m.stem+"Params", nil, false)
 	if !ok {
 		return
@@ -307,7 +308,6 @@ func (c *converter) params(m *method, n *node, at loc) {
 		c.p.add(at, "params must be an object schema (or true for any params)")
 		return
 	}
-	m.paramsURL = c.l.indexURL.String() + "#" + fragment(at.ptr)
 	if ref := n.get("$ref"); n.kind == kindObject && ref != nil && len(n.members) == 1 {
 		// A bare $ref: validate against the definition itself, so that
 		// error locations name it.
@@ -336,9 +336,15 @@ func fragment(ptr string) string {
 }
 
 func (c *converter) result(m *method, n *node, at loc) {
+	m.resultURLs = []string{at.doc.url + "#" + fragment(at.ptr)}
 	res, ok := c.convert(n, at, m.stem+"Result", nil, false)
 	if !ok {
 		return
+	}
+	if ref := n.get("$ref"); n.kind == kindObject && ref != nil && len(n.members) == 1 && res.t.kind == refNamed {
+		// A bare $ref: validate against the definition itself.
+		nt := res.t.named
+		m.resultURLs = []string{nt.origin.doc.url + "#" + fragment(nt.origin.ptr)}
 	}
 	shape := res.t.shape()
 	switch {

@@ -294,7 +294,10 @@ type method struct {
 	// definition's required list).
 	paramsRequired bool
 	result         typeRef
-	resultFill     bool // a non-null slice or map result: nil is returned as empty
+	// resultURLs are the absolute locations of the result schemas: the
+	// result first, then the alternatives, for validating responses.
+	resultURLs []string
+	resultFill bool // a non-null slice or map result: nil is returned as empty
 	// altResults are the other results the schema allows (MCP
 	// EmptyResult, CreateTaskResult, InputRequiredResult): listed in the
 	// doc comments and methods.lock.json.

@@ -58,16 +58,23 @@ func splitDefPointer(ptr string) (container, entry string, ok bool) {
 // loader reads the index and the documents it references, keeping every
 // file inside the index's directory tree.
 type loader struct {
-	dir      string // the index's directory, symlinks resolved
-	indexURL *url.URL
-	docs     map[string]*document // by rel
-	order    []*document          // in load order; the index first
-	failed   map[string]bool      // rels already reported as unreadable
+	dir  string // the index's directory, symlinks resolved (a slash path inside fsys when fsys is set)
+	fsys fs.FS  // where the documents live; nil means the operating system's files
+	// describing says the input is read for Describe: problems that only
+	// concern Go code (names, unions without a Go shape) are not reported.
+	describing bool
+	indexURL   *url.URL
+	docs       map[string]*document // by rel
+	order      []*document          // in load order; the index first
+	failed     map[string]bool      // rels already reported as unreadable
 }
 
 // readIndex reads and parses the index file. A problem here is fatal, so it
 // returns the error instead of collecting it.
-func readIndex(input string) (*loader, *document, error) {
+func readIndex(input string, fsys fs.FS) (*loader, *document, error) {
+	if fsys != nil {
+		return readIndexFS(input, fsys)
+	}
 	abs, err := filepath.Abs(input)
 	if err != nil {
 		return nil, nil, err
@@ -87,6 +94,26 @@ func readIndex(input string) (*loader, *document, error) {
 	}
 	doc.root = root
 	l := &loader{dir: dir, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
+	return l, doc, nil
+}
+
+// readIndexFS reads the index at the slash path input inside fsys.
+func readIndexFS(input string, fsys fs.FS) (*loader, *document, error) {
+	input = path.Clean(input)
+	if !fs.ValidPath(input) {
+		return nil, nil, fmt.Errorf("input %q is not a valid path inside the file system", input)
+	}
+	raw, err := fs.ReadFile(fsys, input)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc := &document{rel: path.Base(input), raw: raw}
+	root, err := parseJSON(raw)
+	if err != nil {
+		return nil, nil, syntaxProblem(doc, err)
+	}
+	doc.root = root
+	l := &loader{dir: path.Dir(input), fsys: fsys, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
 	return l, doc, nil
 }
 
@@ -170,6 +197,35 @@ func (l *loader) load(at loc, rel string, p *problems) *document {
 }
 
 func (l *loader) read(rel string) (*document, error) {
+	raw, err := l.readFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	doc := &document{rel: rel, raw: raw, url: l.indexURL.ResolveReference(&url.URL{Path: rel}).String()}
+	root, err := parseJSON(raw)
+	if err != nil {
+		return nil, syntaxProblem(doc, err)
+	}
+	doc.root = root
+	if err := l.checkDocHeader(doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readFile returns the bytes of the document at rel, which must stay inside
+// the index's directory tree.
+func (l *loader) readFile(rel string) ([]byte, error) {
+	if l.fsys != nil {
+		raw, err := fs.ReadFile(l.fsys, path.Join(l.dir, rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("referenced file %s does not exist", rel)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cannot read referenced file %s: %v", rel, err)
+		}
+		return raw, nil
+	}
 	file := filepath.Join(l.dir, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -185,16 +241,7 @@ func (l *loader) read(rel string) (*document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read referenced file %s: %v", rel, err)
 	}
-	doc := &document{rel: rel, raw: raw, url: l.indexURL.ResolveReference(&url.URL{Path: rel}).String()}
-	root, err := parseJSON(raw)
-	if err != nil {
-		return nil, syntaxProblem(doc, err)
-	}
-	doc.root = root
-	if err := l.checkDocHeader(doc); err != nil {
-		return nil, err
-	}
-	return doc, nil
+	return raw, nil
 }
 
 // checkDocHeader checks the $schema and $id of a referenced document. Its

@@ -200,7 +200,9 @@ func mcpMethods(c *converter, doc *document, container string, index []*mcpMetho
 		}
 		if !m.notification {
 			m.result, m.resultFill = mcpResultType(c, doc, container, im.result)
+			m.resultURLs = append(m.resultURLs, doc.url+"#"+fragment(pointerJoin("", container, im.result)))
 			for _, alt := range im.altResults {
+				m.resultURLs = append(m.resultURLs, doc.url+"#"+fragment(pointerJoin("", container, alt)))
 				t, _ := mcpResultType(c, doc, container, alt)
 				m.altResults = append(m.altResults, t)
 			}

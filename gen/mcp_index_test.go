@@ -86,7 +86,7 @@ func TestMCPIndexOfThePublishedSchemas(t *testing.T) {
 	}
 	for _, v := range MCPVersions {
 		t.Run(v, func(t *testing.T) {
-			_, doc, err := readIndex(filepath.Join(MCPSpecDir, v, "schema.json"))
+			_, doc, err := readIndex(filepath.Join(MCPSpecDir, v, "schema.json"), nil)
 			require.NoError(t, err)
 			var p problems
 			container := mcpLayout(doc, &p)

@@ -108,6 +108,9 @@ func (c *converter) rename(proposed string, at loc) string {
 // them unique.
 func (c *converter) claim(name string, at loc) bool {
 	if prev, ok := c.names[name]; ok {
+		if c.l.describing {
+			return false // Go names do not matter to a description
+		}
 		c.p.add(at, "Go name %s collides with the one generated for %s; give one of them another name in the config (renames: %q: \"NewName\")", name, prev, at.String())
 		return false
 	}

@@ -544,6 +544,9 @@ func (c *converter) plan(nt *namedType) {
 	u.state = 1
 	defer func() { u.state = 2 }()
 	fail := func(format string, args ...any) {
+		if c.l.describing {
+			return // no Go type is made for a description
+		}
 		c.p.add(nt.origin, "cannot tell the variants of %s apart: %s; map it to raw JSON in the config (types: %q: \"encoding/json.RawMessage\"), or change the schema", nt.name, fmt.Sprintf(format, args...), nt.origin.String())
 	}
 	for _, v := range u.variants {

@@ -67,6 +67,8 @@ type Response struct {
 	Result json.RawMessage
 	// Error is the failure, nil on success.
 	Error *Error
+
+	tree any // Result as a validation tree, when read off the wire
 }
 
 // inbound is one message of a frame, classified.
@@ -75,7 +77,7 @@ type inbound struct {
 	resp    *Response // a response
 	invalid *Error    // not a valid message: answer with this error...
 	id      ID        // ...and this id (null when unreadable)
-	dropped error     // a malformed response: logged, never answered
+	dropped *Error    // a malformed response: logged, never answered
 }
 
 // envelopes are the compiled JSON-RPC envelope schemas from package schema.
@@ -209,16 +211,17 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 			sch = env.errorResponse
 		}
 		if err := sch.Validate(obj); err != nil {
-			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err, nil)}
+			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err, nil), id: replyID}
 		}
 		resp := &Response{ID: replyID}
 		if hasResult {
 			resp.Result = json.RawMessage(data[result.val.start:result.val.end])
+			resp.tree = result.tree
 		} else {
 			// Decoded from the raw bytes, so data keeps its exact text.
 			var e Error
 			if err := strictUnmarshal(data[errObj.val.start:errObj.val.end], &e); err != nil {
-				return inbound{dropped: err}
+				return inbound{dropped: InvalidRequest("invalid response: error: " + err.Error()), id: replyID}
 			}
 			resp.Error = &e
 		}

@@ -1,0 +1,120 @@
+package gen_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/gen"
+	"github.com/schemarpc/schemarpc/rpc"
+	"github.com/schemarpc/schemarpc/schema"
+)
+
+// compileAll compiles every params and result location of d, proving the
+// locations name schemas inside the documents d carries.
+func compileAll(t *testing.T, d *gen.Description) {
+	t.Helper()
+	docs := map[string]string{}
+	for u, b := range d.Documents {
+		docs[u] = string(b)
+	}
+	var opts []rpc.SchemaSetOption
+	if d.Draft07 {
+		opts = append(opts, rpc.WithDefaultDraft(jsonschema.Draft7))
+	}
+	set := rpc.NewSchemaSet(docs, opts...)
+	for _, m := range d.Methods {
+		if m.Params != "" {
+			_, err := set.Compile(m.Params)
+			require.NoError(t, err, "%s params %s", m.Name, m.Params)
+		}
+		for _, r := range m.Results {
+			_, err := set.Compile(r)
+			require.NoError(t, err, "%s result %s", m.Name, r)
+		}
+	}
+}
+
+func method(t *testing.T, d *gen.Description, name string) gen.MethodInfo {
+	t.Helper()
+	for _, m := range d.Methods {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no method %s", name)
+	return gen.MethodInfo{}
+}
+
+func TestDescribeReadsOurIndexFromAFileSystem(t *testing.T) {
+	d, err := gen.Describe(gen.Options{FS: schema.FS, Input: "mcp/2025-11-25/index.json"})
+	require.NoError(t, err)
+	assert.Equal(t, "MCP", d.Service)
+	assert.Equal(t, "https://schemarpc.dev/schema/mcp/2025-11-25/index.json", d.IndexURL)
+	call := method(t, d, "tools/call")
+	assert.False(t, call.Notification)
+	assert.Equal(t, "client-to-server", call.Direction)
+	assert.Equal(t, "by-name", call.Structure)
+	assert.NotEmpty(t, call.Params)
+	require.NotEmpty(t, call.Results)
+	assert.Contains(t, call.Results[0], "https://schemarpc.dev/schema/mcp/2025-11-25/")
+	ping := method(t, d, "ping")
+	assert.Equal(t, "both", ping.Direction)
+	progress := method(t, d, "notifications/progress")
+	assert.True(t, progress.Notification)
+	assert.Empty(t, progress.Results)
+	compileAll(t, d)
+}
+
+func TestDescribeReadsOpenRPCWithPositionalParams(t *testing.T) {
+	d, err := gen.Describe(gen.Options{Input: filepath.Join("testdata", "openrpcgolden", "input.json")})
+	require.NoError(t, err)
+	read := method(t, d, "notes.read")
+	assert.Equal(t, "by-position", read.Structure)
+	assert.Equal(t, []string{"id"}, read.ParamNames)
+	require.Len(t, read.Results, 1)
+	compileAll(t, d)
+}
+
+func TestDescribeReadsAPublishedMCPSchema(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "mcp-spec", "2025-06-18", "schema.json")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("the published MCP schemas are not beside the repository (%s): %v", path, err)
+	}
+	d, err := gen.Describe(gen.Options{Input: path})
+	require.NoError(t, err)
+	assert.Equal(t, "2025-06-18", d.Version)
+	assert.Len(t, method(t, d, "ping").Results, 1)
+	assert.Equal(t, "server-to-client", method(t, d, "elicitation/create").Direction)
+	compileAll(t, d)
+}
+
+func TestDescribeReportsAMissingFileInAFileSystem(t *testing.T) {
+	_, err := gen.Describe(gen.Options{FS: schema.FS, Input: "mcp/1999-01-01/index.json"})
+	require.Error(t, err)
+	_, err = gen.Describe(gen.Options{FS: schema.FS, Input: "../escape.json"})
+	require.ErrorContains(t, err, "not a valid path")
+}
+
+func TestDescribeIgnoresWhatOnlyMattersToGoCode(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "index.json")
+	require.NoError(t, os.WriteFile(input, []byte(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://example.test/api/index.json",
+  "service": "Api",
+  "methods": [{"name": "pick", "params": {"type": "object"},
+    "result": {"anyOf": [{"type": "string", "format": "email"}, {"type": "string", "format": "uri"}]}}]
+}`), 0o644))
+	_, err := gen.Generate(gen.Options{Input: input, Package: "api"})
+	require.ErrorContains(t, err, "Go name PickResultString collides")
+	d, err := gen.Describe(gen.Options{Input: input})
+	require.NoError(t, err)
+	require.Len(t, d.Methods, 1)
+	assert.Equal(t, []string{"https://example.test/api/index.json#/methods/0/result"}, d.Methods[0].Results)
+	compileAll(t, d)
+}

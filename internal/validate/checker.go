@@ -1,0 +1,310 @@
+package validate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// MaxPending is how many unanswered requests a Checker remembers per
+// sender. Past it the oldest is forgotten, so memory stays bounded however
+// long the transcript; a late answer to a forgotten request is reported as
+// answering an unknown id, with a note saying requests were forgotten.
+const MaxPending = 1 << 16
+
+// maxAnswered is how many answered ids a Checker remembers per sender, to
+// tell a second answer from an answer to an id never sent.
+const maxAnswered = 4096
+
+// Checker checks the messages of one conversation in order, tracking
+// request ids per sender so that each response is matched with the request
+// it answers and checked against that method's result schema. A Checker is
+// not safe for concurrent use; the proxy keeps one per conversation and
+// feeds it under a lock.
+type Checker struct {
+	set      *Set
+	pending  [3]*idTable // by the side that sent the request
+	answered [3]*idTable
+	forgot   int // pending requests evicted
+}
+
+// request is what a Checker remembers of a request.
+type request struct {
+	method string
+	at     Position
+}
+
+// NewChecker returns a Checker with no requests pending.
+func (s *Set) NewChecker() *Checker {
+	c := &Checker{set: s}
+	for i := range c.pending {
+		c.pending[i] = newIDTable(MaxPending)
+		c.answered[i] = newIDTable(maxAnswered)
+	}
+	return c
+}
+
+// Pending returns how many requests are waiting for their response.
+func (c *Checker) Pending() int {
+	n := 0
+	for _, t := range c.pending {
+		n += t.len()
+	}
+	return n
+}
+
+// Check checks one frame — a message or a batch — sent by from and read at
+// at, and returns its findings (none when it is valid).
+func (c *Checker) Check(b []byte, from Direction, at Position) []Finding {
+	f, perr := rpc.ParseFrame(b)
+	if perr != nil {
+		return []Finding{{Position: at, Code: perr.Code, Reason: "not JSON: " + strings.TrimPrefix(perr.Message, "parse error: "), Kind: "invalid", From: from}}
+	}
+	var out []Finding
+	if f.Batch {
+		switch {
+		case len(f.Messages) == 0:
+			out = append(out, Finding{Position: at, Code: rpc.CodeInvalidRequest, Reason: "an empty batch", Kind: "batch", From: from})
+		case !c.set.batchesAllowed():
+			out = append(out, Finding{Position: at, Code: rpc.CodeInvalidRequest, Reason: fmt.Sprintf("MCP %s has no batches (only 2025-03-26 has)", c.set.version), Kind: "batch", From: from})
+		}
+	}
+	for i := range f.Messages {
+		prefix := ""
+		if f.Batch {
+			prefix = "/" + strconv.Itoa(i)
+		}
+		out = c.message(&f.Messages[i], prefix, from, at, out)
+	}
+	return out
+}
+
+// message checks one message of a frame; prefix locates it in the frame.
+func (c *Checker) message(m *rpc.Message, prefix string, from Direction, at Position, out []Finding) []Finding {
+	switch m.Kind {
+	case rpc.KindInvalid:
+		kind := "invalid"
+		if m.LooksLikeResponse {
+			kind = "response"
+			c.answer(m.ID, from) // a malformed answer still answers
+		} else if !m.ID.IsNull() && !m.ID.IsZero() {
+			// The peer answers a malformed call with an error under its id.
+			c.remember(m.ID, from, "", at)
+		}
+		return append(out, errorFinding(at, prefix, "", m.Invalid, kind, "", from))
+	case rpc.KindRequest, rpc.KindNotification:
+		return c.call(m, prefix, from, at, out)
+	}
+	return c.response(m, prefix, from, at, out)
+}
+
+// call checks a request or notification.
+func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Position, out []Finding) []Finding {
+	req := m.Request
+	kind := m.Kind.String()
+	var meth *method
+	if c.set.methods != nil {
+		meth = c.set.methods[req.Method]
+	}
+	if from == Unknown && meth != nil {
+		from = sender(meth.Direction)
+	}
+	finding := func(code int, reason string) {
+		out = append(out, Finding{Position: at, Pointer: prefix, Code: code, Reason: reason, Kind: kind, Method: req.Method, From: from})
+	}
+	if m.Kind == rpc.KindRequest {
+		if c.set.mcp && !mcpID(req.ID) {
+			finding(rpc.CodeInvalidRequest, fmt.Sprintf("MCP request ids are strings or integers, not %s", req.ID))
+		}
+		if prev, ok := c.pending[from].get(req.ID.String()); ok {
+			finding(rpc.CodeInvalidRequest, fmt.Sprintf("id %s is already used by the unanswered request at %s", req.ID, where(prev.at)))
+		} else {
+			c.remember(req.ID, from, req.Method, at)
+		}
+	}
+	switch {
+	case c.set.methods == nil:
+		return out
+	case meth == nil:
+		finding(rpc.CodeMethodNotFound, fmt.Sprintf("method %q is not in %s", req.Method, c.set.name))
+		return out
+	case meth.Notification != (m.Kind == rpc.KindNotification):
+		if meth.Notification {
+			finding(rpc.CodeInvalidRequest, fmt.Sprintf("%s is a notification, sent here with an id", req.Method))
+		} else {
+			finding(rpc.CodeInvalidRequest, fmt.Sprintf("%s is a request, sent here without an id", req.Method))
+		}
+	}
+	if wrong := wrongSender(meth.Direction, from); wrong != "" {
+		finding(rpc.CodeMethodNotFound, fmt.Sprintf("%s sent by the %s: %s", req.Method, from, wrong))
+	}
+	if meth.params == nil {
+		return out
+	}
+	if meth.ParamsRequired && req.Params == nil {
+		finding(rpc.CodeInvalidParams, "invalid params: params are required")
+		return out
+	}
+	if e := req.CheckParams(meth.params, meth.structure, meth.ParamNames); e != nil {
+		out = append(out, errorFinding(at, prefix, "/params", e, kind, req.Method, from))
+	}
+	return out
+}
+
+// response matches a response with its request and checks its result.
+func (c *Checker) response(m *rpc.Message, prefix string, from Direction, at Position, out []Finding) []Finding {
+	resp := m.Response
+	req, sentBy, ok := c.answer(resp.ID, from)
+	if from == Unknown && ok {
+		from = sentBy.other()
+	}
+	if !ok {
+		if resp.ID.IsNull() && resp.Error != nil {
+			return out // the answer to a message whose id could not be read
+		}
+		reason := fmt.Sprintf("a response to id %s, which no request is waiting for", resp.ID)
+		if prev, seen := c.wasAnswered(resp.ID, from); seen {
+			reason = fmt.Sprintf("a second response to id %s (the request at %s was already answered)", resp.ID, where(prev.at))
+		} else if c.forgot > 0 {
+			reason += fmt.Sprintf(" (%d older unanswered requests were forgotten)", c.forgot)
+		}
+		return append(out, Finding{Position: at, Pointer: prefix + "/id", Code: rpc.CodeInvalidRequest, Reason: reason, Kind: "response", From: from})
+	}
+	if resp.Error != nil || c.set.methods == nil {
+		return out
+	}
+	meth := c.set.methods[req.method]
+	if meth == nil || len(meth.results) == 0 {
+		return out
+	}
+	var first *rpc.Error
+	for _, s := range meth.results {
+		e := resp.CheckResult(s, rpc.CodeInternalError)
+		if e == nil {
+			return out
+		}
+		if first == nil {
+			first = e
+		}
+	}
+	return append(out, errorFinding(at, prefix, "/result", first, "response", req.method, from))
+}
+
+// remember records a request as waiting for its answer.
+func (c *Checker) remember(id rpc.ID, from Direction, method string, at Position) {
+	if c.pending[from].put(id.String(), request{method: method, at: at}) {
+		c.forgot++
+	}
+}
+
+// answer finds and removes the request a response from the given side
+// answers: one the other side sent, or one whose sender is unknown. With
+// the responder unknown, the earliest waiting request with the id wins.
+func (c *Checker) answer(id rpc.ID, from Direction) (request, Direction, bool) {
+	key := id.String()
+	var sides []Direction
+	switch from {
+	case Unknown:
+		sides = []Direction{FromClient, FromServer, Unknown}
+	default:
+		sides = []Direction{from.other(), Unknown}
+	}
+	best, bestSide, found := request{}, Unknown, false
+	for _, side := range sides {
+		if r, ok := c.pending[side].get(key); ok && (!found || r.at.Index < best.at.Index) {
+			best, bestSide, found = r, side, true
+		}
+	}
+	if found {
+		c.pending[bestSide].remove(key)
+		c.answered[bestSide].put(key, best)
+	}
+	return best, bestSide, found
+}
+
+// wasAnswered looks for an already answered request with the id.
+func (c *Checker) wasAnswered(id rpc.ID, from Direction) (request, bool) {
+	sides := []Direction{from.other(), Unknown}
+	if from == Unknown {
+		sides = []Direction{FromClient, FromServer, Unknown}
+	}
+	for _, side := range sides {
+		if r, ok := c.answered[side].get(id.String()); ok {
+			return r, true
+		}
+	}
+	return request{}, false
+}
+
+// sender infers who sends a method from its direction.
+func sender(direction string) Direction {
+	switch direction {
+	case "client-to-server":
+		return FromClient
+	case "server-to-client":
+		return FromServer
+	}
+	return Unknown
+}
+
+// wrongSender says why a method may not come from the given side, or "".
+func wrongSender(direction string, from Direction) string {
+	switch {
+	case from == FromServer && direction == "client-to-server":
+		return "only clients send it, and clients do not serve it"
+	case from == FromClient && direction == "server-to-client":
+		return "only servers send it, and servers do not serve it"
+	}
+	return ""
+}
+
+// mcpID reports whether id is an MCP request id: a string or an integer.
+func mcpID(id rpc.ID) bool {
+	s := id.String()
+	if s == "" || s == "null" {
+		return false
+	}
+	if s[0] == '"' {
+		return true
+	}
+	return !strings.ContainsAny(s, ".eE")
+}
+
+// where describes a position for a reason text.
+func where(p Position) string {
+	if p.Line > 0 {
+		return fmt.Sprintf("message %d (line %d)", p.Index, p.Line)
+	}
+	return fmt.Sprintf("message %d", p.Index)
+}
+
+// errorFinding turns a runtime error into a finding: the pointer of its
+// first violation, made relative to the message.
+func errorFinding(at Position, prefix, member string, e *rpc.Error, kind, method string, from Direction) Finding {
+	f := Finding{Position: at, Pointer: prefix + member, Code: e.Code, Reason: e.Message, Kind: kind, Method: method, From: from}
+	if vs, truncated := violations(e); len(vs) > 0 {
+		f.Pointer = prefix + member + vs[0].InstanceLocation
+		f.Violations = vs
+		// The pointer says where; the reason says what, and how much more.
+		f.Reason = vs[0].Message
+		if more := len(vs) - 1; more > 0 || truncated {
+			f.Reason += fmt.Sprintf(" (and %d more%s)", more, map[bool]string{true: ", not all listed"}[truncated])
+		}
+	}
+	return f
+}
+
+// CheckItem checks a message read by Read. from is the sender when the
+// item does not name one (a transcript record's "from" wins); a Broken item
+// is a -32700 finding.
+func (c *Checker) CheckItem(it Item, from Direction) []Finding {
+	if it.From != Unknown {
+		from = it.From
+	}
+	if it.Broken != "" {
+		return []Finding{{Position: it.Position, Code: rpc.CodeParseError, Reason: it.Broken, Kind: "invalid", From: from}}
+	}
+	return c.Check(it.Bytes, from, it.Position)
+}

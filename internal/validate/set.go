@@ -1,0 +1,135 @@
+package validate
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/gen"
+	"github.com/schemarpc/schemarpc/rpc"
+	"github.com/schemarpc/schemarpc/schema"
+)
+
+// Set is a compiled schema set: the methods of one protocol with their
+// params and result schemas, or, for the bare "jsonrpc" set, the envelopes
+// alone.
+type Set struct {
+	name    string
+	methods map[string]*method // nil for the envelope-only set
+	// mcp is set for MCP sets: batches follow the version's rules.
+	mcp bool
+	// version is the MCP protocol version, when known.
+	version string
+}
+
+// method is one method of a Set, its schemas compiled.
+type method struct {
+	gen.MethodInfo
+	structure rpc.ParamStructure
+	params    *jsonschema.Schema
+	results   []*jsonschema.Schema
+}
+
+// Name returns the set's name as given to Open: a built-in name or a path.
+func (s *Set) Name() string { return s.name }
+
+// Version returns the MCP protocol version the set describes, or "".
+func (s *Set) Version() string { return s.version }
+
+// Methods returns the names of the set's methods, sorted; none for the
+// envelope-only set.
+func (s *Set) Methods() []string {
+	names := make([]string, 0, len(s.methods))
+	for n := range s.methods {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// batchesAllowed reports whether a batch is an acceptable message: always in
+// plain JSON-RPC, in MCP only in 2025-03-26 (or when the version is unknown).
+func (s *Set) batchesAllowed() bool {
+	return !s.mcp || s.version == "" || s.version == "2025-03-26"
+}
+
+// EnvelopeSet is the name of the built-in set that checks the JSON-RPC 2.0
+// envelopes alone, whatever the method.
+const EnvelopeSet = "jsonrpc"
+
+// Builtins lists the names of the built-in sets: "jsonrpc", then
+// "mcp/<version>" for each MCP version whose schema the binary embeds,
+// oldest first.
+func Builtins() []string {
+	out := []string{EnvelopeSet}
+	idx, _ := fs.Glob(schema.FS, "mcp/*/index.json") // the pattern is valid
+	for _, f := range idx {
+		out = append(out, path.Dir(f))
+	}
+	slices.Sort(out[1:])
+	return out
+}
+
+// Open returns the set named by name: a built-in set (see Builtins) or the
+// path of any schema input "rpcgen gen" reads — a schemarpc index, a
+// published MCP schema.json or an OpenRPC document.
+func Open(name string) (*Set, error) {
+	if name == EnvelopeSet {
+		return &Set{name: name}, nil
+	}
+	if slices.Contains(Builtins(), name) {
+		d, err := gen.Describe(gen.Options{FS: schema.FS, Input: name + "/index.json"})
+		if err != nil {
+			return nil, fmt.Errorf("built-in set %s: %w", name, err)
+		}
+		return compile(name, d, true, strings.TrimPrefix(name, "mcp/"))
+	}
+	if strings.HasPrefix(name, "mcp/") && !strings.Contains(name, ".") {
+		return nil, fmt.Errorf("unknown built-in set %q (built in: %s)", name, strings.Join(Builtins(), ", "))
+	}
+	d, err := gen.Describe(gen.Options{Input: name})
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return compile(name, d, d.Service == "MCP", d.Version)
+}
+
+// compile builds a Set from a description, compiling every schema now so
+// that a broken schema is reported before any message is read.
+func compile(name string, d *gen.Description, mcp bool, version string) (*Set, error) {
+	docs := make(map[string]string, len(d.Documents))
+	for u, b := range d.Documents {
+		docs[u] = string(b)
+	}
+	var opts []rpc.SchemaSetOption
+	if d.Draft07 {
+		opts = append(opts, rpc.WithDefaultDraft(jsonschema.Draft7))
+	}
+	schemas := rpc.NewSchemaSet(docs, opts...)
+	s := &Set{name: name, methods: make(map[string]*method, len(d.Methods)), mcp: mcp, version: version}
+	for _, info := range d.Methods {
+		m := &method{MethodInfo: info, structure: structures[info.Structure]}
+		if info.Params != "" {
+			sch, err := schemas.Compile(info.Params)
+			if err != nil {
+				return nil, fmt.Errorf("schema %s: params of %s: %w", name, info.Name, err)
+			}
+			m.params = sch
+		}
+		for _, r := range info.Results {
+			sch, err := schemas.Compile(r)
+			if err != nil {
+				return nil, fmt.Errorf("schema %s: result of %s: %w", name, info.Name, err)
+			}
+			m.results = append(m.results, sch)
+		}
+		s.methods[info.Name] = m
+	}
+	return s, nil
+}
+
+var structures = map[string]rpc.ParamStructure{"by-name": rpc.ByName, "by-position": rpc.ByPosition, "either": rpc.Either, "": rpc.ByName}
