@@ -117,6 +117,11 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	inputErr := false
 	for _, name := range files {
 		if err := validateFile(name, set, sender, mode, *maxSize, rep, &sum); err != nil {
+			var re reportError
+			if errors.As(err, &re) {
+				fmt.Fprintf(stderr, "rpcgen validate: writing the report: %v\n", re.error)
+				return exitUsage
+			}
 			fmt.Fprintf(stderr, "rpcgen validate: %v\n", err)
 			inputErr = true
 		}
