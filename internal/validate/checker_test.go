@@ -175,6 +175,15 @@ func TestBatchesFollowTheMCPVersion(t *testing.T) {
 		want{4, -32602, "/1/params/cursor", "want string"},
 	)
 	assert.Equal(t, "batch", got[0].Kind)
+	init0326 := strings.ReplaceAll(initialize, "2025-11-25", "2025-03-26")
+	got = check(t, "mcp/2025-03-26", init0326+batch+`[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}]
+`)
+	assertFindings(t, got, want{4, -32602, "/1/params/cursor", "want string"})
+	got = check(t, "mcp/2024-11-05", strings.ReplaceAll(initialize, "2025-11-25", "2024-11-05")+batch)
+	assertFindings(t, got,
+		want{4, -32600, "", "MCP 2024-11-05 has no batches"},
+		want{4, -32602, "/1/params/cursor", "want string"},
+	)
 }
 
 func TestPositionalParamsOfAnOpenRPCSet(t *testing.T) {
