@@ -24,9 +24,11 @@ type Checker struct {
 }
 
 // New returns a checker for a protocol version ("2024-11-05" … "2025-11-25",
-// or "2026-07-28"). It always validates against our schema of that era, and
-// also against the published schema of the same version when a
-// shared/mcp-spec directory is found above the working directory.
+// or "2026-07-28"). It always validates against our schema of that version
+// (schema/mcp/<version>), and also against the published schema of the same
+// version when a shared/mcp-spec directory is found above the working
+// directory. A method our schema of the version does not list is reported,
+// saying in which version it appeared or was last present.
 //
 // A 2026-07-28 checker follows the requests of one connection (stateless
 // requests still need their responses matched): params against the
@@ -39,7 +41,7 @@ func New(version string) (*Checker, error) {
 	if !knownVersion(version) {
 		return nil, fmt.Errorf("mcpcheck: unknown protocol version %q (known: %v)", version, Versions)
 	}
-	ours, err := LoadOursFor(schemaVersion(version))
+	ours, err := LoadOursFor(version)
 	if err != nil {
 		return nil, err
 	}
@@ -169,13 +171,11 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 	def, ok := c.ours.Method(method)
 	switch {
 	case !ok:
-		return fmt.Errorf("%s %q is not an MCP method", kind, method)
+		return absent(kind, method, c.version)
 	case def.Notification == isRequest:
 		return fmt.Errorf("%q is sent as a %s, but it is a %s", method, kind, map[bool]string{true: "notification", false: "request"}[def.Notification])
 	case !dir.sends(def.Direction):
 		return fmt.Errorf("%q is %s only, not sent %s", method, def.Direction, dir)
-	case !exists(method, c.version):
-		return fmt.Errorf("%q does not exist in protocol version %s (it appeared in %s)", method, c.version, methodSince[method])
 	}
 	var errs []error
 	if isRequest && id == nil {

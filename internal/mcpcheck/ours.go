@@ -15,8 +15,9 @@ import (
 	"github.com/schemarpc/schemarpc/schema"
 )
 
-// OurVersion is the protocol version the project's handshake-era schemas
-// describe; sessions of older versions use a subset of them.
+// OurVersion is the richest handshake version, the one LoadOurs loads and
+// mcp/v20251125 is generated from. The older handshake versions have
+// schemas of their own (see Versions).
 const OurVersion = "2025-11-25"
 
 // Method is one entry of the index of our MCP schema.
@@ -38,12 +39,12 @@ type Ours struct {
 	defs    map[string]string // definition name → absolute location
 }
 
-// LoadOurs reads the index and family documents of our handshake-era MCP
-// schema (OurVersion) from schema.FS.
+// LoadOurs reads the index and family documents of our MCP schema of
+// OurVersion from schema.FS.
 func LoadOurs() (*Ours, error) { return LoadOursFor(OurVersion) }
 
-// LoadOursFor reads our MCP schema of one version (OurVersion or
-// ModernVersion) from schema.FS.
+// LoadOursFor reads our MCP schema of one version, any of Versions, from
+// schema.FS (the directory mcp/<version>).
 func LoadOursFor(version string) (*Ours, error) {
 	set, err := rpc.NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
 	if err != nil {

@@ -1,53 +1,71 @@
 package mcpcheck
 
-import "slices"
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
+	"sync"
+
+	"github.com/schemarpc/schemarpc/schema"
+)
 
 // Versions are the protocol versions a Checker knows, oldest first: the
-// handshake versions, then the stateless ModernVersion.
+// handshake versions, then the stateless ModernVersion. Each has its own
+// schema in schema.FS, under mcp/<version>.
 var Versions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", ModernVersion}
 
 // ModernVersion is the stateless revision: no handshake, version and client
 // capabilities in every request's _meta. Its messages are checked against
-// our schema/mcp/2026-07-28, the older versions' against schema/mcp/2025-11-25.
+// our schema/mcp/2026-07-28.
 const ModernVersion = "2026-07-28"
-
-// schemaVersion returns the version of our schema that describes sessions
-// of protocol version v: the modern one describes itself, every handshake
-// version is a subset of OurVersion.
-func schemaVersion(v string) string {
-	if v >= ModernVersion {
-		return ModernVersion
-	}
-	return OurVersion
-}
 
 // batchVersion is the only version whose sessions may carry JSON-RPC batches.
 const batchVersion = "2025-03-26"
 
-// methodSince gives the first version of the methods that did not exist in
-// 2024-11-05. Our schema describes 2025-11-25, so a message of a later
-// method in an older session is reported without help from the published
-// schema.
-var methodSince = map[string]string{
-	"elicitation/create":                 "2025-06-18",
-	"notifications/elicitation/complete": "2025-11-25",
-	"tasks/get":                          "2025-11-25",
-	"tasks/result":                       "2025-11-25",
-	"tasks/list":                         "2025-11-25",
-	"tasks/cancel":                       "2025-11-25",
-	"notifications/tasks/status":         "2025-11-25",
-}
-
 // knownVersion reports whether v is one of Versions.
 func knownVersion(v string) bool { return slices.Contains(Versions, v) }
 
-// exists reports whether method is part of version v. Dates compare as
-// strings. The modern schema lists exactly its own methods, so the table
-// only matters for the handshake versions.
-func exists(method, v string) bool {
-	if v >= ModernVersion {
-		return true
+// methodVersions maps every method of our schemas to the versions, oldest
+// first, whose index lists it. It is read once from schema.FS.
+var methodVersions = sync.OnceValues(func() (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, v := range Versions {
+		b, err := fs.ReadFile(schema.FS, "mcp/"+v+"/index.json")
+		if err != nil {
+			return nil, fmt.Errorf("mcpcheck: %w", err)
+		}
+		var idx struct {
+			Methods []struct {
+				Name string `json:"name"`
+			} `json:"methods"`
+		}
+		if err := json.Unmarshal(b, &idx); err != nil {
+			return nil, fmt.Errorf("mcpcheck: mcp/%s/index.json: %w", v, err)
+		}
+		for _, m := range idx.Methods {
+			out[m.Name] = append(out[m.Name], v)
+		}
 	}
-	since, ok := methodSince[method]
-	return !ok || v >= since
+	return out, nil
+})
+
+// absent reports a request or notification (kind) of a method our schema of
+// version v does not list, saying why: it belongs to a later version, it
+// was dropped before v, or no version has it.
+func absent(kind, method, v string) error {
+	history, err := methodVersions()
+	if err != nil {
+		return err
+	}
+	have := history[method]
+	for _, w := range have {
+		if w > v {
+			return fmt.Errorf("%s %q does not exist in protocol version %s (it appeared in %s)", kind, method, v, w)
+		}
+	}
+	if len(have) > 0 {
+		return fmt.Errorf("%s %q is not an MCP method in %s (the last version that had it is %s)", kind, method, v, have[len(have)-1])
+	}
+	return fmt.Errorf("%s %q is not an MCP method", kind, method)
 }

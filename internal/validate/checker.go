@@ -226,7 +226,11 @@ func (c *Checker) answer(id rpc.ID, from Direction) (request, Direction, bool) {
 
 // wasAnswered looks for an already answered request with the id.
 func (c *Checker) wasAnswered(id rpc.ID, from Direction) (request, bool) {
-	for _, side := range []Direction{from.other(), Unknown, from} {
+	sides := []Direction{from.other(), Unknown}
+	if from == Unknown {
+		sides = []Direction{FromClient, FromServer, Unknown}
+	}
+	for _, side := range sides {
 		if r, ok := c.answered[side].get(id.String()); ok {
 			return r, true
 		}
@@ -280,9 +284,14 @@ func where(p Position) string {
 // first violation, made relative to the message.
 func errorFinding(at Position, prefix, member string, e *rpc.Error, kind, method string, from Direction) Finding {
 	f := Finding{Position: at, Pointer: prefix + member, Code: e.Code, Reason: e.Message, Kind: kind, Method: method, From: from}
-	if vs, _ := violations(e); len(vs) > 0 {
+	if vs, truncated := violations(e); len(vs) > 0 {
 		f.Pointer = prefix + member + vs[0].InstanceLocation
 		f.Violations = vs
+		// The pointer says where; the reason says what, and how much more.
+		f.Reason = vs[0].Message
+		if more := len(vs) - 1; more > 0 || truncated {
+			f.Reason += fmt.Sprintf(" (and %d more%s)", more, map[bool]string{true: ", not all listed"}[truncated])
+		}
 	}
 	return f
 }

@@ -204,7 +204,10 @@ func (rd *reader) auto() error {
 	skipped := 0
 	for {
 		b, err := rd.br.Peek(1)
-		if err != nil || len(b) == 0 {
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if len(b) == 0 {
 			return nil // empty input: no messages
 		}
 		if b[0] == '\n' {
@@ -264,8 +267,11 @@ func (rd *reader) whole(list bool) error {
 	var first byte
 	for {
 		b, err := rd.br.ReadByte()
-		if err != nil {
+		if errors.Is(err, io.EOF) {
 			return nil // nothing but white space
+		}
+		if err != nil {
+			return err
 		}
 		if b != ' ' && b != '\t' && b != '\r' && b != '\n' {
 			first = b
@@ -299,7 +305,10 @@ func (rd *reader) array() error {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			var se *json.SyntaxError
-			if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if errors.As(err, &se) {
+				return rd.emit(Item{Position: Position{Line: lineAt(se.Offset)}, Broken: "not JSON: " + err.Error()})
+			}
+			if errors.Is(err, io.ErrUnexpectedEOF) {
 				return rd.emit(Item{Position: Position{Line: lineAt(dec.InputOffset())}, Broken: "not JSON: " + err.Error()})
 			}
 			return err
