@@ -72,7 +72,7 @@ func parseProxy(args []string, stdout, stderr io.Writer) (cfg proxyConfig, code 
 	fs.StringVar(&cfg.report, "report", "", "write findings to `FILE` instead of stderr")
 	fs.StringVar(&cfg.transcript, "transcript", "", "record every JSON message seen to `FILE` as JSON Lines transcript records")
 	fs.BoolVar(&cfg.failOnFindings, "fail-on-findings", false, "exit 1 when there were findings, even if the server succeeded")
-	fs.IntVar(&cfg.maxMessage, "max-message", validate.DefaultMaxMessage, "largest message checked, in `BYTES`; longer ones are forwarded and reported")
+	fs.IntVar(&cfg.maxMessage, "max-message-size", validate.DefaultMaxMessage, "largest message checked, in `BYTES`; longer ones are forwarded and reported")
 	fs.StringVar(&cfg.listen, "listen", "", "serve HTTP at `ADDR` (host:port) instead of running a command")
 	fs.StringVar(&cfg.upstream, "upstream", "", "`URL` of the Streamable HTTP server to forward to (with --listen)")
 	fs.Usage = func() {
@@ -96,7 +96,7 @@ func parseProxy(args []string, stdout, stderr io.Writer) (cfg proxyConfig, code 
 		return usage(fmt.Sprintf("--format %q is not one of %s", cfg.format, strings.Join(validate.Formats, ", ")))
 	}
 	if cfg.maxMessage <= 0 {
-		return usage("--max-message must be positive")
+		return usage("--max-message-size must be positive")
 	}
 	switch {
 	case cfg.listen == "" && cfg.upstream != "":

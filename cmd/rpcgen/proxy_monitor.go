@@ -50,7 +50,7 @@ func openMonitor(cfg proxyConfig, set *validate.Set, stderr io.Writer) (*monitor
 		m.closers = append(m.closers, f)
 		m.transcript = f
 	}
-	rep, err := validate.NewReporter(cfg.format, w, validate.ToolInfo{Name: "rpcgen", Version: buildVersion()})
+	rep, err := validate.NewReporter(cfg.format, w, validate.ToolInfo{Name: "rpcgen", Version: buildVersion(), URI: "https://github.com/schemarpc/schemarpc"})
 	if err != nil {
 		m.closeFiles()
 		return nil, err

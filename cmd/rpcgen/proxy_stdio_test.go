@@ -59,7 +59,7 @@ func TestProxyStdioForwardsEveryByteUnchanged(t *testing.T) {
 			report := filepath.Join(dir, "report.txt")
 			args := []string{"--report", report}
 			if tt.maxMessage != "" {
-				args = append(args, "--max-message", tt.maxMessage)
+				args = append(args, "--max-message-size", tt.maxMessage)
 			}
 			args = append(append(args, "--"), childCommand(t, "record="+recorded, "reply="+replyFile)...)
 

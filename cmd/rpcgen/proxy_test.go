@@ -280,7 +280,7 @@ func TestProxyRejectsBadUsage(t *testing.T) {
 		{"listen and a command", []string{"--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1", "--", "x"}, exitUsage, "not both"},
 		{"an upstream that is not an http URL", []string{"--listen", "127.0.0.1:0", "--upstream", "ftp://h/x"}, exitUsage, "not an http or https URL"},
 		{"an unknown format", []string{"--format", "xml", "--", "x"}, exitUsage, `--format "xml"`},
-		{"a bound that is not positive", []string{"--max-message", "0", "--", "x"}, exitUsage, "--max-message"},
+		{"a bound that is not positive", []string{"--max-message-size", "0", "--", "x"}, exitUsage, "--max-message-size"},
 		{"an unknown flag", []string{"--nope", "--", "x"}, exitUsage, "nope"},
 		{"an unknown schema set", []string{"--schema", "mcp/1999-01-01", "--", "x"}, exitUsage, "--schema"},
 		{"a report that cannot be created", []string{"--report", filepath.Join(dir, "no", "such", "dir", "r.txt"), "--", "x"}, exitFail, "--report"},
@@ -300,7 +300,7 @@ func TestProxyRejectsBadUsage(t *testing.T) {
 func TestProxyHelpNamesBothModesAndEveryFlag(t *testing.T) {
 	code, stdout, _ := rpcgen("help", "proxy")
 	assert.Equal(t, exitOK, code)
-	for _, want := range []string{"-- COMMAND", "--listen ADDR --upstream URL", "-schema", "-format", "-report", "-transcript", "-fail-on-findings", "-max-message", "mcp/2025-11-25"} {
+	for _, want := range []string{"-- COMMAND", "--listen ADDR --upstream URL", "-schema", "-format", "-report", "-transcript", "-fail-on-findings", "-max-message-size", "mcp/2025-11-25"} {
 		assert.Contains(t, stdout, want)
 	}
 }
