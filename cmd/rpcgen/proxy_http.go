@@ -78,6 +78,7 @@ type exchangeKey struct{}
 // exchange is what the proxy knows of one HTTP exchange while it lasts.
 type exchange struct {
 	conv *conversation
+	in   *url.URL // the request's URL as the client sent it
 	// checked says the request body was checked as JSON-RPC, so a JSON
 	// response body is the server's answer.
 	checked bool
@@ -86,7 +87,7 @@ type exchange struct {
 // ServeHTTP checks the request body, when it is a JSON-RPC message, before
 // forwarding it: the checker must see a request before its response.
 func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{conv: p.conversation(r.Header.Get(headerSession))}
+	ex := &exchange{conv: p.conversation(r.Header.Get(headerSession), r.URL), in: r.URL}
 	if r.Method == http.MethodPost && mediaType(r.Header.Get("Content-Type")) == "application/json" && r.Body != nil {
 		if p.checkable(r.Header) {
 			r.Body = p.checkBody(r.Body, ex.conv, validate.FromClient)
@@ -143,7 +144,7 @@ func (p *httpProxy) response(resp *http.Response) error {
 	switch mediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
 		if p.checkable(resp.Header) {
-			resp.Body = p.sseBody(resp.Body, ex.conv)
+			resp.Body = p.sseBody(resp.Body, ex)
 		}
 	case "application/json":
 		if ex.checked && p.checkable(resp.Header) {
@@ -191,12 +192,23 @@ func (p *httpProxy) checkBody(body io.ReadCloser, conv *conversation, from valid
 }
 
 // sseBody returns a body that checks each event of an SSE stream before
-// the bytes that complete it are forwarded.
-func (p *httpProxy) sseBody(body io.ReadCloser, conv *conversation) io.ReadCloser {
+// the bytes that complete it are forwarded. The endpoint event of the old
+// HTTP+SSE transport names the URL the client posts its messages to: they
+// then belong to the stream's conversation.
+func (p *httpProxy) sseBody(body io.ReadCloser, ex *exchange) io.ReadCloser {
+	conv := ex.conv
 	return &sseBody{ReadCloser: body, parser: &sseParser{
 		max:     p.mon.max,
 		event:   func(data []byte) { p.mon.check(conv.checker, data, validate.FromServer, conv.session) },
 		tooLong: func() { p.mon.tooLong(conv.checker, validate.FromServer) },
+		other: func(typ string, data []byte) {
+			if typ != "endpoint" || conv.session != "" {
+				return
+			}
+			if u, err := ex.in.Parse(strings.TrimSpace(string(data))); err == nil {
+				p.adopt(endpointKey(u), conv)
+			}
+		},
 	}}
 }
 
@@ -229,14 +241,24 @@ func mediaType(ct string) string {
 	return t
 }
 
+// endpointKey is the session key of the old HTTP+SSE transport's
+// conversations: the URL the client posts to, as the client sends it.
+func endpointKey(u *url.URL) string { return "endpoint " + u.RequestURI() }
+
 // conversation returns the conversation of a session, started if need be,
-// or a new one for an exchange outside any session.
-func (p *httpProxy) conversation(session string) *conversation {
-	if session == "" {
-		return &conversation{checker: p.mon.set.NewChecker()}
-	}
+// or a new one for an exchange outside any session. A request without a
+// session header to the endpoint of an old HTTP+SSE stream belongs to that
+// stream's conversation.
+func (p *httpProxy) conversation(session string, u *url.URL) *conversation {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if session == "" {
+		if e, ok := p.sessions[endpointKey(u)]; ok {
+			p.recent.MoveToFront(e)
+			return e.Value.(*conversation)
+		}
+		return &conversation{checker: p.mon.set.NewChecker()}
+	}
 	if e, ok := p.sessions[session]; ok {
 		p.recent.MoveToFront(e)
 		return e.Value.(*conversation)

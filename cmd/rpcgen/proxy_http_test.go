@@ -318,6 +318,39 @@ func TestProxyHTTPContinuesTheInitializeConversationInItsSession(t *testing.T) {
 	assert.Contains(t, p.report.String(), "a second response to id 1", "the session's checker is the one that saw initialize")
 }
 
+func TestProxyHTTPFollowsTheOldSSETransportsEndpoint(t *testing.T) {
+	// HTTP+SSE (2024-11-05): the client GETs a stream whose first event
+	// names the URL to POST to; the answers come on the stream.
+	posted := make(chan struct{})
+	upstream, _ := recordingUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: endpoint\ndata: /messages?sessionId=abc\n\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-posted:
+			case <-r.Context().Done():
+				return
+			}
+			io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n")
+		case http.MethodPost:
+			w.WriteHeader(http.StatusAccepted)
+			close(posted)
+		}
+	})
+	p := startHTTPProxy(t, upstream.URL, "jsonrpc", nil)
+	stream := send(t, http.MethodGet, p.url+"/sse", "", "Accept", "text/event-stream")
+	first := make([]byte, len("event: endpoint\ndata: /messages?sessionId=abc\n\n"))
+	read := make(chan error, 1)
+	go func() { _, err := io.ReadFull(stream.Body, first); read <- err }()
+	require.NoError(t, receive(t, read))
+	resp := send(t, http.MethodPost, p.url+"/messages?sessionId=abc", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "Content-Type", "application/json")
+	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
+	assert.Contains(t, string(readAll(t, stream)), `"id":1`)
+	assert.Equal(t, validate.Summary{Files: 2, Messages: 2}, p.stop(), "the answer on the stream matches the request posted to its endpoint: %s", p.report)
+}
+
 func TestProxyHTTPForgetsSessionsThatEndOrAreLeastRecentlyUsed(t *testing.T) {
 	upstream, _ := recordingUpstream(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusAccepted) })
 	p := startHTTPProxy(t, upstream.URL, "jsonrpc", nil)

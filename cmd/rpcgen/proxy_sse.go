@@ -5,17 +5,19 @@ import "bytes"
 // sseParser reads a text/event-stream body that arrives in pieces and hands
 // over the data of each complete message event, as an EventSource would
 // dispatch it: the data lines of one event joined with newlines. Comments
-// and the id and retry fields are ignored; events of a named type other
-// than "message" (the endpoint event of the old HTTP+SSE transport, say)
-// and events without data (a priming event) are skipped. An event still
-// open when the stream ends is dropped, as a client drops it.
+// and the id and retry fields are ignored; events without data (a priming
+// event) are skipped. Events of a type other than "message" (the endpoint
+// event of the old HTTP+SSE transport, say) go to other, when set. An event
+// still open when the stream ends is dropped, as a client drops it.
 //
 // Both a line and an event's data are bounded by max: past it the event is
-// reported to tooLong and its bytes are dropped as they come.
+// reported to tooLong (a message event) or dropped (any other), its bytes
+// dropped as they come.
 type sseParser struct {
 	max     int
 	event   func(data []byte)
 	tooLong func()
+	other   func(eventType string, data []byte)
 
 	line     []byte
 	lineOver bool // the current line has passed max
@@ -25,7 +27,7 @@ type sseParser struct {
 	data     []byte
 	hasData  bool
 	dataOver bool // the current event's data has passed max
-	named    bool // the current event has a type other than message
+	typ      string // the current event's type, "" for message
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
@@ -109,22 +111,34 @@ func (p *sseParser) endLine() {
 		p.data = append(p.data, value...)
 		p.data = append(p.data, '\n')
 	case "event":
-		p.named = !over && len(value) > 0 && string(value) != "message"
+		switch {
+		case over:
+			p.typ = "(too long)"
+		case string(value) == "message":
+			p.typ = ""
+		default:
+			p.typ = string(value)
+		}
 	}
 }
 
 // dispatch ends the current event.
 func (p *sseParser) dispatch() {
+	data := bytes.TrimSuffix(p.data, []byte("\n"))
 	switch {
-	case !p.hasData || p.named:
+	case !p.hasData:
+	case p.typ != "":
+		if p.other != nil && !p.dataOver {
+			p.other(p.typ, data)
+		}
 	case p.dataOver:
 		p.tooLong()
 	default:
-		if data := bytes.TrimSuffix(p.data, []byte("\n")); len(bytes.TrimSpace(data)) > 0 {
+		if len(bytes.TrimSpace(data)) > 0 {
 			p.event(data)
 		}
 	}
-	p.hasData, p.dataOver, p.named = false, false, false
+	p.hasData, p.dataOver, p.typ = false, false, ""
 	p.data = p.data[:0]
 	if cap(p.data) > keepCap {
 		p.data = nil

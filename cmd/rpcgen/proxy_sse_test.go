@@ -87,3 +87,15 @@ func TestSSEParserDoesNotHoldALongEvent(t *testing.T) {
 	assert.LessOrEqual(t, cap(p.line), 1000)
 	assert.LessOrEqual(t, cap(p.data), 1000)
 }
+
+func TestSSEParserHandsOverEventsOfOtherTypes(t *testing.T) {
+	var got []string
+	p := &sseParser{
+		max:     20,
+		event:   func(b []byte) { got = append(got, "message "+string(b)) },
+		tooLong: func() { got = append(got, "<too long>") },
+		other:   func(typ string, b []byte) { got = append(got, typ+" "+string(b)) },
+	}
+	p.write([]byte("event: endpoint\ndata: /messages?s=1\n\nevent: message\ndata: {}\n\nevent:\ndata: []\n\nevent: big\ndata: " + strings.Repeat("z", 30) + "\n\n"))
+	assert.Equal(t, []string{"endpoint /messages?s=1", "message {}", "message []"}, got, "an event of another type past the bound is dropped")
+}

@@ -155,7 +155,10 @@ func runProxyStdio(cfg proxyConfig, mon *monitor, stdin io.Reader, stdout, stder
 
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(signals)
+	defer func() {
+		signal.Stop(signals)
+		close(signals)
+	}()
 	go func() {
 		for s := range signals {
 			_ = cmd.Process.Signal(s)
