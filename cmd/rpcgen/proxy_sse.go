@@ -26,7 +26,7 @@ type sseParser struct {
 
 	data     []byte
 	hasData  bool
-	dataOver bool // the current event's data has passed max
+	dataOver bool   // the current event's data has passed max
 	typ      string // the current event's type, "" for message
 }
 

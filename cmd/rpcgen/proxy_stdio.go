@@ -147,23 +147,25 @@ func runProxyStdio(cfg proxyConfig, mon *monitor, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "rpcgen proxy: %v\n", err)
 		return exitFail
 	}
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(stderr, "rpcgen proxy: starting the server: %v\n", err)
-		return exitFail
-	}
-	go tap.run()
-
+	// Signals are caught from before the server starts, so that none
+	// meant for it ends the proxy instead; they wait in the channel until
+	// there is a server to pass them to.
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer func() {
 		signal.Stop(signals)
 		close(signals)
 	}()
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(stderr, "rpcgen proxy: starting the server: %v\n", err)
+		return exitFail
+	}
 	go func() {
 		for s := range signals {
 			_ = cmd.Process.Signal(s)
 		}
 	}()
+	go tap.run()
 
 	go forwardClient(tap, stdin, childIn)
 

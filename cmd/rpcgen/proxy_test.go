@@ -44,8 +44,8 @@ func init() {
 // fakeServer is a server whose bytes the tests know. Its arguments:
 // record=FILE copies stdin to FILE; reply=FILE writes FILE to stdout;
 // echo copies stdin to stdout; answer answers each request line with an
-// empty result; wait writes a line and waits to be signalled; exit=N exits
-// with N once stdin has ended.
+// empty result; wait writes a line and waits for a signal or the end of
+// stdin; exit=N exits with N once stdin has ended.
 func fakeServer(args []string) int {
 	code := 0
 	var record, reply string
@@ -68,8 +68,9 @@ func fakeServer(args []string) int {
 		}
 	}
 	if wait {
+		// Until a signal ends it, or the proxy's end closes stdin.
 		fmt.Println(`{"jsonrpc":"2.0","method":"ready"}`)
-		time.Sleep(20 * time.Second) // the test signals long before
+		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
 	}
 	var wg sync.WaitGroup
