@@ -588,3 +588,12 @@ func TestProxyHTTPAnswers502WhenTheUpstreamIsDown(t *testing.T) {
 	assert.Equal(t, validate.Summary{Files: 2, Messages: 1}, p.stop(), "the request was checked, no answer came")
 	assert.Contains(t, p.stderr.String(), "rpcgen proxy: ")
 }
+
+func TestProxyHTTPFailsWhenItCannotListen(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	code, _, stderr := rpcgen("proxy", "--listen", ln.Addr().String(), "--upstream", "http://127.0.0.1:1")
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stderr, "rpcgen proxy: listen tcp")
+}

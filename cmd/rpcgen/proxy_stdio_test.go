@@ -300,3 +300,29 @@ func TestProxyStdioPassesSignalsOnAndReportsDeathBySignal(t *testing.T) {
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 128+int(syscall.SIGTERM), p.wait(), "the server died of the SIGTERM passed on; stderr:\n%s", p.stderr)
 }
+
+func TestProxyStdioFailsWhenTheReportOrTranscriptCannotBeWritten(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to fail writes")
+	}
+	tests := []struct {
+		name string
+		flag string
+		want string
+	}{
+		{"the report", "--report", "writing the report"},
+		{"the transcript", "--transcript", "writing the transcript"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{tt.flag, "/dev/full"}
+			if tt.flag != "--report" {
+				args = append(args, "--report", filepath.Join(t.TempDir(), "r.txt"))
+			}
+			p := startProxy(t, append(append(args, "--"), childCommand(t)...)...)
+			_, code := p.exchange([]byte("{\"jsonrpc\":\"1.0\",\"method\":\"a\"}\n"))
+			assert.Equal(t, exitFail, code, "the server succeeded, the proxy did not")
+			assert.Contains(t, p.stderr.String(), tt.want)
+		})
+	}
+}
