@@ -36,6 +36,12 @@ const shutdownGrace = 5 * time.Second
 type conversation struct {
 	checker *validate.Checker
 	session string // "" outside a session
+	// label names the conversation in transcript records, for its whole
+	// life: the session id, or "exchange-N" for one that began outside a
+	// session (an initialize exchange keeps it once the session exists, so
+	// its request and answer stay together when the transcript is checked
+	// again).
+	label string
 }
 
 // httpProxy forwards HTTP to the upstream server and checks the JSON-RPC
@@ -51,6 +57,7 @@ type httpProxy struct {
 	recent   *list.List               // most recently used first
 	limit    int
 	warned   bool // a body that could not be checked was mentioned
+	next     int  // exchanges begun outside a session
 }
 
 func newHTTPProxy(mon *monitor, upstream *url.URL, stderr io.Writer) *httpProxy {
@@ -186,7 +193,7 @@ func (p *httpProxy) checkBody(body io.ReadCloser, conv *conversation, from valid
 		return readCloser{io.MultiReader(bytes.NewReader(b), body), body}
 	}
 	if msg := bytes.TrimSpace(b); len(msg) > 0 {
-		p.mon.check(conv.checker, msg, from, conv.session)
+		p.mon.check(conv.checker, msg, from, conv.label)
 	}
 	return readCloser{bytes.NewReader(b), body}
 }
@@ -199,7 +206,7 @@ func (p *httpProxy) sseBody(body io.ReadCloser, ex *exchange) io.ReadCloser {
 	conv := ex.conv
 	return &sseBody{ReadCloser: body, parser: &sseParser{
 		max:     p.mon.max,
-		event:   func(data []byte) { p.mon.check(conv.checker, data, validate.FromServer, conv.session) },
+		event:   func(data []byte) { p.mon.check(conv.checker, data, validate.FromServer, conv.label) },
 		tooLong: func() { p.mon.tooLong(conv.checker, validate.FromServer) },
 		other: func(typ string, data []byte) {
 			if typ != "endpoint" || conv.session != "" {
@@ -257,13 +264,14 @@ func (p *httpProxy) conversation(session string, u *url.URL) *conversation {
 			p.recent.MoveToFront(e)
 			return e.Value.(*conversation)
 		}
-		return &conversation{checker: p.mon.set.NewChecker()}
+		p.next++
+		return &conversation{checker: p.mon.set.NewChecker(), label: fmt.Sprintf("exchange-%d", p.next)}
 	}
 	if e, ok := p.sessions[session]; ok {
 		p.recent.MoveToFront(e)
 		return e.Value.(*conversation)
 	}
-	c := &conversation{checker: p.mon.set.NewChecker(), session: session}
+	c := &conversation{checker: p.mon.set.NewChecker(), session: session, label: session}
 	p.keep(c)
 	return c
 }

@@ -154,10 +154,12 @@ func validateFile(name string, set *validate.Set, sender validate.Direction, mod
 		r = f
 	}
 	sum.Files++
-	checker := set.NewChecker()
+	// Records that name a session (rpcgen proxy over HTTP) are separate
+	// conversations; everything else in the file is one.
+	conversations := set.NewConversations(1024)
 	err := validate.Read(r, name, mode, maxSize, func(it validate.Item) error {
 		sum.Messages++
-		for _, f := range checker.CheckItem(it, sender) {
+		for _, f := range conversations.Checker(it.Session).CheckItem(it, sender) {
 			sum.Findings++
 			if err := rep.Finding(f); err != nil {
 				return reportError{err}

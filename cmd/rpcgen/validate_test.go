@@ -139,3 +139,24 @@ func TestValidateAReportThatCannotBeWritten(t *testing.T) {
 type brokenWriter struct{}
 
 func (brokenWriter) Write([]byte) (int, error) { return 0, assert.AnError }
+
+func TestValidateKeepsTheSessionsOfATranscriptApart(t *testing.T) {
+	// Two HTTP sessions both use id 1 at once: as records of two sessions
+	// they are fine; without the session names they would collide.
+	transcript := `{"from":"client","session":"a","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}
+{"from":"client","session":"b","message":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}
+{"from":"server","session":"b","message":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}
+{"from":"server","session":"a","message":{"jsonrpc":"2.0","id":1,"result":{}}}
+`
+	file := writeFile(t, t.TempDir(), "s.jsonl", transcript)
+	code, stdout, _ := rpcgen("validate", "--schema", "mcp/2025-11-25", file)
+	assert.Equal(t, exitOK, code, stdout)
+	merged := writeFile(t, t.TempDir(), "m.jsonl", strings.NewReplacer(`"session":"a",`, "", `"session":"b",`, "").Replace(transcript))
+	code, stdout, _ = rpcgen("validate", "--schema", "mcp/2025-11-25", merged)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stdout, "already used by the unanswered request")
+	bad := writeFile(t, t.TempDir(), "b.jsonl", `{"from":"client","session":7,"message":{"jsonrpc":"2.0","method":"x"}}`+"\n")
+	code, stdout, _ = rpcgen("validate", "--schema", "jsonrpc", bad)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stdout, "session is 7, not a string")
+}

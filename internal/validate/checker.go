@@ -296,6 +296,45 @@ func errorFinding(at Position, prefix, member string, e *rpc.Error, kind, method
 	return f
 }
 
+// Conversations keeps one Checker per conversation of a transcript, as
+// named by its records' "session" member, so that ids of concurrent
+// sessions do not collide. It holds at most max conversations; past that
+// the least recently used is forgotten.
+type Conversations struct {
+	set   *Set
+	max   int
+	byID  map[string]*Checker
+	order []string // least recently used first
+}
+
+// NewConversations returns an empty Conversations of the set.
+func (s *Set) NewConversations(max int) *Conversations {
+	return &Conversations{set: s, max: max, byID: map[string]*Checker{}}
+}
+
+// Checker returns the checker of the named conversation, making it on first
+// use.
+func (cs *Conversations) Checker(session string) *Checker {
+	c, ok := cs.byID[session]
+	if ok {
+		for i, k := range cs.order {
+			if k == session {
+				cs.order = append(cs.order[:i], cs.order[i+1:]...)
+				break
+			}
+		}
+	} else {
+		if len(cs.order) >= cs.max {
+			delete(cs.byID, cs.order[0])
+			cs.order = cs.order[1:]
+		}
+		c = cs.set.NewChecker()
+		cs.byID[session] = c
+	}
+	cs.order = append(cs.order, session)
+	return c
+}
+
 // CheckItem checks a message read by Read. from is the sender when the
 // item does not name one (a transcript record's "from" wins); a Broken item
 // is a -32700 finding.

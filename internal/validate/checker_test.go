@@ -216,3 +216,15 @@ func TestCheckItemReportsBrokenItems(t *testing.T) {
 	assert.Equal(t, validate.FromClient, got[0].From)
 	assert.Equal(t, 3, got[0].Line)
 }
+
+func TestConversationsForgetTheLeastRecentlyUsed(t *testing.T) {
+	cs := openSet(t, "jsonrpc").NewConversations(2)
+	a := cs.Checker("a")
+	require.Empty(t, a.Check([]byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`), validate.FromClient, validate.Position{Index: 1}))
+	cs.Checker("b")
+	assert.Same(t, a, cs.Checker("a"), "a is used again, so b is the least recently used")
+	cs.Checker("c")
+	assert.Same(t, a, cs.Checker("a"))
+	assert.Equal(t, 1, a.Pending())
+	assert.NotSame(t, cs.Checker("b"), cs.Checker("c"), "b was forgotten and made anew")
+}

@@ -8,8 +8,8 @@ import (
 
 // Position says where a message was read.
 type Position struct {
-	// File names the input ("-" for standard input, or a label such as
-	// "client→server" in the proxy).
+	// File names the input ("-" for standard input; "client" or "server"
+	// in the proxy).
 	File string
 	// Line is the line the message starts on, counting from 1; 0 when not
 	// known.

@@ -55,6 +55,9 @@ type Item struct {
 	Bytes []byte
 	// From is the sender a transcript record names; Unknown otherwise.
 	From Direction
+	// Session is the conversation a transcript record names ("session",
+	// as rpcgen proxy writes for Streamable HTTP); "" otherwise.
+	Session string
 	// Broken, when set, says why the input could not be read as a message
 	// here (not JSON, too large, a malformed record); Bytes may be empty.
 	Broken string
@@ -66,8 +69,9 @@ type Item struct {
 // that are not JSON are Broken items, not errors.
 //
 // In JSON Lines, a line may be a transcript record instead of a bare
-// message: an object with "message" (the message) and "from" ("client" or
-// "server"), and no "jsonrpc".
+// message: an object with "message" (the message), "from" ("client" or
+// "server"), optionally "session" (a conversation's name), and no
+// "jsonrpc". Other members of a record are ignored.
 func Read(r io.Reader, name string, mode InputMode, maxSize int, fn func(Item) error) error {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxMessage
@@ -184,6 +188,12 @@ func record(it *Item) {
 		return
 	}
 	it.Bytes = msg
+	if raw, ok := rec["session"]; ok {
+		if json.Unmarshal(raw, &it.Session) != nil {
+			it.Broken = fmt.Sprintf("a transcript record whose session is %s, not a string", raw)
+			return
+		}
+	}
 	if raw, ok := rec["from"]; ok {
 		var from string
 		d, ok := Unknown, false
