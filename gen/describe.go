@@ -1,9 +1,6 @@
 package gen
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // Description is what a schema input says about the messages of its
 // service, without any Go: the method index and the documents that hold the
@@ -89,8 +86,3 @@ func Describe(opts Options) (*Description, error) {
 
 // structureNames are the schemarpc spellings of the param structures.
 var structureNames = map[paramStructure]string{byName: "by-name", byPosition: "by-position", either: "either"}
-
-// DocumentURLs returns the URLs of the description's documents, sorted.
-func (d *Description) DocumentURLs() []string {
-	return slices.Sorted(maps.Keys(d.Documents))
-}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
@@ -117,4 +118,29 @@ func TestDescribeIgnoresWhatOnlyMattersToGoCode(t *testing.T) {
 	require.Len(t, d.Methods, 1)
 	assert.Equal(t, []string{"https://example.test/api/index.json#/methods/0/result"}, d.Methods[0].Results)
 	compileAll(t, d)
+}
+
+func TestDescribeReportsBrokenDocumentsInAFileSystem(t *testing.T) {
+	fsys := fstest.MapFS{
+		"api/bad.json":   {Data: []byte(`{"service": `)},
+		"api/sub/x.json": {Data: []byte(`{}`)},
+		"api/dir.json": {Data: []byte(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://example.test/api/dir.json",
+  "service": "Api",
+  "methods": [{"name": "m", "params": {"$ref": "sub#/$defs/P"}, "result": true}]
+}`)},
+		"api/index.json": {Data: []byte(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://example.test/api/index.json",
+  "service": "Api",
+  "methods": [{"name": "m", "params": {"$ref": "types.json#/$defs/P"}, "result": true}]
+}`)},
+	}
+	_, err := gen.Describe(gen.Options{FS: fsys, Input: "api/bad.json"})
+	require.ErrorContains(t, err, "bad.json")
+	_, err = gen.Describe(gen.Options{FS: fsys, Input: "api/index.json"})
+	require.ErrorContains(t, err, "referenced file types.json does not exist")
+	_, err = gen.Describe(gen.Options{FS: fsys, Input: "api/dir.json"})
+	require.ErrorContains(t, err, "cannot read referenced file sub")
 }

@@ -69,51 +69,41 @@ type loader struct {
 	failed     map[string]bool      // rels already reported as unreadable
 }
 
-// readIndex reads and parses the index file. A problem here is fatal, so it
-// returns the error instead of collecting it.
+// readIndex reads and parses the index file, from fsys when it is set (input
+// is then a slash path inside it), otherwise from the operating system. A
+// problem here is fatal, so it returns the error instead of collecting it.
 func readIndex(input string, fsys fs.FS) (*loader, *document, error) {
+	var dir, base string
+	var raw []byte
+	var err error
 	if fsys != nil {
-		return readIndexFS(input, fsys)
+		input = path.Clean(input)
+		if !fs.ValidPath(input) {
+			return nil, nil, fmt.Errorf("input %q is not a valid path inside the file system", input)
+		}
+		dir, base = path.Dir(input), path.Base(input)
+		raw, err = fs.ReadFile(fsys, input)
+	} else {
+		var abs string
+		if abs, err = filepath.Abs(input); err != nil {
+			return nil, nil, err
+		}
+		if dir, err = filepath.EvalSymlinks(filepath.Dir(abs)); err != nil {
+			return nil, nil, err
+		}
+		base = filepath.Base(abs)
+		raw, err = os.ReadFile(abs)
 	}
-	abs, err := filepath.Abs(input)
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
-	if err != nil {
-		return nil, nil, err
-	}
-	raw, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc := &document{rel: filepath.Base(abs), raw: raw}
+	doc := &document{rel: base, raw: raw}
 	root, err := parseJSON(raw)
 	if err != nil {
 		return nil, nil, syntaxProblem(doc, err)
 	}
 	doc.root = root
-	l := &loader{dir: dir, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
-	return l, doc, nil
-}
-
-// readIndexFS reads the index at the slash path input inside fsys.
-func readIndexFS(input string, fsys fs.FS) (*loader, *document, error) {
-	input = path.Clean(input)
-	if !fs.ValidPath(input) {
-		return nil, nil, fmt.Errorf("input %q is not a valid path inside the file system", input)
-	}
-	raw, err := fs.ReadFile(fsys, input)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc := &document{rel: path.Base(input), raw: raw}
-	root, err := parseJSON(raw)
-	if err != nil {
-		return nil, nil, syntaxProblem(doc, err)
-	}
-	doc.root = root
-	l := &loader{dir: path.Dir(input), fsys: fsys, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
+	l := &loader{dir: dir, fsys: fsys, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
 	return l, doc, nil
 }
 

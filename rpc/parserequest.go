@@ -9,21 +9,21 @@ package rpc
 // when b is not one JSON text, -32600 for a batch, a response, or an object
 // the request envelope rejects.
 func ParseRequest(b []byte) (*Request, ID, *Error) {
-	items, batch, perr := decodeFrame(b, DefaultMaxDepth)
+	f, perr := ParseFrame(b)
 	switch {
 	case perr != nil:
 		return nil, NullID(), perr
-	case batch:
+	case f.Batch:
 		return nil, NullID(), InvalidRequest("a batch where one message was expected")
 	}
-	it := items[0]
+	m := f.Messages[0]
 	switch {
-	case it.req != nil:
-		return it.req, it.req.ID, nil
-	case it.invalid != nil:
-		return nil, it.id, it.invalid
-	case it.resp != nil:
-		return nil, it.resp.ID, InvalidRequest("a response where a request or notification was expected")
+	case m.Request != nil:
+		return m.Request, m.ID, nil
+	case m.Response != nil:
+		return nil, m.ID, InvalidRequest("a response where a request or notification was expected")
+	case m.LooksLikeResponse:
+		return nil, NullID(), InvalidRequest("a malformed response where a request or notification was expected")
 	}
-	return nil, NullID(), InvalidRequest("a malformed response where a request or notification was expected")
+	return nil, m.ID, m.Invalid
 }

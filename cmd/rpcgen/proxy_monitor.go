@@ -79,7 +79,7 @@ func (m *monitor) tooLong(c *validate.Checker, from validate.Direction) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	at := m.next(from)
-	m.report(c.CheckItem(validate.Item{Position: at, Broken: fmt.Sprintf("a message longer than %d bytes", m.max)}, from))
+	m.report(c.CheckItem(validate.Item{Position: at, Broken: validate.TooLong(m.max)}, from))
 }
 
 // next numbers the next message from a side.

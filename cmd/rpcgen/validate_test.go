@@ -134,6 +134,8 @@ func TestValidateAReportThatCannotBeWritten(t *testing.T) {
 	code := run([]string{"validate", "--schema", "jsonrpc", file}, brokenWriter{}, &errOut)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut.String(), "report")
+	assert.Equal(t, "rpcgen validate: writing the report: "+assert.AnError.Error()+"\n", errOut.String(),
+		"the first failed write ends the run, and is not blamed on the input file")
 }
 
 type brokenWriter struct{}

@@ -48,6 +48,10 @@ func ParseInputMode(s string) (InputMode, error) {
 // DefaultMaxMessage is the default bound on one message's size.
 const DefaultMaxMessage = 64 << 20
 
+// TooLong is the reason given for a message longer than max bytes, which
+// is skipped without being held whole.
+func TooLong(max int) string { return fmt.Sprintf("a message longer than %d bytes", max) }
+
 // Item is one message read from an input.
 type Item struct {
 	Position
@@ -87,7 +91,7 @@ func Read(r io.Reader, name string, mode InputMode, maxSize int, fn func(Item) e
 	rd := &reader{name: name, br: br, lt: lt, max: maxSize, fn: fn}
 	switch mode {
 	case JSONLines:
-		return rd.lines(nil)
+		return rd.lines()
 	case Message:
 		return rd.whole(false)
 	case Document:
@@ -137,27 +141,19 @@ func (rd *reader) readLine() (line []byte, too bool, err error) {
 	}
 }
 
-// lines reads JSON Lines; first, when set, is a line already read.
-func (rd *reader) lines(first []byte) error {
-	pending := first
+// lines reads JSON Lines.
+func (rd *reader) lines() error {
 	for {
-		var line []byte
-		var too bool
-		if pending != nil {
-			line, pending = pending, nil
-		} else {
-			var err error
-			line, too, err = rd.readLine()
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
+		line, too, err := rd.readLine()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
 		}
 		rd.line++
 		if too {
-			if err := rd.emit(Item{Position: Position{Line: rd.line}, Broken: fmt.Sprintf("a message longer than %d bytes", rd.max)}); err != nil {
+			if err := rd.emit(Item{Position: Position{Line: rd.line}, Broken: TooLong(rd.max)}); err != nil {
 				return err
 			}
 			continue
@@ -230,17 +226,17 @@ func (rd *reader) auto() error {
 	}
 	// Peek the first line without consuming it: one complete value with
 	// more after it means JSON Lines.
-	n := 0
+	n, scanned := -1, 0
 	for {
 		b, err := rd.br.Peek(min(rd.br.Buffered()+1, rd.br.Size()))
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			n = i
+		if i := bytes.IndexByte(b[scanned:], '\n'); i >= 0 {
+			n = scanned + i
 			break
 		}
 		if err != nil || len(b) == rd.br.Size() {
-			n = -1 // one line filling the buffer, or no newline at all
-			break
+			break // one line filling the buffer, or no newline at all
 		}
+		scanned = len(b)
 	}
 	if n >= 0 {
 		b, _ := rd.br.Peek(n + 1)
@@ -249,7 +245,7 @@ func (rd *reader) auto() error {
 			rest, _ := rd.br.Peek(min(rd.br.Buffered(), rd.br.Size()))
 			if len(bytes.TrimSpace(rest[n+1:])) > 0 || rd.moreAfter(n+1) {
 				rd.line = skipped
-				return rd.lines(nil)
+				return rd.lines()
 			}
 		}
 	}
@@ -296,7 +292,7 @@ func (rd *reader) whole(list bool) error {
 			return err
 		}
 		if len(b) > rd.max {
-			return rd.emit(Item{Position: Position{Line: startLine}, Broken: fmt.Sprintf("a message longer than %d bytes", rd.max)})
+			return rd.emit(Item{Position: Position{Line: startLine}, Broken: TooLong(rd.max)})
 		}
 		return rd.emit(Item{Position: Position{Line: startLine}, Bytes: bytes.TrimSpace(b)})
 	}

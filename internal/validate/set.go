@@ -34,23 +34,6 @@ type method struct {
 	results   []*jsonschema.Schema
 }
 
-// Name returns the set's name as given to Open: a built-in name or a path.
-func (s *Set) Name() string { return s.name }
-
-// Version returns the MCP protocol version the set describes, or "".
-func (s *Set) Version() string { return s.version }
-
-// Methods returns the names of the set's methods, sorted; none for the
-// envelope-only set.
-func (s *Set) Methods() []string {
-	names := make([]string, 0, len(s.methods))
-	for n := range s.methods {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
 // batchesAllowed reports whether a batch is an acceptable message: always in
 // plain JSON-RPC, in MCP only in 2025-03-26 (or when the version is unknown).
 func (s *Set) batchesAllowed() bool {
