@@ -12,6 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/internal/mcpcheck"
 )
 
 // mutant is a changed copy of a fixture's params or result.
@@ -19,49 +21,6 @@ type mutant struct {
 	what  string
 	doc   any
 	later bool // a variant of a later version was put in
-}
-
-// mutateMembers calls emit with a copy of v for each member of each object
-// inside v (at pointer at): one copy without the member, one with its value
-// replaced by a value of another JSON type.
-func mutateMembers(v any, at string, emit func(what string, m any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			ptr := at + "/" + k
-			removed := maps.Clone(x)
-			delete(removed, k)
-			emit("without "+ptr, removed)
-			retyped := maps.Clone(x)
-			retyped[k] = otherType(x[k])
-			emit("with "+ptr+" retyped", retyped)
-			mutateMembers(x[k], ptr, func(what string, m any) {
-				c := maps.Clone(x)
-				c[k] = m
-				emit(what, c)
-			})
-		}
-	case []any:
-		for i, item := range x {
-			mutateMembers(item, at+"/"+strconv.Itoa(i), func(what string, m any) {
-				c := slices.Clone(x)
-				c[i] = m
-				emit(what, c)
-			})
-		}
-	}
-}
-
-// otherType returns a value whose JSON type differs from v's.
-func otherType(v any) any {
-	switch v.(type) {
-	case string:
-		return json.Number("7")
-	case map[string]any, []any, bool, nil:
-		return "a string"
-	default: // a number
-		return true
-	}
 }
 
 // replacement is a value put in place of a node of a fixture, and the
@@ -175,7 +134,7 @@ func substitute(t *testing.T, version, method, part string, v any, at string, em
 // mutants returns every mutant of a fixture's params or result.
 func mutants(t *testing.T, version, method, part string, doc any) []mutant {
 	var out []mutant
-	mutateMembers(doc, "", func(what string, m any) { out = append(out, mutant{what: what, doc: m}) })
+	mcpcheck.Mutate(doc, "", func(what string, m any) { out = append(out, mutant{what: what, doc: m}) })
 	substitute(t, version, method, part, doc, "", func(m mutant) { out = append(out, m) })
 	return out
 }

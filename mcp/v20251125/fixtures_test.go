@@ -10,6 +10,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/internal/mcpcheck"
 )
 
 // fixture is one hand-written message of testdata/methods.json: a method's
@@ -162,7 +164,7 @@ func TestFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
 		ourParams, err := o.Compile(m.Params)
 		require.NoError(t, err)
 		if f.Params != nil {
-			mutate(instance(t, f.Params, ""), "", func(what string, params any) {
+			mcpcheck.Mutate(instance(t, f.Params, ""), "", func(what string, params any) {
 				msg := map[string]any{"jsonrpc": "2.0", "method": f.Method, "params": params}
 				if !m.Notification {
 					msg["id"] = json.Number("1")
@@ -185,7 +187,7 @@ func TestFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
 			require.NoError(t, err)
 			theirResults = append(theirResults, s)
 		}
-		mutate(instance(t, f.Result, ""), "", func(what string, result any) {
+		mcpcheck.Mutate(instance(t, f.Result, ""), "", func(what string, result any) {
 			total++
 			theirs := false
 			for _, s := range theirResults {

@@ -1,12 +1,8 @@
 package v20260728_test
 
 import (
-	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -45,55 +41,12 @@ func examples(t *testing.T, dir string, has func(string) bool) (originals, mutan
 			require.NoError(t, err, file)
 			name := folder.Name() + "/" + filepath.Base(file)
 			originals = append(originals, example{name, folder.Name(), doc})
-			mutate(doc, "", func(what string, m any) {
+			mcpcheck.Mutate(doc, "", func(what string, m any) {
 				mutants = append(mutants, example{name + " " + what, folder.Name(), m})
 			})
 		}
 	}
 	return originals, mutants
-}
-
-// mutate calls emit with a copy of v for each member of each object inside
-// v (at pointer at): one copy without the member, one with its value
-// replaced by a value of another JSON type.
-func mutate(v any, at string, emit func(what string, mutant any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			ptr := at + "/" + k
-			removed := maps.Clone(x)
-			delete(removed, k)
-			emit("without "+ptr, removed)
-			retyped := maps.Clone(x)
-			retyped[k] = otherType(x[k])
-			emit("with "+ptr+" retyped", retyped)
-			mutate(x[k], ptr, func(what string, m any) {
-				c := maps.Clone(x)
-				c[k] = m
-				emit(what, c)
-			})
-		}
-	case []any:
-		for i, item := range x {
-			mutate(item, at+"/"+strconv.Itoa(i), func(what string, m any) {
-				c := slices.Clone(x)
-				c[i] = m
-				emit(what, c)
-			})
-		}
-	}
-}
-
-// otherType returns a value whose JSON type differs from v's.
-func otherType(v any) any {
-	switch v.(type) {
-	case string:
-		return json.Number("7")
-	case map[string]any, []any, bool, nil:
-		return "a string"
-	default: // a number
-		return true
-	}
 }
 
 // verdict reports whether sch accepts doc.

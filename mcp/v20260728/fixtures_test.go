@@ -154,7 +154,7 @@ func TestFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
 		ourParams, err := o.Compile(m.Params)
 		require.NoError(t, err)
 		if f.Params != nil {
-			mutate(instance(t, f.Params, ""), "", func(what string, params any) {
+			mcpcheck.Mutate(instance(t, f.Params, ""), "", func(what string, params any) {
 				msg := map[string]any{"jsonrpc": "2.0", "method": f.Method, "params": params}
 				if !m.Notification {
 					msg["id"] = json.Number("1")
@@ -171,7 +171,7 @@ func TestFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
 		}
 		ourResult, err := o.Compile(m.Result)
 		require.NoError(t, err)
-		mutate(instance(t, f.Result, ""), "", func(what string, result any) {
+		mcpcheck.Mutate(instance(t, f.Result, ""), "", func(what string, result any) {
 			total++
 			theirs := false
 			for _, d := range resultDefs(p, f.Method, result) {
