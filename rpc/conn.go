@@ -30,6 +30,8 @@ type Conn struct {
 
 	readDone chan struct{}
 	done     chan struct{}
+
+	onAbandon func(id ID, method string)
 }
 
 type connKey struct{}
@@ -46,12 +48,13 @@ func ConnFromContext(ctx context.Context) *Conn {
 func NewConn(t Transport, opts ...Option) *Conn {
 	o := buildOptions(opts)
 	c := &Conn{
-		t:        t,
-		eng:      newEngine(o),
-		pending:  make(map[ID]chan *Response),
-		sends:    make(map[*outstanding]struct{}),
-		readDone: make(chan struct{}),
-		done:     make(chan struct{}),
+		t:         t,
+		eng:       newEngine(o),
+		pending:   make(map[ID]chan *Response),
+		sends:     make(map[*outstanding]struct{}),
+		readDone:  make(chan struct{}),
+		done:      make(chan struct{}),
+		onAbandon: o.onAbandon,
 	}
 	c.ctx, c.cancel = context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
 	go c.readLoop()
@@ -210,8 +213,27 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		}
 		return r.decode(result)
 	case <-ctx.Done():
+		if c.onAbandon != nil {
+			c.onAbandon(id, method)
+		}
 		return ctx.Err()
 	}
+}
+
+// Fail ends the call waiting for the response to id with err, as if err
+// had come back from the peer; a response arriving later is ignored. It
+// reports whether a call was waiting. Transports that learn only after
+// Write returned that a request cannot be answered (an HTTP status, a
+// stream that broke) use it.
+func (c *Conn) Fail(id ID, err error) bool {
+	c.mu.Lock()
+	ch, ok := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if ok {
+		ch <- &Response{ID: id, err: err}
+	}
+	return ok
 }
 
 // Notify sends a notification; the peer never answers it.
@@ -327,6 +349,9 @@ func (c *Conn) closedErrLocked() error {
 
 // decode turns a response into the caller's result or error.
 func (r *Response) decode(result any) error {
+	if r.err != nil {
+		return r.err
+	}
 	if r.Error != nil {
 		return r.Error
 	}

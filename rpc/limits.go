@@ -42,9 +42,10 @@ type Option func(*options)
 
 type options struct {
 	limits
-	handler Handler
-	logger  *slog.Logger
-	header  map[string][]string
+	handler   Handler
+	logger    *slog.Logger
+	header    map[string][]string
+	onAbandon func(id ID, method string)
 }
 
 func buildOptions(opts []Option) options {
@@ -73,6 +74,14 @@ func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = p
 // WithMaxQueued bounds the calls waiting for a handler slot (default 1000);
 // calls past it are answered with -32000 "server busy". Zero means no queue.
 func WithMaxQueued(n int) Option { return func(o *options) { o.maxQueued = max(n, 0) } }
+
+// WithAbandonHook has a [Conn] call f with a call's id and method when
+// Call returns because its context ended before the response came: the
+// place to tell the peer that the call is abandoned (MCP sends
+// notifications/cancelled). f runs on the caller's goroutine.
+func WithAbandonHook(f func(id ID, method string)) Option {
+	return func(o *options) { o.onAbandon = f }
+}
 
 // WithHandler sets the handler that serves calls from the peer. Without one,
 // a [Conn] answers every request with -32601.

@@ -68,7 +68,8 @@ type Response struct {
 	// Error is the failure, nil on success.
 	Error *Error
 
-	tree any // Result as a validation tree, when read off the wire
+	tree any   // Result as a validation tree, when read off the wire
+	err  error // a local failure standing in for the response (Conn.Fail)
 }
 
 // inbound is one message of a frame, classified.
