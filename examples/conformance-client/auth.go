@@ -1,0 +1,6 @@
+package main
+
+// authScenarios lists the auth/* scenarios.
+func authScenarios() map[string]scenarioFunc {
+	return map[string]scenarioFunc{}
+}
