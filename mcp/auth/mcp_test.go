@@ -1,0 +1,131 @@
+package auth_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/mcp/auth"
+)
+
+// protectedMCP serves an MCP server with a whoami tool behind Require,
+// and its protected resource metadata, on a test server.
+func protectedMCP(t *testing.T) *httptest.Server {
+	t.Helper()
+	s := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			who := "nobody"
+			if info := auth.TokenInfoFromContext(ctx); info != nil {
+				who = info.Subject
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(who)}}, nil
+		}))
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	resource := srv.URL + "/mcp"
+	prmURL, err := auth.ProtectedResourceMetadataURL(resource)
+	require.NoError(t, err)
+	mux.Handle(auth.ProtectedResourceMetadataPath("/mcp"), auth.ProtectedResourceHandler(&auth.ProtectedResourceMetadata{
+		Resource: resource, AuthorizationServers: []string{"https://as.example.com"}, ScopesSupported: []string{"mcp"},
+	}))
+	verify := auth.VerifierFunc(func(ctx context.Context, token string) (*auth.TokenInfo, error) {
+		if token != "alice-token" {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{Subject: "alice", Scopes: []string{"mcp"}, Audience: []string{resource}, Expiry: time.Now().Add(time.Hour)}, nil
+	})
+	mux.Handle("/mcp", auth.Require(auth.RequireOptions{
+		Verifier: verify, Resource: resource, Scopes: []string{"mcp"}, ResourceMetadataURL: prmURL,
+	})(mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{JSONResponse: true})))
+	return srv
+}
+
+func postJSON(t *testing.T, url, token, body string, headers ...string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func TestRequireInFrontOfTheHandshakeEra(t *testing.T) {
+	srv := protectedMCP(t)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+	resp := postJSON(t, srv.URL+"/mcp", "", init)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	c, ok := auth.FindChallenge(auth.ParseChallenges(resp.Header), "bearer")
+	require.True(t, ok)
+	assert.Equal(t, srv.URL+"/.well-known/oauth-protected-resource/mcp", c.Params["resource_metadata"])
+	assert.Equal(t, "mcp", c.Params["scope"])
+
+	resp = postJSON(t, srv.URL+"/mcp", "alice-token", init)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	sid := resp.Header.Get(mcp.HeaderSessionID)
+	require.NotEmpty(t, sid)
+
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`
+	resp = postJSON(t, srv.URL+"/mcp", "wrong", call, mcp.HeaderSessionID, sid, mcp.HeaderProtocolVersion, "2025-11-25")
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "every request of a session is checked")
+
+	resp = postJSON(t, srv.URL+"/mcp", "alice-token", call, mcp.HeaderSessionID, sid, mcp.HeaderProtocolVersion, "2025-11-25")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	b, _ := io.ReadAll(resp.Body)
+	// A session's handlers run in the session's context, not in the POST's:
+	// the token reaches them only in the stateless era (docs/authorization.md).
+	assert.Contains(t, string(b), `"nobody"`)
+}
+
+func TestRequireInFrontOfTheStatelessEraGivesHandlersTheToken(t *testing.T) {
+	srv := protectedMCP(t)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	hdr := []string{mcp.HeaderProtocolVersion, mcp.Version20260728, mcp.HeaderMethod, "tools/call", mcp.HeaderName, "whoami"}
+
+	resp := postJSON(t, srv.URL+"/mcp", "", call, hdr...)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+
+	resp = postJSON(t, srv.URL+"/mcp", "alice-token", call, hdr...)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var m struct {
+		Result mcp.CallToolResult `json:"result"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+	require.Len(t, m.Result.Content, 1)
+	b, _ := json.Marshal(m.Result.Content[0])
+	assert.Contains(t, string(b), `"alice"`)
+}
+
+func TestProtectedResourceMetadataIsServed(t *testing.T) {
+	srv := protectedMCP(t)
+	resp, err := http.Get(srv.URL + "/.well-known/oauth-protected-resource/mcp")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	assert.Equal(t, "*", resp.Header.Get("Access-Control-Allow-Origin"))
+	var md map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&md))
+	assert.Equal(t, map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []any{"https://as.example.com"},
+		"scopes_supported": []any{"mcp"}}, md)
+}
