@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -186,8 +185,9 @@ func legacyAuthServer(ctx context.Context, client *http.Client, serverURL string
 	return &md, nil
 }
 
-// getJSON GETs u into v. An answer other than 200 with a JSON document is
-// "not here" (false, nil); only a transport failure is an error.
+// getJSON GETs u into v. An answer other than 200 with a JSON object (of
+// whatever Content-Type) is "not here" (false, nil); only a transport
+// failure is an error.
 func getJSON(ctx context.Context, client *http.Client, u string, v any) (bool, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -202,9 +202,6 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (bool, e
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxMetadataBytes))
-		return false, nil
-	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
 		return false, nil
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadataBytes)).Decode(v); err != nil {
