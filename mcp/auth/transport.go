@@ -89,7 +89,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	target := targetKey(req.URL)
-	stepUps, renewals := 0, 0
+	// A 401 leads to one new token (and to one retry with a token another
+	// request obtained meanwhile); a 403 to at most maxStepUps.
+	stepUps, renewed, reused := 0, false, false
 	for {
 		tok := t.tokenFor(ctx, target)
 		resp, err := t.send(req, body, tok)
@@ -98,15 +100,17 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			if renewals >= 2 {
+			if renewed {
 				return resp, nil
 			}
 			cs := ParseChallenges(resp.Header)
 			drain(resp)
-			if err := t.authorize(ctx, target, cs, tok, false); err != nil {
+			fresh, err := t.authorize(ctx, target, cs, tok, false, reused)
+			if err != nil {
 				return nil, err
 			}
-			renewals++
+			renewed = fresh
+			reused = reused || !fresh
 		case http.StatusForbidden:
 			cs := ParseChallenges(resp.Header)
 			c, ok := authChallenge(cs)
@@ -114,7 +118,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return resp, nil
 			}
 			drain(resp)
-			if err := t.authorize(ctx, target, cs, tok, true); err != nil {
+			if _, err := t.authorize(ctx, target, cs, tok, true, false); err != nil {
 				return nil, err
 			}
 			stepUps++
@@ -206,8 +210,10 @@ func (t *Transport) tokenFor(ctx context.Context, target string) *Token {
 
 // authorize obtains a new token for target after the server refused
 // used (nil: no token was sent) with the challenges cs; stepUp asks for
-// the union of used's scopes and the challenge's.
-func (t *Transport) authorize(ctx context.Context, target string, cs []Challenge, used *Token, stepUp bool) error {
+// the union of used's scopes and the challenge's. It reports whether it
+// obtained a token (fresh), rather than finding one another request
+// obtained meanwhile, which it does only when noReuse is false.
+func (t *Transport) authorize(ctx context.Context, target string, cs []Challenge, used *Token, stepUp, noReuse bool) (fresh bool, err error) {
 	t.flow.Lock()
 	defer t.flow.Unlock()
 	c, _ := authChallenge(cs)
@@ -220,20 +226,20 @@ func (t *Transport) authorize(ctx context.Context, target string, cs []Challenge
 		resource = prm.Resource
 		issuer, err := pickIssuer(prm.AuthorizationServers, t.cfg.PreferredIssuer)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if as, err = FetchAuthServerMetadata(ctx, t.client, issuer); err != nil {
-			return err
+			return false, err
 		}
 		prmScopes = prm.ScopesSupported
 	case errors.Is(err, ErrNoResourceMetadata):
 		// A 2025-03-26 server: no resource metadata.
 		resource = target
 		if as, err = legacyAuthServer(ctx, t.client, target); err != nil {
-			return err
+			return false, err
 		}
 	default:
-		return err
+		return false, err
 	}
 	t.mu.Lock()
 	t.targets[target] = resource
@@ -242,14 +248,14 @@ func (t *Transport) authorize(ctx context.Context, target string, cs []Challenge
 
 	scopes := t.scopes(c, prmScopes, as, used, stepUp)
 	// Another request may have been authorized meanwhile.
-	if cur, err := t.store.Token(ctx, resource); err == nil && cur != nil && cur.Issuer == as.Issuer &&
+	if cur, err := t.store.Token(ctx, resource); !noReuse && err == nil && cur != nil && cur.Issuer == as.Issuer &&
 		(used == nil || cur.AccessToken != used.AccessToken) && !cur.expiresWithin(time.Now(), 0) &&
 		(!stepUp || containsAll(cur.Scopes, scopes)) {
-		return nil
+		return false, nil
 	}
 	if !stepUp && used != nil && used.RefreshToken != "" && used.Issuer == as.Issuer {
 		if tok, err := t.refresh(ctx, as, resource, used); err == nil {
-			return t.store.SaveToken(ctx, resource, tok)
+			return true, t.store.SaveToken(ctx, resource, tok)
 		}
 	}
 	var tok *Token
@@ -264,9 +270,9 @@ func (t *Transport) authorize(ctx context.Context, target string, cs []Challenge
 		err = fmt.Errorf("auth: unknown grant %q", t.cfg.Grant)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return t.store.SaveToken(ctx, resource, tok)
+	return true, t.store.SaveToken(ctx, resource, tok)
 }
 
 // pickIssuer chooses among the resource's authorization servers.

@@ -584,3 +584,57 @@ func TestTransportAuthorizesConcurrentRequestsOnce(t *testing.T) {
 	assert.Equal(t, 1, auths)
 	assert.Equal(t, 1, regs)
 }
+
+func TestTransportGivesUpAfterOneNewToken(t *testing.T) {
+	as := newFakeAS(t, nil)
+	rs := newFakeRS(t, as, nil)
+	rs.as = nil // no token is accepted
+	resp, _, err := do(t, auth.NewTransport(nil, headless()), rs.url(), `{}`)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	auths, _, _ := as.counts()
+	assert.Equal(t, 1, auths)
+}
+
+func TestTransportUsesAStoredTokenAfterARestart(t *testing.T) {
+	as := newFakeAS(t, nil)
+	rs := newFakeRS(t, as, nil)
+	store := auth.NewMemoryStore()
+	cfg := headless()
+	cfg.Store = store
+	_, _, err := do(t, auth.NewTransport(nil, cfg), rs.url(), `{}`)
+	require.NoError(t, err)
+
+	resp, _, err := do(t, auth.NewTransport(nil, cfg), rs.url(), `{}`) // a new process, the same store
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	auths, tokens, regs := as.counts()
+	assert.Equal(t, [3]int{1, 1, 1}, [3]int{auths, tokens, regs})
+}
+
+func TestMemoryStoreKeepsCopies(t *testing.T) {
+	ctx := context.Background()
+	s := auth.NewMemoryStore()
+	tok := &auth.Token{AccessToken: "a", Scopes: []string{"x"}}
+	require.NoError(t, s.SaveToken(ctx, "https://H.example.com/mcp/", tok))
+	tok.Scopes[0] = "changed"
+	got, err := s.Token(ctx, "https://h.example.com/mcp")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"x"}, got.Scopes, "saved by value, found by canonical resource")
+	got.Scopes[0] = "changed"
+	again, _ := s.Token(ctx, "https://h.example.com/mcp")
+	assert.Equal(t, []string{"x"}, again.Scopes)
+	require.NoError(t, s.SaveToken(ctx, "https://h.example.com/mcp", nil))
+	got, err = s.Token(ctx, "https://h.example.com/mcp")
+	assert.NoError(t, err)
+	assert.Nil(t, got)
+
+	require.NoError(t, s.SaveClient(ctx, "https://as", &auth.ClientInfo{ClientID: "c"}))
+	ci, _ := s.Client(ctx, "https://as")
+	assert.Equal(t, "c", ci.ClientID)
+	ci, _ = s.Client(ctx, "https://other")
+	assert.Nil(t, ci)
+	require.NoError(t, s.SaveClient(ctx, "https://as", nil))
+	ci, _ = s.Client(ctx, "https://as")
+	assert.Nil(t, ci)
+}
