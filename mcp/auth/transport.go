@@ -117,6 +117,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if !ok || c.Params["error"] != "insufficient_scope" || stepUps >= t.cfg.maxStepUps() {
 				return resp, nil
 			}
+			if tok != nil && containsAll(tok.Scopes, strings.Fields(c.Params["scope"])) {
+				return resp, nil // the token has what the server asks for: asking again cannot help
+			}
 			drain(resp)
 			if _, err := t.authorize(ctx, target, cs, tok, true, false); err != nil {
 				return nil, err

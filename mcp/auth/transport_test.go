@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -176,34 +177,58 @@ func TestTransportStepsUpScopes(t *testing.T) {
 }
 
 func TestTransportLimitsStepUps(t *testing.T) {
-	as := newFakeAS(t, nil)
-	rs := newFakeRS(t, as, func(rs *fakeRS) { rs.opts.Scopes = []string{"mcp:admin"} })
-	rs.as = nil // no token is ever good enough: 401, then
-	rs.hook = func(w http.ResponseWriter, r *http.Request) bool {
+	// A server that always wants one more scope.
+	grow := func(w http.ResponseWriter, r *http.Request, n *int) bool {
 		if r.Header.Get("Authorization") == "" {
 			return false
 		}
-		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="mcp:admin"`)
+		*n++
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="s%d"`, *n))
 		w.WriteHeader(http.StatusForbidden)
 		return true
 	}
-	resp, _, err := do(t, auth.NewTransport(nil, headless()), rs.url(), `{}`)
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "the last refusal is the answer")
-	auths, _, _ := as.counts()
-	assert.Equal(t, 3, auths, "one authorization and two step-ups")
-
-	as2 := newFakeAS(t, nil)
-	rs.as = nil
-	rs2 := newFakeRS(t, as2, nil)
-	rs2.hook = rs.hook
-	cfg := headless()
-	cfg.MaxStepUps = 1
-	resp, _, err = do(t, auth.NewTransport(nil, cfg), rs2.url(), `{}`)
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
-	auths, _, _ = as2.counts()
-	assert.Equal(t, 2, auths)
+	for _, tt := range []struct {
+		name  string
+		max   int
+		auths int
+	}{
+		{"default: two step-ups", 0, 3},
+		{"one step-up", 1, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			as := newFakeAS(t, nil)
+			rs := newFakeRS(t, as, nil)
+			n := 0
+			rs.hook = func(w http.ResponseWriter, r *http.Request) bool { return grow(w, r, &n) }
+			cfg := headless()
+			cfg.MaxStepUps = tt.max
+			resp, _, err := do(t, auth.NewTransport(nil, cfg), rs.url(), `{}`)
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusForbidden, resp.StatusCode, "the last refusal is the answer")
+			auths, _, _ := as.counts()
+			assert.Equal(t, tt.auths, auths)
+		})
+	}
+	t.Run("not for scopes the token has", func(t *testing.T) {
+		as := newFakeAS(t, nil)
+		rs := newFakeRS(t, as, func(rs *fakeRS) { rs.opts.Scopes = []string{"mcp:admin"} })
+		rs.hook = func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("Authorization") == "" {
+				return false
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="mcp:admin"`)
+			w.WriteHeader(http.StatusForbidden)
+			return true
+		}
+		tr := auth.NewTransport(nil, headless())
+		for range 2 {
+			resp, _, err := do(t, tr, rs.url(), `{}`)
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+		}
+		auths, _, _ := as.counts()
+		assert.Equal(t, 1, auths, "only the first 401 led to an authorization")
+	})
 }
 
 func TestTransportRefreshes(t *testing.T) {
