@@ -344,3 +344,14 @@ func containsAll(have, want []string) bool {
 	}
 	return true
 }
+
+// CloseIdleConnections closes the idle connections of the base
+// RoundTripper and of the client making discovery and token requests,
+// where they can.
+func (t *Transport) CloseIdleConnections() {
+	type closer interface{ CloseIdleConnections() }
+	if c, ok := t.base.(closer); ok {
+		c.CloseIdleConnections()
+	}
+	t.client.CloseIdleConnections()
+}
