@@ -47,6 +47,8 @@ type fakeAS struct {
 	expiresIn      int      // of issued tokens; 0 means 3600
 	refresh        bool     // issue refresh tokens
 	denyAuthorize  bool     // answer the authorization with error=access_denied
+	tokenError     string   // refuse every token request with this error
+	dpopNonce      string   // demand this DPoP nonce at the token endpoint
 	clientKey      *ecdsa.PublicKey
 	audience       string // of issued tokens
 
@@ -167,6 +169,15 @@ func (a *fakeAS) serve(w http.ResponseWriter, r *http.Request) {
 // token answers a token request.
 func (a *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
+	if a.tokenError != "" {
+		writeJSON(w, 400, map[string]string{"error": a.tokenError, "error_description": "refused"})
+		return
+	}
+	if a.dpopNonce != "" && jwtPart(a.t, r.Header.Get("DPoP"), 1)["nonce"] != a.dpopNonce {
+		w.Header().Set("DPoP-Nonce", a.dpopNonce)
+		writeJSON(w, 400, map[string]string{"error": "use_dpop_nonce"})
+		return
+	}
 	switch f.Get("grant_type") {
 	case "authorization_code":
 		sum := sha256.Sum256([]byte(f.Get("code_verifier")))

@@ -1,9 +1,5 @@
 package auth
 
-import (
-	"slices"
-)
-
 // AuthServerMetadata is an authorization server's metadata (RFC 8414, or
 // the OpenID Connect discovery document), the fields an MCP client uses.
 type AuthServerMetadata struct {
@@ -32,15 +28,6 @@ type AuthServerMetadata struct {
 	// legacy marks metadata of a 2025-03-26 server found without
 	// protected resource metadata, or made up from the default paths.
 	legacy bool
-}
-
-// supportsGrant reports whether the server lists grant, taking RFC 8414's
-// default (authorization_code, implicit) when it lists none.
-func (m *AuthServerMetadata) supportsGrant(grant string) bool {
-	if len(m.GrantTypesSupported) == 0 {
-		return grant == "authorization_code"
-	}
-	return slices.Contains(m.GrantTypesSupported, grant)
 }
 
 // authMethods returns the token endpoint authentication methods the

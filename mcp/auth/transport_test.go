@@ -104,6 +104,8 @@ func TestTransportRefuses(t *testing.T) {
 		want    error
 		message string
 		asked   bool // the authorization endpoint was reached
+		// the token endpoint was reached
+		tokenAsked bool
 	}{
 		{name: "metadata for another resource", rs: func(rs *fakeRS) { rs.prm.Resource = "https://evil.example.com/mcp" },
 			want: auth.ErrResourceMismatch},
@@ -119,6 +121,8 @@ func TestTransportRefuses(t *testing.T) {
 		{name: "no way to register", as: func(a *fakeAS) { a.noRegistration = true }, want: auth.ErrNoClientIdentity},
 		{name: "the user denies", as: func(a *fakeAS) { a.denyAuthorize = true }, message: "access_denied", asked: true},
 		{name: "no user", cfg: func(c *auth.Config) { c.Authorize = nil }, message: "Config.Authorize is nil"},
+		{name: "no authorization server named", rs: func(rs *fakeRS) { rs.prm.AuthorizationServers = nil }, message: "names no authorization server"},
+		{name: "the code is refused", as: func(a *fakeAS) { a.tokenError = "invalid_grant" }, message: "invalid_grant", asked: true, tokenAsked: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,7 +142,7 @@ func TestTransportRefuses(t *testing.T) {
 			}
 			auths, tokens, _ := as.counts()
 			assert.Equal(t, tt.asked, auths > 0, "authorization endpoint reached")
-			assert.Zero(t, tokens, "no code or credential reaches the token endpoint")
+			assert.Equal(t, tt.tokenAsked, tokens > 0, "token endpoint reached")
 		})
 	}
 }
@@ -249,6 +253,26 @@ func TestTransportRefreshes(t *testing.T) {
 		assert.Equal(t, rs.url(), as.tokenForms[1].Get("resource"))
 		assert.Equal(t, "rt-at-3", as.tokenForms[2].Get("refresh_token"))
 		assert.Len(t, as.authReqs, 1, "no user is asked again")
+	})
+	t.Run("authenticated as the registration says", func(t *testing.T) {
+		as := newFakeAS(t, func(a *fakeAS) { a.refresh = true; a.expiresIn = 10; a.regMethod = "client_secret_post" })
+		rs := newFakeRS(t, as, nil)
+		_, _, err := do(t, auth.NewTransport(nil, headless()), rs.url(), `{}`)
+		require.NoError(t, err)
+		require.Len(t, as.tokenForms, 2)
+		assert.Equal(t, "refresh_token", as.tokenForms[1].Get("grant_type"))
+		assert.Equal(t, "secret-client-1", as.tokenForms[1].Get("client_secret"))
+	})
+	t.Run("a refused refresh leaves the token to the server's 401", func(t *testing.T) {
+		as := newFakeAS(t, func(a *fakeAS) { a.refresh = true; a.expiresIn = 10 })
+		rs := newFakeRS(t, as, nil)
+		tr := auth.NewTransport(nil, headless())
+		_, _, err := do(t, tr, rs.url(), `{}`)
+		require.NoError(t, err)
+		as.tokenError = "invalid_grant"
+		resp, _, err := do(t, tr, rs.url(), `{}`)
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "the old token is still good")
 	})
 	t.Run("after the server refuses the token", func(t *testing.T) {
 		as := newFakeAS(t, func(a *fakeAS) { a.refresh = true })
@@ -541,7 +565,7 @@ func TestTransportJWTBearer(t *testing.T) {
 }
 
 func TestTransportDPoP(t *testing.T) {
-	as := newFakeAS(t, func(a *fakeAS) { a.dpopAlgs = []string{"ES256"} })
+	as := newFakeAS(t, func(a *fakeAS) { a.dpopAlgs = []string{"ES256"}; a.dpopNonce = "as-nonce" })
 	var mu sync.Mutex
 	var proofs []map[string]any
 	nonceAsked := false
@@ -577,8 +601,10 @@ func TestTransportDPoP(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 	}
-	assert.NotEmpty(t, as.tokenReqs[0].Header.Get("DPoP"), "the token request carries a proof")
-	tokenProof := jwtPart(t, as.tokenReqs[0].Header.Get("DPoP"), 1)
+	require.Len(t, as.tokenReqs, 2, "the token request is repeated with the authorization server's nonce")
+	assert.Nil(t, jwtPart(t, as.tokenReqs[0].Header.Get("DPoP"), 1)["nonce"])
+	tokenProof := jwtPart(t, as.tokenReqs[1].Header.Get("DPoP"), 1)
+	assert.Equal(t, "as-nonce", tokenProof["nonce"])
 	assert.Equal(t, "POST", tokenProof["htm"])
 	assert.Equal(t, as.issuer()+"/token", tokenProof["htu"])
 	assert.Nil(t, tokenProof["ath"])

@@ -1,0 +1,156 @@
+package auth
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/x509"
+	"encoding/pem"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSignJWTWithEveryKeyKind(t *testing.T) {
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p521, _ := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		key crypto.Signer
+		alg string
+	}{{p256, "ES256"}, {p384, "ES384"}, {p521, "ES512"}, {rsaKey, "RS256"}} {
+		t.Run(tt.alg, func(t *testing.T) {
+			jws, err := signJWT(tt.key, map[string]any{"typ": "JWT"}, map[string]any{"sub": "x"})
+			require.NoError(t, err)
+			parts := strings.Split(jws, ".")
+			require.Len(t, parts, 3)
+			sig, err := b64.DecodeString(parts[2])
+			require.NoError(t, err)
+			input := []byte(parts[0] + "." + parts[1])
+			switch k := tt.key.(type) {
+			case *ecdsa.PrivateKey:
+				var digest []byte
+				switch tt.alg {
+				case "ES256":
+					d := sha256.Sum256(input)
+					digest = d[:]
+				case "ES384":
+					d := sha512.Sum384(input)
+					digest = d[:]
+				default:
+					d := sha512.Sum512(input)
+					digest = d[:]
+				}
+				n := len(sig) / 2
+				assert.True(t, ecdsa.Verify(&k.PublicKey, digest, new(big.Int).SetBytes(sig[:n]), new(big.Int).SetBytes(sig[n:])))
+			case *rsa.PrivateKey:
+				d := sha256.Sum256(input)
+				assert.NoError(t, rsa.VerifyPKCS1v15(&k.PublicKey, crypto.SHA256, d[:], sig))
+			}
+			jwk, err := publicJWK(tt.key)
+			require.NoError(t, err)
+			assert.NotEmpty(t, jwk["kty"])
+		})
+	}
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	_, err = signJWT(edKey, map[string]any{}, map[string]any{})
+	assert.Error(t, err, "Ed25519 is not offered")
+	_, err = publicJWK(edKey)
+	assert.Error(t, err)
+	p224, _ := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
+	_, err = signJWT(p224, map[string]any{}, map[string]any{})
+	assert.Error(t, err, "P-224 has no JWS algorithm")
+}
+
+func TestParsePrivateKeyPEM(t *testing.T) {
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	rk, _ := rsa.GenerateKey(rand.Reader, 1024)
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	sec1, _ := x509.MarshalECPrivateKey(ec)
+	pkcs8ed, _ := x509.MarshalPKCS8PrivateKey(ed)
+	pkcs8rsa, _ := x509.MarshalPKCS8PrivateKey(rk)
+	enc := func(typ string, b []byte) []byte { return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: b}) }
+	for _, tt := range []struct {
+		name string
+		pem  []byte
+		ok   bool
+	}{
+		{"SEC 1", enc("EC PRIVATE KEY", sec1), true},
+		{"PKCS #1", enc("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rk)), true},
+		{"PKCS #8 RSA", enc("PRIVATE KEY", pkcs8rsa), true},
+		{"PKCS #8 Ed25519", enc("PRIVATE KEY", pkcs8ed), false},
+		{"not PEM", []byte("hello"), false},
+		{"broken DER", enc("PRIVATE KEY", []byte{1, 2, 3}), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			k, err := ParsePrivateKeyPEM(tt.pem)
+			if tt.ok {
+				require.NoError(t, err)
+				assert.NotNil(t, k)
+			} else {
+				assert.Error(t, err)
+			}
+		})
+	}
+}
+
+func TestApplicationType(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://127.0.0.1:8080/cb":      "native",
+		"http://localhost/cb":           "native",
+		"http://[::1]:9/cb":             "native",
+		"com.example.app:/oauth":        "native",
+		"https://app.example.com/cb":    "web",
+		"http://app.example.com:80/cb/": "web",
+	} {
+		assert.Equal(t, want, applicationType(in), in)
+	}
+}
+
+func TestPickIssuer(t *testing.T) {
+	_, err := pickIssuer(nil, "")
+	assert.Error(t, err)
+	got, err := pickIssuer([]string{"https://a", "https://b"}, "https://b")
+	require.NoError(t, err)
+	assert.Equal(t, "https://b", got)
+	got, _ = pickIssuer([]string{"https://a", "https://b"}, "https://c")
+	assert.Equal(t, "https://a", got)
+}
+
+func TestResourceCovers(t *testing.T) {
+	for _, tt := range []struct {
+		resource, target string
+		want             bool
+	}{
+		{"https://h/mcp", "https://h/mcp", true},
+		{"https://h/mcp/", "https://H/mcp", true},
+		{"https://h", "https://h/mcp", true},
+		{"https://h/", "https://h/mcp", true},
+		{"https://h/a", "https://h/a/mcp", true},
+		{"https://h/a", "https://h/ab", false},
+		{"https://h:443/mcp", "https://h/mcp", true},
+		{"http://h/mcp", "https://h/mcp", false},
+		{"https://evil/mcp", "https://h/mcp", false},
+		{"https://h/mcp?x=1", "https://h/mcp", false},
+		{"not a url", "https://h/mcp", false},
+	} {
+		assert.Equal(t, tt.want, resourceCovers(tt.resource, tt.target), "%s covers %s", tt.resource, tt.target)
+	}
+}
+
+func TestSameIssuer(t *testing.T) {
+	assert.True(t, sameIssuer("https://as", "https://as"))
+	assert.True(t, sameIssuer("https://as/", "https://as"), "a lone trailing slash of a path-less issuer")
+	assert.False(t, sameIssuer("https://as/t/", "https://as/t"))
+	assert.False(t, sameIssuer("https://AS", "https://as"))
+}
