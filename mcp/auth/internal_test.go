@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -153,4 +154,22 @@ func TestSameIssuer(t *testing.T) {
 	assert.True(t, sameIssuer("https://as/", "https://as"), "a lone trailing slash of a path-less issuer")
 	assert.False(t, sameIssuer("https://as/t/", "https://as/t"))
 	assert.False(t, sameIssuer("https://AS", "https://as"))
+}
+
+func TestSessionTokensForgetIdleSessions(t *testing.T) {
+	now := time.Unix(1000, 0)
+	s := NewSessionTokens(time.Minute)
+	s.now = func() time.Time { return now }
+	alice := &TokenInfo{Subject: "alice", ClientID: "c"}
+	s.opened("old", alice)
+	now = now.Add(30 * time.Second)
+	assert.True(t, s.admit("old", alice), "seen again: kept")
+	now = now.Add(90 * time.Second)
+	s.opened("new", alice) // opening a session sweeps idle ones
+	assert.Nil(t, s.Get("old"))
+	assert.NotNil(t, s.Get("new"))
+	assert.False(t, s.admit("new", &TokenInfo{Subject: "alice", ClientID: "other"}), "another client")
+	assert.True(t, s.admit("unknown", &TokenInfo{Subject: "bob"}), "a session it never saw opened is bound to its first user")
+	assert.False(t, s.admit("unknown", alice))
+	assert.True(t, s.admit("", &TokenInfo{Subject: "bob"}))
 }

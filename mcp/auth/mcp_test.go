@@ -20,12 +20,18 @@ import (
 // protectedMCP serves an MCP server with a whoami tool behind Require,
 // and its protected resource metadata, on a test server.
 func protectedMCP(t *testing.T) *httptest.Server {
+	return protectedMCPWith(t, nil)
+}
+
+// protectedMCPWith is protectedMCP whose Require keeps sessions' tokens
+// in sessions (when not nil).
+func protectedMCPWith(t *testing.T, sessions *auth.SessionTokens) *httptest.Server {
 	t.Helper()
 	s := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			who := "nobody"
-			if info := auth.TokenInfoFromContext(ctx); info != nil {
+			if info := sessions.For(ctx, req.Session); info != nil {
 				who = info.Subject
 			}
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(who)}}, nil
@@ -40,13 +46,14 @@ func protectedMCP(t *testing.T) *httptest.Server {
 		Resource: resource, AuthorizationServers: []string{"https://as.example.com"}, ScopesSupported: []string{"mcp"},
 	}))
 	verify := auth.VerifierFunc(func(ctx context.Context, token string) (*auth.TokenInfo, error) {
-		if token != "alice-token" {
+		who, ok := strings.CutSuffix(token, "-token")
+		if !ok {
 			return nil, auth.ErrInvalidToken
 		}
-		return &auth.TokenInfo{Subject: "alice", Scopes: []string{"mcp"}, Audience: []string{resource}, Expiry: time.Now().Add(time.Hour)}, nil
+		return &auth.TokenInfo{Subject: who, Scopes: []string{"mcp"}, Audience: []string{resource}, Expiry: time.Now().Add(time.Hour)}, nil
 	})
 	mux.Handle("/mcp", auth.Require(auth.RequireOptions{
-		Verifier: verify, Resource: resource, Scopes: []string{"mcp"}, ResourceMetadataURL: prmURL,
+		Verifier: verify, Resource: resource, Scopes: []string{"mcp"}, ResourceMetadataURL: prmURL, Sessions: sessions,
 	})(mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{JSONResponse: true})))
 	return srv
 }
@@ -128,4 +135,46 @@ func TestProtectedResourceMetadataIsServed(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&md))
 	assert.Equal(t, map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []any{"https://as.example.com"},
 		"scopes_supported": []any{"mcp"}}, md)
+}
+
+func TestSessionTokensGiveSessionHandlersTheToken(t *testing.T) {
+	sessions := auth.NewSessionTokens(0)
+	srv := protectedMCPWith(t, sessions)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	resp := postJSON(t, srv.URL+"/mcp", "alice-token", init)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	sid := resp.Header.Get(mcp.HeaderSessionID)
+	require.NotEmpty(t, sid)
+	assert.Equal(t, "alice", sessions.Get(sid).Subject)
+
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`
+	hdr := []string{mcp.HeaderSessionID, sid, mcp.HeaderProtocolVersion, "2025-11-25"}
+	resp = postJSON(t, srv.URL+"/mcp", "alice-token", call, hdr...)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	b, _ := io.ReadAll(resp.Body)
+	assert.Contains(t, string(b), `"alice"`, "the session's handler sees the token")
+
+	resp = postJSON(t, srv.URL+"/mcp", "mallory-token", call, hdr...)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "another user's token cannot use the session")
+	var e rpcError
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&e))
+	assert.Equal(t, auth.CodeForbidden, e.Error.Code)
+
+	req, err := http.NewRequest(http.MethodDelete, srv.URL+"/mcp", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer alice-token")
+	req.Header.Set(mcp.HeaderSessionID, sid)
+	req.Header.Set(mcp.HeaderProtocolVersion, "2025-11-25")
+	dresp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	dresp.Body.Close()
+	require.Equal(t, 2, dresp.StatusCode/100)
+	assert.Nil(t, sessions.Get(sid), "a closed session is forgotten")
+}
+
+func TestSessionTokensForAStatelessRequestReadTheContext(t *testing.T) {
+	var s *auth.SessionTokens
+	info := &auth.TokenInfo{Subject: "x"}
+	assert.Same(t, info, s.For(auth.WithTokenInfo(context.Background(), info), nil))
+	assert.Nil(t, s.For(context.Background(), nil))
 }

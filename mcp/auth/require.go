@@ -27,6 +27,10 @@ type RequireOptions struct {
 	// metadata, named in every challenge so that clients can discover the
 	// authorization server.
 	ResourceMetadataURL string
+	// Sessions, when set, binds each handshake-era session to the user and
+	// client that opened it and keeps the token of its latest request for
+	// the session's handlers ([SessionTokens.For]).
+	Sessions *SessionTokens
 	// Logger receives verifier failures; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock for expiry checks; nil means time.Now.
@@ -107,6 +111,10 @@ func Require(opts RequireOptions) func(http.Handler) http.Handler {
 			}
 			r2 := r.Clone(WithTokenInfo(r.Context(), info))
 			r2.Header.Del("Authorization")
+			if opts.Sessions != nil {
+				opts.serveSession(w, r2, info, next)
+				return
+			}
 			next.ServeHTTP(w, r2)
 		})
 	}

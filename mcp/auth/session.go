@@ -1,0 +1,164 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// SessionTokens remembers, for each MCP session of the handshake era
+// (Streamable HTTP's Mcp-Session-Id), the token its latest request was
+// admitted with, and binds the session to the subject and client that
+// opened it: [Require] with RequireOptions.Sessions refuses (403) a
+// request of the session that comes with another user's or client's
+// token. A session's handlers run in the session's context rather than in
+// the POST's, so this is how they learn the token: [SessionTokens.For].
+// Entries of sessions not seen for the TTL are dropped.
+type SessionTokens struct {
+	ttl time.Duration
+	now func() time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*sessionEntry
+}
+
+type sessionEntry struct {
+	info            *TokenInfo
+	subject, client string
+	seen            time.Time
+}
+
+// NewSessionTokens returns an empty SessionTokens whose entries live ttl
+// after their session's last request (0 means 24 hours).
+func NewSessionTokens(ttl time.Duration) *SessionTokens {
+	if ttl <= 0 {
+		ttl = 24 * time.Hour
+	}
+	return &SessionTokens{ttl: ttl, now: time.Now, sessions: map[string]*sessionEntry{}}
+}
+
+// Get returns the token the session's latest request was admitted with,
+// nil for an unknown session.
+func (s *SessionTokens) Get(sessionID string) *TokenInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.sessions[sessionID]; ok {
+		return e.info
+	}
+	return nil
+}
+
+// For returns the token of the request a handler serves: the one in ctx
+// (a stateless 2026-07-28 request), else the one of session ss.
+func (s *SessionTokens) For(ctx context.Context, ss *mcp.ServerSession) *TokenInfo {
+	if info := TokenInfoFromContext(ctx); info != nil {
+		return info
+	}
+	if s == nil || ss == nil || ss.ID() == "" {
+		return nil
+	}
+	return s.Get(ss.ID())
+}
+
+// admit checks that info may be used in session sid ("" for none) and
+// records it; it reports false for another subject's or client's token.
+func (s *SessionTokens) admit(sid string, info *TokenInfo) bool {
+	if sid == "" {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.sessions[sid]
+	if !ok {
+		// Not opened through this middleware, or forgotten: bound to its
+		// first user from now on.
+		s.sessions[sid] = &sessionEntry{info: info, subject: info.Subject, client: info.ClientID, seen: s.now()}
+		return true
+	}
+	if e.subject != info.Subject || e.client != info.ClientID {
+		return false
+	}
+	e.info, e.seen = info, s.now()
+	return true
+}
+
+// opened records the session an initialize answer named.
+func (s *SessionTokens) opened(sid string, info *TokenInfo) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	for id, e := range s.sessions {
+		if now.Sub(e.seen) > s.ttl {
+			delete(s.sessions, id)
+		}
+	}
+	s.sessions[sid] = &sessionEntry{info: info, subject: info.Subject, client: info.ClientID, seen: now}
+}
+
+// closed forgets a session.
+func (s *SessionTokens) closed(sid string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.sessions, sid)
+}
+
+// sessionRecorder notes the Mcp-Session-Id an answer names.
+type sessionRecorder struct {
+	http.ResponseWriter
+	sid    string
+	status int
+}
+
+func (w *sessionRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+		w.sid = w.Header().Get(mcp.HeaderSessionID)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sessionRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush lets streaming answers through.
+func (w *sessionRecorder) Flush() {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (w *sessionRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// serveSession runs next for an admitted request, keeping o.Sessions up
+// to date, or answers 403 when the request's session belongs to another
+// subject or client.
+func (o *RequireOptions) serveSession(w http.ResponseWriter, r *http.Request, info *TokenInfo, next http.Handler) {
+	sid := r.Header.Get(mcp.HeaderSessionID)
+	if !o.Sessions.admit(sid, info) {
+		c := Challenge{Scheme: "Bearer", Params: map[string]string{}}
+		if o.ResourceMetadataURL != "" {
+			c.Params["resource_metadata"] = o.ResourceMetadataURL
+		}
+		writeError(w, http.StatusForbidden, []Challenge{c}, CodeForbidden, "the session was opened by another user or client")
+		return
+	}
+	rec := &sessionRecorder{ResponseWriter: w}
+	next.ServeHTTP(rec, r)
+	switch {
+	case sid == "" && rec.sid != "" && rec.status/100 == 2:
+		o.Sessions.opened(rec.sid, info)
+	case sid != "" && r.Method == http.MethodDelete && rec.status/100 == 2:
+		o.Sessions.closed(sid)
+	}
+}
