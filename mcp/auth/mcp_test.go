@@ -24,7 +24,8 @@ func protectedMCP(t *testing.T) *httptest.Server {
 }
 
 // protectedMCPWith is protectedMCP whose Require keeps sessions' tokens
-// in sessions (when not nil).
+// in sessions (when not nil); then answers are SSE streams, so that
+// streaming through SessionTokens' response writer is exercised.
 func protectedMCPWith(t *testing.T, sessions *auth.SessionTokens) *httptest.Server {
 	t.Helper()
 	s := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
@@ -54,7 +55,7 @@ func protectedMCPWith(t *testing.T, sessions *auth.SessionTokens) *httptest.Serv
 	})
 	mux.Handle("/mcp", auth.Require(auth.RequireOptions{
 		Verifier: verify, Resource: resource, Scopes: []string{"mcp"}, ResourceMetadataURL: prmURL, Sessions: sessions,
-	})(mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{JSONResponse: true})))
+	})(mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{JSONResponse: sessions == nil})))
 	return srv
 }
 
