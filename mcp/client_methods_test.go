@@ -192,6 +192,7 @@ func TestIteratorsYieldTheirError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	ctx, cancel := context.WithCancel(bg(t))
+	defer cancel()
 	n := 0
 	var last error
 	for _, err := range s.Tools(ctx) {
