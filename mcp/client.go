@@ -122,8 +122,13 @@ func (c *Client) Connect(ctx context.Context, t ClientTransport) (*ClientSession
 		return nil, fmt.Errorf("mcp: connecting: %w", err)
 	}
 	s.link = link
-	s.conn = rpc.NewConn(&sniffLink{clientLink: link}, rpc.WithHandler(s), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log))
+	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(s), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log))
 	env.fail = func(id rpc.ID, err error) { s.conn.Fail(id, err) }
+	go s.runNotes()
+	go func() {
+		<-s.conn.Done()
+		s.notes.close()
+	}()
 	if err := s.establish(ctx); err != nil {
 		s.conn.Close()
 		return nil, err

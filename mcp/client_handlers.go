@@ -108,7 +108,10 @@ type progressHandlerKey struct{}
 
 // WithProgressHandler returns a context whose calls ask the server for
 // progress notifications (a progress token in params._meta) and deliver
-// them to f, as well as to ClientOptions.OnProgress.
+// them to f, as well as to ClientOptions.OnProgress. f runs on the
+// connection's reader, in order, and has seen every notification about a
+// call by the time the call returns: it must be quick and must not call
+// the session.
 func WithProgressHandler(ctx context.Context, f func(p *ProgressNotificationParams)) context.Context {
 	return context.WithValue(ctx, progressHandlerKey{}, f)
 }
@@ -135,14 +138,9 @@ func (s *ClientSession) dropProgress(token string) {
 	delete(s.progress, token)
 }
 
-// onProgress delivers a progress notification.
+// onProgress delivers a progress notification to OnProgress (the call's
+// own handler has had it: see takeNote).
 func (s *ClientSession) onProgress(ctx context.Context, p *ProgressNotificationParams) {
-	s.mu.Lock()
-	f := s.progress[string(rawJSON(p.ProgressToken))]
-	s.mu.Unlock()
-	if f != nil {
-		f(p)
-	}
 	if h := s.client.opts.OnProgress; h != nil {
 		h(ctx, p)
 	}

@@ -210,3 +210,34 @@ func toolText(t *testing.T, res *mcp.CallToolResult) string {
 	require.NoError(t, json.Unmarshal(b, &c))
 	return c.Text
 }
+
+// fakeStateless is a stateless fake server whose connection the test
+// drives: it answers server/discover and holds every subscriptions/listen
+// open, reporting its id.
+type fakeStateless struct {
+	transport *mcp.StreamTransport
+	conn      *rpc.Conn
+	listenIDs chan json.RawMessage
+}
+
+// fakeServerConn starts a fakeStateless.
+func fakeServerConn(t *testing.T) (*fakeStateless, *wireLog) {
+	t.Helper()
+	srvEnd, cliEnd := rpc.NewPipe()
+	log := &wireLog{}
+	f := &fakeStateless{listenIDs: make(chan json.RawMessage, 4)}
+	f.conn = rpc.NewConn(&side{Transport: srvEnd, log: log}, rpc.WithHandler(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+		switch req.Method {
+		case "server/discover":
+			return json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}},"ttlMs":0,"cacheScope":"private"}`), nil
+		case "subscriptions/listen":
+			f.listenIDs <- req.ID.Raw()
+			<-ctx.Done()
+			return nil, rpc.ErrNoResponse
+		}
+		return nil, nil
+	})))
+	t.Cleanup(func() { f.conn.Close() })
+	f.transport = &mcp.StreamTransport{Transport: &side{Transport: cliEnd, log: log, fromClient: true}}
+	return f, log
+}

@@ -41,6 +41,7 @@ type ClientSession struct {
 	listens      map[string]*listenState // subscriptionId → listen
 	handling     map[string]context.CancelFunc
 	nextToken    int64
+	notes        *noteQueue
 }
 
 func newClientSession(c *Client) *ClientSession {
@@ -49,6 +50,7 @@ func newClientSession(c *Client) *ClientSession {
 		progress: map[string]func(*ProgressNotificationParams){},
 		listens:  map[string]*listenState{},
 		handling: map[string]context.CancelFunc{},
+		notes:    newNoteQueue(),
 	}
 	s.calls = v20251125.NewMCPClient(sessionCaller{s})
 	s.modCall = v20260728.NewMCPClient(sessionCaller{s})
@@ -320,10 +322,24 @@ func inputRequired(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &r) == nil && r.ResultType == "input_required"
 }
 
-// sniffLink passes the context of each request's Write to the callback the
-// context carries, with the request's id, so that the session learns the
-// id of a call it makes (a listen, whose notifications name it).
-type sniffLink struct{ clientLink }
+// sniffLink is the session's view of its link. Writing, it passes the id
+// of each request to the callback the request's context carries, so that
+// the session learns the id of a call it makes (a listen, whose
+// notifications name it). Reading, it takes the server's notifications for
+// the session (see takeNote); the connection sees requests and responses.
+type sniffLink struct {
+	clientLink
+	s *ClientSession
+}
+
+func (l *sniffLink) Read(ctx context.Context) ([]byte, error) {
+	for {
+		msg, err := l.clientLink.Read(ctx)
+		if err != nil || !l.s.takeNote(msg) {
+			return msg, err
+		}
+	}
+}
 
 type idSinkKey struct{}
 
