@@ -66,7 +66,7 @@ func (s *ClientSession) Handle(ctx context.Context, req *rpc.Request) (any, erro
 // cancelled serves the server's notifications/cancelled: a request of the
 // server's in flight stops; a listen of ours the server ends (2026-07-28
 // on a stream) returns.
-func (s *ClientSession) cancelled(id rpc.ID, reason string) {
+func (s *ClientSession) cancelled(id rpc.ID) {
 	s.mu.Lock()
 	cancel := s.handling[id.String()]
 	l := s.listens[id.String()]
@@ -75,7 +75,7 @@ func (s *ClientSession) cancelled(id rpc.ID, reason string) {
 		cancel()
 	}
 	if l != nil {
-		l.endedByServer(reason)
+		l.endedByServer()
 	}
 }
 
@@ -174,7 +174,7 @@ func (legacyCallbacks) RootsList(ctx context.Context, _ *RequestParams) (*ListRo
 
 func (legacyCallbacks) NotificationsCancelled(ctx context.Context, p *CancelledNotificationParams) error {
 	if p.RequestID != nil {
-		clientSessionFrom(ctx).cancelled(*p.RequestID, p.Reason)
+		clientSessionFrom(ctx).cancelled(*p.RequestID)
 	}
 	return nil
 }
@@ -239,7 +239,7 @@ type modernCallbacks struct {
 }
 
 func (modernCallbacks) NotificationsCancelled(ctx context.Context, p *v20260728.CancelledNotificationParams) error {
-	clientSessionFrom(ctx).cancelled(p.RequestID, p.Reason)
+	clientSessionFrom(ctx).cancelled(p.RequestID)
 	return nil
 }
 

@@ -27,10 +27,8 @@ type ListenFilter struct {
 type listenState struct {
 	filter *ListenFilter
 
-	mu     sync.Mutex
-	ended  bool
-	reason string
-	end    func() // fails the listen call
+	mu  sync.Mutex
+	end func() // fails the listen call
 }
 
 // errListenEnded ends a listen the server stopped with
@@ -38,9 +36,8 @@ type listenState struct {
 var errListenEnded = errors.New("mcp: the server ended the listen")
 
 // endedByServer ends the listen call: the server cancelled it.
-func (l *listenState) endedByServer(reason string) {
+func (l *listenState) endedByServer() {
 	l.mu.Lock()
-	l.ended, l.reason = true, reason
 	end := l.end
 	l.mu.Unlock()
 	if end != nil {

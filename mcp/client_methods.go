@@ -24,9 +24,25 @@ func (s *ClientSession) Discover(ctx context.Context) (*v20260728.DiscoverResult
 }
 
 // ListTools returns one page of the server's tools; p may be nil (the first
-// page) or carry the cursor of the previous page's NextCursor.
+// page) or carry the cursor of the previous page's NextCursor. Over HTTP in
+// 2026-07-28, a tool whose x-mcp-header annotations break the protocol's
+// rules is left out (with a warning in the log): it could not be called
+// correctly.
 func (s *ClientSession) ListTools(ctx context.Context, p *PaginatedRequestParams) (*ListToolsResult, error) {
-	return s.calls.ToolsList(ctx, orEmpty(p))
+	res, err := s.calls.ToolsList(ctx, orEmpty(p))
+	if err != nil || !s.Modern() || !s.link.isHTTP() {
+		return res, err
+	}
+	kept := res.Tools[:0:0]
+	for _, tool := range res.Tools {
+		if _, err := headerParams(tool.InputSchema); err != nil {
+			s.client.log.Warn("mcp: leaving out a tool whose x-mcp-header annotations are invalid", "tool", tool.Name, "error", err)
+			continue
+		}
+		kept = append(kept, tool)
+	}
+	res.Tools = kept
+	return res, nil
 }
 
 // Tools iterates over every tool of the server, page by page. Iteration

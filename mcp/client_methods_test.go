@@ -253,3 +253,41 @@ func receive[T any](t *testing.T, ch <-chan T) T {
 		return zero
 	}
 }
+
+// Over HTTP a stateless client leaves out the tools whose x-mcp-header
+// annotations break the rules; over a stream it keeps them.
+func TestToolsWithInvalidHeaderAnnotationsAreLeftOutOverHTTP(t *testing.T) {
+	tools := `{"resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[` +
+		`{"name":"good","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}},` +
+		`{"name":"empty","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":""}}}},` +
+		`{"name":"object","inputSchema":{"type":"object","properties":{"a":{"type":"object","x-mcp-header":"A"}}}},` +
+		`{"name":"twice","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X"},"b":{"type":"string","x-mcp-header":"x"}}}},` +
+		`{"name":"space","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A B"}}}}]}`
+	answer := func(method string, params json.RawMessage) (any, error) {
+		if method == "server/discover" {
+			return json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"private"}`), nil
+		}
+		return json.RawMessage(tools), nil
+	}
+	for _, overHTTP := range []bool{true, false} {
+		tr, _ := fakeServer(t, answer)
+		var ct mcp.ClientTransport = tr
+		if overHTTP {
+			ct = mcp.FakeHTTPTransport(tr.Transport)
+		}
+		s, err := mcp.NewClient(nil, nil).Connect(bg(t), ct)
+		require.NoError(t, err)
+		res, err := s.ListTools(bg(t), nil)
+		require.NoError(t, err)
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		if overHTTP {
+			assert.Equal(t, []string{"good"}, names)
+		} else {
+			assert.Len(t, names, 5)
+		}
+		s.Close()
+	}
+}
