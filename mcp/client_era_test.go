@@ -181,3 +181,24 @@ func TestClientNeedsAKnownVersion(t *testing.T) {
 	require.Error(t, err)
 	assert.Empty(t, log.methods())
 }
+
+// -32022 listing only handshake versions the client speaks leads to
+// initialize offering the first of them.
+func TestUnsupportedVersionNamingAHandshakeVersionLeadsToInitialize(t *testing.T) {
+	tr, log := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		switch method {
+		case "server/discover":
+			return nil, rpc.NewError(mcp.CodeUnsupportedVersion, "unsupported").WithData(map[string]any{"supported": []string{"2025-06-18"}, "requested": "2026-07-28"})
+		case "initialize":
+			var p struct{ ProtocolVersion string }
+			require.NoError(t, json.Unmarshal(params, &p))
+			return json.RawMessage(`{"protocolVersion":"` + p.ProtocolVersion + `","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`), nil
+		}
+		return nil, nil
+	})
+	s, err := mcp.NewClient(nil, nil).Connect(bg(t), tr)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Equal(t, mcp.Version20250618, s.ProtocolVersion())
+	assert.Equal(t, []string{"server/discover", "initialize", "notifications/initialized"}, log.methods())
+}

@@ -255,3 +255,25 @@ func TestListenEndsWhenTheServerCancelsIt(t *testing.T) {
 	require.NoError(t, tr.conn.Notify(bg(t), "notifications/cancelled", map[string]any{"requestId": id, "reason": "shutting down"}))
 	assert.NoError(t, receive(t, done))
 }
+
+// Over 2026-07-28 HTTP, cancelling is the link's business (closing the
+// request's stream): no notifications/cancelled is sent.
+func TestNoCancelNotificationOverStatelessHTTP(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	tr, log := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		if method == "server/discover" {
+			return json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"private"}`), nil
+		}
+		<-release
+		return nil, nil
+	})
+	s, err := mcp.NewClient(nil, nil).Connect(bg(t), mcp.FakeHTTPTransport(tr.Transport))
+	require.NoError(t, err)
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(bg(t), 50*time.Millisecond)
+	defer cancel()
+	_, err = s.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow"})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.NotContains(t, log.methods(), "notifications/cancelled")
+}
