@@ -122,7 +122,7 @@ func (c *Client) Connect(ctx context.Context, t ClientTransport) (*ClientSession
 		return nil, fmt.Errorf("mcp: connecting: %w", err)
 	}
 	s.link = link
-	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(s), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log))
+	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(rpc.HandlerFunc(s.handle)), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log))
 	env.fail = func(id rpc.ID, err error) { s.conn.Fail(id, err) }
 	go s.runNotes()
 	go func() {

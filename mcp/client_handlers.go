@@ -36,10 +36,10 @@ func clientSessionFrom(ctx context.Context) *ClientSession {
 	return s
 }
 
-// Handle serves what the server sends: requests (handshake versions) and
-// notifications, through the router of the session's era. A request can
+// handle serves the server's requests (handshake versions; notifications
+// go through takeNote) with the router of the session's era. A request can
 // be cancelled by the server's notifications/cancelled.
-func (s *ClientSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
+func (s *ClientSession) handle(ctx context.Context, req *rpc.Request) (any, error) {
 	ctx = context.WithValue(ctx, clientSessionKey{}, s)
 	_, modern := s.state()
 	router := legacyClientRouter()

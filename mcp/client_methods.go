@@ -2,9 +2,11 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
+	"time"
 
 	"github.com/schemarpc/schemarpc/mcp/v20260728"
 )
@@ -214,4 +216,27 @@ func pages[R any, T any](ctx context.Context, list func(context.Context, *Pagina
 		}
 		yield(nil, fmt.Errorf("mcp: the server's list did not end after %d pages", maxPages))
 	}
+}
+
+// ResultCacheHint reads the caching hints of a 2026-07-28 result from its
+// Extra members (ttlMs, cacheScope): how long the result may be reused and
+// by whom. ok is false for results without hints (handshake sessions, and
+// the results that are never cacheable).
+func ResultCacheHint(extra map[string]json.RawMessage) (hint CacheHint, ok bool) {
+	rawTTL, hasTTL := extra["ttlMs"]
+	rawScope, hasScope := extra["cacheScope"]
+	if !hasTTL && !hasScope {
+		return CacheHint{}, false
+	}
+	var ms int64
+	if json.Unmarshal(rawTTL, &ms) == nil && ms > 0 {
+		hint.TTL = time.Duration(ms) * time.Millisecond
+	}
+	var scope CacheScope
+	if json.Unmarshal(rawScope, &scope) == nil && scope == CachePublic {
+		hint.Scope = CachePublic
+	} else {
+		hint.Scope = CachePrivate
+	}
+	return hint, true
 }

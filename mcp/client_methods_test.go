@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -290,4 +291,25 @@ func TestToolsWithInvalidHeaderAnnotationsAreLeftOutOverHTTP(t *testing.T) {
 		}
 		s.Close()
 	}
+}
+
+// The caching hints of a stateless result are read from its Extra members.
+func TestResultCacheHintReadsTheHints(t *testing.T) {
+	srv := richServer(t)
+	s := connect(t, srv, nil).session
+	res, err := s.ListTools(bg(t), nil)
+	require.NoError(t, err)
+	hint, ok := mcp.ResultCacheHint(res.Extra)
+	require.True(t, ok)
+	assert.Equal(t, mcp.CacheHint{Scope: mcp.CachePrivate}, hint)
+
+	hint, ok = mcp.ResultCacheHint(map[string]json.RawMessage{"ttlMs": json.RawMessage(`1500`), "cacheScope": json.RawMessage(`"public"`)})
+	require.True(t, ok)
+	assert.Equal(t, mcp.CacheHint{TTL: 1500 * time.Millisecond, Scope: mcp.CachePublic}, hint)
+
+	legacy := connect(t, srv, versionOptions(mcp.Version20251125)).session
+	res, err = legacy.ListTools(bg(t), nil)
+	require.NoError(t, err)
+	_, ok = mcp.ResultCacheHint(res.Extra)
+	assert.False(t, ok)
 }
