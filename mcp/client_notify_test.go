@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // blockingServer has a tool "wait" that blocks until its call is
@@ -276,4 +277,33 @@ func TestNoCancelNotificationOverStatelessHTTP(t *testing.T) {
 	_, err = s.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow"})
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.NotContains(t, log.methods(), "notifications/cancelled")
+}
+
+// The server's notifications/cancelled stops the handler serving its
+// request.
+func TestTheServerCanCancelItsRequest(t *testing.T) {
+	srvEnd, cliEnd := rpc.NewPipe()
+	server := rpc.NewConn(srvEnd, rpc.WithHandler(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+		return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`), nil
+	})))
+	defer server.Close()
+	started := make(chan struct{})
+	handlerStopped := make(chan error, 1)
+	c := mcp.NewClient(nil, &mcp.ClientOptions{ProtocolVersions: []string{mcp.Version20251125},
+		Elicit: func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+			close(started)
+			<-ctx.Done()
+			handlerStopped <- ctx.Err()
+			return nil, ctx.Err()
+		}})
+	s, err := c.Connect(bg(t), &mcp.StreamTransport{Transport: cliEnd})
+	require.NoError(t, err)
+	defer s.Close()
+	ctx, cancel := context.WithCancel(bg(t))
+	defer cancel()
+	go server.Call(ctx, "elicitation/create", map[string]any{"message": "?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}}, nil)
+	receive(t, started)
+	// The server connection's first request has id 1.
+	require.NoError(t, server.Notify(bg(t), "notifications/cancelled", map[string]any{"requestId": 1, "reason": "never mind"}))
+	assert.ErrorIs(t, receive(t, handlerStopped), context.Canceled)
 }
