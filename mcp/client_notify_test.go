@@ -307,3 +307,21 @@ func TestTheServerCanCancelItsRequest(t *testing.T) {
 	require.NoError(t, server.Notify(bg(t), "notifications/cancelled", map[string]any{"requestId": 1, "reason": "never mind"}))
 	assert.ErrorIs(t, receive(t, handlerStopped), context.Canceled)
 }
+
+// notifications/elicitation/complete (2025-11-25) reaches
+// OnElicitationComplete.
+func TestElicitationCompleteReachesItsHandler(t *testing.T) {
+	s := newServer(t, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "done", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			require.NoError(t, req.Session.ElicitationComplete(ctx, "el-1"))
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
+		}))
+	completed := make(chan string, 1)
+	f := connect(t, s, &mcp.ClientOptions{ProtocolVersions: []string{mcp.Version20251125}, ElicitURL: true,
+		Elicit: func(context.Context, *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "cancel"}, nil },
+		OnElicitationComplete: func(_ context.Context, p *mcp.ElicitationCompleteNotificationParams) { completed <- p.ElicitationID }})
+	_, err := f.session.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "done"})
+	require.NoError(t, err)
+	assert.Equal(t, "el-1", receive(t, completed))
+}
