@@ -319,7 +319,9 @@ func TestElicitationCompleteReachesItsHandler(t *testing.T) {
 		}))
 	completed := make(chan string, 1)
 	f := connect(t, s, &mcp.ClientOptions{ProtocolVersions: []string{mcp.Version20251125}, ElicitURL: true,
-		Elicit: func(context.Context, *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "cancel"}, nil },
+		Elicit: func(context.Context, *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		},
 		OnElicitationComplete: func(_ context.Context, p *mcp.ElicitationCompleteNotificationParams) { completed <- p.ElicitationID }})
 	_, err := f.session.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "done"})
 	require.NoError(t, err)
