@@ -202,18 +202,24 @@ func (l *httpLink) startRequest(ctx context.Context, m *wireMessage, msg []byte,
 	return r
 }
 
-// cancel closes the response stream of the 2026-07-28 request id; it
-// reports false for any other request, whose cancellation is the client's
-// notifications/cancelled.
+// cancel closes the response stream of the 2026-07-28 request id, whose
+// call was abandoned; it reports false for any other request, whose
+// cancellation is the client's notifications/cancelled (its stream stays
+// open, since closing it would not cancel it, but is no longer resumed).
 func (l *httpLink) cancel(id rpc.ID) bool {
 	l.mu.Lock()
 	r := l.reqs[idKey(id)]
-	if r == nil || !r.modern {
+	if r == nil {
 		l.mu.Unlock()
 		return false
 	}
+	// Either way the call is gone: a stream that breaks now is not
+	// resumed for it.
 	delete(l.reqs, idKey(id))
 	l.mu.Unlock()
+	if !r.modern {
+		return false
+	}
 	r.stop()
 	return true
 }
