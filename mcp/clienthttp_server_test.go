@@ -35,7 +35,9 @@ func chOurServer(t *testing.T, opts *mcp.HTTPOptions) *chOurs {
 	t.Helper()
 	o := &chOurs{s: mcp.NewServer(mcp.Implementation{Name: "chttp", Version: "1"}, nil),
 		started: make(chan struct{}, 4), ended: make(chan struct{}, 4)}
-	text := func(s string) *mcp.CallToolResult { return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(s)}} }
+	text := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(s)}}
+	}
 	require.NoError(t, o.s.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var in struct{ Text string }
