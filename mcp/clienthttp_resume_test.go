@@ -201,3 +201,20 @@ func TestStreamableHTTPClientTakesA405GETAsNoStream(t *testing.T) {
 	assert.Zero(t, rec.count(http.MethodDelete))
 	assert.False(t, strings.Contains(rec.last(t, "ping").Header.Get(mcp.HeaderSessionID), "s"))
 }
+
+func TestStreamableHTTPClientResumesAStreamOurServerClosed(t *testing.T) {
+	o := chOurServer(t, &mcp.HTTPOptions{RetryInterval: 30 * time.Millisecond})
+	c := chConnect(t, &mcp.StreamableHTTPTransport{URL: o.ts.URL}, nil)
+	c.handshake(t, mcp.Version20251125)
+	res, err := c.call(t, "tools/call", map[string]any{"name": "poll"})
+	require.NoError(t, err)
+	assert.Equal(t, "polled", toolText(t, res))
+	var resumed []chSeen
+	for _, s := range o.rec.all() {
+		if s.Method == http.MethodGet && s.Header.Get("Last-Event-ID") != "" {
+			resumed = append(resumed, s)
+		}
+	}
+	require.NotEmpty(t, resumed, "the result came through a GET with Last-Event-ID")
+	assert.NotEmpty(t, resumed[0].Header.Get(mcp.HeaderSessionID))
+}

@@ -30,7 +30,8 @@ type chOurs struct {
 
 // chOurServer serves a server with the tools echo {text}, roots (asks the
 // client for its roots), block (waits for its context to end) and geo
-// {region} (region mirrored in the Mcp-Param-Region header).
+// {region} (region mirrored in the Mcp-Param-Region header) and poll
+// (closes its own SSE stream before answering).
 func chOurServer(t *testing.T, opts *mcp.HTTPOptions) *chOurs {
 	t.Helper()
 	o := &chOurs{s: mcp.NewServer(mcp.Implementation{Name: "chttp", Version: "1"}, nil),
@@ -65,6 +66,16 @@ func chOurServer(t *testing.T, opts *mcp.HTTPOptions) *chOurs {
 			var in struct{ Region string }
 			json.Unmarshal(req.Params.Arguments, &in)
 			return text("region " + in.Region), nil
+		}))
+	require.NoError(t, o.s.AddTool(&mcp.Tool{Name: "poll", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// The server ends the call's stream; the client must resume
+			// it to get the result.
+			if !mcp.CloseSSEStream(ctx) {
+				return text("not closed"), nil
+			}
+			time.Sleep(20 * time.Millisecond)
+			return text("polled"), nil
 		}))
 	o.h = mcp.NewStreamableHTTPHandler(o.s, opts)
 	o.ts, o.rec = chServe(t, o.h)
