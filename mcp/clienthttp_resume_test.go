@@ -42,7 +42,7 @@ func TestStreamableHTTPClientResumesAPrimedStreamAfterTheRetryDelay(t *testing.T
 	c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL}, nil)
 	res, err := c.call(t, "tools/call", map[string]any{"name": "test_reconnection"})
 	require.NoError(t, err)
-	assert.Equal(t, "reconnected", toolText(t, res))
+	assert.Equal(t, "reconnected", chToolText(t, res))
 
 	var get chSeen
 	for _, s := range rec.all() {
@@ -208,7 +208,7 @@ func TestStreamableHTTPClientResumesAStreamOurServerClosed(t *testing.T) {
 	c.handshake(t, mcp.Version20251125)
 	res, err := c.call(t, "tools/call", map[string]any{"name": "poll"})
 	require.NoError(t, err)
-	assert.Equal(t, "polled", toolText(t, res))
+	assert.Equal(t, "polled", chToolText(t, res))
 	var resumed []chSeen
 	for _, s := range o.rec.all() {
 		if s.Method == http.MethodGet && s.Header.Get("Last-Event-ID") != "" {

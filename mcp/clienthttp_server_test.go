@@ -104,8 +104,8 @@ func chClientHandler(notes chan<- string) rpc.Handler {
 	})
 }
 
-// toolText returns the first text block of a tools/call result.
-func toolText(t *testing.T, res json.RawMessage) string {
+// chToolText returns the first text block of a tools/call result.
+func chToolText(t *testing.T, res json.RawMessage) string {
 	t.Helper()
 	var r struct {
 		Content []struct{ Text string }
@@ -128,13 +128,13 @@ func TestStreamableHTTPClientRunsAHandshakeSessionWithOurServer(t *testing.T) {
 
 				res, err := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
 				require.NoError(t, err)
-				assert.Equal(t, "hi", toolText(t, res))
+				assert.Equal(t, "hi", chToolText(t, res))
 
 				// The server asks the client while serving a call: on the
 				// call's stream, or on the GET stream in JSON mode.
 				res, err = c.call(t, "tools/call", map[string]any{"name": "roots"})
 				require.NoError(t, err)
-				assert.Equal(t, "1 roots, first file:///work", toolText(t, res))
+				assert.Equal(t, "1 roots, first file:///work", chToolText(t, res))
 
 				seen := o.rec.last(t, "tools/call")
 				sid := seen.Header.Get(mcp.HeaderSessionID)
@@ -213,7 +213,7 @@ func TestStreamableHTTPClientSpeaks20260728WithOurServer(t *testing.T) {
 			// result means the client's headers were right.
 			res, err = c.call(t, "tools/call", chModern(map[string]any{"name": "geo", "arguments": map[string]any{"region": "Zürich "}}))
 			require.NoError(t, err)
-			assert.Equal(t, "region Zürich ", toolText(t, res))
+			assert.Equal(t, "region Zürich ", chToolText(t, res))
 
 			seen := o.rec.last(t, "tools/call")
 			assert.Equal(t, mcp.Version20260728, seen.Header.Get(mcp.HeaderProtocolVersion))
