@@ -68,14 +68,16 @@ func (o *chOld) serve(w http.ResponseWriter, r *http.Request) {
 		if m.ID == nil {
 			return
 		}
-		result := `{}`
+		answer := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":"Method not found"}}`
 		switch m.Method {
 		case "initialize":
-			result = `{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`
+			answer = chResult(m.ID, `{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`)
 		case "tools/list":
-			result = `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
+			answer = chResult(m.ID, `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`)
+		case "ping":
+			answer = chResult(m.ID, `{}`)
 		}
-		o.events <- "event: message\ndata: " + chResult(m.ID, result) + "\n\n"
+		o.events <- "event: message\ndata: " + answer + "\n\n"
 	default:
 		status, body := o.refuse, o.body
 		if status == 0 {
