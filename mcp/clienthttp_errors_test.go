@@ -296,3 +296,23 @@ func TestStreamableHTTPClientRefusesToSendWhatIsNotJSONRPC(t *testing.T) {
 		assert.Error(t, l.Write(context.Background(), []byte(msg)), msg)
 	}
 }
+
+func TestStreamableHTTPClientReadsBatchEventsAndSkipsJunk(t *testing.T) {
+	ts, _ := chServe(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		send := startEvents(w)
+		send("data: not json\n\n")
+		send("event: other\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/ignored\"}\n\n")
+		send(`data: [{"jsonrpc":"2.0","method":"notifications/batched"},` + chResult([]byte("1"), `{"ok":true}`) + "]\n\n")
+	}))
+	notes := make(chan string, 4)
+	c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL}, chClientHandler(notes))
+	res, err := c.call(t, "tools/list", nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"ok":true}`, string(res))
+	select {
+	case m := <-notes:
+		assert.Equal(t, "notifications/batched", m, "only message events are messages")
+	case <-time.After(chTimeout):
+		t.Fatal("the batched notification did not arrive")
+	}
+}

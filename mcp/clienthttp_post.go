@@ -142,7 +142,8 @@ func (l *httpLink) deliverFor(r *outRequest, msg []byte) *outRequest {
 }
 
 // readStream reads the events of one connection of a stream into Read,
-// updating st. It returns nil once r (when not nil) was answered, else the
+// updating st. An event may hold one message or an array of them (a
+// 2025-03-26 batch). It returns nil once r (when not nil) was answered, else the
 // error that ended the connection (io.EOF at its end).
 func (l *httpLink) readStream(body io.Reader, st *streamState, r *outRequest) error {
 	rd := newSSEReader(body, l.maxSize)
@@ -161,7 +162,18 @@ func (l *httpLink) readStream(body io.Reader, st *streamState, r *outRequest) er
 			continue
 		}
 		st.progressed = true
-		if got := l.deliverFor(r, rec.data); r != nil && got == r {
+		msgs, err := splitBody(rec.data)
+		if err != nil {
+			l.log.Warn("mcp: dropped an event whose data is not JSON", "data", bodySnippet(rec.data))
+			continue
+		}
+		answered := false
+		for _, m := range msgs {
+			if got := l.deliverFor(r, m); r != nil && got == r {
+				answered = true
+			}
+		}
+		if answered {
 			return nil
 		}
 	}
