@@ -84,3 +84,23 @@ func TestClientSSEReaderReadsEventsUpToTheBound(t *testing.T) {
 	assert.ErrorIs(t, err, io.EOF)
 	assert.Equal(t, []mcp.SSERecordForTest{msgRec(data)}, got)
 }
+
+// FuzzClientSSEReader checks that the reader never panics, keeps its bound,
+// and reads the same blocks whatever the sizes of the reads.
+func FuzzClientSSEReader(f *testing.F) {
+	for _, seed := range []string{
+		"data: {}\n\n", "id: 1\r\nretry: 10\r\ndata: a\r\n\r\n", "event: endpoint\rdata: /m\r\r",
+		": c\n\ndata\n\n", "data: a\ndata: b\n", "\r\n\r\n\r", "id: \x00\nretry: 99999999999\n\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		whole, errWhole := mcp.ReadSSEForTest(strings.NewReader(input), 64)
+		bytewise, errBytes := mcp.ReadSSEForTest(iotest.OneByteReader(strings.NewReader(input)), 64)
+		require.Equal(t, whole, bytewise)
+		require.Equal(t, errWhole == io.EOF, errBytes == io.EOF)
+		for _, r := range whole {
+			require.LessOrEqual(t, len(r.Data), 64)
+		}
+	})
+}
