@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -315,4 +316,52 @@ func TestStreamableHTTPClientReadsBatchEventsAndSkipsJunk(t *testing.T) {
 	case <-time.After(chTimeout):
 		t.Fatal("the batched notification did not arrive")
 	}
+}
+
+func TestStreamableHTTPClientExpiresTheSessionOnA404ToItsGETStream(t *testing.T) {
+	ts, _ := chServe(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			http.Error(w, "session not found", http.StatusNotFound)
+		case http.MethodPost:
+			m := readFakeMsg(r)
+			switch {
+			case m.Method == "initialize":
+				w.Header().Set(mcp.HeaderSessionID, "s-get")
+				writeJSON(w, http.StatusOK, chResult(m.ID, chInitResult))
+			case m.ID == nil:
+				w.WriteHeader(http.StatusAccepted)
+			case r.Header.Get(mcp.HeaderSessionID) == "":
+				writeJSON(w, http.StatusOK, chResult(m.ID, `{"session":"none"}`))
+			default:
+				writeJSON(w, http.StatusOK, chResult(m.ID, `{"session":"kept"}`))
+			}
+		}
+	}))
+	c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL}, nil)
+	c.handshake(t, mcp.Version20251125)
+	require.Eventually(t, func() bool {
+		res, err := c.call(t, "ping", nil)
+		return err == nil && string(res) == `{"session":"none"}`
+	}, chTimeout, 10*time.Millisecond, "after the 404 the link forgets the session")
+}
+
+func TestStreamableHTTPClientReadEndsWithItsContext(t *testing.T) {
+	l, err := mcp.DialHTTPLinkForTest(context.Background(), &mcp.StreamableHTTPTransport{URL: "http://127.0.0.1:1/mcp"}, nil)
+	require.NoError(t, err)
+	defer l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = l.Read(ctx)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+func TestStreamableHTTPClientFailsACallWhoseServerIsGone(t *testing.T) {
+	ts := httptest.NewServer(http.NotFoundHandler())
+	url := ts.URL
+	ts.Close()
+	c := chConnect(t, &mcp.StreamableHTTPTransport{URL: url}, nil)
+	_, err := c.call(t, "tools/list", nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "POST tools/list")
 }
