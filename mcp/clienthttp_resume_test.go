@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // The sse-retry scenario of the conformance suite: the POST stream sends
@@ -217,4 +218,71 @@ func TestStreamableHTTPClientResumesAStreamOurServerClosed(t *testing.T) {
 	}
 	require.NotEmpty(t, resumed, "the result came through a GET with Last-Event-ID")
 	assert.NotEmpty(t, resumed[0].Header.Get(mcp.HeaderSessionID))
+}
+
+func TestStreamableHTTPClientFailsACallWhoseResumptionIsRefused(t *testing.T) {
+	big := strings.Repeat("x", 2048)
+	tests := []struct {
+		name  string
+		get   func(w http.ResponseWriter)
+		check func(t *testing.T, err error)
+	}{
+		{"an HTTP error", func(w http.ResponseWriter) { http.Error(w, "no replay", http.StatusBadRequest) },
+			func(t *testing.T, err error) {
+				var herr *mcp.HTTPStatusError
+				require.ErrorAs(t, err, &herr)
+				assert.Equal(t, http.StatusBadRequest, herr.StatusCode)
+			}},
+		{"not an event stream", func(w http.ResponseWriter) { writeJSON(w, http.StatusOK, "{}") },
+			func(t *testing.T, err error) { assert.ErrorContains(t, err, "resuming the stream of ping") }},
+		{"an event over the bound", func(w http.ResponseWriter) { startEvents(w)("data: " + big + "\n\n") },
+			func(t *testing.T, err error) { assert.ErrorIs(t, err, rpc.ErrMessageTooLarge) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts, _ := chServe(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					tt.get(w)
+					return
+				}
+				startEvents(w)("id: 1\nretry: 5\ndata: \n\n")
+			}))
+			c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL, MaxMessageSize: 1024}, nil)
+			_, err := c.call(t, "ping", nil)
+			tt.check(t, err)
+		})
+	}
+}
+
+func TestStreamableHTTPClientGivesUpAGETStreamTheServerRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		get  func(w http.ResponseWriter)
+		gets int // GETs the client makes
+	}{
+		{"an HTTP error", func(w http.ResponseWriter) { http.Error(w, "no", http.StatusForbidden) }, 1},
+		{"not an event stream", func(w http.ResponseWriter) { writeJSON(w, http.StatusOK, "{}") }, 1},
+		{"a stream that ends at once, again and again", func(w http.ResponseWriter) { startEvents(w)("retry: 5\n\n") }, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts, rec := chServe(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					tt.get(w)
+					return
+				}
+				m := readFakeMsg(r)
+				if m.Method == "initialize" {
+					writeJSON(w, http.StatusOK, chResult(m.ID, chInitResult))
+					return
+				}
+				w.WriteHeader(http.StatusAccepted)
+			}))
+			c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL, MaxReconnects: 2}, nil)
+			c.handshake(t, mcp.Version20251125)
+			require.Eventually(t, func() bool { return rec.count(http.MethodGet) == tt.gets }, chTimeout, 5*time.Millisecond)
+			time.Sleep(50 * time.Millisecond)
+			assert.Equal(t, tt.gets, rec.count(http.MethodGet), "and no more")
+		})
+	}
 }
