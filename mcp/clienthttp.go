@@ -132,7 +132,7 @@ func (l *httpLink) Write(ctx context.Context, msg []byte) error {
 		return nil
 	}
 	if err == nil && m.Method == "notifications/initialized" {
-		l.startGet()
+		l.startGet(ctx)
 	}
 	return err
 }

@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
+
+// getReadyTimeout bounds how long sending notifications/initialized waits
+// for the server to answer the GET that opens the session's stream.
+const getReadyTimeout = 2 * time.Second
 
 // getStream is the running GET stream of a handshake-era session.
 type getStream struct {
@@ -14,28 +19,41 @@ type getStream struct {
 }
 
 // startGet opens the session's GET stream, which carries what the server
-// sends outside any request, unless one runs already.
-func (l *httpLink) startGet() {
+// sends outside any request, unless one runs already. It returns once the
+// server answered the first GET (or refused it, or ctx ended, or
+// getReadyTimeout passed): servers drop what they send outside a request
+// while no GET stream is open, so the client's next request must not
+// overtake the stream's opening.
+func (l *httpLink) startGet(ctx context.Context) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.closed || l.sse != nil || l.getStop != nil {
+		l.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithCancel(l.ctx)
+	gctx, cancel := context.WithCancel(l.ctx)
 	g := &getStream{stop: cancel}
 	l.getStop = g
 	sid := l.sessionID
+	ready := make(chan struct{})
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
 		defer cancel()
-		l.runGet(ctx, sid)
+		l.runGet(gctx, sid, ready)
 		l.mu.Lock()
 		if l.getStop == g {
 			l.getStop = nil
 		}
 		l.mu.Unlock()
 	}()
+	l.mu.Unlock()
+	t := time.NewTimer(getReadyTimeout)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // stopGet ends the GET stream; l.mu is held.
@@ -46,17 +64,20 @@ func (l *httpLink) stopGet() {
 	}
 }
 
-// runGet keeps the GET stream of session sid open: when it drops it is
+// runGet keeps the GET stream of session sid open, closing ready once
+// the first GET is answered: when it drops it is
 // reopened with Last-Event-ID after the server's retry delay, until
 // MaxReconnects connections in a row bring nothing. A server offering no
 // GET stream (405) is left alone; one that refuses otherwise is logged.
-func (l *httpLink) runGet(ctx context.Context, sid string) {
+func (l *httpLink) runGet(ctx context.Context, sid string, ready chan struct{}) {
+	defer closeOnce(ready)
 	st := &streamState{}
 	for failures, first := 0, true; failures <= l.maxReconnects; first = false {
 		if !first && !sleepCtx(ctx, st.delay()) {
 			return
 		}
 		resp, err := l.get(ctx, st.lastID)
+		closeOnce(ready)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -100,4 +121,13 @@ func (l *httpLink) runGet(ctx context.Context, sid string) {
 		}
 	}
 	l.log.Warn("mcp: the GET stream kept breaking; it stays closed", "attempts", l.maxReconnects+1)
+}
+
+// closeOnce closes ch unless it is closed.
+func closeOnce(ch chan struct{}) {
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
 }
