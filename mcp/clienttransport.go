@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/schemarpc/schemarpc/rpc"
@@ -50,3 +51,31 @@ type clientLink interface {
 	// asks for it.
 	cancel(id rpc.ID) bool
 }
+
+// StreamTransport connects a client over an existing message stream: any
+// rpc.Transport, such as rpc.NewStreamTransport over a socket, or one end
+// of rpc.NewPipe with a Server on the other (tests, in-process servers).
+type StreamTransport struct {
+	// Transport carries the messages; Close closes it.
+	Transport rpc.Transport
+	// Key names the server for the client's era cache; "" caches nothing.
+	Key string
+}
+
+func (t *StreamTransport) dial(context.Context, *linkEnv) (clientLink, error) {
+	if t.Transport == nil {
+		return nil, errors.New("mcp: StreamTransport without a Transport")
+	}
+	return &streamLink{Transport: t.Transport, name: t.Key}, nil
+}
+
+// streamLink is a client link over a message stream: no HTTP, no way to
+// abandon a request but notifications/cancelled.
+type streamLink struct {
+	rpc.Transport
+	name string
+}
+
+func (l *streamLink) isHTTP() bool       { return false }
+func (l *streamLink) key() string        { return l.name }
+func (l *streamLink) cancel(rpc.ID) bool { return false }

@@ -24,6 +24,17 @@
 // output against its output schema. The protocol types are generated from
 // those schemas into package v20251125 and re-exported here as aliases.
 //
-// docs/mcp-server.md walks through building a server; the examples in this
-// package run as tests.
+// A [Client] is the other side, for both eras too: [Client.Connect] opens a
+// [ClientSession] over stdio ([CommandTransport] spawns the server),
+// Streamable HTTP or any rpc.Transport ([StreamTransport]), finds out
+// whether the server is stateless (a server/discover probe) or wants the
+// initialize handshake, and offers typed methods for every client request,
+// iterators over paginated lists, cancellation through the context, handlers
+// for what the server asks (sampling, elicitation, roots; run for
+// 2026-07-28 multi-round-trip results too) and for its notifications, and
+// [ClientSession.Listen] for 2026-07-28 subscriptions. Every result is
+// validated against the schema of the session's version.
+//
+// docs/mcp-server.md walks through building a server and docs/mcp-client.md
+// through using one; the examples in this package run as tests.
 package mcp

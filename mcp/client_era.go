@@ -1,0 +1,185 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/schemarpc/schemarpc/mcp/v20260728"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// establish finds out which era the server speaks and opens the session.
+//
+// A client that speaks 2026-07-28 first sends server/discover (on a stream
+// within DiscoverTimeout): a result means a stateless server; -32022 with
+// data.supported names the versions the server does speak, and the client
+// goes on with the first of its own versions in that list (never quietly
+// with another); any other error, or no answer in time, means a handshake
+// server, which gets initialize. The version agreed is remembered per
+// server (the link's key), so the next Connect skips the probe of a
+// handshake server.
+func (s *ClientSession) establish(ctx context.Context) error {
+	c := s.client
+	modern, legacy := c.versions()
+	if len(modern) == 0 && len(legacy) == 0 {
+		return fmt.Errorf("mcp: ClientOptions.ProtocolVersions names no version the client knows (%v)", c.opts.ProtocolVersions)
+	}
+	key := s.link.key()
+	if v, ok := c.cachedEra(key); ok && slices.Contains(legacy, v) {
+		if err := s.initialize(ctx, v); err == nil {
+			return nil
+		} else if ctx.Err() != nil {
+			return err
+		}
+		// The server changed; find out again.
+		c.forgetEra(key)
+	}
+	if len(modern) == 0 {
+		return s.initialize(ctx, legacy[0])
+	}
+	_, probed := c.cachedEra(key)
+	tried := map[string]bool{}
+	version := modern[0]
+	for {
+		tried[version] = true
+		err := s.discover(ctx, version, !probed && !s.link.isHTTP())
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("mcp: connecting: %w", ctx.Err())
+		}
+		var ire *InvalidResultError
+		if errors.As(err, &ire) {
+			return err
+		}
+		supported, isModern := unsupportedVersion(err)
+		if !isModern {
+			if len(legacy) == 0 {
+				return fmt.Errorf("mcp: the server did not answer server/discover as a %s server, and the client speaks no handshake version: %w", version, err)
+			}
+			c.log.Debug("mcp: server/discover failed; trying initialize", "error", err)
+			return s.initialize(ctx, legacy[0])
+		}
+		next := ""
+		for _, v := range append(slices.Clone(modern), legacy...) {
+			if slices.Contains(supported, v) && !tried[v] {
+				next = v
+				break
+			}
+		}
+		switch {
+		case next == "":
+			return fmt.Errorf("mcp: the server speaks %v and the client %v: no version in common", supported, append(modern, legacy...))
+		case slices.Contains(legacy, next):
+			return s.initialize(ctx, next)
+		}
+		version = next
+	}
+}
+
+// unsupportedVersion reads an UnsupportedProtocolVersion error (-32022):
+// the versions the server lists, and whether err is one.
+func unsupportedVersion(err error) ([]string, bool) {
+	var re *rpc.Error
+	if !errors.As(err, &re) || re.Code != CodeUnsupportedVersion {
+		return nil, false
+	}
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(re.Data, &data) != nil || data.Supported == nil {
+		return nil, false
+	}
+	return data.Supported, true
+}
+
+// discover sends server/discover in a stateless version and, on a result,
+// makes the session a stateless one. probe bounds the wait with
+// DiscoverTimeout.
+func (s *ClientSession) discover(ctx context.Context, version string, probe bool) error {
+	vs, err := schemaOf(version)
+	if err != nil {
+		return err
+	}
+	if probe {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.client.opts.DiscoverTimeout)
+		defer cancel()
+	}
+	var res v20260728.DiscoverResult
+	if err := s.call(ctx, vs, true, v20260728.MethodServerDiscover, &RequestParams{}, &res); err != nil {
+		if probe && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("mcp: no answer to server/discover within %v: %w", s.client.opts.DiscoverTimeout, err)
+		}
+		return err
+	}
+	if !slices.Contains(res.SupportedVersions, version) {
+		return fmt.Errorf("mcp: the server answered server/discover in %s but lists only %v", version, res.SupportedVersions)
+	}
+	var caps ServerCapabilities
+	if err := convertJSON(res.Capabilities, &caps); err != nil {
+		return &InvalidResultError{Method: "server/discover", Version: version, Err: err}
+	}
+	s.mu.Lock()
+	s.version, s.modern, s.schema = version, true, vs
+	s.caps, s.instructions = &caps, res.Instructions
+	if res.Meta != nil && res.Meta.ServerInfo != nil {
+		var info Implementation
+		if convertJSON(res.Meta.ServerInfo, &info) == nil {
+			s.info = &info
+		}
+	}
+	s.mu.Unlock()
+	s.established.Store(true)
+	s.client.rememberEra(s.link.key(), version)
+	return nil
+}
+
+// initialize runs the handshake offering version: initialize, then
+// notifications/initialized. A version the server picks that the client
+// does not speak ends the connection with an error.
+func (s *ClientSession) initialize(ctx context.Context, version string) error {
+	vs, err := schemaOf(version)
+	if err != nil {
+		return err
+	}
+	var res InitializeResult
+	err = s.call(ctx, vs, false, "initialize", &InitializeRequestParams{
+		ProtocolVersion: version,
+		Capabilities:    s.client.capabilities(),
+		ClientInfo:      s.client.info,
+	}, &res)
+	if err != nil {
+		return fmt.Errorf("mcp: initialize: %w", err)
+	}
+	if !slices.Contains(SupportedVersions(), res.ProtocolVersion) || !s.client.speaks(res.ProtocolVersion) {
+		return fmt.Errorf("mcp: the server chose protocol version %q, which the client does not speak", res.ProtocolVersion)
+	}
+	if vs, err = schemaOf(res.ProtocolVersion); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.version, s.modern, s.schema = res.ProtocolVersion, false, vs
+	s.caps, s.info, s.instructions = &res.Capabilities, &res.ServerInfo, res.Instructions
+	s.mu.Unlock()
+	if err := s.conn.Notify(ctx, "notifications/initialized", struct{}{}); err != nil {
+		return fmt.Errorf("mcp: notifications/initialized: %w", err)
+	}
+	s.established.Store(true)
+	s.client.rememberEra(s.link.key(), res.ProtocolVersion)
+	return nil
+}
+
+// convertJSON copies a value of one generated type into another of the
+// same shape (a 2026-07-28 type into its 2025-11-25 alias, say).
+func convertJSON(from, to any) error {
+	b, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return rpc.DecodeJSON(b, to)
+}
