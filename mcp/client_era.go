@@ -41,10 +41,13 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		return s.initialize(ctx, legacy[0])
 	}
 	_, probed := c.cachedEra(key)
-	tried := map[string]bool{}
+	// A version is tried at most twice: a server may refuse the first
+	// request with -32022 yet list the very version it refused (a
+	// transient refusal), and then the same version is tried once more.
+	tried := map[string]int{}
 	version := modern[0]
 	for {
-		tried[version] = true
+		tried[version]++
 		err := s.discover(ctx, version, !probed && !s.link.isHTTP())
 		if err == nil {
 			return nil
@@ -66,12 +69,14 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		}
 		next := ""
 		for _, v := range append(slices.Clone(modern), legacy...) {
-			if slices.Contains(supported, v) && !tried[v] {
+			if slices.Contains(supported, v) && tried[v] < 2 {
 				next = v
 				break
 			}
 		}
 		switch {
+		case next == "" && slices.Contains(supported, version):
+			return fmt.Errorf("mcp: the server refused protocol version %s twice while listing it as supported (%v): %w", version, supported, err)
 		case next == "":
 			return fmt.Errorf("mcp: the server speaks %v and the client %v: no version in common", supported, append(modern, legacy...))
 		case slices.Contains(legacy, next):

@@ -80,6 +80,35 @@ func TestClientRetriesDiscoveryWithAVersionTheServerLists(t *testing.T) {
 	assert.NotContains(t, log.methods(), "initialize")
 }
 
+// A server may refuse a request with -32022 while listing the very version
+// that request carried (a transient refusal); the client tries that version
+// once more, and only once.
+func TestClientRetriesTheRefusedVersionOnceWhenTheServerListsIt(t *testing.T) {
+	refusals := 0
+	tr, log := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		if refusals < 1 {
+			refusals++
+			return nil, rpc.NewError(mcp.CodeUnsupportedVersion, "unsupported").WithData(map[string]any{"supported": []string{"2026-07-28"}, "requested": "2026-07-28"})
+		}
+		return json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private"}`), nil
+	})
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.True(t, s.Modern())
+	assert.Equal(t, []string{"server/discover", "server/discover"}, log.methods())
+
+	// A server that keeps refusing the version it lists is given up on after
+	// the second try, with no initialize.
+	tr2, log2 := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		return nil, rpc.NewError(mcp.CodeUnsupportedVersion, "unsupported").WithData(map[string]any{"supported": []string{"2026-07-28"}, "requested": "2026-07-28"})
+	})
+	_, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr2)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "refused protocol version 2026-07-28 twice")
+	assert.Equal(t, []string{"server/discover", "server/discover"}, log2.methods())
+}
+
 // -32022 naming only versions the client does not speak ends Connect with
 // an error naming both lists; the client does not try initialize.
 func TestClientRefusesAServerWithNoVersionInCommon(t *testing.T) {
