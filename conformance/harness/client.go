@@ -28,6 +28,8 @@ type ClientLeg struct {
 	Suite string
 	// Expectations excuse scenarios of this leg from the verdict (see Report.Excuse).
 	Expectations []Expectation
+	// CheckFaults excuse single checks of this leg from the verdict (see ExcuseChecks).
+	CheckFaults []CheckFault
 }
 
 // Label names the leg the way its command line selects it.
@@ -202,11 +204,16 @@ func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary
 
 // JudgeClientLeg judges one client leg's results: every scenario req names must have run,
 // everything that ran is judged (scored or not), leg.Expectations are excused, and a CLI
-// exit status that contradicts the results fails the leg. With --requirements the CLI
+// exit status that contradicts the results fails the leg. leg.CheckFaults are taken out
+// of their scenarios first and reported as excused (or as failures when stale). With --requirements the CLI
 // exits non-zero iff a scored scenario recorded a FAILURE; with --suite iff any check
 // failed or warned.
 func JudgeClientLeg(scenarios []Scenario, req Requirements, leg ClientLeg, exitCode int) Report {
+	scenarios, excused, stale := ExcuseChecks(scenarios, leg.CheckFaults)
 	r := Judge(scenarios, req.All())
+	for _, v := range stale {
+		r.add(v)
+	}
 	cliFailure := false
 	for _, v := range r.Verdicts {
 		switch {
@@ -217,6 +224,7 @@ func JudgeClientLeg(scenarios []Scenario, req Requirements, leg ClientLeg, exitC
 		}
 	}
 	r = r.Excuse(leg.Expectations)
+	r.Excused = append(r.Excused, excused...)
 	if exitCode != 0 && !cliFailure {
 		r.add(Verdict{Scenario: "(suite)", Outcome: Failed,
 			Reason: fmt.Sprintf("the CLI exited %d although no scenario recorded a check that makes it fail", exitCode)})

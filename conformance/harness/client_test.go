@@ -236,3 +236,66 @@ func TestRunClientLegsFailsEveryScenarioOfAClientThatGivesUp(t *testing.T) {
 		})
 	}
 }
+
+func TestExcuseChecks(t *testing.T) {
+	named := func(name, status string) harness.Check {
+		return harness.Check{ID: "sep-2243-client-includes-standard-headers", Name: name, Status: status}
+	}
+	fault := harness.CheckFault{Scenario: "http-standard-headers", Check: "ClientMcpMethodHeader_initialize", Status: harness.StatusSkipped, Reason: "no initialize at 2026-07-28"}
+	tests := []struct {
+		name        string
+		checks      []harness.Check
+		wantKept    int
+		wantExcused int
+		wantStale   string
+	}{
+		{"the listed check with the listed status is excused",
+			[]harness.Check{named("ClientMcpMethodHeader_tools_list", "SUCCESS"), named("ClientMcpMethodHeader_initialize", "SKIPPED")}, 1, 1, ""},
+		{"the listed check with another status makes the entry stale",
+			[]harness.Check{named("ClientMcpMethodHeader_tools_list", "SUCCESS"), named("ClientMcpMethodHeader_initialize", "SUCCESS")}, 2, 0, "but it is SUCCESS"},
+		{"the listed check gone makes the entry stale",
+			[]harness.Check{named("ClientMcpMethodHeader_tools_list", "SUCCESS")}, 1, 0, "the check is gone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept, excused, stale := harness.ExcuseChecks([]harness.Scenario{
+				{Name: "http-standard-headers", Checks: tt.checks}, scenario("tools_call", "SUCCESS"),
+			}, []harness.CheckFault{fault})
+			require.Len(t, kept, 2)
+			assert.Len(t, kept[0].Checks, tt.wantKept)
+			assert.Equal(t, []harness.Check{check("tools_call", "SUCCESS", "msg")}, kept[1].Checks, "other scenarios are untouched")
+			assert.Len(t, excused, tt.wantExcused)
+			for _, v := range excused {
+				assert.Equal(t, "http-standard-headers:ClientMcpMethodHeader_initialize", v.Scenario)
+				assert.Equal(t, "no initialize at 2026-07-28", v.Excuse)
+			}
+			if tt.wantStale == "" {
+				assert.Empty(t, stale)
+				return
+			}
+			require.Len(t, stale, 1)
+			assert.Equal(t, harness.Failed, stale[0].Outcome)
+			assert.Contains(t, stale[0].Reason, tt.wantStale)
+		})
+	}
+}
+
+func TestExcuseChecksLeavesAFaultOfAScenarioThatDidNotRunAlone(t *testing.T) {
+	kept, excused, stale := harness.ExcuseChecks([]harness.Scenario{scenario("tools_call", "SUCCESS")},
+		[]harness.CheckFault{{Scenario: "http-standard-headers", Check: "x", Status: harness.StatusSkipped}})
+	assert.Len(t, kept, 1)
+	assert.Empty(t, excused)
+	assert.Empty(t, stale)
+}
+
+func TestJudgeClientLegReportsExcusedChecksAndStaysGreen(t *testing.T) {
+	leg := harness.ClientLeg{Revision: harness.Revision20260728, CheckFaults: []harness.CheckFault{
+		{Scenario: "http-standard-headers", Check: "init", Status: harness.StatusSkipped, Reason: "no initialize"},
+	}}
+	s := harness.Scenario{Name: "http-standard-headers", Checks: []harness.Check{
+		{ID: "a", Name: "list", Status: "SUCCESS"}, {ID: "a", Name: "init", Status: "SKIPPED"},
+	}}
+	r := harness.JudgeClientLeg([]harness.Scenario{s}, harness.Requirements{Scored: []string{"http-standard-headers"}}, leg, 0)
+	assert.True(t, r.Green(true), r.Lines())
+	assert.Contains(t, strings.Join(r.Lines(), "\n"), "(excused) WARN  http-standard-headers:init")
+}
