@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -60,7 +61,7 @@ var (
 	// everythingPeer is @modelcontextprotocol/server-everything (TypeScript SDK).
 	everythingPeer = interopPeer{
 		name:  "typescript server-everything",
-		check: harness.Tools.CheckNode,
+		check: checkEverythingServer,
 		stdio: func(t harness.Tools) *exec.Cmd {
 			return exec.Command(t.Node(), everythingScript(t), "stdio")
 		},
@@ -113,6 +114,17 @@ var (
 		sampling: true, elicitation: true,
 	}
 )
+
+// checkEverythingServer reports harness.ErrNotInstalled unless Node 22 and server-everything are installed.
+func checkEverythingServer(t harness.Tools) error {
+	if err := t.CheckNode(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(everythingScript(t)); err != nil {
+		return fmt.Errorf("%s %w: run `make conformance-deps`", everythingScript(t), harness.ErrNotInstalled)
+	}
+	return nil
+}
 
 // everythingScript is the entry point of the installed server-everything package.
 func everythingScript(t harness.Tools) string {
