@@ -59,5 +59,5 @@ conformance: ## run the official MCP conformance suites against examples/everyth
 	./conformance/run-server.sh
 	./conformance/run-server.sh -requirements 2025-11-25,2026-07-28
 
-interop: ## run the interop tests: the official TypeScript and Python SDK clients against examples/everything, stdio and HTTP
-	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test -count=1 -v -run '^TestInterop' ./conformance/
+interop: ## run the interop tests, stdio and HTTP: the official TypeScript and Python SDK clients against examples/everything, and our client against the official TypeScript server-everything and a Python SDK server
+	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test -count=1 -v -run '^(TestInterop|TestClientInterop)' ./conformance/

@@ -55,10 +55,9 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("mcp: connecting: %w", ctx.Err())
 		}
-		var ire *InvalidResultError
-		if errors.As(err, &ire) {
-			return err
-		}
+		// A result that is not a DiscoverResult (old servers and test
+		// doubles answer unknown methods with {}) says the server is not a
+		// stateless one: it is handled like any other non-modern answer.
 		supported, isModern := unsupportedVersion(err)
 		if !isModern {
 			if len(legacy) == 0 {

@@ -190,13 +190,32 @@ func TestClientRefusesAVersionItDoesNotSpeak(t *testing.T) {
 	assert.Contains(t, err.Error(), `"2025-03-26", which the client does not speak`)
 }
 
-// A discovery result that breaks the schema fails Connect with an
-// *InvalidResultError rather than a fallback.
-func TestClientRefusesAnInvalidDiscoveryResult(t *testing.T) {
+// A discovery "result" that is no DiscoverResult (old servers and the
+// conformance suite's mocks answer unknown methods with {}) means the
+// server is not a stateless one: the client goes on to initialize.
+func TestClientTakesAnInvalidDiscoveryResultForAnOldServer(t *testing.T) {
+	tr, log := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		if method == "initialize" {
+			return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}`), nil
+		}
+		return json.RawMessage(`{}`), nil
+	})
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.False(t, s.Modern())
+	assert.Equal(t, "2025-11-25", s.ProtocolVersion())
+	assert.Equal(t, []string{"server/discover", "initialize", "notifications/initialized"}, log.methods())
+}
+
+// A client that speaks only 2026-07-28 has nowhere to fall back to: a
+// discovery result that breaks the schema fails Connect with an
+// *InvalidResultError.
+func TestAStatelessOnlyClientRefusesAnInvalidDiscoveryResult(t *testing.T) {
 	tr, _ := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
 		return json.RawMessage(`{"resultType":"complete","supportedVersions":"2026-07-28","capabilities":{},"ttlMs":0,"cacheScope":"private"}`), nil
 	})
-	_, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ProtocolVersions: []string{"2026-07-28"}}).Connect(bg(t), tr)
 	var ire *mcp.InvalidResultError
 	require.True(t, errors.As(err, &ire), "got %v", err)
 	assert.Equal(t, "server/discover", ire.Method)

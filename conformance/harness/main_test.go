@@ -12,7 +12,8 @@ const helperEnv = "HARNESS_TEST_HELPER"
 
 // TestMain lets tests start the test binary itself as a child process: with helperEnv set
 // to "idle" it writes to stderr and waits to be stopped (at most 30 s), with "exit" it
-// ends at once with status 7.
+// ends at once with status 7, with "client" it acts as a conformance client that gives up
+// on every scenario (a line on stderr, status 1).
 func TestMain(m *testing.M) {
 	switch os.Getenv(helperEnv) {
 	case "idle":
@@ -22,6 +23,9 @@ func TestMain(m *testing.M) {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "helper exiting")
 		os.Exit(7)
+	case "client":
+		fmt.Fprintf(os.Stderr, "helper client gives up on %s\n", os.Getenv("MCP_CONFORMANCE_SCENARIO"))
+		os.Exit(1)
 	}
 	os.Exit(m.Run())
 }

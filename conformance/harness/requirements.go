@@ -43,6 +43,17 @@ func (r Requirements) IsScored(name string) bool {
 // RequiredScenarios asks the CLI (0.2.0 line) which server scenarios the requirement set
 // of revision runs.
 func (t Tools) RequiredScenarios(ctx context.Context, revision string) (Requirements, error) {
+	return t.required(ctx, revision, ParseRequirements, "server")
+}
+
+// RequiredClientScenarios asks the CLI (0.2.0 line) which client scenarios the
+// requirement set of revision runs.
+func (t Tools) RequiredClientScenarios(ctx context.Context, revision string) (Requirements, error) {
+	return t.required(ctx, revision, ParseClientRequirements, "client")
+}
+
+// required runs `conformance list --requirements revision` and parses one role's part.
+func (t Tools) required(ctx context.Context, revision string, parse func([]byte) Requirements, role string) (Requirements, error) {
 	cmd := exec.CommandContext(ctx, t.Suite(), "list", "--requirements", revision)
 	cmd.Dir = t.Dir
 	cmd.Env = t.NodeEnv()
@@ -50,9 +61,9 @@ func (t Tools) RequiredScenarios(ctx context.Context, revision string) (Requirem
 	if err != nil {
 		return Requirements{}, fmt.Errorf("conformance list --requirements %s: %w\n%s", revision, err, out)
 	}
-	req := ParseRequirements(out)
+	req := parse(out)
 	if len(req.Scored) == 0 {
-		return req, fmt.Errorf("conformance list --requirements %s: no server scenarios in its output:\n%s", revision, out)
+		return req, fmt.Errorf("conformance list --requirements %s: no %s scenarios in its output:\n%s", revision, role, out)
 	}
 	return req, nil
 }
@@ -60,8 +71,17 @@ func (t Tools) RequiredScenarios(ctx context.Context, revision string) (Requirem
 // ParseRequirements reads `conformance list --requirements REV` output: the scored names
 // are the items under "Server scenarios", the unscored ones the items tagged [server]
 // under "Run and reported, but never scored" (grouped there by why they are not scored).
-func ParseRequirements(out []byte) Requirements {
-	req := Requirements{Scored: ParseServerScenarios(out)}
+func ParseRequirements(out []byte) Requirements { return parseRequirements(out, "server") }
+
+// ParseClientRequirements reads the client side of the same output: the items under
+// "Client scenarios" are scored, the ones tagged [client] are not.
+func ParseClientRequirements(out []byte) Requirements { return parseRequirements(out, "client") }
+
+// parseRequirements reads the scored and unscored scenarios of one role ("server" or
+// "client") from `conformance list --requirements REV` output.
+func parseRequirements(out []byte, role string) Requirements {
+	req := Requirements{Scored: parseListSection(out, strings.ToUpper(role[:1])+role[1:]+" scenarios")}
+	tag := "[" + role + "]"
 	inUnscored := false
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
@@ -74,7 +94,7 @@ func ParseRequirements(out []byte) Requirements {
 			inUnscored = false
 		case inUnscored:
 			item, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
-			if f := strings.Fields(item); ok && len(f) == 2 && f[1] == "[server]" {
+			if f := strings.Fields(item); ok && len(f) == 2 && f[1] == tag {
 				req.Unscored = append(req.Unscored, f[0])
 			}
 		}

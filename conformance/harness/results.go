@@ -38,6 +38,9 @@ type Scenario struct {
 	// Broken says why the scenario left no checks behind (the 0.2.0 CLI creates a
 	// scenario's directory first and writes no checks.json when the scenario throws).
 	Broken string
+	// ClientStderr is what the client under test wrote to stderr (client mode only; its
+	// last 4 KiB).
+	ClientStderr string
 }
 
 // resultDir matches the directories the suite writes: server-<scenario>-<ISO time with dashes>.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -31,24 +30,21 @@ func (t Tools) RunSuite(ctx context.Context, url, suite, outDir string) (SuiteRu
 
 // runServerMode runs `conformance server ARGS…` and waits for it.
 func (t Tools) runServerMode(ctx context.Context, args ...string) (SuiteRun, error) {
-	cmd := exec.CommandContext(ctx, t.Suite(), append([]string{"server"}, args...)...)
-	cmd.Dir = t.Dir
-	cmd.Env = t.NodeEnv()
-	out, err := cmd.CombinedOutput()
-	run := SuiteRun{Output: string(out)}
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit) && ctx.Err() == nil:
-		run.ExitCode = exit.ExitCode()
-	default:
-		return run, fmt.Errorf("running the conformance suite: %w\n%s", err, out)
-	}
-	return run, nil
+	return t.runCLI(ctx, append([]string{"server"}, args...)...)
 }
 
 // ServerScenarios asks the CLI which server scenarios it knows.
 func (t Tools) ServerScenarios(ctx context.Context) ([]string, error) {
+	return t.listed(ctx, ParseServerScenarios, "server")
+}
+
+// ClientScenarios asks the CLI which client scenarios it knows.
+func (t Tools) ClientScenarios(ctx context.Context) ([]string, error) {
+	return t.listed(ctx, ParseClientScenarios, "client")
+}
+
+// listed runs `conformance list` and parses one role's section.
+func (t Tools) listed(ctx context.Context, parse func([]byte) []string, role string) ([]string, error) {
 	cmd := exec.CommandContext(ctx, t.Suite(), "list")
 	cmd.Dir = t.Dir
 	cmd.Env = t.NodeEnv()
@@ -56,28 +52,36 @@ func (t Tools) ServerScenarios(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("conformance list: %w\n%s", err, out)
 	}
-	names := ParseServerScenarios(out)
+	names := parse(out)
 	if len(names) == 0 {
-		return nil, fmt.Errorf("conformance list: no server scenarios in its output:\n%s", out)
+		return nil, fmt.Errorf("conformance list: no %s scenarios in its output:\n%s", role, out)
 	}
 	return names, nil
 }
 
 // ParseServerScenarios extracts the names under "Server scenarios" from `conformance list`
 // output, where each is a line "  - <name> [<spec versions>]".
-func ParseServerScenarios(out []byte) []string {
+func ParseServerScenarios(out []byte) []string { return parseListSection(out, "Server scenarios") }
+
+// ParseClientScenarios extracts the names under "Client scenarios" from `conformance list`
+// output, in the same shape as the server section.
+func ParseClientScenarios(out []byte) []string { return parseListSection(out, "Client scenarios") }
+
+// parseListSection returns the first word of every "  - " item of the section whose
+// heading line starts with header; the section ends at the next unindented line.
+func parseListSection(out []byte, header string) []string {
 	var names []string
-	inServer := false
+	inSection := false
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
-		case strings.HasPrefix(line, "Server scenarios"):
-			inServer = true
+		case strings.HasPrefix(line, header):
+			inSection = true
 		case strings.TrimSpace(line) == "":
 		case !strings.HasPrefix(line, " "):
-			inServer = false
-		case inServer:
+			inSection = false
+		case inSection:
 			item, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
 			if f := strings.Fields(item); ok && len(f) > 0 {
 				names = append(names, f[0])

@@ -1,0 +1,256 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ClientPackage is the client the client legs drive: a binary that plays the scenario
+// named in MCP_CONFORMANCE_SCENARIO against the URL it is given.
+const ClientPackage = "./examples/conformance-client"
+
+// ClientLeg is one run of the suite in client mode: either a --suite selection of the
+// 0.1.16 suite or a --requirements revision of the 0.2.0 prerelease.
+type ClientLeg struct {
+	// Revision selects `--requirements Revision` of the 0.2.0 suite (conformance/next);
+	// empty selects the 0.1.16 suite with Suite.
+	Revision string
+	// Suite is the 0.1.16 selection (core, all, auth, …); only "all" has a known list of
+	// expected scenarios, any other selection is judged by what it produced.
+	Suite string
+	// Expectations excuse scenarios of this leg from the verdict (see Report.Excuse).
+	Expectations []Expectation
+	// CheckFaults excuse single checks of this leg from the verdict (see ExcuseChecks).
+	CheckFaults []CheckFault
+}
+
+// Label names the leg the way its command line selects it.
+func (l ClientLeg) Label() string {
+	if l.Revision != "" {
+		return "0.2.0 --requirements " + l.Revision
+	}
+	return "0.1.16 --suite " + l.Suite
+}
+
+// dirName is the leg's subdirectory of the output directory.
+func (l ClientLeg) dirName() string {
+	if l.Revision != "" {
+		return "client-" + l.Revision
+	}
+	return "client-0.1.16-" + l.Suite
+}
+
+// ClientOptions configure RunClientLegs.
+type ClientOptions struct {
+	// Root is the repository root.
+	Root string
+	// Binary is a prebuilt client; empty means build ClientPackage into a temporary
+	// directory. The suite splits the command on spaces, so the path must have none.
+	Binary string
+	// Legs run one after the other; the suite runs each leg's scenarios in parallel.
+	Legs []ClientLeg
+	// OutDir receives one subdirectory per leg with the suite's result directories;
+	// empty means a temporary directory.
+	OutDir string
+	// Log receives progress messages; nil discards them.
+	Log io.Writer
+	// ScenarioTimeout bounds each client run (the suite's --timeout; default 30 s).
+	ScenarioTimeout time.Duration
+}
+
+// ClientLegResult is the outcome of one client leg.
+type ClientLegResult struct {
+	Leg ClientLeg
+	// Required is what the leg must produce: for a revision its requirement set, for
+	// --suite all every client scenario the CLI knows (all scored).
+	Required Requirements
+	// Run is the CLI's output and exit status.
+	Run SuiteRun
+	// OutDir is where the leg's result directories are.
+	OutDir string
+	// Scenarios are the results as read, with the client's stderr.
+	Scenarios []Scenario
+	// Report judges every scenario the leg ran, scored or not; Leg.Expectations are excused.
+	Report Report
+}
+
+// ClientStderr returns what the client wrote to stderr in scenario name, "" if nothing.
+func (r ClientLegResult) ClientStderr(name string) string {
+	for _, s := range r.Scenarios {
+		if s.Name == name {
+			return s.ClientStderr
+		}
+	}
+	return ""
+}
+
+// ErrBadClientPath reports a client binary path the suite cannot run (it splits the
+// command on spaces).
+var ErrBadClientPath = errors.New("the client path contains white space")
+
+// RunClientLegs builds the client (unless given) and runs `conformance client --command
+// BINARY` for each leg in turn, reading every checks.json the leg wrote and judging every
+// scenario, scored or not: a scenario passes only with at least one graded check and none
+// failing, warning or skipped. An error means the run itself broke; failing scenarios are
+// in the results.
+func RunClientLegs(ctx context.Context, opts ClientOptions) ([]ClientLegResult, error) {
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	for _, leg := range opts.Legs {
+		tools := clientTools(opts.Root, leg)
+		if err := tools.CheckSuite(); err != nil {
+			return nil, err
+		}
+	}
+	work, err := os.MkdirTemp("", "schemarpc-conformance-client-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	binary := opts.Binary
+	if binary == "" {
+		fmt.Fprintf(log, "building %s\n", ClientPackage)
+		if binary, err = Build(ctx, opts.Root, ClientPackage, work); err != nil {
+			return nil, err
+		}
+	}
+	if binary, err = filepath.Abs(binary); err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(binary, " \t\n") {
+		return nil, fmt.Errorf("%w: %q", ErrBadClientPath, binary)
+	}
+	outRoot := opts.OutDir
+	if outRoot == "" {
+		outRoot = work
+	}
+	var results []ClientLegResult
+	for _, leg := range opts.Legs {
+		lr, err := runClientLeg(ctx, opts, leg, binary, filepath.Join(outRoot, leg.dirName()), log)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, lr)
+	}
+	return results, nil
+}
+
+// clientTools returns the suite a leg runs on.
+func clientTools(root string, leg ClientLeg) Tools {
+	if leg.Revision != "" {
+		return NextToolsAt(root)
+	}
+	return ToolsAt(root)
+}
+
+// runClientLeg runs and judges one leg.
+func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary, outDir string, log io.Writer) (ClientLegResult, error) {
+	lr := ClientLegResult{Leg: leg, OutDir: outDir}
+	tools := clientTools(opts.Root, leg)
+	var selection []string
+	switch {
+	case leg.Revision != "":
+		req, err := tools.RequiredClientScenarios(ctx, leg.Revision)
+		if err != nil {
+			return lr, err
+		}
+		lr.Required = req
+		selection = []string{"--requirements", leg.Revision}
+	case leg.Suite == "all":
+		known, err := tools.ClientScenarios(ctx)
+		if err != nil {
+			return lr, err
+		}
+		lr.Required = Requirements{Scored: known}
+		selection = []string{"--suite", leg.Suite}
+	case leg.Suite != "":
+		selection = []string{"--suite", leg.Suite}
+	default:
+		return lr, errors.New("a client leg needs a revision or a suite")
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return lr, err
+	}
+	timeout := opts.ScenarioTimeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	args := append([]string{"client", "--command", binary}, selection...)
+	args = append(args, "--timeout", strconv.FormatInt(timeout.Milliseconds(), 10), "-o", outDir)
+	fmt.Fprintf(log, "running the %s suite in client mode\n", leg.Label())
+	run, err := tools.runCLI(ctx, args...)
+	lr.Run = run
+	if err != nil {
+		return lr, err
+	}
+	scenarios, err := ReadClientResults(outDir)
+	if err != nil && !errors.Is(err, ErrNoResults) {
+		return lr, err
+	}
+	lr.Scenarios = scenarios
+	lr.Report = JudgeClientLeg(scenarios, lr.Required, leg, run.ExitCode)
+	return lr, nil
+}
+
+// JudgeClientLeg judges one client leg's results: every scenario req names must have run,
+// everything that ran is judged (scored or not), leg.Expectations are excused, and a CLI
+// exit status that contradicts the results fails the leg. leg.CheckFaults are taken out
+// of their scenarios first and reported as excused (or as failures when stale). With --requirements the CLI
+// exits non-zero iff a scored scenario recorded a FAILURE; with --suite iff any check
+// failed or warned.
+func JudgeClientLeg(scenarios []Scenario, req Requirements, leg ClientLeg, exitCode int) Report {
+	scenarios, excused, stale := ExcuseChecks(scenarios, leg.CheckFaults)
+	r := Judge(scenarios, req.All())
+	for _, v := range stale {
+		r.add(v)
+	}
+	cliFailure := false
+	for _, v := range r.Verdicts {
+		switch {
+		case leg.Revision != "":
+			cliFailure = cliFailure || (req.IsScored(v.Scenario) && v.Failed > 0)
+		default:
+			cliFailure = cliFailure || v.Failed > 0 || v.Warnings > 0
+		}
+	}
+	r = r.Excuse(leg.Expectations)
+	r.Excused = append(r.Excused, excused...)
+	if exitCode != 0 && !cliFailure {
+		r.add(Verdict{Scenario: "(suite)", Outcome: Failed,
+			Reason: fmt.Sprintf("the CLI exited %d although no scenario recorded a check that makes it fail", exitCode)})
+	}
+	return r
+}
+
+// runCLI runs the conformance CLI with args and waits for it. An error means the CLI
+// could not be run at all; a non-zero exit status is only recorded.
+func (t Tools) runCLI(ctx context.Context, args ...string) (SuiteRun, error) {
+	cmd := exec.CommandContext(ctx, t.Suite(), args...)
+	cmd.Dir = t.Dir
+	cmd.Env = t.NodeEnv()
+	out, err := cmd.CombinedOutput()
+	run := SuiteRun{Output: string(out)}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && ctx.Err() == nil:
+		run.ExitCode = exit.ExitCode()
+	default:
+		return run, fmt.Errorf("running the conformance suite: %w\n%s", err, out)
+	}
+	return run, nil
+}
+
+// ClientSuiteFaults lists client scenarios of the pinned suites that cannot pass because
+// the suite itself is wrong, each with its reason. None is known.
+var ClientSuiteFaults []Expectation
