@@ -1,8 +1,3 @@
-//go:build ignore
-
-// Enabled once the HTTP transports (branch chttp6) are on main: delete the
-// constraint above. Green against a trial merge of chttp6.
-
 package auth_test
 
 import (
