@@ -105,17 +105,19 @@ func (s *SessionTokens) closed(sid string) {
 	delete(s.sessions, sid)
 }
 
-// sessionRecorder notes the Mcp-Session-Id an answer names.
+// sessionRecorder notes the status of an answer and calls onHeader with
+// it before the header leaves, so that a session is known before its
+// client can send the next request.
 type sessionRecorder struct {
 	http.ResponseWriter
-	sid    string
-	status int
+	status   int
+	onHeader func(status int, h http.Header)
 }
 
 func (w *sessionRecorder) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
-		w.sid = w.Header().Get(mcp.HeaderSessionID)
+		w.onHeader(code, w.Header())
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
@@ -153,12 +155,13 @@ func (o *RequireOptions) serveSession(w http.ResponseWriter, r *http.Request, in
 		writeError(w, http.StatusForbidden, []Challenge{c}, CodeForbidden, "the session was opened by another user or client")
 		return
 	}
-	rec := &sessionRecorder{ResponseWriter: w}
+	rec := &sessionRecorder{ResponseWriter: w, onHeader: func(status int, h http.Header) {
+		if id := h.Get(mcp.HeaderSessionID); sid == "" && id != "" && status/100 == 2 {
+			o.Sessions.opened(id, info)
+		}
+	}}
 	next.ServeHTTP(rec, r)
-	switch {
-	case sid == "" && rec.sid != "" && rec.status/100 == 2:
-		o.Sessions.opened(rec.sid, info)
-	case sid != "" && r.Method == http.MethodDelete && rec.status/100 == 2:
+	if sid != "" && r.Method == http.MethodDelete && rec.status/100 == 2 {
 		o.Sessions.closed(sid)
 	}
 }
