@@ -84,11 +84,16 @@ func TestConformanceClient(t *testing.T) {
 // TestConformanceClientNext runs both client legs of the pinned 0.2.0 prerelease: the
 // 2025-11-25 requirement set on the handshake wire and the 2026-07-28 set on the
 // stateless wire, each with its not-scored scenarios (auth extensions,
-// json-schema-2020-12-preservation).
+// json-schema-2020-12-preservation), and its backcompat suite (the 2025-03-26
+// authorization pair).
 func TestConformanceClientNext(t *testing.T) {
 	needs(t, harness.NextToolsAt(repoRoot(t)).CheckSuite())
 	runClientLegs(t,
 		harness.ClientLeg{Revision: harness.Revision20251125, Expectations: harness.ClientSuiteFaults, CheckFaults: harness.ClientCheckFaults},
 		harness.ClientLeg{Revision: harness.Revision20260728, Expectations: harness.ClientSuiteFaults, CheckFaults: harness.ClientCheckFaults},
+		// The 2025-03-26 authorization back-compat pair is in neither requirement set.
+		harness.ClientLeg{Next: true, Suite: "backcompat", Scenarios: []string{
+			"auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback",
+		}},
 	)
 }

@@ -23,9 +23,15 @@ type ClientLeg struct {
 	// Revision selects `--requirements Revision` of the 0.2.0 suite (conformance/next);
 	// empty selects the 0.1.16 suite with Suite.
 	Revision string
-	// Suite is the 0.1.16 selection (core, all, auth, …); only "all" has a known list of
-	// expected scenarios, any other selection is judged by what it produced.
+	// Suite is the --suite selection (core, all, auth, backcompat, …), of the 0.1.16 suite
+	// unless Next is set. "all" of 0.1.16 expects every client scenario the CLI knows;
+	// another selection expects the scenarios listed in Scenarios.
 	Suite string
+	// Next runs Suite on the 0.2.0 prerelease (conformance/next) instead of 0.1.16.
+	Next bool
+	// Scenarios names what a Suite other than 0.1.16's "all" must run; each one missing
+	// from the results fails the leg. Such a leg must name at least one.
+	Scenarios []string
 	// Expectations excuse scenarios of this leg from the verdict (see Report.Excuse).
 	Expectations []Expectation
 	// CheckFaults excuse single checks of this leg from the verdict (see ExcuseChecks).
@@ -34,16 +40,22 @@ type ClientLeg struct {
 
 // Label names the leg the way its command line selects it.
 func (l ClientLeg) Label() string {
-	if l.Revision != "" {
+	switch {
+	case l.Revision != "":
 		return "0.2.0 --requirements " + l.Revision
+	case l.Next:
+		return "0.2.0 --suite " + l.Suite
 	}
 	return "0.1.16 --suite " + l.Suite
 }
 
 // dirName is the leg's subdirectory of the output directory.
 func (l ClientLeg) dirName() string {
-	if l.Revision != "" {
+	switch {
+	case l.Revision != "":
 		return "client-" + l.Revision
+	case l.Next:
+		return "client-0.2.0-" + l.Suite
 	}
 	return "client-0.1.16-" + l.Suite
 }
@@ -147,7 +159,7 @@ func RunClientLegs(ctx context.Context, opts ClientOptions) ([]ClientLegResult, 
 
 // clientTools returns the suite a leg runs on.
 func clientTools(root string, leg ClientLeg) Tools {
-	if leg.Revision != "" {
+	if leg.Revision != "" || leg.Next {
 		return NextToolsAt(root)
 	}
 	return ToolsAt(root)
@@ -166,7 +178,7 @@ func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary
 		}
 		lr.Required = req
 		selection = []string{"--requirements", leg.Revision}
-	case leg.Suite == "all":
+	case leg.Suite == "all" && !leg.Next:
 		known, err := tools.ClientScenarios(ctx)
 		if err != nil {
 			return lr, err
@@ -174,6 +186,10 @@ func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary
 		lr.Required = Requirements{Scored: known}
 		selection = []string{"--suite", leg.Suite}
 	case leg.Suite != "":
+		if len(leg.Scenarios) == 0 {
+			return lr, fmt.Errorf("the client leg %s names no scenarios it must run", leg.Label())
+		}
+		lr.Required = Requirements{Scored: leg.Scenarios}
 		selection = []string{"--suite", leg.Suite}
 	default:
 		return lr, errors.New("a client leg needs a revision or a suite")

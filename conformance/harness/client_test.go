@@ -111,6 +111,7 @@ func TestReadClientResultsErrors(t *testing.T) {
 func TestClientLegLabelNamesTheSelection(t *testing.T) {
 	assert.Equal(t, "0.1.16 --suite all", harness.ClientLeg{Suite: "all"}.Label())
 	assert.Equal(t, "0.2.0 --requirements 2026-07-28", harness.ClientLeg{Revision: harness.Revision20260728}.Label())
+	assert.Equal(t, "0.2.0 --suite backcompat", harness.ClientLeg{Next: true, Suite: "backcompat"}.Label())
 }
 
 func TestJudgeClientLeg(t *testing.T) {
@@ -199,6 +200,23 @@ func TestRunClientLegsRejectsALegWithoutSelection(t *testing.T) {
 		Root: root, Binary: os.Args[0], Legs: []harness.ClientLeg{{}},
 	})
 	assert.ErrorContains(t, err, "needs a revision or a suite")
+}
+
+func TestRunClientLegsRejectsASuiteLegThatNamesNoScenarios(t *testing.T) {
+	root := installedRoot(t)
+	_, err := harness.RunClientLegs(context.Background(), harness.ClientOptions{
+		Root: root, Binary: os.Args[0], Legs: []harness.ClientLeg{{Next: true, Suite: "backcompat"}},
+	})
+	assert.ErrorContains(t, err, "0.2.0 --suite backcompat names no scenarios")
+}
+
+// TestJudgeClientLegFailsAMissingScenarioOfASuiteLeg: a --suite leg other than 0.1.16's
+// "all" is held to the scenarios it names.
+func TestJudgeClientLegFailsAMissingScenarioOfASuiteLeg(t *testing.T) {
+	leg := harness.ClientLeg{Next: true, Suite: "backcompat", Scenarios: []string{"auth/a", "auth/b"}}
+	ran := []harness.Scenario{{Name: "auth/a", Checks: []harness.Check{{ID: "x", Status: "SUCCESS"}}}}
+	r := harness.JudgeClientLeg(ran, harness.Requirements{Scored: leg.Scenarios}, leg, 0)
+	assert.False(t, r.Green(true))
 }
 
 // TestRunClientLegsFailsEveryScenarioOfAClientThatGivesUp drives the real CLI with a
