@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"time"
@@ -43,13 +44,14 @@ func scenarios() map[string]scenarioFunc {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Getenv))
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
 }
 
-// run plays the scenario the environment names and returns the exit code.
-func run(args []string, getenv func(string) string) int {
+// run plays the scenario the environment names and returns the exit code;
+// what went wrong goes to stderr.
+func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(os.Stderr, "usage: conformance-client SERVER-URL (scenario in MCP_CONFORMANCE_SCENARIO)")
+		fmt.Fprintln(stderr, "usage: conformance-client SERVER-URL (scenario in MCP_CONFORMANCE_SCENARIO)")
 		return 1
 	}
 	env := &scenarioEnv{
@@ -59,7 +61,7 @@ func run(args []string, getenv func(string) string) int {
 	}
 	if c := getenv("MCP_CONFORMANCE_CONTEXT"); c != "" {
 		if !json.Valid([]byte(c)) {
-			fmt.Fprintln(os.Stderr, "conformance-client: MCP_CONFORMANCE_CONTEXT is not JSON")
+			fmt.Fprintln(stderr, "conformance-client: MCP_CONFORMANCE_CONTEXT is not JSON")
 			return 1
 		}
 		env.Context = json.RawMessage(c)
@@ -72,13 +74,13 @@ func run(args []string, getenv func(string) string) int {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		fmt.Fprintf(os.Stderr, "conformance-client: unknown scenario %q; known: %v\n", env.Name, names)
+		fmt.Fprintf(stderr, "conformance-client: unknown scenario %q; known: %v\n", env.Name, names)
 		return 1
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
 	if err := play(ctx, env); err != nil {
-		fmt.Fprintf(os.Stderr, "conformance-client: %s: %v\n", env.Name, err)
+		fmt.Fprintf(stderr, "conformance-client: %s: %v\n", env.Name, err)
 		return 1
 	}
 	return 0
