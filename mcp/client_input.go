@@ -83,6 +83,10 @@ func formParams(p *ElicitRequestParams) (*ElicitRequestFormParams, bool) {
 	return nil, false
 }
 
+// elicitSchemaURL names an elicitation's requested schema while it is
+// compiled; nothing is ever fetched from it.
+const elicitSchemaURL = "https://schemarpc.dev/mcp/elicitation/requestedSchema.json"
+
 // completeForm fills in the defaults the requested schema gives for the
 // fields content omits, then validates the whole against the schema.
 func completeForm(requested json.RawMessage, content map[string]ElicitResultContentValue) (map[string]ElicitResultContentValue, error) {
@@ -90,7 +94,10 @@ func completeForm(requested json.RawMessage, content map[string]ElicitResultCont
 	if err != nil {
 		return nil, fmt.Errorf("the requested schema is not JSON: %w", err)
 	}
-	schemaObj, _ := doc.(map[string]any)
+	sch, err := compileSelfContained(elicitSchemaURL, doc)
+	if err != nil {
+		return nil, fmt.Errorf("the requested schema does not compile: %w", err)
+	}
 	inst := map[string]any{}
 	if content != nil {
 		b, err := json.Marshal(content)
@@ -103,30 +110,10 @@ func completeForm(requested json.RawMessage, content map[string]ElicitResultCont
 		}
 		inst = v.(map[string]any)
 	}
-	props, _ := schemaObj["properties"].(map[string]any)
-	names := make([]string, 0, len(props))
-	for name := range props {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		prop, _ := props[name].(map[string]any)
-		if def, ok := prop["default"]; ok {
-			if _, set := inst[name]; !set {
-				inst[name] = def
-			}
+	for name, prop := range sch.Properties {
+		if _, set := inst[name]; !set && prop.Default != nil {
+			inst[name] = *prop.Default
 		}
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	const url = "https://schemarpc.dev/mcp/elicitation/requestedSchema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("the requested schema does not compile: %w", err)
 	}
 	if err := sch.Validate(inst); err != nil {
 		return nil, err

@@ -4,118 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"net/url"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/schemarpc/schemarpc/rpc"
-	"github.com/schemarpc/schemarpc/schema"
 )
-
-// versionSchema is what the client knows of one protocol version from the
-// project's schema (schema/mcp/<version>): the methods the version has and
-// the result schema of each request, compiled on first use.
-type versionSchema struct {
-	version string
-	set     *rpc.SchemaSet
-	methods map[string]versionMethod
-	defs    map[string]string // definition name → absolute location
-
-	mu       sync.Mutex
-	compiled map[string]*jsonschema.Schema // location → schema
-}
-
-// versionMethod is one entry of a version's index.
-type versionMethod struct {
-	notification bool
-	direction    string // client-to-server, server-to-client or both
-	result       string // absolute location of the result schema
-}
-
-// sentByClient reports whether the client may send the method.
-func (m versionMethod) sentByClient() bool {
-	return m.direction == "client-to-server" || m.direction == "both"
-}
-
-var (
-	clientSchemaSet = sync.OnceValues(func() (*rpc.SchemaSet, error) {
-		return rpc.NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
-	})
-	versionSchemasMu sync.Mutex
-	versionSchemas   = map[string]*versionSchema{}
-)
-
-// schemaOf returns the schema of a protocol version the project knows.
-func schemaOf(version string) (*versionSchema, error) {
-	versionSchemasMu.Lock()
-	defer versionSchemasMu.Unlock()
-	if vs, ok := versionSchemas[version]; ok {
-		return vs, nil
-	}
-	set, err := clientSchemaSet()
-	if err != nil {
-		return nil, err
-	}
-	dir := "mcp/" + version
-	files, err := fs.Glob(schema.FS, dir+"/*.json")
-	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("mcp: no schema of protocol version %q", version)
-	}
-	vs := &versionSchema{version: version, set: set, methods: map[string]versionMethod{}, defs: map[string]string{},
-		compiled: map[string]*jsonschema.Schema{}}
-	for _, f := range files {
-		b, err := fs.ReadFile(schema.FS, f)
-		if err != nil {
-			return nil, err
-		}
-		var doc struct {
-			Defs    map[string]json.RawMessage `json:"$defs"`
-			Methods []struct {
-				Name      string            `json:"name"`
-				Kind      string            `json:"kind"`
-				Direction string            `json:"direction"`
-				Result    map[string]string `json:"result"`
-			} `json:"methods"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, fmt.Errorf("mcp: %s: %w", f, err)
-		}
-		base, _ := url.Parse(schema.BaseURL + f)
-		for name := range doc.Defs {
-			vs.defs[name] = base.String() + "#/$defs/" + name
-		}
-		for _, m := range doc.Methods {
-			vm := versionMethod{notification: m.Kind == "notification", direction: m.Direction}
-			if ref := m.Result["$ref"]; ref != "" {
-				r, err := url.Parse(ref)
-				if err != nil {
-					return nil, fmt.Errorf("mcp: %s: method %s: %w", f, m.Name, err)
-				}
-				vm.result = base.ResolveReference(r).String()
-			}
-			vs.methods[m.Name] = vm
-		}
-	}
-	versionSchemas[version] = vs
-	return vs, nil
-}
-
-// compile compiles a location of the version's documents once.
-func (vs *versionSchema) compile(loc string) (*jsonschema.Schema, error) {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	if s, ok := vs.compiled[loc]; ok {
-		return s, nil
-	}
-	s, err := vs.set.Compile(loc)
-	if err != nil {
-		return nil, err
-	}
-	vs.compiled[loc] = s
-	return s, nil
-}
 
 // clientMethod returns the index entry of a method the client may send in
 // this version, or an *UnsupportedMethodError.
@@ -133,20 +24,7 @@ func (vs *versionSchema) checkResult(method string, raw json.RawMessage) error {
 	if !ok || m.result == "" {
 		return nil
 	}
-	sch, err := vs.compile(m.result)
-	if err != nil {
-		return err
-	}
-	return validateRaw(sch, raw)
-}
-
-// checkDef validates raw against one of the version's definitions.
-func (vs *versionSchema) checkDef(name string, raw json.RawMessage) error {
-	loc, ok := vs.defs[name]
-	if !ok {
-		return fmt.Errorf("mcp: the %s schema has no definition %s", vs.version, name)
-	}
-	sch, err := vs.compile(loc)
+	sch, err := vs.set.Compile(m.result)
 	if err != nil {
 		return err
 	}

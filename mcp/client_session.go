@@ -180,13 +180,14 @@ func (s *ClientSession) roundTrips(ctx context.Context, vs *versionSchema, moder
 		if err := s.conn.Call(ctx, method, members.with(round), &raw); err != nil {
 			return nil, err
 		}
+		asks := false
 		if modern {
-			raw = completeModernResult(method, raw)
+			raw, asks = completeModernResult(method, raw)
 		}
 		if err := vs.checkResult(method, raw); err != nil {
 			return nil, &InvalidResultError{Method: method, Version: vs.version, Err: err}
 		}
-		if !modern || !inputRequired(raw) {
+		if !asks {
 			return raw, nil
 		}
 		if rounds >= s.client.opts.MaxInputRounds {
@@ -280,18 +281,21 @@ func (s *ClientSession) paramsOf(ctx context.Context, vs *versionSchema, modern 
 // completeModernResult reads a 2026-07-28 result the way the protocol
 // tells clients to: a result without resultType (an older server) is
 // complete, and a cacheable result without caching hints may not be
-// reused (ttlMs 0, private).
-func completeModernResult(method string, raw json.RawMessage) json.RawMessage {
+// reused (ttlMs 0, private). asks reports whether the result asks for
+// input (resultType input_required).
+func completeModernResult(method string, raw json.RawMessage) (_ json.RawMessage, asks bool) {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(raw, &members) != nil || members == nil {
-		return raw
+		return raw, false
 	}
 	changed := false
 	if _, ok := members["resultType"]; !ok {
 		members["resultType"] = json.RawMessage(`"complete"`)
 		changed = true
 	}
-	if cacheableMethods[method] && string(members["resultType"]) == `"complete"` {
+	var resultType string
+	_ = json.Unmarshal(members["resultType"], &resultType)
+	if cacheableMethods[method] && resultType == "complete" {
 		if _, ok := members["ttlMs"]; !ok {
 			members["ttlMs"] = json.RawMessage(`0`)
 			changed = true
@@ -301,10 +305,11 @@ func completeModernResult(method string, raw json.RawMessage) json.RawMessage {
 			changed = true
 		}
 	}
+	asks = resultType == "input_required"
 	if !changed {
-		return raw
+		return raw, asks
 	}
-	return rawJSON(members)
+	return rawJSON(members), asks
 }
 
 // cacheableMethods are the methods whose complete 2026-07-28 results carry
@@ -312,14 +317,6 @@ func completeModernResult(method string, raw json.RawMessage) json.RawMessage {
 var cacheableMethods = map[string]bool{
 	"server/discover": true, "tools/list": true, "resources/list": true, "resources/templates/list": true,
 	"resources/read": true, "prompts/list": true,
-}
-
-// inputRequired reports whether a result asks for input.
-func inputRequired(raw json.RawMessage) bool {
-	var r struct {
-		ResultType string `json:"resultType"`
-	}
-	return json.Unmarshal(raw, &r) == nil && r.ResultType == "input_required"
 }
 
 // sniffLink is the session's view of its link. Writing, it passes the id

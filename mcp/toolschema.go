@@ -31,18 +31,25 @@ func compileToolSchema(raw json.RawMessage, tool, which string) (*jsonschema.Sch
 	if which == "inputSchema" && obj["type"] != "object" {
 		return nil, fmt.Errorf(`mcp: tool %q: inputSchema must have "type": "object"`, tool)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	url := toolSchemaURL + tool + "/" + which + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("mcp: tool %q: %s: %w", tool, which, err)
-	}
-	sch, err := c.Compile(url)
+	sch, err := compileSelfContained(toolSchemaURL+tool+"/"+which+".json", doc)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %s does not compile: %w", tool, which, err)
 	}
 	return sch, nil
+}
+
+// compileSelfContained compiles a schema document (as read by
+// jsonschema.UnmarshalJSON) under url, a name nothing is fetched from. A
+// document without $schema is Draft 2020-12; references may point only
+// inside the document.
+func compileSelfContained(url string, doc any) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noLoader{})
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
 }
 
 // noLoader refuses every external reference.
