@@ -494,11 +494,7 @@ func accepts(r *http.Request, mediaType string) bool {
 // writeHTTPError answers with an HTTP error status and a JSON-RPC error
 // body with id null.
 func writeHTTPError(w http.ResponseWriter, status, code int, message string) {
-	body, _ := json.Marshal(struct {
-		JSONRPC string     `json:"jsonrpc"`
-		ID      any        `json:"id"`
-		Error   *rpc.Error `json:"error"`
-	}{"2.0", nil, rpc.NewError(code, message)})
+	body := rpc.EncodeError(rpc.NullID(), rpc.NewError(code, message))
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(body)

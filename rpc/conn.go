@@ -83,7 +83,7 @@ func (c *Conn) readLoop() {
 		msg, err = c.t.Read(c.ctx)
 		if err != nil {
 			if tooLarge := (*MessageTooLargeError)(nil); errors.As(err, &tooLarge) {
-				c.write(mustEncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", tooLarge.Limit))))
+				c.write(EncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", tooLarge.Limit))))
 				continue
 			}
 			break

@@ -47,7 +47,7 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 	items, batch, perr := decodeFrame(msg, e.lim.maxDepth)
 	if perr != nil {
 		e.log.Debug("jsonrpc: unparsable message", "error", perr.Message)
-		reply(mustEncodeError(NullID(), perr))
+		reply(EncodeError(NullID(), perr))
 		return
 	}
 	if !batch {
@@ -59,11 +59,11 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 		return
 	}
 	if len(items) == 0 {
-		reply(mustEncodeError(NullID(), InvalidRequest("empty batch")))
+		reply(EncodeError(NullID(), InvalidRequest("empty batch")))
 		return
 	}
 	if len(items) > e.lim.maxBatch {
-		reply(mustEncodeError(NullID(), InvalidRequest(fmt.Sprintf("batch of %d elements exceeds the limit of %d", len(items), e.lim.maxBatch))))
+		reply(EncodeError(NullID(), InvalidRequest(fmt.Sprintf("batch of %d elements exceeds the limit of %d", len(items), e.lim.maxBatch))))
 		return
 	}
 	e.batch(ctx, items, wait, deliver, reply)
@@ -122,7 +122,7 @@ func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver fu
 		e.log.Warn("jsonrpc: ignoring a malformed response", "error", it.dropped)
 		done(nil)
 	case it.invalid != nil:
-		done(mustEncodeError(it.id, it.invalid))
+		done(EncodeError(it.id, it.invalid))
 	default:
 		e.start(ctx, it.req, wait, done)
 	}
@@ -139,7 +139,7 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 			done(nil)
 			return
 		}
-		done(mustEncodeError(req.ID, ServerError(CodeServerBusy, "server busy: too many calls in flight")))
+		done(EncodeError(req.ID, ServerError(CodeServerBusy, "server busy: too many calls in flight")))
 		return
 	}
 	run := func() {
@@ -190,7 +190,7 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 	b, encErr := encodeResponse(req.ID, res, werr)
 	if encErr != nil {
 		e.log.Error("jsonrpc: cannot encode the result", "method", req.Method, "id", req.ID.String(), "error", encErr)
-		b = mustEncodeError(req.ID, InternalError())
+		b = EncodeError(req.ID, InternalError())
 	}
 	return b
 }
@@ -206,8 +206,10 @@ func (e *engine) invoke(ctx context.Context, req *Request) (res any, err error) 
 	return e.handler.Handle(ctx, req)
 }
 
-// mustEncodeError encodes an error response; errors always encode.
-func mustEncodeError(id ID, err *Error) []byte {
+// EncodeError renders the error response to id: pass NullID() for a
+// message whose id could not be read. It never fails: an error whose data
+// cannot be encoded is rendered as -32603.
+func EncodeError(id ID, err *Error) []byte {
 	b, encErr := encodeResponse(id, nil, err)
 	if encErr != nil {
 		b, _ = encodeResponse(id, nil, InternalError())

@@ -68,3 +68,14 @@ func TestIDs(t *testing.T) {
 		assert.Error(t, json.Unmarshal([]byte(raw), &id), raw)
 	}
 }
+
+func TestEncodeErrorRendersTheResponseForAnIDOrNull(t *testing.T) {
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}}`,
+		string(rpc.EncodeError(rpc.NullID(), rpc.NewError(rpc.CodeInvalidRequest, "bad"))))
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":"a<b","error":{"code":-32602,"message":"no"}}`,
+		string(rpc.EncodeError(rpc.StringID("a<b"), rpc.NewError(rpc.CodeInvalidParams, "no"))))
+	// Raw data that is not JSON cannot be encoded; the response is -32603.
+	got := string(rpc.EncodeError(rpc.Int64ID(7), rpc.NewError(1, "x").WithRawData([]byte("{not json"))))
+	assert.Contains(t, got, `"id":7`)
+	assert.Contains(t, got, `"code":-32603`)
+}

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -225,11 +224,7 @@ func writeError(w http.ResponseWriter, status int, challenges []Challenge, rerr 
 	for _, c := range challenges {
 		w.Header().Add("WWW-Authenticate", c.String())
 	}
-	msg, _ := json.Marshal(struct {
-		JSONRPC string     `json:"jsonrpc"`
-		ID      any        `json:"id"`
-		Error   *rpc.Error `json:"error"`
-	}{"2.0", nil, rerr})
+	msg := rpc.EncodeError(rpc.NullID(), rerr)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
