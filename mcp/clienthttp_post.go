@@ -152,19 +152,19 @@ func (l *httpLink) readStream(body io.Reader, st *streamState, r *outRequest) er
 		if err != nil {
 			return err
 		}
-		if rec.hasID {
-			st.lastID, st.progressed = rec.id, true
+		if rec.HasID {
+			st.lastID, st.progressed = rec.ID, true
 		}
-		if rec.retry > 0 {
-			st.retry = rec.retry
+		if rec.Retry > 0 {
+			st.retry = rec.Retry
 		}
-		if !rec.isMessage() {
+		if !rec.IsMessage() {
 			continue
 		}
 		st.progressed = true
-		msgs, err := splitBody(rec.data)
+		msgs, err := splitBody(rec.Data)
 		if err != nil {
-			l.log.Warn("mcp: dropped an event whose data is not JSON", "data", bodySnippet(rec.data))
+			l.log.Warn("mcp: dropped an event whose data is not JSON", "data", bodySnippet(rec.Data))
 			continue
 		}
 		answered := false
