@@ -132,13 +132,16 @@ func (l *httpLink) readJSON(r *outRequest, body io.Reader) {
 // deliverFor delivers a message received on r's stream. An error response
 // with id null there is r's: the server could not read r's id.
 func (l *httpLink) deliverFor(r *outRequest, msg []byte) *outRequest {
-	if r != nil {
-		if m, ok := parseWire(msg); ok && m.kind() == wireResponse && m.id().IsNull() && m.Error != nil {
-			l.failRequest(r, m.Error)
-			return r
-		}
+	m, ok := parseWire(msg)
+	if !ok {
+		l.log.Warn("mcp: dropped a message from the server that is not a JSON object", "message", bodySnippet(msg))
+		return nil
 	}
-	return l.deliver(msg)
+	if r != nil && m.kind() == wireResponse && m.id().IsNull() && m.Error != nil {
+		l.failRequest(r, m.Error)
+		return r
+	}
+	return l.deliver(msg, &m)
 }
 
 // readStream reads the events of one connection of a stream into Read,
