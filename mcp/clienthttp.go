@@ -227,13 +227,9 @@ func (l *httpLink) cancel(id rpc.ID) bool {
 // deliver hands a received message to Read, first noting what the link
 // learns from it: the negotiated version from an initialize result, the
 // x-mcp-header annotations from a tools/list result. It returns the
-// request the message answered, if the link was waiting for it.
-func (l *httpLink) deliver(msg []byte) *outRequest {
-	m, ok := parseWire(msg)
-	if !ok {
-		l.log.Warn("mcp: dropped a message from the server that is not a JSON object", "message", bodySnippet(msg))
-		return nil
-	}
+// request the message answered, if the link was waiting for it. m is
+// msg's envelope, read once by the caller.
+func (l *httpLink) deliver(msg []byte, m *wireMessage) *outRequest {
 	var r *outRequest
 	if m.kind() == wireResponse {
 		l.mu.Lock()
@@ -241,7 +237,7 @@ func (l *httpLink) deliver(msg []byte) *outRequest {
 		if r = l.reqs[key]; r != nil {
 			delete(l.reqs, key)
 			close(r.answered)
-			l.learn(r, &m)
+			l.learn(r, m)
 		}
 		l.mu.Unlock()
 	}

@@ -302,6 +302,7 @@ func TestStreamableHTTPClientReadsBatchEventsAndSkipsJunk(t *testing.T) {
 	ts, _ := chServe(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		send := startEvents(w)
 		send("data: not json\n\n")
+		send("data: 42\n\n") // JSON, but not a message
 		send("event: other\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/ignored\"}\n\n")
 		send(`data: [{"jsonrpc":"2.0","method":"notifications/batched"},` + chResult([]byte("1"), `{"ok":true}`) + "]\n\n")
 	}))

@@ -59,8 +59,8 @@ func ReadSSEForTest(r io.Reader, max int) ([]SSERecordForTest, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(out, SSERecordForTest{Event: rec.event, Data: string(rec.data), ID: rec.id,
-			HasID: rec.hasID, Dispatch: rec.dispatch, Retry: rec.retry})
+		out = append(out, SSERecordForTest{Event: rec.Type, Data: string(rec.Data), ID: rec.ID,
+			HasID: rec.HasID, Dispatch: rec.HasData, Retry: rec.Retry})
 	}
 	return out, nil
 }

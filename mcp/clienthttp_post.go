@@ -132,13 +132,16 @@ func (l *httpLink) readJSON(r *outRequest, body io.Reader) {
 // deliverFor delivers a message received on r's stream. An error response
 // with id null there is r's: the server could not read r's id.
 func (l *httpLink) deliverFor(r *outRequest, msg []byte) *outRequest {
-	if r != nil {
-		if m, ok := parseWire(msg); ok && m.kind() == wireResponse && m.id().IsNull() && m.Error != nil {
-			l.failRequest(r, m.Error)
-			return r
-		}
+	m, ok := parseWire(msg)
+	if !ok {
+		l.log.Warn("mcp: dropped a message from the server that is not a JSON object", "message", bodySnippet(msg))
+		return nil
 	}
-	return l.deliver(msg)
+	if r != nil && m.kind() == wireResponse && m.id().IsNull() && m.Error != nil {
+		l.failRequest(r, m.Error)
+		return r
+	}
+	return l.deliver(msg, &m)
 }
 
 // readStream reads the events of one connection of a stream into Read,
@@ -152,19 +155,19 @@ func (l *httpLink) readStream(body io.Reader, st *streamState, r *outRequest) er
 		if err != nil {
 			return err
 		}
-		if rec.hasID {
-			st.lastID, st.progressed = rec.id, true
+		if rec.HasID {
+			st.lastID, st.progressed = rec.ID, true
 		}
-		if rec.retry > 0 {
-			st.retry = rec.retry
+		if rec.Retry > 0 {
+			st.retry = rec.Retry
 		}
-		if !rec.isMessage() {
+		if !rec.IsMessage() {
 			continue
 		}
 		st.progressed = true
-		msgs, err := splitBody(rec.data)
+		msgs, err := splitBody(rec.Data)
 		if err != nil {
-			l.log.Warn("mcp: dropped an event whose data is not JSON", "data", bodySnippet(rec.data))
+			l.log.Warn("mcp: dropped an event whose data is not JSON", "data", bodySnippet(rec.Data))
 			continue
 		}
 		answered := false

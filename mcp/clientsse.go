@@ -110,8 +110,8 @@ func (l *sseLink) open() (io.ReadCloser, *sseReader, error) {
 			resp.Body.Close()
 			return nil, nil, fmt.Errorf("the stream ended before its endpoint event: %w", noEOF(err))
 		}
-		if rec.dispatch && rec.event == "endpoint" {
-			ep, err := l.resolveEndpoint(string(bytes.TrimSpace(rec.data)))
+		if rec.HasData && rec.Type == "endpoint" {
+			ep, err := l.resolveEndpoint(string(bytes.TrimSpace(rec.Data)))
 			if err != nil {
 				resp.Body.Close()
 				return nil, nil, err
@@ -119,8 +119,8 @@ func (l *sseLink) open() (io.ReadCloser, *sseReader, error) {
 			l.endpoint = ep
 			return resp.Body, rd, nil
 		}
-		if rec.isMessage() {
-			l.push(rec.data)
+		if rec.IsMessage() {
+			l.push(rec.Data)
 		}
 	}
 }
@@ -157,8 +157,8 @@ func (l *sseLink) readLoop(rd *sseReader) {
 			l.in.end(fmt.Errorf("mcp: the HTTP+SSE stream broke: %w", err))
 			return
 		}
-		if rec.isMessage() {
-			l.push(rec.data)
+		if rec.IsMessage() {
+			l.push(rec.Data)
 		}
 	}
 }

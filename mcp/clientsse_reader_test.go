@@ -41,6 +41,7 @@ func TestClientSSEReaderParsesTheEventStreamFormat(t *testing.T) {
 		{"blank lines between events", "\n\n\ndata: 1\n\n\n\ndata: 2\n\n", []mcp.SSERecordForTest{msgRec("1"), msgRec("2")}},
 		{"an unfinished event at the end is dropped", "data: 1\n\ndata: 2\n", []mcp.SSERecordForTest{msgRec("1")}},
 		{"an unfinished line at the end is dropped", "data: 1\n\ndata: 2", []mcp.SSERecordForTest{msgRec("1")}},
+		{"a byte order mark at the start is dropped", "\xef\xbb\xbfdata: x\n\n", []mcp.SSERecordForTest{msgRec("x")}},
 		{"no BOM handling needed for plain ASCII", "event: message\ndata: x\n\n", []mcp.SSERecordForTest{{Event: "message", Data: "x", Dispatch: true}}},
 	}
 	for _, tt := range tests {
@@ -68,6 +69,7 @@ func TestClientSSEReaderBoundsAnEvent(t *testing.T) {
 		{"one long line without end", "data: 1\n\ndata: " + big, 1},
 		{"many short lines", "data: 1\n\n" + strings.Repeat("data: abcdefgh\n", 30) + "\n", 1},
 		{"a long comment", ": " + big + "\n\ndata: 1\n\n", 0},
+		{"a long comment inside an event", "data: 1\n\n: " + big + "\ndata: 2\n\n", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -78,16 +78,6 @@ func TestSSEParserReportsAnEventLongerThanTheBound(t *testing.T) {
 	}
 }
 
-func TestSSEParserDoesNotHoldALongEvent(t *testing.T) {
-	p := &sseParser{max: 10, event: func([]byte) {}, tooLong: func() {}}
-	p.write([]byte("data: "))
-	for range 1000 {
-		p.write([]byte(strings.Repeat("y", 1000)))
-	}
-	assert.LessOrEqual(t, cap(p.line), 1000)
-	assert.LessOrEqual(t, cap(p.data), 1000)
-}
-
 func TestSSEParserHandsOverEventsOfOtherTypes(t *testing.T) {
 	var got []string
 	p := &sseParser{
