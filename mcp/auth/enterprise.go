@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 )
 
 // Token types of the enterprise-managed authorization flow.
@@ -55,9 +54,6 @@ func EnterpriseAssertion(ec EnterpriseConfig) AssertionFunc {
 			"audience":             {as.Issuer},
 			"resource":             {resource},
 		}
-		if len(scopes) > 0 {
-			form.Set("scope", strings.Join(scopes, " "))
-		}
 		ca := &clientAuth{method: "none", id: ec.ClientID}
 		if ec.ClientSecret != "" {
 			ca = &clientAuth{method: "client_secret_basic", id: ec.ClientID, secret: ec.ClientSecret}
@@ -66,7 +62,7 @@ func EnterpriseAssertion(ec EnterpriseConfig) AssertionFunc {
 		if client == nil {
 			client = http.DefaultClient
 		}
-		tr, err := postToken(ctx, client, ec.TokenEndpoint, form, ca)
+		tr, err := postToken(ctx, client, ec.TokenEndpoint, withScope(form, scopes), ca)
 		if err != nil {
 			return "", err
 		}

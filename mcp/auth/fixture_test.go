@@ -41,6 +41,9 @@ type fakeAS struct {
 	noPKCE         bool     // no code_challenge_methods_supported
 	authMethods    []string // token_endpoint_auth_methods_supported
 	regMethod      string   // token_endpoint_auth_method the registration returns
+	regError       string   // refuse every registration with this error
+	regNoID        bool     // answer registrations without a client_id
+	noAccessToken  bool     // answer token requests without an access_token
 	scopes         []string // scopes_supported
 	grants         []string // grant_types_supported
 	dpopAlgs       []string // dpop_signing_alg_values_supported
@@ -125,7 +128,14 @@ func (a *fakeAS) serve(w http.ResponseWriter, r *http.Request) {
 		a.n++
 		id := fmt.Sprintf("client-%d", a.n)
 		a.mu.Unlock()
+		if a.regError != "" {
+			writeJSON(w, 400, map[string]string{"error": a.regError})
+			return
+		}
 		out := map[string]any{"client_id": id, "client_secret": "secret-" + id}
+		if a.regNoID {
+			delete(out, "client_id")
+		}
 		if a.regMethod != "" {
 			out["token_endpoint_auth_method"] = a.regMethod
 		}
@@ -171,6 +181,10 @@ func (a *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	if a.tokenError != "" {
 		writeJSON(w, 400, map[string]string{"error": a.tokenError, "error_description": "refused"})
+		return
+	}
+	if a.noAccessToken {
+		writeJSON(w, 200, map[string]any{"token_type": "Bearer", "expires_in": 3600})
 		return
 	}
 	if a.dpopNonce != "" && jwtPart(a.t, r.Header.Get("DPoP"), 1)["nonce"] != a.dpopNonce {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 )
 
 // Authorization response errors.
@@ -69,21 +68,6 @@ func HeadlessAuthorize(client *http.Client) AuthorizeFunc {
 	}
 }
 
-// oauth2Config returns the x/oauth2 view of the client at as.
-func (t *Transport) oauth2Config(as *AuthServerMetadata, ca clientAuth, scopes []string) (*oauth2.Config, []oauth2.AuthCodeOption, error) {
-	style, secret, extra, err := ca.oauth2Style()
-	if err != nil {
-		return nil, nil, err
-	}
-	return &oauth2.Config{
-		ClientID:     ca.id,
-		ClientSecret: secret,
-		Endpoint:     oauth2.Endpoint{AuthURL: as.AuthorizationEndpoint, TokenURL: as.TokenEndpoint, AuthStyle: style},
-		RedirectURL:  t.cfg.redirectURL(),
-		Scopes:       scopes,
-	}, extra, nil
-}
-
 // authorizationCode runs the authorization code grant with PKCE (S256),
 // the resource parameter and state, checks the response's state and iss
 // (RFC 9207), and exchanges the code.
@@ -99,10 +83,11 @@ func (t *Transport) authorizationCode(ctx context.Context, as *AuthServerMetadat
 		return nil, err
 	}
 	ca := chooseClientAuth(as, ci, t.cfg.PrivateKey)
-	conf, extra, err := t.oauth2Config(as, ca, scopes)
-	if err != nil {
-		return nil, err
+	if ca.method == "private_key_jwt" && ca.key == nil {
+		return nil, errNoPrivateKey // said now rather than after the user's part
 	}
+	conf := &oauth2.Config{ClientID: ca.id, Endpoint: oauth2.Endpoint{AuthURL: as.AuthorizationEndpoint},
+		RedirectURL: t.cfg.redirectURL(), Scopes: scopes}
 	verifier := oauth2.GenerateVerifier()
 	state := randomString(24)
 	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", resource))
@@ -124,12 +109,9 @@ func (t *Transport) authorizationCode(ctx context.Context, as *AuthServerMetadat
 	if code == "" {
 		return nil, errors.New("auth: the authorization response has no code")
 	}
-	opts := append([]oauth2.AuthCodeOption{oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource)}, extra...)
-	tok, err := conf.Exchange(t.tokenContext(ctx, as), code, opts...)
-	if err != nil {
-		return nil, tokenErr(err)
-	}
-	return fromOAuth2(tok, as.Issuer, scopes), nil
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {conf.RedirectURL},
+		"code_verifier": {verifier}, "resource": {resource}}
+	return t.requestToken(ctx, as, form, &ca, scopes)
 }
 
 // checkIssuer applies RFC 9207 to an authorization response: iss, when
@@ -157,27 +139,9 @@ func (t *Transport) clientCredentials(ctx context.Context, as *AuthServerMetadat
 	if t.cfg.ClientID == "" {
 		return nil, fmt.Errorf("%w %s: client credentials need Config.ClientID", ErrNoClientIdentity, as.Issuer)
 	}
-	ca := chooseClientAuth(as, &ClientInfo{ClientID: t.cfg.ClientID, ClientSecret: t.cfg.ClientSecret}, t.cfg.PrivateKey)
-	style, secret, _, err := ca.oauth2Style()
-	if err != nil {
-		return nil, err
-	}
-	params := url.Values{"resource": {resource}}
-	if ca.method == "private_key_jwt" {
-		jwt, err := ca.assertion()
-		if err != nil {
-			return nil, err
-		}
-		params.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-		params.Set("client_assertion", jwt)
-	}
-	cc := clientcredentials.Config{ClientID: ca.id, ClientSecret: secret, TokenURL: as.TokenEndpoint,
-		Scopes: scopes, EndpointParams: params, AuthStyle: style}
-	tok, err := cc.Token(t.tokenContext(ctx, as))
-	if err != nil {
-		return nil, tokenErr(err)
-	}
-	return fromOAuth2(tok, as.Issuer, scopes), nil
+	ca := t.preRegistered(as)
+	form := url.Values{"grant_type": {"client_credentials"}, "resource": {resource}}
+	return t.requestToken(ctx, as, withScope(form, scopes), &ca, scopes)
 }
 
 // jwtBearer runs the JWT bearer grant (RFC 7523) with Config.Assertion.
@@ -191,19 +155,12 @@ func (t *Transport) jwtBearer(ctx context.Context, as *AuthServerMetadata, resou
 		return nil, err
 	}
 	form := url.Values{"grant_type": {string(GrantJWTBearer)}, "assertion": {assertion}, "resource": {resource}}
-	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
-	}
 	var ca *clientAuth
 	if t.cfg.ClientID != "" {
-		a := chooseClientAuth(as, &ClientInfo{ClientID: t.cfg.ClientID, ClientSecret: t.cfg.ClientSecret}, t.cfg.PrivateKey)
+		a := t.preRegistered(as)
 		ca = &a
 	}
-	tr, err := postToken(ctx, t.tokenClient(as), as.TokenEndpoint, form, ca)
-	if err != nil {
-		return nil, err
-	}
-	return tr.token(as.Issuer, scopes), nil
+	return t.requestToken(ctx, as, withScope(form, scopes), ca, scopes)
 }
 
 // refresh uses the refresh token of old at as.
@@ -214,26 +171,38 @@ func (t *Transport) refresh(ctx context.Context, as *AuthServerMetadata, resourc
 		a := chooseClientAuth(as, ci, t.cfg.PrivateKey)
 		ca = &a
 	}
-	tr, err := postToken(ctx, t.tokenClient(as), as.TokenEndpoint, form, ca)
+	tok, err := t.requestToken(ctx, as, form, ca, old.Scopes)
 	if err != nil {
 		return nil, err
 	}
-	tok := tr.token(as.Issuer, old.Scopes)
 	if tok.RefreshToken == "" {
 		tok.RefreshToken = old.RefreshToken
 	}
 	return tok, nil
 }
 
-// tokenErr turns an x/oauth2 token error into a TokenError.
-func tokenErr(err error) error {
-	var re *oauth2.RetrieveError
-	if errors.As(err, &re) {
-		te := &TokenError{Code: re.ErrorCode, Description: re.ErrorDescription}
-		if re.Response != nil {
-			te.StatusCode = re.Response.StatusCode
-		}
-		return te
+// preRegistered is the authentication at as of the client Config
+// names.
+func (t *Transport) preRegistered(as *AuthServerMetadata) clientAuth {
+	return chooseClientAuth(as, &ClientInfo{ClientID: t.cfg.ClientID, ClientSecret: t.cfg.ClientSecret}, t.cfg.PrivateKey)
+}
+
+// requestToken sends a token request of form to as's token endpoint,
+// authenticated as ca says (nil: not at all), and returns the token;
+// requested are the scopes asked for.
+func (t *Transport) requestToken(ctx context.Context, as *AuthServerMetadata, form url.Values, ca *clientAuth, requested []string) (*Token, error) {
+	tr, err := postToken(ctx, t.tokenClient(as), as.TokenEndpoint, form, ca)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	return tr.token(as.Issuer, requested), nil
+}
+
+// withScope adds the scope parameter of scopes to form, when there are
+// any, and returns form.
+func withScope(form url.Values, scopes []string) url.Values {
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	return form
 }

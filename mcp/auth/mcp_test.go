@@ -160,6 +160,8 @@ func TestSessionTokensGiveSessionHandlersTheToken(t *testing.T) {
 	var e rpcError
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&e))
 	assert.Equal(t, auth.CodeForbidden, e.Error.Code)
+	assert.Equal(t, `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`, resp.Header.Get("WWW-Authenticate"),
+		"the refusal names the resource metadata and no OAuth error")
 
 	req, err := http.NewRequest(http.MethodDelete, srv.URL+"/mcp", nil)
 	require.NoError(t, err)

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // RequireOptions configures [Require].
@@ -91,7 +93,7 @@ func Require(opts RequireOptions) func(http.Handler) http.Handler {
 				if opts.Logger != nil {
 					opts.Logger.Error("auth: the token verifier failed", "error", err)
 				}
-				writeError(w, http.StatusInternalServerError, nil, -32603, "the access token could not be verified")
+				writeError(w, http.StatusInternalServerError, nil, rpc.NewError(rpc.CodeInternalError, "the access token could not be verified"))
 				return
 			case info == nil:
 				opts.refuse(w, http.StatusUnauthorized, "invalid_token", "the access token is not valid", need)
@@ -211,23 +213,23 @@ func (o *RequireOptions) refuse(w http.ResponseWriter, status int, code, descrip
 	case http.StatusBadRequest:
 		rpcCode = CodeBadAuthorization
 	}
-	data := map[string]string{}
+	rerr := rpc.NewError(rpcCode, description)
 	if code != "" {
-		data["error"] = code
+		rerr = rerr.WithData(map[string]string{"error": code})
 	}
-	writeError(w, status, []Challenge{c}, rpcCode, description, data)
+	writeError(w, status, []Challenge{c}, rerr)
 }
 
 // writeError answers with a JSON-RPC error response whose id is null.
-func writeError(w http.ResponseWriter, status int, challenges []Challenge, code int, message string, data ...map[string]string) {
+func writeError(w http.ResponseWriter, status int, challenges []Challenge, rerr *rpc.Error) {
 	for _, c := range challenges {
 		w.Header().Add("WWW-Authenticate", c.String())
 	}
-	body := map[string]any{"code": code, "message": message}
-	if len(data) > 0 && len(data[0]) > 0 {
-		body["data"] = data[0]
-	}
-	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": body})
+	msg, _ := json.Marshal(struct {
+		JSONRPC string     `json:"jsonrpc"`
+		ID      any        `json:"id"`
+		Error   *rpc.Error `json:"error"`
+	}{"2.0", nil, rerr})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

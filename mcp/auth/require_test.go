@@ -147,6 +147,11 @@ func TestRequireRefusesAndAdmits(t *testing.T) {
 			assert.Equal(t, "null", string(e.ID))
 			assert.Equal(t, tt.code, e.Error.Code)
 			assert.NotEmpty(t, e.Error.Message)
+			var oauthCode string
+			if cs := auth.ParseChallenges(rec.Header()); len(cs) > 0 {
+				oauthCode = cs[0].Params["error"]
+			}
+			assert.Equal(t, oauthCode, e.Error.Data["error"], "data.error repeats the challenge's OAuth error code")
 		})
 	}
 }

@@ -148,11 +148,7 @@ func (w *sessionRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter
 func (o *RequireOptions) serveSession(w http.ResponseWriter, r *http.Request, info *TokenInfo, next http.Handler) {
 	sid := r.Header.Get(mcp.HeaderSessionID)
 	if !o.Sessions.admit(sid, info) {
-		c := Challenge{Scheme: "Bearer", Params: map[string]string{}}
-		if o.ResourceMetadataURL != "" {
-			c.Params["resource_metadata"] = o.ResourceMetadataURL
-		}
-		writeError(w, http.StatusForbidden, []Challenge{c}, CodeForbidden, "the session was opened by another user or client")
+		o.refuse(w, http.StatusForbidden, "", "the session was opened by another user or client", nil)
 		return
 	}
 	rec := &sessionRecorder{ResponseWriter: w, onHeader: func(status int, h http.Header) {

@@ -4,15 +4,15 @@ import (
 	"context"
 	"crypto"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/oauth2"
 )
 
 // TokenError is an error answer of a token or registration endpoint.
@@ -38,6 +38,14 @@ func (e *TokenError) Error() string {
 	return msg
 }
 
+// clientAssertionType is the client_assertion_type of private_key_jwt
+// (RFC 7523 §2.2).
+const clientAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+// errNoPrivateKey: the client is to authenticate with private_key_jwt
+// and has no key.
+var errNoPrivateKey = errors.New("auth: private_key_jwt needs Config.PrivateKey")
+
 // clientAuth is how the client authenticates at a token endpoint.
 type clientAuth struct {
 	method   string // client_secret_basic, client_secret_post, private_key_jwt, none
@@ -60,14 +68,7 @@ func chooseClientAuth(as *AuthServerMetadata, ci *ClientInfo, key crypto.Signer)
 		return a
 	}
 	methods := as.authMethods()
-	has := func(m string) bool {
-		for _, x := range methods {
-			if x == m {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(m string) bool { return slices.Contains(methods, m) }
 	switch {
 	case key != nil && has("private_key_jwt"):
 		a.method = "private_key_jwt"
@@ -102,43 +103,19 @@ func (a clientAuth) apply(form url.Values, h http.Header) error {
 		form.Set("client_secret", a.secret)
 	case "private_key_jwt":
 		if a.key == nil {
-			return fmt.Errorf("auth: private_key_jwt needs Config.PrivateKey")
+			return errNoPrivateKey
 		}
 		jwt, err := a.assertion()
 		if err != nil {
 			return err
 		}
 		form.Set("client_id", a.id)
-		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+		form.Set("client_assertion_type", clientAssertionType)
 		form.Set("client_assertion", jwt)
 	default:
 		form.Set("client_id", a.id)
 	}
 	return nil
-}
-
-// oauth2Style returns the x/oauth2 form of the authentication: the auth
-// style, the secret to hand it, and parameters to add.
-func (a clientAuth) oauth2Style() (oauth2.AuthStyle, string, []oauth2.AuthCodeOption, error) {
-	switch a.method {
-	case "client_secret_basic":
-		return oauth2.AuthStyleInHeader, a.secret, nil, nil
-	case "client_secret_post":
-		return oauth2.AuthStyleInParams, a.secret, nil, nil
-	case "private_key_jwt":
-		if a.key == nil {
-			return 0, "", nil, fmt.Errorf("auth: private_key_jwt needs Config.PrivateKey")
-		}
-		jwt, err := a.assertion()
-		if err != nil {
-			return 0, "", nil, err
-		}
-		return oauth2.AuthStyleInParams, "", []oauth2.AuthCodeOption{
-			oauth2.SetAuthURLParam("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
-			oauth2.SetAuthURLParam("client_assertion", jwt),
-		}, nil
-	}
-	return oauth2.AuthStyleInParams, "", nil, nil
 }
 
 // basicCredentials encodes id and secret for HTTP Basic as RFC 6749
@@ -158,7 +135,7 @@ type tokenResponse struct {
 }
 
 // postToken sends a token request with form and the client's
-// authentication (when auth.id is set), and reads the answer.
+// authentication (none when auth is nil), and reads the answer.
 func postToken(ctx context.Context, client *http.Client, endpoint string, form url.Values, auth *clientAuth) (*tokenResponse, error) {
 	h := http.Header{}
 	if auth != nil {
@@ -223,13 +200,4 @@ func (tr *tokenResponse) token(issuer string, requested []string) *Token {
 		t.Scopes = strings.Fields(tr.Scope)
 	}
 	return t
-}
-
-// fromOAuth2 turns an x/oauth2 token into a Token.
-func fromOAuth2(t *oauth2.Token, issuer string, requested []string) *Token {
-	out := &Token{AccessToken: t.AccessToken, TokenType: t.Type(), RefreshToken: t.RefreshToken, Expiry: t.Expiry, Issuer: issuer, Scopes: requested}
-	if s, ok := t.Extra("scope").(string); ok && s != "" {
-		out.Scopes = strings.Fields(s)
-	}
-	return out
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/oauth2"
 )
 
 // refreshAhead is how long before its expiry a token is refreshed.
@@ -319,11 +317,6 @@ func (t *Transport) tokenClient(as *AuthServerMetadata) *http.Client {
 		return &http.Client{Transport: t.dpopRT, Timeout: t.client.Timeout}
 	}
 	return t.client
-}
-
-// tokenContext is ctx carrying the token client, for x/oauth2.
-func (t *Transport) tokenContext(ctx context.Context, as *AuthServerMetadata) context.Context {
-	return context.WithValue(ctx, oauth2.HTTPClient, t.tokenClient(as))
 }
 
 func union(a, b []string) []string {

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -123,6 +124,21 @@ func TestTransportRefuses(t *testing.T) {
 		{name: "no user", cfg: func(c *auth.Config) { c.Authorize = nil }, message: "Config.Authorize is nil"},
 		{name: "no authorization server named", rs: func(rs *fakeRS) { rs.prm.AuthorizationServers = nil }, message: "names no authorization server"},
 		{name: "the code is refused", as: func(a *fakeAS) { a.tokenError = "invalid_grant" }, message: "invalid_grant", asked: true, tokenAsked: true},
+		{name: "the state comes back changed", cfg: func(c *auth.Config) { c.Authorize = rewriteRedirect(c.Authorize, "state", "forged") },
+			want: auth.ErrStateMismatch, asked: true},
+		{name: "the response has no code", cfg: func(c *auth.Config) { c.Authorize = rewriteRedirect(c.Authorize, "code", "") },
+			message: "has no code", asked: true},
+		{name: "no authorization server metadata anywhere", rs: func(rs *fakeRS) { rs.prm.AuthorizationServers = []string{rs.srv.URL + "/nowhere"} },
+			want: auth.ErrNoAuthServerMetadata},
+		{name: "the registration is refused", as: func(a *fakeAS) { a.regError = "invalid_client_metadata" }, message: "invalid_client_metadata"},
+		{name: "the registration names no client", as: func(a *fakeAS) { a.regNoID = true }, message: "has no client_id"},
+		{name: "the token answer has no access token", as: func(a *fakeAS) { a.noAccessToken = true }, message: "no access_token",
+			asked: true, tokenAsked: true},
+		{name: "client credentials without a client", cfg: func(c *auth.Config) { c.Grant = auth.GrantClientCredentials }, want: auth.ErrNoClientIdentity},
+		{name: "JWT bearer without an assertion", cfg: func(c *auth.Config) { c.Grant = auth.GrantJWTBearer }, message: "needs Config.Assertion"},
+		{name: "an unknown grant", cfg: func(c *auth.Config) { c.Grant = "password" }, message: `unknown grant "password"`},
+		{name: "private_key_jwt fixed by the registration, no key", as: func(a *fakeAS) { a.regMethod = "private_key_jwt" },
+			message: "needs Config.PrivateKey"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,6 +160,25 @@ func TestTransportRefuses(t *testing.T) {
 			assert.Equal(t, tt.asked, auths > 0, "authorization endpoint reached")
 			assert.Equal(t, tt.tokenAsked, tokens > 0, "token endpoint reached")
 		})
+	}
+}
+
+// rewriteRedirect wraps authorize so that the redirect it returns has
+// param set to value ("" removes it).
+func rewriteRedirect(authorize auth.AuthorizeFunc, param, value string) auth.AuthorizeFunc {
+	return func(ctx context.Context, authURL string) (*url.URL, error) {
+		back, err := authorize(ctx, authURL)
+		if err != nil {
+			return nil, err
+		}
+		q := back.Query()
+		if value == "" {
+			q.Del(param)
+		} else {
+			q.Set(param, value)
+		}
+		back.RawQuery = q.Encode()
+		return back, nil
 	}
 }
 
@@ -688,4 +723,28 @@ func TestMemoryStoreKeepsCopies(t *testing.T) {
 	require.NoError(t, s.SaveClient(ctx, "https://as", nil))
 	ci, _ = s.Client(ctx, "https://as")
 	assert.Nil(t, ci)
+}
+
+func TestEnterpriseAssertionRefuses(t *testing.T) {
+	idp := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, map[string]string{"access_token": "not-a-grant", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token"})
+	}))
+	idToken := func(context.Context) (string, error) { return "id-token", nil }
+	tests := []struct {
+		name    string
+		ec      auth.EnterpriseConfig
+		message string
+	}{
+		{"no token endpoint", auth.EnterpriseConfig{IDToken: idToken}, "needs TokenEndpoint and IDToken"},
+		{"no ID token source", auth.EnterpriseConfig{TokenEndpoint: idp.URL}, "needs TokenEndpoint and IDToken"},
+		{"the ID token is unavailable", auth.EnterpriseConfig{TokenEndpoint: idp.URL,
+			IDToken: func(context.Context) (string, error) { return "", errors.New("signed out") }}, "signed out"},
+		{"the IdP issues something else", auth.EnterpriseConfig{TokenEndpoint: idp.URL, IDToken: idToken}, "not an identity assertion grant"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := auth.EnterpriseAssertion(tt.ec)(context.Background(), &auth.AuthServerMetadata{Issuer: "https://as"}, "https://rs/mcp", nil)
+			assert.ErrorContains(t, err, tt.message)
+		})
+	}
 }
