@@ -275,17 +275,9 @@ func runClientInterop(t *testing.T, peer interopPeer, transport string, versions
 		serverLog = stderr.String
 		ct = &mcp.CommandTransport{Command: cmd, Stderr: stderr}
 	case "http":
-		addr, err := harness.FreeAddr()
-		require.NoError(t, err)
-		argv := peer.http(tools, addr)
-		server, err := harness.Start(ctx, argv[0], argv[1:]...)
-		require.NoError(t, err)
+		server, url := serveHTTP(ctx, t, func(addr string) []string { return peer.http(tools, addr) })
 		defer server.Stop()
 		serverLog = server.Stderr
-		url := "http://" + addr + "/mcp"
-		waitCtx, waitCancel := context.WithTimeout(ctx, 20*time.Second)
-		require.NoError(t, harness.WaitHTTP(waitCtx, server, url), "server stderr:\n%s", server.Stderr())
-		waitCancel()
 		ct = &mcp.StreamableHTTPTransport{URL: url}
 	}
 	defer func() {

@@ -2,9 +2,6 @@ package conformance_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,28 +10,10 @@ import (
 	"github.com/schemarpc/schemarpc/conformance/harness"
 )
 
-var (
-	clientOnce sync.Once
-	clientPath string
-	clientErr  error
-)
-
 // conformanceClient builds examples/conformance-client once per test binary and returns its path.
 func conformanceClient(t *testing.T) string {
 	t.Helper()
-	root := repoRoot(t)
-	clientOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		dir := filepath.Join(buildDir, "client")
-		if clientErr = os.MkdirAll(dir, 0o755); clientErr == nil {
-			clientPath, clientErr = harness.Build(ctx, root, harness.ClientPackage, dir)
-		}
-	})
-	if clientErr != nil {
-		t.Fatal(clientErr)
-	}
-	return clientPath
+	return clientBuild.get(t, harness.ClientPackage)
 }
 
 // runClientLegs runs the given client legs with examples/conformance-client and requires

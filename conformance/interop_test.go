@@ -144,16 +144,11 @@ func runInterop(t *testing.T, c client, transport string, mode serverMode) {
 	case "stdio":
 		argv = append(append(argv, "stdio", binary), args...)
 	case "http":
-		addr, err := harness.FreeAddr()
-		require.NoError(t, err)
-		server, err := harness.Start(ctx, binary, append([]string{"-http", addr}, args...)...)
-		require.NoError(t, err)
+		server, url := serveHTTP(ctx, t, func(addr string) []string {
+			return append([]string{binary, "-http", addr}, args...)
+		})
 		defer server.Stop()
 		serverLog = server.Stderr
-		url := "http://" + addr + "/mcp"
-		waitCtx, waitCancel := context.WithTimeout(ctx, 15*time.Second)
-		require.NoError(t, harness.WaitHTTP(waitCtx, server, url))
-		waitCancel()
 		argv = append(argv, "http", url)
 	}
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -221,50 +220,38 @@ func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary
 // JudgeClientLeg judges one client leg's results: every scenario req names must have run,
 // everything that ran is judged (scored or not), leg.Expectations are excused, and a CLI
 // exit status that contradicts the results fails the leg. leg.CheckFaults are taken out
-// of their scenarios first and reported as excused (or as failures when stale). With --requirements the CLI
-// exits non-zero iff a scored scenario recorded a FAILURE; with --suite iff any check
-// failed or warned.
+// of their scenarios first and reported as excused (or as failures when stale). A
+// --requirements leg is judged by JudgeLeg (the CLI exits non-zero iff a scored scenario
+// recorded a FAILURE); with --suite the CLI exits non-zero iff any check failed or warned.
 func JudgeClientLeg(scenarios []Scenario, req Requirements, leg ClientLeg, exitCode int) Report {
 	scenarios, excused, stale := ExcuseChecks(scenarios, leg.CheckFaults)
-	r := Judge(scenarios, req.All())
+	var r Report
+	if leg.Revision != "" {
+		r = JudgeLeg(scenarios, req, leg.Expectations, exitCode)
+	} else {
+		r = judgeSuiteLeg(scenarios, req, leg.Expectations, exitCode)
+	}
 	for _, v := range stale {
 		r.add(v)
 	}
-	cliFailure := false
-	for _, v := range r.Verdicts {
-		switch {
-		case leg.Revision != "":
-			cliFailure = cliFailure || (req.IsScored(v.Scenario) && v.Failed > 0)
-		default:
-			cliFailure = cliFailure || v.Failed > 0 || v.Warnings > 0
-		}
-	}
-	r = r.Excuse(leg.Expectations)
 	r.Excused = append(r.Excused, excused...)
-	if exitCode != 0 && !cliFailure {
-		r.add(Verdict{Scenario: "(suite)", Outcome: Failed,
-			Reason: fmt.Sprintf("the CLI exited %d although no scenario recorded a check that makes it fail", exitCode)})
-	}
 	return r
 }
 
-// runCLI runs the conformance CLI with args and waits for it. An error means the CLI
-// could not be run at all; a non-zero exit status is only recorded.
-func (t Tools) runCLI(ctx context.Context, args ...string) (SuiteRun, error) {
-	cmd := exec.CommandContext(ctx, t.Suite(), args...)
-	cmd.Dir = t.Dir
-	cmd.Env = t.NodeEnv()
-	out, err := cmd.CombinedOutput()
-	run := SuiteRun{Output: string(out)}
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit) && ctx.Err() == nil:
-		run.ExitCode = exit.ExitCode()
-	default:
-		return run, fmt.Errorf("running the conformance suite: %w\n%s", err, out)
+// judgeSuiteLeg is JudgeLeg for a --suite run, whose exit status is non-zero iff any
+// check of any scenario failed or warned.
+func judgeSuiteLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int) Report {
+	r := Judge(scenarios, req.All())
+	cliFailure := false
+	for _, v := range r.Verdicts {
+		cliFailure = cliFailure || v.Failed > 0 || v.Warnings > 0
 	}
-	return run, nil
+	r = r.Excuse(exps)
+	if exitCode != 0 && !cliFailure {
+		r.add(Verdict{Scenario: "(suite)", Outcome: Failed,
+			Reason: fmt.Sprintf("the CLI exited %d although no scenario recorded a failing or warning check", exitCode)})
+	}
+	return r
 }
 
 // ClientSuiteFaults lists client scenarios of the pinned suites that cannot pass because

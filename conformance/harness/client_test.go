@@ -210,6 +210,17 @@ func TestRunClientLegsRejectsASuiteLegThatNamesNoScenarios(t *testing.T) {
 	assert.ErrorContains(t, err, "0.2.0 --suite backcompat names no scenarios")
 }
 
+func TestRunClientLegsRejectsAnUnknownRevision(t *testing.T) {
+	root := installedRoot(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := harness.RunClientLegs(ctx, harness.ClientOptions{
+		Root: root, Binary: os.Args[0], Legs: []harness.ClientLeg{{Revision: "1999-01-01"}},
+	})
+	assert.ErrorContains(t, err, "conformance list --requirements 1999-01-01")
+	assert.Empty(t, res, "no leg ran")
+}
+
 // TestJudgeClientLegFailsAMissingScenarioOfASuiteLeg: a --suite leg other than 0.1.16's
 // "all" is held to the scenarios it names.
 func TestJudgeClientLegFailsAMissingScenarioOfASuiteLeg(t *testing.T) {

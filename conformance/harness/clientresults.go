@@ -1,10 +1,7 @@
 package harness
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,21 +80,11 @@ func ReadClientResults(dir string) ([]Scenario, error) {
 	return scenarios, nil
 }
 
-// readClientScenario reads one client-mode result directory.
+// readClientScenario reads one client-mode result directory: its checks and the client's stderr.
 func readClientScenario(name, dir string) (Scenario, error) {
-	s := Scenario{Name: name, ClientStderr: readTail(filepath.Join(dir, "stderr.txt"), maxClientStderr)}
-	data, err := os.ReadFile(filepath.Join(dir, "checks.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		s.Broken = "no checks.json: the scenario broke off (the CLI's output says why)"
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("scenario %s: %w", name, err)
-	}
-	if err := json.Unmarshal(data, &s.Checks); err != nil {
-		return s, fmt.Errorf("scenario %s: checks.json: %w", name, err)
-	}
-	return s, nil
+	s, err := readScenario(name, dir)
+	s.ClientStderr = readTail(filepath.Join(dir, "stderr.txt"), maxClientStderr)
+	return s, err
 }
 
 // readTail returns the last max bytes of the file at path, "" when it cannot be read.

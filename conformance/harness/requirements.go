@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 )
 
@@ -54,10 +53,7 @@ func (t Tools) RequiredClientScenarios(ctx context.Context, revision string) (Re
 
 // required runs `conformance list --requirements revision` and parses one role's part.
 func (t Tools) required(ctx context.Context, revision string, parse func([]byte) Requirements, role string) (Requirements, error) {
-	cmd := exec.CommandContext(ctx, t.Suite(), "list", "--requirements", revision)
-	cmd.Dir = t.Dir
-	cmd.Env = t.NodeEnv()
-	out, err := cmd.CombinedOutput()
+	out, err := t.cli(ctx, "list", "--requirements", revision).CombinedOutput()
 	if err != nil {
 		return Requirements{}, fmt.Errorf("conformance list --requirements %s: %w\n%s", revision, err, out)
 	}

@@ -83,20 +83,30 @@ func ReadResults(dir string) ([]Scenario, error) {
 	}
 	scenarios := make([]Scenario, 0, len(latest))
 	for name, sub := range latest {
-		data, err := os.ReadFile(filepath.Join(dir, sub, "checks.json"))
-		if errors.Is(err, fs.ErrNotExist) {
-			scenarios = append(scenarios, Scenario{Name: name, Broken: "no checks.json: the scenario broke off (the CLI's output says why)"})
-			continue
-		}
+		s, err := readScenario(name, filepath.Join(dir, sub))
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", name, err)
+			return nil, err
 		}
-		var checks []Check
-		if err := json.Unmarshal(data, &checks); err != nil {
-			return nil, fmt.Errorf("scenario %s: checks.json: %w", name, err)
-		}
-		scenarios = append(scenarios, Scenario{Name: name, Checks: checks})
+		scenarios = append(scenarios, s)
 	}
 	sort.Slice(scenarios, func(i, j int) bool { return scenarios[i].Name < scenarios[j].Name })
 	return scenarios, nil
+}
+
+// readScenario reads the checks.json of scenario name's result directory dir. A directory
+// without one is a Broken scenario; an unreadable or malformed one is an error.
+func readScenario(name, dir string) (Scenario, error) {
+	s := Scenario{Name: name}
+	data, err := os.ReadFile(filepath.Join(dir, "checks.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		s.Broken = "no checks.json: the scenario broke off (the CLI's output says why)"
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("scenario %s: %w", name, err)
+	}
+	if err := json.Unmarshal(data, &s.Checks); err != nil {
+		return s, fmt.Errorf("scenario %s: checks.json: %w", name, err)
+	}
+	return s, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -33,6 +34,30 @@ func (t Tools) runServerMode(ctx context.Context, args ...string) (SuiteRun, err
 	return t.runCLI(ctx, append([]string{"server"}, args...)...)
 }
 
+// runCLI runs the conformance CLI with args and waits for it. An error means the CLI
+// could not be run at all; a non-zero exit status is only recorded.
+func (t Tools) runCLI(ctx context.Context, args ...string) (SuiteRun, error) {
+	out, err := t.cli(ctx, args...).CombinedOutput()
+	run := SuiteRun{Output: string(out)}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && ctx.Err() == nil:
+		run.ExitCode = exit.ExitCode()
+	default:
+		return run, fmt.Errorf("running the conformance suite: %w\n%s", err, out)
+	}
+	return run, nil
+}
+
+// cli returns the command that runs the conformance CLI with args in t.Dir on the pinned Node.
+func (t Tools) cli(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, t.Suite(), args...)
+	cmd.Dir = t.Dir
+	cmd.Env = t.NodeEnv()
+	return cmd
+}
+
 // ServerScenarios asks the CLI which server scenarios it knows.
 func (t Tools) ServerScenarios(ctx context.Context) ([]string, error) {
 	return t.listed(ctx, ParseServerScenarios, "server")
@@ -45,10 +70,7 @@ func (t Tools) ClientScenarios(ctx context.Context) ([]string, error) {
 
 // listed runs `conformance list` and parses one role's section.
 func (t Tools) listed(ctx context.Context, parse func([]byte) []string, role string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, t.Suite(), "list")
-	cmd.Dir = t.Dir
-	cmd.Env = t.NodeEnv()
-	out, err := cmd.CombinedOutput()
+	out, err := t.cli(ctx, "list").CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("conformance list: %w\n%s", err, out)
 	}

@@ -30,21 +30,15 @@ func coreScenarios() map[string]scenarioFunc {
 // playInitialize opens a session (initialize, then notifications/initialized), lists the
 // tools and closes it.
 func playInitialize(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+		_, err := listTools(ctx, s)
 		return err
-	}
-	_, err = listTools(ctx, s)
-	return closeSession(s, err)
+	})
 }
 
 // playToolsCall calls add_numbers with 1 and 2, on either wire.
 func playToolsCall(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -57,7 +51,7 @@ func playToolsCall(ctx context.Context, env *scenarioEnv) error {
 			return err
 		}
 		return expectText("add_numbers", text, "3")
-	}())
+	})
 }
 
 // playElicitationDefaults calls the tool that asks for a form whose fields all have
@@ -71,11 +65,7 @@ func playElicitationDefaults(ctx context.Context, env *scenarioEnv) error {
 			return &mcp.ElicitResult{Action: mcp.ElicitResultActionAccept, Content: map[string]mcp.ElicitResultContentValue{}}, nil
 		},
 	}
-	s, err := connect(ctx, env, opts, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, opts, func(s *mcp.ClientSession) error {
 		text, err := callTool(ctx, s, "test_client_elicitation_defaults", nil)
 		if err != nil {
 			return err
@@ -84,18 +74,14 @@ func playElicitationDefaults(ctx context.Context, env *scenarioEnv) error {
 			return fmt.Errorf("the server asked %d times for input, want once", asked)
 		}
 		return expectText("test_client_elicitation_defaults", text, "Elicitation completed")
-	}())
+	})
 }
 
 // playSSERetry calls the tool whose response stream the server closes early: the
 // transport must wait the announced retry interval and resume with GET and Last-Event-ID,
 // where the result arrives.
 func playSSERetry(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -108,7 +94,7 @@ func playSSERetry(ctx context.Context, env *scenarioEnv) error {
 			return err
 		}
 		return expectText("test_reconnection", text, "Reconnection test completed")
-	}())
+	})
 }
 
 // everyCapability are client options that declare sampling, elicitation and roots, with
@@ -133,17 +119,13 @@ func everyCapability() *mcp.ClientOptions {
 // protocolVersion, the client capabilities (sampling, elicitation and roots declared) and
 // the client info.
 func playRequestMetadata(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, everyCapability(), nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, everyCapability(), func(s *mcp.ClientSession) error {
 		if !s.Modern() {
 			return fmt.Errorf("negotiated %s, want the stateless protocol", s.ProtocolVersion())
 		}
 		_, err := listTools(ctx, s)
 		return err
-	}())
+	})
 }
 
 // playRequestState plays the multi-round-trip tools: the library answers each
@@ -158,11 +140,7 @@ func playRequestState(ctx context.Context, env *scenarioEnv) error {
 			}}, nil
 		},
 	}
-	s, err := connect(ctx, env, opts, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, opts, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -186,7 +164,7 @@ func playRequestState(ctx context.Context, env *scenarioEnv) error {
 			}
 		}
 		return nil
-	}())
+	})
 }
 
 // playStandardHeaders sends every request the scenario grades for its Mcp-Method and
@@ -194,11 +172,7 @@ func playRequestState(ctx context.Context, env *scenarioEnv) error {
 // resources/list, resources/read of each resource (percent-encoded and query URIs),
 // prompts/list and prompts/get.
 func playStandardHeaders(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -235,7 +209,7 @@ func playStandardHeaders(ctx context.Context, env *scenarioEnv) error {
 			return fmt.Errorf("read %d resources and got %d prompts, want at least one of each", read, got)
 		}
 		return nil
-	}())
+	})
 }
 
 // toolCall is one call the suite asks for in MCP_CONFORMANCE_CONTEXT.
@@ -274,11 +248,7 @@ func playCustomHeaders(ctx context.Context, env *scenarioEnv) error {
 	if err != nil {
 		return err
 	}
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -292,18 +262,14 @@ func playCustomHeaders(ctx context.Context, env *scenarioEnv) error {
 			}
 		}
 		return nil
-	}())
+	})
 }
 
 // playInvalidToolHeaders lists tools among which most declare an x-mcp-header the
 // specification forbids, and calls every tool the client library offers: the library
 // must leave out (or refuse to call) the invalid ones and keep valid_tool.
 func playInvalidToolHeaders(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -329,7 +295,7 @@ func playInvalidToolHeaders(ctx context.Context, env *scenarioEnv) error {
 			fmt.Fprintf(os.Stderr, "conformance-client: the library refused to call %s\n", strings.Join(refused, ", "))
 		}
 		return nil
-	}())
+	})
 }
 
 // placeholderArguments builds arguments for a tool: a value of the declared type for each
@@ -371,28 +337,20 @@ func placeholderArguments(schema json.RawMessage) (json.RawMessage, error) {
 // playRefNoDeref lists tools whose input schema holds a $ref to a network URL: the client
 // must not fetch it.
 func playRefNoDeref(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
 		}
 		_, err = findTool(tools, "lookup_user")
 		return err
-	}())
+	})
 }
 
 // playSchemaPreservation sends the input schema of json_schema_2020_12_tool, as the
 // client received it, back through json_schema_echo: every 2020-12 keyword must survive.
 func playSchemaPreservation(ctx context.Context, env *scenarioEnv) error {
-	s, err := connect(ctx, env, nil, nil)
-	if err != nil {
-		return err
-	}
-	return closeSession(s, func() error {
+	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -410,5 +368,5 @@ func playSchemaPreservation(ctx context.Context, env *scenarioEnv) error {
 		}
 		_, err = callTool(ctx, s, "json_schema_echo", args)
 		return err
-	}())
+	})
 }

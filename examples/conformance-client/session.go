@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -121,17 +120,21 @@ func expectText(what, got, want string) error {
 	return nil
 }
 
-// closeSession closes s and joins the error with err.
-func closeSession(s *mcp.ClientSession, err error) error {
-	return errors.Join(err, ignoreClosed(s.Close()))
+// withSession connects as connect does (over the default HTTP client), plays on the
+// session and closes it; the error is play's.
+func withSession(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions, play func(*mcp.ClientSession) error) error {
+	s, err := connect(ctx, env, opts, nil)
+	if err != nil {
+		return err
+	}
+	return closeSession(s, play(s))
 }
 
-// ignoreClosed drops the error of closing a session that was already gone: the suite's
+// closeSession closes s and returns err. A failure to close is only logged: the suite's
 // mock servers may stop answering once the scenario's checks are recorded.
-func ignoreClosed(err error) error {
-	if err == nil {
-		return nil
+func closeSession(s *mcp.ClientSession, err error) error {
+	if cerr := s.Close(); cerr != nil {
+		fmt.Fprintf(os.Stderr, "conformance-client: closing the session: %v\n", cerr)
 	}
-	fmt.Fprintf(os.Stderr, "conformance-client: closing the session: %v\n", err)
-	return nil
+	return err
 }
