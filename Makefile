@@ -49,7 +49,7 @@ fuzz: ## run each fuzz target for FUZZTIME (default 2m); the default tests run o
 	@for target in $$($(GO) test -list '^Fuzz' ./rpc | grep '^Fuzz'); do \
 	  echo "== $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./rpc || exit 1; done
 
-conformance-deps: ## install the pinned conformance suites (0.1.16 in conformance/, 0.2.0-alpha.12 in conformance/next/), TS SDK and Node 22 (npm ci) and the Python SDK (conformance/.venv)
+conformance-deps: ## install the pinned conformance suites (0.1.16 in conformance/, 0.2.0-alpha.12 in conformance/next/), TS SDK, TS everything-server and Node 22 (npm ci) and the Python SDK (conformance/.venv)
 	cd conformance && npm ci --no-audit --no-fund
 	cd conformance/next && npm ci --no-audit --no-fund
 	python3 -m venv conformance/.venv

@@ -30,7 +30,7 @@ func coreScenarios() map[string]scenarioFunc {
 // playInitialize opens a session (initialize, then notifications/initialized), lists the
 // tools and closes it.
 func playInitialize(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		_, err := listTools(ctx, s)
 		return err
 	})
@@ -38,7 +38,7 @@ func playInitialize(ctx context.Context, env *scenarioEnv) error {
 
 // playToolsCall calls add_numbers with 1 and 2, on either wire.
 func playToolsCall(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -65,7 +65,7 @@ func playElicitationDefaults(ctx context.Context, env *scenarioEnv) error {
 			return &mcp.ElicitResult{Action: mcp.ElicitResultActionAccept, Content: map[string]mcp.ElicitResultContentValue{}}, nil
 		},
 	}
-	return withSession(ctx, env, opts, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, opts, nil, func(s *mcp.ClientSession) error {
 		text, err := callTool(ctx, s, "test_client_elicitation_defaults", nil)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func playElicitationDefaults(ctx context.Context, env *scenarioEnv) error {
 // transport must wait the announced retry interval and resume with GET and Last-Event-ID,
 // where the result arrives.
 func playSSERetry(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func everyCapability() *mcp.ClientOptions {
 // protocolVersion, the client capabilities (sampling, elicitation and roots declared) and
 // the client info.
 func playRequestMetadata(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, everyCapability(), func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, everyCapability(), nil, func(s *mcp.ClientSession) error {
 		if !s.Modern() {
 			return fmt.Errorf("negotiated %s, want the stateless protocol", s.ProtocolVersion())
 		}
@@ -140,7 +140,7 @@ func playRequestState(ctx context.Context, env *scenarioEnv) error {
 			}}, nil
 		},
 	}
-	return withSession(ctx, env, opts, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, opts, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -172,7 +172,7 @@ func playRequestState(ctx context.Context, env *scenarioEnv) error {
 // resources/list, resources/read of each resource (percent-encoded and query URIs),
 // prompts/list and prompts/get.
 func playStandardHeaders(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -248,7 +248,7 @@ func playCustomHeaders(ctx context.Context, env *scenarioEnv) error {
 	if err != nil {
 		return err
 	}
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -269,7 +269,7 @@ func playCustomHeaders(ctx context.Context, env *scenarioEnv) error {
 // specification forbids, and calls every tool the client library offers: the library
 // must leave out (or refuse to call) the invalid ones and keep valid_tool.
 func playInvalidToolHeaders(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -337,7 +337,7 @@ func placeholderArguments(schema json.RawMessage) (json.RawMessage, error) {
 // playRefNoDeref lists tools whose input schema holds a $ref to a network URL: the client
 // must not fetch it.
 func playRefNoDeref(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err
@@ -350,7 +350,7 @@ func playRefNoDeref(ctx context.Context, env *scenarioEnv) error {
 // playSchemaPreservation sends the input schema of json_schema_2020_12_tool, as the
 // client received it, back through json_schema_echo: every 2020-12 keyword must survive.
 func playSchemaPreservation(ctx context.Context, env *scenarioEnv) error {
-	return withSession(ctx, env, nil, func(s *mcp.ClientSession) error {
+	return withSession(ctx, env, nil, nil, func(s *mcp.ClientSession) error {
 		tools, err := listTools(ctx, s)
 		if err != nil {
 			return err

@@ -120,10 +120,10 @@ func expectText(what, got, want string) error {
 	return nil
 }
 
-// withSession connects as connect does (over the default HTTP client), plays on the
+// withSession connects as connect does (over hc, nil for the default HTTP client), plays on the
 // session and closes it; the error is play's.
-func withSession(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions, play func(*mcp.ClientSession) error) error {
-	s, err := connect(ctx, env, opts, nil)
+func withSession(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions, hc *http.Client, play func(*mcp.ClientSession) error) error {
+	s, err := connect(ctx, env, opts, hc)
 	if err != nil {
 		return err
 	}
