@@ -1,0 +1,83 @@
+package mcp_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+type benchEchoIn struct {
+	Text string `json:"text"`
+}
+
+type benchAddIn struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+type benchAddOut struct {
+	Sum float64 `json:"sum"`
+}
+
+// benchServer serves the benchmark surface: echo and add.
+func benchServer() *mcp.Server {
+	s := mcp.NewServer(mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Returns its text."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in benchEchoIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(in.Text)}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds two numbers."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in benchAddIn) (*mcp.CallToolResult, benchAddOut, error) {
+			sum := in.A + in.B
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(strconv.FormatFloat(sum, 'g', -1, 64))}}, benchAddOut{Sum: sum}, nil
+		})
+	return s
+}
+
+func benchCalls(b *testing.B, handshake bool, call func(i int) string) {
+	srv, cli := rpc.NewPipe()
+	ctx := context.Background()
+	go benchServer().Serve(ctx, srv)
+	if handshake {
+		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
+		if _, err := cli.Read(ctx); err != nil {
+			b.Fatal(err)
+		}
+		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		if err := cli.Write(ctx, []byte(call(i))); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cli.Read(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cli.Close()
+}
+
+const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"}}`
+
+func BenchmarkToolsCallAdd2025(b *testing.B) {
+	benchCalls(b, true, func(i int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`
+	})
+}
+
+func BenchmarkToolsCallAdd2026(b *testing.B) {
+	benchCalls(b, false, func(i int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + modernMeta + `}}`
+	})
+}
+
+func BenchmarkToolsCallEcho2025(b *testing.B) {
+	benchCalls(b, true, func(i int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`
+	})
+}
