@@ -11,9 +11,9 @@ import (
 
 // keywordCase is one schema with instances and the verdict each must get.
 type keywordCase struct {
-	name   string
-	schema string
-	valid  []string
+	name    string
+	schema  string
+	valid   []string
 	invalid []string
 	unknown []string // instances the fast path must leave to the oracle
 }
