@@ -1,0 +1,32 @@
+// Command schemarpc serves the benchmark surface (tools echo and add) with
+// this project's mcp package, every message validated (the default).
+//
+// With no flags it serves one session on stdin and stdout; with -http ADDR,
+// Streamable HTTP at http://ADDR/mcp with the default HTTP options (one
+// endpoint answers both eras, so -stateless changes nothing). It answers
+// the 2025-11-25 handshake and 2026-07-28 stateless requests on both
+// transports. Logs go to stderr.
+package main
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
+	"github.com/schemarpc/schemarpc/bench/surface/ours"
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// program is this server for serve.Main.
+var program = serve.Program{
+	Name: "schemarpc",
+	Stdio: func(ctx context.Context) error {
+		return ours.New(serve.Logger()).ServeStdio(ctx)
+	},
+	HTTP: func(serve.Flags) (http.Handler, func()) {
+		h := mcp.NewStreamableHTTPHandler(ours.New(serve.Logger()), nil)
+		return h, func() { h.Close() }
+	},
+}
+
+func main() { serve.Main(program) }
