@@ -4,10 +4,11 @@ import (
 	"context"
 	"io"
 
-	gosdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	gosdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/schemarpc/schemarpc/bench/surface/gosdk"
+	"github.com/schemarpc/schemarpc/bench/surface/limit"
 	"github.com/schemarpc/schemarpc/bench/surface/mcpgo"
 	"github.com/schemarpc/schemarpc/bench/surface/ours"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -18,8 +19,10 @@ import (
 // closes.
 type stdioServer func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
 
-// libraries are the servers measured, each through its own stdio path.
-var libraries = []struct {
+// servers are the servers measured, each through its own stdio path. mcp-go
+// keeps its stdio session in a package variable: its sessions must not
+// overlap, so every test and benchmark here runs them one at a time.
+var servers = []struct {
 	name  string
 	serve stdioServer
 }{
@@ -31,5 +34,8 @@ var libraries = []struct {
 	}},
 	{"mcpgo", func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 		return mcpgoserver.NewStdioServer(mcpgo.New()).Listen(ctx, in, out)
+	}},
+	{"limit", func(_ context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return limit.Serve(in, out)
 	}},
 }

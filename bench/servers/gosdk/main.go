@@ -12,29 +12,8 @@
 package main
 
 import (
-	"context"
-	"net/http"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
-	"github.com/schemarpc/schemarpc/bench/surface/gosdk"
 )
 
-// program is this server for serve.Main.
-var program = serve.Program{
-	Name: "gosdk",
-	Stdio: func(ctx context.Context) error {
-		return gosdk.New(serve.Logger()).Run(ctx, &mcp.StdioTransport{})
-	},
-	HTTP: func(f serve.Flags) (http.Handler, func()) {
-		s := gosdk.New(serve.Logger())
-		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-			Stateless: f.Stateless,
-			Logger:    serve.Logger(),
-		})
-		return h, nil
-	},
-}
-
-func main() { serve.Main(program) }
+func main() { serve.Main(programs.GoSDK) }

@@ -11,30 +11,8 @@
 package main
 
 import (
-	"context"
-	"net/http"
-	"os"
-
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
-	"github.com/schemarpc/schemarpc/bench/surface/limit"
 )
 
-// program is this server for serve.Main.
-var program = serve.Program{
-	Name: "limit",
-	Stdio: func(ctx context.Context) error {
-		errc := make(chan error, 1)
-		go func() { errc <- limit.Serve(os.Stdin, os.Stdout) }()
-		select {
-		case err := <-errc:
-			return err
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	},
-	HTTP: func(serve.Flags) (http.Handler, func()) {
-		return &limit.Handler{}, nil
-	},
-}
-
-func main() { serve.Main(program) }
+func main() { serve.Main(programs.Limit) }

@@ -10,31 +10,8 @@
 package main
 
 import (
-	"context"
-	"net/http"
-	"os"
-	"time"
-
-	"github.com/mark3labs/mcp-go/server"
-
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
-	"github.com/schemarpc/schemarpc/bench/surface/mcpgo"
 )
 
-// program is this server for serve.Main.
-var program = serve.Program{
-	Name: "mcpgo",
-	Stdio: func(ctx context.Context) error {
-		return server.NewStdioServer(mcpgo.New()).Listen(ctx, os.Stdin, os.Stdout)
-	},
-	HTTP: func(serve.Flags) (http.Handler, func()) {
-		h := server.NewStreamableHTTPServer(mcpgo.New(), server.WithStreamableHTTPLogger(serve.Logger()))
-		return h, func() {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			h.Shutdown(ctx)
-		}
-	},
-}
-
-func main() { serve.Main(program) }
+func main() { serve.Main(programs.MCPGo) }

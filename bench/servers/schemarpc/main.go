@@ -9,24 +9,8 @@
 package main
 
 import (
-	"context"
-	"net/http"
-
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
-	"github.com/schemarpc/schemarpc/bench/surface/ours"
-	"github.com/schemarpc/schemarpc/mcp"
 )
 
-// program is this server for serve.Main.
-var program = serve.Program{
-	Name: "schemarpc",
-	Stdio: func(ctx context.Context) error {
-		return ours.New(serve.Logger()).ServeStdio(ctx)
-	},
-	HTTP: func(serve.Flags) (http.Handler, func()) {
-		h := mcp.NewStreamableHTTPHandler(ours.New(serve.Logger()), nil)
-		return h, func() { h.Close() }
-	},
-}
-
-func main() { serve.Main(program) }
+func main() { serve.Main(programs.SchemaRPC) }
