@@ -39,7 +39,9 @@ func SplitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 				break
 			}
 			var x V
-			if err := DecodeJSON(raw, &x); err != nil {
+			if r, isRaw := any(&x).(*json.RawMessage); isRaw && jsonscan.Strict(raw, DefaultMaxDepth) {
+				*r = append(json.RawMessage(nil), raw...)
+			} else if err := DecodeJSON(raw, &x); err != nil {
 				return nil, err
 			}
 			if out == nil {
