@@ -22,8 +22,10 @@ import (
 )
 
 // SchemaRPC serves the surface with this project's mcp package and its
-// default options: every message validated; one HTTP endpoint for both
-// eras, so the stateless flag changes nothing. On stdio it is what
+// default options (every message validated) but one: over HTTP a result
+// is answered as application/json (HTTPOptions.JSONResponse), as mcp-go
+// answers, rather than as a one-event SSE stream. One HTTP endpoint serves
+// both eras, so the stateless flag changes nothing. On stdio it is what
 // Server.ServeStdio does, over the given streams.
 var SchemaRPC = serve.Program{
 	Name: "schemarpc",
@@ -31,7 +33,7 @@ var SchemaRPC = serve.Program{
 		return ours.New(serve.Logger()).Serve(ctx, rpc.NewStreamTransport(in, out))
 	},
 	HTTP: func(serve.Flags) (http.Handler, func()) {
-		h := mcp.NewStreamableHTTPHandler(ours.New(serve.Logger()), nil)
+		h := mcp.NewStreamableHTTPHandler(ours.New(serve.Logger()), &mcp.HTTPOptions{JSONResponse: true})
 		return h, func() { h.Close() }
 	},
 }
