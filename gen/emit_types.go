@@ -198,28 +198,6 @@ func knownNames(nt *namedType) []jen.Code {
 	return out
 }
 
-// structUnmarshaler gives a struct with an Extra map an UnmarshalJSON that
-// fills it with the members its properties do not name.
-func structUnmarshaler(f *jen.File, nt *namedType) {
-	if nt.extra == nil {
-		return
-	}
-	f.Line()
-	comment(f, "UnmarshalJSON decodes "+nt.name+", keeping the members the schema does not name in Extra.", false)
-	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Type().Id("plain").Id(nt.name),
-		jen.Var().Id("p").Id("plain"),
-		jen.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Err()),
-		),
-		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(rpcPath, "SplitExtra").Index(typeCode(*nt.extra)).Call(append([]jen.Code{jen.Id("b")}, knownNames(nt)...)...),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Id("p").Dot("Extra").Op("=").Id("extra"),
-		jen.Op("*").Id("v").Op("=").Id(nt.name).Call(jen.Id("p")),
-		jen.Return(jen.Nil()),
-	)
-}
-
 // defaultAccessors writes Get<Field> for each optional property with a
 // default: the field's value when present, the default otherwise. Decoding
 // never fills defaults in, so absence stays visible.

@@ -39,18 +39,20 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
 // name in Extra.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
-	type plain Annotations
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "audience", "priority", "lastModified")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Annotations(p)
-	return nil
+	*v = Annotations{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "audience":
+			return true, rpc.DecodeJSON(value, &v.Audience)
+		case "priority":
+			return true, rpc.DecodeJSON(value, &v.Priority)
+		case "lastModified":
+			return true, rpc.DecodeJSON(value, &v.LastModified)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // AudioContent is a sound clip carried inline as base64 (since 2025-03-26; a
@@ -91,18 +93,24 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
 // name in Extra.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	type plain AudioContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "data", "mimeType", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = AudioContent(p)
-	return nil
+	*v = AudioContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // BlobResourceContents are binary resource contents, base64-encoded.
@@ -137,18 +145,22 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	type plain BlobResourceContents
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "mimeType", "blob", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = BlobResourceContents(p)
-	return nil
+	*v = BlobResourceContents{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "blob":
+			return true, rpc.DecodeJSON(value, &v.Blob)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolRequestParams name the tool to run and its arguments. arguments may
@@ -184,18 +196,22 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CallToolRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "name", "arguments", "task")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolRequestParams(p)
-	return nil
+	*v = CallToolRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		case "task":
+			return true, rpc.DecodeJSON(value, &v.Task)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
@@ -238,18 +254,22 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	type plain CallToolResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "content", "structuredContent", "isError")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolResult(p)
-	return nil
+	*v = CallToolResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		case "structuredContent":
+			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+		case "isError":
+			return true, rpc.DecodeJSON(value, &v.IsError)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelTaskRequestParams name the task to cancel. Cancelling a task that is
@@ -277,18 +297,16 @@ func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CancelTaskRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "taskId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelTaskRequestParams(p)
-	return nil
+	*v = CancelTaskRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelTaskResult is the state of the task after cancellation.
@@ -337,18 +355,30 @@ func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
-	type plain CancelTaskResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelTaskResult(p)
-	return nil
+	*v = CancelTaskResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		case "status":
+			return true, rpc.DecodeJSON(value, &v.Status)
+		case "statusMessage":
+			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+		case "createdAt":
+			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+		case "lastUpdatedAt":
+			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+		case "ttl":
+			return true, rpc.DecodeJSON(value, &v.TTL)
+		case "pollInterval":
+			return true, rpc.DecodeJSON(value, &v.PollInterval)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelledNotificationParams withdraw a request the sender made and that may
@@ -383,18 +413,20 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain CancelledNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "requestId", "reason")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelledNotificationParams(p)
-	return nil
+	*v = CancelledNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "requestId":
+			return true, rpc.DecodeJSON(value, &v.RequestID)
+		case "reason":
+			return true, rpc.DecodeJSON(value, &v.Reason)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientCapabilities says which optional features a client offers. A member
@@ -437,18 +469,24 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilities
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "experimental", "roots", "sampling", "elicitation", "tasks")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilities(p)
-	return nil
+	*v = ClientCapabilities{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "experimental":
+			return true, rpc.DecodeJSON(value, &v.Experimental)
+		case "roots":
+			return true, rpc.DecodeJSON(value, &v.Roots)
+		case "sampling":
+			return true, rpc.DecodeJSON(value, &v.Sampling)
+		case "elicitation":
+			return true, rpc.DecodeJSON(value, &v.Elicitation)
+		case "tasks":
+			return true, rpc.DecodeJSON(value, &v.Tasks)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The client answers elicitation/create. An empty object means form mode only.
@@ -478,18 +516,18 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesElicitation
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "form", "url")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesElicitation(p)
-	return nil
+	*v = ClientCapabilitiesElicitation{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "form":
+			return true, rpc.DecodeJSON(value, &v.Form)
+		case "url":
+			return true, rpc.DecodeJSON(value, &v.URL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The client answers roots/list.
@@ -516,18 +554,16 @@ func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesRoots, keeping the members the schema
 // does not name in Extra.
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesRoots
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesRoots(p)
-	return nil
+	*v = ClientCapabilitiesRoots{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The client answers sampling/createMessage.
@@ -557,18 +593,18 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesSampling
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "context", "tools")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesSampling(p)
-	return nil
+	*v = ClientCapabilitiesSampling{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "context":
+			return true, rpc.DecodeJSON(value, &v.Context)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The client runs task-augmented requests (experimental, 2025-11-25).
@@ -601,18 +637,20 @@ func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasks, keeping the members the schema
 // does not name in Extra.
 func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesTasks
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "list", "cancel", "requests")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesTasks(p)
-	return nil
+	*v = ClientCapabilitiesTasks{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "list":
+			return true, rpc.DecodeJSON(value, &v.List)
+		case "cancel":
+			return true, rpc.DecodeJSON(value, &v.Cancel)
+		case "requests":
+			return true, rpc.DecodeJSON(value, &v.Requests)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Which requests sent to the client may carry a task.
@@ -640,18 +678,18 @@ func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequests, keeping the members
 // the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesTasksRequests
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "sampling", "elicitation")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesTasksRequests(p)
-	return nil
+	*v = ClientCapabilitiesTasksRequests{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "sampling":
+			return true, rpc.DecodeJSON(value, &v.Sampling)
+		case "elicitation":
+			return true, rpc.DecodeJSON(value, &v.Elicitation)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientCapabilitiesTasksRequestsElicitation is generated from
@@ -680,18 +718,16 @@ func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsElicitation, keeping the
 // members the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesTasksRequestsElicitation
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "create")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesTasksRequestsElicitation(p)
-	return nil
+	*v = ClientCapabilitiesTasksRequestsElicitation{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "create":
+			return true, rpc.DecodeJSON(value, &v.Create)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientCapabilitiesTasksRequestsSampling is generated from
@@ -720,18 +756,16 @@ func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsSampling, keeping the
 // members the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesTasksRequestsSampling
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "createMessage")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesTasksRequestsSampling(p)
-	return nil
+	*v = ClientCapabilitiesTasksRequestsSampling{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "createMessage":
+			return true, rpc.DecodeJSON(value, &v.CreateMessage)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteRequestParams say what is being completed: the prompt or template,
@@ -768,18 +802,22 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "ref", "argument", "context")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequestParams(p)
-	return nil
+	*v = CompleteRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "ref":
+			return true, rpc.DecodeJSON(value, &v.Ref)
+		case "argument":
+			return true, rpc.DecodeJSON(value, &v.Argument)
+		case "context":
+			return true, rpc.DecodeJSON(value, &v.Context)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The argument being completed.
@@ -809,18 +847,18 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequestParamsArgument
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "value")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequestParamsArgument(p)
-	return nil
+	*v = CompleteRequestParamsArgument{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "value":
+			return true, rpc.DecodeJSON(value, &v.Value)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // What is known besides the argument itself.
@@ -847,18 +885,16 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequestParamsContext
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "arguments")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequestParamsContext(p)
-	return nil
+	*v = CompleteRequestParamsContext{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteResult holds the suggestions, at most 100, best first.
@@ -885,18 +921,18 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
 // name in Extra.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	type plain CompleteResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "completion")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteResult(p)
-	return nil
+	*v = CompleteResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "completion":
+			return true, rpc.DecodeJSON(value, &v.Completion)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteResultCompletion is generated from
@@ -935,18 +971,20 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	type plain CompleteResultCompletion
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "values", "total", "hasMore")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteResultCompletion(p)
-	return nil
+	*v = CompleteResultCompletion{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "values":
+			return true, rpc.DecodeJSON(value, &v.Values)
+		case "total":
+			return true, rpc.DecodeJSON(value, &v.Total)
+		case "hasMore":
+			return true, rpc.DecodeJSON(value, &v.HasMore)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CreateMessageRequestParams are the conversation to continue and how. The
@@ -1009,18 +1047,38 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CreateMessageRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "task", "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CreateMessageRequestParams(p)
-	return nil
+	*v = CreateMessageRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "task":
+			return true, rpc.DecodeJSON(value, &v.Task)
+		case "messages":
+			return true, rpc.DecodeJSON(value, &v.Messages)
+		case "modelPreferences":
+			return true, rpc.DecodeJSON(value, &v.ModelPreferences)
+		case "systemPrompt":
+			return true, rpc.DecodeJSON(value, &v.SystemPrompt)
+		case "includeContext":
+			return true, rpc.DecodeJSON(value, &v.IncludeContext)
+		case "temperature":
+			return true, rpc.DecodeJSON(value, &v.Temperature)
+		case "maxTokens":
+			return true, rpc.DecodeJSON(value, &v.MaxTokens)
+		case "stopSequences":
+			return true, rpc.DecodeJSON(value, &v.StopSequences)
+		case "metadata":
+			return true, rpc.DecodeJSON(value, &v.Metadata)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		case "toolChoice":
+			return true, rpc.DecodeJSON(value, &v.ToolChoice)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Which other MCP context to add to the prompt. none is the default; thisServer
@@ -1081,18 +1139,24 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	type plain CreateMessageResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "role", "content", "model", "stopReason")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CreateMessageResult(p)
-	return nil
+	*v = CreateMessageResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "role":
+			return true, rpc.DecodeJSON(value, &v.Role)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		case "model":
+			return true, rpc.DecodeJSON(value, &v.Model)
+		case "stopReason":
+			return true, rpc.DecodeJSON(value, &v.StopReason)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
@@ -1124,18 +1188,18 @@ func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
-	type plain CreateTaskResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "task")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CreateTaskResult(p)
-	return nil
+	*v = CreateTaskResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "task":
+			return true, rpc.DecodeJSON(value, &v.Task)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Cursor is an opaque pagination position handed out by the server. Clients
@@ -1179,18 +1243,24 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequestFormParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "task", "mode", "message", "requestedSchema")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequestFormParams(p)
-	return nil
+	*v = ElicitRequestFormParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "task":
+			return true, rpc.DecodeJSON(value, &v.Task)
+		case "mode":
+			return true, rpc.DecodeJSON(value, &v.Mode)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "requestedSchema":
+			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
@@ -1235,18 +1305,26 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequestURLParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "task", "mode", "message", "elicitationId", "url")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequestURLParams(p)
-	return nil
+	*v = ElicitRequestURLParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "task":
+			return true, rpc.DecodeJSON(value, &v.Task)
+		case "mode":
+			return true, rpc.DecodeJSON(value, &v.Mode)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "elicitationId":
+			return true, rpc.DecodeJSON(value, &v.ElicitationID)
+		case "url":
+			return true, rpc.DecodeJSON(value, &v.URL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitResult is the user's answer: accept (with content for a form), decline
@@ -1280,18 +1358,20 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	type plain ElicitResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "action", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitResult(p)
-	return nil
+	*v = ElicitResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "action":
+			return true, rpc.DecodeJSON(value, &v.Action)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // accept: the user submitted or agreed; decline: the user refused; cancel: the
@@ -1359,18 +1439,16 @@ func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitationCompleteNotificationParams, keeping the
 // members the schema does not name in Extra.
 func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain ElicitationCompleteNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "elicitationId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitationCompleteNotificationParams(p)
-	return nil
+	*v = ElicitationCompleteNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "elicitationId":
+			return true, rpc.DecodeJSON(value, &v.ElicitationID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // EmbeddedResource carries the contents of a resource inside a message.
@@ -1405,18 +1483,22 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
 // not name in Extra.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	type plain EmbeddedResource
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "resource", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = EmbeddedResource(p)
-	return nil
+	*v = EmbeddedResource{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "resource":
+			return true, rpc.DecodeJSON(value, &v.Resource)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // EmptyResult answers requests that only need an acknowledgement (ping,
@@ -1454,18 +1536,20 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	type plain GetPromptRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "name", "arguments")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetPromptRequestParams(p)
-	return nil
+	*v = GetPromptRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetPromptResult is the expanded prompt.
@@ -1501,18 +1585,20 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	type plain GetPromptResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "description", "messages")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetPromptResult(p)
-	return nil
+	*v = GetPromptResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "messages":
+			return true, rpc.DecodeJSON(value, &v.Messages)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetTaskPayloadRequestParams name the task whose outcome is wanted.
@@ -1539,18 +1625,16 @@ func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskPayloadRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
-	type plain GetTaskPayloadRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "taskId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetTaskPayloadRequestParams(p)
-	return nil
+	*v = GetTaskPayloadRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetTaskPayloadResult is the result the original request would have had, for
@@ -1578,18 +1662,16 @@ func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskPayloadResult, keeping the members the schema
 // does not name in Extra.
 func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
-	type plain GetTaskPayloadResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetTaskPayloadResult(p)
-	return nil
+	*v = GetTaskPayloadResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetTaskRequestParams name the task whose state is wanted.
@@ -1616,18 +1698,16 @@ func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
-	type plain GetTaskRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "taskId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetTaskRequestParams(p)
-	return nil
+	*v = GetTaskRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetTaskResult is the current state of the task.
@@ -1676,18 +1756,30 @@ func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
 // name in Extra.
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
-	type plain GetTaskResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetTaskResult(p)
-	return nil
+	*v = GetTaskResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		case "status":
+			return true, rpc.DecodeJSON(value, &v.Status)
+		case "statusMessage":
+			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+		case "createdAt":
+			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+		case "lastUpdatedAt":
+			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+		case "ttl":
+			return true, rpc.DecodeJSON(value, &v.TTL)
+		case "pollInterval":
+			return true, rpc.DecodeJSON(value, &v.PollInterval)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
@@ -1725,18 +1817,22 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
 // Extra.
 func (v *Icon) UnmarshalJSON(b []byte) error {
-	type plain Icon
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "src", "mimeType", "sizes", "theme")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Icon(p)
-	return nil
+	*v = Icon{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "src":
+			return true, rpc.DecodeJSON(value, &v.Src)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "sizes":
+			return true, rpc.DecodeJSON(value, &v.Sizes)
+		case "theme":
+			return true, rpc.DecodeJSON(value, &v.Theme)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The background the icon is designed for.
@@ -1796,18 +1892,24 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
 // name in Extra.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	type plain ImageContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "data", "mimeType", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ImageContent(p)
-	return nil
+	*v = ImageContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Implementation names the software on one side of a session (clientInfo,
@@ -1851,18 +1953,26 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
 // name in Extra.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	type plain Implementation
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "version", "description", "icons", "websiteUrl")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Implementation(p)
-	return nil
+	*v = Implementation{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "version":
+			return true, rpc.DecodeJSON(value, &v.Version)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "websiteUrl":
+			return true, rpc.DecodeJSON(value, &v.WebsiteURL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // InitializeRequestParams open a session: the client's preferred protocol
@@ -1896,18 +2006,22 @@ func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InitializeRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	type plain InitializeRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "protocolVersion", "capabilities", "clientInfo")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InitializeRequestParams(p)
-	return nil
+	*v = InitializeRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "protocolVersion":
+			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+		case "capabilities":
+			return true, rpc.DecodeJSON(value, &v.Capabilities)
+		case "clientInfo":
+			return true, rpc.DecodeJSON(value, &v.ClientInfo)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // InitializeResult is the server's side of the handshake: the version the
@@ -1947,18 +2061,24 @@ func (v InitializeResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InitializeResult, keeping the members the schema does
 // not name in Extra.
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	type plain InitializeResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "protocolVersion", "capabilities", "serverInfo", "instructions")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InitializeResult(p)
-	return nil
+	*v = InitializeResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "protocolVersion":
+			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+		case "capabilities":
+			return true, rpc.DecodeJSON(value, &v.Capabilities)
+		case "serverInfo":
+			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+		case "instructions":
+			return true, rpc.DecodeJSON(value, &v.Instructions)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListPromptsResult is one page of the server's prompts.
@@ -1994,18 +2114,20 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	type plain ListPromptsResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "nextCursor", "prompts")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListPromptsResult(p)
-	return nil
+	*v = ListPromptsResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "prompts":
+			return true, rpc.DecodeJSON(value, &v.Prompts)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
@@ -2041,18 +2163,20 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	type plain ListResourceTemplatesResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "nextCursor", "resourceTemplates")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourceTemplatesResult(p)
-	return nil
+	*v = ListResourceTemplatesResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "resourceTemplates":
+			return true, rpc.DecodeJSON(value, &v.ResourceTemplates)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourcesResult is one page of the server's resources.
@@ -2088,18 +2212,20 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	type plain ListResourcesResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "nextCursor", "resources")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourcesResult(p)
-	return nil
+	*v = ListResourcesResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "resources":
+			return true, rpc.DecodeJSON(value, &v.Resources)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListRootsResult is the client's current list of roots.
@@ -2131,18 +2257,18 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	type plain ListRootsResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "roots")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListRootsResult(p)
-	return nil
+	*v = ListRootsResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "roots":
+			return true, rpc.DecodeJSON(value, &v.Roots)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListTasksResult is one page of the tasks the requester may see.
@@ -2178,18 +2304,20 @@ func (v ListTasksResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListTasksResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
-	type plain ListTasksResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "nextCursor", "tasks")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListTasksResult(p)
-	return nil
+	*v = ListTasksResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "tasks":
+			return true, rpc.DecodeJSON(value, &v.Tasks)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListToolsResult is one page of the server's tools.
@@ -2225,18 +2353,20 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	type plain ListToolsResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "nextCursor", "tools")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListToolsResult(p)
-	return nil
+	*v = ListToolsResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
@@ -2305,18 +2435,22 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain LoggingMessageNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "level", "logger", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = LoggingMessageNotificationParams(p)
-	return nil
+	*v = LoggingMessageNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "level":
+			return true, rpc.DecodeJSON(value, &v.Level)
+		case "logger":
+			return true, rpc.DecodeJSON(value, &v.Logger)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Meta is the reserved _meta member found on params, results and many protocol
@@ -2350,18 +2484,16 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
 // in Extra.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	type plain ModelHint
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ModelHint(p)
-	return nil
+	*v = ModelHint{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ModelPreferences help the client choose a model: name hints and three
@@ -2398,18 +2530,22 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
 // not name in Extra.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	type plain ModelPreferences
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "hints", "costPriority", "speedPriority", "intelligencePriority")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ModelPreferences(p)
-	return nil
+	*v = ModelPreferences{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "hints":
+			return true, rpc.DecodeJSON(value, &v.Hints)
+		case "costPriority":
+			return true, rpc.DecodeJSON(value, &v.CostPriority)
+		case "speedPriority":
+			return true, rpc.DecodeJSON(value, &v.SpeedPriority)
+		case "intelligencePriority":
+			return true, rpc.DecodeJSON(value, &v.IntelligencePriority)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // NotificationParams is the params shape of notifications that carry nothing
@@ -2436,18 +2572,16 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
 // not name in Extra.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	type plain NotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = NotificationParams(p)
-	return nil
+	*v = NotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PaginatedRequestParams are the params of the list methods that page their
@@ -2477,18 +2611,18 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	type plain PaginatedRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "cursor")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PaginatedRequestParams(p)
-	return nil
+	*v = PaginatedRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "cursor":
+			return true, rpc.DecodeJSON(value, &v.Cursor)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ProgressNotificationParams report how far the request that supplied
@@ -2526,18 +2660,24 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain ProgressNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "progressToken", "progress", "total", "message")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ProgressNotificationParams(p)
-	return nil
+	*v = ProgressNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "progressToken":
+			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+		case "progress":
+			return true, rpc.DecodeJSON(value, &v.Progress)
+		case "total":
+			return true, rpc.DecodeJSON(value, &v.Total)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ProgressToken links progress notifications to the request that asked for
@@ -2587,18 +2727,26 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
 // Extra.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	type plain Prompt
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "description", "arguments", "icons", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Prompt(p)
-	return nil
+	*v = Prompt{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptArgument is one value a prompt template takes.
@@ -2634,18 +2782,22 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
 // name in Extra.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	type plain PromptArgument
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "description", "required")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptArgument(p)
-	return nil
+	*v = PromptArgument{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "required":
+			return true, rpc.DecodeJSON(value, &v.Required)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptMessage is one message of an expanded prompt. Unlike a sampling message
@@ -2673,18 +2825,18 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
 // name in Extra.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	type plain PromptMessage
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "role", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptMessage(p)
-	return nil
+	*v = PromptMessage{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "role":
+			return true, rpc.DecodeJSON(value, &v.Role)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptReference points at a prompt by name.
@@ -2721,18 +2873,20 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
 // not name in Extra.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	type plain PromptReference
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "name", "title")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptReference(p)
-	return nil
+	*v = PromptReference{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ReadResourceRequestParams name the resource to read.
@@ -2761,18 +2915,18 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	type plain ReadResourceRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ReadResourceRequestParams(p)
-	return nil
+	*v = ReadResourceRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ReadResourceResult holds the contents of the resource read. It may hold
@@ -2806,18 +2960,18 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
 // not name in Extra.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	type plain ReadResourceResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "contents")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ReadResourceResult(p)
-	return nil
+	*v = ReadResourceResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "contents":
+			return true, rpc.DecodeJSON(value, &v.Contents)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // RequestId identifies a JSON-RPC request within a session: a string or an
@@ -2851,18 +3005,16 @@ func (v RequestMeta) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestMeta, keeping the members the schema does not
 // name in Extra.
 func (v *RequestMeta) UnmarshalJSON(b []byte) error {
-	type plain RequestMeta
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "progressToken")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = RequestMeta(p)
-	return nil
+	*v = RequestMeta{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "progressToken":
+			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // RequestParams is the params shape shared by requests that take nothing beyond
@@ -2889,18 +3041,16 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
 // name in Extra.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	type plain RequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = RequestParams(p)
-	return nil
+	*v = RequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Resource describes one piece of data the server can return from
@@ -2947,18 +3097,32 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
 // in Extra.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	type plain Resource
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Resource(p)
-	return nil
+	*v = Resource{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "size":
+			return true, rpc.DecodeJSON(value, &v.Size)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceLink points at a resource the client may read with resources/read,
@@ -3013,18 +3177,34 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
 // name in Extra.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	type plain ResourceLink
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceLink(p)
-	return nil
+	*v = ResourceLink{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "size":
+			return true, rpc.DecodeJSON(value, &v.Size)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
@@ -3068,18 +3248,30 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
 // not name in Extra.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	type plain ResourceTemplate
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceTemplate(p)
-	return nil
+	*v = ResourceTemplate{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uriTemplate":
+			return true, rpc.DecodeJSON(value, &v.URITemplate)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceTemplateReference points at a resource template by its URI template
@@ -3114,18 +3306,18 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	type plain ResourceTemplateReference
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceTemplateReference(p)
-	return nil
+	*v = ResourceTemplateReference{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceUpdatedNotificationParams name a subscribed resource that has
@@ -3157,18 +3349,18 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain ResourceUpdatedNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceUpdatedNotificationParams(p)
-	return nil
+	*v = ResourceUpdatedNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Result is the base of every result: an object that may carry _meta and any
@@ -3195,18 +3387,16 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	type plain Result
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Result(p)
-	return nil
+	*v = Result{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Role names a party of a conversation with a language model.
@@ -3258,18 +3448,20 @@ func (v Root) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
 // Extra.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	type plain Root
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "name", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Root(p)
-	return nil
+	*v = Root{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SamplingMessage is one message of a conversation sent for sampling.
@@ -3299,18 +3491,20 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
 // not name in Extra.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	type plain SamplingMessage
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "role", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SamplingMessage(p)
-	return nil
+	*v = SamplingMessage{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "role":
+			return true, rpc.DecodeJSON(value, &v.Role)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
@@ -3361,18 +3555,28 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilities
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "experimental", "logging", "completions", "prompts", "resources", "tools", "tasks")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilities(p)
-	return nil
+	*v = ServerCapabilities{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "experimental":
+			return true, rpc.DecodeJSON(value, &v.Experimental)
+		case "logging":
+			return true, rpc.DecodeJSON(value, &v.Logging)
+		case "completions":
+			return true, rpc.DecodeJSON(value, &v.Completions)
+		case "prompts":
+			return true, rpc.DecodeJSON(value, &v.Prompts)
+		case "resources":
+			return true, rpc.DecodeJSON(value, &v.Resources)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		case "tasks":
+			return true, rpc.DecodeJSON(value, &v.Tasks)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server offers prompts.
@@ -3399,18 +3603,16 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesPrompts
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesPrompts(p)
-	return nil
+	*v = ServerCapabilitiesPrompts{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server offers resources.
@@ -3441,18 +3643,18 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesResources
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "subscribe", "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesResources(p)
-	return nil
+	*v = ServerCapabilitiesResources{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "subscribe":
+			return true, rpc.DecodeJSON(value, &v.Subscribe)
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server runs task-augmented requests (experimental, 2025-11-25).
@@ -3485,18 +3687,20 @@ func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasks, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesTasks
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "list", "cancel", "requests")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesTasks(p)
-	return nil
+	*v = ServerCapabilitiesTasks{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "list":
+			return true, rpc.DecodeJSON(value, &v.List)
+		case "cancel":
+			return true, rpc.DecodeJSON(value, &v.Cancel)
+		case "requests":
+			return true, rpc.DecodeJSON(value, &v.Requests)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Which requests sent to the server may carry a task.
@@ -3523,18 +3727,16 @@ func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequests, keeping the members
 // the schema does not name in Extra.
 func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesTasksRequests
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "tools")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesTasksRequests(p)
-	return nil
+	*v = ServerCapabilitiesTasksRequests{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ServerCapabilitiesTasksRequestsTools is generated from
@@ -3563,18 +3765,16 @@ func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequestsTools, keeping the
 // members the schema does not name in Extra.
 func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesTasksRequestsTools
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "call")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesTasksRequestsTools(p)
-	return nil
+	*v = ServerCapabilitiesTasksRequestsTools{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "call":
+			return true, rpc.DecodeJSON(value, &v.Call)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server offers tools.
@@ -3601,18 +3801,16 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesTools
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesTools(p)
-	return nil
+	*v = ServerCapabilitiesTools{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SetLevelRequestParams set the least severe level the server should still send
@@ -3640,18 +3838,18 @@ func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SetLevelRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	type plain SetLevelRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "level")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SetLevelRequestParams(p)
-	return nil
+	*v = SetLevelRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "level":
+			return true, rpc.DecodeJSON(value, &v.Level)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscribeRequestParams name the resource whose changes the client wants to
@@ -3681,18 +3879,18 @@ func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscribeRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	type plain SubscribeRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscribeRequestParams(p)
-	return nil
+	*v = SubscribeRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Task is the state of one task.
@@ -3737,18 +3935,28 @@ func (v Task) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
 // Extra.
 func (v *Task) UnmarshalJSON(b []byte) error {
-	type plain Task
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Task(p)
-	return nil
+	*v = Task{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		case "status":
+			return true, rpc.DecodeJSON(value, &v.Status)
+		case "statusMessage":
+			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+		case "createdAt":
+			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+		case "lastUpdatedAt":
+			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+		case "ttl":
+			return true, rpc.DecodeJSON(value, &v.TTL)
+		case "pollInterval":
+			return true, rpc.DecodeJSON(value, &v.PollInterval)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // TaskMetadata is the task member of request params: asking for the request to
@@ -3777,18 +3985,16 @@ func (v TaskMetadata) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskMetadata, keeping the members the schema does not
 // name in Extra.
 func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
-	type plain TaskMetadata
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "ttl")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = TaskMetadata(p)
-	return nil
+	*v = TaskMetadata{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "ttl":
+			return true, rpc.DecodeJSON(value, &v.TTL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // TaskStatus is where a task stands. completed, failed and cancelled are final.
@@ -3864,18 +4070,30 @@ func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain TaskStatusNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = TaskStatusNotificationParams(p)
-	return nil
+	*v = TaskStatusNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "taskId":
+			return true, rpc.DecodeJSON(value, &v.TaskID)
+		case "status":
+			return true, rpc.DecodeJSON(value, &v.Status)
+		case "statusMessage":
+			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+		case "createdAt":
+			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+		case "lastUpdatedAt":
+			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+		case "ttl":
+			return true, rpc.DecodeJSON(value, &v.TTL)
+		case "pollInterval":
+			return true, rpc.DecodeJSON(value, &v.PollInterval)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // TextContent is a block of plain text.
@@ -3912,18 +4130,22 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
 // name in Extra.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	type plain TextContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "text", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = TextContent(p)
-	return nil
+	*v = TextContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // TextResourceContents are resource contents that can be represented as text.
@@ -3958,18 +4180,22 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	type plain TextResourceContents
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "mimeType", "text", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = TextResourceContents(p)
-	return nil
+	*v = TextResourceContents{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
@@ -4016,18 +4242,32 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
 // Extra.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	type plain Tool
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "description", "icons", "inputSchema", "outputSchema", "execution", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Tool(p)
-	return nil
+	*v = Tool{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "inputSchema":
+			return true, rpc.DecodeJSON(value, &v.InputSchema)
+		case "outputSchema":
+			return true, rpc.DecodeJSON(value, &v.OutputSchema)
+		case "execution":
+			return true, rpc.DecodeJSON(value, &v.Execution)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolAnnotations are hints about a tool's behaviour (since 2025-03-26). They
@@ -4069,18 +4309,24 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
 // not name in Extra.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	type plain ToolAnnotations
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolAnnotations(p)
-	return nil
+	*v = ToolAnnotations{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "readOnlyHint":
+			return true, rpc.DecodeJSON(value, &v.ReadOnlyHint)
+		case "destructiveHint":
+			return true, rpc.DecodeJSON(value, &v.DestructiveHint)
+		case "idempotentHint":
+			return true, rpc.DecodeJSON(value, &v.IdempotentHint)
+		case "openWorldHint":
+			return true, rpc.DecodeJSON(value, &v.OpenWorldHint)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolChoice says whether the model must, may or must not call tools
@@ -4108,18 +4354,16 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
 // name in Extra.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	type plain ToolChoice
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "mode")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolChoice(p)
-	return nil
+	*v = ToolChoice{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "mode":
+			return true, rpc.DecodeJSON(value, &v.Mode)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // auto (the default), required or none.
@@ -4169,18 +4413,16 @@ func (v ToolExecution) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolExecution, keeping the members the schema does not
 // name in Extra.
 func (v *ToolExecution) UnmarshalJSON(b []byte) error {
-	type plain ToolExecution
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "taskSupport")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolExecution(p)
-	return nil
+	*v = ToolExecution{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "taskSupport":
+			return true, rpc.DecodeJSON(value, &v.TaskSupport)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Whether tools/call may (optional), must (required) or must not (forbidden,
@@ -4250,18 +4492,26 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
 // not name in Extra.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	type plain ToolResultContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "toolUseId", "content", "structuredContent", "isError", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolResultContent(p)
-	return nil
+	*v = ToolResultContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "toolUseId":
+			return true, rpc.DecodeJSON(value, &v.ToolUseID)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		case "structuredContent":
+			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+		case "isError":
+			return true, rpc.DecodeJSON(value, &v.IsError)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolSchema is a JSON Schema describing an object: the root of a tool's
@@ -4312,18 +4562,24 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
 // name in Extra.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	type plain ToolUseContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "id", "name", "input", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolUseContent(p)
-	return nil
+	*v = ToolUseContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "input":
+			return true, rpc.DecodeJSON(value, &v.Input)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // UnsubscribeRequestParams name the resource the client no longer wants updates
@@ -4353,16 +4609,16 @@ func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsubscribeRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	type plain UnsubscribeRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = UnsubscribeRequestParams(p)
-	return nil
+	*v = UnsubscribeRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }

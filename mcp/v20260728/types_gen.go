@@ -38,18 +38,20 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
 // name in Extra.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
-	type plain Annotations
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "audience", "priority", "lastModified")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Annotations(p)
-	return nil
+	*v = Annotations{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "audience":
+			return true, rpc.DecodeJSON(value, &v.Audience)
+		case "priority":
+			return true, rpc.DecodeJSON(value, &v.Priority)
+		case "lastModified":
+			return true, rpc.DecodeJSON(value, &v.LastModified)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // AudioContent is a sound clip carried inline as base64.
@@ -89,18 +91,24 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
 // name in Extra.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	type plain AudioContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "data", "mimeType", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = AudioContent(p)
-	return nil
+	*v = AudioContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // BlobResourceContents are binary resource contents, base64-encoded.
@@ -135,18 +143,22 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	type plain BlobResourceContents
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "mimeType", "blob", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = BlobResourceContents(p)
-	return nil
+	*v = BlobResourceContents{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "blob":
+			return true, rpc.DecodeJSON(value, &v.Blob)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CacheScope says who may reuse a cacheable result: private (only the client
@@ -212,18 +224,22 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	type plain CallToolRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolRequest(p)
-	return nil
+	*v = CallToolRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolRequestParams name the tool to run and its arguments. On a retry
@@ -264,18 +280,24 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CallToolRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "name", "arguments", "inputResponses", "requestState")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolRequestParams(p)
-	return nil
+	*v = CallToolRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		case "inputResponses":
+			return true, rpc.DecodeJSON(value, &v.InputResponses)
+		case "requestState":
+			return true, rpc.DecodeJSON(value, &v.RequestState)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
@@ -327,18 +349,24 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	type plain CallToolResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "content", "structuredContent", "isError")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolResult(p)
-	return nil
+	*v = CallToolResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		case "structuredContent":
+			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+		case "isError":
+			return true, rpc.DecodeJSON(value, &v.IsError)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolResultResponse is a successful response to tools/call. The result is
@@ -373,18 +401,20 @@ func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
-	type plain CallToolResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolResultResponse(p)
-	return nil
+	*v = CallToolResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelledNotification is a complete notifications/cancelled notification
@@ -424,18 +454,20 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
 // does not name in Extra.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	type plain CancelledNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelledNotification(p)
-	return nil
+	*v = CancelledNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelledNotificationParams withdraw a request still in flight. On stdio the
@@ -470,18 +502,20 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain CancelledNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "requestId", "reason")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelledNotificationParams(p)
-	return nil
+	*v = CancelledNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "requestId":
+			return true, rpc.DecodeJSON(value, &v.RequestID)
+		case "reason":
+			return true, rpc.DecodeJSON(value, &v.Reason)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientCapabilities says which optional features the client offers for one
@@ -528,18 +562,24 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilities
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "experimental", "extensions", "roots", "sampling", "elicitation")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilities(p)
-	return nil
+	*v = ClientCapabilities{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "experimental":
+			return true, rpc.DecodeJSON(value, &v.Experimental)
+		case "extensions":
+			return true, rpc.DecodeJSON(value, &v.Extensions)
+		case "roots":
+			return true, rpc.DecodeJSON(value, &v.Roots)
+		case "sampling":
+			return true, rpc.DecodeJSON(value, &v.Sampling)
+		case "elicitation":
+			return true, rpc.DecodeJSON(value, &v.Elicitation)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The client answers elicitation/create input requests. An empty object means
@@ -570,18 +610,18 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesElicitation
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "form", "url")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesElicitation(p)
-	return nil
+	*v = ClientCapabilitiesElicitation{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "form":
+			return true, rpc.DecodeJSON(value, &v.Form)
+		case "url":
+			return true, rpc.DecodeJSON(value, &v.URL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The client answers sampling/createMessage input requests (deprecated in
@@ -612,18 +652,18 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	type plain ClientCapabilitiesSampling
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "context", "tools")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientCapabilitiesSampling(p)
-	return nil
+	*v = ClientCapabilitiesSampling{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "context":
+			return true, rpc.DecodeJSON(value, &v.Context)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientNotification is any notification a client sends: in 2026-07-28 only
@@ -671,18 +711,22 @@ func (v CompleteRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequest(p)
-	return nil
+	*v = CompleteRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteRequestParams say what is being completed: the prompt or template,
@@ -719,18 +763,22 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "ref", "argument", "context")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequestParams(p)
-	return nil
+	*v = CompleteRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "ref":
+			return true, rpc.DecodeJSON(value, &v.Ref)
+		case "argument":
+			return true, rpc.DecodeJSON(value, &v.Argument)
+		case "context":
+			return true, rpc.DecodeJSON(value, &v.Context)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The argument being completed.
@@ -760,18 +808,18 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequestParamsArgument
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "value")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequestParamsArgument(p)
-	return nil
+	*v = CompleteRequestParamsArgument{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "value":
+			return true, rpc.DecodeJSON(value, &v.Value)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // What is known besides the argument itself.
@@ -798,18 +846,16 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	type plain CompleteRequestParamsContext
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "arguments")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteRequestParamsContext(p)
-	return nil
+	*v = CompleteRequestParamsContext{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteResult holds the suggestions, at most 100, best first.
@@ -846,18 +892,20 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
 // name in Extra.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	type plain CompleteResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "completion")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteResult(p)
-	return nil
+	*v = CompleteResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "completion":
+			return true, rpc.DecodeJSON(value, &v.Completion)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteResultCompletion is generated from
@@ -896,18 +944,20 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	type plain CompleteResultCompletion
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "values", "total", "hasMore")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteResultCompletion(p)
-	return nil
+	*v = CompleteResultCompletion{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "values":
+			return true, rpc.DecodeJSON(value, &v.Values)
+		case "total":
+			return true, rpc.DecodeJSON(value, &v.Total)
+		case "hasMore":
+			return true, rpc.DecodeJSON(value, &v.HasMore)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CompleteResultResponse is a successful response to completion/complete.
@@ -941,18 +991,20 @@ func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
-	type plain CompleteResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CompleteResultResponse(p)
-	return nil
+	*v = CompleteResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CreateMessageRequest is a sampling/createMessage input request: it asks the
@@ -988,18 +1040,18 @@ func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequest, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	type plain CreateMessageRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CreateMessageRequest(p)
-	return nil
+	*v = CreateMessageRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CreateMessageRequestParams are the conversation to continue and how. The
@@ -1061,18 +1113,34 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CreateMessageRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CreateMessageRequestParams(p)
-	return nil
+	*v = CreateMessageRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "messages":
+			return true, rpc.DecodeJSON(value, &v.Messages)
+		case "modelPreferences":
+			return true, rpc.DecodeJSON(value, &v.ModelPreferences)
+		case "systemPrompt":
+			return true, rpc.DecodeJSON(value, &v.SystemPrompt)
+		case "includeContext":
+			return true, rpc.DecodeJSON(value, &v.IncludeContext)
+		case "temperature":
+			return true, rpc.DecodeJSON(value, &v.Temperature)
+		case "maxTokens":
+			return true, rpc.DecodeJSON(value, &v.MaxTokens)
+		case "stopSequences":
+			return true, rpc.DecodeJSON(value, &v.StopSequences)
+		case "metadata":
+			return true, rpc.DecodeJSON(value, &v.Metadata)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		case "toolChoice":
+			return true, rpc.DecodeJSON(value, &v.ToolChoice)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Which other MCP context to add to the prompt. none is the default; thisServer
@@ -1134,18 +1202,24 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	type plain CreateMessageResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "role", "content", "model", "stopReason")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CreateMessageResult(p)
-	return nil
+	*v = CreateMessageResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "role":
+			return true, rpc.DecodeJSON(value, &v.Role)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		case "model":
+			return true, rpc.DecodeJSON(value, &v.Model)
+		case "stopReason":
+			return true, rpc.DecodeJSON(value, &v.StopReason)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
@@ -1197,18 +1271,22 @@ func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverRequest, keeping the members the schema does
 // not name in Extra.
 func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
-	type plain DiscoverRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = DiscoverRequest(p)
-	return nil
+	*v = DiscoverRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // DiscoverResult tells a client which protocol versions the server implements,
@@ -1265,18 +1343,28 @@ func (v DiscoverResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverResult, keeping the members the schema does not
 // name in Extra.
 func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
-	type plain DiscoverResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "supportedVersions", "capabilities", "instructions", "ttlMs", "cacheScope")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = DiscoverResult(p)
-	return nil
+	*v = DiscoverResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "supportedVersions":
+			return true, rpc.DecodeJSON(value, &v.SupportedVersions)
+		case "capabilities":
+			return true, rpc.DecodeJSON(value, &v.Capabilities)
+		case "instructions":
+			return true, rpc.DecodeJSON(value, &v.Instructions)
+		case "ttlMs":
+			return true, rpc.DecodeJSON(value, &v.TTLMs)
+		case "cacheScope":
+			return true, rpc.DecodeJSON(value, &v.CacheScope)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // DiscoverResultResponse is a successful response to server/discover.
@@ -1310,18 +1398,20 @@ func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
-	type plain DiscoverResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = DiscoverResultResponse(p)
-	return nil
+	*v = DiscoverResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitRequest is an elicitation/create input request: it asks the user for
@@ -1356,18 +1446,18 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequest(p)
-	return nil
+	*v = ElicitRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitRequestFormParams ask the user to fill in a flat form whose fields are
@@ -1405,18 +1495,20 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequestFormParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "mode", "message", "requestedSchema")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequestFormParams(p)
-	return nil
+	*v = ElicitRequestFormParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "mode":
+			return true, rpc.DecodeJSON(value, &v.Mode)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "requestedSchema":
+			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
@@ -1456,18 +1548,20 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequestURLParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "mode", "message", "url")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequestURLParams(p)
-	return nil
+	*v = ElicitRequestURLParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "mode":
+			return true, rpc.DecodeJSON(value, &v.Mode)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "url":
+			return true, rpc.DecodeJSON(value, &v.URL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitResult is the user's answer, sent back in inputResponses: accept (with
@@ -1501,18 +1595,18 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	type plain ElicitResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "action", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitResult(p)
-	return nil
+	*v = ElicitResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "action":
+			return true, rpc.DecodeJSON(value, &v.Action)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // accept: the user submitted or agreed; decline: the user refused; cancel: the
@@ -1586,18 +1680,22 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
 // not name in Extra.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	type plain EmbeddedResource
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "resource", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = EmbeddedResource(p)
-	return nil
+	*v = EmbeddedResource{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "resource":
+			return true, rpc.DecodeJSON(value, &v.Resource)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Error is the error member of a JSON-RPC error response: an integer code, a
@@ -1634,18 +1732,20 @@ func (v Error) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Error, keeping the members the schema does not name in
 // Extra.
 func (v *Error) UnmarshalJSON(b []byte) error {
-	type plain Error
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Error(p)
-	return nil
+	*v = Error{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetPromptRequest is a complete prompts/get request message. params are
@@ -1688,18 +1788,22 @@ func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequest, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	type plain GetPromptRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetPromptRequest(p)
-	return nil
+	*v = GetPromptRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetPromptRequestParams name the prompt to expand and the values of its
@@ -1739,18 +1843,24 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	type plain GetPromptRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "name", "arguments", "inputResponses", "requestState")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetPromptRequestParams(p)
-	return nil
+	*v = GetPromptRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		case "inputResponses":
+			return true, rpc.DecodeJSON(value, &v.InputResponses)
+		case "requestState":
+			return true, rpc.DecodeJSON(value, &v.RequestState)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetPromptResult is the expanded prompt.
@@ -1794,18 +1904,22 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	type plain GetPromptResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "description", "messages")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetPromptResult(p)
-	return nil
+	*v = GetPromptResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "messages":
+			return true, rpc.DecodeJSON(value, &v.Messages)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // GetPromptResultResponse is a successful response to prompts/get. The result
@@ -1840,18 +1954,20 @@ func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
-	type plain GetPromptResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = GetPromptResultResponse(p)
-	return nil
+	*v = GetPromptResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // HeaderMismatchError is the error response of a Streamable HTTP request whose
@@ -1891,18 +2007,20 @@ func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeaderMismatchError, keeping the members the schema
 // does not name in Extra.
 func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
-	type plain HeaderMismatchError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "error")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = HeaderMismatchError(p)
-	return nil
+	*v = HeaderMismatchError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "error":
+			return true, rpc.DecodeJSON(value, &v.Error)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // HeaderMismatchErrorError is generated from
@@ -1938,18 +2056,20 @@ func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeaderMismatchErrorError, keeping the members the
 // schema does not name in Extra.
 func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
-	type plain HeaderMismatchErrorError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = HeaderMismatchErrorError(p)
-	return nil
+	*v = HeaderMismatchErrorError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
@@ -1987,18 +2107,22 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
 // Extra.
 func (v *Icon) UnmarshalJSON(b []byte) error {
-	type plain Icon
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "src", "mimeType", "sizes", "theme")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Icon(p)
-	return nil
+	*v = Icon{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "src":
+			return true, rpc.DecodeJSON(value, &v.Src)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "sizes":
+			return true, rpc.DecodeJSON(value, &v.Sizes)
+		case "theme":
+			return true, rpc.DecodeJSON(value, &v.Theme)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The background the icon is designed for.
@@ -2058,18 +2182,24 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
 // name in Extra.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	type plain ImageContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "data", "mimeType", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ImageContent(p)
-	return nil
+	*v = ImageContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Implementation names the software on one side (clientInfo in request _meta,
@@ -2113,18 +2243,26 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
 // name in Extra.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	type plain Implementation
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "version", "description", "icons", "websiteUrl")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Implementation(p)
-	return nil
+	*v = Implementation{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "version":
+			return true, rpc.DecodeJSON(value, &v.Version)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "websiteUrl":
+			return true, rpc.DecodeJSON(value, &v.WebsiteURL)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // InputRequests maps keys chosen by the server to the input requests the client
@@ -2176,18 +2314,22 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
 // does not name in Extra.
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
-	type plain InputRequiredResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "inputRequests", "requestState")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InputRequiredResult(p)
-	return nil
+	*v = InputRequiredResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "inputRequests":
+			return true, rpc.DecodeJSON(value, &v.InputRequests)
+		case "requestState":
+			return true, rpc.DecodeJSON(value, &v.RequestState)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // InputResponses maps the keys of an InputRequiredResult's inputRequests to the
@@ -2224,18 +2366,20 @@ func (v InternalError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InternalError, keeping the members the schema does not
 // name in Extra.
 func (v *InternalError) UnmarshalJSON(b []byte) error {
-	type plain InternalError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InternalError(p)
-	return nil
+	*v = InternalError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // InvalidParamsError is the error object for params that break the method's
@@ -2271,18 +2415,20 @@ func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InvalidParamsError, keeping the members the schema does
 // not name in Extra.
 func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
-	type plain InvalidParamsError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InvalidParamsError(p)
-	return nil
+	*v = InvalidParamsError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // InvalidRequestError is the error object for JSON that is not a valid request
@@ -2317,18 +2463,20 @@ func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InvalidRequestError, keeping the members the schema
 // does not name in Extra.
 func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
-	type plain InvalidRequestError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InvalidRequestError(p)
-	return nil
+	*v = InvalidRequestError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONObject is any JSON object.
@@ -2370,18 +2518,20 @@ func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCErrorResponse, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	type plain JSONRPCErrorResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "error")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = JSONRPCErrorResponse(p)
-	return nil
+	*v = JSONRPCErrorResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "error":
+			return true, rpc.DecodeJSON(value, &v.Error)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONRPCMessage is any single message on an MCP 2026-07-28 connection; batches
@@ -2420,18 +2570,20 @@ func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCNotification, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	type plain JSONRPCNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = JSONRPCNotification(p)
-	return nil
+	*v = JSONRPCNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONRPCRequest is any JSON-RPC request: it has an id and expects exactly one
@@ -2467,18 +2619,22 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCRequest, keeping the members the schema does not
 // name in Extra.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	type plain JSONRPCRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = JSONRPCRequest(p)
-	return nil
+	*v = JSONRPCRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONRPCResultResponse is a successful response: the id of the request and its
@@ -2513,18 +2669,20 @@ func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
-	type plain JSONRPCResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = JSONRPCResultResponse(p)
-	return nil
+	*v = JSONRPCResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONValue is any JSON value. The published schema forgets non-integer numbers
@@ -2572,18 +2730,22 @@ func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	type plain ListPromptsRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListPromptsRequest(p)
-	return nil
+	*v = ListPromptsRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListPromptsResult is one page of the server's prompts. Cacheable.
@@ -2632,18 +2794,26 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	type plain ListPromptsResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "nextCursor", "prompts", "ttlMs", "cacheScope")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListPromptsResult(p)
-	return nil
+	*v = ListPromptsResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "prompts":
+			return true, rpc.DecodeJSON(value, &v.Prompts)
+		case "ttlMs":
+			return true, rpc.DecodeJSON(value, &v.TTLMs)
+		case "cacheScope":
+			return true, rpc.DecodeJSON(value, &v.CacheScope)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListPromptsResultResponse is a successful response to prompts/list.
@@ -2677,18 +2847,20 @@ func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
-	type plain ListPromptsResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListPromptsResultResponse(p)
-	return nil
+	*v = ListPromptsResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourceTemplatesRequest is a complete resources/templates/list request
@@ -2731,18 +2903,22 @@ func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesRequest, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	type plain ListResourceTemplatesRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourceTemplatesRequest(p)
-	return nil
+	*v = ListResourceTemplatesRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
@@ -2792,18 +2968,26 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	type plain ListResourceTemplatesResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "nextCursor", "resourceTemplates", "ttlMs", "cacheScope")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourceTemplatesResult(p)
-	return nil
+	*v = ListResourceTemplatesResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "resourceTemplates":
+			return true, rpc.DecodeJSON(value, &v.ResourceTemplates)
+		case "ttlMs":
+			return true, rpc.DecodeJSON(value, &v.TTLMs)
+		case "cacheScope":
+			return true, rpc.DecodeJSON(value, &v.CacheScope)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourceTemplatesResultResponse is a successful response to
@@ -2838,18 +3022,20 @@ func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResultResponse, keeping the
 // members the schema does not name in Extra.
 func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
-	type plain ListResourceTemplatesResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourceTemplatesResultResponse(p)
-	return nil
+	*v = ListResourceTemplatesResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourcesRequest is a complete resources/list request message. params are
@@ -2892,18 +3078,22 @@ func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesRequest, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	type plain ListResourcesRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourcesRequest(p)
-	return nil
+	*v = ListResourcesRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourcesResult is one page of the server's resources. Cacheable.
@@ -2952,18 +3142,26 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	type plain ListResourcesResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "nextCursor", "resources", "ttlMs", "cacheScope")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourcesResult(p)
-	return nil
+	*v = ListResourcesResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "resources":
+			return true, rpc.DecodeJSON(value, &v.Resources)
+		case "ttlMs":
+			return true, rpc.DecodeJSON(value, &v.TTLMs)
+		case "cacheScope":
+			return true, rpc.DecodeJSON(value, &v.CacheScope)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListResourcesResultResponse is a successful response to resources/list.
@@ -2997,18 +3195,20 @@ func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
-	type plain ListResourcesResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResourcesResultResponse(p)
-	return nil
+	*v = ListResourcesResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListRootsRequest is a roots/list input request: it asks the client for its
@@ -3044,18 +3244,18 @@ func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	type plain ListRootsRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListRootsRequest(p)
-	return nil
+	*v = ListRootsRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Nothing but an optional _meta.
@@ -3081,18 +3281,16 @@ func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	type plain ListRootsRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListRootsRequestParams(p)
-	return nil
+	*v = ListRootsRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListRootsResult is the client's answer to a roots/list input request: its
@@ -3124,18 +3322,16 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	type plain ListRootsResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "roots")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListRootsResult(p)
-	return nil
+	*v = ListRootsResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "roots":
+			return true, rpc.DecodeJSON(value, &v.Roots)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListToolsRequest is a complete tools/list request message. params are
@@ -3178,18 +3374,22 @@ func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	type plain ListToolsRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListToolsRequest(p)
-	return nil
+	*v = ListToolsRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListToolsResult is one page of the server's tools, in a deterministic order.
@@ -3240,18 +3440,26 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	type plain ListToolsResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "nextCursor", "tools", "ttlMs", "cacheScope")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListToolsResult(p)
-	return nil
+	*v = ListToolsResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "nextCursor":
+			return true, rpc.DecodeJSON(value, &v.NextCursor)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		case "ttlMs":
+			return true, rpc.DecodeJSON(value, &v.TTLMs)
+		case "cacheScope":
+			return true, rpc.DecodeJSON(value, &v.CacheScope)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ListToolsResultResponse is a successful response to tools/list.
@@ -3285,18 +3493,20 @@ func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
-	type plain ListToolsResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListToolsResultResponse(p)
-	return nil
+	*v = ListToolsResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
@@ -3370,18 +3580,20 @@ func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotification, keeping the members the
 // schema does not name in Extra.
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	type plain LoggingMessageNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = LoggingMessageNotification(p)
-	return nil
+	*v = LoggingMessageNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // LoggingMessageNotificationParams are one log record: its severity, the logger
@@ -3416,18 +3628,22 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain LoggingMessageNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "level", "logger", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = LoggingMessageNotificationParams(p)
-	return nil
+	*v = LoggingMessageNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "level":
+			return true, rpc.DecodeJSON(value, &v.Level)
+		case "logger":
+			return true, rpc.DecodeJSON(value, &v.Logger)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // MetaObject is the free-form _meta member carried by protocol objects (tools,
@@ -3467,18 +3683,20 @@ func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MethodNotFoundError, keeping the members the schema
 // does not name in Extra.
 func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
-	type plain MethodNotFoundError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = MethodNotFoundError(p)
-	return nil
+	*v = MethodNotFoundError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // MissingRequiredClientCapabilityError is the error response of a request the
@@ -3518,18 +3736,20 @@ func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MissingRequiredClientCapabilityError, keeping the
 // members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
-	type plain MissingRequiredClientCapabilityError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "error")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = MissingRequiredClientCapabilityError(p)
-	return nil
+	*v = MissingRequiredClientCapabilityError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "error":
+			return true, rpc.DecodeJSON(value, &v.Error)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // MissingRequiredClientCapabilityErrorError is generated from
@@ -3565,18 +3785,20 @@ func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorError, keeping the
 // members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
-	type plain MissingRequiredClientCapabilityErrorError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = MissingRequiredClientCapabilityErrorError(p)
-	return nil
+	*v = MissingRequiredClientCapabilityErrorError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // MissingRequiredClientCapabilityErrorErrorData is generated from
@@ -3605,18 +3827,16 @@ func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorErrorData, keeping
 // the members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
-	type plain MissingRequiredClientCapabilityErrorErrorData
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "requiredCapabilities")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = MissingRequiredClientCapabilityErrorErrorData(p)
-	return nil
+	*v = MissingRequiredClientCapabilityErrorErrorData{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "requiredCapabilities":
+			return true, rpc.DecodeJSON(value, &v.RequiredCapabilities)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ModelHint suggests a model by (part of) its name; the client may map it to an
@@ -3644,18 +3864,16 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
 // in Extra.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	type plain ModelHint
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ModelHint(p)
-	return nil
+	*v = ModelHint{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ModelPreferences help the client choose a model: name hints and three
@@ -3692,18 +3910,22 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
 // not name in Extra.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	type plain ModelPreferences
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "hints", "costPriority", "speedPriority", "intelligencePriority")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ModelPreferences(p)
-	return nil
+	*v = ModelPreferences{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "hints":
+			return true, rpc.DecodeJSON(value, &v.Hints)
+		case "costPriority":
+			return true, rpc.DecodeJSON(value, &v.CostPriority)
+		case "speedPriority":
+			return true, rpc.DecodeJSON(value, &v.SpeedPriority)
+		case "intelligencePriority":
+			return true, rpc.DecodeJSON(value, &v.IntelligencePriority)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Notification is the method-and-params part every notification shares, without
@@ -3731,18 +3953,18 @@ func (v Notification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Notification, keeping the members the schema does not
 // name in Extra.
 func (v *Notification) UnmarshalJSON(b []byte) error {
-	type plain Notification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Notification(p)
-	return nil
+	*v = Notification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // NotificationMetaObject is the _meta member of notification params.
@@ -3772,18 +3994,16 @@ func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationMetaObject, keeping the members the schema
 // does not name in Extra.
 func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
-	type plain NotificationMetaObject
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "io.modelcontextprotocol/subscriptionId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = NotificationMetaObject(p)
-	return nil
+	*v = NotificationMetaObject{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "io.modelcontextprotocol/subscriptionId":
+			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // NotificationParams are the params of notifications that carry nothing beyond
@@ -3810,18 +4030,16 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
 // not name in Extra.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	type plain NotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = NotificationParams(p)
-	return nil
+	*v = NotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PaginatedRequest is a request to one of the list methods, whose params take a
@@ -3857,18 +4075,22 @@ func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequest, keeping the members the schema does
 // not name in Extra.
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	type plain PaginatedRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PaginatedRequest(p)
-	return nil
+	*v = PaginatedRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PaginatedRequestParams are the params of the list methods. Without a cursor
@@ -3898,18 +4120,18 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	type plain PaginatedRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "cursor")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PaginatedRequestParams(p)
-	return nil
+	*v = PaginatedRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "cursor":
+			return true, rpc.DecodeJSON(value, &v.Cursor)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ParseError is the error object for a message that is not JSON.
@@ -3942,18 +4164,20 @@ func (v ParseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ParseError, keeping the members the schema does not
 // name in Extra.
 func (v *ParseError) UnmarshalJSON(b []byte) error {
-	type plain ParseError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ParseError(p)
-	return nil
+	*v = ParseError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ProgressNotification is a complete notifications/progress notification
@@ -3993,18 +4217,20 @@ func (v ProgressNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotification, keeping the members the schema
 // does not name in Extra.
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	type plain ProgressNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ProgressNotification(p)
-	return nil
+	*v = ProgressNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ProgressNotificationParams report how far the request that supplied
@@ -4043,18 +4269,24 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain ProgressNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "progressToken", "progress", "total", "message")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ProgressNotificationParams(p)
-	return nil
+	*v = ProgressNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "progressToken":
+			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+		case "progress":
+			return true, rpc.DecodeJSON(value, &v.Progress)
+		case "total":
+			return true, rpc.DecodeJSON(value, &v.Total)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ProgressToken links progress notifications to the request that asked for
@@ -4103,18 +4335,26 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
 // Extra.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	type plain Prompt
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "description", "arguments", "icons", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Prompt(p)
-	return nil
+	*v = Prompt{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptArgument is one value a prompt template takes.
@@ -4150,18 +4390,22 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
 // name in Extra.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	type plain PromptArgument
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "description", "required")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptArgument(p)
-	return nil
+	*v = PromptArgument{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "required":
+			return true, rpc.DecodeJSON(value, &v.Required)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptListChangedNotification is a complete
@@ -4201,18 +4445,20 @@ func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptListChangedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	type plain PromptListChangedNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptListChangedNotification(p)
-	return nil
+	*v = PromptListChangedNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptMessage is one message of an expanded prompt: a role and a single
@@ -4240,18 +4486,18 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
 // name in Extra.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	type plain PromptMessage
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "role", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptMessage(p)
-	return nil
+	*v = PromptMessage{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "role":
+			return true, rpc.DecodeJSON(value, &v.Role)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PromptReference points at a prompt by name.
@@ -4288,18 +4534,20 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
 // not name in Extra.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	type plain PromptReference
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "name", "title")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PromptReference(p)
-	return nil
+	*v = PromptReference{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ReadResourceRequest is a complete resources/read request message. params are
@@ -4342,18 +4590,22 @@ func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequest, keeping the members the schema
 // does not name in Extra.
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	type plain ReadResourceRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ReadResourceRequest(p)
-	return nil
+	*v = ReadResourceRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ReadResourceRequestParams name the resource to read, and on a retry after an
@@ -4390,18 +4642,22 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	type plain ReadResourceRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "uri", "inputResponses", "requestState")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ReadResourceRequestParams(p)
-	return nil
+	*v = ReadResourceRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "inputResponses":
+			return true, rpc.DecodeJSON(value, &v.InputResponses)
+		case "requestState":
+			return true, rpc.DecodeJSON(value, &v.RequestState)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ReadResourceResult holds the contents of the resource read, possibly several
@@ -4450,18 +4706,24 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
 // not name in Extra.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	type plain ReadResourceResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType", "contents", "ttlMs", "cacheScope")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ReadResourceResult(p)
-	return nil
+	*v = ReadResourceResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "contents":
+			return true, rpc.DecodeJSON(value, &v.Contents)
+		case "ttlMs":
+			return true, rpc.DecodeJSON(value, &v.TTLMs)
+		case "cacheScope":
+			return true, rpc.DecodeJSON(value, &v.CacheScope)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ReadResourceResultResponse is a successful response to resources/read. The
@@ -4497,18 +4759,20 @@ func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
-	type plain ReadResourceResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ReadResourceResultResponse(p)
-	return nil
+	*v = ReadResourceResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Request is the method-and-params part every request shares, without the
@@ -4536,18 +4800,18 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	type plain Request
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Request(p)
-	return nil
+	*v = Request{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // RequestId identifies a JSON-RPC request: a string or an integer, never null.
@@ -4601,18 +4865,24 @@ func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestMetaObject, keeping the members the schema does
 // not name in Extra.
 func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
-	type plain RequestMetaObject
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = RequestMetaObject(p)
-	return nil
+	*v = RequestMetaObject{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "io.modelcontextprotocol/protocolVersion":
+			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+		case "io.modelcontextprotocol/clientCapabilities":
+			return true, rpc.DecodeJSON(value, &v.ClientCapabilities)
+		case "io.modelcontextprotocol/clientInfo":
+			return true, rpc.DecodeJSON(value, &v.ClientInfo)
+		case "io.modelcontextprotocol/logLevel":
+			return true, rpc.DecodeJSON(value, &v.LogLevel)
+		case "progressToken":
+			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // RequestParams are the params of requests that take nothing but the required
@@ -4640,18 +4910,16 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
 // name in Extra.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	type plain RequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = RequestParams(p)
-	return nil
+	*v = RequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Resource describes one piece of data the server can return from
@@ -4698,18 +4966,32 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
 // in Extra.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	type plain Resource
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Resource(p)
-	return nil
+	*v = Resource{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "size":
+			return true, rpc.DecodeJSON(value, &v.Size)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceLink points at a resource the client may read with resources/read,
@@ -4763,18 +5045,34 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
 // name in Extra.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	type plain ResourceLink
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceLink(p)
-	return nil
+	*v = ResourceLink{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "size":
+			return true, rpc.DecodeJSON(value, &v.Size)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceListChangedNotification is a complete
@@ -4814,18 +5112,20 @@ func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceListChangedNotification, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	type plain ResourceListChangedNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceListChangedNotification(p)
-	return nil
+	*v = ResourceListChangedNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
@@ -4869,18 +5169,30 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
 // not name in Extra.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	type plain ResourceTemplate
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceTemplate(p)
-	return nil
+	*v = ResourceTemplate{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uriTemplate":
+			return true, rpc.DecodeJSON(value, &v.URITemplate)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceTemplateReference points at a resource template by its URI template.
@@ -4914,18 +5226,18 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	type plain ResourceTemplateReference
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceTemplateReference(p)
-	return nil
+	*v = ResourceTemplateReference{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceUpdatedNotification is a complete notifications/resources/updated
@@ -4965,18 +5277,20 @@ func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	type plain ResourceUpdatedNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceUpdatedNotification(p)
-	return nil
+	*v = ResourceUpdatedNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResourceUpdatedNotificationParams name a resource a listen filter subscribed
@@ -5008,18 +5322,18 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain ResourceUpdatedNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "uri")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResourceUpdatedNotificationParams(p)
-	return nil
+	*v = ResourceUpdatedNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Result is the base every 2026-07-28 result shares: a required resultType and
@@ -5047,18 +5361,18 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	type plain Result
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Result(p)
-	return nil
+	*v = Result{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResultMetaObject is the _meta member of results. Servers should identify
@@ -5086,18 +5400,16 @@ func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResultMetaObject, keeping the members the schema does
 // not name in Extra.
 func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
-	type plain ResultMetaObject
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "io.modelcontextprotocol/serverInfo")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ResultMetaObject(p)
-	return nil
+	*v = ResultMetaObject{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "io.modelcontextprotocol/serverInfo":
+			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ResultType says what kind of answer a result is: complete (the method's own
@@ -5156,18 +5468,20 @@ func (v Root) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
 // Extra.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	type plain Root
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "name", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Root(p)
-	return nil
+	*v = Root{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SamplingMessage is one message of a conversation sent for sampling.
@@ -5197,18 +5511,20 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
 // not name in Extra.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	type plain SamplingMessage
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "role", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SamplingMessage(p)
-	return nil
+	*v = SamplingMessage{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "role":
+			return true, rpc.DecodeJSON(value, &v.Role)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
@@ -5262,18 +5578,28 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilities
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "experimental", "extensions", "logging", "completions", "prompts", "resources", "tools")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilities(p)
-	return nil
+	*v = ServerCapabilities{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "experimental":
+			return true, rpc.DecodeJSON(value, &v.Experimental)
+		case "extensions":
+			return true, rpc.DecodeJSON(value, &v.Extensions)
+		case "logging":
+			return true, rpc.DecodeJSON(value, &v.Logging)
+		case "completions":
+			return true, rpc.DecodeJSON(value, &v.Completions)
+		case "prompts":
+			return true, rpc.DecodeJSON(value, &v.Prompts)
+		case "resources":
+			return true, rpc.DecodeJSON(value, &v.Resources)
+		case "tools":
+			return true, rpc.DecodeJSON(value, &v.Tools)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server offers prompts.
@@ -5300,18 +5626,16 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesPrompts
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesPrompts(p)
-	return nil
+	*v = ServerCapabilitiesPrompts{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server offers resources.
@@ -5342,18 +5666,18 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesResources
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "subscribe", "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesResources(p)
-	return nil
+	*v = ServerCapabilitiesResources{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "subscribe":
+			return true, rpc.DecodeJSON(value, &v.Subscribe)
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // The server offers tools.
@@ -5380,18 +5704,16 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	type plain ServerCapabilitiesTools
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "listChanged")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ServerCapabilitiesTools(p)
-	return nil
+	*v = ServerCapabilitiesTools{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "listChanged":
+			return true, rpc.DecodeJSON(value, &v.ListChanged)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ServerResult is any result a server sends.
@@ -5433,18 +5755,22 @@ func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionFilter, keeping the members the schema does
 // not name in Extra.
 func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionFilter
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionFilter(p)
-	return nil
+	*v = SubscriptionFilter{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "toolsListChanged":
+			return true, rpc.DecodeJSON(value, &v.ToolsListChanged)
+		case "promptsListChanged":
+			return true, rpc.DecodeJSON(value, &v.PromptsListChanged)
+		case "resourcesListChanged":
+			return true, rpc.DecodeJSON(value, &v.ResourcesListChanged)
+		case "resourceSubscriptions":
+			return true, rpc.DecodeJSON(value, &v.ResourceSubscriptions)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsAcknowledgedNotification is a complete
@@ -5485,18 +5811,20 @@ func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotification, keeping the
 // members the schema does not name in Extra.
 func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsAcknowledgedNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsAcknowledgedNotification(p)
-	return nil
+	*v = SubscriptionsAcknowledgedNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsAcknowledgedNotificationParams confirm a listen: the first
@@ -5526,18 +5854,18 @@ func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotificationParams, keeping
 // the members the schema does not name in Extra.
 func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsAcknowledgedNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "notifications")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsAcknowledgedNotificationParams(p)
-	return nil
+	*v = SubscriptionsAcknowledgedNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "notifications":
+			return true, rpc.DecodeJSON(value, &v.Notifications)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsListenRequest is a complete subscriptions/listen request
@@ -5580,18 +5908,22 @@ func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenRequest, keeping the members the
 // schema does not name in Extra.
 func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsListenRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsListenRequest(p)
-	return nil
+	*v = SubscriptionsListenRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsListenRequestParams open a listen stream with a filter. Several
@@ -5620,18 +5952,18 @@ func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenRequestParams, keeping the members
 // the schema does not name in Extra.
 func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsListenRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "notifications")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsListenRequestParams(p)
-	return nil
+	*v = SubscriptionsListenRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "notifications":
+			return true, rpc.DecodeJSON(value, &v.Notifications)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsListenResult ends a listen gracefully; the server sends it when
@@ -5668,18 +6000,18 @@ func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResult, keeping the members the
 // schema does not name in Extra.
 func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsListenResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta", "resultType")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsListenResult(p)
-	return nil
+	*v = SubscriptionsListenResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsListenResultMetaObject is the _meta of a listen result: the
@@ -5712,18 +6044,18 @@ func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResultMetaObject, keeping the
 // members the schema does not name in Extra.
 func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsListenResultMetaObject
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "io.modelcontextprotocol/subscriptionId", "io.modelcontextprotocol/serverInfo")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsListenResultMetaObject(p)
-	return nil
+	*v = SubscriptionsListenResultMetaObject{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "io.modelcontextprotocol/subscriptionId":
+			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
+		case "io.modelcontextprotocol/serverInfo":
+			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // SubscriptionsListenResultResponse is a successful response to
@@ -5758,18 +6090,20 @@ func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResultResponse, keeping the members
 // the schema does not name in Extra.
 func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
-	type plain SubscriptionsListenResultResponse
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "result")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = SubscriptionsListenResultResponse(p)
-	return nil
+	*v = SubscriptionsListenResultResponse{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "result":
+			return true, rpc.DecodeJSON(value, &v.Result)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // TextContent is a block of plain text.
@@ -5806,18 +6140,22 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
 // name in Extra.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	type plain TextContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "text", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = TextContent(p)
-	return nil
+	*v = TextContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // TextResourceContents are resource contents that can be represented as text.
@@ -5852,18 +6190,22 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	type plain TextResourceContents
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "uri", "mimeType", "text", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = TextResourceContents(p)
-	return nil
+	*v = TextResourceContents{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "uri":
+			return true, rpc.DecodeJSON(value, &v.URI)
+		case "mimeType":
+			return true, rpc.DecodeJSON(value, &v.MIMEType)
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
@@ -5914,18 +6256,30 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
 // Extra.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	type plain Tool
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Tool(p)
-	return nil
+	*v = Tool{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "description":
+			return true, rpc.DecodeJSON(value, &v.Description)
+		case "icons":
+			return true, rpc.DecodeJSON(value, &v.Icons)
+		case "inputSchema":
+			return true, rpc.DecodeJSON(value, &v.InputSchema)
+		case "outputSchema":
+			return true, rpc.DecodeJSON(value, &v.OutputSchema)
+		case "annotations":
+			return true, rpc.DecodeJSON(value, &v.Annotations)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolAnnotations are hints about a tool's behaviour. They come from the server
@@ -5967,18 +6321,24 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
 // not name in Extra.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	type plain ToolAnnotations
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolAnnotations(p)
-	return nil
+	*v = ToolAnnotations{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "title":
+			return true, rpc.DecodeJSON(value, &v.Title)
+		case "readOnlyHint":
+			return true, rpc.DecodeJSON(value, &v.ReadOnlyHint)
+		case "destructiveHint":
+			return true, rpc.DecodeJSON(value, &v.DestructiveHint)
+		case "idempotentHint":
+			return true, rpc.DecodeJSON(value, &v.IdempotentHint)
+		case "openWorldHint":
+			return true, rpc.DecodeJSON(value, &v.OpenWorldHint)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolChoice says whether the model must, may or must not call tools.
@@ -6005,18 +6365,16 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
 // name in Extra.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	type plain ToolChoice
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "mode")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolChoice(p)
-	return nil
+	*v = ToolChoice{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "mode":
+			return true, rpc.DecodeJSON(value, &v.Mode)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // auto (the default), required or none.
@@ -6078,18 +6436,20 @@ func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolListChangedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	type plain ToolListChangedNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolListChangedNotification(p)
-	return nil
+	*v = ToolListChangedNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolResultContent is the outcome of a tool use, sent back to the model.
@@ -6137,18 +6497,26 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
 // not name in Extra.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	type plain ToolResultContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "toolUseId", "content", "structuredContent", "isError", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolResultContent(p)
-	return nil
+	*v = ToolResultContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "toolUseId":
+			return true, rpc.DecodeJSON(value, &v.ToolUseID)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		case "structuredContent":
+			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+		case "isError":
+			return true, rpc.DecodeJSON(value, &v.IsError)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ToolUseContent is the model asking for a tool to be called.
@@ -6194,18 +6562,24 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
 // name in Extra.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	type plain ToolUseContent
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "type", "id", "name", "input", "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ToolUseContent(p)
-	return nil
+	*v = ToolUseContent{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeJSON(value, &v.Type)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "input":
+			return true, rpc.DecodeJSON(value, &v.Input)
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // UnsupportedProtocolVersionError is the error response of a request whose
@@ -6245,18 +6619,20 @@ func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsupportedProtocolVersionError, keeping the members
 // the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
-	type plain UnsupportedProtocolVersionError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "id", "error")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = UnsupportedProtocolVersionError(p)
-	return nil
+	*v = UnsupportedProtocolVersionError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "error":
+			return true, rpc.DecodeJSON(value, &v.Error)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // UnsupportedProtocolVersionErrorError is generated from
@@ -6292,18 +6668,20 @@ func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorError, keeping the
 // members the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
-	type plain UnsupportedProtocolVersionErrorError
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "code", "message", "data")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = UnsupportedProtocolVersionErrorError(p)
-	return nil
+	*v = UnsupportedProtocolVersionErrorError{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "code":
+			return true, rpc.DecodeJSON(value, &v.Code)
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		case "data":
+			return true, rpc.DecodeJSON(value, &v.Data)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // UnsupportedProtocolVersionErrorErrorData is generated from
@@ -6339,16 +6717,16 @@ func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorErrorData, keeping the
 // members the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
-	type plain UnsupportedProtocolVersionErrorErrorData
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "supported", "requested")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = UnsupportedProtocolVersionErrorErrorData(p)
-	return nil
+	*v = UnsupportedProtocolVersionErrorErrorData{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "supported":
+			return true, rpc.DecodeJSON(value, &v.Supported)
+		case "requested":
+			return true, rpc.DecodeJSON(value, &v.Requested)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }

@@ -49,18 +49,18 @@ func (v Open) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Open, keeping the members the schema does not name in
 // Extra.
 func (v *Open) UnmarshalJSON(b []byte) error {
-	type plain Open
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "name", "tags")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Open(p)
-	return nil
+	*v = Open{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		case "tags":
+			return true, rpc.DecodeJSON(value, &v.Tags)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // No additionalProperties: unknown members are dropped.
@@ -91,16 +91,14 @@ func (v Typed) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Typed, keeping the members the schema does not name in
 // Extra.
 func (v *Typed) UnmarshalJSON(b []byte) error {
-	type plain Typed
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[float64](b, "total")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Typed(p)
-	return nil
+	*v = Typed{}
+	extra, err := rpc.DecodeMembers[float64](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "total":
+			return true, rpc.DecodeJSON(value, &v.Total)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }

@@ -44,18 +44,18 @@ func (v EchoRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoRequest, keeping the members the schema does not
 // name in Extra.
 func (v *EchoRequest) UnmarshalJSON(b []byte) error {
-	type plain EchoRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = EchoRequest(p)
-	return nil
+	*v = EchoRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // EchoRequestParams is generated from
@@ -85,18 +85,18 @@ func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
-	type plain EchoRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "text", "times")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = EchoRequestParams(p)
-	return nil
+	*v = EchoRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		case "times":
+			return true, rpc.DecodeJSON(value, &v.Times)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // EchoResult is generated from input.json#/definitions/EchoResult.
@@ -122,18 +122,16 @@ func (v EchoResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoResult, keeping the members the schema does not
 // name in Extra.
 func (v *EchoResult) UnmarshalJSON(b []byte) error {
-	type plain EchoResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "text")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = EchoResult(p)
-	return nil
+	*v = EchoResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // EmptyResult is generated from input.json#/definitions/EmptyResult.
@@ -169,18 +167,18 @@ func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeartbeatNotification, keeping the members the schema
 // does not name in Extra.
 func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
-	type plain HeartbeatNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = HeartbeatNotification(p)
-	return nil
+	*v = HeartbeatNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // HeartbeatNotificationParams is generated from
@@ -207,18 +205,16 @@ func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeartbeatNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain HeartbeatNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "beat")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = HeartbeatNotificationParams(p)
-	return nil
+	*v = HeartbeatNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "beat":
+			return true, rpc.DecodeJSON(value, &v.Beat)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONRPCMessage is generated from input.json#/definitions/JSONRPCMessage.
@@ -257,18 +253,18 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PingRequest, keeping the members the schema does not
 // name in Extra.
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	type plain PingRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PingRequest(p)
-	return nil
+	*v = PingRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // PingRequestParams is generated from
@@ -295,18 +291,16 @@ func (v PingRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PingRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
-	type plain PingRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "note")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PingRequestParams(p)
-	return nil
+	*v = PingRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "note":
+			return true, rpc.DecodeJSON(value, &v.Note)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Request is generated from input.json#/definitions/Request.
@@ -333,18 +327,18 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	type plain Request
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Request(p)
-	return nil
+	*v = Request{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // A result with nothing to say.
@@ -370,18 +364,16 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	type plain Result
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "note")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = Result(p)
-	return nil
+	*v = Result{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "note":
+			return true, rpc.DecodeJSON(value, &v.Note)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ServerNotification is generated from

@@ -45,18 +45,22 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	type plain CallToolRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "id", "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolRequest(p)
-	return nil
+	*v = CallToolRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "id":
+			return true, rpc.DecodeJSON(value, &v.ID)
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolRequestParams is generated from
@@ -86,18 +90,18 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	type plain CallToolRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "arguments", "name")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolRequestParams(p)
-	return nil
+	*v = CallToolRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "arguments":
+			return true, rpc.DecodeJSON(value, &v.Arguments)
+		case "name":
+			return true, rpc.DecodeJSON(value, &v.Name)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CallToolResult is generated from input.json#/$defs/CallToolResult.
@@ -125,18 +129,20 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	type plain CallToolResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "resultType", "structuredContent", "text")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CallToolResult(p)
-	return nil
+	*v = CallToolResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		case "structuredContent":
+			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+		case "text":
+			return true, rpc.DecodeJSON(value, &v.Text)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelledNotification is generated from
@@ -176,18 +182,20 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
 // does not name in Extra.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	type plain CancelledNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelledNotification(p)
-	return nil
+	*v = CancelledNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // CancelledNotificationParams is generated from
@@ -215,18 +223,18 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain CancelledNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "reason", "requestId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = CancelledNotificationParams(p)
-	return nil
+	*v = CancelledNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "reason":
+			return true, rpc.DecodeJSON(value, &v.Reason)
+		case "requestId":
+			return true, rpc.DecodeJSON(value, &v.RequestID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientNotification is generated from input.json#/$defs/ClientNotification.
@@ -265,18 +273,20 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientNotification, keeping the members the schema does
 // not name in Extra.
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
-	type plain ClientNotification
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "jsonrpc", "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientNotification(p)
-	return nil
+	*v = ClientNotification{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "jsonrpc":
+			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientNotificationParams is generated from
@@ -304,18 +314,18 @@ func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
-	type plain ClientNotificationParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "reason", "requestId")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ClientNotificationParams(p)
-	return nil
+	*v = ClientNotificationParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "reason":
+			return true, rpc.DecodeJSON(value, &v.Reason)
+		case "requestId":
+			return true, rpc.DecodeJSON(value, &v.RequestID)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ClientRequest is generated from input.json#/$defs/ClientRequest.
@@ -351,18 +361,18 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequest
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "method", "params")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequest(p)
-	return nil
+	*v = ElicitRequest{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "method":
+			return true, rpc.DecodeJSON(value, &v.Method)
+		case "params":
+			return true, rpc.DecodeJSON(value, &v.Params)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitRequestParams is generated from
@@ -389,18 +399,16 @@ func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
-	type plain ElicitRequestParams
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "message")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitRequestParams(p)
-	return nil
+	*v = ElicitRequestParams{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "message":
+			return true, rpc.DecodeJSON(value, &v.Message)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitResult is generated from input.json#/$defs/ElicitResult.
@@ -429,18 +437,18 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	type plain ElicitResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "action", "content")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ElicitResult(p)
-	return nil
+	*v = ElicitResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "action":
+			return true, rpc.DecodeJSON(value, &v.Action)
+		case "content":
+			return true, rpc.DecodeJSON(value, &v.Content)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ElicitResultAction is generated from
@@ -490,18 +498,18 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
 // does not name in Extra.
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
-	type plain InputRequiredResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "inputRequests", "resultType")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = InputRequiredResult(p)
-	return nil
+	*v = InputRequiredResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "inputRequests":
+			return true, rpc.DecodeJSON(value, &v.InputRequests)
+		case "resultType":
+			return true, rpc.DecodeJSON(value, &v.ResultType)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // JSONObject is generated from input.json#/$defs/JSONObject.

@@ -90,18 +90,16 @@ func (v EmptyResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmptyResult, keeping the members the schema does not
 // name in Extra.
 func (v *EmptyResult) UnmarshalJSON(b []byte) error {
-	type plain EmptyResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "_meta")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = EmptyResult(p)
-	return nil
+	*v = EmptyResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "_meta":
+			return true, rpc.DecodeJSON(value, &v.Meta)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // ImageContent is generated from input.json#/$defs/ImageContent.
@@ -172,18 +170,16 @@ func (v ListResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResult, keeping the members the schema does not
 // name in Extra.
 func (v *ListResult) UnmarshalJSON(b []byte) error {
-	type plain ListResult
-	var p plain
-	if err := rpc.DecodeJSON(b, &p); err != nil {
-		return err
-	}
-	extra, err := rpc.SplitExtra[json.RawMessage](b, "items")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = ListResult(p)
-	return nil
+	*v = ListResult{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "items":
+			return true, rpc.DecodeJSON(value, &v.Items)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
 }
 
 // Message is generated from input.json#/$defs/Message.

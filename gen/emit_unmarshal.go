@@ -1,0 +1,51 @@
+package gen
+
+import "github.com/dave/jennifer/jen"
+
+// structUnmarshaler gives a struct with an Extra map an UnmarshalJSON that
+// fills it with the members its properties do not name. It walks the object
+// once with rpc.DecodeMembers: each property's member is decoded straight
+// into its field, and every other member into Extra.
+func structUnmarshaler(f *jen.File, nt *namedType) {
+	if nt.extra == nil {
+		return
+	}
+	f.Line()
+	comment(f, "UnmarshalJSON decodes "+nt.name+", keeping the members the schema does not name in Extra.", false)
+	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Op("*").Id("v").Op("=").Id(nt.name).Values(),
+		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(rpcPath, "DecodeMembers").Index(typeCode(*nt.extra)).Call(
+			jen.Id("b"),
+			jen.Func().Params(jen.List(memberNameParam(nt), jen.Id("value")).Index().Byte()).Params(jen.Bool(), jen.Error()).BlockFunc(func(g *jen.Group) {
+				memberSwitch(g, nt)
+				g.Return(jen.False(), jen.Nil())
+			}),
+		),
+		jen.Id("v").Dot("Extra").Op("=").Id("extra"),
+		jen.Return(jen.Err()),
+	)
+}
+
+// memberNameParam names the member-name parameter of the callback: "_"
+// when the struct has no properties to look it up against.
+func memberNameParam(nt *namedType) jen.Code {
+	if len(nt.fields) == 0 {
+		return jen.Id("_")
+	}
+	return jen.Id("name")
+}
+
+// memberSwitch writes the lookup from a member name to its field: a case
+// per property that decodes the value into the field.
+func memberSwitch(g *jen.Group, nt *namedType) {
+	if len(nt.fields) == 0 {
+		return
+	}
+	g.Switch(jen.String().Call(jen.Id("name"))).BlockFunc(func(sw *jen.Group) {
+		for _, fl := range nt.fields {
+			sw.Case(jen.Lit(fl.jsonName)).Block(
+				jen.Return(jen.True(), jen.Qual(rpcPath, "DecodeJSON").Call(jen.Id("value"), jen.Op("&").Id("v").Dot(fl.name))),
+			)
+		}
+	})
+}
