@@ -41,7 +41,7 @@ var errNotObject = errors.New("not a well-formed JSON object")
 func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
 	o, ok := jsonscan.NewObject(b)
 	if !ok || !jsonscan.Strict(b, membersMaxDepth) {
-		return nil, notObjectError(b)
+		return nil, notObjectError[V](b)
 	}
 	for {
 		raw, value, ok := o.Next()
@@ -76,10 +76,11 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 
 // notObjectError is the error DecodeMembers returns for input that is not
 // one well-formed object: the decoder's own error (for invalid JSON, or a
-// value that is not an object), or nil for null, which decodes to the
-// zero value and so to no members.
-func notObjectError(b []byte) error {
-	var m map[string]jsontext.Value
+// value that is not an object, which names map[string]V as the Go type it
+// could not fill), or nil for null, which decodes to the zero value and so
+// to no members.
+func notObjectError[V any](b []byte) error {
+	var m map[string]V
 	if err := DecodeJSON(b, &m); err != nil {
 		return err
 	}
