@@ -40,8 +40,8 @@ type projectSchemas struct {
 	mu  sync.Mutex
 	all map[string]*target
 
-	jsonrpc []string                       // locations of the JSON-RPC envelopes and their definitions
-	defs    map[string][]string            // definition name → locations, every version
+	jsonrpc []string                        // locations of the JSON-RPC envelopes and their definitions
+	defs    map[string][]string             // definition name → locations, every version
 	methods map[string]map[string][2]string // version → method → params, result locations
 }
 
