@@ -40,6 +40,7 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 	}
 	res := rOK
 	var m members
+	m.byCaller = true
 	m.open(s, i)
 	for m.next(s) {
 		mark := len(s.buf)
@@ -47,7 +48,18 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 		v := m.val
 		r, e := rOK, -1
 		evaluated := false
-		if p := o.lookup(key); p >= 0 {
+		p := o.lookup(key)
+		switch {
+		case p < 0:
+			if !m.unknownName(s) {
+				m.close(s)
+				return rBad, -1
+			}
+		case present[p>>6]&(1<<(p&63)) != 0:
+			m.close(s)
+			return rBad, -1 // a duplicate name
+		}
+		if p >= 0 {
 			present[p>>6] |= 1 << (p & 63)
 			if sub := o.names[p].prop; sub != nil {
 				evaluated = true
