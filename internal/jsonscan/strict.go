@@ -1,0 +1,299 @@
+package jsonscan
+
+import "unicode/utf8"
+
+// Strict reports whether data is exactly one JSON text under I-JSON rules
+// (RFC 7493): valid UTF-8, no lone surrogate escapes, no repeated member
+// names, nesting at most maxDepth levels, nothing but whitespace around
+// the value. It allocates only for objects with many members or names
+// written with escapes.
+func Strict(data []byte, maxDepth int) bool {
+	p := strict{data: data, maxDepth: maxDepth}
+	p.pos = SkipSpace(data, 0)
+	return p.skip(1) && SkipSpace(data, p.pos) == len(data)
+}
+
+// StrictEnd checks the value that starts at data[i] as Strict does, where
+// depth is the nesting level the value opens (1 for a whole text), and
+// returns the index just past it, or -1.
+func StrictEnd(data []byte, i, depth, maxDepth int) int {
+	p := strict{data: data, pos: i, maxDepth: maxDepth}
+	if !p.skip(depth) {
+		return -1
+	}
+	return p.pos
+}
+
+// strict is the state of one Strict check.
+type strict struct {
+	data     []byte
+	pos      int
+	maxDepth int
+}
+
+func (p *strict) skipSpace() { p.pos = SkipSpace(p.data, p.pos) }
+
+func (p *strict) literal(word string) bool {
+	e := literalEnd(p.data, p.pos, word)
+	if e < 0 {
+		return false
+	}
+	p.pos = e
+	return true
+}
+
+func (p *strict) number() bool {
+	e := numberEnd(p.data, p.pos)
+	if e < 0 {
+		return false
+	}
+	p.pos = e
+	return true
+}
+
+// maxScanNames is how many member names of one object are compared in
+// place before the scanner switches to a set.
+const maxScanNames = 16
+
+// skip checks the value at p.pos and moves past it.
+func (p *strict) skip(depth int) bool {
+	if p.pos >= len(p.data) {
+		return false
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.skipObject(depth)
+	case c == '[':
+		return p.skipArray(depth)
+	case c == '"':
+		_, ok := p.skipStr()
+		return ok
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
+	}
+	return false
+}
+
+// skipObject checks an object, including that no member name repeats.
+func (p *strict) skipObject(depth int) bool {
+	if depth > p.maxDepth {
+		return false
+	}
+	p.pos++ // '{'
+	var names [maxScanNames]span
+	var escaped [maxScanNames]bool
+	var set map[string]struct{}
+	n := 0
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return true
+	}
+	for {
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return false
+		}
+		start := p.pos + 1
+		esc, ok := p.skipStr()
+		if !ok {
+			return false
+		}
+		key := span{start, p.pos - 1}
+		switch {
+		case set != nil:
+			if !p.addName(set, key, esc) {
+				return false
+			}
+		case n < maxScanNames:
+			for i := range n {
+				if p.sameName(names[i], escaped[i], key, esc) {
+					return false
+				}
+			}
+			names[n], escaped[n] = key, esc
+			n++
+		default:
+			set = make(map[string]struct{}, 2*maxScanNames)
+			for i := range n {
+				p.addName(set, names[i], escaped[i])
+			}
+			if !p.addName(set, key, esc) {
+				return false
+			}
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return false
+		}
+		p.pos++
+		p.skipSpace()
+		if !p.skip(depth + 1) {
+			return false
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return false
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+		case '}':
+			p.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// sameName compares two member names given as raw spans; names written
+// with escapes are decoded first.
+func (p *strict) sameName(a span, aEsc bool, b span, bEsc bool) bool {
+	if !aEsc && !bEsc {
+		return string(p.data[a.start:a.end]) == string(p.data[b.start:b.end])
+	}
+	return p.decodeName(a, aEsc) == p.decodeName(b, bEsc)
+}
+
+// addName adds a name to set, reporting false when it was already there.
+func (p *strict) addName(set map[string]struct{}, s span, esc bool) bool {
+	name := p.decodeName(s, esc)
+	if _, dup := set[name]; dup {
+		return false
+	}
+	set[name] = struct{}{}
+	return true
+}
+
+// decodeName returns the text of a name the scanner has already checked.
+func (p *strict) decodeName(s span, esc bool) string {
+	if !esc {
+		return string(p.data[s.start:s.end])
+	}
+	name, _ := unescape(p.data[s.start:s.end])
+	return name
+}
+
+func (p *strict) skipArray(depth int) bool {
+	if depth > p.maxDepth {
+		return false
+	}
+	p.pos++ // '['
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return true
+	}
+	for {
+		if !p.skip(depth + 1) {
+			return false
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return false
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+		case ']':
+			p.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// skipStr checks the string at p.pos (its opening quote) and moves past its closing quote. escaped reports whether it
+// holds escape sequences.
+func (p *strict) skipStr() (escaped, ok bool) {
+	p.pos++ // '"'
+	d := p.data
+	for p.pos < len(d) {
+		c := d[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return escaped, true
+		case c < 0x20:
+			return false, false
+		case c == '\\':
+			escaped = true
+			if !p.skipEscape() {
+				return false, false
+			}
+		case c < 0x80:
+			p.pos++
+		default:
+			r, size := utf8.DecodeRune(d[p.pos:])
+			if r == utf8.RuneError && size <= 1 {
+				return false, false
+			}
+			p.pos += size
+		}
+	}
+	return false, false
+}
+
+// skipEscape checks the escape sequence at p.pos: a lone or reversed
+// surrogate escape is refused.
+func (p *strict) skipEscape() bool {
+	d := p.data
+	if p.pos+1 >= len(d) {
+		return false
+	}
+	c := d[p.pos+1]
+	p.pos += 2
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		r, ok := p.skipHex4()
+		if !ok {
+			return false
+		}
+		if r < 0xD800 || r > 0xDFFF {
+			return true
+		}
+		if r >= 0xDC00 || p.pos+1 >= len(d) || d[p.pos] != '\\' || d[p.pos+1] != 'u' {
+			return false
+		}
+		p.pos += 2
+		r2, ok := p.skipHex4()
+		return ok && r2 >= 0xDC00 && r2 <= 0xDFFF
+	}
+	return false
+}
+
+// skipHex4 reads four hexadecimal digits.
+func (p *strict) skipHex4() (rune, bool) {
+	if p.pos+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	p.pos += 4
+	return r, true
+}
+
+// span is a half-open byte range [start, end) of the input.
+type span struct{ start, end int }
