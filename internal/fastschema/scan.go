@@ -164,21 +164,21 @@ func (s *state) skipArray(i int) (int, bool) {
 // the walk stops, ok tells whether the object was well formed and end is
 // the index just after it. Member names are checked for duplicates.
 type members struct {
-	start  int // index of '{'
-	base   int // first of this object's entries in state.keys
-	count  int // members seen
-	nkeys  int // names pushed on state.keys for duplicate detection
+	start int // index of '{'
+	base  int // first of this object's entries in state.keys
+	count int // members seen
+	nkeys int // names pushed on state.keys for duplicate detection
 	// byCaller: the caller finds duplicates among the names it knows and
 	// calls unknownName for the others.
 	byCaller bool
-	seen   map[string]struct{}
-	keyPos int // index of the current name's opening quote
-	key    keyRef
-	val    int // index of the current value
-	pos    int // where the walk continues
-	end    int
-	ok     bool
-	done   bool
+	seen     map[string]struct{}
+	keyPos   int // index of the current name's opening quote
+	key      keyRef
+	val      int // index of the current value
+	pos      int // where the walk continues
+	end      int
+	ok       bool
+	done     bool
 }
 
 // open starts the walk of the object at i.
