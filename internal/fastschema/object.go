@@ -29,6 +29,11 @@ func (s *state) evalObject(o *objectRules, i int) (result, int) {
 	return r, e
 }
 
+// evalObjectBody walks the members once: each name is looked up among the
+// names the keywords mention (marking it present), its value checked
+// against properties, patternProperties or additionalProperties, and the
+// name against propertyNames; the counts, required names and dependencies
+// are checked at the end.
 func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 	if s.depth > maxDepth {
 		return rBad, -1
