@@ -95,6 +95,12 @@ func (r *runner) measure(ctx context.Context, server string, conf Configuration)
 		err = fmt.Errorf("no call completed within %v", r.cfg.Duration)
 	}
 	if err != nil {
+		// A server that died mid-phase shows as a broken stream first; give
+		// the exit a moment to be noticed so that the error can say so.
+		select {
+		case <-p.exited:
+		case <-time.After(500 * time.Millisecond):
+		}
 		if timedOut.Load() {
 			return Measurement{}, fmt.Errorf("%w (the server was killed after %v without finishing)", err, budget)
 		}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -111,7 +113,7 @@ func (c *stdioClient) run(depth int, next *int64, lim limits) (phase, error) {
 		}
 		o, ok := pending[id]
 		if !ok {
-			return ph, replyErrorf(r.raw, "response id %d matches no outstanding call", id)
+			return ph, replyErrorf(r.raw, "response id %d matches no outstanding call (%s)", id, outstandingIDs(pending))
 		}
 		if err := r.checkCall(id, o.call); err != nil {
 			return ph, fmt.Errorf("call %d (%s): %w", id, o.call.Tool, err)
@@ -121,4 +123,13 @@ func (c *stdioClient) run(depth int, next *int64, lim limits) (phase, error) {
 	}
 	ph.wall = time.Since(start)
 	return ph, nil
+}
+
+// outstandingIDs describes the ids in pending for an error message.
+func outstandingIDs(pending map[int64]outstanding) string {
+	ids := slices.Sorted(maps.Keys(pending))
+	if len(ids) > 4 {
+		return fmt.Sprintf("%d outstanding, from id %d", len(ids), ids[0])
+	}
+	return fmt.Sprintf("outstanding: %v", ids)
 }
