@@ -15,10 +15,13 @@ type callState struct {
 	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
 	sink     modernSink         // modern: where notifications about the request go
 
-	// method and binding identify the request for requestState: the
-	// method, the tool, prompt or resource, and its arguments.
-	method  string
-	binding string
+	// method, bindTarget and bindArgs identify the request for
+	// requestState: the method, the tool, prompt or resource, and its
+	// arguments; bound is their canonical form, made on first use.
+	method     string
+	bindTarget string
+	bindArgs   json.RawMessage
+	bound      string
 
 	// The answers of a multi-round-trip retry.
 	inputs map[string]json.RawMessage
@@ -26,6 +29,15 @@ type callState struct {
 
 	// cache is the hint a cacheable result sets for the stateless era.
 	cache *CacheHint
+}
+
+// binding names the request for requestState (see bindingOf), computed
+// once: only a multi-round-trip request needs it.
+func (c *callState) binding() string {
+	if c.bound == "" {
+		c.bound = bindingOf(c.method, c.bindTarget, c.bindArgs)
+	}
+	return c.bound
 }
 
 type callKey struct{}

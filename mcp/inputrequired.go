@@ -234,7 +234,7 @@ func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error
 		}
 	}
 	if e.State != nil {
-		tok, err := s.sealer.Seal(e.State, c.binding)
+		tok, err := s.sealer.Seal(e.State, c.binding())
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -81,11 +82,6 @@ func modernStatus(err error) int {
 	return http.StatusOK
 }
 
-// requestMeta is the part of params the stateless protocol looks at first.
-type requestMeta struct {
-	Meta map[string]json.RawMessage `json:"_meta"`
-}
-
 // isModernRequest reports whether a request's params carry the stateless
 // protocol's version key in _meta: such a request is served statelessly,
 // whatever else the connection carries.
@@ -93,11 +89,11 @@ func isModernRequest(params json.RawMessage) bool {
 	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return false
 	}
-	var p requestMeta
-	if json.Unmarshal(params, &p) != nil {
+	meta, ok := jsonscan.Member(params, "_meta")
+	if !ok {
 		return false
 	}
-	_, ok := p.Meta[metaProtocolVersion]
+	_, ok = jsonscan.Member(meta, metaProtocolVersion)
 	return ok
 }
 
@@ -125,22 +121,25 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	bad := func(reason string) error {
 		return &metaError{rpc.InvalidParams(reason)}
 	}
-	var p requestMeta
-	if len(req.Params) == 0 || json.Unmarshal(req.Params, &p) != nil {
+	if _, isObject := jsonscan.NewObject(req.Params); !isObject {
 		return nil, bad("params with _meta are required")
 	}
-	if p.Meta == nil {
+	meta, ok := jsonscan.Member(req.Params, "_meta")
+	if !ok || string(meta) == "null" {
 		return nil, bad("params._meta is required")
 	}
-	rawVersion, ok := p.Meta[metaProtocolVersion]
+	if _, isObject := jsonscan.NewObject(meta); !isObject {
+		return nil, bad("params with _meta are required")
+	}
+	rawVersion, ok := jsonscan.Member(meta, metaProtocolVersion)
 	if !ok {
 		return nil, bad("params._meta lacks " + metaProtocolVersion)
 	}
-	var version string
-	if json.Unmarshal(rawVersion, &version) != nil {
+	version, ok := jsonscan.String(rawVersion)
+	if !ok {
 		return nil, bad(metaProtocolVersion + " must be a string")
 	}
-	rawCaps, ok := p.Meta[metaClientCapabilities]
+	rawCaps, ok := jsonscan.Member(meta, metaClientCapabilities)
 	if !ok {
 		return nil, bad("params._meta lacks " + metaClientCapabilities)
 	}
@@ -148,10 +147,15 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 		return nil, s.unsupportedVersion(version)
 	}
 	c := &callState{modern: true, version: version, logLevel: -1, method: req.Method}
-	if err := json.Unmarshal(rawCaps, &c.caps); err != nil || !bytes.HasPrefix(bytes.TrimSpace(rawCaps), []byte("{")) {
+	if _, isObject := jsonscan.NewObject(rawCaps); !isObject {
 		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 	}
-	if raw, ok := p.Meta[metaLogLevel]; ok {
+	if !emptyObject(rawCaps) {
+		if err := json.Unmarshal(rawCaps, &c.caps); err != nil {
+			return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
+		}
+	}
+	if raw, ok := jsonscan.Member(meta, metaLogLevel); ok {
 		var l LoggingLevel
 		if json.Unmarshal(raw, &l) != nil || severity(l) < 0 {
 			return nil, bad(fmt.Sprintf("unknown log level %s", raw))
@@ -159,6 +163,17 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 		c.logLevel = severity(l)
 	}
 	return c, nil
+}
+
+// emptyObject reports whether raw is the JSON object {} (with any inner
+// whitespace), which decodes to the zero value of any struct.
+func emptyObject(raw []byte) bool {
+	o, ok := jsonscan.NewObject(raw)
+	if !ok {
+		return false
+	}
+	_, _, more := o.Next()
+	return !more && !o.Err()
 }
 
 // modernMethod is one method of the stateless protocol.
@@ -324,32 +339,91 @@ func (s *Server) decorate(res any, c *callState, cacheable bool) (json.RawMessag
 	if err != nil {
 		return nil, err
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(b, &members); err != nil {
+	o, ok := jsonscan.NewObject(b)
+	if !ok {
 		return nil, fmt.Errorf("mcp: a %s result is not an object", c.method)
 	}
-	if _, ok := members["resultType"]; !ok {
-		members["resultType"] = json.RawMessage(`"complete"`)
-	}
-	meta := map[string]json.RawMessage{}
-	if raw, ok := members["_meta"]; ok && len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &meta); err != nil {
-			return nil, fmt.Errorf("mcp: a %s result's _meta is not an object", c.method)
+	out := make([]byte, 0, len(b)+len(s.infoJSON())+96)
+	out = append(out, '{')
+	hasType := false
+	var meta []byte
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			break
 		}
+		switch {
+		case jsonscan.NameIs(k, "_meta"):
+			meta = v
+			continue
+		case cacheable && (jsonscan.NameIs(k, "ttlMs") || jsonscan.NameIs(k, "cacheScope")):
+			continue
+		case jsonscan.NameIs(k, "resultType"):
+			hasType = true
+		}
+		out = appendMember(out, k, v)
 	}
-	if _, ok := meta[metaServerInfo]; !ok {
-		meta[metaServerInfo] = s.infoJSON()
+	if o.Err() {
+		return nil, fmt.Errorf("mcp: a %s result is not an object", c.method)
 	}
-	members["_meta"] = rawJSON(meta)
+	if !hasType {
+		out = appendMember(out, []byte("resultType"), []byte(`"complete"`))
+	}
+	merged, err := s.withServerInfo(meta)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: a %s result's _meta is not an object", c.method)
+	}
+	out = appendMember(out, []byte("_meta"), merged)
 	if cacheable {
 		h := s.opts.Cache
 		if c.cache != nil {
 			h = *c.cache
 		}
-		members["ttlMs"] = rawJSON(h.ttlMs())
-		members["cacheScope"] = rawJSON(h.scope())
+		out = appendMember(out, []byte("ttlMs"), rawJSON(h.ttlMs()))
+		out = appendMember(out, []byte("cacheScope"), rawJSON(h.scope()))
 	}
-	return json.Marshal(members)
+	return append(out, '}'), nil
+}
+
+// appendMember appends one member, given its raw name and value, to an
+// object being written whose opening brace is already in out.
+func appendMember(out, name, value []byte) []byte {
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	out = append(out, '"')
+	out = append(out, name...)
+	out = append(out, '"', ':')
+	return append(out, value...)
+}
+
+// withServerInfo returns a result's _meta (absent or null: empty) with the
+// server's identity added unless the result already names one.
+func (s *Server) withServerInfo(meta []byte) ([]byte, error) {
+	if len(meta) == 0 || string(meta) == "null" {
+		meta = []byte("{}")
+	}
+	o, ok := jsonscan.NewObject(meta)
+	if !ok {
+		return nil, errors.New("not an object")
+	}
+	out := make([]byte, 0, len(meta)+len(s.infoJSON())+48)
+	out = append(out, '{')
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			break
+		}
+		if jsonscan.NameIs(k, metaServerInfo) {
+			return meta, nil
+		}
+		out = appendMember(out, k, v)
+	}
+	if o.Err() {
+		return nil, errors.New("not an object")
+	}
+	out = appendMember(out, []byte(metaServerInfo), s.infoJSON())
+	return append(out, '}'), nil
 }
 
 // infoJSON is the server's Implementation, encoded once.
@@ -363,24 +437,51 @@ func (s *Server) infoJSON() json.RawMessage {
 // with the server's key and belong to this very request (-32602
 // otherwise).
 func (s *Server) openRound(c *callState, req *rpc.Request) error {
-	var p struct {
-		Name           string                     `json:"name"`
-		URI            string                     `json:"uri"`
-		Arguments      json.RawMessage            `json:"arguments"`
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-		RequestState   *string                    `json:"requestState"`
+	o, ok := jsonscan.NewObject(req.Params)
+	if !ok {
+		return rpc.InvalidParams("params must be an object")
 	}
-	if err := json.Unmarshal(req.Params, &p); err != nil {
-		return rpc.InvalidParams(err.Error())
+	var target string
+	var args, inputs, state []byte
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			break
+		}
+		switch {
+		case jsonscan.NameIs(k, "name"), jsonscan.NameIs(k, "uri"):
+			t, ok := jsonscan.String(v)
+			if !ok {
+				return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", k))
+			}
+			target += t
+		case jsonscan.NameIs(k, "arguments"):
+			args = v
+		case jsonscan.NameIs(k, "inputResponses"):
+			inputs = v
+		case jsonscan.NameIs(k, "requestState"):
+			state = v
+		}
 	}
-	c.binding = bindingOf(req.Method, p.Name+p.URI, p.Arguments)
-	c.inputs = p.InputResponses
-	if p.RequestState != nil {
-		state, err := s.sealer.Open(*p.RequestState, c.binding)
+	if o.Err() {
+		return rpc.InvalidParams("params must be an object")
+	}
+	c.bindTarget, c.bindArgs = target, args
+	if len(inputs) > 0 && string(inputs) != "null" {
+		if err := json.Unmarshal(inputs, &c.inputs); err != nil {
+			return rpc.InvalidParams("params.inputResponses: " + err.Error())
+		}
+	}
+	if len(state) > 0 && string(state) != "null" {
+		token, ok := jsonscan.String(state)
+		if !ok {
+			return rpc.InvalidParams("params.requestState must be a string")
+		}
+		opened, err := s.sealer.Open(token, c.binding())
 		if err != nil {
 			return rpc.InvalidParams("requestState was not issued for this request or has expired")
 		}
-		c.state = state
+		c.state = opened
 	}
 	return nil
 }

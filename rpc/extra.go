@@ -3,6 +3,8 @@ package rpc
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // SplitExtra decodes the members of the JSON object b whose names are not
@@ -10,6 +12,45 @@ import (
 // there are none. Generated types that keep the members their schema does
 // not name call it from UnmarshalJSON.
 func SplitExtra[V any](b []byte, known ...string) (map[string]V, error) {
+	// The common case, an object with only known members, is answered by
+	// stepping through it in place; anything unusual (a repeated name, bad
+	// input) takes the decoding path below, which reports it.
+	if o, ok := jsonscan.NewObject(b); ok && len(known) <= 64 {
+		var out map[string]V
+		var seen uint64
+		clean := true
+		for clean {
+			k, raw, ok := o.Next()
+			if !ok {
+				break
+			}
+			name, ok := jsonscan.Name(k)
+			if !ok {
+				clean = false
+				break
+			}
+			if i := slices.Index(known, name); i >= 0 {
+				clean = seen&(1<<i) == 0
+				seen |= 1 << i
+				continue
+			}
+			if _, dup := out[name]; dup {
+				clean = false
+				break
+			}
+			var x V
+			if err := DecodeJSON(raw, &x); err != nil {
+				return nil, err
+			}
+			if out == nil {
+				out = make(map[string]V)
+			}
+			out[name] = x
+		}
+		if clean && !o.Err() {
+			return out, nil
+		}
+	}
 	var all map[string]json.RawMessage
 	if err := DecodeJSON(b, &all); err != nil {
 		return nil, err

@@ -210,6 +210,14 @@ func (p *parser) array(depth int) ([]any, error) {
 
 func (p *parser) number() (any, error) {
 	start := p.pos
+	if err := p.scanNumber(); err != nil {
+		return nil, err
+	}
+	return json.Number(p.data[start:p.pos]), nil
+}
+
+// scanNumber moves past the number at p.pos.
+func (p *parser) scanNumber() error {
 	d := p.data
 	if d[p.pos] == '-' {
 		p.pos++
@@ -222,12 +230,12 @@ func (p *parser) number() (any, error) {
 			p.pos++
 		}
 	default:
-		return nil, p.fail("invalid number")
+		return p.fail("invalid number")
 	}
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
 		if !p.digits() {
-			return nil, p.fail("invalid number: no digits after '.'")
+			return p.fail("invalid number: no digits after '.'")
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
@@ -236,10 +244,10 @@ func (p *parser) number() (any, error) {
 			p.pos++
 		}
 		if !p.digits() {
-			return nil, p.fail("invalid number: no digits in the exponent")
+			return p.fail("invalid number: no digits in the exponent")
 		}
 	}
-	return json.Number(d[start:p.pos]), nil
+	return nil
 }
 
 func (p *parser) digits() bool {

@@ -1,0 +1,121 @@
+package jsonscan_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
+
+func TestEndFindsTheEndOfEachKindOfValue(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"a\"b" x`, `"a\"b"`},
+		{`{"a":[1,{"b":"}"}]} ,`, `{"a":[1,{"b":"}"}]}`},
+		{`[[],[[]]]]`, `[[],[[]]]`},
+		{`true,`, `true`},
+		{`false]`, `false`},
+		{`null}`, `null`},
+		{`-0.5e+10,`, `-0.5e+10`},
+		{`12 `, `12`},
+	} {
+		e := jsonscan.End([]byte(tc.in), 0)
+		require.GreaterOrEqual(t, e, 0, tc.in)
+		assert.Equal(t, tc.want, tc.in[:e], tc.in)
+	}
+}
+
+func TestEndRejectsMalformedValues(t *testing.T) {
+	for _, in := range []string{``, `"abc`, "\"a\x01\"", `{"a":1`, `[`, `tru`, `nul`, `-`, `1.`, `1e`, `-a`, `x`} {
+		assert.Equal(t, -1, jsonscan.End([]byte(in), 0), "%q", in)
+	}
+}
+
+func TestValueTrimsWhitespaceAndRejectsTrailingData(t *testing.T) {
+	v, ok := jsonscan.Value([]byte(" \n{\"a\":1}\t"))
+	require.True(t, ok)
+	assert.Equal(t, `{"a":1}`, string(v))
+	_, ok = jsonscan.Value([]byte(`{} {}`))
+	assert.False(t, ok)
+	_, ok = jsonscan.Value([]byte(`  `))
+	assert.False(t, ok)
+}
+
+func TestObjectStepsThroughMembersInOrder(t *testing.T) {
+	o, ok := jsonscan.NewObject([]byte(` { "a" : 1 , "b\n":{"c":[2]}, "d":"x" } `))
+	require.True(t, ok)
+	var names, values []string
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			break
+		}
+		names = append(names, string(k))
+		values = append(values, string(v))
+	}
+	assert.False(t, o.Err())
+	assert.Equal(t, []string{"a", `b\n`, "d"}, names)
+	assert.Equal(t, []string{"1", `{"c":[2]}`, `"x"`}, values)
+}
+
+func TestObjectOfNothing(t *testing.T) {
+	o, ok := jsonscan.NewObject([]byte(`{ }`))
+	require.True(t, ok)
+	_, _, ok = o.Next()
+	assert.False(t, ok)
+	assert.False(t, o.Err())
+}
+
+func TestObjectReportsMalformedInput(t *testing.T) {
+	_, ok := jsonscan.NewObject([]byte(`[1]`))
+	assert.False(t, ok)
+	for _, in := range []string{`{"a"}`, `{"a":}`, `{1:2}`, `{"a":1,`, `{"a`} {
+		o, ok := jsonscan.NewObject([]byte(in))
+		require.True(t, ok, in)
+		for {
+			if _, _, ok := o.Next(); !ok {
+				break
+			}
+		}
+		assert.True(t, o.Err(), in)
+	}
+}
+
+func TestMemberFindsANameWrittenWithEscapes(t *testing.T) {
+	v, ok := jsonscan.Member([]byte(`{"x":0,"\u0061b":[1]}`), "ab")
+	require.True(t, ok)
+	assert.Equal(t, `[1]`, string(v))
+	_, ok = jsonscan.Member([]byte(`{"x":0}`), "ab")
+	assert.False(t, ok)
+	_, ok = jsonscan.Member([]byte(`"ab"`), "ab")
+	assert.False(t, ok)
+}
+
+func TestStringsDecodeAndCompare(t *testing.T) {
+	s, ok := jsonscan.String([]byte(`"caf\u00e9"`))
+	require.True(t, ok)
+	assert.Equal(t, "café", s)
+	s, ok = jsonscan.String([]byte(`"plain"`))
+	require.True(t, ok)
+	assert.Equal(t, "plain", s)
+	_, ok = jsonscan.String([]byte(`12`))
+	assert.False(t, ok)
+	assert.True(t, jsonscan.StringIs([]byte(`"2026-07-28"`), "2026-07-28"))
+	assert.True(t, jsonscan.StringIs([]byte(`"\u0032026-07-28"`), "2026-07-28"))
+	assert.False(t, jsonscan.StringIs([]byte(`2026`), "2026"))
+	assert.False(t, jsonscan.StringIs([]byte(`"x\q"`), `x\q`))
+	n, ok := jsonscan.Name([]byte(`a\tb`))
+	require.True(t, ok)
+	assert.Equal(t, "a\tb", n)
+}
+
+func TestSteppingAPlainObjectDoesNotAllocate(t *testing.T) {
+	data := []byte(`{"name":"add","arguments":{"a":1,"b":2},"_meta":{"progressToken":7}}`)
+	allocs := testing.AllocsPerRun(100, func() {
+		if v, ok := jsonscan.Member(data, "_meta"); !ok || !jsonscan.StringIs([]byte(`"x"`), "x") || len(v) == 0 {
+			t.Fatal("member not found")
+		}
+	})
+	assert.Zero(t, allocs)
+}
