@@ -51,7 +51,7 @@ type Config struct {
 	// Duration caps the wall time of one measured phase.
 	Duration time.Duration
 	// Warmup is the number of calls before each measured phase (also capped
-	// by Duration); they are not measured.
+	// at half of Duration); they are not measured.
 	Warmup int64
 	// Sessions is the number of concurrent sessions in sessions mode.
 	Sessions int
@@ -77,7 +77,7 @@ func DefaultConfig() Config {
 		Rounds:      5,
 		Calls:       2_000_000,
 		Duration:    2 * time.Second,
-		Warmup:      2000,
+		Warmup:      1000,
 		Sessions:    16,
 		Depth:       64,
 		CallTimeout: 10 * time.Second,

@@ -120,7 +120,7 @@ func (r *runner) measure(ctx context.Context, server string, conf Configuration)
 // measured phase run by do.
 func (r *runner) measured(pid int, do func(lim limits) (phase, error)) (ph phase, cpu0, cpu1 int64, err error) {
 	if r.cfg.Warmup > 0 {
-		if _, err = do(limits{calls: r.cfg.Warmup, deadline: time.Now().Add(r.cfg.Duration)}); err != nil {
+		if _, err = do(limits{calls: r.cfg.Warmup, deadline: time.Now().Add(r.cfg.Duration / 2)}); err != nil {
 			return ph, 0, 0, fmt.Errorf("warm-up: %w", err)
 		}
 	}

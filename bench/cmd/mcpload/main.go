@@ -5,12 +5,14 @@
 //	go run ./cmd/mcpload                 # the full run (about ten minutes on two cores)
 //	go run ./cmd/mcpload -quick          # a smoke run in seconds
 //	go run ./cmd/mcpload -transports stdio -modes pipelined -rounds 3 -format markdown -out result.md
+//	go run ./cmd/mcpload -format json -out run.json && go run ./cmd/mcpload -from run.json -format markdown
 //
 // docs/performance.md at the repository root describes the method.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -50,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		format     = fs.String("format", load.FormatText, "output: text, markdown or json")
 		out        = fs.String("out", "", "write the report to this file instead of standard output")
 		quiet      = fs.Bool("q", false, "no progress lines on standard error")
+		from       = fs.String("from", "", "render this saved -format json report instead of running")
 	)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -115,13 +118,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unknown format %q (want text, markdown or json)", *format)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := load.Run(ctx, cfg)
-	if err != nil {
-		return err
+	var rep *load.Report
+	if *from != "" {
+		data, err := os.ReadFile(*from)
+		if err != nil {
+			return err
+		}
+		rep = &load.Report{}
+		if err := json.Unmarshal(data, rep); err != nil {
+			return fmt.Errorf("%s: %w", *from, err)
+		}
+	} else {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		var err error
+		if rep, err = load.Run(ctx, cfg); err != nil {
+			return err
+		}
+		rep.Command = "mcpload " + strings.Join(args, " ")
 	}
-	rep.Command = "mcpload " + strings.Join(args, " ")
 	if *out == "" {
 		return load.Write(stdout, rep, *format)
 	}
