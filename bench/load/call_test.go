@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCallAtAlternatesToolsAndVariesArguments(t *testing.T) {
@@ -15,13 +18,9 @@ func TestCallAtAlternatesToolsAndVariesArguments(t *testing.T) {
 		if n%2 == 1 {
 			want = ToolAdd
 		}
-		if c.Tool != want {
-			t.Fatalf("CallAt(%d).Tool = %q, want %q", n, c.Tool, want)
-		}
+		require.Equal(t, want, c.Tool, "CallAt(%d)", n)
 		key := c.Text + "|" + c.ExpectedText()
-		if seen[key] {
-			t.Errorf("CallAt(%d) repeats an earlier call: %+v", n, c)
-		}
+		assert.False(t, seen[key], "CallAt(%d) repeats an earlier call: %+v", n, c)
 		seen[key] = true
 	}
 }
@@ -37,9 +36,7 @@ func TestExpectedTextOfAddIsTheShortestFloatForm(t *testing.T) {
 		{Call{Tool: ToolEcho, Text: "x"}, "x"},
 	}
 	for _, tt := range tests {
-		if got := tt.c.ExpectedText(); got != tt.want {
-			t.Errorf("%+v: ExpectedText() = %q, want %q", tt.c, got, tt.want)
-		}
+		assert.Equal(t, tt.want, tt.c.ExpectedText(), "%+v", tt.c)
 	}
 }
 
@@ -47,13 +44,8 @@ func TestAppendJSONStringRoundTripsThroughEncodingJSON(t *testing.T) {
 	for _, s := range []string{"", "plain", `q"uo\te`, "tab\tnl\ncr\r", "\x00\x1f", "żółw ✓", "bad \xff utf8"} {
 		var got string
 		enc := appendJSONString(nil, s)
-		if err := json.Unmarshal(enc, &got); err != nil {
-			t.Fatalf("%q encodes to invalid JSON %s: %v", s, enc, err)
-		}
-		want := strings.ToValidUTF8(s, "\uFFFD")
-		if got != want {
-			t.Errorf("%q round-trips to %q", s, got)
-		}
+		require.NoError(t, json.Unmarshal(enc, &got), "%q encodes to %s", s, enc)
+		assert.Equal(t, strings.ToValidUTF8(s, "\uFFFD"), got)
 	}
 }
 
@@ -78,38 +70,30 @@ func TestToolsCallRequestPerProtocol(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := string(appendToolsCall(nil, tt.protocol, 7, tt.c))
-			if got != tt.want {
-				t.Errorf("request\n got %s\nwant %s", got, tt.want)
-			}
-			if !json.Valid([]byte(got)) {
-				t.Error("request is not valid JSON")
-			}
+			got := appendToolsCall(nil, tt.protocol, 7, tt.c)
+			assert.Equal(t, tt.want, string(got))
+			assert.True(t, json.Valid(got), "the request is valid JSON")
 		})
 	}
 }
 
 func TestHandshakeMessagesAreValidJSON(t *testing.T) {
 	var init struct {
-		ID     int `json:"id"`
-		Method string
+		ID     int    `json:"id"`
+		Method string `json:"method"`
 		Params struct {
 			ProtocolVersion string `json:"protocolVersion"`
-		}
+		} `json:"params"`
 	}
-	if err := json.Unmarshal(initializeRequest(), &init); err != nil {
-		t.Fatal(err)
-	}
-	if init.ID != initializeID || init.Method != "initialize" || init.Params.ProtocolVersion != Protocol20251125 {
-		t.Errorf("initialize = %+v", init)
-	}
+	require.NoError(t, json.Unmarshal(initializeRequest(), &init))
+	assert.Equal(t, initializeID, init.ID)
+	assert.Equal(t, "initialize", init.Method)
+	assert.Equal(t, Protocol20251125, init.Params.ProtocolVersion)
+
 	var note map[string]any
-	if err := json.Unmarshal(initializedNotification(), &note); err != nil {
-		t.Fatal(err)
-	}
-	if _, hasID := note["id"]; hasID || note["method"] != "notifications/initialized" {
-		t.Errorf("initialized notification = %v", note)
-	}
+	require.NoError(t, json.Unmarshal(initializedNotification(), &note))
+	assert.NotContains(t, note, "id")
+	assert.Equal(t, "notifications/initialized", note["method"])
 }
 
 func TestHTTPHeadersPerProtocol(t *testing.T) {
@@ -129,25 +113,17 @@ func TestHTTPHeadersPerProtocol(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := http.Header{}
 			setHTTPHeaders(h, tt.protocol, tt.method, tt.tool, tt.sess)
-			if h.Get("Accept") != "application/json, text/event-stream" || h.Get("Content-Type") != "application/json" {
-				t.Errorf("Accept/Content-Type = %q/%q", h.Get("Accept"), h.Get("Content-Type"))
-			}
+			assert.Equal(t, "application/json, text/event-stream", h.Get("Accept"))
+			assert.Equal(t, "application/json", h.Get("Content-Type"))
 			for k, v := range tt.want {
-				if got := h.Get(k); got != v {
-					t.Errorf("%s = %q, want %q", k, got, v)
-				}
+				assert.Equal(t, v, h.Get(k), k)
 			}
 		})
 	}
 }
 
 func TestCheckProtocolRejectsOthers(t *testing.T) {
-	for _, p := range []string{Protocol20251125, Protocol20260728} {
-		if err := checkProtocol(p); err != nil {
-			t.Errorf("checkProtocol(%q) = %v", p, err)
-		}
-	}
-	if err := checkProtocol("2024-11-05"); err == nil {
-		t.Error("checkProtocol accepted 2024-11-05")
-	}
+	assert.NoError(t, checkProtocol(Protocol20251125))
+	assert.NoError(t, checkProtocol(Protocol20260728))
+	assert.ErrorContains(t, checkProtocol("2024-11-05"), `unknown protocol "2024-11-05"`)
 }

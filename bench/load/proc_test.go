@@ -3,16 +3,16 @@ package load
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func readFixture(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "proc", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return data
 }
 
@@ -28,12 +28,8 @@ func TestParseStatCPUSumsUserAndSystemTicks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parseStatCPU(tt.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("ticks = %d, want %d", got, tt.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }
@@ -50,21 +46,15 @@ func TestParseStatCPURejectsMalformedText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parseStatCPU([]byte(tt.data))
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("error = %v, want one mentioning %q", err, tt.wantErr)
-			}
+			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
 }
 
 func TestParseStatusHWMReadsPeakRSSInBytes(t *testing.T) {
 	got, err := parseStatusHWM(readFixture(t, "status"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := int64(13420 * 1024); got != want {
-		t.Errorf("VmHWM = %d, want %d", got, want)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, int64(13420*1024), got)
 }
 
 func TestParseStatusHWMRejectsMissingOrMalformedLine(t *testing.T) {
@@ -78,9 +68,7 @@ func TestParseStatusHWMRejectsMissingOrMalformedLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parseStatusHWM([]byte(tt.data))
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("error = %v, want one mentioning %q", err, tt.wantErr)
-			}
+			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
 }
@@ -90,17 +78,17 @@ func TestCPUTicksAndPeakRSSReadTheLiveProcess(t *testing.T) {
 		t.Skip("no /proc on this system: the driver measures only on Linux")
 	}
 	pid := os.Getpid()
-	if _, err := CPUTicks(pid); err != nil {
-		t.Errorf("CPUTicks(self): %v", err)
-	}
+	_, err := CPUTicks(pid)
+	assert.NoError(t, err)
 	rss, err := PeakRSS(pid)
-	if err != nil {
-		t.Fatalf("PeakRSS(self): %v", err)
-	}
-	if rss <= 0 {
-		t.Errorf("PeakRSS(self) = %d, want > 0", rss)
-	}
-	if ClockTicks() <= 0 {
-		t.Error("ClockTicks() must be positive")
-	}
+	require.NoError(t, err)
+	assert.Positive(t, rss)
+	assert.Positive(t, ClockTicks())
+}
+
+func TestCPUTicksAndPeakRSSFailForAMissingProcess(t *testing.T) {
+	_, err := CPUTicks(-1)
+	assert.Error(t, err)
+	_, err = PeakRSS(-1)
+	assert.Error(t, err)
 }

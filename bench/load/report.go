@@ -177,7 +177,7 @@ func (c *ConfigResult) summarize(ours string) {
 	for i := range c.Servers {
 		s := &c.Servers[i]
 		s.CPURatio, s.ThroughputRatio = Ratio{Median: missing}, Ratio{Median: missing}
-		if o != nil {
+		if o != nil && s != o {
 			s.CPURatio = perRound(o.Rounds, s.Rounds, func(ours, theirs Measurement) Num {
 				return ratio(ours.CPUMsPer1000, theirs.CPUMsPer1000)
 			})

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fastConfig is a run of every configuration short enough for unit tests.
@@ -26,39 +28,28 @@ func TestRunMeasuresEveryConfigurationOfEveryServer(t *testing.T) {
 	cfg.Rounds = 2
 	useFakeServer(t, &cfg, fakeGood)
 	rep, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// stdio: 2 protocols × 2 modes; http: 2 protocols × 3 modes.
-	if len(rep.Results) != 10 {
-		t.Fatalf("%d configurations, want 10", len(rep.Results))
-	}
+	require.Len(t, rep.Results, 10)
 	for _, c := range rep.Results {
+		require.Len(t, c.Servers, 3)
 		for _, s := range c.Servers {
-			if len(s.Rounds) != 2 {
-				t.Errorf("%s %s: %d rounds, want 2", c.Configuration, s.Server, len(s.Rounds))
-			}
+			assert.Len(t, s.Rounds, 2, "%s %s", c.Configuration, s.Server)
 			for _, m := range s.Rounds {
-				if m.Calls == 0 || m.CallsPerSecond <= 0 || m.PeakRSSMiB <= 0 || m.P99 < m.P50 {
-					t.Errorf("%s %s: implausible measurement %+v", c.Configuration, s.Server, m)
-				}
+				ok := m.Calls > 0 && m.CallsPerSecond > 0 && m.PeakRSSMiB > 0 && m.P99 >= m.P50
+				assert.True(t, ok, "%s %s: implausible measurement %+v", c.Configuration, s.Server, m)
 			}
-			if s.Server != ServerOurs && len(s.ThroughputRatio.Rounds) != 2 {
-				t.Errorf("%s %s: throughput ratios %+v", c.Configuration, s.Server, s.ThroughputRatio)
+			if s.Server != ServerOurs {
+				assert.Len(t, s.ThroughputRatio.Rounds, 2, "%s %s", c.Configuration, s.Server)
 			}
 		}
 	}
-	if len(rep.Targets) == 0 {
-		t.Error("no targets checked")
-	}
+	assert.NotEmpty(t, rep.Targets)
 	for _, format := range []string{FormatText, FormatMarkdown, FormatJSON} {
 		var buf bytes.Buffer
-		if err := Write(&buf, rep, format); err != nil {
-			t.Errorf("%s: %v", format, err)
-		}
-		if !strings.Contains(buf.String(), "http") || !strings.Contains(buf.String(), "2026-07-28") {
-			t.Errorf("%s output lacks the configurations:\n%s", format, buf.String())
-		}
+		require.NoError(t, Write(&buf, rep, format), format)
+		assert.Contains(t, buf.String(), "http", format)
+		assert.Contains(t, buf.String(), "2026-07-28", format)
 	}
 }
 
@@ -66,9 +57,8 @@ func TestRunReadsEventStreamReplies(t *testing.T) {
 	cfg := fastConfig(ServerOurs)
 	cfg.Transports = []string{TransportHTTP}
 	useFakeServer(t, &cfg, fakeSSE)
-	if _, err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	_, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
 }
 
 func TestRunStopsAtAWrongReplyNamingServerConfigurationAndMessage(t *testing.T) {
@@ -98,13 +88,9 @@ func TestRunStopsAtAWrongReplyNamingServerConfigurationAndMessage(t *testing.T) 
 			cfg.Transports, cfg.Protocols, cfg.Modes = []string{tt.transport}, []string{tt.protocol}, []string{tt.mode}
 			useFakeServer(t, &cfg, tt.fault)
 			_, err := Run(context.Background(), cfg)
-			if err == nil {
-				t.Fatal("the run succeeded")
-			}
+			require.Error(t, err, "the run succeeded")
 			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not mention %q", err, w)
-				}
+				assert.ErrorContains(t, err, w)
 			}
 		})
 	}
@@ -114,9 +100,7 @@ func TestRunFailsClearlyWithoutTheServerSources(t *testing.T) {
 	cfg := fastConfig(ServerGoSDK)
 	cfg.BenchDir = t.TempDir()
 	_, err := Run(context.Background(), cfg)
-	if err == nil || !strings.Contains(err.Error(), `server "gosdk": no directory`) {
-		t.Errorf("error = %v", err)
-	}
+	assert.ErrorContains(t, err, `server "gosdk": no directory`)
 }
 
 func TestRunRejectsAnUnusableConfig(t *testing.T) {
@@ -146,9 +130,7 @@ func TestRunRejectsAnUnusableConfig(t *testing.T) {
 			cfg := DefaultConfig()
 			tt.edit(&cfg)
 			_, err := Run(context.Background(), cfg)
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("error = %v, want one mentioning %q", err, tt.wantErr)
-			}
+			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
 }
@@ -162,21 +144,14 @@ func TestRunHonoursCallCapAndCancellation(t *testing.T) {
 	useFakeServer(t, &cfg, fakeGood)
 	start := time.Now()
 	rep, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rep.Results[0].Servers[0].Rounds[0].Calls; got != 25 {
-		t.Errorf("measured %d calls, want the cap of 25", got)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("a 25-call phase took %v", time.Since(start))
-	}
+	require.NoError(t, err)
+	assert.Equal(t, int64(25), rep.Results[0].Servers[0].Rounds[0].Calls, "the call cap ends the phase")
+	assert.Less(t, time.Since(start), 5*time.Second, "the call cap ends the phase long before its duration")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, cfg); err == nil {
-		t.Error("a cancelled run succeeded")
-	}
+	_, err = Run(ctx, cfg)
+	assert.ErrorIs(t, err, context.Canceled)
 }
 
 func TestJSONReportRoundTrips(t *testing.T) {
@@ -184,21 +159,13 @@ func TestJSONReportRoundTrips(t *testing.T) {
 	cfg.Transports, cfg.Modes = []string{TransportStdio}, []string{ModeSequential}
 	useFakeServer(t, &cfg, fakeGood)
 	rep, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var buf bytes.Buffer
-	if err := Write(&buf, rep, FormatJSON); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Write(&buf, rep, FormatJSON))
 	var back Report
-	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
-		t.Fatalf("%v\n%s", err, buf.String())
-	}
-	if len(back.Results) != len(rep.Results) || back.Ours != ServerOurs {
-		t.Errorf("decoded %+v", back)
-	}
-	if back.Results[0].Servers[0].CPURatio.Median.OK() != rep.Results[0].Servers[0].CPURatio.Median.OK() {
-		t.Error("a ratio lost or gained its value in JSON")
-	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &back), buf.String())
+	assert.Len(t, back.Results, len(rep.Results))
+	assert.Equal(t, ServerOurs, back.Ours)
+	assert.False(t, back.Results[0].Servers[0].CPURatio.Median.OK(), "ours has no ratio to itself, null in JSON")
+	assert.True(t, back.Results[0].Servers[1].ThroughputRatio.Median.OK(), "mcpgo's ratio survives JSON")
 }

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestQuickRunOfTheRealServers builds the four benchmark servers and runs
@@ -26,17 +29,11 @@ func TestQuickRunOfTheRealServers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	rep, err := Run(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Results) != 10 {
-		t.Fatalf("%d configurations, want 10", len(rep.Results))
-	}
+	require.NoError(t, err)
+	require.Len(t, rep.Results, 10)
 	for _, c := range rep.Results {
 		for _, s := range c.Servers {
-			if s.Median.Calls == 0 {
-				t.Errorf("%s %s: no calls", c.Configuration, s.Server)
-			}
+			assert.Positive(t, s.Median.Calls, "%s %s", c.Configuration, s.Server)
 		}
 	}
 }

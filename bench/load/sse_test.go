@@ -1,9 +1,11 @@
 package load
 
 import (
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReadSSEReplyFindsTheResponse(t *testing.T) {
@@ -22,12 +24,8 @@ func TestReadSSEReplyFindsTheResponse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := readSSEReply(strings.NewReader(tt.stream))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := r.checkCall(3, Call{Tool: ToolEcho, Text: "hi"}); err != nil {
-				t.Error(err)
-			}
+			require.NoError(t, err)
+			assert.NoError(t, r.checkCall(3, Call{Tool: ToolEcho, Text: "hi"}))
 		})
 	}
 }
@@ -48,13 +46,9 @@ func TestReadSSEReplyFailsWithoutAResponse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := readSSEReply(strings.NewReader(tt.stream))
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("error = %v, want one mentioning %q", err, tt.wantErr)
-			}
+			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
 	_, err := readSSEReply(strings.NewReader(""))
-	if !errors.Is(err, errNoReply) {
-		t.Errorf("empty stream: %v is not errNoReply", err)
-	}
+	assert.ErrorIs(t, err, errNoReply)
 }

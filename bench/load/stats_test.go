@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestPercentileUsesNearestRank(t *testing.T) {
@@ -29,9 +31,7 @@ func TestPercentileUsesNearestRank(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Percentile(tt.sorted, tt.p); got != tt.want {
-				t.Errorf("Percentile(%v) = %v, want %v", tt.p, got, tt.want)
-			}
+			assert.Equal(t, tt.want, Percentile(tt.sorted, tt.p))
 		})
 	}
 }
@@ -48,20 +48,14 @@ func TestMedianOfOddEvenAndEmpty(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Median(tt.xs); got != tt.want {
-				t.Errorf("Median(%v) = %v, want %v", tt.xs, got, tt.want)
-			}
+			assert.Equal(t, tt.want, Median(tt.xs))
 		})
 	}
-	if got := Median(nil); !math.IsNaN(got) {
-		t.Errorf("Median(nil) = %v, want NaN", got)
-	}
+	assert.True(t, math.IsNaN(Median(nil)), "the median of nothing is NaN")
 }
 
 func TestMedianLeavesItsInputUnsorted(t *testing.T) {
 	xs := []float64{3, 1, 2}
 	Median(xs)
-	if xs[0] != 3 || xs[1] != 1 || xs[2] != 2 {
-		t.Errorf("Median reordered its input: %v", xs)
-	}
+	assert.Equal(t, []float64{3, 1, 2}, xs)
 }

@@ -1,9 +1,11 @@
 package load
 
 import (
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestVerifyCallAcceptsCorrectReplies(t *testing.T) {
@@ -23,9 +25,7 @@ func TestVerifyCallAcceptsCorrectReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := verifyCall([]byte(tt.msg), 5, tt.c); err != nil {
-				t.Error(err)
-			}
+			assert.NoError(t, verifyCall([]byte(tt.msg), 5, tt.c))
 		})
 	}
 }
@@ -58,16 +58,10 @@ func TestVerifyCallNamesWhatIsWrong(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := verifyCall([]byte(tt.msg), 5, tt.c)
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("error = %v, want one mentioning %q", err, tt.wantErr)
-			}
+			require.ErrorContains(t, err, tt.wantErr)
 			var re *ReplyError
-			if !errors.As(err, &re) {
-				t.Fatalf("error %T is not a *ReplyError", err)
-			}
-			if !strings.Contains(err.Error(), "message: {") {
-				t.Errorf("error %q does not quote the message", err)
-			}
+			require.ErrorAs(t, err, &re)
+			assert.Contains(t, err.Error(), "message: {", "the error quotes the message")
 		})
 	}
 }
@@ -76,29 +70,18 @@ func TestReplyErrorQuotesAtMostAFewHundredBytes(t *testing.T) {
 	long := `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 2000) + `"}]}}`
 	err := verifyCall([]byte(long), 5, Call{Tool: ToolEcho, Text: "hi"})
 	var re *ReplyError
-	if !errors.As(err, &re) {
-		t.Fatalf("error = %v", err)
-	}
-	if len(re.Message) > maxQuoted+len("…") {
-		t.Errorf("quoted %d bytes", len(re.Message))
-	}
+	require.ErrorAs(t, err, &re)
+	assert.LessOrEqual(t, len(re.Message), maxQuoted+len("…"))
 }
 
 func TestCheckInitializeWantsTheRequestedVersion(t *testing.T) {
 	ok := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"bench","version":"1"}}}`
 	older := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"bench","version":"1"}}}`
 	r, err := parseReply([]byte(ok))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.checkInitialize(); err != nil {
-		t.Errorf("accepted version: %v", err)
-	}
+	require.NoError(t, err)
+	assert.NoError(t, r.checkInitialize())
+
 	r, err = parseReply([]byte(older))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.checkInitialize(); err == nil || !strings.Contains(err.Error(), `negotiated protocol "2025-06-18"`) {
-		t.Errorf("older version: error = %v", err)
-	}
+	require.NoError(t, err)
+	assert.ErrorContains(t, r.checkInitialize(), `negotiated protocol "2025-06-18"`)
 }
