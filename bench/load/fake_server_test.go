@@ -26,6 +26,7 @@ const (
 	fakeError     = "error"     // answers calls with a JSON-RPC error
 	fakeExit      = "exit"      // exits at the first call
 	fakeOldProto  = "oldproto"  // negotiates 2025-06-18
+	fakeHang      = "hang"      // never answers a call
 )
 
 func TestMain(m *testing.M) {
@@ -86,6 +87,8 @@ func (r *fakeRequest) answer(fault string) (reply map[string]any, exit bool) {
 	switch fault {
 	case fakeExit:
 		return nil, true
+	case fakeHang:
+		return nil, false
 	case fakeError:
 		return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": "fake failure"}}, false
 	case fakeWrongID:

@@ -88,13 +88,16 @@ func writeTables(w io.Writer, rep *Report, markdown bool) error {
 	lines := []string{
 		"machine: " + rep.Machine + fmt.Sprintf(", %d clock ticks/s", s.ClockTicks),
 	}
+	if rep.Load != "" {
+		lines = append(lines, "load average (1, 5, 15 min): "+rep.Load)
+	}
 	if rep.Command != "" {
 		lines = append(lines, "command: "+rep.Command)
 	}
 	lines = append(lines,
 		fmt.Sprintf("rounds: %d; each phase: at most %d calls and %gs, after %d warm-up calls; pipelined: %d in flight; sessions: %d",
 			s.Rounds, s.Calls, s.DurationSec, s.Warmup, s.Depth, s.Sessions),
-		"figures: medians over the rounds; CPU = server user+system CPU ms per 1000 calls; latency in µs; RSS = peak (VmHWM)",
+		"figures: medians over the rounds; CPU = server user+system CPU ms per 1000 calls; RSS = peak (VmHWM)",
 		"ratios to "+rep.Ours+" per round, then → median: CPU ours/theirs and calls/s theirs/ours, so below 1 ours is better in both",
 		"×limit = CPU per call over the limit server's; %limit = calls/s as a share of the limit server's",
 	)
@@ -108,7 +111,7 @@ func writeTables(w io.Writer, rep *Report, markdown bool) error {
 			return err
 		}
 		t := &table{markdown: markdown}
-		t.add("server", "calls/s", "CPU ms/1k", "p50", "p90", "p99", "RSS MiB", "×limit", "%limit",
+		t.add("server", "calls/s", "CPU ms/1k", "p50 µs", "p90 µs", "p99 µs", "RSS MiB", "×limit", "%limit",
 			"CPU ours/theirs", "calls/s theirs/ours")
 		for _, sr := range c.Servers {
 			m := sr.Median

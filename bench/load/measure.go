@@ -81,6 +81,8 @@ func (r *runner) measure(ctx context.Context, server string, conf Configuration)
 	var timedOut atomic.Bool
 	watchdog := time.AfterFunc(budget, func() { timedOut.Store(true); p.kill() })
 	defer watchdog.Stop()
+	// Cancelling the run ends a blocked stdio read the same way.
+	defer context.AfterFunc(ctx, p.kill)()
 
 	var (
 		ph         phase

@@ -91,3 +91,22 @@ func parseStatusHWM(data []byte) (int64, error) {
 	}
 	return 0, errors.New("proc status: no VmHWM line")
 }
+
+// loadAverage returns the 1, 5 and 15 minute load averages from
+// /proc/loadavg, or "" when they cannot be read.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	return parseLoadAverage(data)
+}
+
+// parseLoadAverage keeps the first three fields of /proc/loadavg.
+func parseLoadAverage(data []byte) string {
+	fields := strings.Fields(string(data))
+	if len(fields) < 3 {
+		return ""
+	}
+	return strings.Join(fields[:3], " ")
+}

@@ -92,3 +92,8 @@ func TestCPUTicksAndPeakRSSFailForAMissingProcess(t *testing.T) {
 	_, err = PeakRSS(-1)
 	assert.Error(t, err)
 }
+
+func TestParseLoadAverageKeepsTheThreeAverages(t *testing.T) {
+	assert.Equal(t, "4.97 2.97 2.39", parseLoadAverage([]byte("4.97 2.97 2.39 3/412 30454\n")))
+	assert.Empty(t, parseLoadAverage([]byte("garbage")))
+}

@@ -67,6 +67,10 @@ type Report struct {
 	Date string `json:"date"`
 	// Machine describes where it ran: Go version, OS/arch, CPUs.
 	Machine string `json:"machine"`
+	// Load is the machine's load average (1, 5, 15 minutes) at the start
+	// and at the end of the run: anything well above zero at the start means
+	// other work shared the cores.
+	Load string `json:"load,omitempty"`
 	// Command is the command line, when the caller records it.
 	Command string `json:"command,omitempty"`
 	// Settings are the run's bounds.

@@ -37,6 +37,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		Ours:    cfg.ours(),
 		Servers: cfg.Servers,
 	}
+	startLoad := loadAverage()
 	for _, conf := range cfg.configurations() {
 		res := ConfigResult{Configuration: conf, Servers: make([]ServerResult, len(cfg.Servers))}
 		for i, s := range cfg.Servers {
@@ -62,5 +63,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Results = append(rep.Results, res)
 	}
 	rep.Targets = targets(rep.Results, rep.Ours)
+	if startLoad != "" {
+		rep.Load = "start " + startLoad + "; end " + loadAverage()
+	}
 	return rep, nil
 }

@@ -169,3 +169,26 @@ func TestJSONReportRoundTrips(t *testing.T) {
 	assert.False(t, back.Results[0].Servers[0].CPURatio.Median.OK(), "ours has no ratio to itself, null in JSON")
 	assert.True(t, back.Results[0].Servers[1].ThroughputRatio.Median.OK(), "mcpgo's ratio survives JSON")
 }
+
+func TestAServerThatStopsAnsweringIsKilled(t *testing.T) {
+	cfg := fastConfig(ServerOurs)
+	cfg.Transports, cfg.Protocols, cfg.Modes = []string{TransportStdio}, []string{Protocol20251125}, []string{ModeSequential}
+	cfg.CallTimeout = 200 * time.Millisecond
+	useFakeServer(t, &cfg, fakeHang)
+	start := time.Now()
+	_, err := Run(context.Background(), cfg)
+	assert.ErrorContains(t, err, "the server was killed after")
+	assert.Less(t, time.Since(start), 10*time.Second)
+}
+
+func TestCancellingTheRunEndsABlockedRead(t *testing.T) {
+	cfg := fastConfig(ServerOurs)
+	cfg.Transports, cfg.Protocols, cfg.Modes = []string{TransportStdio}, []string{Protocol20260728}, []string{ModePipelined}
+	useFakeServer(t, &cfg, fakeHang)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Run(ctx, cfg)
+	assert.Error(t, err)
+	assert.Less(t, time.Since(start), 5*time.Second, "the run ends soon after its context")
+}
