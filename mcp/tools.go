@@ -9,6 +9,9 @@ import (
 	"regexp"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/fastschema"
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -28,7 +31,10 @@ type toolEntry struct {
 	cache   *CacheHint
 	headers []headerParam // x-mcp-header params of the input schema
 	in, out *jsonschema.Schema
-	handler ToolHandler
+	// inFast and outFast are the compiled fast forms of in and out: what
+	// they accept skips the tree decoding and the library's validation.
+	inFast, outFast *fastschema.Validator
+	handler         ToolHandler
 }
 
 // toolName is the protocol's rule for tool names.
@@ -65,10 +71,12 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 	if e.in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
 		return nil, err
 	}
+	e.inFast = fastschema.Compile(e.in)
 	if len(t.OutputSchema) > 0 {
 		if e.out, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
 			return nil, err
 		}
+		e.outFast = fastschema.Compile(e.out)
 	}
 	if e.headers, err = headerParams(e.tool.InputSchema); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
@@ -101,7 +109,7 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts 
 	}
 	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
 		var in In // callTool has set absent arguments to {}
-		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+		if err := rpc.DecodeJSON(req.Params.Arguments, &in); err != nil {
 			return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
 		}
 		res, out, err := h(ctx, req, in)
@@ -170,16 +178,20 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	if len(p.Arguments) == 0 {
 		p.Arguments = json.RawMessage(`{}`)
 	}
-	inst, err := decodeInstance(p.Arguments)
-	if err != nil {
-		return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
-	}
-	if err := e.in.Validate(inst); err != nil {
-		verr := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
-		if s.opts.InvalidArgumentsAsError {
-			return nil, verr
+	// The arguments come from a message the strict parser accepted, so
+	// the fast validator may vouch for them; otherwise the library decides.
+	if e.inFast.Check(p.Arguments) != fastschema.Valid {
+		inst, err := decodeInstance(p.Arguments)
+		if err != nil {
+			return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
 		}
-		return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
+		if err := e.in.Validate(inst); err != nil {
+			verr := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
+			if s.opts.InvalidArgumentsAsError {
+				return nil, verr
+			}
+			return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
+		}
 	}
 	c := callOf(ctx, ss)
 	req := &CallToolRequest{Session: ss, Params: p, call: c}
@@ -230,17 +242,28 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 			s.log.Error("mcp: tool result lacks the structuredContent its outputSchema requires", "tool", e.tool.Name)
 			return nil, rpc.InternalError()
 		}
-		inst, err := decodeInstance(res.StructuredContent)
-		if err == nil {
-			err = e.out.Validate(inst)
-		}
-		if err != nil {
+		if err := s.checkOutput(e, res.StructuredContent); err != nil {
 			s.log.Error("mcp: tool result does not match its outputSchema", "tool", e.tool.Name, "error", err)
 			return nil, rpc.InternalError()
 		}
 	}
 	out := downgradeToolResult(*res, req.Session.features())
 	return &out, nil
+}
+
+// checkOutput validates a tool's structured output against its output
+// schema. The handler wrote the bytes, so the fast validator vouches for
+// them only when they are one strict JSON text (no repeated names, which
+// it assumes away).
+func (s *Server) checkOutput(e *toolEntry, out json.RawMessage) error {
+	if jsonscan.Strict(out, rpc.DefaultMaxDepth) && e.outFast.Check(out) == fastschema.Valid {
+		return nil
+	}
+	inst, err := decodeInstance(out)
+	if err != nil {
+		return err
+	}
+	return e.out.Validate(inst)
 }
 
 // ToolError returns a tool result that reports a failure to the model:

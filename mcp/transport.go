@@ -3,9 +3,9 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"sync"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -47,11 +47,15 @@ func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
 
 // isInitialize reports whether a message is an initialize request.
 func isInitialize(msg []byte) bool {
-	var env struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
+	if !bytes.Contains(msg, []byte(`"initialize"`)) {
+		return false
 	}
-	return json.Unmarshal(msg, &env) == nil && env.Method == "initialize" && env.ID != nil
+	method, ok := jsonscan.Member(msg, "method")
+	if !ok || !jsonscan.StringIs(method, "initialize") {
+		return false
+	}
+	_, hasID := jsonscan.Member(msg, "id")
+	return hasID
 }
 
 // Write sends one message.

@@ -24,22 +24,24 @@ func SplitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 			if !ok {
 				break
 			}
+			if i := slices.IndexFunc(known, func(n string) bool { return jsonscan.NameIs(k, n) }); i >= 0 {
+				clean = seen&(1<<i) == 0
+				seen |= 1 << i
+				continue
+			}
 			name, ok := jsonscan.Name(k)
 			if !ok {
 				clean = false
 				break
-			}
-			if i := slices.Index(known, name); i >= 0 {
-				clean = seen&(1<<i) == 0
-				seen |= 1 << i
-				continue
 			}
 			if _, dup := out[name]; dup {
 				clean = false
 				break
 			}
 			var x V
-			if err := DecodeJSON(raw, &x); err != nil {
+			if r, isRaw := any(&x).(*json.RawMessage); isRaw && jsonscan.Strict(raw, DefaultMaxDepth) {
+				*r = append(json.RawMessage(nil), raw...)
+			} else if err := DecodeJSON(raw, &x); err != nil {
 				return nil, err
 			}
 			if out == nil {

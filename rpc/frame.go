@@ -114,6 +114,9 @@ func (r *Response) CheckResult(result *jsonschema.Schema, code int) *Error {
 	if r.Error != nil || result == nil {
 		return nil
 	}
+	if validFast(result, r.Result) {
+		return nil
+	}
 	tree := r.tree
 	if tree == nil {
 		t, err := parse(r.Result, DefaultMaxDepth)

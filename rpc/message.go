@@ -8,6 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/schema"
 )
 
@@ -154,6 +155,13 @@ func (p *parser) element(depth int) (inbound, error) {
 			return inbound{}, err
 		}
 		return inbound{invalid: InvalidRequest("a message must be a JSON object"), id: NullID()}, nil
+	}
+	start := p.pos
+	if end := jsonscan.StrictEnd(p.data, start, depth, p.maxDepth); end > 0 {
+		if it, ok := classifyScanned(p.data[start:end]); ok {
+			p.pos = end
+			return it, nil
+		}
 	}
 	obj, members, err := p.object(depth, true)
 	if err != nil {

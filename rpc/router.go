@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // Handler answers calls. The result is encoded as JSON (a json.RawMessage is
@@ -164,6 +166,9 @@ func (r *Router) dispatch(ctx context.Context, req *Request) (any, error) {
 
 // checkParams normalises by-position params and validates them.
 func (m *Method) checkParams(req *Request) error {
+	if m.fastParams(req) {
+		return nil
+	}
 	tree, err := req.paramsTree()
 	if err != nil {
 		return InvalidParams(err.Error())
@@ -220,3 +225,26 @@ func arrayOnly(sch *jsonschema.Schema) bool {
 	types := sch.Types.ToStrings()
 	return slices.Contains(types, "array") && !slices.Contains(types, "object")
 }
+
+// fastParams reports whether the params are known to pass checkParams
+// without building a tree: by-name params (or none) that the method's
+// compiled fast validator accepts.
+func (m *Method) fastParams(req *Request) bool {
+	if m.ParamStructure == ByPosition {
+		return false
+	}
+	data := req.Params
+	if len(data) == 0 {
+		if m.ParamNames == nil && arrayOnly(m.Params) {
+			return false // absent params are read as []
+		}
+		data = emptyParams
+	}
+	if i := jsonscan.SkipSpace(data, 0); i >= len(data) || data[i] != '{' {
+		return false
+	}
+	return validFast(m.Params, data)
+}
+
+// emptyParams stands for absent params, which are checked as {}.
+var emptyParams = []byte("{}")

@@ -54,6 +54,10 @@ func validationError(code int, prefix string, err error, rename map[string]strin
 	}
 	all := make([]Violation, len(leaves))
 	for i, l := range leaves {
+		if k, ok := l.ErrorKind.(*kind.AdditionalProperties); ok {
+			// The validator lists them in map order: sort, for one answer.
+			slices.Sort(k.Properties)
+		}
 		all[i] = Violation{
 			InstanceLocation: pointer(l.InstanceLocation, rename),
 			KeywordLocation:  keywordLocation(l),

@@ -7,6 +7,20 @@ import (
 // window is how many calls the pipelined benchmarks keep in flight.
 const window = 64
 
+// warmID is the id of the call made before measuring, outside the ids the
+// measured calls use.
+const warmID = 1 << 30
+
+// warm makes one call before the measurement, so that what a server sets
+// up on its first call (buffers, caches) is not counted.
+func warm(b *testing.B, s *session, e era, c toolCall) {
+	s.send(b, c.request(nil, e, warmID))
+	reply := s.recv(b)
+	if id, wrong := c.check(reply, e); wrong != "" || id != warmID {
+		b.Fatalf("first call: got id %d, %s: %s", id, wrong, reply)
+	}
+}
+
 // BenchmarkToolsCall measures one tools/call through each server's stdio
 // path: sequential (one call in flight) and pipelined (window in flight,
 // reported per call). Every reply is checked; a wrong one fails the run.
@@ -29,6 +43,7 @@ func sequential(b *testing.B, serve stdioServer, e era, c toolCall) {
 	s := startSession(b, serve)
 	defer s.close(b)
 	begin(b, s, e)
+	warm(b, s, e, c)
 	buf := make([]byte, 0, 512)
 	b.ReportAllocs()
 	id := 0
@@ -47,6 +62,7 @@ func pipelined(b *testing.B, serve stdioServer, e era, c toolCall) {
 	s := startSession(b, serve)
 	defer s.close(b)
 	begin(b, s, e)
+	warm(b, s, e, c)
 	n := b.N
 	seen := make([]uint64, n/64+1)
 	slots := make(chan struct{}, window)

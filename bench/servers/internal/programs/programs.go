@@ -5,8 +5,8 @@ package programs
 
 import (
 	"context"
+	"io"
 	"net/http"
-	"os"
 	"time"
 
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
@@ -18,18 +18,22 @@ import (
 	"github.com/schemarpc/schemarpc/bench/surface/mcpgo"
 	"github.com/schemarpc/schemarpc/bench/surface/ours"
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // SchemaRPC serves the surface with this project's mcp package and its
-// default options: every message validated; one HTTP endpoint for both
-// eras, so the stateless flag changes nothing.
+// default options (every message validated) but one: over HTTP a result
+// is answered as application/json (HTTPOptions.JSONResponse), as mcp-go
+// answers, rather than as a one-event SSE stream. One HTTP endpoint serves
+// both eras, so the stateless flag changes nothing. On stdio it is what
+// Server.ServeStdio does, over the given streams.
 var SchemaRPC = serve.Program{
 	Name: "schemarpc",
-	Stdio: func(ctx context.Context) error {
-		return ours.New(serve.Logger()).ServeStdio(ctx)
+	Stdio: func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return ours.New(serve.Logger()).Serve(ctx, rpc.NewStreamTransport(in, out))
 	},
 	HTTP: func(serve.Flags) (http.Handler, func()) {
-		h := mcp.NewStreamableHTTPHandler(ours.New(serve.Logger()), nil)
+		h := mcp.NewStreamableHTTPHandler(ours.New(serve.Logger()), &mcp.HTTPOptions{JSONResponse: true})
 		return h, func() { h.Close() }
 	},
 }
@@ -38,10 +42,13 @@ var SchemaRPC = serve.Program{
 // options, except that the stateless flag sets
 // StreamableHTTPOptions.Stateless, without which the SDK refuses
 // 2026-07-28 requests over HTTP.
+//
+// On stdio it uses IOTransport, which StdioTransport is over os.Stdin and
+// os.Stdout.
 var GoSDK = serve.Program{
 	Name: "gosdk",
-	Stdio: func(ctx context.Context) error {
-		return gosdk.New(serve.Logger()).Run(ctx, &gosdkmcp.StdioTransport{})
+	Stdio: func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return gosdk.New(serve.Logger()).Run(ctx, &gosdkmcp.IOTransport{Reader: in, Writer: out})
 	},
 	HTTP: func(f serve.Flags) (http.Handler, func()) {
 		s := gosdk.New(serve.Logger())
@@ -58,8 +65,8 @@ var GoSDK = serve.Program{
 // nothing.
 var MCPGo = serve.Program{
 	Name: "mcpgo",
-	Stdio: func(ctx context.Context) error {
-		return mcpgoserver.NewStdioServer(mcpgo.New()).Listen(ctx, os.Stdin, os.Stdout)
+	Stdio: func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return mcpgoserver.NewStdioServer(mcpgo.New()).Listen(ctx, in, out)
 	},
 	HTTP: func(serve.Flags) (http.Handler, func()) {
 		h := mcpgoserver.NewStreamableHTTPServer(mcpgo.New(), mcpgoserver.WithStreamableHTTPLogger(serve.Logger()))
@@ -75,9 +82,9 @@ var MCPGo = serve.Program{
 // scanning and prebuilt replies. The stateless flag changes nothing.
 var Limit = serve.Program{
 	Name: "limit",
-	Stdio: func(ctx context.Context) error {
+	Stdio: func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 		errc := make(chan error, 1)
-		go func() { errc <- limit.Serve(os.Stdin, os.Stdout) }()
+		go func() { errc <- limit.Serve(in, out) }()
 		select {
 		case err := <-errc:
 			return err

@@ -37,9 +37,10 @@ type Flags struct {
 type Program struct {
 	// Name names the program in usage and error messages.
 	Name string
-	// Stdio serves one session on stdin and stdout until stdin ends or ctx
+	// Stdio serves one session, reading messages from in and writing
+	// replies to out (stdin and stdout in a command), until in ends or ctx
 	// is done.
-	Stdio func(ctx context.Context) error
+	Stdio func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
 	// HTTP returns the Streamable HTTP handler to mount at Path and a
 	// function that ends its sessions at shutdown (nil if none is needed).
 	HTTP func(f Flags) (h http.Handler, closeSessions func())
@@ -82,7 +83,7 @@ func Main(p Program) {
 func Run(ctx context.Context, p Program, f Flags) error {
 	var err error
 	if f.HTTP == "" {
-		err = p.Stdio(ctx)
+		err = p.Stdio(ctx, os.Stdin, nopCloser{os.Stdout})
 	} else {
 		var ln net.Listener
 		if ln, err = net.Listen("tcp", f.HTTP); err != nil {
@@ -134,3 +135,8 @@ func ServeHTTP(ctx context.Context, ln net.Listener, p Program, f Flags) error {
 func Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
+
+// nopCloser keeps stdout open when a library closes its output.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

@@ -42,7 +42,7 @@ func TestParseReadsTheCommandLine(t *testing.T) {
 // okProgram serves 200 on HTTP and, on stdio, waits for ctx.
 var okProgram = serve.Program{
 	Name: "ok",
-	Stdio: func(ctx context.Context) error {
+	Stdio: func(ctx context.Context, _ io.ReadCloser, _ io.WriteCloser) error {
 		<-ctx.Done()
 		return ctx.Err()
 	},

@@ -5,17 +5,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
-// scanAccepts runs the scanner over b as one JSON text.
-func scanAccepts(b []byte, maxDepth int) bool {
-	p := parser{data: b, maxDepth: maxDepth}
-	p.skipSpace()
-	if !p.skip(1) {
-		return false
-	}
-	return p.end() == nil
-}
+// scanAccepts runs the scanner of the fast path over b as one JSON text.
+func scanAccepts(b []byte, maxDepth int) bool { return jsonscan.Strict(b, maxDepth) }
 
 var scanCases = []string{
 	`{}`, `[]`, `{"a":1,"b":[true,false,null],"c":{"d":"e"}}`, ` [1, -0.5e+3, "x"] `,
@@ -28,14 +23,14 @@ var scanCases = []string{
 	`{"a" 1}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{1:2}`, `{"a":1}}`, `[[[]]]`, `{"a":{"b":{"c":{}}}}`, ``, ` `,
 }
 
-func TestScannerAcceptsExactlyWhatTheParserAccepts(t *testing.T) {
+func TestTheStrictScannerAcceptsExactlyWhatTheParserAccepts(t *testing.T) {
 	for _, c := range scanCases {
 		_, err := parse([]byte(c), DefaultMaxDepth)
 		assert.Equal(t, err == nil, scanAccepts([]byte(c), DefaultMaxDepth), "%q", c)
 	}
 }
 
-func TestScannerHonoursTheNestingLimit(t *testing.T) {
+func TestTheStrictScannerHonoursTheNestingLimit(t *testing.T) {
 	at := strings.Repeat("[", 5) + strings.Repeat("]", 5)
 	past := strings.Repeat("[", 6) + strings.Repeat("]", 6)
 	assert.True(t, scanAccepts([]byte(at), 5))

@@ -1,19 +1,62 @@
-package rpc
+package jsonscan
 
 import "unicode/utf8"
 
-// The scanning half of the parser: it accepts exactly the texts the tree
-// parser accepts (the differential tests hold it to that) but builds
-// nothing, so a message whose envelope and params pass the compiled fast
-// validators is read without allocating a tree. On a rejection the caller
-// parses again with the tree parser, whose error is the one reported.
+// Strict reports whether data is exactly one JSON text under I-JSON rules
+// (RFC 7493): valid UTF-8, no lone surrogate escapes, no repeated member
+// names, nesting at most maxDepth levels, nothing but whitespace around
+// the value. It allocates only for objects with many members or names
+// written with escapes.
+func Strict(data []byte, maxDepth int) bool {
+	p := strict{data: data, maxDepth: maxDepth}
+	p.pos = SkipSpace(data, 0)
+	return p.skip(1) && SkipSpace(data, p.pos) == len(data)
+}
+
+// StrictEnd checks the value that starts at data[i] as Strict does, where
+// depth is the nesting level the value opens (1 for a whole text), and
+// returns the index just past it, or -1.
+func StrictEnd(data []byte, i, depth, maxDepth int) int {
+	p := strict{data: data, pos: i, maxDepth: maxDepth}
+	if !p.skip(depth) {
+		return -1
+	}
+	return p.pos
+}
+
+// strict is the state of one Strict check.
+type strict struct {
+	data     []byte
+	pos      int
+	maxDepth int
+}
+
+func (p *strict) skipSpace() { p.pos = SkipSpace(p.data, p.pos) }
+
+func (p *strict) literal(word string) bool {
+	e := literalEnd(p.data, p.pos, word)
+	if e < 0 {
+		return false
+	}
+	p.pos = e
+	return true
+}
+
+func (p *strict) number() bool {
+	e := numberEnd(p.data, p.pos)
+	if e < 0 {
+		return false
+	}
+	p.pos = e
+	return true
+}
 
 // maxScanNames is how many member names of one object are compared in
 // place before the scanner switches to a set.
 const maxScanNames = 16
 
-// skip checks the value at p.pos, as value would, and moves past it.
-func (p *parser) skip(depth int) bool {
+// skip checks the value at p.pos and moves past it.
+func (p *strict) skip(depth int) bool {
 	if p.pos >= len(p.data) {
 		return false
 	}
@@ -26,19 +69,19 @@ func (p *parser) skip(depth int) bool {
 		_, ok := p.skipStr()
 		return ok
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.scanNumber() == nil
+		return p.number()
 	case c == 't':
-		return p.literal("true") == nil
+		return p.literal("true")
 	case c == 'f':
-		return p.literal("false") == nil
+		return p.literal("false")
 	case c == 'n':
-		return p.literal("null") == nil
+		return p.literal("null")
 	}
 	return false
 }
 
 // skipObject checks an object, including that no member name repeats.
-func (p *parser) skipObject(depth int) bool {
+func (p *strict) skipObject(depth int) bool {
 	if depth > p.maxDepth {
 		return false
 	}
@@ -112,7 +155,7 @@ func (p *parser) skipObject(depth int) bool {
 
 // sameName compares two member names given as raw spans; names written
 // with escapes are decoded first.
-func (p *parser) sameName(a span, aEsc bool, b span, bEsc bool) bool {
+func (p *strict) sameName(a span, aEsc bool, b span, bEsc bool) bool {
 	if !aEsc && !bEsc {
 		return string(p.data[a.start:a.end]) == string(p.data[b.start:b.end])
 	}
@@ -120,7 +163,7 @@ func (p *parser) sameName(a span, aEsc bool, b span, bEsc bool) bool {
 }
 
 // addName adds a name to set, reporting false when it was already there.
-func (p *parser) addName(set map[string]struct{}, s span, esc bool) bool {
+func (p *strict) addName(set map[string]struct{}, s span, esc bool) bool {
 	name := p.decodeName(s, esc)
 	if _, dup := set[name]; dup {
 		return false
@@ -130,16 +173,15 @@ func (p *parser) addName(set map[string]struct{}, s span, esc bool) bool {
 }
 
 // decodeName returns the text of a name the scanner has already checked.
-func (p *parser) decodeName(s span, esc bool) string {
+func (p *strict) decodeName(s span, esc bool) string {
 	if !esc {
 		return string(p.data[s.start:s.end])
 	}
-	q := parser{data: p.data, pos: s.start - 1, maxDepth: p.maxDepth}
-	name, _ := q.str()
+	name, _ := unescape(p.data[s.start:s.end])
 	return name
 }
 
-func (p *parser) skipArray(depth int) bool {
+func (p *strict) skipArray(depth int) bool {
 	if depth > p.maxDepth {
 		return false
 	}
@@ -170,10 +212,9 @@ func (p *parser) skipArray(depth int) bool {
 	}
 }
 
-// skipStr checks the string at p.pos (its opening quote) under the rules
-// of str and moves past its closing quote. escaped reports whether it
+// skipStr checks the string at p.pos (its opening quote) and moves past its closing quote. escaped reports whether it
 // holds escape sequences.
-func (p *parser) skipStr() (escaped, ok bool) {
+func (p *strict) skipStr() (escaped, ok bool) {
 	p.pos++ // '"'
 	d := p.data
 	for p.pos < len(d) {
@@ -202,8 +243,9 @@ func (p *parser) skipStr() (escaped, ok bool) {
 	return false, false
 }
 
-// skipEscape checks the escape sequence at p.pos under the rules of escape.
-func (p *parser) skipEscape() bool {
+// skipEscape checks the escape sequence at p.pos: a lone or reversed
+// surrogate escape is refused.
+func (p *strict) skipEscape() bool {
 	d := p.data
 	if p.pos+1 >= len(d) {
 		return false
@@ -232,7 +274,7 @@ func (p *parser) skipEscape() bool {
 }
 
 // skipHex4 reads four hexadecimal digits.
-func (p *parser) skipHex4() (rune, bool) {
+func (p *strict) skipHex4() (rune, bool) {
 	if p.pos+4 > len(p.data) {
 		return 0, false
 	}
@@ -252,3 +294,6 @@ func (p *parser) skipHex4() (rune, bool) {
 	p.pos += 4
 	return r, true
 }
+
+// span is a half-open byte range [start, end) of the input.
+type span struct{ start, end int }

@@ -1,0 +1,58 @@
+// Package fastschema checks JSON texts against compiled JSON Schemas
+// straight from their bytes, without building the generic value tree the
+// jsonschema library validates.
+//
+// # The contract
+//
+// The library (github.com/santhosh-tekuri/jsonschema/v6) stays the oracle:
+// a schema's meaning is whatever its Validate says about the text decoded
+// with numbers as json.Number. [Compile] turns a compiled *jsonschema.Schema
+// into a [Validator] whose [Validator.Check] answers one of three verdicts:
+//
+//   - [Valid]: the oracle accepts the text;
+//   - [Invalid]: the oracle rejects it;
+//   - [Unknown]: the fast path cannot tell, the caller asks the oracle.
+//
+// Unknown is always a correct answer; Valid and Invalid must never
+// disagree with the oracle. Malformed input (bad syntax, invalid UTF-8,
+// unpaired surrogate escapes, duplicate member names, trailing data,
+// nesting deeper than 10000) answers Unknown, and Check never panics or
+// loops on any input.
+//
+// # The subset
+//
+// Supported everywhere: boolean schemas, $ref (recursive, also through
+// cycles that descend into the value), type (integer accepts 1.0 and 1e2,
+// as the oracle does), const and enum (strings decoded, numbers by exact
+// value, arrays and objects through a slow decoding path), allOf, anyOf,
+// oneOf, not, if/then/else, properties, required, additionalProperties,
+// patternProperties, propertyNames, minProperties, maxProperties,
+// dependentRequired, dependentSchemas, dependencies, prefixItems, items
+// (both the 2020-12 and the draft-07 forms), additionalItems, minItems,
+// maxItems, uniqueItems (slow path), contains with minContains and
+// maxContains, minLength and maxLength (code points of the decoded
+// string), pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum
+// (compared exactly on the decimal digits), multipleOf and format when the
+// schema asserts it (the format's own check, on the decoded value).
+// Annotations are ignored.
+//
+// Answered Unknown when reached: $dynamicRef, $recursiveRef, vocabulary
+// extensions, unevaluatedProperties (for objects), unevaluatedItems (for
+// arrays), content assertions (for strings), more than 64
+// patternProperties, and schemas that reach themselves without descending
+// into the value (the oracle reports those cycles as errors). Numbers
+// whose exponent or fraction is longer than 100000 digits answer Unknown
+// wherever their value matters (integer type, bounds, multipleOf, const),
+// because the oracle's big.Rat arithmetic refuses or struggles with them.
+//
+// # Cost
+//
+// A Validator is compiled once and is safe for concurrent use; each
+// compiled sub-schema is shared by every place that refers to it. Check
+// allocates nothing for valid instances of the common shapes (objects with
+// plain member names, plain strings, numbers, nested values, $ref chains):
+// member names are looked up without copying, required members are tracked
+// in a bit set, and scratch space comes from a pool. An anyOf or oneOf of
+// objects told apart by a string constant member (MCP content blocks by
+// "type") checks only the alternative the member names.
+package fastschema

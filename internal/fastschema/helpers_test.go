@@ -1,0 +1,61 @@
+package fastschema_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/internal/fastschema"
+)
+
+// compileDoc compiles the schema document doc the way the project does:
+// Draft 2020-12 unless the document says otherwise, no format or content
+// assertions.
+func compileDoc(t testing.TB, doc string) *jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	require.NoError(t, err)
+	require.NoError(t, c.AddResource("mem:///schema.json", v))
+	sch, err := c.Compile("mem:///schema.json")
+	require.NoError(t, err)
+	return sch
+}
+
+// oracle reports whether the library accepts data, and whether data could
+// be decoded at all.
+func oracle(sch *jsonschema.Schema, data []byte) (valid, decoded bool) {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return false, false
+	}
+	return sch.Validate(v) == nil, true
+}
+
+// oracleVerdict is the verdict the oracle implies for data.
+func oracleVerdict(t testing.TB, sch *jsonschema.Schema, data []byte) fastschema.Verdict {
+	t.Helper()
+	valid, decoded := oracle(sch, data)
+	require.True(t, decoded, "instance %s does not decode", data)
+	if valid {
+		return fastschema.Valid
+	}
+	return fastschema.Invalid
+}
+
+// agree checks that the fast verdict is the oracle's or Unknown, and
+// returns the fast verdict.
+func agree(t testing.TB, sch *jsonschema.Schema, v *fastschema.Validator, data []byte) fastschema.Verdict {
+	t.Helper()
+	got := v.Check(data)
+	if got == fastschema.Unknown {
+		return got
+	}
+	want := oracleVerdict(t, sch, data)
+	require.Equal(t, want, got, "instance %s", data)
+	return got
+}

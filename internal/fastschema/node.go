@@ -1,0 +1,146 @@
+package fastschema
+
+import (
+	"math/big"
+	"regexp"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// node is the compiled form of one *jsonschema.Schema.
+type node struct {
+	schema *jsonschema.Schema
+	draft  int
+
+	always bool     // accepts every well-formed value
+	never  bool     // the false schema
+	unsup  kindMask // kinds of value the node answers Unknown for
+	why    string   // what makes the node unsupported, for tests and debugging
+
+	types  kindMask // the "type" keyword; 0 when absent
+	consts []*constant
+	enum   []*constant
+	format *jsonschema.Format
+
+	ref     *node
+	refOnly bool // draft-07 and older: $ref hides the keywords beside it
+
+	allOf, anyOf, oneOf []*node
+	anyUnion, oneUnion  *union
+	not                 *node
+	ifN, thenN, elseN   *node
+
+	obj *objectRules
+	arr *arrayRules
+	str *stringRules
+	num *numberRules
+
+	// compile bookkeeping (Tarjan's strongly connected components)
+	index, low int
+	onStack    bool
+}
+
+// objectRules are the keywords that apply to objects.
+type objectRules struct {
+	minProps, maxProps int // -1 when absent
+	names              []nameEntry
+	index              map[string]int32 // name → position in names, when many
+	nwords             int              // words of the presence bit set
+	required           []int32
+	patterns           []patternRule
+	addlFalse          bool
+	addl               *node
+	propNames          *node
+	depRequired        []depRule
+	depSchemas         []depRule
+}
+
+// nameEntry is one member name the object keywords mention.
+type nameEntry struct {
+	name string
+	prop *node // the "properties" schema, if any
+}
+
+// patternRule is one "patternProperties" entry.
+type patternRule struct {
+	re   jsonschema.Regexp
+	gore *regexp.Regexp // re itself when it is a Go regexp (matches bytes)
+	node *node
+}
+
+// match reports whether the decoded name b matches.
+func (p *patternRule) match(b []byte) bool { return matchRegexp(p.re, p.gore, b) }
+
+// matchRegexp matches b with re, without copying b when re is a Go regexp.
+func matchRegexp(re jsonschema.Regexp, gore *regexp.Regexp, b []byte) bool {
+	if gore != nil {
+		return gore.Match(b)
+	}
+	return re.MatchString(string(b))
+}
+
+// depRule is a dependency: when the trigger name is present, the names in
+// required must be present too, or the object must satisfy node.
+type depRule struct {
+	trigger  int32
+	required []int32
+	node     *node
+}
+
+// arrayRules are the keywords that apply to arrays.
+type arrayRules struct {
+	minItems, maxItems int // -1 when absent
+	prefix             []*node
+	rest               *node // schema of the elements after prefix
+	restFalse          bool  // no elements after prefix are allowed
+	unique             bool
+	contains           *node
+	minContains        int // 1 unless minContains says otherwise
+	maxContains        int // -1 when absent
+}
+
+// stringRules are the keywords that apply to strings.
+type stringRules struct {
+	minLen, maxLen int // -1 when absent
+	pattern        jsonschema.Regexp
+	gore           *regexp.Regexp
+}
+
+// numberRules are the keywords that apply to numbers.
+type numberRules struct {
+	bounds     []bound
+	multipleOf *big.Rat
+	multInt    int64 // multipleOf as an int64, when it is one (else 0)
+}
+
+// bound is one of minimum, maximum, exclusiveMinimum, exclusiveMaximum.
+type bound struct {
+	rat   *big.Rat
+	dec   decimal
+	exact bool // dec holds rat exactly
+	op    boundOp
+}
+
+// boundOp says which keyword a bound is.
+type boundOp uint8
+
+const (
+	opMinimum boundOp = iota
+	opMaximum
+	opExclusiveMinimum
+	opExclusiveMaximum
+)
+
+// pass reports whether an instance comparing c (-1, 0, +1) to the bound
+// satisfies it.
+func (op boundOp) pass(c int) bool {
+	switch op {
+	case opMinimum:
+		return c >= 0
+	case opMaximum:
+		return c <= 0
+	case opExclusiveMinimum:
+		return c > 0
+	}
+	return c < 0
+}

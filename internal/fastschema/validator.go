@@ -1,0 +1,212 @@
+package fastschema
+
+import (
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Validator is a compiled form of one *jsonschema.Schema. Safe for
+// concurrent use.
+type Validator struct {
+	root   *node
+	exact  bool
+	states sync.Pool
+}
+
+// Compile compiles s (a schema compiled by jsonschema/v6, any draft). It
+// never fails: parts using keywords outside the supported subset check as
+// Unknown. A nil s gives a nil *Validator, whose Check answers Valid (a
+// method without a schema accepts any params).
+func Compile(s *jsonschema.Schema) *Validator {
+	if s == nil {
+		return nil
+	}
+	c := &compiler{nodes: map[*jsonschema.Schema]*node{}}
+	root := c.node(s)
+	markInPlaceCycles(c.all)
+	for _, n := range c.all {
+		n.always = n.always || n.accepts()
+		n.anyUnion = newUnion(n.anyOf)
+		n.oneUnion = newUnion(n.oneOf)
+	}
+	v := &Validator{root: root, exact: exact(root)}
+	v.states.New = func() any { return new(state) }
+	return v
+}
+
+// Check checks one JSON text. data is normally already known to be one
+// well-formed JSON text, but Check never panics or loops on any input:
+// malformed input answers Unknown. Leading and trailing JSON whitespace is
+// allowed.
+func (v *Validator) Check(data []byte) Verdict {
+	if v == nil {
+		return Valid
+	}
+	s := v.states.Get().(*state)
+	verdict := s.check(v.root, data)
+	s.reset(nil)
+	v.states.Put(s)
+	return verdict
+}
+
+// check runs one check of data against root.
+func (s *state) check(root *node, data []byte) Verdict {
+	s.reset(data)
+	i := s.ws(0)
+	if i >= len(data) {
+		return Unknown
+	}
+	r, end := s.eval(root, i)
+	switch r {
+	case rOK:
+	case rFail:
+		// The check may have stopped before the end: the verdict stands
+		// only for a well-formed text.
+		s.reset(data)
+		e, ok := s.skip(i)
+		if !ok {
+			return Unknown
+		}
+		end = e
+	default:
+		return Unknown
+	}
+	if s.ws(end) != len(data) {
+		return Unknown
+	}
+	if r == rOK {
+		return Valid
+	}
+	return Invalid
+}
+
+// Exact reports whether the schema uses only supported keywords everywhere
+// reachable, so Check never answers Unknown for well-formed input except
+// for the documented number cases (exponents or fractions longer than
+// 100000 digits, where the oracle's arithmetic gives up) and nesting deeper
+// than 10000.
+func (v *Validator) Exact() bool {
+	return v == nil || v.exact
+}
+
+// accepts reports whether n asserts nothing: it accepts every value.
+func (n *node) accepts() bool {
+	return !n.never && n.unsup == 0 && n.types == 0 && n.consts == nil && n.enum == nil &&
+		n.format == nil && n.ref == nil && n.allOf == nil && n.anyOf == nil && n.oneOf == nil &&
+		n.not == nil && n.ifN == nil && n.obj == nil && n.arr == nil && n.str == nil && n.num == nil
+}
+
+// exact reports whether no node reachable from root answers Unknown for a
+// keyword it does not support.
+func exact(root *node) bool {
+	seen := map[*node]bool{}
+	ok := true
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n == nil || seen[n] || !ok {
+			return
+		}
+		seen[n] = true
+		if n.unsup != 0 {
+			ok = false
+			return
+		}
+		for _, c := range n.children() {
+			walk(c)
+		}
+	}
+	walk(root)
+	return ok
+}
+
+// children lists every node n may apply, to the same value or to parts of
+// it.
+func (n *node) children() []*node {
+	out := n.inPlace(nil)
+	if o := n.obj; o != nil {
+		for _, e := range o.names {
+			out = append(out, e.prop)
+		}
+		for _, p := range o.patterns {
+			out = append(out, p.node)
+		}
+		out = append(out, o.addl, o.propNames)
+	}
+	if a := n.arr; a != nil {
+		out = append(out, a.prefix...)
+		out = append(out, a.rest, a.contains)
+	}
+	return out
+}
+
+// inPlace appends to out the nodes n applies to the very value it checks.
+func (n *node) inPlace(out []*node) []*node {
+	out = append(out, n.ref, n.not, n.ifN, n.thenN, n.elseN)
+	out = append(out, n.allOf...)
+	out = append(out, n.anyOf...)
+	out = append(out, n.oneOf...)
+	if o := n.obj; o != nil {
+		for _, d := range o.depSchemas {
+			out = append(out, d.node)
+		}
+	}
+	return out
+}
+
+// markInPlaceCycles marks as unsupported every node that can reach itself
+// without moving to a part of the value ({"anyOf": [{"$ref": "#"}]}): the
+// oracle reports such cycles as errors, and following them would not end.
+// It finds the strongly connected components of the in-place graph with
+// Tarjan's algorithm.
+func markInPlaceCycles(all []*node) {
+	var stack []*node
+	index := 0
+	var visit func(n *node)
+	visit = func(n *node) {
+		n.index, n.low = index, index
+		index++
+		stack = append(stack, n)
+		n.onStack = true
+		for _, c := range n.inPlace(nil) {
+			if c == nil {
+				continue
+			}
+			if c.index < 0 {
+				visit(c)
+				n.low = min(n.low, c.low)
+			} else if c.onStack {
+				n.low = min(n.low, c.index)
+			}
+		}
+		if n.low != n.index {
+			return
+		}
+		var comp []*node
+		for {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			top.onStack = false
+			comp = append(comp, top)
+			if top == n {
+				break
+			}
+		}
+		selfLoop := false
+		for _, c := range n.inPlace(nil) {
+			if c == n {
+				selfLoop = true
+			}
+		}
+		if len(comp) > 1 || selfLoop {
+			for _, c := range comp {
+				c.unsupported(kAll, "cycle of in-place references")
+			}
+		}
+	}
+	for _, n := range all {
+		if n.index < 0 {
+			visit(n)
+		}
+	}
+}

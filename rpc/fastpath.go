@@ -1,0 +1,115 @@
+package rpc
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/fastschema"
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
+
+// The fast path of reading a message: the scanner checks the syntax, the
+// compiled validators (internal/fastschema) check the envelope and the
+// params straight from the bytes, and no tree is built. Whenever a fast
+// validator cannot say "valid" — the message is wrong, or the schema uses
+// a keyword the fast path does not model — the message takes the tree
+// path, where the jsonschema library decides and explains. So the fast
+// path changes what a message costs, never what it gets.
+
+// fastPath switches the fast path on; the differential tests turn it off
+// to get the slow path's answers.
+var fastPath = true
+
+// fastValidators caches the compiled fast form of each schema.
+var fastValidators sync.Map // *jsonschema.Schema → *fastschema.Validator
+
+// fastFor returns the fast validator of s (nil for a nil schema, which
+// accepts anything).
+func fastFor(s *jsonschema.Schema) *fastschema.Validator {
+	if s == nil {
+		return nil
+	}
+	if v, ok := fastValidators.Load(s); ok {
+		return v.(*fastschema.Validator)
+	}
+	v, _ := fastValidators.LoadOrStore(s, fastschema.Compile(s))
+	return v.(*fastschema.Validator)
+}
+
+// ValidFast reports whether the compiled fast form of s accepts the JSON
+// text data. false means "not known to be valid": the caller validates the
+// slow way, which also explains any failure. A nil schema accepts
+// anything.
+func validFast(s *jsonschema.Schema, data []byte) bool {
+	if !fastPath {
+		return false
+	}
+	if s == nil {
+		return true
+	}
+	return fastFor(s).Check(data) == fastschema.Valid
+}
+
+// classifyScanned classifies one message that the scanner accepted, using
+// only the fast envelope validators. ok is false when they cannot vouch
+// for the message; the caller then classifies it the slow way.
+func classifyScanned(msg []byte) (it inbound, ok bool) {
+	o, isObject := jsonscan.NewObject(msg)
+	if !isObject {
+		return inbound{}, false
+	}
+	var id, method, params, result []byte
+	var hasID, hasMethod, hasParams, hasResult, hasError bool
+	for {
+		k, v, more := o.Next()
+		if !more {
+			break
+		}
+		switch {
+		case jsonscan.NameIs(k, "id"):
+			id, hasID = v, true
+		case jsonscan.NameIs(k, "method"):
+			method, hasMethod = v, true
+		case jsonscan.NameIs(k, "params"):
+			params, hasParams = v, true
+		case jsonscan.NameIs(k, "result"):
+			result, hasResult = v, true
+		case jsonscan.NameIs(k, "error"):
+			hasError = true
+		}
+	}
+	if o.Err() {
+		return inbound{}, false
+	}
+	env := envelopeSchemas()
+	switch {
+	case hasMethod:
+		sch := env.notification
+		if hasID {
+			sch = env.request
+		}
+		if !validFast(sch, msg) {
+			return inbound{}, false
+		}
+		name, isString := jsonscan.String(method)
+		if !isString {
+			return inbound{}, false
+		}
+		req := &Request{Method: name}
+		if hasID {
+			req.ID = ID{raw: string(id)}
+		}
+		if hasParams {
+			req.Params = json.RawMessage(params)
+		}
+		return inbound{req: req}, true
+	case hasResult && !hasError:
+		if !validFast(env.response, msg) {
+			return inbound{}, false
+		}
+		return inbound{resp: &Response{ID: ID{raw: string(id)}, Result: json.RawMessage(result)}}, true
+	}
+	return inbound{}, false
+}
