@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -288,16 +289,11 @@ func checkModernHeaders(h http.Header, method string, params json.RawMessage, ve
 	default:
 		return nil
 	}
-	var body struct {
-		Name      any             `json:"name"`
-		URI       any             `json:"uri"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	_ = json.Unmarshal(params, &body) // malformed params are the dispatcher's to refuse
-	want, isString := body.Name.(string)
-	if member == "uri" {
-		want, isString = body.URI.(string)
-	}
+	// Malformed params are the dispatcher's to refuse: here they only
+	// leave nothing to compare.
+	target, _ := jsonscan.Member(params, member)
+	want, isString := jsonscan.String(target)
+	args, _ := jsonscan.Member(params, "arguments")
 	raw, err := requiredHeader(h, HeaderName)
 	if err != nil {
 		return err
@@ -313,7 +309,7 @@ func checkModernHeaders(h http.Header, method string, params json.RawMessage, ve
 		return nil
 	}
 	for _, p := range tool(want) {
-		if err := checkParamHeader(h, p, body.Arguments); err != nil {
+		if err := checkParamHeader(h, p, args); err != nil {
 			return err
 		}
 	}
@@ -346,15 +342,13 @@ func checkParamHeader(h http.Header, p headerParam, args json.RawMessage) *rpc.E
 func argumentAt(args json.RawMessage, path []string) json.RawMessage {
 	cur := args
 	for _, name := range path {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(cur, &obj) != nil {
+		next, ok := jsonscan.Member(cur, name)
+		if !ok {
 			return nil
 		}
-		if cur = obj[name]; cur == nil {
-			return nil
-		}
+		cur = next
 	}
-	if string(bytes.TrimSpace(cur)) == "null" {
+	if v, ok := jsonscan.Value(cur); !ok || string(v) == "null" {
 		return nil
 	}
 	return cur

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -156,13 +157,9 @@ func parseModernMessage(body []byte) (*rpc.Request, rpc.ID, *rpc.Error) {
 // modernVersionOf returns params._meta's protocol version, "" when absent
 // or not a string.
 func modernVersionOf(params json.RawMessage) string {
-	var p struct {
-		Meta struct {
-			Version any `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	}
-	_ = json.Unmarshal(params, &p)
-	v, _ := p.Meta.Version.(string)
+	meta, _ := jsonscan.Member(params, "_meta")
+	raw, _ := jsonscan.Member(meta, metaProtocolVersion)
+	v, _ := jsonscan.String(raw)
 	return v
 }
 
