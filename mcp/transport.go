@@ -65,6 +65,22 @@ func (t *sessionTransport) Write(ctx context.Context, msg []byte) error {
 	return t.Transport.Write(ctx, msg)
 }
 
+// WriteMessages sends several messages at once when the underlying
+// transport can (rpc.MessagesWriter), one by one otherwise.
+func (t *sessionTransport) WriteMessages(ctx context.Context, msgs [][]byte) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if mw, ok := t.Transport.(rpc.MessagesWriter); ok {
+		return mw.WriteMessages(ctx, msgs)
+	}
+	for _, m := range msgs {
+		if err := t.Transport.Write(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // isBatch reports whether a message is a JSON array.
 func isBatch(msg []byte) bool {
 	b := bytes.TrimLeft(msg, " \t\r\n")

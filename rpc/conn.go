@@ -19,7 +19,7 @@ type Conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	writeMu sync.Mutex
+	out *coalescer // every write goes through it, in order
 
 	mu      sync.Mutex
 	pending map[ID]chan *Response
@@ -49,6 +49,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	o := buildOptions(opts)
 	c := &Conn{
 		t:         t,
+		out:       newCoalescer(t),
 		eng:       newEngine(o),
 		pending:   make(map[ID]chan *Response),
 		sends:     make(map[*outstanding]struct{}),
@@ -122,9 +123,7 @@ func (c *Conn) fail(err error) {
 }
 
 func (c *Conn) write(b []byte) {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	if err := c.t.Write(c.ctx, b); err != nil {
+	if err := c.out.write(c.ctx, b); err != nil {
 		c.eng.log.Warn("jsonrpc: write failed; closing the connection", "error", err)
 		c.cancel()
 		c.t.Close()
@@ -326,9 +325,7 @@ func (c *Conn) send(ctx context.Context, msg []byte) error {
 		return c.closedErr()
 	default:
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	if err := c.t.Write(ctx, msg); err != nil {
+	if err := c.out.write(ctx, msg); err != nil {
 		return fmt.Errorf("rpc: write: %w", err)
 	}
 	return nil

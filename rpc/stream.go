@@ -102,6 +102,21 @@ func (t *StreamTransport) Write(ctx context.Context, msg []byte) error {
 	return err
 }
 
+// WriteMessages writes several messages, each followed by a newline, with
+// one write to the underlying writer.
+func (t *StreamTransport) WriteMessages(ctx context.Context, msgs [][]byte) error {
+	n := 0
+	for _, m := range msgs {
+		n += len(m) + 1
+	}
+	out := make([]byte, 0, n)
+	for _, m := range msgs {
+		out = append(append(out, m...), '\n')
+	}
+	_, err := t.w.Write(out)
+	return err
+}
+
 // Close closes the underlying reader and writer where they can be closed.
 // It is safe to call more than once, from any goroutine.
 func (t *StreamTransport) Close() error {
