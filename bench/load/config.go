@@ -66,7 +66,7 @@ type Config struct {
 
 // DefaultConfig is the full benchmark: four servers, both transports, both
 // protocols, all modes, five rounds of two-second phases. On two cores it
-// takes about ten minutes.
+// takes about eight minutes.
 func DefaultConfig() Config {
 	return Config{
 		BenchDir:    ".",

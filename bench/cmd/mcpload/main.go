@@ -2,7 +2,7 @@
 // raw JSON-RPC over stdio and Streamable HTTP and prints medians, per-round
 // ratios to ours and the targets. Run it from the bench directory:
 //
-//	go run ./cmd/mcpload                 # the full run (about ten minutes on two cores)
+//	go run ./cmd/mcpload                 # the full run (about eight minutes on two cores)
 //	go run ./cmd/mcpload -quick          # a smoke run in seconds
 //	go run ./cmd/mcpload -transports stdio -modes pipelined -rounds 3 -format markdown -out result.md
 //	go run ./cmd/mcpload -format json -out run.json && go run ./cmd/mcpload -from run.json -format markdown
