@@ -44,8 +44,9 @@ check-generated: ## fail if regenerating changes any generated file
 	    echo "generated code was stale; regenerated:"; diff <(echo "$$before") <(echo "$$after") || true; \
 	    echo "review and commit the regenerated files"; exit 1; fi
 
-bench: ## run the benchmarks (BENCH=regexp BENCHTIME=1s)
+bench: ## in-process benchmarks (BENCH=regexp BENCHTIME=1s), then bench/'s in-process benchmarks of the three libraries and the full load run against them (LOAD_ARGS=-quick for a smoke run); see docs/performance.md
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem ./...
+	$(MAKE) -C bench all LOAD_ARGS='$(LOAD_ARGS)'
 
 fuzz: ## run each fuzz target of every package for FUZZTIME (default 2m); the default tests run only their seeds
 	@for pkg in $$(grep -rl --include='*_test.go' '^func Fuzz' rpc mcp internal cmd gen | xargs -n1 dirname | sort -u); do \
