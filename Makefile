@@ -24,8 +24,9 @@ example: generate ## regenerate the bindings, then call the calc example over st
 	  '{"jsonrpc":"2.0","method":"echo","params":{"big":123456789012345678901234567890},"id":"\u00e9"}' \
 	  | $(GO) run ./examples/calc
 
-test: conformance-deps lint check-generated ## install the pinned conformance and interop tools, then run every test with the race detector, after lint and the generated-code check
+test: conformance-deps lint check-generated ## install the pinned conformance and interop tools, then run every test with the race detector (the bench module's too), after lint and the generated-code check
 	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test $(TEST_FLAGS) ./...
+	cd bench && $(GO) test $(TEST_FLAGS) ./...
 
 test-short: ## run every test without the checks around them
 	$(GO) test -timeout 10m ./...
@@ -34,6 +35,7 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	cd bench && $(GO) vet ./...
 
 check-generated: ## fail if regenerating changes any generated file
 	@snap() { git ls-files -co --exclude-standard | grep -E '_gen\.go$$' | sort | xargs -r sha256sum; }; \
@@ -42,12 +44,14 @@ check-generated: ## fail if regenerating changes any generated file
 	    echo "generated code was stale; regenerated:"; diff <(echo "$$before") <(echo "$$after") || true; \
 	    echo "review and commit the regenerated files"; exit 1; fi
 
-bench: ## run the benchmarks (BENCH=regexp BENCHTIME=1s)
+bench: ## in-process benchmarks (BENCH=regexp BENCHTIME=1s), then bench/'s in-process benchmarks of the three libraries and the full load run against them (LOAD_ARGS=-quick for a smoke run); see docs/performance.md
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem ./...
+	$(MAKE) -C bench all LOAD_ARGS='$(LOAD_ARGS)'
 
-fuzz: ## run each fuzz target for FUZZTIME (default 2m); the default tests run only their seeds
-	@for target in $$($(GO) test -list '^Fuzz' ./rpc | grep '^Fuzz'); do \
-	  echo "== $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./rpc || exit 1; done
+fuzz: ## run each fuzz target of every package for FUZZTIME (default 2m); the default tests run only their seeds
+	@for pkg in $$(grep -rl --include='*_test.go' '^func Fuzz' rpc mcp internal cmd gen | xargs -n1 dirname | sort -u); do \
+	  for target in $$(grep -h '^func Fuzz' $$pkg/*_test.go | sed 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+	    echo "== ./$$pkg $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; done; done
 
 conformance-deps: ## install the pinned conformance suites (0.1.16 in conformance/, 0.2.0-alpha.12 in conformance/next/), TS SDK, TS everything-server and Node 22 (npm ci) and the Python SDK (conformance/.venv)
 	cd conformance && npm ci --no-audit --no-fund

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -438,16 +439,11 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 		}
 	}
 	for _, el := range elems {
-		var e struct {
-			ID     json.RawMessage `json:"id"`
-			Method json.RawMessage `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
 		if b := bytes.TrimLeft(el, " \t\r\n"); len(b) == 0 || b[0] != '{' {
 			return frame{}, rpc.InvalidRequest("a message must be a JSON object")
 		}
-		if err := rpc.DecodeJSON(el, &e); err != nil {
+		e, err := envelopeOf(el)
+		if err != nil {
 			return frame{}, rpc.InvalidRequest(err.Error())
 		}
 		switch {
@@ -457,8 +453,7 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 				return frame{}, rpc.InvalidRequest("a request id must be a string or a number")
 			}
 			fr.requests = append(fr.requests, id.String())
-			var method string
-			_ = json.Unmarshal(e.Method, &method)
+			method, _ := jsonscan.String(e.Method)
 			fr.initialize = method == "initialize" && len(elems) == 1
 		case e.Method != nil:
 		case e.Result != nil || e.Error != nil:
@@ -467,6 +462,41 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 		}
 	}
 	return fr, nil
+}
+
+// envelope holds the members of a message that say what it is.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method json.RawMessage `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// envelopeOf reads a message's envelope members in place; a message that
+// is not strict JSON is decoded instead, for the decoder's error.
+func envelopeOf(el []byte) (envelope, error) {
+	var e envelope
+	if !jsonscan.Strict(el, rpc.DefaultMaxDepth) {
+		err := rpc.DecodeJSON(el, &e)
+		return e, err
+	}
+	o, _ := jsonscan.NewObject(el)
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			return e, nil
+		}
+		switch {
+		case jsonscan.NameIs(k, "id"):
+			e.ID = v
+		case jsonscan.NameIs(k, "method"):
+			e.Method = v
+		case jsonscan.NameIs(k, "result"):
+			e.Result = v
+		case jsonscan.NameIs(k, "error"):
+			e.Error = v
+		}
+	}
 }
 
 // accepts reports whether the request's Accept header admits a media type:

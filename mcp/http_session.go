@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -482,12 +483,29 @@ func outboundIDs(msg []byte) (ids []string, isResponse bool) {
 		}
 		return ids, true
 	}
-	var e envelope
-	if json.Unmarshal(msg, &e) != nil || e.Method != nil {
+	// A single message, written by our own encoder: read in place.
+	o, ok := jsonscan.NewObject(msg)
+	if !ok {
 		return nil, false
 	}
-	if e.ID != nil && string(e.ID) != "null" {
-		ids = append(ids, string(e.ID))
+	var id []byte
+	for {
+		k, v, more := o.Next()
+		if !more {
+			break
+		}
+		switch {
+		case jsonscan.NameIs(k, "id"):
+			id = v
+		case jsonscan.NameIs(k, "method"):
+			return nil, false
+		}
+	}
+	if o.Err() {
+		return nil, false
+	}
+	if id != nil && string(id) != "null" {
+		ids = append(ids, string(id))
 	}
 	return ids, true
 }

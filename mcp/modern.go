@@ -131,16 +131,31 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	if _, isObject := jsonscan.NewObject(meta); !isObject {
 		return nil, bad("params with _meta are required")
 	}
-	rawVersion, ok := jsonscan.Member(meta, metaProtocolVersion)
-	if !ok {
+	// One pass over _meta picks out the members the protocol defines.
+	var rawVersion, rawCaps, rawLevel []byte
+	members, _ := jsonscan.NewObject(meta)
+	for {
+		k, v, ok := members.Next()
+		if !ok {
+			break
+		}
+		switch {
+		case jsonscan.NameIs(k, metaProtocolVersion):
+			rawVersion = v
+		case jsonscan.NameIs(k, metaClientCapabilities):
+			rawCaps = v
+		case jsonscan.NameIs(k, metaLogLevel):
+			rawLevel = v
+		}
+	}
+	if rawVersion == nil {
 		return nil, bad("params._meta lacks " + metaProtocolVersion)
 	}
 	version, ok := jsonscan.String(rawVersion)
 	if !ok {
 		return nil, bad(metaProtocolVersion + " must be a string")
 	}
-	rawCaps, ok := jsonscan.Member(meta, metaClientCapabilities)
-	if !ok {
+	if rawCaps == nil {
 		return nil, bad("params._meta lacks " + metaClientCapabilities)
 	}
 	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
@@ -155,7 +170,7 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 			return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 		}
 	}
-	if raw, ok := jsonscan.Member(meta, metaLogLevel); ok {
+	if raw := rawLevel; raw != nil {
 		var l LoggingLevel
 		if json.Unmarshal(raw, &l) != nil || severity(l) < 0 {
 			return nil, bad(fmt.Sprintf("unknown log level %s", raw))

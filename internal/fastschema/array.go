@@ -8,6 +8,9 @@ func (s *state) evalArray(a *arrayRules, i int) (result, int) {
 	return r, e
 }
 
+// evalArrayBody walks the elements once: each is checked against its
+// prefixItems or items schema and against contains; the counts are checked
+// at the end.
 func (s *state) evalArrayBody(a *arrayRules, i int) (result, int) {
 	if s.depth > maxDepth {
 		return rBad, -1

@@ -184,8 +184,11 @@ func equalValues(a, b any) (bool, bool) {
 		if bc.kind != kNumber {
 			return false, true
 		}
-		r, ok := new(big.Rat).SetString(string(a))
-		return ok && r.Cmp(bc.rat) == 0, true
+		d, _, ok := appendDecimal(nil, string(a))
+		if !ok || !bc.decOK {
+			return false, false
+		}
+		return cmpDecimal(d, bc.dec) == 0, true
 	}
 	return false, false
 }
@@ -226,11 +229,11 @@ func canonical(dst *bytes.Buffer, v any) bool {
 	case string:
 		fmt.Fprintf(dst, "%q", v)
 	case json.Number:
-		r, ok := new(big.Rat).SetString(string(v))
+		d, _, ok := appendDecimal(nil, string(v))
 		if !ok {
 			return false
 		}
-		dst.WriteString("#" + r.RatString())
+		fmt.Fprintf(dst, "#%t.%s.%d", d.neg && !d.isZero(), d.digits, d.exp)
 	default:
 		return false
 	}

@@ -85,20 +85,29 @@ func sign(d decimal) int {
 // decimal whose digits are appended to the arena of s. It reports false when
 // the exponent or the fraction is beyond maxExponent.
 func (s *state) parseDecimal(t []byte) (decimal, bool) {
+	d, buf, ok := appendDecimal(s.buf, t)
+	s.buf = buf
+	return d, ok
+}
+
+// appendDecimal reads the JSON number text t (already checked) into a
+// decimal whose digits are appended to buf. It reports false, leaving buf
+// as it was, when the exponent or the fraction is beyond maxExponent.
+func appendDecimal[T string | []byte](buf []byte, t T) (decimal, []byte, bool) {
 	var d decimal
 	i := 0
 	if t[0] == '-' {
 		d.neg = true
 		i++
 	}
-	mark := len(s.buf)
+	mark := len(buf)
 	intDigits := int64(0) // significant digits before the point
 	fracDigits := int64(0)
 	started := false
 	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
 		if t[i] != '0' || started {
 			started = true
-			s.buf = append(s.buf, t[i])
+			buf = append(buf, t[i])
 			intDigits++
 		}
 	}
@@ -109,7 +118,7 @@ func (s *state) parseDecimal(t []byte) (decimal, bool) {
 			fracDigits++
 			if t[i] != '0' || started {
 				started = true
-				s.buf = append(s.buf, t[i])
+				buf = append(buf, t[i])
 			} else {
 				lead++
 			}
@@ -126,8 +135,8 @@ func (s *state) parseDecimal(t []byte) (decimal, bool) {
 		for ; i < len(t); i++ {
 			e = e*10 + int64(t[i]-'0')
 			if e > maxExponent {
-				s.buf = s.buf[:mark]
-				return d, false
+				buf = buf[:mark]
+				return d, buf, false
 			}
 		}
 		if neg {
@@ -135,15 +144,15 @@ func (s *state) parseDecimal(t []byte) (decimal, bool) {
 		}
 	}
 	if fracDigits > maxExponent {
-		s.buf = s.buf[:mark]
-		return d, false
+		buf = buf[:mark]
+		return d, buf, false
 	}
-	digs := s.buf[mark:]
+	digs := buf[mark:]
 	for len(digs) > 0 && digs[len(digs)-1] == '0' {
 		digs = digs[:len(digs)-1]
 	}
 	if len(digs) == 0 {
-		return decimal{}, true
+		return decimal{}, buf, true
 	}
 	d.digits = digs
 	// The point sits after intDigits significant digits, or lead zeros
@@ -153,7 +162,7 @@ func (s *state) parseDecimal(t []byte) (decimal, bool) {
 	} else {
 		d.exp = -lead + e
 	}
-	return d, true
+	return d, buf, true
 }
 
 // ratDecimal returns r as a decimal when its expansion terminates within

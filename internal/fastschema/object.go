@@ -29,6 +29,11 @@ func (s *state) evalObject(o *objectRules, i int) (result, int) {
 	return r, e
 }
 
+// evalObjectBody walks the members once: each name is looked up among the
+// names the keywords mention (marking it present), its value checked
+// against properties, patternProperties or additionalProperties, and the
+// name against propertyNames; the counts, required names and dependencies
+// are checked at the end.
 func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 	if s.depth > maxDepth {
 		return rBad, -1
@@ -40,6 +45,7 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 	}
 	res := rOK
 	var m members
+	m.byCaller = true
 	m.open(s, i)
 	for m.next(s) {
 		mark := len(s.buf)
@@ -47,7 +53,18 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 		v := m.val
 		r, e := rOK, -1
 		evaluated := false
-		if p := o.lookup(key); p >= 0 {
+		p := o.lookup(key)
+		switch {
+		case p < 0:
+			if !m.unknownName(s) {
+				m.close(s)
+				return rBad, -1
+			}
+		case present[p>>6]&(1<<(p&63)) != 0:
+			m.close(s)
+			return rBad, -1 // a duplicate name
+		}
+		if p >= 0 {
 			present[p>>6] |= 1 << (p & 63)
 			if sub := o.names[p].prop; sub != nil {
 				evaluated = true

@@ -2,6 +2,8 @@ package fastschema
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -162,17 +164,21 @@ func (s *state) skipArray(i int) (int, bool) {
 // the walk stops, ok tells whether the object was well formed and end is
 // the index just after it. Member names are checked for duplicates.
 type members struct {
-	start  int // index of '{'
-	base   int // first of this object's entries in state.keys
-	count  int // members seen
-	seen   map[string]struct{}
-	keyPos int // index of the current name's opening quote
-	key    keyRef
-	val    int // index of the current value
-	pos    int // where the walk continues
-	end    int
-	ok     bool
-	done   bool
+	start int // index of '{'
+	base  int // first of this object's entries in state.keys
+	count int // members seen
+	nkeys int // names pushed on state.keys for duplicate detection
+	// byCaller: the caller finds duplicates among the names it knows and
+	// calls unknownName for the others.
+	byCaller bool
+	seen     map[string]struct{}
+	keyPos   int // index of the current name's opening quote
+	key      keyRef
+	val      int // index of the current value
+	pos      int // where the walk continues
+	end      int
+	ok       bool
+	done     bool
 }
 
 // open starts the walk of the object at i.
@@ -203,11 +209,9 @@ func (m *members) next(s *state) bool {
 	}
 	m.keyPos = j
 	m.key = keyRef{j + 1, ke - 1, esc}
-	s.keys = s.keys[:m.base+m.count]
-	if s.duplicate(m, m.key) {
+	if !m.byCaller && !m.unknownName(s) {
 		return m.fail(s)
 	}
-	s.keys = append(s.keys, m.key)
 	m.count++
 	c := s.ws(ke)
 	if c >= len(d) || d[c] != ':' {
@@ -242,6 +246,18 @@ func (m *members) fail(s *state) bool {
 	return false
 }
 
+// unknownName records the current member name for duplicate detection;
+// it reports false when the name repeats one recorded before.
+func (m *members) unknownName(s *state) bool {
+	s.keys = s.keys[:m.base+m.nkeys]
+	if s.duplicate(m, m.key) {
+		return false
+	}
+	s.keys = append(s.keys, m.key)
+	m.nkeys++
+	return true
+}
+
 // close drops the walk's member names when it ends early.
 func (m *members) close(s *state) {
 	if len(s.keys) > m.base {
@@ -257,10 +273,10 @@ func (m *members) rawKey(s *state) []byte {
 // duplicate reports whether k repeats a name already seen in the object m
 // walks. Names with escapes are compared decoded.
 func (s *state) duplicate(m *members, k keyRef) bool {
-	if m.seen != nil || m.count >= bigObject {
+	if m.seen != nil || m.nkeys >= bigObject {
 		if m.seen == nil {
 			m.seen = make(map[string]struct{}, 2*bigObject)
-			for _, o := range s.keys[m.base : m.base+m.count] {
+			for _, o := range s.keys[m.base : m.base+m.nkeys] {
 				m.seen[string(s.decodedKey(o))] = struct{}{}
 			}
 		}
@@ -272,7 +288,7 @@ func (s *state) duplicate(m *members, k keyRef) bool {
 		return false
 	}
 	raw := s.data[k.start:k.end]
-	for _, o := range s.keys[m.base : m.base+m.count] {
+	for _, o := range s.keys[m.base : m.base+m.nkeys] {
 		if !k.esc && !o.esc {
 			if bytes.Equal(raw, s.data[o.start:o.end]) {
 				return true
@@ -357,6 +373,17 @@ func (s *state) scanString(i int) (end int, esc bool, ok bool) {
 	d := s.data
 	j := i + 1
 	for j < len(d) {
+		// Skip plain ASCII eight bytes at a time.
+		for j+8 <= len(d) {
+			if m := special(binary.LittleEndian.Uint64(d[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j >= len(d) {
+			break
+		}
 		c := d[j]
 		switch {
 		case c == '"':
@@ -381,6 +408,21 @@ func (s *state) scanString(i int) (end int, esc bool, ok bool) {
 		}
 	}
 	return -1, false, false
+}
+
+// Masks for testing eight bytes at once.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// special flags the bytes of x (eight string bytes, little-endian) that end
+// a run of plain ASCII: a quote, a backslash, a control character or a
+// non-ASCII byte. The lowest flagged byte is always a genuine one.
+func special(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	b := x ^ (lsb * '\\')
+	return (((x - lsb*0x20) &^ x) | ((q - lsb) &^ q) | ((b - lsb) &^ b) | x) & msb
 }
 
 // scanEscape checks the escape sequence at d[j] == '\\' and returns the
