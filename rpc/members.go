@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -49,7 +50,7 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 			break
 		}
 		name := raw
-		if hasBackslash(raw) {
+		if bytes.IndexByte(raw, '\\') >= 0 {
 			s, _ := jsonscan.Name(raw) // Strict has checked the escapes
 			name = []byte(s)
 		}
@@ -110,13 +111,3 @@ func memberError(err error, name []byte, offset int) error {
 // offsetIn is the index in b at which sub starts: sub is a slice of b
 // that keeps b's capacity, as the values jsonscan.Object returns are.
 func offsetIn(b, sub []byte) int { return cap(b) - cap(sub) }
-
-// hasBackslash reports whether a raw member name has escapes.
-func hasBackslash(raw []byte) bool {
-	for _, c := range raw {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
-}

@@ -43,7 +43,9 @@ func (t target) newDecode(b []byte) (any, error) {
 
 // oldDecode decodes b the way generated code did before DecodeMembers: the
 // whole object into a struct with the same fields and no methods, then the
-// unknown members with SplitExtra.
+// unknown members by decoding the object into a map (splitExtra, the old
+// SplitExtra, kept here as the oracle since SplitExtra now runs on
+// DecodeMembers).
 func (t target) oldDecode(b []byte) (any, error) {
 	fields := make([]reflect.StructField, t.typ.NumField())
 	var known []string
@@ -73,9 +75,9 @@ func (t target) oldDecode(b []byte) (any, error) {
 	var err error
 	switch t.typ.Field(extraAt).Type.Elem() {
 	case reflect.TypeFor[json.RawMessage]():
-		extra, err = rpc.SplitExtra[json.RawMessage](b, known...)
+		extra, err = splitExtra[json.RawMessage](b, known...)
 	case reflect.TypeFor[float64]():
-		extra, err = rpc.SplitExtra[float64](b, known...)
+		extra, err = splitExtra[float64](b, known...)
 	default:
 		return nil, fmt.Errorf("%s: no old path for Extra of %s", t.typ, t.typ.Field(extraAt).Type)
 	}
@@ -84,6 +86,30 @@ func (t target) oldDecode(b []byte) (any, error) {
 	}
 	out.Field(extraAt).Set(reflect.ValueOf(extra).Convert(t.typ.Field(extraAt).Type))
 	return out.Interface(), nil
+}
+
+// splitExtra is SplitExtra as it was before DecodeMembers: the whole object
+// decoded into a map, the known names deleted, the rest decoded into V.
+func splitExtra[V any](b []byte, known ...string) (map[string]V, error) {
+	var all map[string]json.RawMessage
+	if err := rpc.DecodeJSON(b, &all); err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]V, len(all))
+	for k, raw := range all {
+		var x V
+		if err := rpc.DecodeJSON(raw, &x); err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
 }
 
 // knownNames are the member names the type's properties take.
