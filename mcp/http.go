@@ -464,41 +464,6 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 	return fr, nil
 }
 
-// envelope holds the members of a message that say what it is.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method json.RawMessage `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
-// envelopeOf reads a message's envelope members in place; a message that
-// is not strict JSON is decoded instead, for the decoder's error.
-func envelopeOf(el []byte) (envelope, error) {
-	var e envelope
-	if !jsonscan.Strict(el, rpc.DefaultMaxDepth) {
-		err := rpc.DecodeJSON(el, &e)
-		return e, err
-	}
-	o, _ := jsonscan.NewObject(el)
-	for {
-		k, v, ok := o.Next()
-		if !ok {
-			return e, nil
-		}
-		switch {
-		case jsonscan.NameIs(k, "id"):
-			e.ID = v
-		case jsonscan.NameIs(k, "method"):
-			e.Method = v
-		case jsonscan.NameIs(k, "result"):
-			e.Result = v
-		case jsonscan.NameIs(k, "error"):
-			e.Error = v
-		}
-	}
-}
-
 // accepts reports whether the request's Accept header admits a media type:
 // listed, or covered by type/* or */* with a non-zero quality. An absent
 // header admits nothing, since Streamable HTTP requires one.

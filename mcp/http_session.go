@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -467,10 +466,6 @@ func (s *httpSession) expire(gen uint64) {
 // response or a batch of them). isResponse is false for requests and
 // notifications. Responses with id null contribute no id.
 func outboundIDs(msg []byte) (ids []string, isResponse bool) {
-	type envelope struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
-	}
 	if isBatch(msg) {
 		var batch []envelope
 		if json.Unmarshal(msg, &batch) != nil {
@@ -483,29 +478,12 @@ func outboundIDs(msg []byte) (ids []string, isResponse bool) {
 		}
 		return ids, true
 	}
-	// A single message, written by our own encoder: read in place.
-	o, ok := jsonscan.NewObject(msg)
-	if !ok {
+	e, err := envelopeOf(msg)
+	if err != nil || e.Method != nil {
 		return nil, false
 	}
-	var id []byte
-	for {
-		k, v, more := o.Next()
-		if !more {
-			break
-		}
-		switch {
-		case jsonscan.NameIs(k, "id"):
-			id = v
-		case jsonscan.NameIs(k, "method"):
-			return nil, false
-		}
-	}
-	if o.Err() {
-		return nil, false
-	}
-	if id != nil && string(id) != "null" {
-		ids = append(ids, string(id))
+	if e.ID != nil && string(e.ID) != "null" {
+		ids = append(ids, string(e.ID))
 	}
 	return ids, true
 }

@@ -50,12 +50,9 @@ func isInitialize(msg []byte) bool {
 	if !bytes.Contains(msg, []byte(`"initialize"`)) {
 		return false
 	}
-	method, ok := jsonscan.Member(msg, "method")
-	if !ok || !jsonscan.StringIs(method, "initialize") {
-		return false
-	}
-	_, hasID := jsonscan.Member(msg, "id")
-	return hasID
+	e, err := envelopeOf(msg)
+	method, _ := jsonscan.String(e.Method)
+	return err == nil && method == "initialize" && e.ID != nil
 }
 
 // Write sends one message.
