@@ -11,7 +11,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
-	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -252,11 +251,11 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 }
 
 // checkOutput validates a tool's structured output against its output
-// schema. The handler wrote the bytes, so the fast validator vouches for
-// them only when they are one strict JSON text (no repeated names, which
-// it assumes away).
+// schema. The handler wrote the bytes, which may be anything: the fast
+// validator answers Unknown for text that is not strict JSON (a repeated
+// name, say), and the library then decides.
 func (s *Server) checkOutput(e *toolEntry, out json.RawMessage) error {
-	if jsonscan.Strict(out, rpc.DefaultMaxDepth) && e.outFast.Check(out) == fastschema.Valid {
+	if e.outFast.Check(out) == fastschema.Valid {
 		return nil
 	}
 	inst, err := decodeInstance(out)

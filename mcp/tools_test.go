@@ -133,8 +133,14 @@ func TestOutputNotMatchingItsSchemaIsAnInternalError(t *testing.T) {
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{}, nil
 		}))
+	// A repeated name hides a wrong value from a reader that keeps the
+	// first one: the library, which keeps the last, decides.
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "twice", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: json.RawMessage(`{"n":1,"n":"x"}`)}, nil
+		}))
 	c := dial(t, s, clientOptions{})
-	for _, name := range []string{"liar", "mute"} {
+	for _, name := range []string{"liar", "mute", "twice"} {
 		_, rerr := callTool(t, c, name, nil)
 		require.NotNil(t, rerr, name)
 		assert.Equal(t, rpc.CodeInternalError, rerr.Code, name)
