@@ -285,6 +285,9 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSession, bool, int, string) {
 	id := r.Header.Get(HeaderSessionID)
 	if id != "" {
+		if !validSessionID(id) {
+			return nil, false, http.StatusBadRequest, malformedSessionID
+		}
 		if sess := h.lookup(id); sess != nil {
 			return sess, false, 0, ""
 		}
@@ -351,11 +354,29 @@ func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, st
 	if id == "" {
 		return nil, http.StatusBadRequest, "missing " + HeaderSessionID + " header"
 	}
+	if !validSessionID(id) {
+		return nil, http.StatusBadRequest, malformedSessionID
+	}
 	sess := h.lookup(id)
 	if sess == nil {
 		return nil, http.StatusNotFound, "session not found"
 	}
 	return sess, 0, ""
+}
+
+// malformedSessionID is the reason a session id that no server could have
+// issued is refused with 400, where a well-formed unknown one gets 404.
+const malformedSessionID = "malformed " + HeaderSessionID + " header: a session id is visible ASCII (0x21-0x7E)"
+
+// validSessionID reports whether id is made of visible ASCII only (0x21 to
+// 0x7E), the characters the transport allows in a session id.
+func validSessionID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // newSession starts a session under a fresh random id.
