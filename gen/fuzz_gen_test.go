@@ -318,7 +318,9 @@ func checkGenError(t *testing.T, err error, fsys fstest.MapFS, index string) {
 		// A missing required member is named by the pointer it would
 		// have: the pointer's parent is then an object of the document.
 		parent := e.Pointer[:max(strings.LastIndex(e.Pointer, "/"), 0)]
-		if !resolves(doc, e.Pointer) && !isObjectAt(doc, parent) {
+		// With a duplicate key, encoding/json keeps the last member while
+		// the pointer follows the first: it may name nothing here.
+		if !resolves(doc, e.Pointer) && !isObjectAt(doc, parent) && !strings.HasPrefix(e.Message, "duplicate key ") {
 			t.Fatalf("error %q: the pointer names nothing in %s\n%s", line, e.File, file.Data)
 		}
 	}
