@@ -18,7 +18,8 @@ type engine struct {
 	log     *slog.Logger
 	lim     limits
 	slots   chan struct{} // one token per running handler
-	active  atomic.Int64  // running plus waiting calls
+	active  atomic.Int64  // running plus waiting calls, until their replies are out
+	load    atomic.Int64  // running plus waiting calls, until their handlers return: the bound's count
 	batches atomic.Int64  // batch replies being assembled
 	// draining is set by a shutdown: requests are refused from then on,
 	// notifications (a cancellation, say) still run.
@@ -143,8 +144,8 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		done(EncodeError(req.ID, ShuttingDown()))
 		return
 	}
-	if e.active.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
-		e.active.Add(-1)
+	if e.load.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
+		e.load.Add(-1)
 		if req.IsNotification() {
 			e.log.Warn("jsonrpc: busy, dropping a notification", "method", req.Method)
 			done(nil)
@@ -153,6 +154,7 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		done(EncodeError(req.ID, ServerError(CodeServerBusy, "server busy: too many calls in flight")))
 		return
 	}
+	e.active.Add(1)
 	run := func() {
 		defer e.active.Add(-1)
 		select {
@@ -160,11 +162,16 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		case <-ctx.Done():
 			// The connection (or HTTP request) is gone: nothing can be
 			// answered, and the queued call never starts.
+			e.load.Add(-1)
 			done(nil)
 			return
 		}
-		defer func() { <-e.slots }()
-		done(e.call(ctx, req))
+		b := e.call(ctx, req)
+		// The place is free before the reply goes out: a peer that sends
+		// its next call on reading this reply must not find it taken.
+		<-e.slots
+		e.load.Add(-1)
+		done(b)
 	}
 	if wait {
 		run()
