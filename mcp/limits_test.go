@@ -25,21 +25,23 @@ import (
 
 // blocker is a tool that holds each call until released.
 type blocker struct {
-	started chan struct{}
-	release chan struct{}
-	once    sync.Once
+	started   chan struct{}
+	release   chan struct{}
+	cancelled chan struct{}
+	once      sync.Once
 }
 
 // addBlocker registers the tool "block" on s.
 func addBlocker(t *testing.T, s *mcp.Server) *blocker {
 	t.Helper()
-	b := &blocker{started: make(chan struct{}, 2000), release: make(chan struct{})}
+	b := &blocker{started: make(chan struct{}, 2000), release: make(chan struct{}), cancelled: make(chan struct{}, 2000)}
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "block", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			b.started <- struct{}{}
 			select {
 			case <-b.release:
 			case <-ctx.Done():
+				b.cancelled <- struct{}{}
 				return nil, ctx.Err()
 			}
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("released")}}, nil
@@ -316,30 +318,42 @@ func TestHTTPBodySizeIsBoundedExactly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newModernFixture(t, nil, &mcp.HTTPOptions{MaxBodyBytes: tc.opt, JSONResponse: true})
 			session := f.initialize(mcp.Version20251125)
-			v := []string{mcp.HeaderProtocolVersion, mcp.Version20251125}
-
-			t.Run("session", func(t *testing.T) {
-				resp := f.post(session, padded(2, tc.limit), v...)
-				assert.Equal(t, http.StatusOK, resp.StatusCode)
-				assert.Nil(t, messages(t, resp)[0].Error)
-				resp = f.post(session, padded(3, tc.limit+1), v...)
-				assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
-				assert.Contains(t, errorBody(t, resp).Message, fmt.Sprintf("exceeds the limit of %d bytes", tc.limit))
-				pingSession(t, f, session, 4)
-			})
-			t.Run("stateless", func(t *testing.T) {
-				body := func(n int) string {
-					b := modernBody(t, 5, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil)
-					return b[:len(b)-1] + strings.Repeat(" ", max(n-len(b), 0)) + "}"
+			// Bodies of megabytes: a longer bound than f.post's, for a
+			// loaded machine.
+			post := func(session, body string, hdr ...string) *http.Response {
+				t.Helper()
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				t.Cleanup(cancel)
+				if session != "" {
+					hdr = append(hdr, mcp.HeaderSessionID, session, mcp.HeaderProtocolVersion, mcp.Version20251125)
 				}
-				resp := f.post("", body(tc.limit), mirrored("tools/call", "echo")...)
-				assert.Equal(t, http.StatusOK, resp.StatusCode)
-				assert.Nil(t, answer(t, resp).Error)
-				resp = f.post("", body(tc.limit+1), mirrored("tools/call", "echo")...)
-				assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
-				resp = f.post("", body(0), mirrored("tools/call", "echo")...)
-				assert.Equal(t, http.StatusOK, resp.StatusCode)
-			})
+				resp, err := rawPost(ctx, f.ts.URL, body, hdr)
+				require.NoError(t, err)
+				t.Cleanup(func() { resp.Body.Close() })
+				return resp
+			}
+
+			// A session's POST.
+			resp := post(session, padded(2, tc.limit))
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Nil(t, messages(t, resp)[0].Error)
+			resp = post(session, padded(3, tc.limit+1))
+			assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+			assert.Contains(t, errorBody(t, resp).Message, fmt.Sprintf("exceeds the limit of %d bytes", tc.limit))
+			pingSession(t, f, session, 4)
+
+			// A 2026-07-28 request.
+			body := func(n int) string {
+				b := modernBody(t, 5, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil)
+				return b[:len(b)-1] + strings.Repeat(" ", max(n-len(b), 0)) + "}"
+			}
+			resp = post("", body(tc.limit), mirrored("tools/call", "echo")...)
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Nil(t, answer(t, resp).Error)
+			resp = post("", body(tc.limit+1), mirrored("tools/call", "echo")...)
+			assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+			resp = post("", body(0), mirrored("tools/call", "echo")...)
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
 		})
 	}
 }
@@ -349,35 +363,33 @@ func TestHTTPNestingDepthIsBoundedExactly(t *testing.T) {
 	session := f.initialize(mcp.Version20251125)
 	v := []string{mcp.HeaderProtocolVersion, mcp.Version20251125}
 
-	t.Run("session", func(t *testing.T) {
-		resp := f.post(session, nested(2, rpc.DefaultMaxDepth), v...)
-		assert.Equal(t, http.StatusOK, resp.StatusCode)
-		assert.Nil(t, messages(t, resp)[0].Error)
-		// Refused before the session sees it, however deep.
-		for _, depth := range []int{rpc.DefaultMaxDepth + 1, 20000} {
-			resp = f.post(session, nested(3, depth), v...)
-			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-			e := errorBody(t, resp)
-			assert.Equal(t, rpc.CodeParseError, e.Code)
-		}
-		pingSession(t, f, session, 4)
-	})
-	t.Run("stateless", func(t *testing.T) {
-		// message 1, params 2, arguments 3, then the arrays.
-		body := func(id, depth int) string {
-			d := depth - 3
-			b := modernBody(t, id, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi", "deep": "X"}}, nil)
-			return strings.Replace(b, `"X"`, strings.Repeat("[", d)+strings.Repeat("]", d), 1)
-		}
-		resp := f.post("", body(5, rpc.DefaultMaxDepth), mirrored("tools/call", "echo")...)
-		assert.Equal(t, http.StatusOK, resp.StatusCode)
-		assert.Nil(t, answer(t, resp).Error)
-		resp = f.post("", body(6, rpc.DefaultMaxDepth+1), mirrored("tools/call", "echo")...)
+	// A session's POST.
+	resp := f.post(session, nested(2, rpc.DefaultMaxDepth), v...)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Nil(t, messages(t, resp)[0].Error)
+	// Refused before the session sees it, however deep.
+	for _, depth := range []int{rpc.DefaultMaxDepth + 1, 20000} {
+		resp = f.post(session, nested(3, depth), v...)
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-		assert.Equal(t, rpc.CodeParseError, answer(t, resp).Error.Code)
-		resp = f.post("", body(7, 10), mirrored("tools/call", "echo")...)
-		assert.Equal(t, http.StatusOK, resp.StatusCode)
-	})
+		assert.Equal(t, rpc.CodeParseError, errorBody(t, resp).Code)
+	}
+	pingSession(t, f, session, 4)
+
+	// A 2026-07-28 request: message 1, params 2, arguments 3, then the
+	// arrays.
+	body := func(id, depth int) string {
+		d := depth - 3
+		b := modernBody(t, id, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi", "deep": "X"}}, nil)
+		return strings.Replace(b, `"X"`, strings.Repeat("[", d)+strings.Repeat("]", d), 1)
+	}
+	resp = f.post("", body(5, rpc.DefaultMaxDepth), mirrored("tools/call", "echo")...)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Nil(t, answer(t, resp).Error)
+	resp = f.post("", body(6, rpc.DefaultMaxDepth+1), mirrored("tools/call", "echo")...)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Equal(t, rpc.CodeParseError, answer(t, resp).Error.Code)
+	resp = f.post("", body(7, 10), mirrored("tools/call", "echo")...)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
 func TestHTTPBatchSizeIsBoundedExactly(t *testing.T) {
@@ -658,4 +670,21 @@ func TestMemoryEventStoreBytesAreBoundedExactly(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestACancellationReachesAFullSession(t *testing.T) {
+	s := newServer(t, &mcp.ServerOptions{MaxInFlight: 1, MaxQueued: -1})
+	b := addBlocker(t, s)
+	p := newStdioPeer(t, s)
+	p.initializeOnly()
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block"}}`)
+	b.waitStarted(t, 1)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	select {
+	case <-b.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancellation did not reach the call holding the only place")
+	}
+	// The cancelled call gets no answer; the place is free again.
+	p.ping(3)
 }

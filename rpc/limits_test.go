@@ -309,3 +309,41 @@ func TestCallsPastTheQueueAreBusyOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `"released"`, string(decodeReply(t, b).Result))
 }
+
+func TestANotificationReachesAServerWhosePlacesAreAllTaken(t *testing.T) {
+	// A cancellation is a notification: it must not wait behind the calls
+	// it would cancel, nor be dropped because they fill the bound.
+	for _, tc := range []struct {
+		name string
+		opts []rpc.Option
+	}{
+		{"no queue", []rpc.Option{rpc.WithMaxInFlight(1), rpc.WithMaxQueued(0)}},
+		{"queue of one", []rpc.Option{rpc.WithMaxInFlight(1), rpc.WithMaxQueued(1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			started := make(chan struct{}, 1)
+			stop := make(chan struct{})
+			r := rpc.NewRouter()
+			r.Register("block", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+				started <- struct{}{}
+				select {
+				case <-stop:
+					return "stopped", nil
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}})
+			r.Register("stop", rpc.Method{Notification: true, Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+				close(stop)
+				return nil, nil
+			}})
+			p := newLinePeer(t, r, tc.opts...)
+			p.lines <- `{"jsonrpc":"2.0","method":"block","id":1}`
+			waitN(t, started, 1)
+			p.lines <- `{"jsonrpc":"2.0","method":"stop"}`
+			rep := p.next(t)
+			assert.Equal(t, "1", string(rep.ID))
+			assert.Equal(t, `"stopped"`, string(rep.Result))
+		})
+	}
+}
