@@ -266,8 +266,8 @@ func TestStdioRequestsPastTheQueueAreBusy(t *testing.T) {
 	}
 }
 
-// rawPost sends a POST from any goroutine; the caller closes the body.
-func rawPost(ctx context.Context, url, body string, hdr []string) (*http.Response, error) {
+// postStream sends a POST from any goroutine; the caller closes the body.
+func postStream(ctx context.Context, url, body string, hdr []string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -327,7 +327,7 @@ func TestHTTPBodySizeIsBoundedExactly(t *testing.T) {
 				if session != "" {
 					hdr = append(hdr, mcp.HeaderSessionID, session, mcp.HeaderProtocolVersion, mcp.Version20251125)
 				}
-				resp, err := rawPost(ctx, f.ts.URL, body, hdr)
+				resp, err := postStream(ctx, f.ts.URL, body, hdr)
 				require.NoError(t, err)
 				t.Cleanup(func() { resp.Body.Close() })
 				return resp
@@ -482,7 +482,7 @@ func TestStatelessRequestsPastTheBoundAreBusy(t *testing.T) {
 	results := make(chan result, limit)
 	for i := range limit {
 		go func() {
-			resp, err := rawPost(ctx, f.ts.URL, modernBody(t, 100+i, "tools/call", map[string]any{"name": "block"}, nil), mirrored("tools/call", "block"))
+			resp, err := postStream(ctx, f.ts.URL, modernBody(t, 100+i, "tools/call", map[string]any{"name": "block"}, nil), mirrored("tools/call", "block"))
 			if err != nil {
 				results <- result{err: err}
 				return
@@ -548,7 +548,7 @@ func openListen(t *testing.T, f *fixture, id string) func() {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	body := modernBody(t, id, "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
-	resp, err := rawPost(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
+	resp, err := postStream(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	ev, err := newSSE(t, resp).next()

@@ -382,4 +382,3 @@ func TestWebSocketHandlerShutdownFinishesCallsAndRefusesUpgrades(t *testing.T) {
 	assert.Equal(t, "done 1", <-result)
 	require.NoError(t, <-shut)
 }
-
