@@ -50,6 +50,7 @@ type options struct {
 	header    map[string][]string
 	onAbandon func(id ID, method string)
 	grace     time.Duration // see WithShutdownGrace
+	outgoing  []Middleware  // see WithOutgoing
 }
 
 func buildOptions(opts []Option) options {
