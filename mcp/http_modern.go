@@ -111,7 +111,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	if req.IsNotification() {
 		// 2026-07-28 defines no client notification over HTTP; whatever
 		// the dispatcher makes of one, it gets no answer.
-		_, err := h.server.serveModern(r.Context(), req, discardSink{})
+		_, err := h.server.serveModernVia(r.Context(), req, discardSink{})
 		if err != nil && !errors.Is(err, rpc.ErrNoResponse) {
 			h.log.Debug("mcp: a 2026-07-28 notification failed", "method", req.Method, "error", err)
 		}
@@ -149,7 +149,7 @@ func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Re
 			res, err = nil, rpc.InternalError()
 		}
 	}()
-	return h.server.serveModern(ctx, req, sink)
+	return h.server.serveModernVia(ctx, req, sink)
 }
 
 // parseModernMessage reads a 2026-07-28 POST body: exactly one JSON-RPC

@@ -288,6 +288,9 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 		return nil, s.unsupportedVersion(Version20260728)
 	}
 	m, known := modernMethods[req.Method]
+	if !known && s.isCustom(req.Method) {
+		return s.serveModernCustom(ctx, req, sink)
+	}
 	if !known {
 		// A method the version does not have (initialize, ping, …) is
 		// -32601 whatever its _meta says.

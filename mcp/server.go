@@ -32,6 +32,7 @@ type Server struct {
 	complete  CompletionHandler
 	tasks     *taskStore
 	listens   map[*listener]struct{}
+	custom    map[string]bool // methods added with Register
 
 	sealer   *StateSealer
 	infoOnce sync.Once
@@ -110,6 +111,16 @@ type ServerOptions struct {
 	// ends or Serve's context is done; past it they are cancelled. 0 means
 	// DefaultShutdownGrace (10 seconds); negative, cancel at once.
 	ShutdownGrace time.Duration
+	// Middleware runs, outermost first, around every message a client
+	// sends, in both eras and on every transport: requests and
+	// notifications, before the lifecycle and capability checks, so it
+	// sees every answer, refusals included. SessionFromContext gives the
+	// session (nil for a 2026-07-28 request over HTTP).
+	Middleware []rpc.Middleware
+	// Outgoing runs, outermost first, around every request and
+	// notification the server sends a client (rpc.WithOutgoing): calls
+	// back to the client, logs, progress, list changes.
+	Outgoing []rpc.Middleware
 }
 
 // NewServer returns a server that introduces itself as info. opts may be
@@ -203,7 +214,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		inflight:   map[string]*inflightCall{},
 		ready:      make(chan struct{}),
 	}
-	opts := append([]rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace())}, s.sessionLimits()...)
+	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...)}, s.sessionLimits()...)
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()

@@ -1,0 +1,196 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// recorder is middleware that notes each message it wraps: its method,
+// whether a session was in the context, and the error code of the answer.
+type recorder struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (r *recorder) middleware(next rpc.Handler) rpc.Handler {
+	return rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+		res, err := next.Handle(ctx, req)
+		entry := req.Method
+		if mcp.SessionFromContext(ctx) != nil {
+			entry += " (session)"
+		}
+		var rerr *rpc.Error
+		if errorsAs(err, &rerr) {
+			entry += fmt.Sprintf(" %d", rerr.Code)
+		}
+		r.mu.Lock()
+		r.seen = append(r.seen, entry)
+		r.mu.Unlock()
+		return res, err
+	})
+}
+
+func (r *recorder) entries() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.seen...)
+}
+
+func errorsAs(err error, target **rpc.Error) bool {
+	if err == nil {
+		return false
+	}
+	e, ok := err.(*rpc.Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+// appEcho is a custom method whose params schema allows the 2026-07-28
+// _meta beside its own member.
+func appEcho(t *testing.T, s *mcp.Server) {
+	t.Helper()
+	require.NoError(t, s.Register("app/echo", rpc.Method{
+		Params: compileSchema(t, `{"type":"object","properties":{"say":{"type":"string"},"_meta":{"type":"object"}},"required":["say"],"additionalProperties":false}`),
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			var p struct {
+				Say string `json:"say"`
+			}
+			if err := req.DecodeParams(&p); err != nil {
+				return nil, err
+			}
+			return map[string]string{"heard": p.Say}, nil
+		},
+	}))
+}
+
+func TestMiddlewareWrapsEveryIncomingMessageOfASession(t *testing.T) {
+	in := &recorder{}
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Middleware: []rpc.Middleware{in.middleware}})
+	echoTool(t, s)
+	appEcho(t, s)
+	// A plain connection: the harness's schema checker knows MCP only.
+	c := plainSession(t, s)
+	_, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
+	require.Nil(t, rerr)
+	_, rerr = c.call(t, "no/such", nil)
+	require.NotNil(t, rerr)
+	res, rerr := c.call(t, "app/echo", map[string]any{"say": "custom"})
+	require.Nil(t, rerr)
+	assert.JSONEq(t, `{"heard":"custom"}`, string(res))
+	_, rerr = c.call(t, "app/echo", map[string]any{"shout": 1})
+	require.NotNil(t, rerr)
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code, "a custom method's params are validated")
+
+	// Notifications run beside requests, so the order is not pinned.
+	assert.ElementsMatch(t, []string{
+		"initialize (session)", "notifications/initialized (session)", "tools/call (session)",
+		"no/such (session) -32601", "app/echo (session)", "app/echo (session) -32602",
+	}, in.entries())
+}
+
+func TestOutgoingMiddlewareWrapsWhatTheServerSends(t *testing.T) {
+	out := &recorder{}
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Outgoing: []rpc.Middleware{out.middleware}})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if err := req.Progress(ctx, 1, 1, ""); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("done")}}, nil
+		}))
+	c := dial(t, s, clientOptions{})
+	_, rerr := c.call(t, "tools/call", map[string]any{"name": "steps", "arguments": map[string]any{}, "_meta": map[string]any{"progressToken": 7}})
+	require.Nil(t, rerr)
+	assert.Contains(t, out.entries(), "notifications/progress (session)", "the progress notification went through the outgoing middleware")
+}
+
+func TestMiddlewareAndCustomMethodsOnStatelessHTTP(t *testing.T) {
+	in, out := &recorder{}, &recorder{}
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{
+		Middleware: []rpc.Middleware{in.middleware}, Outgoing: []rpc.Middleware{out.middleware}})
+	appEcho(t, s)
+	f := newServerFixture(t, s, &mcp.HTTPOptions{JSONResponse: true})
+
+	resp := f.post("", modernBody(t, 1, "app/echo", map[string]any{"say": "stateless"}, nil), mirrored("app/echo", "")...)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	msg := answer(t, resp)
+	assert.Equal(t, "stateless", msg.Result["heard"])
+
+	resp = f.post("", modernBody(t, 2, "tools/list", nil, nil), mirrored("tools/list", "")...)
+	msg = answer(t, resp)
+	require.NotNil(t, msg.Error, "no tools capability: -32601")
+
+	assert.Equal(t, []string{"app/echo", fmt.Sprintf("tools/list %d", msg.Error.Code)}, in.entries())
+}
+
+func TestRegisterRefusesProtocolNamesAndDuplicates(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	h := func(ctx context.Context, req *rpc.Request) (any, error) { return "ok", nil }
+	for _, name := range []string{"tools/call", "initialize", "ping", "notifications/custom", "server/discover", "subscriptions/listen"} {
+		assert.Error(t, s.Register(name, rpc.Method{Handler: h}), name)
+	}
+	assert.Error(t, s.Register("", rpc.Method{Handler: h}))
+	assert.Error(t, s.Register("app/x", rpc.Method{}))
+	require.NoError(t, s.Register("app/x", rpc.Method{Handler: h}))
+	assert.Error(t, s.Register("app/x", rpc.Method{Handler: h}), "a second registration")
+}
+
+// compileSchema compiles a JSON Schema given as text.
+func compileSchema(t *testing.T, text string) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	require.NoError(t, c.AddResource("custom.json", doc))
+	s, err := c.Compile("custom.json")
+	require.NoError(t, err)
+	return s
+}
+
+// plain is a client connection with no schema checker in the way.
+type plain struct{ conn *rpc.Conn }
+
+func (p plain) call(t *testing.T, method string, params any) (json.RawMessage, *rpc.Error) {
+	t.Helper()
+	var res json.RawMessage
+	err := p.conn.Call(context.Background(), method, params, &res)
+	if err == nil {
+		return res, nil
+	}
+	var rerr *rpc.Error
+	require.ErrorAs(t, err, &rerr)
+	return nil, rerr
+}
+
+// plainSession serves a session of s over a pipe and initializes it.
+func plainSession(t *testing.T, s *mcp.Server) plain {
+	t.Helper()
+	srvEnd, cliEnd := rpc.NewPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, srvEnd) }()
+	conn := rpc.NewConn(cliEnd)
+	t.Cleanup(func() {
+		conn.Close()
+		cancel()
+		<-served
+	})
+	require.NoError(t, conn.Call(context.Background(), "initialize", json.RawMessage(fmt.Sprintf(
+		`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}`, mcp.Version20251125)), nil))
+	require.NoError(t, conn.Notify(context.Background(), "notifications/initialized", nil))
+	return plain{conn}
+}
