@@ -44,10 +44,10 @@ type message struct {
 // either an error code or a result that check accepts.
 type expect struct {
 	status int
-	code   int                          // the JSON-RPC error code; 0: a result
-	id     string                       // the response id as JSON text; "" skips the check
+	code   int                         // the JSON-RPC error code; 0: a result
+	id     string                      // the response id as JSON text; "" skips the check
 	check  func(json.RawMessage) error // of the result; nil accepts any
-	empty  bool                         // no body at all (202, 204)
+	empty  bool                        // no body at all (202, 204)
 }
 
 // verify compares a reply with what it deserved.
