@@ -422,3 +422,125 @@ func TestListenAndServeBindsLoopbackAndChecksHosts(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, post("127.0.0.1:"+port, "http://attacker.example"), "foreign origin")
 	assert.Equal(t, http.StatusOK, post("localhost:"+port, "http://localhost:"+port), "loopback")
 }
+
+// secStateServer is a server whose "confirm" tool asks for a confirmation
+// and carries state to the retry, and "other" does the same; with key
+// (nil: random) and ttl (0: the default).
+func secStateServer(t *testing.T, key []byte, ttl time.Duration) *rpc.Conn {
+	s := mcp.NewServer(mcp.Implementation{Name: "sec", Version: "1"}, &mcp.ServerOptions{StateKey: key, StateTTL: ttl})
+	for _, name := range []string{"confirm", "other"} {
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: name}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if st := req.State(); st != nil {
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("resumed with " + string(st))}}, nil
+			}
+			return nil, &mcp.InputRequired{
+				Requests: map[string]mcp.InputRequest{"ok": mcp.FormInput("Sure?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))},
+				State:    []byte("pending-" + name),
+			}
+		}))
+	}
+	client, server := rpc.NewPipe()
+	go s.Serve(context.Background(), server)
+	t.Cleanup(func() { client.Close() })
+	return rpc.NewConn(client)
+}
+
+const secStateMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+
+// secRound calls a tool statelessly with arguments and, when token is not
+// empty, the answer and the requestState of an earlier round.
+func secRound(t *testing.T, c *rpc.Conn, tool, args, token string) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	params := fmt.Sprintf(`{"name":%q,"arguments":%s,%s`, tool, args, secStateMeta)
+	if token != "" {
+		params += fmt.Sprintf(`,"inputResponses":{"ok":{"action":"accept","content":{"ok":true}}},"requestState":%q`, token)
+	}
+	var res json.RawMessage
+	err := c.Call(ctx, "tools/call", json.RawMessage(params+"}"), &res)
+	return res, err
+}
+
+// secFirstRound makes the first round and returns its sealed state.
+func secFirstRound(t *testing.T, c *rpc.Conn, tool, args string) string {
+	res, err := secRound(t, c, tool, args, "")
+	require.NoError(t, err)
+	var r struct {
+		ResultType   string `json:"resultType"`
+		RequestState string `json:"requestState"`
+	}
+	require.NoError(t, json.Unmarshal(res, &r))
+	require.Equal(t, "input_required", r.ResultType)
+	require.NotEmpty(t, r.RequestState)
+	assert.NotContains(t, r.RequestState, "pending", "the state travels sealed, not readable")
+	return r.RequestState
+}
+
+// secRefused asserts the generic -32602 of a state that does not open,
+// which says nothing of why.
+func secRefused(t *testing.T, err error) {
+	t.Helper()
+	var rerr *rpc.Error
+	require.ErrorAs(t, err, &rerr)
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
+	assert.Equal(t, "invalid params: requestState was not issued for this request or has expired", rerr.Message)
+}
+
+func TestSealedRequestStateOnTheWire(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	t.Run("the retry of the same request resumes", func(t *testing.T) {
+		c := secStateServer(t, key, 0)
+		token := secFirstRound(t, c, "confirm", `{"a":1}`)
+		res, err := secRound(t, c, "confirm", `{"a":1}`, token)
+		require.NoError(t, err)
+		assert.Contains(t, string(res), "resumed with pending-confirm")
+		res, err = secRound(t, c, "confirm", `{ "a" : 1 }`, token)
+		require.NoError(t, err, "the same arguments written otherwise are the same request")
+		assert.Contains(t, string(res), "resumed with pending-confirm")
+	})
+	t.Run("another server with the same key resumes it", func(t *testing.T) {
+		token := secFirstRound(t, secStateServer(t, key, 0), "confirm", `{}`)
+		res, err := secRound(t, secStateServer(t, key, 0), "confirm", `{}`, token)
+		require.NoError(t, err)
+		assert.Contains(t, string(res), "resumed with pending-confirm")
+	})
+	t.Run("tampered", func(t *testing.T) {
+		c := secStateServer(t, key, 0)
+		token := secFirstRound(t, c, "confirm", `{}`)
+		flip := func(i int) string {
+			b := []byte(token)
+			if b[i] == 'A' {
+				b[i] = 'B'
+			} else {
+				b[i] = 'A'
+			}
+			return string(b)
+		}
+		for _, bad := range []string{flip(0), flip(len(token) / 2), flip(len(token) - 1), token + "A", token[:len(token)/2], "not base64!"} {
+			_, err := secRound(t, c, "confirm", `{}`, bad)
+			secRefused(t, err)
+		}
+	})
+	t.Run("sealed under another key", func(t *testing.T) {
+		token := secFirstRound(t, secStateServer(t, bytes.Repeat([]byte{8}, 32), 0), "confirm", `{}`)
+		_, err := secRound(t, secStateServer(t, key, 0), "confirm", `{}`, token)
+		secRefused(t, err)
+	})
+	t.Run("replayed into another request", func(t *testing.T) {
+		c := secStateServer(t, key, 0)
+		token := secFirstRound(t, c, "confirm", `{"a":1}`)
+		_, err := secRound(t, c, "confirm", `{"a":2}`, token)
+		secRefused(t, err)
+		_, err = secRound(t, c, "confirm", `{}`, token)
+		secRefused(t, err)
+		_, err = secRound(t, c, "other", `{"a":1}`, token)
+		secRefused(t, err)
+	})
+	t.Run("expired", func(t *testing.T) {
+		c := secStateServer(t, key, 50*time.Millisecond)
+		token := secFirstRound(t, c, "confirm", `{}`)
+		time.Sleep(100 * time.Millisecond)
+		_, err := secRound(t, c, "confirm", `{}`, token)
+		secRefused(t, err)
+	})
+}
