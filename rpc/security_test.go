@@ -203,3 +203,39 @@ func TestAPanickingNotificationPutsNothingOnTheWire(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"jsonrpc":"2.0","id":9,"result":"fine"}`, string(got), "the first message out answers the probe")
 }
+
+func TestACallWhoseContextEndsDoesNotBreakTheConnection(t *testing.T) {
+	client, server := rpc.NewPipe()
+	srv := rpc.NewConn(server, rpc.WithHandler(rpcSecHandler))
+	conn := rpc.NewConn(client)
+	t.Cleanup(func() {
+		conn.Close()
+		<-srv.Done()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ended, end := context.WithCancel(ctx)
+	end()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 100 {
+				var got string
+				if (i+j)%2 == 0 {
+					// Its write races the ended context: on a message transport
+					// it may fail, but only this call may fail for it.
+					_ = conn.Call(ended, "ok", nil, &got)
+					continue
+				}
+				if err := conn.Call(ctx, "ok", nil, &got); err != nil {
+					t.Errorf("a call with a live context failed: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var got string
+	require.NoError(t, conn.Call(ctx, "ok", nil, &got))
+	assert.Equal(t, "fine", got)
+}
