@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -11,8 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"mime"
-	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -71,6 +70,10 @@ type HTTPOptions struct {
 	// 2026-07-28 SSE response (a subscriptions/listen stream, say) gets one
 	// every KeepAlive. 0 means 15 seconds; negative, never.
 	KeepAlive time.Duration
+	// BodyTimeout bounds reading a POST body once its headers are in: a
+	// client that starts a body and never finishes it gets 408 and its
+	// connection closed. 0 means 30 seconds; negative, no bound.
+	BodyTimeout time.Duration
 }
 
 // StreamableHTTPHandler serves a Server over Streamable HTTP, both eras on
@@ -87,6 +90,7 @@ type StreamableHTTPHandler struct {
 	store  EventStore
 	hosts  hostPolicy
 	log    *slog.Logger
+	drain  *drain
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
@@ -95,7 +99,7 @@ type StreamableHTTPHandler struct {
 
 // NewStreamableHTTPHandler returns a handler serving s. opts may be nil.
 func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandler {
-	h := &StreamableHTTPHandler{server: s, log: s.log, sessions: map[string]*httpSession{}}
+	h := &StreamableHTTPHandler{server: s, log: s.log, sessions: map[string]*httpSession{}, drain: newDrain()}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -111,6 +115,9 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = 15 * time.Second
 	}
+	if h.opts.BodyTimeout == 0 {
+		h.opts.BodyTimeout = DefaultBodyTimeout
+	}
 	h.store = h.opts.EventStore
 	if h.store == nil {
 		h.store = NewMemoryEventStore(nil)
@@ -124,6 +131,11 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	if reason := h.hosts.check(r); reason != "" {
 		writeHTTPError(w, http.StatusForbidden, rpc.CodeInvalidRequest, reason)
 		return
+	}
+	if r.Method == http.MethodPost {
+		// Counted before any look at the shutdown state (see Shutdown).
+		h.drain.posts.Add(1)
+		defer h.drain.posts.Add(-1)
 	}
 	modern, body, ok := h.modernEra(w, r)
 	switch {
@@ -167,6 +179,10 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	fr, rerr := parseFrame(body)
 	if rerr != nil {
 		writeHTTPError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+		return
+	}
+	if len(fr.requests) > 0 && h.shuttingDown() {
+		refuseShuttingDown(w, rpc.NullID())
 		return
 	}
 	sess, created, status, msg := h.sessionFor(r, fr)
@@ -262,17 +278,30 @@ func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
 	}
 }
 
-// readBody reads a POST body within the size limit.
+// readBody reads a POST body within the size limit and the body timeout.
 func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
 	limit := h.opts.MaxBodyBytes
 	tooLarge := fmt.Errorf("the body exceeds the limit of %d bytes", limit)
 	if r.ContentLength > limit {
 		return nil, http.StatusRequestEntityTooLarge, tooLarge
 	}
+	// Servers that do not support deadlines (a test recorder) read
+	// without one.
+	rc := http.NewResponseController(w)
+	deadline := h.opts.BodyTimeout > 0 && rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if deadline && err == nil {
+		// Lifted for what follows (an SSE stream); after a failure it
+		// stays, so the server does not wait for the rest of the body.
+		rc.SetReadDeadline(time.Time{})
+	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
 			return nil, http.StatusRequestEntityTooLarge, tooLarge
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			w.Header().Set("Connection", "close")
+			return nil, http.StatusRequestTimeout, errors.New("the body did not arrive in time")
 		}
 		return nil, http.StatusBadRequest, errors.New("cannot read the body")
 	}
@@ -302,6 +331,10 @@ func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSess
 
 // get opens the GET stream, or resumes a stream with Last-Event-ID.
 func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if h.shuttingDown() {
+		refuseShuttingDown(w, rpc.NullID())
+		return
+	}
 	if !accepts(r, "text/event-stream") {
 		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list text/event-stream")
 		return
@@ -493,42 +526,4 @@ func writeHTTPError(w http.ResponseWriter, status, code int, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(body)
-}
-
-// ListenAndServe serves h on addr until ctx is done, then shuts the server
-// down: a handler with a Close method (a StreamableHTTPHandler) is closed
-// first so that its streams end. An address without a host (":8080")
-// binds 127.0.0.1, not every interface; name the host to listen elsewhere.
-// It returns ctx's error after a shutdown, and any error of listening.
-func ListenAndServe(ctx context.Context, addr string, h http.Handler) error {
-	ln, err := net.Listen("tcp", loopbackDefault(addr))
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	if c, ok := h.(io.Closer); ok {
-		c.Close()
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if srv.Shutdown(sctx) != nil {
-		srv.Close()
-	}
-	return ctx.Err()
-}
-
-// loopbackDefault puts 127.0.0.1 in an address without a host.
-func loopbackDefault(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || host != "" {
-		return addr
-	}
-	return net.JoinHostPort("127.0.0.1", port)
 }

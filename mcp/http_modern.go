@@ -112,15 +112,22 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	if h.shuttingDown() {
+		refuseShuttingDown(w, req.ID)
+		return
+	}
 	if herr := checkModernHeaders(r.Header, req.Method, req.Params, modernVersionOf(req.Params), h.server.toolHeaders); herr != nil {
 		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, herr)
 		return
 	}
+	ctx, release := h.modernContext(r)
+	defer release()
 	out := newModernResponse(w, h.opts.KeepAlive)
 	out.preferSSE = !h.opts.JSONResponse
+	out.owner = h
 	defer out.close()
-	res, err := h.serveModernCall(r.Context(), req, out)
-	out.finish(r.Context(), req, res, err, h.log)
+	res, err := h.serveModernCall(ctx, req, out)
+	out.finish(ctx, req, res, err, h.log)
 }
 
 // serveModernCall runs serveModern, turning a handler's panic into -32603
@@ -174,6 +181,7 @@ func (discardSink) notify(context.Context, string, any) error { return nil }
 // the response then ends the stream. An SSE stream gets a comment after
 // every keepAlive of silence.
 type modernResponse struct {
+	owner     *StreamableHTTPHandler // the handler serving it, nil elsewhere
 	w         http.ResponseWriter
 	rc        *http.ResponseController
 	keepAlive time.Duration

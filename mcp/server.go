@@ -94,6 +94,11 @@ type ServerOptions struct {
 	// Cache is the caching hint of server/discover and of registrations
 	// without their own (see WithCache), for the stateless protocol.
 	Cache CacheHint
+	// ShutdownGrace bounds how long the calls in flight of a session
+	// served by Serve or ServeStdio may still run after the client's input
+	// ends or Serve's context is done; past it they are cancelled. 0 means
+	// DefaultShutdownGrace (10 seconds); negative, cancel at once.
+	ShutdownGrace time.Duration
 }
 
 // NewServer returns a server that introduces itself as info. opts may be
@@ -124,23 +129,39 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	return s
 }
 
-// Serve serves one session over t until the peer closes its input (after the
-// calls in flight have been answered) or ctx is done.
+// Serve serves one session over t until the peer closes its input or ctx
+// is done. Either way the calls in flight get ServerOptions.ShutdownGrace
+// to finish and have their responses written, while new requests are
+// refused with -32000 "server shutting down" (see ServerSession.Shutdown).
+// It returns nil at a clean end of input, ctx's error after ctx is done.
 func (s *Server) Serve(ctx context.Context, t rpc.Transport) error {
 	ss := s.connect(t, "")
 	select {
 	case <-ctx.Done():
-		ss.Close()
+		grace := s.shutdownGrace()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), max(grace, 0))
+		defer cancel()
+		ss.Shutdown(sctx)
 		return ctx.Err()
 	case <-ss.Done():
 		return ss.Wait()
 	}
 }
 
+// shutdownGrace is ServerOptions.ShutdownGrace with its default.
+func (s *Server) shutdownGrace() time.Duration {
+	if s.opts.ShutdownGrace == 0 {
+		return DefaultShutdownGrace
+	}
+	return s.opts.ShutdownGrace
+}
+
 // ServeStdio serves one session on the process's stdin and stdout: one JSON
 // message per line. stdout carries nothing but protocol messages. At the end
-// of stdin the requests in flight finish and their responses are written
-// before ServeStdio returns.
+// of stdin, or when ctx is done, the requests in flight get
+// ServerOptions.ShutdownGrace to finish and have their responses written
+// before ServeStdio returns. (After ctx is done, the goroutine reading stdin
+// stays blocked until stdin closes or the process exits.)
 func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.Serve(ctx, rpc.NewStreamTransport(io.NopCloser(os.Stdin), nopWriteCloser{os.Stdout}))
 }
@@ -161,7 +182,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		inflight:   map[string]*inflightCall{},
 		ready:      make(chan struct{}),
 	}
-	opts := []rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log)}
+	opts := []rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace())}
 	if s.opts.MaxInFlight > 0 {
 		opts = append(opts, rpc.WithMaxInFlight(s.opts.MaxInFlight))
 	}

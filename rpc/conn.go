@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Conn is a JSON-RPC connection that works in both directions: it serves
@@ -25,6 +26,7 @@ type Conn struct {
 	pending map[ID]chan *Response
 	sends   map[*outstanding]struct{} // calls and batches awaiting answers
 	closed  bool
+	shut    atomic.Bool // closed, readable without mu
 	err     error
 	nextID  atomic.Int64
 
@@ -32,6 +34,7 @@ type Conn struct {
 	done     chan struct{}
 
 	onAbandon func(id ID, method string)
+	grace     time.Duration
 }
 
 type connKey struct{}
@@ -56,6 +59,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		readDone:  make(chan struct{}),
 		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
+		grace:     o.grace,
 	}
 	c.ctx, c.cancel = context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
 	go c.readLoop()
@@ -63,18 +67,26 @@ func NewConn(t Transport, opts ...Option) *Conn {
 }
 
 // Serve runs a connection over t with handler h until the peer closes the
-// input (after the calls in flight finish) or ctx is done. It returns nil at
-// a clean end of input.
+// input or ctx is done; either way the calls in flight get the grace period
+// of [WithShutdownGrace] (10 seconds by default) to finish and have their
+// responses written, as in [Conn.Shutdown]. It returns nil at a clean end of
+// input, ctx's error after ctx is done.
 func Serve(ctx context.Context, t Transport, h Handler, opts ...Option) error {
 	c := NewConn(t, append(opts, WithHandler(h))...)
 	select {
 	case <-ctx.Done():
-		c.Close()
-		<-c.done
+		c.shutdownFor(c.grace)
 		return ctx.Err()
 	case <-c.done:
 		return c.Err()
 	}
+}
+
+// shutdownFor runs Shutdown with the grace period as its deadline.
+func (c *Conn) shutdownFor(grace time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), max(grace, 0))
+	defer cancel()
+	c.Shutdown(ctx)
 }
 
 func (c *Conn) readLoop() {
@@ -82,6 +94,10 @@ func (c *Conn) readLoop() {
 	for {
 		var msg []byte
 		msg, err = c.t.Read(c.ctx)
+		if c.isClosed() {
+			// Shut down or closed while reading: what came in is not served.
+			break
+		}
 		if err != nil {
 			if tooLarge := (*MessageTooLargeError)(nil); errors.As(err, &tooLarge) {
 				c.write(EncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", tooLarge.Limit))))
@@ -98,12 +114,16 @@ func (c *Conn) readLoop() {
 	// the peer's own calls in flight still get their answers.
 	c.fail(err)
 	close(c.readDone)
+	c.drainFor(c.grace)
 	c.eng.wg.Wait()
 	c.eng.pool.stop()
 	c.cancel()
 	c.t.Close()
 	close(c.done)
 }
+
+// isClosed reports whether the connection was closed or shut down.
+func (c *Conn) isClosed() bool { return c.shut.Load() }
 
 // fail ends every pending call and refuses new ones.
 func (c *Conn) fail(err error) {
@@ -113,6 +133,7 @@ func (c *Conn) fail(err error) {
 		return
 	}
 	c.closed = true
+	c.shut.Store(true)
 	if err != nil && c.err == nil {
 		c.err = err
 	}

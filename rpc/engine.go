@@ -19,8 +19,12 @@ type engine struct {
 	lim     limits
 	slots   chan struct{} // one token per running handler
 	active  atomic.Int64  // running plus waiting calls
-	wg      sync.WaitGroup
-	pool    *workers
+	batches atomic.Int64  // batch replies being assembled
+	// draining is set by a shutdown: requests are refused from then on,
+	// notifications (a cancellation, say) still run.
+	draining atomic.Bool
+	wg       sync.WaitGroup
+	pool     *workers
 }
 
 func newEngine(o options) *engine {
@@ -72,6 +76,7 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 // batch answers a batch element by element, in request order, leaving out
 // notifications; when nothing is to be answered it replies nothing at all.
 func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver func(*Response), reply func([]byte)) {
+	e.batches.Add(1) // before any call starts, so a shutdown waits for the reply
 	replies := make([][]byte, len(items))
 	var calls sync.WaitGroup
 	calls.Add(len(items))
@@ -101,11 +106,13 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 	}
 	if wait {
 		assemble()
+		e.batches.Add(-1)
 		return
 	}
 	e.wg.Add(1)
 	e.pool.run(func() {
 		defer e.wg.Done()
+		defer e.batches.Add(-1)
 		assemble()
 	})
 }
@@ -132,6 +139,10 @@ func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver fu
 // reply (nil for notifications) to done. Past the queue bound, requests are
 // answered at once with -32000 and notifications are dropped with a log.
 func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([]byte)) {
+	if e.draining.Load() && !req.IsNotification() {
+		done(EncodeError(req.ID, ShuttingDown()))
+		return
+	}
 	if e.active.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
 		e.active.Add(-1)
 		if req.IsNotification() {

@@ -22,17 +22,24 @@ import (
 type HTTPHandler struct {
 	eng   *engine
 	limit int
+	gate  admission
 }
 
 // NewHTTPHandler returns an http.Handler serving h. Options: the limits,
 // [WithLogger].
 func NewHTTPHandler(h Handler, opts ...Option) *HTTPHandler {
 	o := buildOptions(append(opts, WithHandler(h)))
-	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize}
+	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize, gate: newAdmission()}
 }
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, leave, ok := h.gate.enter(r.Context())
+	if !ok {
+		refuseShuttingDown(w)
+		return
+	}
+	defer leave()
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "JSON-RPC requests must use POST", http.StatusMethodNotAllowed)
@@ -57,7 +64,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out []byte
-	h.eng.frame(r.Context(), body, true,
+	h.eng.frame(ctx, body, true,
 		func(resp *Response) {
 			h.eng.log.Debug("jsonrpc: ignoring a response posted to the server", "id", resp.ID.String())
 		},

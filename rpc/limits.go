@@ -1,6 +1,9 @@
 package rpc
 
-import "log/slog"
+import (
+	"log/slog"
+	"time"
+)
 
 // Default limits. Each can be changed per connection or handler with the
 // matching option.
@@ -46,10 +49,11 @@ type options struct {
 	logger    *slog.Logger
 	header    map[string][]string
 	onAbandon func(id ID, method string)
+	grace     time.Duration // see WithShutdownGrace
 }
 
 func buildOptions(opts []Option) options {
-	o := options{limits: defaultLimits(), logger: slog.New(slog.DiscardHandler)}
+	o := options{limits: defaultLimits(), logger: slog.New(slog.DiscardHandler), grace: DefaultShutdownGrace}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -58,27 +58,66 @@ type WebSocketHandler struct {
 	h      Handler
 	opts   []Option
 	accept *websocket.AcceptOptions
+	gate   admission
+
+	mu    sync.Mutex
+	conns map[*Conn]struct{}
 }
 
 // NewWebSocketHandler returns a handler serving h. accept may be nil; by
 // default only same-origin browser connections are accepted.
 func NewWebSocketHandler(h Handler, accept *websocket.AcceptOptions, opts ...Option) *WebSocketHandler {
-	return &WebSocketHandler{h: h, opts: opts, accept: accept}
+	return &WebSocketHandler{h: h, opts: opts, accept: accept, gate: newAdmission(), conns: map[*Conn]struct{}{}}
 }
 
 // ServeHTTP upgrades the request and serves the connection until it ends.
 func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, leave, ok := h.gate.enter(r.Context())
+	if !ok {
+		refuseShuttingDown(w)
+		return
+	}
+	defer leave()
 	ws, err := websocket.Accept(w, r, h.accept)
 	if err != nil {
 		return // Accept has answered the request
 	}
 	c := NewConn(NewWebSocketTransport(ws, h.opts...), append(h.opts, WithHandler(h.h))...)
+	h.mu.Lock()
+	h.conns[c] = struct{}{}
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.conns, c)
+		h.mu.Unlock()
+	}()
 	select {
 	case <-c.Done():
-	case <-r.Context().Done():
+	case <-ctx.Done():
 		c.Close()
 		<-c.Done()
 	}
+}
+
+// Shutdown stops the handler gracefully: upgrade requests that arrive from
+// now on get 503, and every open connection is shut down as by
+// [Conn.Shutdown], its calls in flight answered before it closes. It
+// returns nil when every connection has ended, or ctx's error after
+// closing those that remain.
+func (h *WebSocketHandler) Shutdown(ctx context.Context) error {
+	h.gate.draining.Store(true)
+	h.mu.Lock()
+	conns := make([]*Conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(func() { c.Shutdown(ctx) })
+	}
+	wg.Wait()
+	return h.gate.shutdown(ctx)
 }
 
 // DialWebSocket connects to a JSON-RPC WebSocket server and returns the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 
@@ -20,12 +19,13 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string, logger *slog.Log
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, h)
 	logger.Info("serving Streamable HTTP", "url", "http://"+addr+mcpPath)
-	return mcp.ListenAndServe(ctx, addr, closingHandler{Handler: mux, Closer: h})
+	return mcp.ListenAndServe(ctx, addr, shutdownHandler{Handler: mux, Shutdowner: h})
 }
 
-// closingHandler is a mux whose Close ends the MCP handler's sessions and streams, so that
-// a shutdown does not wait for open SSE streams.
-type closingHandler struct {
+// shutdownHandler is a mux whose Shutdown is the MCP handler's: calls in flight finish,
+// new ones are refused, then sessions and streams end, so that a shutdown does not wait
+// for open SSE streams.
+type shutdownHandler struct {
 	http.Handler
-	io.Closer
+	mcp.Shutdowner
 }
