@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/schemarpc/schemarpc/mcp"
@@ -12,10 +13,13 @@ import (
 
 // The limits the soak server runs with: small enough that the oversized
 // requests stay cheap, and a session timeout short enough that the
-// sessions clients abandon expire while the test runs.
+// sessions clients abandon expire while the test runs, yet long enough
+// that a session in use does not expire between two of its requests when
+// the machine is starved of CPU (at 2 s, with a load average of 8 on 2
+// cores, a few did).
 const (
 	maxBody        = 64 << 10
-	sessionTimeout = 2 * time.Second
+	sessionTimeout = 5 * time.Second
 )
 
 // echoIn and echoOut are the arguments and output of the echo tool.
@@ -27,12 +31,12 @@ type echoOut struct {
 	Text string `json:"text"`
 }
 
-// newServer builds the server under test: the kinds of registrations the
+// newServer builds the server under test, logging to log (nil: nowhere): the kinds of registrations the
 // conformance server has (a typed tool with structured output, a raw tool
 // that fails, a slow tool that honours cancellation, a resource and a
 // prompt), without its background timers.
-func newServer() (*mcp.Server, error) {
-	s := mcp.NewServer(mcp.Implementation{Name: "soak", Version: "1"}, nil)
+func newServer(log *slog.Logger) (*mcp.Server, error) {
+	s := mcp.NewServer(mcp.Implementation{Name: "soak", Version: "1"}, &mcp.ServerOptions{Logger: log})
 	err := mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Returns its text."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
 			return nil, echoOut(in), nil

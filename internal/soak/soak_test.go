@@ -3,6 +3,8 @@ package soak
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"maps"
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -200,7 +202,8 @@ func soakDuration(t *testing.T) time.Duration {
 // back near where they started once the clients stop.
 func TestSoak(t *testing.T) {
 	d := soakDuration(t)
-	s, err := newServer()
+	var logs logCounter
+	s, err := newServer(slog.New(&logs))
 	require.NoError(t, err)
 	h := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{MaxBodyBytes: maxBody, SessionTimeout: sessionTimeout})
 	srv := httptest.NewServer(h) // 127.0.0.1
@@ -274,6 +277,7 @@ func TestSoak(t *testing.T) {
 		t.Logf("%s", buf[:runtime.Stack(buf, true)])
 	}
 	t.Logf("soak: %s with %d workers, %d checked exchanges (%.0f/s), %d failures\n%s", ran.Round(time.Millisecond), workers, total, float64(total)/ran.Seconds(), failures, b.String())
+	t.Logf("server log records by message: %v", logs.counts())
 	t.Logf("heap in use after GC: start %.1f MiB, 2nd-quarter peak %.1f MiB, last-quarter peak %.1f MiB, after %.1f MiB",
 		mib(base.heap), mib(heap2), mib(heap4), mib(rest.heap))
 	t.Logf("goroutines: start %d, peak %d, 2nd-quarter peak %d, last-quarter peak %d, after the clients stopped %d (%s after the start)",
@@ -283,6 +287,44 @@ func TestSoak(t *testing.T) {
 	require.LessOrEqual(t, float64(heap4), float64(heap2)*heapFactor+heapSlack, "the heap kept growing")
 	require.LessOrEqual(t, float64(g4), float64(g2)*goroutineFactor+goroutineSlack, "the goroutines kept growing")
 	require.LessOrEqual(t, rest.goroutines, base.goroutines+goroutineRest, "goroutines left after the clients stopped")
+}
+
+// logCounter is a slog handler that counts the server's log records by
+// message, so that the report shows what the server had to say (sessions
+// that expired, writes that failed) next to the outcomes.
+type logCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (l *logCounter) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *logCounter) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == nil {
+		l.n = map[string]int{}
+	}
+	key := r.Message
+	if r.Level >= slog.LevelWarn {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "error" {
+				key += ": " + a.Value.String()
+			}
+			return true
+		})
+	}
+	l.n[key]++
+	return nil
+}
+
+func (l *logCounter) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logCounter) WithGroup(string) slog.Handler      { return l }
+
+func (l *logCounter) counts() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return maps.Clone(l.n)
 }
 
 func mib(n uint64) float64 { return float64(n) / (1 << 20) }
