@@ -7,8 +7,9 @@ TEST_FLAGS ?= -race -timeout 15m
 BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 2m
+FUZZTIME_SHORT ?= 3s
 
-.PHONY: help generate example test test-short lint check-generated bench fuzz conformance-deps conformance interop
+.PHONY: help generate example test test-short lint check-generated bench fuzz fuzz-short conformance-deps conformance interop
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -27,6 +28,7 @@ example: generate ## regenerate the bindings, then call the calc example over st
 test: conformance-deps lint check-generated ## install the pinned conformance and interop tools, then run every test with the race detector (the bench module's too), after lint and the generated-code check
 	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test $(TEST_FLAGS) ./...
 	cd bench && $(GO) test $(TEST_FLAGS) ./...
+	$(MAKE) --no-print-directory fuzz-short
 
 test-short: ## run every test without the checks around them
 	$(GO) test -timeout 10m ./...
@@ -48,10 +50,19 @@ bench: ## in-process benchmarks (BENCH=regexp BENCHTIME=1s), then bench/'s in-pr
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem ./...
 	$(MAKE) -C bench all LOAD_ARGS='$(LOAD_ARGS)'
 
-fuzz: ## run each fuzz target of every package for FUZZTIME (default 2m); the default tests run only their seeds
+# run_fuzz runs every fuzz target (each func Fuzz* of a package's test
+# files, one `go test -fuzz` per target) for the time given as its argument.
+define run_fuzz
 	@for pkg in $$(grep -rl --include='*_test.go' '^func Fuzz' rpc mcp internal cmd gen | xargs -n1 dirname | sort -u); do \
 	  for target in $$(grep -h '^func Fuzz' $$pkg/*_test.go | sed 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
-	    echo "== ./$$pkg $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; done; done
+	    echo "== ./$$pkg $$target ($(1))"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(1) ./$$pkg || exit 1; done; done
+endef
+
+fuzz: ## run each fuzz target of every package for FUZZTIME (default 2m); the default tests run only their seeds (testdata/fuzz/<Target>/ and f.Add)
+	$(call run_fuzz,$(FUZZTIME))
+
+fuzz-short: ## run each fuzz target for FUZZTIME_SHORT (default 3s), the short pass that ends `make test` (about a minute and a half in all)
+	$(call run_fuzz,$(FUZZTIME_SHORT))
 
 conformance-deps: ## install the pinned conformance suites (0.1.16 in conformance/, 0.2.0-alpha.12 in conformance/next/), TS SDK, TS everything-server and Node 22 (npm ci) and the Python SDK (conformance/.venv)
 	cd conformance && npm ci --no-audit --no-fund

@@ -63,6 +63,10 @@ type converter struct {
 	// type, by location, so that a schema reached twice (an allOf base and
 	// the base itself) declares its types once.
 	inline map[string]conv
+	// merging holds the locations of the allOf schemas being flattened,
+	// so that one reached again inside its own flattening is an error
+	// instead of an endless expansion.
+	merging map[string]bool
 	// used records the config renames and types that matched something.
 	used map[string]bool
 	// KeepExtras makes every struct whose schema does not mention

@@ -137,6 +137,19 @@ func (c *converter) convertAllOf(n *node, at loc, name string, into *namedType) 
 		c.p.add(at.at("allOf"), "allOf of several schemas that are not objects is not supported (%s): keep the type in one of them", strings.Join(locs, ", "))
 		return conv{t: raw}, false
 	}
+	// Flattening copies the members' properties into a new struct; a
+	// property that leads back to this very allOf would be copied again
+	// inside the copy, for ever.
+	key := at.String()
+	if c.merging[key] {
+		c.p.add(at.at("allOf"), "this allOf is reached again while its own members are flattened: a struct cannot hold a flattened copy of itself; refer to the type with a plain $ref instead")
+		return conv{t: raw}, false
+	}
+	if c.merging == nil {
+		c.merging = map[string]bool{}
+	}
+	c.merging[key] = true
+	defer delete(c.merging, key)
 	return c.mergeAllOf(n, at, name, into, members, parts)
 }
 

@@ -113,15 +113,23 @@ func (c *converter) convertConst(k *node, at loc, types []string, nullable bool)
 }
 
 // stringConsts returns the string values a property schema pins itself to
-// with const or enum (following one $ref), or nil.
+// with const or enum (following $refs), or nil.
 func (c *converter) stringConsts(n *node, at loc) []string {
-	if n == nil || n.kind != kindObject {
-		return nil
-	}
-	if n.get("$ref") != nil {
-		if t, tat, ok := c.refNode(n, at); ok {
-			return c.stringConsts(t, tat)
+	// A chain of $refs that comes back on itself has no type: the
+	// converter reports it where it meets it; here it pins nothing.
+	seen := map[*node]bool{}
+	for n != nil && n.kind == kindObject && n.get("$ref") != nil {
+		if seen[n] {
+			return nil
 		}
+		seen[n] = true
+		t, tat, ok := c.refNode(n, at)
+		if !ok {
+			return nil
+		}
+		n, at = t, tat
+	}
+	if n == nil || n.kind != kindObject {
 		return nil
 	}
 	if k := n.get("const"); k != nil {

@@ -36,11 +36,14 @@ var ErrEventNotFound = errors.New("mcp: event not found")
 // MemoryEventStoreOptions bound a MemoryEventStore. The zero value is
 // usable.
 type MemoryEventStoreOptions struct {
-	// MaxEvents is how many events a session keeps; the oldest go first.
-	// 0 means 1000.
+	// MaxEvents is how many events a session keeps; the oldest go first,
+	// and a resumption from before an event that went gets
+	// ErrEventNotFound (400 on Streamable HTTP). 0 means DefaultMaxEvents
+	// (1000).
 	MaxEvents int
 	// MaxBytes is how many bytes of event data a session keeps; the oldest
-	// events go first. 0 means 16 MiB.
+	// events go first, as with MaxEvents, but the newest event is always
+	// kept. 0 means DefaultMaxEventBytes (16 MiB).
 	MaxBytes int
 }
 
@@ -76,7 +79,7 @@ type storedEvent struct {
 
 // NewMemoryEventStore returns an empty in-memory store. opts may be nil.
 func NewMemoryEventStore(opts *MemoryEventStoreOptions) *MemoryEventStore {
-	m := &MemoryEventStore{maxEvents: 1000, maxBytes: 16 << 20, sessions: map[string]*eventLog{}}
+	m := &MemoryEventStore{maxEvents: DefaultMaxEvents, maxBytes: DefaultMaxEventBytes, sessions: map[string]*eventLog{}}
 	if opts != nil {
 		if opts.MaxEvents > 0 {
 			m.maxEvents = opts.MaxEvents

@@ -52,6 +52,22 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds a POST body; larger ones get 413. 0 means
 	// rpc.DefaultMaxMessageSize (4 MiB).
 	MaxBodyBytes int64
+	// MaxSessions bounds the handshake sessions held at once. Past it an
+	// initialize gets 503 with Retry-After and a -32000 error, and no
+	// session is made; the sessions held go on. 0 means
+	// DefaultMaxSessions (1000); negative, no bound.
+	MaxSessions int
+	// MaxStatelessInFlight bounds the 2026-07-28 requests served at once
+	// (subscriptions/listen streams have their own bound). Past it a
+	// request gets 503 with Retry-After and a -32000 error, without
+	// running. 0 means DefaultMaxStatelessInFlight (1000); negative, no
+	// bound.
+	MaxStatelessInFlight int
+	// MaxListenStreams bounds the 2026-07-28 subscriptions/listen streams
+	// open at once. Past it a listen gets 503 with Retry-After and a
+	// -32000 error. 0 means DefaultMaxListenStreams (1000); negative, no
+	// bound.
+	MaxListenStreams int
 	// AllowedHosts are Host header values accepted besides the loopback
 	// names: "name" (any port) or "name:port". On a connection to a
 	// non-loopback address, a non-empty list is the whole set accepted.
@@ -92,8 +108,12 @@ type StreamableHTTPHandler struct {
 	log    *slog.Logger
 	drain  *drain
 
+	stateless gate // 2026-07-28 requests running
+	listening gate // 2026-07-28 listen streams open
+
 	mu       sync.Mutex
 	sessions map[string]*httpSession
+	starting int // sessions being made, counted against MaxSessions
 	closed   bool
 }
 
@@ -123,6 +143,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 		h.store = NewMemoryEventStore(nil)
 	}
 	h.hosts = newHostPolicy(&h.opts)
+	h.initLimits()
 	return h
 }
 
@@ -185,9 +206,12 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		refuseShuttingDown(w, rpc.NullID())
 		return
 	}
-	sess, created, status, msg := h.sessionFor(r, fr)
+	sess, created, status, rerr := h.sessionFor(r, fr)
 	if sess == nil {
-		writeHTTPError(w, status, rpc.CodeInvalidRequest, msg)
+		if rerr.Code == rpc.CodeServerBusy {
+			w.Header().Set("Retry-After", retryAfterBusy)
+		}
+		writeHTTPError(w, status, rerr.Code, rerr.Message)
 		return
 	}
 	if !sess.enter() {
@@ -310,23 +334,30 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 
 // sessionFor finds the session a POST belongs to, or starts one for an
 // initialize request without a session id. On failure it returns the HTTP
-// status and reason.
-func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSession, bool, int, string) {
+// status and the error to answer with.
+func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
 	id := r.Header.Get(HeaderSessionID)
 	if id != "" {
-		if sess := h.lookup(id); sess != nil {
-			return sess, false, 0, ""
+		if !validSessionID(id) {
+			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)
 		}
-		return nil, false, http.StatusNotFound, "session not found"
+		if sess := h.lookup(id); sess != nil {
+			return sess, false, 0, nil
+		}
+		return nil, false, http.StatusNotFound, rpc.NewError(rpc.CodeInvalidRequest, "session not found")
 	}
 	if !fr.initialize || fr.batch {
-		return nil, false, http.StatusBadRequest, "missing " + HeaderSessionID + " header: only initialize may start a session"
+		return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, "missing "+HeaderSessionID+" header: only initialize may start a session")
 	}
 	sess, err := h.newSession()
-	if err != nil {
-		return nil, false, http.StatusServiceUnavailable, err.Error()
+	var busy *rpc.Error
+	switch {
+	case errors.As(err, &busy):
+		return nil, false, http.StatusServiceUnavailable, busy
+	case err != nil:
+		return nil, false, http.StatusServiceUnavailable, rpc.NewError(rpc.CodeInvalidRequest, err.Error())
 	}
-	return sess, true, 0, ""
+	return sess, true, 0, nil
 }
 
 // get opens the GET stream, or resumes a stream with Last-Event-ID.
@@ -384,6 +415,9 @@ func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, st
 	if id == "" {
 		return nil, http.StatusBadRequest, "missing " + HeaderSessionID + " header"
 	}
+	if !validSessionID(id) {
+		return nil, http.StatusBadRequest, malformedSessionID
+	}
 	sess := h.lookup(id)
 	if sess == nil {
 		return nil, http.StatusNotFound, "session not found"
@@ -391,14 +425,34 @@ func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, st
 	return sess, 0, ""
 }
 
-// newSession starts a session under a fresh random id.
+// malformedSessionID is the reason a session id that no server could have
+// issued is refused with 400, where a well-formed unknown one gets 404.
+const malformedSessionID = "malformed " + HeaderSessionID + " header: a session id is visible ASCII (0x21-0x7E)"
+
+// validSessionID reports whether id is made of visible ASCII only (0x21 to
+// 0x7E), the characters the transport allows in a session id.
+func validSessionID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// newSession starts a session under a fresh random id. Past MaxSessions
+// it makes nothing and returns the -32000 error to answer with.
 func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
+	if err := h.reserveSession(); err != nil {
+		return nil, err
+	}
 	var b [16]byte
 	rand.Read(b[:])
 	sess := newHTTPSession(h, hex.EncodeToString(b[:]))
 	sess.ss = h.server.connect(sess, sess.id)
 	byServerSession.Store(sess.ss, sess)
 	h.mu.Lock()
+	h.starting--
 	closed := h.closed
 	if !closed {
 		h.sessions[sess.id] = sess
@@ -458,6 +512,9 @@ type frame struct {
 func parseFrame(body []byte) (frame, *rpc.Error) {
 	if !json.Valid(body) {
 		return frame{}, rpc.ParseError("the body is not one JSON text")
+	}
+	if depthExceeds(body, rpc.DefaultMaxDepth) {
+		return frame{}, rpc.ParseError(fmt.Sprintf("nesting deeper than %d levels", rpc.DefaultMaxDepth))
 	}
 	var fr frame
 	elems := []json.RawMessage{body}

@@ -102,6 +102,12 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		writeModernJSON(w, http.StatusBadRequest, id, nil, perr)
 		return
 	}
+	leave, busy := h.admitModern(req.Method)
+	if busy != nil {
+		writeBusy(w, req.ID, busy)
+		return
+	}
+	defer leave()
 	if req.IsNotification() {
 		// 2026-07-28 defines no client notification over HTTP; whatever
 		// the dispatcher makes of one, it gets no answer.

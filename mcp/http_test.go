@@ -1060,12 +1060,12 @@ func TestAnErrorForTheWholeBodyIsAnsweredOnItsStream(t *testing.T) {
 		assert.Equal(t, rpc.CodeInvalidRequest, msgs[0].Error.Code)
 	})
 	t.Run("nesting over the depth limit", func(t *testing.T) {
+		// Refused before it reaches the session, as any body that is not
+		// JSON under the policy (see limits_test.go).
 		deep := strings.Repeat("[", rpc.DefaultMaxDepth+10) + strings.Repeat("]", rpc.DefaultMaxDepth+10)
 		resp := f.post(session, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":`+deep+`}}`)
-		require.Equal(t, http.StatusOK, resp.StatusCode)
-		msgs := messages(t, resp)
-		require.Len(t, msgs, 1)
-		assert.NotNil(t, msgs[0].Error)
+		require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+		assert.Equal(t, rpc.CodeParseError, errorBody(t, resp).Code)
 	})
 	assert.Equal(t, http.StatusOK, f.post(session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).StatusCode, "the session goes on")
 }

@@ -73,9 +73,20 @@ type ServerOptions struct {
 	// Initialized is called when a client has finished the handshake
 	// (notifications/initialized).
 	Initialized func(ctx context.Context, ss *ServerSession)
-	// MaxInFlight bounds the requests a session runs at once; 0 means the
-	// rpc default.
+	// MaxInFlight bounds the requests a session runs at once; more wait
+	// for a place. 0 means rpc.DefaultMaxInFlight (64).
 	MaxInFlight int
+	// MaxQueued bounds the requests of a session waiting for a place; past
+	// it a request is answered with -32000 "server busy" at once, and the
+	// session goes on. 0 means rpc.DefaultMaxQueued (1000); negative, no
+	// queue (busy as soon as MaxInFlight requests run).
+	MaxQueued int
+	// MaxMessageBytes bounds one message ServeStdio reads (one line). A
+	// longer line is skipped without being kept whole and answered with
+	// -32600 and id null; the next line is served. 0 means
+	// rpc.DefaultMaxMessageSize (4 MiB). Streamable HTTP bounds bodies
+	// with HTTPOptions.MaxBodyBytes instead.
+	MaxMessageBytes int
 
 	// ProtocolVersions limits the versions served, handshake and stateless
 	// alike; nil serves every version of SupportedVersions and
@@ -163,7 +174,17 @@ func (s *Server) shutdownGrace() time.Duration {
 // before ServeStdio returns. (After ctx is done, the goroutine reading stdin
 // stays blocked until stdin closes or the process exits.)
 func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.Serve(ctx, rpc.NewStreamTransport(io.NopCloser(os.Stdin), nopWriteCloser{os.Stdout}))
+	return s.serveStream(ctx, io.NopCloser(os.Stdin), nopWriteCloser{os.Stdout})
+}
+
+// serveStream serves one session of newline-delimited messages, read from
+// r and written to w, under MaxMessageBytes.
+func (s *Server) serveStream(ctx context.Context, r io.Reader, w io.Writer) error {
+	var opts []rpc.Option
+	if s.opts.MaxMessageBytes > 0 {
+		opts = append(opts, rpc.WithMaxMessageSize(s.opts.MaxMessageBytes))
+	}
+	return s.Serve(ctx, rpc.NewStreamTransport(r, w, opts...))
 }
 
 // nopWriteCloser keeps os.Stdout open when the transport closes.
@@ -182,10 +203,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		inflight:   map[string]*inflightCall{},
 		ready:      make(chan struct{}),
 	}
-	opts := []rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace())}
-	if s.opts.MaxInFlight > 0 {
-		opts = append(opts, rpc.WithMaxInFlight(s.opts.MaxInFlight))
-	}
+	opts := append([]rpc.Option{rpc.WithHandler(ss), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace())}, s.sessionLimits()...)
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()

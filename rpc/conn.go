@@ -35,6 +35,7 @@ type Conn struct {
 
 	onAbandon func(id ID, method string)
 	grace     time.Duration
+	outgoing  Handler // the WithOutgoing chain, nil without one
 }
 
 type connKey struct{}
@@ -61,6 +62,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		onAbandon: o.onAbandon,
 		grace:     o.grace,
 	}
+	c.outgoing = c.sender(o.outgoing)
 	c.ctx, c.cancel = context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
 	go c.readLoop()
 	return c
@@ -214,6 +216,14 @@ func (c *Conn) Err() error {
 // error and a late response is ignored.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
 	id := Int64ID(c.nextID.Add(1))
+	if c.outgoing != nil {
+		return c.sendVia(ctx, id, method, params, result)
+	}
+	return c.call(ctx, id, method, params, result)
+}
+
+// call sends one request and waits for its response.
+func (c *Conn) call(ctx context.Context, id ID, method string, params, result any) error {
 	msg, err := encodeRequest(id, method, params)
 	if err != nil {
 		return err
@@ -258,6 +268,14 @@ func (c *Conn) Fail(id ID, err error) bool {
 
 // Notify sends a notification; the peer never answers it.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	if c.outgoing != nil {
+		return c.sendVia(ctx, ID{}, method, params, nil)
+	}
+	return c.notify(ctx, method, params)
+}
+
+// notify sends one notification.
+func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	msg, err := encodeRequest(ID{}, method, params)
 	if err != nil {
 		return err

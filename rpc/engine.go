@@ -18,7 +18,9 @@ type engine struct {
 	log     *slog.Logger
 	lim     limits
 	slots   chan struct{} // one token per running handler
-	active  atomic.Int64  // running plus waiting calls
+	active  atomic.Int64  // running plus waiting calls, until their replies are out
+	load    atomic.Int64  // running plus waiting requests, until their handlers return: the bound's count
+	notes   atomic.Int64  // notification handlers running, bounded apart
 	batches atomic.Int64  // batch replies being assembled
 	// draining is set by a shutdown: requests are refused from then on,
 	// notifications (a cancellation, say) still run.
@@ -138,14 +140,22 @@ func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver fu
 // start runs one call under the in-flight bound and passes its encoded
 // reply (nil for notifications) to done. Past the queue bound, requests are
 // answered at once with -32000 and notifications are dropped with a log.
+// Notifications never wait for a request's place, so that a cancellation
+// reaches a server whose places are all taken; they have a bound of their
+// own of the same size.
 func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([]byte)) {
-	if e.draining.Load() && !req.IsNotification() {
+	note := req.IsNotification()
+	if e.draining.Load() && !note {
 		done(EncodeError(req.ID, ShuttingDown()))
 		return
 	}
-	if e.active.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
-		e.active.Add(-1)
-		if req.IsNotification() {
+	count := &e.load
+	if note {
+		count = &e.notes
+	}
+	if count.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
+		count.Add(-1)
+		if note {
 			e.log.Warn("jsonrpc: busy, dropping a notification", "method", req.Method)
 			done(nil)
 			return
@@ -153,18 +163,30 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		done(EncodeError(req.ID, ServerError(CodeServerBusy, "server busy: too many calls in flight")))
 		return
 	}
+	e.active.Add(1)
 	run := func() {
 		defer e.active.Add(-1)
+		if note {
+			e.call(ctx, req)
+			count.Add(-1)
+			done(nil)
+			return
+		}
 		select {
 		case e.slots <- struct{}{}:
 		case <-ctx.Done():
 			// The connection (or HTTP request) is gone: nothing can be
 			// answered, and the queued call never starts.
+			e.load.Add(-1)
 			done(nil)
 			return
 		}
-		defer func() { <-e.slots }()
-		done(e.call(ctx, req))
+		b := e.call(ctx, req)
+		// The place is free before the reply goes out: a peer that sends
+		// its next call on reading this reply must not find it taken.
+		<-e.slots
+		e.load.Add(-1)
+		done(b)
 	}
 	if wait {
 		run()

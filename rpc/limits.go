@@ -50,6 +50,7 @@ type options struct {
 	header    map[string][]string
 	onAbandon func(id ID, method string)
 	grace     time.Duration // see WithShutdownGrace
+	outgoing  []Middleware  // see WithOutgoing
 }
 
 func buildOptions(opts []Option) options {
@@ -60,19 +61,27 @@ func buildOptions(opts []Option) options {
 	return o
 }
 
-// WithMaxMessageSize bounds one message in bytes (default 4 MiB). A larger
-// message is refused as described in docs/transports.md.
+// WithMaxMessageSize bounds one message in bytes (default 4 MiB; n < 1
+// counts as 1). A larger message is refused as described in
+// docs/transports.md, and the connection goes on.
 func WithMaxMessageSize(n int) Option { return func(o *options) { o.maxMessageSize = positive(n) } }
 
-// WithMaxBatch bounds the elements of one batch (default 1000). A larger
-// batch is answered with a single -32600 error.
+// WithMaxBatch bounds the elements of one batch (default 1000; n < 1
+// counts as 1). A larger batch is answered with a single -32600 error with
+// id null, and none of its elements runs.
 func WithMaxBatch(n int) Option { return func(o *options) { o.maxBatch = positive(n) } }
 
 // WithMaxDepth bounds the nesting of arrays and objects in one message
-// (default 1000). A deeper message is answered with -32700.
+// (default 1000; n < 1 counts as 1). A deeper message is answered with
+// -32700 and id null.
 func WithMaxDepth(n int) Option { return func(o *options) { o.maxDepth = positive(n) } }
 
-// WithMaxInFlight bounds the handlers running at once (default 64).
+// WithMaxInFlight bounds the request handlers running at once (default 64;
+// n < 1 counts as 1); more wait for a place, up to [WithMaxQueued]. A
+// place is free before its call's reply is written. Notifications do not
+// wait for a place, so that a cancellation reaches a connection whose
+// places are all taken; up to in-flight plus queued of them run at once,
+// and past that they are dropped with a log.
 func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = positive(n) } }
 
 // WithMaxQueued bounds the calls waiting for a handler slot (default 1000);

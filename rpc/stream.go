@@ -11,8 +11,9 @@ import (
 )
 
 // StreamTransport carries newline-delimited JSON over a byte stream, such as
-// a process's stdin and stdout. Each message is one line; blank lines are
-// skipped; a final line without a newline is still read. A line longer
+// a process's stdin and stdout. Each message is one line; blank lines (JSON
+// whitespace only: spaces, tabs, carriage returns) are skipped; a final
+// line without a newline is still read. A line longer
 // than the size limit is skipped without being buffered and Read reports
 // ErrMessageTooLarge (a [Conn] answers it with -32600 and id null).
 type StreamTransport struct {
@@ -44,7 +45,9 @@ func (t *StreamTransport) Read(ctx context.Context) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
+		// Only JSON's whitespace makes a line blank: a line of, say,
+		// U+00A0 is a message, which the peer gets -32700 for.
+		if len(bytes.Trim(line, " \t\r\n")) > 0 {
 			return line, nil
 		}
 	}
