@@ -76,3 +76,35 @@ conformance: ## run the official MCP conformance suites against examples/everyth
 
 interop: ## run the interop tests, stdio and HTTP: the official TypeScript and Python SDK clients against examples/everything, and our client against the official TypeScript server-everything and a Python SDK server
 	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test -count=1 -v -run '^(TestInterop|TestClientInterop)' ./conformance/
+
+SOAK ?= 5m
+GOVULNCHECK ?= golang.org/x/vuln/cmd/govulncheck@v1.8.0
+# VULNDB overrides govulncheck's vulnerability database (passed as -db), e.g.
+# VULNDB=file:///srv/vulndb for a local mirror; GOVULNDB in the environment works too.
+VULNDB ?= $(GOVULNDB)
+
+.PHONY: soak vuln
+
+soak: ## the long soak test (SOAK=5m by default, race detector off): mixed valid and invalid MCP traffic from many clients over HTTP and stdio; fails on an undeserved outcome or on memory or goroutines that keep growing
+	SCHEMARPC_SOAK=$(SOAK) $(GO) test -count=1 -v -timeout 0 -run '^TestSoak$$' ./internal/soak/
+
+vuln: ## govulncheck (pinned) over ./... and the bench module; exit 1 on any vulnerability found or any other failure, exit 0 with a notice when only the database could not be fetched (VULNDB=file:///path to use a local copy)
+	@set -u; bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
+	  GOBIN=$$bin $(GO) install $(GOVULNCHECK) || { echo "vuln: cannot install $(GOVULNCHECK)"; exit 1; }; \
+	  db=(); if [ -n "$(VULNDB)" ]; then db=(-db "$(VULNDB)"); fi; \
+	  unfetched=0; \
+	  for mod in . bench; do \
+	    echo "== govulncheck $${db[*]} ./... in $$mod"; \
+	    out=$$(cd $$mod && "$$bin/govulncheck" "$${db[@]}" ./... 2>&1); rc=$$?; \
+	    printf '%s\n' "$$out"; \
+	    case $$rc in \
+	      0) ;; \
+	      3) echo "vuln: vulnerabilities found in $$mod"; exit 1;; \
+	      *) if [ -z "$(VULNDB)" ] && grep -q '^govulncheck: fetching vulnerabilities: ' <<<"$$out"; then unfetched=1; \
+	         else echo "vuln: govulncheck failed in $$mod (exit $$rc)"; exit 1; fi;; \
+	    esac; \
+	  done; \
+	  if [ $$unfetched = 1 ]; then \
+	    echo "vuln: NOTICE: the vulnerability database could not be fetched (no network access to it here), so nothing was checked;"; \
+	    echo "vuln: NOTICE: point VULNDB (or GOVULNDB) at a reachable copy, e.g. make vuln VULNDB=file:///path/to/vulndb, which is passed as -db"; \
+	  fi

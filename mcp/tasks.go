@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -67,10 +68,24 @@ func (st *taskStore) start(ss *ServerSession, meta *TaskMetadata, fn func(ctx co
 	first := t.state
 	st.mu.Unlock()
 	go func() {
-		res, err := fn(ctx)
+		res, err := runTask(ctx, ss, first.TaskID, fn)
 		st.finish(t, res, err)
 	}()
 	return first
+}
+
+// runTask runs a task's work. A panic fails the task with -32603, as it
+// would fail a request: the client sees no panic value, the log gets it
+// with the stack, and the process goes on (the work runs on a goroutine of
+// its own, where nothing else would recover it).
+func runTask(ctx context.Context, ss *ServerSession, id string, fn func(ctx context.Context) (any, error)) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ss.server.log.Error("mcp: a task panicked", "task", id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, rpc.InternalError()
+		}
+	}()
+	return fn(ctx)
 }
 
 // finish records a task's outcome unless it was cancelled first.

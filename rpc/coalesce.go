@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -56,29 +57,72 @@ func (w *coalescer) write(ctx context.Context, msg []byte) error {
 	}
 	// The transport is idle and our message waits: write the queue.
 	w.busy = true
+	first := w.written
 	batch := w.queue
 	w.queue, w.spare = w.spare[:0], nil
 	w.mu.Unlock()
 	var err error
+	sent := len(batch) // how many of batch were written when err is set
 	if len(batch) == 1 || w.mw == nil {
-		for _, m := range batch {
+		for i, m := range batch {
+			if m == nil {
+				continue // its writer gave up before it was written
+			}
 			if err = w.t.Write(ctx, m); err != nil {
+				sent = i
 				break
 			}
 		}
 	} else {
-		err = w.mw.WriteMessages(ctx, batch)
+		err = w.mw.WriteMessages(ctx, withoutNil(batch))
 	}
 	w.mu.Lock()
+	defer func() {
+		w.busy = false
+		w.cond.Broadcast()
+	}()
+	if err != nil && sent < len(batch) && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// Only this writer's context ended, before batch[sent] was
+		// written; the transport is fine. Our own message, if it was not
+		// written, is dropped and we report the error; the others go back
+		// to the head of the queue for the next writer, so that neither
+		// they nor later writes fail for a context that was not theirs.
+		own := int(ticket - first)
+		rest := batch[sent:]
+		if own >= sent {
+			rest[own-sent] = nil
+		}
+		q := make([][]byte, 0, len(rest)+len(w.queue))
+		w.queue = append(append(q, rest...), w.queue...)
+		w.written = first + uint64(sent)
+		if own >= sent {
+			return err
+		}
+		return nil
+	}
 	if err != nil && w.err == nil {
 		w.err, w.errAt = err, w.written
 	}
 	w.written += uint64(len(batch))
 	clear(batch)
 	w.spare = batch[:0]
-	w.busy = false
-	w.cond.Broadcast()
 	return w.errFor(ticket)
+}
+
+// withoutNil returns msgs without the nil entries of writers that gave up.
+func withoutNil(msgs [][]byte) [][]byte {
+	for i, m := range msgs {
+		if m == nil {
+			out := append([][]byte(nil), msgs[:i]...)
+			for _, m := range msgs[i+1:] {
+				if m != nil {
+					out = append(out, m)
+				}
+			}
+			return out
+		}
+	}
+	return msgs
 }
 
 // errFor is the outcome of the write of ticket; w.mu is held.

@@ -28,9 +28,11 @@ type RequireOptions struct {
 	// metadata, named in every challenge so that clients can discover the
 	// authorization server.
 	ResourceMetadataURL string
-	// Sessions, when set, binds each handshake-era session to the user and
-	// client that opened it and keeps the token of its latest request for
-	// the session's handlers ([SessionTokens.For]).
+	// Sessions binds each handshake-era session to the user and client
+	// that opened it (another user's or client's token on it is refused
+	// with 403) and keeps the token of its latest request for the
+	// session's handlers ([SessionTokens.For]). nil means a SessionTokens
+	// of Require's own: sessions are bound in any case.
 	Sessions *SessionTokens
 	// Logger receives verifier failures; nil discards them.
 	Logger *slog.Logger
@@ -66,6 +68,9 @@ func Require(opts RequireOptions) func(http.Handler) http.Handler {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Sessions == nil {
+		opts.Sessions = NewSessionTokens(0)
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -112,11 +117,7 @@ func Require(opts RequireOptions) func(http.Handler) http.Handler {
 			}
 			r2 := r.Clone(WithTokenInfo(r.Context(), info))
 			r2.Header.Del("Authorization")
-			if opts.Sessions != nil {
-				opts.serveSession(w, r2, info, next)
-				return
-			}
-			next.ServeHTTP(w, r2)
+			opts.serveSession(w, r2, info, next)
 		})
 	}
 }
