@@ -82,6 +82,14 @@ type ClientOptions struct {
 	DiscoverTimeout time.Duration
 	// Logger receives the client's warnings; nil discards them.
 	Logger *slog.Logger
+	// Middleware runs, outermost first, around every request and
+	// notification the server sends the client (sampling, elicitation,
+	// roots, logs, list changes…), in both eras.
+	Middleware []rpc.Middleware
+	// Outgoing runs, outermost first, around every request and
+	// notification the client sends (rpc.WithOutgoing): it sees each call's
+	// encoded params, which it may replace, and the server's raw result.
+	Outgoing []rpc.Middleware
 }
 
 // NewClient returns a client that introduces itself as info. opts may be
@@ -122,7 +130,7 @@ func (c *Client) Connect(ctx context.Context, t ClientTransport) (*ClientSession
 		return nil, fmt.Errorf("mcp: connecting: %w", err)
 	}
 	s.link = link
-	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(rpc.HandlerFunc(s.handle)), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log))
+	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(rpc.HandlerFunc(s.handle)), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log), rpc.WithOutgoing(c.opts.Outgoing...))
 	env.fail = func(id rpc.ID, err error) { s.conn.Fail(id, err) }
 	go s.runNotes()
 	go func() {

@@ -47,7 +47,7 @@ func (s *ClientSession) handle(ctx context.Context, req *rpc.Request) (any, erro
 		router = modernClientRouter()
 	}
 	if req.IsNotification() {
-		return router.Handle(ctx, req)
+		return s.dispatch(ctx, router, req)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -60,7 +60,16 @@ func (s *ClientSession) handle(ctx context.Context, req *rpc.Request) (any, erro
 		delete(s.handling, key)
 		s.mu.Unlock()
 	}()
-	return router.Handle(ctx, req)
+	return s.dispatch(ctx, router, req)
+}
+
+// dispatch serves one message of the server with the era's router, inside
+// ClientOptions.Middleware.
+func (s *ClientSession) dispatch(ctx context.Context, router *rpc.Router, req *rpc.Request) (any, error) {
+	if len(s.client.opts.Middleware) == 0 {
+		return router.Handle(ctx, req)
+	}
+	return chain(router, s.client.opts.Middleware).Handle(ctx, req)
 }
 
 // cancelled serves the server's notifications/cancelled: a request of the

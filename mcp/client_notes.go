@@ -84,7 +84,7 @@ func (s *ClientSession) runNotes() {
 		if modern {
 			router = modernClientRouter()
 		}
-		if _, err := router.Handle(ctx, n); err != nil {
+		if _, err := s.dispatch(ctx, router, n); err != nil {
 			s.client.log.Debug("mcp: a notification from the server was not handled", "method", n.Method, "error", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
@@ -193,4 +194,41 @@ func plainSession(t *testing.T, s *mcp.Server) plain {
 		`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}`, mcp.Version20251125)), nil))
 	require.NoError(t, conn.Notify(context.Background(), "notifications/initialized", nil))
 	return plain{conn}
+}
+
+func TestClientMiddlewareWrapsBothDirectionsInBothEras(t *testing.T) {
+	for _, version := range []string{mcp.Version20251125, mcp.Version20260728} {
+		t.Run(version, func(t *testing.T) {
+			s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+			echoTool(t, s)
+			f := newServerFixture(t, s, nil)
+			in, out := &recorder{}, &recorder{}
+			c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+				ProtocolVersions: []string{version},
+				Middleware:       []rpc.Middleware{in.middleware},
+				Outgoing:         []rpc.Middleware{out.middleware},
+			})
+			cs, err := c.Connect(context.Background(), &mcp.StreamableHTTPTransport{URL: f.ts.URL})
+			require.NoError(t, err)
+			defer cs.Close()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)})
+			require.NoError(t, err)
+			require.Len(t, res.Content, 1)
+			assert.Contains(t, out.entries(), "tools/call", "the call went through the outgoing middleware")
+			if version == mcp.Version20251125 {
+				assert.Contains(t, out.entries(), "initialize")
+				// A change the server announces reaches the incoming middleware.
+				require.NoError(t, s.AddTool(&mcp.Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`)},
+					func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil }))
+				require.Eventually(t, func() bool {
+					for _, e := range in.entries() {
+						if e == "notifications/tools/list_changed" {
+							return true
+						}
+					}
+					return false
+				}, 5*time.Second, 10*time.Millisecond, "incoming: %v", in.entries())
+			}
+		})
+	}
 }
