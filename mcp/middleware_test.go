@@ -219,7 +219,9 @@ func TestClientMiddlewareWrapsBothDirectionsInBothEras(t *testing.T) {
 				assert.Contains(t, out.entries(), "initialize")
 				// A change the server announces reaches the incoming middleware.
 				require.NoError(t, s.AddTool(&mcp.Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`)},
-					func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil }))
+					func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+						return &mcp.CallToolResult{}, nil
+					}))
 				require.Eventually(t, func() bool {
 					for _, e := range in.entries() {
 						if e == "notifications/tools/list_changed" {
