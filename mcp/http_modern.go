@@ -147,6 +147,9 @@ func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Re
 			h.log.Error("mcp: a 2026-07-28 handler panicked", "method", req.Method, "id", req.ID.String(),
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res, err = nil, rpc.InternalError()
+			if h.server.opts.ErrorDetail {
+				err = fmt.Errorf("panic: %v", p)
+			}
 		}
 	}()
 	return h.server.serveModernVia(ctx, req, sink)
@@ -307,7 +310,7 @@ func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, 
 	status := http.StatusOK
 	var werr *rpc.Error
 	if err != nil {
-		werr = modernWireError(err, req, log)
+		werr = modernWireError(err, req, log, m.owner != nil && m.owner.server.opts.ErrorDetail)
 		status = modernStatus(err)
 	}
 	msg, encErr := encodeModernResponse(req.ID, res, werr)
@@ -340,13 +343,17 @@ func (m *modernResponse) close() {
 
 // modernWireError turns what serveModern returned into the error sent: an
 // *rpc.Error in the chain as it is, anything else the generic -32603 (the
-// details go to the log).
-func modernWireError(err error, req *rpc.Request, log *slog.Logger) *rpc.Error {
+// details go to the log), with the cause in data under the debug policy
+// (ServerOptions.ErrorDetail).
+func modernWireError(err error, req *rpc.Request, log *slog.Logger, detail bool) *rpc.Error {
 	var e *rpc.Error
 	if errors.As(err, &e) && e != nil && e.Code != 0 {
 		return e
 	}
 	log.Error("mcp: a 2026-07-28 request failed", "method", req.Method, "id", req.ID.String(), "error", err)
+	if detail {
+		return rpc.InternalErrorWithCause(err)
+	}
 	return rpc.InternalError()
 }
 

@@ -234,3 +234,39 @@ func TestClientMiddlewareWrapsBothDirectionsInBothEras(t *testing.T) {
 		})
 	}
 }
+
+func TestErrorDetailPolicyInBothEras(t *testing.T) {
+	for _, detail := range []bool{false, true} {
+		s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ErrorDetail: detail})
+		require.NoError(t, s.Register("app/fail", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			return nil, fmt.Errorf("reading /etc/app/secret.conf: permission denied")
+		}}))
+		require.NoError(t, s.Register("app/panic", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			panic("kaboom")
+		}}))
+		check := func(t *testing.T, rerr *rpc.Error, cause string) {
+			t.Helper()
+			require.NotNil(t, rerr)
+			assert.Equal(t, rpc.CodeInternalError, rerr.Code)
+			if !detail {
+				assert.Nil(t, rerr.Data, "the default policy sends no internals")
+				return
+			}
+			assert.JSONEq(t, fmt.Sprintf(`{"cause":%q}`, cause), string(rerr.Data))
+		}
+
+		// A handshake session on stdio.
+		c := plainSession(t, s)
+		_, rerr := c.call(t, "app/fail", nil)
+		check(t, rerr, "reading /etc/app/secret.conf: permission denied")
+		_, rerr = c.call(t, "app/panic", nil)
+		check(t, rerr, "panic: kaboom")
+
+		// A 2026-07-28 request over HTTP.
+		f := newServerFixture(t, s, &mcp.HTTPOptions{JSONResponse: true})
+		msg := answer(t, f.post("", modernBody(t, 1, "app/fail", map[string]any{}, nil), mirrored("app/fail", "")...))
+		check(t, msg.Error, "reading /etc/app/secret.conf: permission denied")
+		msg = answer(t, f.post("", modernBody(t, 2, "app/panic", map[string]any{}, nil), mirrored("app/panic", "")...))
+		check(t, msg.Error, "panic: kaboom")
+	}
+}

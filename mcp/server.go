@@ -121,6 +121,13 @@ type ServerOptions struct {
 	// notification the server sends a client (rpc.WithOutgoing): calls
 	// back to the client, logs, progress, list changes.
 	Outgoing []rpc.Middleware
+	// ErrorDetail is the debug error policy: a handler's failure that is
+	// not an *rpc.Error, or a panic, reaches the client as -32603 with the
+	// cause in error.data ({"cause": "…"}, never a stack trace) instead of
+	// a bare "internal error". For development only: causes can hold
+	// paths, addresses or secrets. Tool handlers' errors are tool results
+	// either way.
+	ErrorDetail bool
 }
 
 // NewServer returns a server that introduces itself as info. opts may be
@@ -214,7 +221,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		inflight:   map[string]*inflightCall{},
 		ready:      make(chan struct{}),
 	}
-	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...)}, s.sessionLimits()...)
+	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...), rpc.WithErrorDetail(s.opts.ErrorDetail)}, s.sessionLimits()...)
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()

@@ -27,6 +27,7 @@ type engine struct {
 	draining atomic.Bool
 	wg       sync.WaitGroup
 	pool     *workers
+	detail   bool // WithErrorDetail
 }
 
 func newEngine(o options) *engine {
@@ -42,6 +43,7 @@ func newEngine(o options) *engine {
 		lim:     o.limits,
 		slots:   make(chan struct{}, o.maxInFlight),
 		pool:    newWorkers(),
+		detail:  o.errorDetail,
 	}
 }
 
@@ -214,7 +216,7 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 	}
 	var werr *Error
 	if err != nil {
-		werr = asWireError(err)
+		werr = e.wireErrorFor(err)
 		if !errors.As(err, new(*Error)) {
 			// The peer gets the generic -32603; the details go to the log.
 			e.log.Error("jsonrpc: handler failed", "method", req.Method, "id", req.ID.String(), "error", err)
@@ -223,7 +225,7 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 	b, encErr := encodeResponse(req.ID, res, werr)
 	if encErr != nil {
 		e.log.Error("jsonrpc: cannot encode the result", "method", req.Method, "id", req.ID.String(), "error", encErr)
-		b = EncodeError(req.ID, InternalError())
+		b = EncodeError(req.ID, e.wireErrorFor(fmt.Errorf("encoding the result: %w", encErr)))
 	}
 	return b
 }
@@ -234,6 +236,9 @@ func (e *engine) invoke(ctx context.Context, req *Request) (res any, err error) 
 			e.log.Error("jsonrpc: handler panicked", "method", req.Method, "id", req.ID.String(),
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res, err = nil, InternalError()
+			if e.detail {
+				err = panicError{p}
+			}
 		}
 	}()
 	return e.handler.Handle(ctx, req)

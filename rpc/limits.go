@@ -51,6 +51,9 @@ type options struct {
 	onAbandon func(id ID, method string)
 	grace     time.Duration // see WithShutdownGrace
 	outgoing  []Middleware  // see WithOutgoing
+	// errorDetail puts the cause of internal errors in error.data (see
+	// WithErrorDetail).
+	errorDetail bool
 }
 
 func buildOptions(opts []Option) options {
