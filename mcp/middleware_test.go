@@ -96,7 +96,9 @@ func TestMiddlewareWrapsEveryIncomingMessageOfASession(t *testing.T) {
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code, "a custom method's params are validated")
 
-	// Notifications run beside requests, so the order is not pinned.
+	// Notifications run beside requests, so neither the order nor the
+	// moment notifications/initialized is recorded is pinned.
+	require.Eventually(t, func() bool { return len(in.entries()) == 6 }, 5*time.Second, time.Millisecond)
 	assert.ElementsMatch(t, []string{
 		"initialize (session)", "notifications/initialized (session)", "tools/call (session)",
 		"no/such (session) -32601", "app/echo (session)", "app/echo (session) -32602",
