@@ -36,8 +36,9 @@ func (s *Server) sessionHandler(ss *ServerSession) rpc.Handler {
 // both from the connection instead.
 func (s *Server) serveModernVia(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	if len(s.opts.Outgoing) > 0 {
-		sink = outgoingSink{inner: sink, send: chain(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
-			return nil, sink.notify(ctx, req.Method, req.Params)
+		inner := sink
+		sink = outgoingSink{send: chain(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+			return nil, inner.notify(ctx, req.Method, req.Params)
 		}), s.opts.Outgoing)}
 	}
 	if len(s.opts.Middleware) == 0 {
@@ -51,8 +52,7 @@ func (s *Server) serveModernVia(ctx context.Context, req *rpc.Request, sink mode
 // outgoingSink runs the notifications of a 2026-07-28 HTTP request
 // through ServerOptions.Outgoing.
 type outgoingSink struct {
-	inner modernSink
-	send  rpc.Handler
+	send rpc.Handler // the middleware around the request's own sink
 }
 
 func (o outgoingSink) notify(ctx context.Context, method string, params any) error {

@@ -272,3 +272,23 @@ func TestErrorDetailPolicyInBothEras(t *testing.T) {
 		check(t, msg.Error, "panic: kaboom")
 	}
 }
+
+func TestOutgoingMiddlewareWrapsStatelessHTTPNotifications(t *testing.T) {
+	out := &recorder{}
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Outgoing: []rpc.Middleware{out.middleware}})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if err := req.Progress(ctx, 1, 1, ""); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("done")}}, nil
+		}))
+	f := newServerFixture(t, s, nil)
+	body := modernBody(t, 1, "tools/call", map[string]any{"name": "steps", "arguments": map[string]any{}}, map[string]any{"progressToken": "p1"})
+	resp := f.post("", body, mirrored("tools/call", "steps")...)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	events := newSSE(t, resp).all(t)
+	require.Len(t, events, 2, "the progress notification, then the result")
+	assert.Contains(t, events[0].Data, `"notifications/progress"`)
+	assert.Equal(t, []string{"notifications/progress"}, out.entries())
+}
