@@ -541,13 +541,7 @@ func TestAModernListenStreamStaysOpen(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	body := modernBody(t, "L1", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.ts.URL, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {acceptBoth}}
-	for k, v := range hdrs(mirrored("subscriptions/listen", "")) {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := postStream(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -601,13 +595,7 @@ func TestClosingAListenStreamEndsTheListen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	body := modernBody(t, 1, "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.ts.URL, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {acceptBoth}}
-	for k, v := range hdrs(mirrored("subscriptions/listen", "")) {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := postStream(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	ev, err := newSSE(t, resp).next()
 	require.NoError(t, err)

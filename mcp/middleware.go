@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -107,7 +108,7 @@ func isProtocolMethod(name string) bool {
 		return true
 	}
 	for _, prefix := range []string{"notifications/", "tools/", "resources/", "prompts/", "completion/", "logging/", "tasks/", "sampling/", "elicitation/", "roots/", "server/", "subscriptions/"} {
-		if len(name) >= len(prefix) && name[:len(prefix)] == prefix {
+		if strings.HasPrefix(name, prefix) {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,16 +90,11 @@ func (g *gate) waitCancelled(t *testing.T) {
 func rawPost(url, body string, hdr map[string]string) (int, http.Header, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", acceptBoth)
+	var pairs []string
 	for k, v := range hdr {
-		req.Header.Set(k, v)
+		pairs = append(pairs, k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := postStream(ctx, url, body, pairs)
 	if err != nil {
 		return 0, nil, "", err
 	}
@@ -161,6 +155,10 @@ func TestHTTPShutdownAnswersASessionsCallInFlightAndRefusesNewRequests(t *testin
 	sessionHdr := map[string]string{mcp.HeaderSessionID: session, mcp.HeaderProtocolVersion: mcp.Version20251125}
 	untilRefused(t, f.ts.URL, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, sessionHdr, "null")
 	untilRefused(t, f.ts.URL, fmt.Sprintf(initMessage, mcp.Version20251125), nil, "null")
+	// No new GET stream either.
+	get := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: session, mcp.HeaderProtocolVersion: mcp.Version20251125})
+	assert.Equal(t, http.StatusServiceUnavailable, get.StatusCode)
+	assert.Equal(t, "1", get.Header.Get("Retry-After"))
 	// Notifications still reach the session.
 	status, _, _, err := rawPost(f.ts.URL, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, sessionHdr)
 	require.NoError(t, err)
@@ -189,22 +187,13 @@ func TestHTTPShutdownAnswersModernCallsEndsListensAndRefusesNewRequests(t *testi
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	listen := modernBody(t, "L1", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.ts.URL, strings.NewReader(listen))
-	require.NoError(t, err)
-	req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {acceptBoth}}
-	for k, v := range hdrs(mirrored("subscriptions/listen", "")) {
-		req.Header.Set(k, v)
-	}
-	listenResp, err := http.DefaultClient.Do(req)
+	listenResp, err := postStream(ctx, f.ts.URL, listen, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	defer listenResp.Body.Close()
-	lines := bufio.NewReader(listenResp.Body)
-	ack, err := lines.ReadString('\n')
-	for err == nil && !strings.HasPrefix(ack, "data: ") {
-		ack, err = lines.ReadString('\n')
-	}
+	events := newSSE(t, listenResp)
+	ack, err := events.next()
 	require.NoError(t, err)
-	require.Contains(t, ack, "notifications/subscriptions/acknowledged")
+	require.Equal(t, "notifications/subscriptions/acknowledged", decode(t, ack.Data).Method)
 
 	// A call in flight.
 	callHdr := hdrs(mirrored("tools/call", "slow"))
@@ -222,10 +211,11 @@ func TestHTTPShutdownAnswersModernCallsEndsListensAndRefusesNewRequests(t *testi
 	untilRefused(t, f.ts.URL, modernBody(t, 6, "tools/list", nil, nil), hdrs(mirrored("tools/list", "")), "6")
 
 	// The listen ends with its result.
-	rest, err := io.ReadAll(lines)
-	require.NoError(t, err)
-	assert.Contains(t, string(rest), `"id":"L1"`, "the listen stream ended without its result")
-	assert.Contains(t, string(rest), `"resultType":"complete"`)
+	rest := events.all(t)
+	require.Len(t, rest, 1, "the listen stream ends with its result alone")
+	result := decode(t, rest[0].Data)
+	assert.Equal(t, `"L1"`, string(result.ID))
+	assert.Equal(t, "complete", result.Result["resultType"])
 
 	close(g.release)
 	assert.Contains(t, <-inflight, `"finished"`, "the call in flight lost its answer")
@@ -456,4 +446,38 @@ func TestServeListenerShutsDownGracefully(t *testing.T) {
 	assert.ErrorIs(t, <-served, context.Canceled)
 	_, err = net.DialTimeout("tcp", ln.Addr().String(), time.Second)
 	assert.Error(t, err, "the listener is closed")
+}
+
+func TestServeListenerReturnsTheErrorThatStopsIt(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ln.Close()
+	err = mcp.ServeListener(context.Background(), ln, http.NotFoundHandler(), nil)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, net.ErrClosed)
+}
+
+// closeOnly is a handler that can be closed but not shut down.
+type closeOnly struct {
+	http.Handler
+	closed chan struct{}
+}
+
+func (c closeOnly) Close() error { close(c.closed); return nil }
+
+func TestServeListenerClosesAHandlerThatCannotShutDown(t *testing.T) {
+	noLeaks(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	h := closeOnly{Handler: http.NotFoundHandler(), closed: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- mcp.ServeListener(ctx, ln, h, nil) }()
+	cancel()
+	assert.ErrorIs(t, <-served, context.Canceled)
+	select {
+	case <-h.closed:
+	default:
+		t.Fatal("the handler was not closed")
+	}
 }

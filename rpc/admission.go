@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
-	"time"
 )
 
 // admission admits the requests of an HTTP handler until it shuts down, counts
@@ -46,21 +45,11 @@ func (g admission) enter(parent context.Context) (context.Context, func(), bool)
 // for ctx to end, when it cancels them and returns ctx's error.
 func (g admission) shutdown(ctx context.Context) error {
 	g.draining.Store(true)
-	const longest = 50 * time.Millisecond
-	wait := time.Millisecond
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	for g.inside.Load() > 0 {
-		select {
-		case <-ctx.Done():
-			g.cancel()
-			return ctx.Err()
-		case <-t.C:
-		}
-		wait = min(2*wait, longest)
-		t.Reset(wait)
+	err := waitUntil(ctx, func() bool { return g.inside.Load() == 0 })
+	if err != nil {
+		g.cancel()
 	}
-	return nil
+	return err
 }
 
 // refuseShuttingDown answers a request that arrived during a shutdown: 503

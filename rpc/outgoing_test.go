@@ -105,3 +105,42 @@ func TestOutgoingMiddlewareKeepsPeerErrors(t *testing.T) {
 	assert.Equal(t, -32001, rerr.Code)
 	assert.Equal(t, err, sawErr, "the middleware saw the peer's error")
 }
+
+func TestOutgoingMiddlewareResultsAreEncodedAndDecodedStrictly(t *testing.T) {
+	server := rpc.NewRouter()
+	server.Register("any", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) { return 1, nil }})
+	replace := func(v any) rpc.Middleware {
+		return func(next rpc.Handler) rpc.Handler {
+			return rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+				if _, err := next.Handle(ctx, req); err != nil {
+					return nil, err
+				}
+				return v, nil
+			})
+		}
+	}
+	t.Run("a value of its own is encoded", func(t *testing.T) {
+		client, _ := connPair(t, server, nil, rpc.WithOutgoing(replace(map[string]int{"n": 2})))
+		var got struct {
+			N int `json:"n"`
+		}
+		require.NoError(t, client.Call(context.Background(), "any", nil, &got))
+		assert.Equal(t, 2, got.N)
+	})
+	t.Run("a value that cannot be encoded", func(t *testing.T) {
+		client, _ := connPair(t, server, nil, rpc.WithOutgoing(replace(func() {})))
+		var got any
+		err := client.Call(context.Background(), "any", nil, &got)
+		assert.ErrorContains(t, err, "encoding the result an outgoing middleware returned")
+	})
+	t.Run("a result that does not fit", func(t *testing.T) {
+		client, _ := connPair(t, server, nil, rpc.WithOutgoing(replace(json.RawMessage(`"text"`))))
+		var got int
+		err := client.Call(context.Background(), "any", nil, &got)
+		assert.ErrorContains(t, err, "decoding the result")
+	})
+	t.Run("params that cannot be encoded are never sent", func(t *testing.T) {
+		client, _ := connPair(t, server, nil, rpc.WithOutgoing(replace(nil)))
+		assert.Error(t, client.Call(context.Background(), "any", func() {}, nil))
+	})
+}

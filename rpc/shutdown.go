@@ -53,15 +53,19 @@ func (c *Conn) Shutdown(ctx context.Context) error {
 func (e *engine) idle() bool { return e.active.Load() == 0 && e.batches.Load() == 0 }
 
 // waitIdle waits until the engine is idle or ctx ends, and returns ctx's
-// error in the second case. It polls, as http.Server.Shutdown does: a
-// shutdown happens once, and the engine's hot path stays free of the
-// bookkeeping a notification would need.
-func (e *engine) waitIdle(ctx context.Context) error {
+// error in the second case.
+func (e *engine) waitIdle(ctx context.Context) error { return waitUntil(ctx, e.idle) }
+
+// waitUntil polls done, more slowly as time goes by (1 ms up to 50 ms),
+// until it holds or ctx ends, and returns ctx's error in the second case. It
+// polls, as http.Server.Shutdown does: a shutdown happens once, and the
+// counters it watches stay free of the bookkeeping a wake-up would need.
+func waitUntil(ctx context.Context, done func() bool) error {
 	const longest = 50 * time.Millisecond
 	wait := time.Millisecond
 	t := time.NewTimer(wait)
 	defer t.Stop()
-	for !e.idle() {
+	for !done() {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
