@@ -14,13 +14,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -47,29 +47,12 @@ const secPath = "/srv/private/" + secSecret + ".db"
 // secLeaks lists what must not appear in anything a client receives.
 var secLeaks = []string{secSecret, "/srv/private", ".go:", "goroutine ", "runtime/debug", "panic"}
 
-// secLog is a slog handler that keeps every record as text, for the tests
-// that check what reached the log instead of the wire.
-type secLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+// secLog keeps every log record as text, for the tests that check what
+// reached the log instead of the wire.
+type secLog struct{ syncbuf.Buffer }
 
 func (l *secLog) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(&secLogWriter{l}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-type secLogWriter struct{ l *secLog }
-
-func (w *secLogWriter) Write(p []byte) (int, error) {
-	w.l.mu.Lock()
-	defer w.l.mu.Unlock()
-	return w.l.buf.Write(p)
-}
-
-func (l *secLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // secServer is a server whose handlers fail in every way the rule covers.

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -74,18 +75,6 @@ func fzRouter(calls *fzCalls) *rpc.Router {
 	return r
 }
 
-// lockedBuffer is an io.Writer safe for the Conn's writer goroutine.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
 // fzServe feeds lines, then the probe, to a Conn serving fzRouter, and
 // returns the replies other than the probe's, which it checks, and the
 // calls that reached a method (the probe's left out).
@@ -97,7 +86,7 @@ func fzServe(t *testing.T, lines ...[]byte) (replies []string, calls []string) {
 		in.WriteByte('\n')
 	}
 	in.WriteString(fzProbe + "\n")
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	rec := &fzCalls{}
 	conn := rpc.NewConn(rpc.NewStreamTransport(&in, &out), rpc.WithHandler(fzRouter(rec)), rpc.WithMaxBatch(fzMaxBatch))
 	select {
@@ -106,9 +95,7 @@ func fzServe(t *testing.T, lines ...[]byte) (replies []string, calls []string) {
 		conn.Close()
 		t.Fatalf("the connection did not finish within 10s of the end of its input %q", lines)
 	}
-	out.mu.Lock()
-	text := out.buf.String()
-	out.mu.Unlock()
+	text := out.String()
 	probes := 0
 	for l := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
 		if l == fzProbeReply {

@@ -1,7 +1,6 @@
 package rpc_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -31,24 +31,6 @@ import (
 const rpcSecret = "hunter2-Q7"
 
 var rpcLeaks = []string{rpcSecret, "/var/secret", ".go:", "goroutine ", "panic"}
-
-// rpcSecLog keeps a connection's log as text.
-type rpcSecLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *rpcSecLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *rpcSecLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // rpcSecHandler fails in every way the rule covers, by method.
 var rpcSecHandler = rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -134,7 +116,7 @@ func TestHandlerFailuresReachThePeerAsGenericErrors(t *testing.T) {
 	for wname, newWire := range rpcSecWires {
 		for _, c := range rpcSecCases {
 			t.Run(wname+"/"+c.method, func(t *testing.T) {
-				var log rpcSecLog
+				var log syncbuf.Buffer
 				send := newWire(t, &log)
 				raw := send(`{"jsonrpc":"2.0","id":3,"method":"` + c.method + `"}`)
 				for _, leak := range rpcLeaks {
@@ -161,7 +143,7 @@ func TestHandlerFailuresReachThePeerAsGenericErrors(t *testing.T) {
 func TestAPanicInABatchLosesNoOtherResponse(t *testing.T) {
 	for wname, newWire := range rpcSecWires {
 		t.Run(wname, func(t *testing.T) {
-			var log rpcSecLog
+			var log syncbuf.Buffer
 			raw := newWire(t, &log)(`[{"jsonrpc":"2.0","id":1,"method":"ok"},{"jsonrpc":"2.0","id":2,"method":"panics"},` +
 				`{"jsonrpc":"2.0","method":"panics"},{"jsonrpc":"2.0","id":3,"method":"fails"},{"jsonrpc":"2.0","id":4,"method":"ok"}]`)
 			for _, leak := range rpcLeaks {
@@ -186,7 +168,7 @@ func TestAPanicInABatchLosesNoOtherResponse(t *testing.T) {
 }
 
 func TestAPanickingNotificationPutsNothingOnTheWire(t *testing.T) {
-	var log rpcSecLog
+	var log syncbuf.Buffer
 	client, server := rpc.NewPipe()
 	conn := rpc.NewConn(server, rpc.WithHandler(rpcSecHandler), rpc.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	t.Cleanup(func() {

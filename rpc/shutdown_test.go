@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -174,29 +174,17 @@ func TestShutdownPastItsDeadlineCancelsHandlers(t *testing.T) {
 func endOfInput(t *testing.T, g *gatedHandler, input string, opts ...rpc.Option) (func() []string, *rpc.Conn) {
 	t.Helper()
 	pr, pw := io.Pipe()
-	var out strings.Builder
-	var mu sync.Mutex
-	w := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return out.Write(p)
-	})
-	c := rpc.NewConn(rpc.NewStreamTransport(pr, w), append(opts, rpc.WithHandler(g))...)
+	out := &syncbuf.Buffer{}
+	c := rpc.NewConn(rpc.NewStreamTransport(pr, out), append(opts, rpc.WithHandler(g))...)
 	go func() {
 		io.WriteString(pw, input)
 		pw.Close()
 	}()
 	return func() []string {
 		<-c.Done()
-		mu.Lock()
-		defer mu.Unlock()
 		return strings.Split(strings.TrimSpace(out.String()), "\n")
 	}, c
 }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestEndOfStreamAnswersEveryCallInFlightBeforeClosing(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())

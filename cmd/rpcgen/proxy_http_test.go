@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/conformance/harness"
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/internal/validate"
 )
 
@@ -30,8 +31,8 @@ import (
 type httpProxyRun struct {
 	url    string
 	proxy  *httpProxy
-	report *syncBuffer // the text report
-	stderr *syncBuffer
+	report *syncbuf.Buffer // the text report
+	stderr *syncbuf.Buffer
 	stop   func() validate.Summary
 }
 
@@ -45,7 +46,7 @@ func startHTTPProxy(t *testing.T, upstream, set string, cfg func(*proxyConfig)) 
 	}
 	s, err := validate.Open(c.schema)
 	require.NoError(t, err)
-	r := &httpProxyRun{report: &syncBuffer{}, stderr: &syncBuffer{}}
+	r := &httpProxyRun{report: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}}
 	mon, err := openMonitor(c, s, r.report)
 	require.NoError(t, err)
 	u, err := url.Parse(upstream)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/conformance/harness"
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/internal/validate"
 )
 
@@ -112,26 +112,8 @@ type proxyProcess struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.Reader
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	done   chan struct{}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // testBinary is this test binary, which plays rpcgen and the fake server.
@@ -152,7 +134,7 @@ func startProxy(t *testing.T, args ...string) *proxyProcess {
 	t.Helper()
 	cmd := exec.Command(testBinary(t), append([]string{"proxy"}, args...)...)
 	cmd.Env = append(os.Environ(), proxyRoleEnv+"=rpcgen")
-	p := &proxyProcess{t: t, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &proxyProcess{t: t, cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	var err error
 	p.stdin, err = cmd.StdinPipe()

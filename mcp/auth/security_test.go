@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/mcp/auth"
 )
@@ -35,24 +35,6 @@ var secTokens = map[string]struct {
 	"tok-foreign-8b9c": {"erin", "app", []string{"mcp"}},
 }
 
-// secCapture keeps every log line written through it.
-type secCapture struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (c *secCapture) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.buf.Write(p)
-}
-
-func (c *secCapture) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.buf.String()
-}
-
 // secUpstream is a service the MCP server's tool calls; it records the
 // Authorization headers it is sent.
 type secUpstream struct {
@@ -65,7 +47,7 @@ type secUpstream struct {
 // given SessionTokens, possibly nil) whose "fetch" tool calls the
 // upstream, logging everything at debug level into logs. seen records the
 // Authorization headers that reached the MCP handler.
-func secProtected(t *testing.T, sessions *auth.SessionTokens, logs *secCapture) (url string, up *secUpstream, seen *[]string) {
+func secProtected(t *testing.T, sessions *auth.SessionTokens, logs *syncbuf.Buffer) (url string, up *secUpstream, seen *[]string) {
 	t.Helper()
 	up = &secUpstream{}
 	up.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -179,7 +161,7 @@ func TestASessionIsBoundToTheSubjectThatOpenedIt(t *testing.T) {
 		"without SessionTokens": nil, // binding is on whenever Require is
 	} {
 		t.Run(name, func(t *testing.T) {
-			var logs secCapture
+			var logs syncbuf.Buffer
 			url, _, _ := secProtected(t, sessions, &logs)
 			alice := secOpen(t, url, "tok-alice-9f8e7d")
 
@@ -204,7 +186,7 @@ func TestASessionIsBoundToTheSubjectThatOpenedIt(t *testing.T) {
 }
 
 func TestTheBearerTokenGoesNowhereElse(t *testing.T) {
-	var logs secCapture
+	var logs syncbuf.Buffer
 	url, up, seen := secProtected(t, auth.NewSessionTokens(0), &logs)
 	alice := secOpen(t, url, "tok-alice-9f8e7d")
 	modern := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"fetch","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
