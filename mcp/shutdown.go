@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,11 +118,11 @@ func (h *StreamableHTTPHandler) modernContext(r *http.Request) (ctx context.Cont
 	}
 }
 
-// refuseShuttingDown answers a request that arrived during a shutdown.
+// refuseShuttingDown answers a request that arrived during a shutdown as
+// a busy server does, and closes the connection.
 func refuseShuttingDown(w http.ResponseWriter, id rpc.ID) {
 	w.Header().Set("Connection", "close")
-	w.Header().Set("Retry-After", strconv.Itoa(1))
-	writeModernJSON(w, http.StatusServiceUnavailable, id, nil, rpc.ShuttingDown())
+	writeBusy(w, id, rpc.ShuttingDown())
 }
 
 // endListens ends, with their listen result, the open listens that match.
