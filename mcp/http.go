@@ -225,7 +225,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(fr.requests) == 0 {
-		if err := sess.deliver(r.Context(), inFrame{msg: body}); err != nil {
+		if err := sess.deliver(r.Context(), inFrame{msg: body, ctx: r.Context(), r: r}); err != nil {
 			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 			return
 		}
@@ -241,7 +241,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.deliver(r.Context(), inFrame{msg: body, st: st}); err != nil {
+	if err := sess.deliver(r.Context(), inFrame{msg: body, st: st, ctx: r.Context(), r: r}); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return

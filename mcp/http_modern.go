@@ -111,7 +111,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	if req.IsNotification() {
 		// 2026-07-28 defines no client notification over HTTP; whatever
 		// the dispatcher makes of one, it gets no answer.
-		_, err := h.server.serveModernVia(r.Context(), req, discardSink{})
+		_, err := h.server.serveModernVia(rpc.WithHTTPRequest(r.Context(), r), req, discardSink{})
 		if err != nil && !errors.Is(err, rpc.ErrNoResponse) {
 			h.log.Debug("mcp: a 2026-07-28 notification failed", "method", req.Method, "error", err)
 		}

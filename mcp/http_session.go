@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -52,10 +53,12 @@ type httpSession struct {
 }
 
 // inFrame is one POST body on its way to the session, with the stream its
-// answers go to (nil when it has none).
+// answers go to (nil when it has none) and the POST it came in.
 type inFrame struct {
 	msg []byte
 	st  *stream
+	ctx context.Context // the POST's: its values reach the handlers
+	r   *http.Request
 }
 
 // stream is where the messages of one POST (or of the GET stream) go.
@@ -92,16 +95,29 @@ func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
 
 // Read returns the next POSTed message.
 func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
+	_, msg, err := s.ReadContext(ctx)
+	return msg, err
+}
+
+// ReadContext returns the next POSTed message with the values its
+// handlers see (rpc.ContextReader): those of the POST's context, the
+// POST itself for rpc.HTTPRequestFromContext, and so what auth.Require
+// put there.
+func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	select {
 	case f := <-s.in:
 		s.mu.Lock()
 		s.current = f.st
 		s.mu.Unlock()
-		return f.msg, nil
+		var mctx context.Context
+		if f.r != nil {
+			mctx = rpc.WithHTTPRequest(f.ctx, f.r)
+		}
+		return mctx, f.msg, nil
 	case <-s.closed:
-		return nil, io.EOF
+		return nil, nil, io.EOF
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 }
 

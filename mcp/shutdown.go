@@ -107,10 +107,11 @@ func (h *StreamableHTTPHandler) shutdownSessions(ctx context.Context) error {
 }
 
 // modernContext is the context a 2026-07-28 call runs with: the request's,
-// also cancelled when a shutdown gives up waiting. release must be called
-// when the call is done.
+// carrying the request itself (rpc.HTTPRequestFromContext), also cancelled
+// when a shutdown gives up waiting. release must be called when the call
+// is done.
 func (h *StreamableHTTPHandler) modernContext(r *http.Request) (ctx context.Context, release func()) {
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := context.WithCancel(rpc.WithHTTPRequest(r.Context(), r))
 	stop := context.AfterFunc(h.drain.ctx, cancel)
 	return ctx, func() {
 		stop()

@@ -21,27 +21,43 @@ type sessionTransport struct {
 
 // Read returns the next message the session may dispatch.
 func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
+	_, msg, err := t.ReadContext(ctx)
+	return msg, err
+}
+
+// ReadContext returns the next message the session may dispatch, with
+// the context the underlying transport gave it when it is an
+// rpc.ContextReader (the POST of Streamable HTTP), else none.
+func (t *sessionTransport) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	// Nothing is dispatched before the session knows its connection.
 	select {
 	case <-t.ss.ready:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
+	cr, _ := t.Transport.(rpc.ContextReader)
 	for {
-		msg, err := t.Transport.Read(ctx)
+		var mctx context.Context
+		var msg []byte
+		var err error
+		if cr != nil {
+			mctx, msg, err = cr.ReadContext(ctx)
+		} else {
+			msg, err = t.Transport.Read(ctx)
+		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if isBatch(msg) && !t.ss.acceptsBatches() {
 			if err := t.Write(ctx, batchRefusal()); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
 		if !t.ss.initialized() && isInitialize(msg) {
 			t.ss.initArrived()
 		}
-		return msg, nil
+		return mctx, msg, nil
 	}
 }
 

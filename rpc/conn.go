@@ -63,7 +63,11 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		grace:     o.grace,
 	}
 	c.outgoing = c.sender(o.outgoing)
-	c.ctx, c.cancel = context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
+	base := context.Background()
+	if o.base != nil {
+		base = context.WithoutCancel(o.base)
+	}
+	c.ctx, c.cancel = context.WithCancel(context.WithValue(base, connKey{}, c))
 	go c.readLoop()
 	return c
 }
@@ -93,9 +97,15 @@ func (c *Conn) shutdownFor(grace time.Duration) {
 
 func (c *Conn) readLoop() {
 	var err error
+	cr, _ := c.t.(ContextReader)
 	for {
 		var msg []byte
-		msg, err = c.t.Read(c.ctx)
+		var mctx context.Context
+		if cr != nil {
+			mctx, msg, err = cr.ReadContext(c.ctx)
+		} else {
+			msg, err = c.t.Read(c.ctx)
+		}
 		if c.isClosed() {
 			// Shut down or closed while reading: what came in is not served.
 			break
@@ -107,7 +117,7 @@ func (c *Conn) readLoop() {
 			}
 			break
 		}
-		c.eng.frame(c.ctx, msg, false, c.deliver, c.write)
+		c.eng.frame(withMessageValues(c.ctx, mctx), msg, false, c.deliver, c.write)
 	}
 	if errors.Is(err, io.EOF) {
 		err = nil

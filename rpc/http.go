@@ -64,7 +64,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out []byte
-	h.eng.frame(ctx, body, true,
+	h.eng.frame(WithHTTPRequest(ctx, r), body, true,
 		func(resp *Response) {
 			h.eng.log.Debug("jsonrpc: ignoring a response posted to the server", "id", resp.ID.String())
 		},

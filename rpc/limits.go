@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
@@ -54,6 +55,7 @@ type options struct {
 	// errorDetail puts the cause of internal errors in error.data (see
 	// WithErrorDetail).
 	errorDetail bool
+	base        context.Context // see WithBaseContext
 }
 
 func buildOptions(opts []Option) options {

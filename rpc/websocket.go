@@ -82,7 +82,7 @@ func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has answered the request
 	}
-	c := NewConn(NewWebSocketTransport(ws, h.opts...), append(h.opts, WithHandler(h.h))...)
+	c := NewConn(NewWebSocketTransport(ws, h.opts...), append(h.opts, WithHandler(h.h), WithBaseContext(WithHTTPRequest(r.Context(), r)))...)
 	h.mu.Lock()
 	h.conns[c] = struct{}{}
 	h.mu.Unlock()

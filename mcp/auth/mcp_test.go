@@ -100,9 +100,9 @@ func TestRequireInFrontOfTheHandshakeEra(t *testing.T) {
 	resp = postJSON(t, srv.URL+"/mcp", "alice-token", call, mcp.HeaderSessionID, sid, mcp.HeaderProtocolVersion, "2025-11-25")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	b, _ := io.ReadAll(resp.Body)
-	// A session's handlers run in the session's context, not in the POST's:
-	// the token reaches them only in the stateless era (docs/authorization.md).
-	assert.Contains(t, string(b), `"nobody"`)
+	// A session's handlers see the values of the POST that carried their
+	// message, so the token reaches them in this era too.
+	assert.Contains(t, string(b), `"alice"`)
 }
 
 func TestRequireInFrontOfTheStatelessEraGivesHandlersTheToken(t *testing.T) {
