@@ -163,6 +163,9 @@ func (i *Instrumentation) handle(ctx context.Context, req *rpc.Request, next rpc
 	if req.Method == "tools/call" {
 		mattrs = append(mattrs, otelcore.KeyOperationName.String("execute_tool"))
 	}
+	if version == "" && ss != nil {
+		version = ss.ProtocolVersion() // negotiated by the initialize just handled
+	}
 	if version != "" && knownVersion(version) {
 		mattrs = append(mattrs, otelcore.KeyMCPProtocolVersion.String(version))
 	}
