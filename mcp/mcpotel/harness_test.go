@@ -30,7 +30,7 @@ type telemetry struct {
 	prop           propagation.TextMapPropagator
 }
 
-func newTelemetry(t *testing.T, opts ...mcpotel.Option) *telemetry {
+func newTelemetry(t testing.TB, opts ...mcpotel.Option) *telemetry {
 	t.Helper()
 	sr := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
