@@ -225,7 +225,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()
-	ss.conn = rpc.NewConn(&sessionTransport{Transport: t, ss: ss}, opts...)
+	ss.conn = rpc.NewConn(newSessionTransport(t, ss), opts...)
 	close(ss.ready)
 	go func() {
 		<-ss.conn.Done()

@@ -78,20 +78,31 @@ func (t *sessionTransport) Write(ctx context.Context, msg []byte) error {
 	return t.Transport.Write(ctx, msg)
 }
 
-// WriteMessages sends several messages at once when the underlying
-// transport can (rpc.MessagesWriter), one by one otherwise.
-func (t *sessionTransport) WriteMessages(ctx context.Context, msgs [][]byte) error {
+// batchingSessionTransport is a sessionTransport over a transport that
+// takes several messages at once (a stream): it passes that on. Over one
+// that does not (Streamable HTTP, where a message goes depends on
+// the context it is written with), the session's transport does not offer
+// it either, so that each message is written with its own writer's
+// context.
+type batchingSessionTransport struct {
+	*sessionTransport
+	mw rpc.MessagesWriter
+}
+
+// WriteMessages sends several messages with one operation.
+func (t batchingSessionTransport) WriteMessages(ctx context.Context, msgs [][]byte) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if mw, ok := t.Transport.(rpc.MessagesWriter); ok {
-		return mw.WriteMessages(ctx, msgs)
+	return t.mw.WriteMessages(ctx, msgs)
+}
+
+// newSessionTransport returns the transport of session ss over t.
+func newSessionTransport(t rpc.Transport, ss *ServerSession) rpc.Transport {
+	st := &sessionTransport{Transport: t, ss: ss}
+	if mw, ok := t.(rpc.MessagesWriter); ok {
+		return batchingSessionTransport{st, mw}
 	}
-	for _, m := range msgs {
-		if err := t.Transport.Write(ctx, m); err != nil {
-			return err
-		}
-	}
-	return nil
+	return st
 }
 
 // isBatch reports whether a message is a JSON array.

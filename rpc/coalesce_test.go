@@ -155,3 +155,68 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.calls++
 	return c.buf.Write(p)
 }
+
+type writerKey struct{}
+
+// ctxTransport takes one message at a time and records, for each, the
+// writer named by the context it was written with; a message whose context
+// has ended fails as a transport honouring it would.
+type ctxTransport struct {
+	*gateTransport
+	mu  sync.Mutex
+	who map[string]any
+}
+
+func (c *ctxTransport) Write(ctx context.Context, msg []byte) error {
+	if err := c.gateTransport.Write(ctx, msg); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.who[string(msg)] = ctx.Value(writerKey{})
+	return ctx.Err()
+}
+
+// On a transport that takes one message at a time, the message a writer
+// queued is written with that writer's context, not with the context of
+// whoever writes the queue; one whose context ended fails alone.
+func TestQueuedMessagesAreWrittenWithTheirOwnContext(t *testing.T) {
+	g := newGate()
+	tr := &ctxTransport{gateTransport: g, who: map[string]any{}}
+	w := newCoalescer(tr)
+	errs := make([]error, 5)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		errs[0] = w.write(context.WithValue(context.Background(), writerKey{}, "w0"), []byte("m0"))
+	}()
+	<-g.entered
+	for i := 1; i < 5; i++ {
+		ctx := context.WithValue(context.Background(), writerKey{}, fmt.Sprintf("w%d", i))
+		if i == 2 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			cancel() // this writer's context ends while its message waits
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = w.write(ctx, fmt.Appendf(nil, "m%d", i)) }()
+	}
+	require.Eventually(t, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.queued == 5
+	}, 5*time.Second, time.Millisecond)
+	close(g.release)
+	wg.Wait()
+	for i, err := range errs {
+		if i == 2 {
+			assert.ErrorIs(t, err, context.Canceled, "its own context ended")
+			continue
+		}
+		assert.NoError(t, err, "writer %d", i)
+		assert.Equal(t, fmt.Sprintf("w%d", i), tr.who[fmt.Sprintf("m%d", i)], "message %d written with its writer's context", i)
+	}
+	assert.NoError(t, w.write(context.Background(), []byte("later")), "nothing sticks")
+	assert.Empty(t, w.alone, "every outcome was taken")
+}
