@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
 // HTTPHandler serves JSON-RPC over HTTP POST: the body is one message or a
@@ -29,6 +32,7 @@ type HTTPHandler struct {
 // [WithLogger].
 func NewHTTPHandler(h Handler, opts ...Option) *HTTPHandler {
 	o := buildOptions(append(opts, WithHandler(h)))
+	withTransportName("http")(&o)
 	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize, gate: newAdmission()}
 }
 
@@ -66,7 +70,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var out []byte
 	h.eng.frame(WithHTTPRequest(ctx, r), body, true,
 		func(resp *Response) {
-			h.eng.log.Debug("jsonrpc: ignoring a response posted to the server", "id", resp.ID.String())
+			h.eng.log.LogAttrs(r.Context(), slog.LevelWarn, "jsonrpc: response posted to the server dropped", slog.String(logx.ID, resp.ID.String()))
 		},
 		func(b []byte) { out = b })
 	if out == nil {
