@@ -132,10 +132,11 @@ func (c *Client) Connect(ctx context.Context, t ClientTransport) (*ClientSession
 		return nil, errors.New("mcp: Connect needs a transport")
 	}
 	s := newClientSession(c)
-	log := logx.With(c.log, logx.Transport, clientTransportName(t))
-	if clientTransportName(t) == "" {
-		log = c.log
+	log := c.log
+	if name := clientTransportName(t); name != "" {
+		log = logx.With(log, logx.Transport, name)
 	}
+	s.log = log
 	env := &linkEnv{logger: log, logParams: c.opts.LogParams}
 	link, err := t.dial(ctx, env)
 	if err != nil {

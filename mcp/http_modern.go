@@ -153,9 +153,9 @@ func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Re
 			h.log.LogAttrs(ctx, slog.LevelError, "mcp: handler panicked",
 				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, rpc.CodeInternalError),
 				slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
-			res, err = nil, rpc.InternalError()
+			res, err = nil, panicked{rpc.InternalError()}
 			if h.server.opts.ErrorDetail {
-				err = fmt.Errorf("panic: %v", p)
+				err = panicked{fmt.Errorf("panic: %v", p)}
 			}
 		}
 	}()
@@ -356,13 +356,18 @@ func (m *modernResponse) close() {
 // (ServerOptions.ErrorDetail).
 func modernWireError(ctx context.Context, err error, req *rpc.Request, log *slog.Logger, logParams, detail bool) *rpc.Error {
 	var e *rpc.Error
+	_, logged := err.(panicked)
 	if errors.As(err, &e) && e != nil && e.Code != 0 {
-		answeredError(ctx, log, logParams, req, e)
+		if !logged {
+			answeredError(ctx, log, logParams, req, e)
+		}
 		return e
 	}
-	log.LogAttrs(ctx, slog.LevelError, "mcp: handler failed",
-		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-		slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, err.Error()))
+	if !logged {
+		log.LogAttrs(ctx, slog.LevelError, "mcp: handler failed",
+			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+			slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, err.Error()))
+	}
 	if detail {
 		return rpc.InternalErrorWithCause(err)
 	}

@@ -165,3 +165,24 @@ func (b *httpBase) droppedMessage(msg string, data []byte) {
 	}
 	b.log.LogAttrs(context.Background(), slog.LevelWarn, msg, slog.Int(logx.Size, len(data)))
 }
+
+// panicked carries the error that stands for a handler's panic, which
+// was logged with its stack where it was recovered: nothing logs it again.
+type panicked struct{ error }
+
+func (p panicked) Unwrap() error { return p.error }
+
+// noteReceived logs, at debug level, a notification from the server,
+// which the client takes off the connection before the rpc package sees
+// it.
+func (s *ClientSession) noteReceived(method string, params []byte) {
+	ctx := context.Background()
+	if !s.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	if s.client.opts.LogParams {
+		s.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification received", slog.String(logx.Method, method), slog.String(logx.Params, logx.Cut(params)))
+		return
+	}
+	s.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification received", slog.String(logx.Method, method))
+}

@@ -41,9 +41,12 @@ func newEngine(o options) *engine {
 			return nil, MethodNotFound(req.Method)
 		})
 	}
+	if o.transport != "" {
+		o.logger = logx.With(o.logger, logx.Transport, o.transport)
+	}
 	return &engine{
 		handler: h,
-		log:     logx.With(o.logger, logx.Transport, o.transport),
+		log:     o.logger,
 		lim:     o.limits,
 		slots:   make(chan struct{}, o.maxInFlight),
 		pool:    newWorkers(),
@@ -220,9 +223,9 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 
 // call runs the handler, recovering a panic, and encodes the reply.
 func (e *engine) call(ctx context.Context, req *Request) []byte {
-	res, err := e.invoke(ctx, req)
+	res, panicked, err := e.invoke(ctx, req)
 	if req.IsNotification() {
-		if err != nil {
+		if err != nil && !panicked {
 			e.noteFailed(ctx, req, err)
 		}
 		return nil
@@ -237,9 +240,12 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 	var werr *Error
 	if err != nil {
 		werr = e.wireErrorFor(err)
-		if errors.As(err, new(*Error)) {
+		switch {
+		case panicked:
+			// Logged with its stack by invoke.
+		case errors.As(err, new(*Error)):
 			e.answeredError(ctx, req, werr)
-		} else {
+		default:
 			// The peer gets the generic -32603; the details go to the log.
 			e.log.LogAttrs(ctx, slog.LevelError, "jsonrpc: handler failed",
 				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
@@ -257,9 +263,12 @@ func (e *engine) call(ctx context.Context, req *Request) []byte {
 	return b
 }
 
-func (e *engine) invoke(ctx context.Context, req *Request) (res any, err error) {
+// invoke runs the handler. A panic is logged at error, with its stack, and
+// becomes -32603; panicked reports it.
+func (e *engine) invoke(ctx context.Context, req *Request) (res any, panicked bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			panicked = true
 			e.log.LogAttrs(ctx, slog.LevelError, "jsonrpc: handler panicked",
 				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, CodeInternalError),
 				slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
@@ -269,7 +278,8 @@ func (e *engine) invoke(ctx context.Context, req *Request) (res any, err error) 
 			}
 		}
 	}()
-	return e.handler.Handle(ctx, req)
+	res, err = e.handler.Handle(ctx, req)
+	return res, false, err
 }
 
 // EncodeError renders the error response to id: pass NullID() for a
