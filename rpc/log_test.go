@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -311,4 +312,27 @@ func TestWebSocketLogsNameTheirTransport(t *testing.T) {
 	assert.Equal(t, "websocket", rec["transport"])
 	assert.Equal(t, "fail", rec["method"])
 	assert.Equal(t, "1", rec["id"])
+}
+
+func TestAnInfoLoggerCostsAMessageNoAllocation(t *testing.T) {
+	bodies := []string{
+		`{"jsonrpc":"2.0","method":"ok","params":[1],"id":1}`,
+		`{"jsonrpc":"2.0","method":"refuse","params":[1],"id":2}`,
+		`{"jsonrpc":"2.0","method":"note","params":[1]}`,
+	}
+	allocs := func(opts ...rpc.Option) float64 {
+		h := rpc.NewHTTPHandler(logHandler, opts...)
+		return testing.AllocsPerRun(100, func() {
+			for _, b := range bodies {
+				req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(b))
+				req.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(httptest.NewRecorder(), req)
+			}
+		})
+	}
+	unconfigured := allocs()
+	assert.Equal(t, unconfigured, allocs(rpc.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil)))), "an info-level logger")
+	assert.Equal(t, unconfigured, allocs(rpc.WithLogParams(true)), "params asked for but no logger")
+	assert.Greater(t, allocs(rpc.WithLogger(jsonLogger(new(syncbuf.Buffer), slog.LevelDebug)), rpc.WithLogParams(true)), unconfigured,
+		"the measure sees the params a debug logger is given")
 }
