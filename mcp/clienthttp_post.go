@@ -322,7 +322,7 @@ func (l *httpLink) fallBack(ctx context.Context, r *outRequest, herr *HTTPStatus
 	if !mine {
 		return
 	}
-	l.log.Info("mcp: the server speaks the 2024-11-05 HTTP+SSE transport; using it", "url", l.url.String(), "endpoint", fb.endpoint.String())
+	l.log.Info("mcp: the server speaks the 2024-11-05 HTTP+SSE transport; using it", "url", logURL(l.url), "endpoint", logURL(fb.endpoint))
 	if err := fb.Write(ctx, r.msg); err != nil {
 		l.fail(r.id, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/url"
 
 	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -185,4 +186,11 @@ func (s *ClientSession) noteReceived(method string, params []byte) {
 		return
 	}
 	s.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification received", slog.String(logx.Method, method))
+}
+
+// logURL renders u for a log line without what may be a credential: no
+// user information, no query (an HTTP+SSE endpoint carries its session
+// there), no fragment.
+func logURL(u *url.URL) string {
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
 }

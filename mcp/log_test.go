@@ -283,3 +283,58 @@ func TestASessionsLifecycleIsLoggedAtInfo(t *testing.T) {
 		})
 	}
 }
+
+func TestTheClientLogsOnlyTheLengthOfAMessageItDrops(t *testing.T) {
+	junk := `{"token":"` + logSecret + `"`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message\ndata: "+junk+"\n\n")
+		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	tests := []struct {
+		name      string
+		logParams bool
+	}{
+		{name: "by default"},
+		{name: "with LogParams, a bounded excerpt", logParams: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf syncbuf.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			link, err := mcp.DialLoggedLinkForTest(ctx, &mcp.StreamableHTTPTransport{URL: srv.URL}, debugJSON(&buf), tt.logParams)
+			require.NoError(t, err)
+			t.Cleanup(func() { link.Close() })
+			require.NoError(t, link.Write(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
+			msg, err := link.Read(ctx)
+			require.NoError(t, err)
+			assert.Contains(t, string(msg), `"result"`)
+			rec := awaitLog(t, &buf, "the dropped event", func(r map[string]any) bool {
+				return r["msg"] == "mcp: dropped an event whose data is not JSON"
+			})
+			assert.Equal(t, "WARN", rec["level"])
+			assert.Equal(t, float64(len(junk)), rec["bytes"])
+			if tt.logParams {
+				assert.Equal(t, junk, rec["excerpt"])
+				return
+			}
+			assert.NotContains(t, buf.String(), logSecret)
+		})
+	}
+}
+
+func TestURLsAreLoggedWithoutCredentials(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://example.test/mcp", "https://example.test/mcp"},
+		{"https://user:" + logSecret + "@example.test/mcp", "https://example.test/mcp"},
+		{"http://127.0.0.1:9/messages?sessionId=" + logSecret, "http://127.0.0.1:9/messages"},
+		{"http://127.0.0.1:9/a%2Fb#" + logSecret, "http://127.0.0.1:9/a%2Fb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			assert.Equal(t, tt.want, mcp.LogURLForTest(tt.in))
+		})
+	}
+}
