@@ -36,6 +36,13 @@ func NewHTTPHandler(h Handler, opts ...Option) *HTTPHandler {
 	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize, gate: newAdmission()}
 }
 
+// refuse answers r with an HTTP error and logs it at warn: the client
+// broke the transport's rules.
+func (h *HTTPHandler) refuse(w http.ResponseWriter, r *http.Request, status int, reason string) {
+	h.eng.log.LogAttrs(r.Context(), slog.LevelWarn, "jsonrpc: HTTP request refused", slog.Int(logx.Status, status), slog.String(logx.Error, reason))
+	http.Error(w, reason, status)
+}
+
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, leave, ok := h.gate.enter(r.Context())
@@ -46,25 +53,25 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer leave()
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "JSON-RPC requests must use POST", http.StatusMethodNotAllowed)
+		h.refuse(w, r, http.StatusMethodNotAllowed, "JSON-RPC requests must use POST")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
+		h.refuse(w, r, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		return
 	}
 	if r.ContentLength > int64(h.limit) {
-		http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.limit), http.StatusRequestEntityTooLarge)
+		h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", h.limit))
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(h.limit)))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.limit), http.StatusRequestEntityTooLarge)
+			h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", h.limit))
 			return
 		}
-		http.Error(w, "cannot read the request body", http.StatusBadRequest)
+		h.refuse(w, r, http.StatusBadRequest, "cannot read the request body")
 		return
 	}
 	var out []byte

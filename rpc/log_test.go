@@ -336,3 +336,30 @@ func TestAnInfoLoggerCostsAMessageNoAllocation(t *testing.T) {
 	assert.Greater(t, allocs(rpc.WithLogger(jsonLogger(new(syncbuf.Buffer), slog.LevelDebug)), rpc.WithLogParams(true)), unconfigured,
 		"the measure sees the params a debug logger is given")
 }
+
+func TestHTTPRefusalsAreLoggedAtWarnWithTheirStatus(t *testing.T) {
+	tests := []struct {
+		name, method, contentType string
+		status                    int
+	}{
+		{name: "not POST", method: http.MethodGet, contentType: "application/json", status: http.StatusMethodNotAllowed},
+		{name: "not JSON", method: http.MethodPost, contentType: "text/plain", status: http.StatusUnsupportedMediaType},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf syncbuf.Buffer
+			h := rpc.NewHTTPHandler(logHandler, rpc.WithLogger(jsonLogger(&buf, slog.LevelDebug)))
+			req := httptest.NewRequest(tt.method, "/", strings.NewReader(`{"jsonrpc":"2.0","method":"ok","params":["`+logSecret+`"],"id":1}`))
+			req.Header.Set("Content-Type", tt.contentType)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			require.Equal(t, tt.status, rec.Code)
+			line := findRecord(logRecords(t, &buf), "jsonrpc: HTTP request refused")
+			require.NotNil(t, line, buf.String())
+			assert.Equal(t, "WARN", line["level"])
+			assert.Equal(t, float64(tt.status), line["status"])
+			assert.Equal(t, "http", line["transport"])
+			assert.NotContains(t, buf.String(), logSecret)
+		})
+	}
+}
