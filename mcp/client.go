@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -80,8 +81,15 @@ type ClientOptions struct {
 	// a server that does not answer in time is taken for a handshake
 	// server. 0 means 5 seconds.
 	DiscoverTimeout time.Duration
-	// Logger receives the client's warnings; nil discards them.
+	// Logger receives the client's logs; nil discards them. Every message
+	// from the server is logged at debug level, messages dropped at warn;
+	// params never unless LogParams (docs/operations.md, "Logs").
 	Logger *slog.Logger
+	// LogParams adds to the debug lines the params of every request and
+	// notification from the server, cut after 1 KiB, and to the lines
+	// about unreadable messages a bounded excerpt. Off by default: params
+	// may hold secrets. For development.
+	LogParams bool
 	// Middleware runs, outermost first, around every request and
 	// notification the server sends the client (sampling, elicitation,
 	// roots, logs, list changes…), in both eras.
@@ -124,13 +132,18 @@ func (c *Client) Connect(ctx context.Context, t ClientTransport) (*ClientSession
 		return nil, errors.New("mcp: Connect needs a transport")
 	}
 	s := newClientSession(c)
-	env := &linkEnv{logger: c.log}
+	log := c.log
+	if name := clientTransportName(t); name != "" {
+		log = logx.With(log, logx.Transport, name)
+	}
+	s.log = log
+	env := &linkEnv{logger: log, logParams: c.opts.LogParams}
 	link, err := t.dial(ctx, env)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting: %w", err)
 	}
 	s.link = link
-	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(rpc.HandlerFunc(s.handle)), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(c.log), rpc.WithOutgoing(c.opts.Outgoing...))
+	s.conn = rpc.NewConn(&sniffLink{clientLink: link, s: s}, rpc.WithHandler(rpc.HandlerFunc(s.handle)), rpc.WithAbandonHook(s.abandoned), rpc.WithLogger(log), rpc.WithLogParams(c.opts.LogParams), rpc.WithOutgoing(c.opts.Outgoing...))
 	env.fail = func(id rpc.ID, err error) { s.conn.Fail(id, err) }
 	go s.runNotes()
 	go func() {

@@ -108,7 +108,7 @@ func (s *ClientSession) abandoned(id rpc.ID, method string) {
 	defer cancel()
 	err := s.conn.Notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": "the client abandoned the request"})
 	if err != nil {
-		s.client.log.Debug("mcp: notifications/cancelled not sent", "id", id.String(), "error", err)
+		s.log.Debug("mcp: notifications/cancelled not sent", "id", id.String(), "error", err)
 	}
 }
 
@@ -172,7 +172,7 @@ func (legacyCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestPa
 	s := clientSessionFrom(ctx)
 	res, err := s.elicit(ctx, p)
 	if err != nil {
-		s.client.log.Warn("mcp: elicitation not answered", "error", err)
+		s.log.Warn("mcp: elicitation not answered", "error", err)
 	}
 	return res, err
 }

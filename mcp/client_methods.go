@@ -38,7 +38,7 @@ func (s *ClientSession) ListTools(ctx context.Context, p *PaginatedRequestParams
 	kept := res.Tools[:0:0]
 	for _, tool := range res.Tools {
 		if _, err := headerParams(tool.InputSchema); err != nil {
-			s.client.log.Warn("mcp: leaving out a tool whose x-mcp-header annotations are invalid", "tool", tool.Name, "error", err)
+			s.log.Warn("mcp: leaving out a tool whose x-mcp-header annotations are invalid", "tool", tool.Name, "error", err)
 			continue
 		}
 		kept = append(kept, tool)

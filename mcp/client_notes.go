@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -85,7 +86,7 @@ func (s *ClientSession) runNotes() {
 			router = modernClientRouter()
 		}
 		if _, err := s.dispatch(ctx, router, n); err != nil {
-			s.client.log.Debug("mcp: a notification from the server was not handled", "method", n.Method, "error", err)
+			s.log.Debug("mcp: a notification from the server was not handled", "method", n.Method, "error", err)
 		}
 	}
 }
@@ -102,6 +103,7 @@ func (s *ClientSession) takeNote(msg []byte) bool {
 	if json.Unmarshal(msg, &env) != nil || env.Method == "" || env.ID != nil {
 		return false
 	}
+	s.noteReceived(env.Method, env.Params)
 	if env.Method == "notifications/progress" {
 		var p struct {
 			Token json.RawMessage `json:"progressToken"`
@@ -117,7 +119,7 @@ func (s *ClientSession) takeNote(msg []byte) bool {
 		}
 	}
 	if !s.notes.push(&rpc.Request{Method: env.Method, Params: env.Params}) {
-		s.client.log.Warn("mcp: too many notifications waiting for their handlers; the oldest was dropped")
+		s.log.Warn("mcp: too many notifications waiting for their handlers; the oldest was dropped", logx.Method, env.Method)
 	}
 	return true
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -21,6 +22,7 @@ type ClientSession struct {
 	client *Client
 	link   clientLink
 	conn   *rpc.Conn
+	log    *slog.Logger // the client's, with the transport added
 
 	// calls sends the client→server methods; its Caller is the session,
 	// which adds what the era needs.
@@ -47,6 +49,7 @@ type ClientSession struct {
 func newClientSession(c *Client) *ClientSession {
 	s := &ClientSession{
 		client:   c,
+		log:      c.log,
 		progress: map[string]func(*ProgressNotificationParams){},
 		listens:  map[string]*listenState{},
 		handling: map[string]context.CancelFunc{},

@@ -134,7 +134,7 @@ func (l *httpLink) readJSON(r *outRequest, body io.Reader) {
 func (l *httpLink) deliverFor(r *outRequest, msg []byte) *outRequest {
 	m, ok := parseWire(msg)
 	if !ok {
-		l.log.Warn("mcp: dropped a message from the server that is not a JSON object", "message", bodySnippet(msg))
+		l.droppedMessage("mcp: dropped a message from the server that is not a JSON object", msg)
 		return nil
 	}
 	if r != nil && m.kind() == wireResponse && m.id().IsNull() && m.Error != nil {
@@ -167,7 +167,7 @@ func (l *httpLink) readStream(body io.Reader, st *streamState, r *outRequest) er
 		st.progressed = true
 		msgs, err := splitBody(rec.Data)
 		if err != nil {
-			l.log.Warn("mcp: dropped an event whose data is not JSON", "data", bodySnippet(rec.Data))
+			l.droppedMessage("mcp: dropped an event whose data is not JSON", rec.Data)
 			continue
 		}
 		answered := false
@@ -322,7 +322,7 @@ func (l *httpLink) fallBack(ctx context.Context, r *outRequest, herr *HTTPStatus
 	if !mine {
 		return
 	}
-	l.log.Info("mcp: the server speaks the 2024-11-05 HTTP+SSE transport; using it", "url", l.url.String(), "endpoint", fb.endpoint.String())
+	l.log.Info("mcp: the server speaks the 2024-11-05 HTTP+SSE transport; using it", "url", logURL(l.url), "endpoint", logURL(fb.endpoint))
 	if err := fb.Write(ctx, r.msg); err != nil {
 		l.fail(r.id, err)
 	}

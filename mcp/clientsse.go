@@ -166,7 +166,7 @@ func (l *sseLink) readLoop(rd *sseReader) {
 // push hands a received message to Read.
 func (l *sseLink) push(msg []byte) {
 	if !json.Valid(msg) {
-		l.log.Warn("mcp: dropped a message from the server that is not JSON", "message", bodySnippet(msg))
+		l.droppedMessage("mcp: dropped a message from the server that is not JSON", msg)
 		return
 	}
 	l.in.push(msg)

@@ -28,6 +28,9 @@ type linkEnv struct {
 	fail func(id rpc.ID, err error)
 	// logger receives the link's warnings; never nil.
 	logger *slog.Logger
+	// logParams allows a bounded excerpt of an unreadable message in the
+	// logs (ClientOptions.LogParams).
+	logParams bool
 }
 
 // clientLink is an open connection to a server: whole JSON-RPC messages

@@ -35,6 +35,16 @@
 // [ClientSession.Listen] for 2026-07-28 subscriptions. Every result is
 // validated against the schema of the session's version.
 //
+// ServerOptions.Logger and ClientOptions.Logger take a log/slog logger
+// for the server's and the client's own logs (not to be confused with
+// [ServerSession.Log], which sends MCP log messages to the client). They
+// use the rpc package's keys and levels (see its "Logs"), in both eras
+// and on every transport, plus session (the Mcp-Session-Id), version and
+// tool; sessions starting, initialized and ending are logged at info.
+// Params, tool arguments, results and headers are never logged unless
+// ServerOptions.LogParams or ClientOptions.LogParams asks for the params.
+// On stdio, give the logger stderr: stdout carries the protocol.
+//
 // docs/mcp-server.md walks through building a server and docs/mcp-client.md
 // through using one; the examples in this package run as tests.
 package mcp

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -119,7 +120,7 @@ type StreamableHTTPHandler struct {
 
 // NewStreamableHTTPHandler returns a handler serving s. opts may be nil.
 func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandler {
-	h := &StreamableHTTPHandler{server: s, log: s.log, sessions: map[string]*httpSession{}, drain: newDrain()}
+	h := &StreamableHTTPHandler{server: s, log: logx.With(s.log, logx.Transport, "http"), sessions: map[string]*httpSession{}, drain: newDrain()}
 	if opts != nil {
 		h.opts = *opts
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -99,11 +100,14 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	}
 	req, id, perr := parseModernMessage(body)
 	if perr != nil {
+		h.modernUnreadable(r.Context(), body, perr)
 		writeModernJSON(w, http.StatusBadRequest, id, nil, perr)
 		return
 	}
+	h.modernReceived(r.Context(), req)
 	leave, busy := h.admitModern(req.Method)
 	if busy != nil {
+		h.modernRefused(r.Context(), req, busy)
 		writeBusy(w, req.ID, busy)
 		return
 	}
@@ -113,12 +117,13 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		// the dispatcher makes of one, it gets no answer.
 		_, err := h.server.serveModernVia(rpc.WithHTTPRequest(r.Context(), r), req, discardSink{})
 		if err != nil && !errors.Is(err, rpc.ErrNoResponse) {
-			h.log.Debug("mcp: a 2026-07-28 notification failed", "method", req.Method, "error", err)
+			h.modernNoteFailed(r.Context(), req, err)
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	if h.shuttingDown() {
+		h.modernRefused(r.Context(), req, rpc.ShuttingDown())
 		refuseShuttingDown(w, req.ID)
 		return
 	}
@@ -127,10 +132,13 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		// No version in _meta (a session's request, say) and one in the
 		// header that no era has: that is the error to report, before any
 		// 2026-07-28 header the request lacks.
-		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, h.server.unsupportedVersion(unknown))
+		uerr := h.server.unsupportedVersion(unknown)
+		answeredError(r.Context(), h.log, h.server.opts.LogParams, req, uerr)
+		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, uerr)
 		return
 	}
 	if herr := checkModernHeaders(r.Header, req.Method, req.Params, version, h.server.toolHeaders); herr != nil {
+		answeredError(r.Context(), h.log, h.server.opts.LogParams, req, herr)
 		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, herr)
 		return
 	}
@@ -141,7 +149,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	out.owner = h
 	defer out.close()
 	res, err := h.serveModernCall(ctx, req, out)
-	out.finish(ctx, req, res, err, h.log)
+	out.finish(ctx, req, res, err, h.log, h.server.opts.LogParams)
 }
 
 // serveModernCall runs serveModern, turning a handler's panic into -32603
@@ -152,11 +160,12 @@ func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Re
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			h.log.Error("mcp: a 2026-07-28 handler panicked", "method", req.Method, "id", req.ID.String(),
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res, err = nil, rpc.InternalError()
+			h.log.LogAttrs(ctx, slog.LevelError, "mcp: handler panicked",
+				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, rpc.CodeInternalError),
+				slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
+			res, err = nil, panicked{rpc.InternalError()}
 			if h.server.opts.ErrorDetail {
-				err = fmt.Errorf("panic: %v", p)
+				err = panicked{fmt.Errorf("panic: %v", p)}
 			}
 		}
 	}()
@@ -313,7 +322,7 @@ func (m *modernResponse) keepAlives() {
 // modernStatus gives. Nothing is written when the client is gone or the
 // request needs no answer (a JSON answer is then 202 with no body).
 // A listen's result always travels as SSE.
-func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, err error, log *slog.Logger) {
+func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, err error, log *slog.Logger, logParams bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer func() { m.ended = true }()
@@ -329,12 +338,14 @@ func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, 
 	status := http.StatusOK
 	var werr *rpc.Error
 	if err != nil {
-		werr = modernWireError(err, req, log, m.owner != nil && m.owner.server.opts.ErrorDetail)
+		werr = modernWireError(ctx, err, req, log, logParams, m.owner != nil && m.owner.server.opts.ErrorDetail)
 		status = modernStatus(err)
 	}
 	msg, encErr := encodeModernResponse(req.ID, res, werr)
 	if encErr != nil {
-		log.Error("mcp: cannot encode a 2026-07-28 result", "method", req.Method, "error", encErr)
+		log.LogAttrs(ctx, slog.LevelError, "mcp: cannot encode the result",
+			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+			slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, encErr.Error()))
 		msg, _ = encodeModernResponse(req.ID, nil, rpc.InternalError())
 		status = http.StatusOK
 	}
@@ -364,12 +375,20 @@ func (m *modernResponse) close() {
 // *rpc.Error in the chain as it is, anything else the generic -32603 (the
 // details go to the log), with the cause in data under the debug policy
 // (ServerOptions.ErrorDetail).
-func modernWireError(err error, req *rpc.Request, log *slog.Logger, detail bool) *rpc.Error {
+func modernWireError(ctx context.Context, err error, req *rpc.Request, log *slog.Logger, logParams, detail bool) *rpc.Error {
 	var e *rpc.Error
+	_, logged := err.(panicked)
 	if errors.As(err, &e) && e != nil && e.Code != 0 {
+		if !logged {
+			answeredError(ctx, log, logParams, req, e)
+		}
 		return e
 	}
-	log.Error("mcp: a 2026-07-28 request failed", "method", req.Method, "id", req.ID.String(), "error", err)
+	if !logged {
+		log.LogAttrs(ctx, slog.LevelError, "mcp: handler failed",
+			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+			slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, err.Error()))
+	}
 	if detail {
 		return rpc.InternalErrorWithCause(err)
 	}

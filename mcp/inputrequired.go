@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -213,7 +214,7 @@ type inputRequiredResult struct {
 // the request.
 func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error) {
 	if err := e.check(); err != nil {
-		s.log.Error("mcp: handler asked for input it cannot get", "method", c.method, "error", err)
+		s.log.Error("mcp: handler asked for input it cannot get", logx.Method, c.method, logx.Code, rpc.CodeInternalError, logx.Error, err)
 		return nil, rpc.InternalError()
 	}
 	if missing := e.required(c.caps); missing != nil {

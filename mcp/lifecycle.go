@@ -1,5 +1,12 @@
 package mcp
 
+import (
+	"context"
+	"log/slog"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
+)
+
 // initialize answers the handshake: it fixes the session's version (the
 // client's when supported, else the latest), records the client's
 // capabilities and offers the server's. A server configured without any
@@ -20,6 +27,10 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) (*InitializeResu
 	ss.declared = p.Capabilities
 	ss.offered = offered
 	ss.mu.Unlock()
+	if ss.log.Enabled(context.Background(), slog.LevelInfo) {
+		ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session initialized",
+			slog.String(logx.Version, v), slog.String("client", p.ClientInfo.Name), slog.String("client_version", p.ClientInfo.Version))
+	}
 	return &InitializeResult{
 		ProtocolVersion: v,
 		Capabilities:    offered.capabilities(),

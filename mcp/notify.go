@@ -1,6 +1,10 @@
 package mcp
 
-import "context"
+import (
+	"context"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
+)
 
 // listChanged tells every initialized session that was offered the
 // capability, and every stateless listen that asked for it, that a list
@@ -14,7 +18,7 @@ func (s *Server) listChanged(method string, c capability) {
 		ss.mu.Unlock()
 		if send {
 			if err := ss.conn.Notify(context.Background(), method, map[string]any{}); err != nil {
-				s.log.Debug("mcp: list change not delivered", "method", method, "error", err)
+				ss.log.Debug("mcp: list change not delivered", logx.Method, method, logx.Error, err)
 			}
 		}
 	}

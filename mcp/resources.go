@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -187,7 +188,7 @@ func (s *Server) ResourceUpdated(ctx context.Context, uri string) {
 		ss.mu.Unlock()
 		if want {
 			if err := ss.conn.Notify(ctx, "notifications/resources/updated", ResourceUpdatedNotificationParams{URI: uri}); err != nil {
-				s.log.Debug("mcp: resource update not delivered", "uri", uri, "error", err)
+				ss.log.Debug("mcp: resource update not delivered", "uri", uri, logx.Error, err)
 			}
 		}
 	}

@@ -49,8 +49,16 @@ type ServerOptions struct {
 	// initialize result when not empty.
 	Instructions string
 	// Logger receives the server's own logs; nil discards them. On stdio it
-	// must not write to stdout.
+	// must not write to stdout. Every message received is logged at debug
+	// level, handler failures and panics at error with the request's
+	// method and id, sessions starting and ending at info; params never
+	// unless LogParams (docs/operations.md, "Logs").
 	Logger *slog.Logger
+	// LogParams adds to the debug lines the params of every message
+	// received (tool arguments included), cut after 1 KiB, and the
+	// reasons of error answers, which may quote them. Off by default:
+	// params may hold secrets. For development.
+	LogParams bool
 	// PageSize is how many items a list result holds before it offers a
 	// cursor for the next page; 0 means 100.
 	PageSize int
@@ -221,12 +229,15 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		inflight:   map[string]*inflightCall{},
 		ready:      make(chan struct{}),
 	}
-	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(s.log), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...), rpc.WithErrorDetail(s.opts.ErrorDetail)}, s.sessionLimits()...)
+	transport := serverTransportName(t)
+	ss.log = sessionLogger(s.log, transport, id)
+	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(ss.log), rpc.WithLogParams(s.opts.LogParams), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...), rpc.WithErrorDetail(s.opts.ErrorDetail)}, s.sessionLimits()...)
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()
 	ss.conn = rpc.NewConn(newSessionTransport(t, ss), opts...)
 	close(ss.ready)
+	ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session started")
 	go func() {
 		<-ss.conn.Done()
 		ss.closed()

@@ -3,7 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"sync"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -16,6 +19,7 @@ type ServerSession struct {
 	conn   *rpc.Conn
 	ready  chan struct{} // closed once conn is set
 	id     string        // Mcp-Session-Id on Streamable HTTP, "" elsewhere
+	log    *slog.Logger  // the server's, with the session's transport and id
 
 	mu         sync.Mutex
 	state      sessionState
@@ -100,6 +104,11 @@ func (ss *ServerSession) Wait() error {
 // closed runs once when the session ends: it leaves the server's list.
 func (ss *ServerSession) closed() {
 	ss.closeOnce.Do(func() {
+		if err := ss.conn.Err(); err != nil {
+			ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session ended", slog.String(logx.Error, err.Error()))
+		} else {
+			ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session ended")
+		}
 		ss.server.dropSession(ss)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -81,7 +82,7 @@ func (st *taskStore) start(ss *ServerSession, meta *TaskMetadata, fn func(ctx co
 func runTask(ctx context.Context, ss *ServerSession, id string, fn func(ctx context.Context) (any, error)) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ss.server.log.Error("mcp: a task panicked", "task", id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			ss.log.Error("mcp: a task panicked", "task", id, logx.Code, rpc.CodeInternalError, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res, err = nil, rpc.InternalError()
 		}
 	}()
@@ -119,7 +120,7 @@ func (st *taskStore) notify(ss *ServerSession, t Task) {
 	p := TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval}
 	if err := ss.conn.Notify(context.Background(), "notifications/tasks/status", p); err != nil {
-		ss.server.log.Debug("mcp: task status not delivered", "task", t.TaskID, "error", err)
+		ss.log.Debug("mcp: task status not delivered", "task", t.TaskID, logx.Error, err)
 	}
 }
 

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"regexp"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -238,11 +240,13 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 	}
 	if e.out != nil && !isError(res) {
 		if len(res.StructuredContent) == 0 {
-			s.log.Error("mcp: tool result lacks the structuredContent its outputSchema requires", "tool", e.tool.Name)
+			s.logFor(req.Session).LogAttrs(ctx, slog.LevelError, "mcp: tool result lacks the structuredContent its outputSchema requires",
+				append(requestAttrs(ctx, "tools/call"), slog.String(logx.Tool, e.tool.Name), slog.Int(logx.Code, rpc.CodeInternalError))...)
 			return nil, rpc.InternalError()
 		}
 		if err := s.checkOutput(e, res.StructuredContent); err != nil {
-			s.log.Error("mcp: tool result does not match its outputSchema", "tool", e.tool.Name, "error", err)
+			s.logFor(req.Session).LogAttrs(ctx, slog.LevelError, "mcp: tool result does not match its outputSchema",
+				append(requestAttrs(ctx, "tools/call"), slog.String(logx.Tool, e.tool.Name), slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, err.Error()))...)
 			return nil, rpc.InternalError()
 		}
 	}

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
 // Conn is a JSON-RPC connection that works in both directions: it serves
@@ -51,6 +54,7 @@ func ConnFromContext(ctx context.Context) *Conn {
 // calls; the limit options bound what the peer may send.
 func NewConn(t Transport, opts ...Option) *Conn {
 	o := buildOptions(opts)
+	withTransportName(transportName(t))(&o)
 	c := &Conn{
 		t:         t,
 		out:       newCoalescer(t),
@@ -112,6 +116,7 @@ func (c *Conn) readLoop() {
 		}
 		if err != nil {
 			if tooLarge := (*MessageTooLargeError)(nil); errors.As(err, &tooLarge) {
+				c.eng.log.LogAttrs(c.ctx, slog.LevelWarn, "jsonrpc: message too large; skipped", slog.Int("limit", tooLarge.Limit))
 				c.write(EncodeError(NullID(), InvalidRequest(fmt.Sprintf("message exceeds the limit of %d bytes", tooLarge.Limit))))
 				continue
 			}
@@ -157,7 +162,7 @@ func (c *Conn) fail(err error) {
 
 func (c *Conn) write(b []byte) {
 	if err := c.out.write(c.ctx, b); err != nil {
-		c.eng.log.Warn("jsonrpc: write failed; closing the connection", "error", err)
+		c.eng.log.LogAttrs(c.ctx, slog.LevelWarn, "jsonrpc: write failed; closing the connection", slog.String(logx.Error, err.Error()))
 		c.cancel()
 		c.t.Close()
 	}
@@ -182,14 +187,15 @@ func (c *Conn) deliver(r *Response) {
 			return
 		}
 		c.mu.Unlock()
-		c.eng.log.Warn("jsonrpc: the peer answered an unreadable message of ours", "error", r.Error.Message)
+		c.eng.log.LogAttrs(c.ctx, slog.LevelWarn, "jsonrpc: the peer could not read a message of ours",
+			slog.Int(logx.Code, r.Error.Code), slog.String(logx.Error, r.Error.Message))
 		return
 	}
 	ch, ok := c.pending[r.ID]
 	delete(c.pending, r.ID)
 	c.mu.Unlock()
 	if !ok {
-		c.eng.log.Warn("jsonrpc: response to an unknown id", "id", r.ID.String())
+		c.eng.log.LogAttrs(c.ctx, slog.LevelWarn, "jsonrpc: response to an unknown id dropped", slog.String(logx.ID, r.ID.String()))
 		return
 	}
 	ch <- r

@@ -16,4 +16,31 @@
 // newline-delimited streams ([NewStreamTransport], for stdio), an in-memory
 // pair ([NewPipe]), WebSocket ([NewWebSocketTransport], [WebSocketHandler]),
 // and HTTP ([HTTPHandler], [HTTPClient]).
+//
+// # Logs
+//
+// [WithLogger] gives the runtime a log/slog logger (by default it logs
+// nothing). Every line's message is a constant string and its details are
+// attributes under one set of keys: method, id (the request id as JSON
+// text), code (the JSON-RPC error code), error, transport (stream,
+// websocket, pipe, http), bytes, and params or excerpt only when asked.
+// The levels:
+//
+//   - error: a handler failed with an error that is not an [*Error] (the
+//     peer gets -32603, the log the error), panicked (with the stack), or
+//     its result could not be encoded; always with method, id and code.
+//   - warn: refused or dropped messages — a request refused as busy or
+//     shutting down, a notification dropped as busy, an invalid request, a
+//     malformed or unexpected response, a message over the size limit, a
+//     write that failed.
+//   - debug: every request, notification and response received; a request
+//     answered with an [*Error] its handler chose (with the code); a
+//     message that is not JSON (its length and the code answered).
+//
+// Params, results and the bytes of messages are never logged: they may
+// hold secrets. [WithLogParams] adds, at debug level, the params of every
+// message received, the reason of every error answer and an excerpt of
+// unreadable input, each cut after 1 KiB. Every debug line checks
+// Logger.Enabled first, so a logger at info level or above costs a
+// message nothing.
 package rpc

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
 // engine turns inbound frames into calls and calls into replies. It is
@@ -28,6 +30,8 @@ type engine struct {
 	wg       sync.WaitGroup
 	pool     *workers
 	detail   bool // WithErrorDetail
+	// logParams adds params and excerpts to the debug lines (WithLogParams).
+	logParams bool
 }
 
 func newEngine(o options) *engine {
@@ -37,6 +41,9 @@ func newEngine(o options) *engine {
 			return nil, MethodNotFound(req.Method)
 		})
 	}
+	if o.transport != "" {
+		o.logger = logx.With(o.logger, logx.Transport, o.transport)
+	}
 	return &engine{
 		handler: h,
 		log:     o.logger,
@@ -44,6 +51,8 @@ func newEngine(o options) *engine {
 		slots:   make(chan struct{}, o.maxInFlight),
 		pool:    newWorkers(),
 		detail:  o.errorDetail,
+
+		logParams: o.logParams,
 	}
 }
 
@@ -54,7 +63,7 @@ func newEngine(o options) *engine {
 func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(*Response), reply func([]byte)) {
 	items, batch, perr := decodeFrame(msg, e.lim.maxDepth)
 	if perr != nil {
-		e.log.Debug("jsonrpc: unparsable message", "error", perr.Message)
+		e.unreadable(ctx, msg, perr)
 		reply(EncodeError(NullID(), perr))
 		return
 	}
@@ -67,10 +76,14 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 		return
 	}
 	if len(items) == 0 {
-		reply(EncodeError(NullID(), InvalidRequest("empty batch")))
+		perr := InvalidRequest("empty batch")
+		e.unreadable(ctx, msg, perr)
+		reply(EncodeError(NullID(), perr))
 		return
 	}
 	if len(items) > e.lim.maxBatch {
+		e.log.LogAttrs(ctx, slog.LevelWarn, "jsonrpc: batch refused: too many elements",
+			slog.Int("elements", len(items)), slog.Int("limit", e.lim.maxBatch))
 		reply(EncodeError(NullID(), InvalidRequest(fmt.Sprintf("batch of %d elements exceeds the limit of %d", len(items), e.lim.maxBatch))))
 		return
 	}
@@ -127,12 +140,14 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver func(*Response), done func([]byte)) {
 	switch {
 	case it.resp != nil:
+		e.receivedResponse(ctx, it.resp)
 		deliver(it.resp)
 		done(nil)
 	case it.dropped != nil:
-		e.log.Warn("jsonrpc: ignoring a malformed response", "error", it.dropped)
+		e.malformedResponse(ctx, it.id, it.dropped)
 		done(nil)
 	case it.invalid != nil:
+		e.invalidRequest(ctx, it.id, it.invalid)
 		done(EncodeError(it.id, it.invalid))
 	default:
 		e.start(ctx, it.req, wait, done)
@@ -146,9 +161,12 @@ func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver fu
 // reaches a server whose places are all taken; they have a bound of their
 // own of the same size.
 func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([]byte)) {
+	e.received(ctx, req)
 	note := req.IsNotification()
 	if e.draining.Load() && !note {
-		done(EncodeError(req.ID, ShuttingDown()))
+		werr := ShuttingDown()
+		e.refused(ctx, req, werr)
+		done(EncodeError(req.ID, werr))
 		return
 	}
 	count := &e.load
@@ -158,11 +176,13 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 	if count.Add(1) > int64(e.lim.maxInFlight+e.lim.maxQueued) {
 		count.Add(-1)
 		if note {
-			e.log.Warn("jsonrpc: busy, dropping a notification", "method", req.Method)
+			e.log.LogAttrs(ctx, slog.LevelWarn, "jsonrpc: busy; notification dropped", slog.String(logx.Method, req.Method))
 			done(nil)
 			return
 		}
-		done(EncodeError(req.ID, ServerError(CodeServerBusy, "server busy: too many calls in flight")))
+		werr := ServerError(CodeServerBusy, "server busy: too many calls in flight")
+		e.refused(ctx, req, werr)
+		done(EncodeError(req.ID, werr))
 		return
 	}
 	e.active.Add(1)
@@ -203,45 +223,63 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 
 // call runs the handler, recovering a panic, and encodes the reply.
 func (e *engine) call(ctx context.Context, req *Request) []byte {
-	res, err := e.invoke(ctx, req)
+	res, panicked, err := e.invoke(ctx, req)
 	if req.IsNotification() {
-		if err != nil {
-			e.log.Debug("jsonrpc: notification handler failed", "method", req.Method, "error", err)
+		if err != nil && !panicked {
+			e.noteFailed(ctx, req, err)
 		}
 		return nil
 	}
 	if errors.Is(err, ErrNoResponse) {
-		e.log.Debug("jsonrpc: request left unanswered", "method", req.Method, "id", req.ID.String())
+		if e.debugOn(ctx) {
+			e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: request left unanswered",
+				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()))
+		}
 		return nil
 	}
 	var werr *Error
 	if err != nil {
 		werr = e.wireErrorFor(err)
-		if !errors.As(err, new(*Error)) {
+		switch {
+		case panicked:
+			// Logged with its stack by invoke.
+		case errors.As(err, new(*Error)):
+			e.answeredError(ctx, req, werr)
+		default:
 			// The peer gets the generic -32603; the details go to the log.
-			e.log.Error("jsonrpc: handler failed", "method", req.Method, "id", req.ID.String(), "error", err)
+			e.log.LogAttrs(ctx, slog.LevelError, "jsonrpc: handler failed",
+				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+				slog.Int(logx.Code, werr.Code), slog.String(logx.Error, err.Error()))
 		}
 	}
 	b, encErr := encodeResponse(req.ID, res, werr)
 	if encErr != nil {
-		e.log.Error("jsonrpc: cannot encode the result", "method", req.Method, "id", req.ID.String(), "error", encErr)
-		b = EncodeError(req.ID, e.wireErrorFor(fmt.Errorf("encoding the result: %w", encErr)))
+		werr = e.wireErrorFor(fmt.Errorf("encoding the result: %w", encErr))
+		e.log.LogAttrs(ctx, slog.LevelError, "jsonrpc: cannot encode the result",
+			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+			slog.Int(logx.Code, werr.Code), slog.String(logx.Error, encErr.Error()))
+		b = EncodeError(req.ID, werr)
 	}
 	return b
 }
 
-func (e *engine) invoke(ctx context.Context, req *Request) (res any, err error) {
+// invoke runs the handler. A panic is logged at error, with its stack, and
+// becomes -32603; panicked reports it.
+func (e *engine) invoke(ctx context.Context, req *Request) (res any, panicked bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			e.log.Error("jsonrpc: handler panicked", "method", req.Method, "id", req.ID.String(),
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			panicked = true
+			e.log.LogAttrs(ctx, slog.LevelError, "jsonrpc: handler panicked",
+				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, CodeInternalError),
+				slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
 			res, err = nil, InternalError()
 			if e.detail {
 				err = panicError{p}
 			}
 		}
 	}()
-	return e.handler.Handle(ctx, req)
+	res, err = e.handler.Handle(ctx, req)
+	return res, false, err
 }
 
 // EncodeError renders the error response to id: pass NullID() for a

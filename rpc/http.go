@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
 // HTTPHandler serves JSON-RPC over HTTP POST: the body is one message or a
@@ -29,7 +32,15 @@ type HTTPHandler struct {
 // [WithLogger].
 func NewHTTPHandler(h Handler, opts ...Option) *HTTPHandler {
 	o := buildOptions(append(opts, WithHandler(h)))
+	withTransportName("http")(&o)
 	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize, gate: newAdmission()}
+}
+
+// refuse answers r with an HTTP error and logs it at warn: the client
+// broke the transport's rules.
+func (h *HTTPHandler) refuse(w http.ResponseWriter, r *http.Request, status int, reason string) {
+	h.eng.log.LogAttrs(r.Context(), slog.LevelWarn, "jsonrpc: HTTP request refused", slog.Int(logx.Status, status), slog.String(logx.Error, reason))
+	http.Error(w, reason, status)
 }
 
 // ServeHTTP implements http.Handler.
@@ -42,31 +53,31 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer leave()
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "JSON-RPC requests must use POST", http.StatusMethodNotAllowed)
+		h.refuse(w, r, http.StatusMethodNotAllowed, "JSON-RPC requests must use POST")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
+		h.refuse(w, r, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		return
 	}
 	if r.ContentLength > int64(h.limit) {
-		http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.limit), http.StatusRequestEntityTooLarge)
+		h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", h.limit))
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(h.limit)))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.limit), http.StatusRequestEntityTooLarge)
+			h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", h.limit))
 			return
 		}
-		http.Error(w, "cannot read the request body", http.StatusBadRequest)
+		h.refuse(w, r, http.StatusBadRequest, "cannot read the request body")
 		return
 	}
 	var out []byte
 	h.eng.frame(WithHTTPRequest(ctx, r), body, true,
 		func(resp *Response) {
-			h.eng.log.Debug("jsonrpc: ignoring a response posted to the server", "id", resp.ID.String())
+			h.eng.log.LogAttrs(r.Context(), slog.LevelWarn, "jsonrpc: response posted to the server dropped", slog.String(logx.ID, resp.ID.String()))
 		},
 		func(b []byte) { out = b })
 	if out == nil {

@@ -56,6 +56,8 @@ type options struct {
 	// WithErrorDetail).
 	errorDetail bool
 	base        context.Context // see WithBaseContext
+	logParams   bool            // see WithLogParams
+	transport   string          // the "transport" of the log lines
 }
 
 func buildOptions(opts []Option) options {

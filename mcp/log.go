@@ -1,0 +1,196 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// The server's and the client's own logs (ServerOptions.Logger,
+// ClientOptions.Logger) use the keys of the rpc package's log lines:
+// method, id, code, error, transport, session, version, params (only with
+// LogParams), and tool for a tool's name. See docs/operations.md, "Logs".
+
+// serverTransportName names the transport a session runs on, for the logs;
+// "" leaves the key out.
+func serverTransportName(t rpc.Transport) string {
+	switch t.(type) {
+	case *httpSession:
+		return "http"
+	case *rpc.StreamTransport:
+		return "stdio"
+	case *rpc.WebSocketTransport:
+		return "websocket"
+	}
+	return ""
+}
+
+// clientTransportName names the transport a client dials, for the logs.
+func clientTransportName(t ClientTransport) string {
+	switch t := t.(type) {
+	case *CommandTransport:
+		return "stdio"
+	case *StreamableHTTPTransport:
+		return "http"
+	case *SSETransport:
+		return "sse"
+	case *StreamTransport:
+		if _, ok := t.Transport.(*rpc.StreamTransport); ok {
+			return "stdio"
+		}
+	}
+	return ""
+}
+
+// sessionLogger is the server's logger with the session's transport and
+// id added (each only when known).
+func sessionLogger(l *slog.Logger, transport, id string) *slog.Logger {
+	switch {
+	case transport != "" && id != "":
+		return logx.With(l, logx.Transport, transport, logx.Session, id)
+	case transport != "":
+		return logx.With(l, logx.Transport, transport)
+	case id != "":
+		return logx.With(l, logx.Session, id)
+	}
+	return l
+}
+
+// modernReceived logs, at debug level, a 2026-07-28 request or
+// notification that arrived over HTTP: the lines the rpc package writes
+// for the messages of a session.
+func (h *StreamableHTTPHandler) modernReceived(ctx context.Context, req *rpc.Request) {
+	if !h.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	msg := "mcp: request received"
+	attrs := make([]slog.Attr, 0, 4)
+	attrs = append(attrs, slog.String(logx.Method, req.Method))
+	if req.IsNotification() {
+		msg = "mcp: notification received"
+	} else {
+		attrs = append(attrs, slog.String(logx.ID, req.ID.String()))
+	}
+	attrs = append(attrs, slog.String(logx.Version, modernVersionOf(req.Params)))
+	if h.server.opts.LogParams {
+		attrs = append(attrs, slog.String(logx.Params, logx.Cut(req.Params)))
+	}
+	h.log.LogAttrs(ctx, slog.LevelDebug, msg, attrs...)
+}
+
+// modernUnreadable logs, at debug level, a 2026-07-28 POST body that is no
+// request: its length and the code answered, the reason and an excerpt
+// only under LogParams.
+func (h *StreamableHTTPHandler) modernUnreadable(ctx context.Context, body []byte, perr *rpc.Error) {
+	if !h.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	if h.server.opts.LogParams {
+		h.log.LogAttrs(ctx, slog.LevelDebug, "mcp: unreadable message",
+			slog.Int(logx.Code, perr.Code), slog.Int(logx.Size, len(body)),
+			slog.String(logx.Error, perr.Message), slog.String(logx.Excerpt, logx.Cut(body)))
+		return
+	}
+	h.log.LogAttrs(ctx, slog.LevelDebug, "mcp: unreadable message", slog.Int(logx.Code, perr.Code), slog.Int(logx.Size, len(body)))
+}
+
+// answeredError logs, at debug level, a request answered with an error
+// its handler chose (an *rpc.Error): a refusal, not a failure. The
+// message, which may quote the params, only under logParams.
+func answeredError(ctx context.Context, log *slog.Logger, logParams bool, req *rpc.Request, werr *rpc.Error) {
+	if !log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	if logParams {
+		log.LogAttrs(ctx, slog.LevelDebug, "mcp: request answered with an error",
+			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+			slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
+		return
+	}
+	log.LogAttrs(ctx, slog.LevelDebug, "mcp: request answered with an error",
+		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, werr.Code))
+}
+
+// requestAttrs names the request a handler serves (tools/call, say) for a
+// line about it: its method and, when known, its id.
+func requestAttrs(ctx context.Context, method string) []slog.Attr {
+	if id, ok := requestIDFromContext(ctx); ok {
+		return []slog.Attr{slog.String(logx.Method, method), slog.String(logx.ID, id.String())}
+	}
+	return []slog.Attr{slog.String(logx.Method, method)}
+}
+
+// logFor is the logger of a line about ss's work: the session's, or the
+// server's for a stateless request (nil ss).
+func (s *Server) logFor(ss *ServerSession) *slog.Logger {
+	if ss != nil && ss.log != nil {
+		return ss.log
+	}
+	return s.log
+}
+
+// modernRefused logs at warn a 2026-07-28 request refused before its
+// handler ran (busy, shutting down).
+func (h *StreamableHTTPHandler) modernRefused(ctx context.Context, req *rpc.Request, werr *rpc.Error) {
+	h.log.LogAttrs(ctx, slog.LevelWarn, "mcp: request refused",
+		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
+		slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
+}
+
+// modernNoteFailed logs a 2026-07-28 notification whose handling failed:
+// at debug an *rpc.Error (the client's mistake), at error anything else.
+func (h *StreamableHTTPHandler) modernNoteFailed(ctx context.Context, req *rpc.Request, err error) {
+	var werr *rpc.Error
+	if !errors.As(err, &werr) {
+		h.log.LogAttrs(ctx, slog.LevelError, "mcp: notification handler failed",
+			slog.String(logx.Method, req.Method), slog.String(logx.Error, err.Error()))
+		return
+	}
+	if h.log.Enabled(ctx, slog.LevelDebug) {
+		h.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification refused",
+			slog.String(logx.Method, req.Method), slog.Int(logx.Code, werr.Code))
+	}
+}
+
+// droppedMessage logs at warn a message from the server that the link
+// drops: its length, and a bounded excerpt only under
+// ClientOptions.LogParams, since it may hold anything.
+func (b *httpBase) droppedMessage(msg string, data []byte) {
+	if b.env.logParams {
+		b.log.LogAttrs(context.Background(), slog.LevelWarn, msg, slog.Int(logx.Size, len(data)), slog.String(logx.Excerpt, logx.Cut(data)))
+		return
+	}
+	b.log.LogAttrs(context.Background(), slog.LevelWarn, msg, slog.Int(logx.Size, len(data)))
+}
+
+// panicked carries the error that stands for a handler's panic, which
+// was logged with its stack where it was recovered: nothing logs it again.
+type panicked struct{ error }
+
+func (p panicked) Unwrap() error { return p.error }
+
+// noteReceived logs, at debug level, a notification from the server,
+// which the client takes off the connection before the rpc package sees
+// it.
+func (s *ClientSession) noteReceived(method string, params []byte) {
+	ctx := context.Background()
+	if !s.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	if s.client.opts.LogParams {
+		s.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification received", slog.String(logx.Method, method), slog.String(logx.Params, logx.Cut(params)))
+		return
+	}
+	s.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification received", slog.String(logx.Method, method))
+}
+
+// logURL renders u for a log line without what may be a credential: no
+// user information, no query (an HTTP+SSE endpoint carries its session
+// there), no fragment.
+func logURL(u *url.URL) string {
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
+}
