@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
@@ -357,7 +358,7 @@ func (s *Server) statelessRouter() (*rpc.Router, error) {
 // unless the result names another, the server's identity in _meta, and for
 // the cacheable results ttlMs and cacheScope.
 func (s *Server) decorate(res any, c *callState, cacheable bool) (json.RawMessage, error) {
-	b, err := json.Marshal(res)
+	b, err := marshalResult(res)
 	if err != nil {
 		return nil, err
 	}
@@ -391,11 +392,10 @@ func (s *Server) decorate(res any, c *callState, cacheable bool) (json.RawMessag
 	if !hasType {
 		out = appendMember(out, []byte("resultType"), []byte(`"complete"`))
 	}
-	merged, err := s.withServerInfo(meta)
+	out, err = s.appendMetaWithServerInfo(out, meta)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: a %s result's _meta is not an object", c.method)
 	}
-	out = appendMember(out, []byte("_meta"), merged)
 	if cacheable {
 		h := s.opts.Cache
 		if c.cache != nil {
@@ -419,9 +419,10 @@ func appendMember(out, name, value []byte) []byte {
 	return append(out, value...)
 }
 
-// withServerInfo returns a result's _meta (absent or null: empty) with the
-// server's identity added unless the result already names one.
-func (s *Server) withServerInfo(meta []byte) ([]byte, error) {
+// appendMetaWithServerInfo appends to out, a result object being built, the
+// member "_meta": the result's own _meta (absent or null: empty) with the
+// server's identity added unless it already names one.
+func (s *Server) appendMetaWithServerInfo(out, meta []byte) ([]byte, error) {
 	if len(meta) == 0 || string(meta) == "null" {
 		meta = []byte("{}")
 	}
@@ -429,23 +430,47 @@ func (s *Server) withServerInfo(meta []byte) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("not an object")
 	}
-	out := make([]byte, 0, len(meta)+len(s.infoJSON())+48)
-	out = append(out, '{')
+	start := len(out)
+	out = appendMember(out, []byte("_meta"), []byte("{"))
+	inner := len(out) - 1 // where the _meta object starts
 	for {
 		k, v, ok := o.Next()
 		if !ok {
 			break
 		}
 		if jsonscan.NameIs(k, metaServerInfo) {
-			return meta, nil
+			return appendMember(out[:start], []byte("_meta"), meta), nil
 		}
-		out = appendMember(out, k, v)
+		if len(out) > inner+1 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, k...)
+		out = append(out, '"', ':')
+		out = append(out, v...)
 	}
 	if o.Err() {
 		return nil, errors.New("not an object")
 	}
-	out = appendMember(out, []byte(metaServerInfo), s.infoJSON())
+	if len(out) > inner+1 {
+		out = append(out, ',')
+	}
+	out = append(out, `"`+metaServerInfo+`":`...)
+	out = append(out, s.infoJSON()...)
 	return append(out, '}'), nil
+}
+
+// marshalResult encodes a result. A value whose type has its own
+// MarshalJSON (every generated result type) is asked directly: going
+// through json.Marshal would check and compact its output once more, and
+// the bytes are compacted on their way out anyway.
+func marshalResult(res any) ([]byte, error) {
+	if m, ok := res.(json.Marshaler); ok {
+		if v := reflect.ValueOf(res); v.Kind() != reflect.Pointer || !v.IsNil() {
+			return m.MarshalJSON()
+		}
+	}
+	return json.Marshal(res)
 }
 
 // infoJSON is the server's Implementation, encoded once.
