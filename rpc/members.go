@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -44,14 +45,16 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 	if !ok || !jsonscan.Strict(b, membersMaxDepth) {
 		return nil, notObjectError[V](b)
 	}
+	_, raw := any((*V)(nil)).(*json.RawMessage)
+	var kept rawMembers // the unknown members, when V is json.RawMessage
 	for {
-		raw, value, ok := o.Next()
+		rawName, value, ok := o.Next()
 		if !ok {
 			break
 		}
-		name := raw
-		if bytes.IndexByte(raw, '\\') >= 0 {
-			s, _ := jsonscan.Name(raw) // Strict has checked the escapes
+		name := rawName
+		if bytes.IndexByte(rawName, '\\') >= 0 {
+			s, _ := jsonscan.Name(rawName) // Strict has checked the escapes
 			name = []byte(s)
 		}
 		known, err := member(name, value)
@@ -61,10 +64,12 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 		if known {
 			continue
 		}
+		if raw {
+			kept.add(b, rawName, name, value)
+			continue
+		}
 		var x V
-		if r, isRaw := any(&x).(*json.RawMessage); isRaw {
-			*r = append(json.RawMessage(nil), value...)
-		} else if err := DecodeJSON(value, &x); err != nil {
+		if err := DecodeJSON(value, &x); err != nil {
 			return nil, memberError(err, name, offsetIn(b, value))
 		}
 		if extra == nil {
@@ -72,7 +77,89 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 		}
 		extra[string(name)] = x
 	}
+	if raw && kept.n > 0 {
+		return any(kept.toMap(b)).(map[string]V), nil
+	}
 	return extra, nil
+}
+
+// rawMembers gathers the unknown members of an object for a
+// json.RawMessage map, as positions in the object, so that their names
+// and their values are each copied into one allocation in toMap instead
+// of one per member. It holds no pointer into itself and stays on the
+// stack while there are at most eight.
+type rawMembers struct {
+	n     int
+	first [8]rawMember
+	more  []rawMember
+}
+
+// rawMember is an unknown member: its name and value as offsets in the
+// object, or its decoded name when the name was written with escapes.
+type rawMember struct {
+	name, value [2]int // start and end in the object
+	escaped     string
+}
+
+func (r *rawMembers) add(b, rawName, name, value []byte) {
+	m := rawMember{name: spanIn(b, rawName), value: spanIn(b, value)}
+	if len(name) > 0 && &name[0] != &rawName[0] {
+		m.escaped = string(name)
+	}
+	if r.n < len(r.first) {
+		r.first[r.n] = m
+	} else {
+		r.more = append(r.more, m)
+	}
+	r.n++
+}
+
+func (r *rawMembers) at(i int) *rawMember {
+	if i < len(r.first) {
+		return &r.first[i]
+	}
+	return &r.more[i-len(r.first)]
+}
+
+// spanIn is where part, a subslice of b, lies in b.
+func spanIn(b, part []byte) [2]int {
+	start := offsetIn(b, part)
+	return [2]int{start, start + len(part)}
+}
+
+// toMap returns the members of b as a map whose keys share one string and
+// whose values share one byte slice (each capped, so that appending to
+// one never writes over the next).
+func (r *rawMembers) toMap(b []byte) map[string]json.RawMessage {
+	nameLen, valueLen := 0, 0
+	for i := range r.n {
+		m := r.at(i)
+		nameLen += m.name[1] - m.name[0]
+		valueLen += m.value[1] - m.value[0]
+	}
+	var names strings.Builder
+	names.Grow(nameLen)
+	values := make([]byte, 0, valueLen)
+	for i := range r.n {
+		m := r.at(i)
+		names.Write(b[m.name[0]:m.name[1]])
+		values = append(values, b[m.value[0]:m.value[1]]...)
+	}
+	all := names.String()
+	out := make(map[string]json.RawMessage, r.n)
+	at, vat := 0, 0
+	for i := range r.n {
+		m := r.at(i)
+		name := all[at : at+m.name[1]-m.name[0]]
+		at += m.name[1] - m.name[0]
+		if m.escaped != "" {
+			name = m.escaped
+		}
+		end := vat + m.value[1] - m.value[0]
+		out[name] = values[vat:end:end]
+		vat = end
+	}
+	return out
 }
 
 // notObjectError is the error DecodeMembers returns for input that is not

@@ -1,8 +1,10 @@
 package rpc_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -156,4 +158,70 @@ func TestDecodeMembersAllocatesNothingForKnownMembers(t *testing.T) {
 		})
 	})
 	assert.Zero(t, allocs)
+}
+
+func TestDecodeMembersKeepsManyUnknownMembersApart(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"known":true`)
+	want := map[string]string{}
+	for i := range 11 { // past the eight kept on the stack
+		name, value := fmt.Sprintf("m%d", i), fmt.Sprintf(`[%d,"v"]`, i)
+		want[name] = value
+		fmt.Fprintf(&in, ",%q:%s", name, value)
+	}
+	in.WriteString(`,"a\u0062":{"x":null},"":"empty"}`)
+	want["ab"], want[""] = `{"x":null}`, `"empty"`
+	src := []byte(in.String())
+	extra, err := rpc.DecodeMembers[json.RawMessage](src, func(name, value []byte) (bool, error) {
+		return string(name) == "known", nil
+	})
+	require.NoError(t, err)
+	got := map[string]string{}
+	for k, v := range extra {
+		got[k] = string(v)
+	}
+	assert.Equal(t, want, got)
+
+	// The values are copies, each capped: appending to one leaves the
+	// others as they were, and so does changing the input.
+	extra["m0"] = append(extra["m0"], "tail"...)
+	for i := range src {
+		src[i] = ' '
+	}
+	assert.Equal(t, `[1,"v"]`, string(extra["m1"]))
+	assert.Equal(t, `{"x":null}`, string(extra["ab"]))
+}
+
+// FuzzDecodeMembersRaw checks that the unknown members DecodeMembers keeps
+// as raw bytes are exactly those a whole-object decode finds, byte for
+// byte, and that both refuse the same inputs.
+func FuzzDecodeMembersRaw(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, `{"a":1,"b":[true,{"c":null}],"a\u0062":"x"}`, `{"k":1,"":2}`, `{"a":1,"a":2}`, `[1]`, `{"x":"\ud800"}`} {
+		f.Add([]byte(s), "k")
+	}
+	f.Fuzz(func(t *testing.T, b []byte, known string) {
+		extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+			return string(name) == known, nil
+		})
+		var whole map[string]json.RawMessage
+		werr := rpc.DecodeJSON(b, &whole)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("DecodeMembers error %v, whole-object error %v", err, werr)
+		}
+		if err != nil {
+			return
+		}
+		delete(whole, known)
+		if len(whole) == 0 {
+			whole = nil
+		}
+		if len(extra) != len(whole) {
+			t.Fatalf("kept %d members, the whole object has %d", len(extra), len(whole))
+		}
+		for k, v := range whole {
+			if got, ok := extra[k]; !ok || !bytes.Equal(got, v) {
+				t.Fatalf("member %q: kept %q, want %q", k, got, v)
+			}
+		}
+	})
 }

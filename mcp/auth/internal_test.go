@@ -11,6 +11,7 @@ import (
 	"crypto/sha512"
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -169,7 +170,19 @@ func TestSessionTokensForgetIdleSessions(t *testing.T) {
 	assert.Nil(t, s.Get("old"))
 	assert.NotNil(t, s.Get("new"))
 	assert.False(t, s.admit("new", &TokenInfo{Subject: "alice", ClientID: "other"}), "another client")
-	assert.True(t, s.admit("unknown", &TokenInfo{Subject: "bob"}), "a session it never saw opened is bound to its first user")
-	assert.False(t, s.admit("unknown", alice))
 	assert.True(t, s.admit("", &TokenInfo{Subject: "bob"}))
+}
+
+func TestSessionTokensRecordOnlySessionsTheySawOpened(t *testing.T) {
+	s := NewSessionTokens(time.Minute)
+	bob := &TokenInfo{Subject: "bob"}
+	for i := range 1000 {
+		assert.True(t, s.admit(fmt.Sprintf("made-up-%d", i), bob), "nothing to check an unknown id against")
+	}
+	assert.Empty(t, s.sessions, "made-up ids leave nothing behind")
+	assert.Nil(t, s.Get("made-up-1"))
+	s.opened("real", bob)
+	assert.True(t, s.admit("real", bob))
+	assert.False(t, s.admit("real", &TokenInfo{Subject: "alice"}), "a recorded session stays bound")
+	assert.Len(t, s.sessions, 1)
 }

@@ -14,9 +14,12 @@ import (
 // admitted with, and binds the session to the subject and client that
 // opened it: [Require] with RequireOptions.Sessions refuses (403) a
 // request of the session that comes with another user's or client's
-// token. A session's handlers run in the session's context rather than in
-// the POST's, so this is how they learn the token: [SessionTokens.For].
-// Entries of sessions not seen for the TTL are dropped.
+// token. Handlers see the token of their own request through
+// [TokenInfoFromContext]; [SessionTokens.For] and [SessionTokens.Get] give
+// the one a session last showed, outside a request too. Only sessions
+// whose initialize passed through Require are recorded, so that made-up
+// session ids cost nothing; entries of sessions not seen for the TTL are
+// dropped.
 type SessionTokens struct {
 	ttl time.Duration
 	now func() time.Time
@@ -73,9 +76,10 @@ func (s *SessionTokens) admit(sid string, info *TokenInfo) bool {
 	defer s.mu.Unlock()
 	e, ok := s.sessions[sid]
 	if !ok {
-		// Not opened through this middleware, or forgotten: bound to its
-		// first user from now on.
-		s.sessions[sid] = &sessionEntry{info: info, subject: info.Subject, client: info.ClientID, seen: s.now()}
+		// Not opened through this middleware, forgotten, or made up (the
+		// MCP handler answers 404 for an id it does not know): nothing to
+		// check it against, and nothing is recorded, so that a client
+		// cannot grow the table with ids of its own.
 		return true
 	}
 	if e.subject != info.Subject || e.client != info.ClientID {
