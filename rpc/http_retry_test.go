@@ -136,3 +136,9 @@ func TestResponseRetryAfterReadsOnlyARefusal(t *testing.T) {
 		})
 	}
 }
+
+func TestResponseRetryAfterCostsAResultNoAllocation(t *testing.T) {
+	msg := []byte(`{"jsonrpc":"2.0","id":"abc","result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 1000) + `"}]}}`)
+	allocs := testing.AllocsPerRun(100, func() { rpc.ResponseRetryAfter(msg) })
+	assert.Zero(t, allocs)
+}
