@@ -15,11 +15,11 @@ import (
 )
 
 // A server limiting every client to 50 requests a second (bursts of 200),
-// and its expensive "search" tool to 100 calls an hour per client.
+// and its expensive "search" tool to 10 calls an hour per client.
 func Example() {
 	limits, err := ratelimit.New(ratelimit.Options{},
 		ratelimit.Rule{Rate: 50, Burst: 200, Key: ratelimit.ByClient},
-		ratelimit.Quota(100, time.Hour).For("tools/call", "search").By(ratelimit.ByClient),
+		ratelimit.Quota(10, time.Hour).For("tools/call", "search").By(ratelimit.ByClient),
 	)
 	if err != nil {
 		panic(err)
@@ -40,15 +40,15 @@ func Example() {
 		panic(err)
 	}
 	defer cs.Close()
-	for range 101 {
+	for range 11 {
 		_, err = cs.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "search", Arguments: json.RawMessage(`{}`)})
 	}
 	wait, _ := rpc.RetryAfter(err)
 	fmt.Println(strings.TrimPrefix(err.Error(), "mcp: "))
-	fmt.Println("retry in", wait.Round(time.Second))
+	fmt.Println("retry in", wait.Round(time.Minute))
 	// Output:
 	// HTTP 429 Too Many Requests: jsonrpc error -32000: rate limit exceeded
-	// retry in 36s
+	// retry in 6m0s
 }
 
 // A plain JSON-RPC router: each remote address may call "add" 10 times a
@@ -76,11 +76,13 @@ func ExampleLimiter_Middleware() {
 		var sum float64
 		if err := c.Call(context.Background(), "add", []float64{1, 2}, &sum); err != nil {
 			var e *rpc.Error
-			if errors.As(err, &e) {
-				fmt.Printf("call %d: %d %s %s\n", i+1, e.Code, e.Message, e.Data)
+			var hint rpc.RetryData
+			if errors.As(err, &e) && json.Unmarshal(e.Data, &hint) == nil {
+				wait := time.Duration(hint.RetryAfterMs) * time.Millisecond
+				fmt.Printf("call %d: %d %s (%s), retry in %s\n", i+1, e.Code, e.Message, hint.Limit, wait.Round(50*time.Millisecond))
 			}
 		}
 	}
 	// Output:
-	// call 11: -32000 rate limit exceeded {"retryAfterMs":100,"limit":"add: 10/s, burst 10"}
+	// call 11: -32000 rate limit exceeded (add: 10/s, burst 10), retry in 100ms
 }

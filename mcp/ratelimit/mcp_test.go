@@ -89,10 +89,10 @@ func callTool(cs *mcp.ClientSession, name string) error {
 }
 
 // twoPerHourOfA is the limiter of these tests: tool "a" twice an hour per
-// client.
+// client, on a clock that stands still.
 func twoPerHourOfA(t *testing.T, key ratelimit.KeyFunc) *ratelimit.Limiter {
 	t.Helper()
-	l, err := ratelimit.New(ratelimit.Options{}, ratelimit.Quota(2, time.Hour).For("tools/call", "a").By(key))
+	l, err := ratelimit.New(ratelimit.Options{Now: newFakeClock().Now}, ratelimit.Quota(2, time.Hour).For("tools/call", "a").By(key))
 	require.NoError(t, err)
 	return l
 }
@@ -106,7 +106,7 @@ func assertRefused(t *testing.T, err error) int {
 	assert.Equal(t, -32000, e.Code)
 	wait, ok := rpc.RetryAfter(err)
 	require.True(t, ok, "a retry hint: %v", err)
-	assert.InDelta(t, float64(30*time.Minute), float64(wait), float64(time.Minute))
+	assert.Equal(t, 30*time.Minute, wait)
 	assert.JSONEq(t, `"tools/call \"a\": 2 per 1h0m0s"`, string(mustMember(t, e.Data, "limit")))
 	var he *mcp.HTTPStatusError
 	if errors.As(err, &he) {
