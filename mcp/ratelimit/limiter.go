@@ -64,9 +64,9 @@ func New(opts Options, rules ...Rule) (*Limiter, error) {
 // when one of them has none, takes nothing and returns the refusal:
 // rpc.RateLimited with the wait until every rule could admit req, naming
 // the rule that asks for the longest wait. Notifications are always
-// admitted and counted nowhere.
+// admitted and counted nowhere. A nil Limiter admits everything.
 func (l *Limiter) Allow(ctx context.Context, req *rpc.Request) error {
-	if req.IsNotification() || len(l.rules) == 0 {
+	if l == nil || req.IsNotification() || len(l.rules) == 0 {
 		return nil
 	}
 	// Keys first, outside the lock: a KeyFunc is the user's code.
@@ -104,10 +104,10 @@ func (l *Limiter) Allow(ctx context.Context, req *rpc.Request) error {
 }
 
 // Middleware returns the middleware that runs a request only when Allow
-// admits it, and answers it with the refusal otherwise. A Limiter without
-// rules gives middleware that adds nothing to a request.
+// admits it, and answers it with the refusal otherwise. A nil Limiter, or
+// one without rules, gives middleware that adds nothing to a request.
 func (l *Limiter) Middleware() rpc.Middleware {
-	if len(l.rules) == 0 {
+	if l == nil || len(l.rules) == 0 {
 		return func(next rpc.Handler) rpc.Handler { return next }
 	}
 	return func(next rpc.Handler) rpc.Handler {

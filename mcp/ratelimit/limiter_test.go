@@ -301,7 +301,13 @@ func TestAnInfiniteRateAdmitsEverything(t *testing.T) {
 }
 
 func TestALimiterWithoutRulesAdmitsEverything(t *testing.T) {
-	l := newLimiter(t, newFakeClock())
+	for name, l := range map[string]*ratelimit.Limiter{"no rules": newLimiter(t, newFakeClock()), "nil": nil} {
+		t.Run(name, func(t *testing.T) { admitsEverything(t, l) })
+	}
+}
+
+func admitsEverything(t *testing.T, l *ratelimit.Limiter) {
+	require.NoError(t, l.Allow(context.Background(), request("ping", "")))
 	called := 0
 	h := l.Middleware()(rpc.HandlerFunc(func(context.Context, *rpc.Request) (any, error) {
 		called++
