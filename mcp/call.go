@@ -15,9 +15,11 @@ type callState struct {
 	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
 	sink     modernSink         // modern: where notifications about the request go
 
-	// method, bindTarget and bindArgs identify the request for
-	// requestState: the method, the tool, prompt or resource, and its
-	// arguments; bound is their canonical form, made on first use.
+	// principal, method, bindTarget and bindArgs identify the request for
+	// requestState: who it acts for (WithPrincipal), the method, the tool,
+	// prompt or resource, and its arguments; bound is their canonical
+	// form, made on first use.
+	principal  string
 	method     string
 	bindTarget string
 	bindArgs   json.RawMessage
@@ -35,7 +37,7 @@ type callState struct {
 // once: only a multi-round-trip request needs it.
 func (c *callState) binding() string {
 	if c.bound == "" {
-		c.bound = bindingOf(c.method, c.bindTarget, c.bindArgs)
+		c.bound = c.principal + "\x00" + bindingOf(c.method, c.bindTarget, c.bindArgs)
 	}
 	return c.bound
 }

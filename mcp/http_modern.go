@@ -122,7 +122,15 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		refuseShuttingDown(w, req.ID)
 		return
 	}
-	if herr := checkModernHeaders(r.Header, req.Method, req.Params, modernVersionOf(req.Params), h.server.toolHeaders); herr != nil {
+	version := modernVersionOf(req.Params)
+	if unknown, isUnknown := unknownVersionHeader(r); version == "" && isUnknown {
+		// No version in _meta (a session's request, say) and one in the
+		// header that no era has: that is the error to report, before any
+		// 2026-07-28 header the request lacks.
+		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, h.server.unsupportedVersion(unknown))
+		return
+	}
+	if herr := checkModernHeaders(r.Header, req.Method, req.Params, version, h.server.toolHeaders); herr != nil {
 		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, herr)
 		return
 	}
@@ -168,6 +176,17 @@ func parseModernMessage(body []byte) (*rpc.Request, rpc.ID, *rpc.Error) {
 		return nil, id, rpc.InvalidRequest("a request id must be a string or a number")
 	}
 	return req, id, nil
+}
+
+// unknownVersionHeader returns the MCP-Protocol-Version header when it is
+// one value that names no version this package knows, in either era.
+func unknownVersionHeader(r *http.Request) (string, bool) {
+	v := r.Header.Values(HeaderProtocolVersion)
+	if len(v) != 1 {
+		return "", false
+	}
+	got := strings.TrimSpace(v[0])
+	return got, got != "" && got != Version20260728 && !slices.Contains(SupportedVersions(), got)
 }
 
 // modernVersionOf returns params._meta's protocol version, "" when absent

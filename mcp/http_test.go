@@ -467,6 +467,23 @@ func TestProtocolVersionHeader(t *testing.T) {
 	t.Run("absent", func(t *testing.T) {
 		assert.Equal(t, http.StatusOK, f.post(session, ping()).StatusCode)
 	})
+	t.Run("unsupported: the error names the version", func(t *testing.T) {
+		resp := f.post(session, ping(), mcp.HeaderProtocolVersion, "2023-01-01")
+		require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+		var m struct {
+			Error struct {
+				Code int `json:"code"`
+				Data struct {
+					Requested string   `json:"requested"`
+					Supported []string `json:"supported"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+		assert.Equal(t, mcp.CodeUnsupportedVersion, m.Error.Code, "not a complaint about a 2026-07-28 header")
+		assert.Equal(t, "2023-01-01", m.Error.Data.Requested)
+		assert.Contains(t, m.Error.Data.Supported, mcp.Version20251125)
+	})
 	t.Run("unsupported on GET", func(t *testing.T) {
 		// Not a handshake version: the stateless path, which has no GET.
 		resp := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream",

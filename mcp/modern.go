@@ -313,6 +313,7 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 		return nil, err
 	}
 	c.sink = sink
+	c.principal = PrincipalFromContext(ctx)
 	ctx = withCall(ctx, c)
 	ctx = withRequestID(ctx, req.ID)
 	ctx = withProgress(ctx, req.Params)

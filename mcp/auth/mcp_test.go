@@ -37,6 +37,16 @@ func protectedMCPWith(t *testing.T, sessions *auth.SessionTokens) *httptest.Serv
 			}
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(who)}}, nil
 		}))
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "confirm", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if st := req.State(); st != nil {
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("resumed " + string(st))}}, nil
+			}
+			return nil, &mcp.InputRequired{
+				Requests: map[string]mcp.InputRequest{"ok": mcp.FormInput("Sure?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))},
+				State:    []byte("pending"),
+			}
+		}))
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -122,6 +132,43 @@ func TestRequireInFrontOfTheStatelessEraGivesHandlersTheToken(t *testing.T) {
 	require.Len(t, m.Result.Content, 1)
 	b, _ := json.Marshal(m.Result.Content[0])
 	assert.Contains(t, string(b), `"alice"`)
+}
+
+func TestRequestStateIssuedToOneUserOpensForNoOther(t *testing.T) {
+	srv := protectedMCP(t)
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+	hdr := []string{mcp.HeaderProtocolVersion, mcp.Version20260728, mcp.HeaderMethod, "tools/call", mcp.HeaderName, "confirm"}
+	call := func(token, state string) (result, errMsg string) {
+		params := `{"name":"confirm","arguments":{},` + meta
+		if state != "" {
+			params += `,"inputResponses":{"ok":{"action":"accept","content":{"ok":true}}},"requestState":"` + state + `"`
+		}
+		resp := postJSON(t, srv.URL+"/mcp", token, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`+params+`}}`, hdr...)
+		var m struct {
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+		if m.Error != nil {
+			return "", m.Error.Message
+		}
+		return string(m.Result), ""
+	}
+	first, msg := call("alice-token", "")
+	require.Empty(t, msg)
+	var r struct {
+		RequestState string `json:"requestState"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(first), &r))
+	require.NotEmpty(t, r.RequestState)
+
+	_, msg = call("bob-token", r.RequestState)
+	assert.Equal(t, "invalid params: requestState was not issued for this request or has expired", msg, "another user's retry")
+	res, msg := call("alice-token", r.RequestState)
+	require.Empty(t, msg)
+	assert.Contains(t, res, "resumed pending", "the user it was issued to")
 }
 
 func TestProtectedResourceMetadataIsServed(t *testing.T) {

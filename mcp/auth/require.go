@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -115,7 +116,7 @@ func Require(opts RequireOptions) func(http.Handler) http.Handler {
 				opts.refuse(w, http.StatusForbidden, "insufficient_scope", "the access token lacks a scope this request needs", need)
 				return
 			}
-			r2 := r.Clone(WithTokenInfo(r.Context(), info))
+			r2 := r.Clone(mcp.WithPrincipal(WithTokenInfo(r.Context(), info), principalOf(info)))
 			r2.Header.Del("Authorization")
 			opts.serveSession(w, r2, info, next)
 		})

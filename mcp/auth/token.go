@@ -68,3 +68,10 @@ func TokenInfoFromContext(ctx context.Context) *TokenInfo {
 	info, _ := ctx.Value(tokenInfoKey{}).(*TokenInfo)
 	return info
 }
+
+// principalOf names whom a token acts for, as mcp.WithPrincipal wants it:
+// its subject and its client, so that state issued to one user, or to one
+// client of the same user, opens for no other.
+func principalOf(info *TokenInfo) string {
+	return info.Subject + "\x00" + info.ClientID
+}
