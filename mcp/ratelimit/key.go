@@ -20,7 +20,8 @@ type KeyFunc func(ctx context.Context, req *rpc.Request) any
 // the same name (a subject and an address, say).
 type (
 	sessionKey string
-	subjectKey string
+	subjectKey   string
+	principalKey string
 	addrKey    string
 	everyone   struct{}
 )
@@ -42,11 +43,14 @@ func BySession(ctx context.Context, req *rpc.Request) any {
 }
 
 // BySubject keys a request by the subject of the token auth.Require
-// admitted it with. Requests without a token, or whose token names no
-// subject, share one bucket.
+// admitted it with or, for authentication of one's own, by the principal
+// set with mcp.WithPrincipal. Requests with neither share one bucket.
 func BySubject(ctx context.Context, _ *rpc.Request) any {
 	if info := auth.TokenInfoFromContext(ctx); info != nil && info.Subject != "" {
 		return subjectKey(info.Subject)
+	}
+	if p := mcp.PrincipalFromContext(ctx); p != "" {
+		return principalKey(p)
 	}
 	return nil
 }
@@ -68,8 +72,8 @@ func ByRemoteAddr(ctx context.Context, _ *rpc.Request) any {
 	return addrKey(host)
 }
 
-// ByClient keys a request by the first of its token's subject, its
-// session and its remote address that it has: the closest thing to "who
+// ByClient keys a request by the first of its subject (as [BySubject]
+// finds it), its session and its remote address that it has: the closest thing to "who
 // is asking" each transport knows.
 func ByClient(ctx context.Context, req *rpc.Request) any {
 	if k := BySubject(ctx, req); k != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 
+	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/mcp/auth"
 	"github.com/schemarpc/schemarpc/mcp/ratelimit"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -216,6 +217,12 @@ func TestKeyFunctionsKeepClientsApart(t *testing.T) {
 		{"BySubject without a token", ratelimit.BySubject,
 			[2]context.Context{bg, withToken(bg, "")},
 			[2]context.Context{bg, withToken(bg, "bob")}},
+		{"BySubject of an authentication of one's own", ratelimit.BySubject,
+			[2]context.Context{mcp.WithPrincipal(bg, "ada"), mcp.WithPrincipal(bg, "ada")},
+			[2]context.Context{mcp.WithPrincipal(bg, "ada"), mcp.WithPrincipal(bg, "bob")}},
+		{"BySubject prefers the token's subject to the principal", ratelimit.BySubject,
+			[2]context.Context{mcp.WithPrincipal(withToken(bg, "ada"), "x"), mcp.WithPrincipal(withToken(bg, "ada"), "y")},
+			[2]context.Context{withToken(bg, "ada"), mcp.WithPrincipal(bg, "ada")}},
 		{"ByRemoteAddr ignores the port", ratelimit.ByRemoteAddr,
 			[2]context.Context{withRemote(bg, "10.0.0.1:1234"), withRemote(bg, "10.0.0.1:5678")},
 			[2]context.Context{withRemote(bg, "10.0.0.1:1234"), withRemote(bg, "10.0.0.2:1234")}},
