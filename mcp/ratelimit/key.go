@@ -19,11 +19,11 @@ type KeyFunc func(ctx context.Context, req *rpc.Request) any
 // The key types keep apart clients of different kinds that happen to have
 // the same name (a subject and an address, say).
 type (
-	sessionKey string
+	sessionKey   string
 	subjectKey   string
 	principalKey string
-	addrKey    string
-	everyone   struct{}
+	addrKey      string
+	everyone     struct{}
 )
 
 // BySession keys a request by its MCP session: the Mcp-Session-Id of a
