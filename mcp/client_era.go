@@ -64,7 +64,17 @@ func (s *ClientSession) establish(ctx context.Context) error {
 				return fmt.Errorf("mcp: the server did not answer server/discover as a %s server, and the client speaks no handshake version: %w", version, err)
 			}
 			c.log.Debug("mcp: server/discover failed; trying initialize", "error", err)
-			return s.initialize(ctx, legacy[0])
+			ierr := s.initialize(ctx, legacy[0])
+			if v := slowStatelessServer(err, ierr, modern, tried); v != "" {
+				// The probe ran out of time, yet the server refuses the
+				// handshake naming a stateless version we speak: it is a
+				// stateless server that was slow to answer. Discover again,
+				// without the probe's bound.
+				c.log.Debug("mcp: initialize refused by a stateless server; discovering again", "version", v)
+				probed, version = true, v
+				continue
+			}
+			return ierr
 		}
 		next := ""
 		for _, v := range append(slices.Clone(modern), legacy...) {
@@ -83,6 +93,26 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		}
 		version = next
 	}
+}
+
+// slowStatelessServer returns the stateless version to discover again with
+// when the server/discover probe timed out (probeErr) and initialize was
+// then refused with -32022 listing a stateless version the client speaks
+// and has not tried twice; "" otherwise.
+func slowStatelessServer(probeErr, initErr error, modern []string, tried map[string]int) string {
+	if !errors.Is(probeErr, context.DeadlineExceeded) {
+		return ""
+	}
+	supported, ok := unsupportedVersion(initErr)
+	if !ok {
+		return ""
+	}
+	for _, v := range modern {
+		if slices.Contains(supported, v) && tried[v] < 2 {
+			return v
+		}
+	}
+	return ""
 }
 
 // unsupportedVersion reads an UnsupportedProtocolVersion error (-32022):

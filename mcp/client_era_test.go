@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -249,4 +250,42 @@ func TestUnsupportedVersionNamingAHandshakeVersionLeadsToInitialize(t *testing.T
 	defer s.Close()
 	assert.Equal(t, mcp.Version20250618, s.ProtocolVersion())
 	assert.Equal(t, []string{"server/discover", "initialize", "notifications/initialized"}, log.methods())
+}
+
+// A stateless server that answers server/discover only after the probe's
+// time ran out refuses the initialize that follows with -32022; the client
+// reads that as a slow stateless server and discovers again, unbounded,
+// instead of failing.
+func TestClientDiscoversAgainWhenASlowStatelessServerRefusesInitialize(t *testing.T) {
+	var discovers atomic.Int32
+	tr, log := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		switch method {
+		case "server/discover":
+			if discovers.Add(1) == 1 {
+				time.Sleep(150 * time.Millisecond) // past the 30 ms probe
+			}
+			return json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private"}`), nil
+		case "initialize":
+			return nil, rpc.NewError(mcp.CodeUnsupportedVersion, "unsupported").WithData(map[string]any{"supported": []string{"2026-07-28"}, "requested": "2025-11-25"})
+		}
+		return nil, rpc.MethodNotFound(method)
+	})
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{DiscoverTimeout: 30 * time.Millisecond}).Connect(bg(t), tr)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.True(t, s.Modern())
+	assert.Equal(t, []string{"server/discover", "initialize", "server/discover"}, log.methods())
+
+	// A handshake server refusing the version in initialize is not
+	// mistaken for one: -32022 listing no stateless version ends Connect.
+	tr2, log2 := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		if method == "initialize" {
+			return nil, rpc.NewError(mcp.CodeUnsupportedVersion, "unsupported").WithData(map[string]any{"supported": []string{"2019-01-01"}, "requested": "2025-11-25"})
+		}
+		time.Sleep(100 * time.Millisecond)
+		return nil, rpc.MethodNotFound(method)
+	})
+	_, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{DiscoverTimeout: 30 * time.Millisecond}).Connect(bg(t), tr2)
+	require.Error(t, err)
+	assert.Equal(t, []string{"server/discover", "initialize"}, log2.methods())
 }
