@@ -17,6 +17,7 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/oauth2 v0.37.0
 	golang.org/x/text v0.14.0
+	golang.org/x/time v0.16.0
 )
 
 require (

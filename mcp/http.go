@@ -42,6 +42,9 @@ type HTTPOptions struct {
 	// notifications must go first, which need SSE; without it every
 	// successful 2026-07-28 result travels as a one-request SSE stream.
 	// Errors of 2026-07-28 requests are always JSON with their HTTP status.
+	// A lone request of a session refused with a retry hint
+	// (rpc.RateLimited) gets 429 and Retry-After only in JSON mode: an SSE
+	// stream has answered 200 before the refusal is known.
 	JSONResponse bool
 	// EventStore keeps SSE events for clients that resume a broken stream
 	// (GET with Last-Event-ID). nil means an in-memory store with the
@@ -285,6 +288,10 @@ func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st
 	select {
 	case msg := <-st.reply:
 		w.Header().Set("Content-Type", "application/json")
+		if wait, limited := rpc.ResponseRetryAfter(msg); limited {
+			rpc.SetRetryAfter(w.Header(), wait)
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
 		w.Write(msg)
 	default:
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")

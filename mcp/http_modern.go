@@ -357,6 +357,9 @@ func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, 
 		return
 	}
 	m.w.Header().Set("Content-Type", "application/json")
+	if wait, limited := rpc.RetryAfter(err); limited && status == http.StatusTooManyRequests {
+		rpc.SetRetryAfter(m.w.Header(), wait)
+	}
 	m.w.WriteHeader(status)
 	m.w.Write(msg)
 }

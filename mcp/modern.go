@@ -62,10 +62,14 @@ func (e *metaError) Unwrap() error { return e.err }
 
 // modernStatus is the HTTP status of a stateless response: 200 for
 // results and ordinary errors; 400 for an invalid _meta and the errors
-// -32020, -32021 and -32022; 404 for -32601.
+// -32020, -32021 and -32022; 404 for -32601; 429 for a refusal with a
+// retry hint (rpc.RateLimited), whose answer carries Retry-After.
 func modernStatus(err error) int {
 	if err == nil {
 		return http.StatusOK
+	}
+	if _, limited := rpc.RetryAfter(err); limited {
+		return http.StatusTooManyRequests
 	}
 	var me *metaError
 	if errors.As(err, &me) {

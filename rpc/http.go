@@ -18,7 +18,10 @@ import (
 //
 //   - 405 with "Allow: POST" for any other method;
 //   - 415 unless Content-Type is application/json (parameters allowed);
-//   - 413 when the body exceeds the size limit (4 MiB by default).
+//   - 413 when the body exceeds the size limit (4 MiB by default);
+//   - 429 with Retry-After (whole seconds, rounded up) and the JSON-RPC
+//     error in the body when a lone request is refused with a retry hint
+//     ([RateLimited]); in a batch such an error is one item of a 200.
 //
 // Calls run with the request's context, cancelled if the client goes away.
 // The in-flight bound applies across all requests to the handler.
@@ -85,5 +88,9 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if wait, limited := ResponseRetryAfter(out); limited {
+		SetRetryAfter(w.Header(), wait)
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
 	w.Write(out)
 }

@@ -172,6 +172,15 @@ func (c *HTTPClient) post(ctx context.Context, msg []byte) ([]byte, error) {
 		return body, nil
 	case http.StatusNoContent, http.StatusAccepted:
 		return nil, nil
+	case http.StatusTooManyRequests:
+		// A JSON-RPC server answers a lone refused request with 429 and
+		// the refusal in the body: the call returns it as an *Error, with
+		// its retry hint.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, int64(c.limit)+1))
+		if _, limited := ResponseRetryAfter(body); limited {
+			return body, nil
+		}
+		return nil, &HTTPError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(body[:min(len(body), 1024)]))}
 	default:
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
 		return nil, &HTTPError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(snippet))}
