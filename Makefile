@@ -90,12 +90,12 @@ VULNDB ?= $(GOVULNDB)
 soak: ## the long soak test (SOAK=5m by default, race detector off): mixed valid and invalid MCP traffic from many clients over HTTP and stdio; fails on an undeserved outcome or on memory or goroutines that keep growing
 	SCHEMARPC_SOAK=$(SOAK) $(GO) test -count=1 -v -timeout 0 -run '^TestSoak$$' ./internal/soak/
 
-vuln: ## govulncheck (pinned) over ./... and the bench module; exit 1 on any vulnerability found or any other failure, exit 0 with a notice when only the database could not be fetched (VULNDB=file:///path to use a local copy)
+vuln: ## govulncheck (pinned) over ./..., the bench module and examples/telemetry; exit 1 on any vulnerability found or any other failure, exit 0 with a notice when only the database could not be fetched (VULNDB=file:///path to use a local copy)
 	@set -u; bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  GOBIN=$$bin $(GO) install $(GOVULNCHECK) || { echo "vuln: cannot install $(GOVULNCHECK)"; exit 1; }; \
 	  db=(); if [ -n "$(VULNDB)" ]; then db=(-db "$(VULNDB)"); fi; \
 	  unfetched=0; \
-	  for mod in . bench; do \
+	  for mod in . bench examples/telemetry; do \
 	    echo "== govulncheck $${db[*]} ./... in $$mod"; \
 	    out=$$(cd $$mod && "$$bin/govulncheck" "$${db[@]}" ./... 2>&1); rc=$$?; \
 	    printf '%s\n' "$$out"; \
