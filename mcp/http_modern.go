@@ -357,7 +357,8 @@ func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, 
 		return
 	}
 	m.w.Header().Set("Content-Type", "application/json")
-	if wait, limited := rpc.RetryAfter(err); limited && status == http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests {
+		wait, _ := rpc.RetryAfter(err) // modernStatus found it
 		rpc.SetRetryAfter(m.w.Header(), wait)
 	}
 	m.w.WriteHeader(status)

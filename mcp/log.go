@@ -86,33 +86,18 @@ func (h *StreamableHTTPHandler) modernReceived(ctx context.Context, req *rpc.Req
 // request: its length and the code answered, the reason and an excerpt
 // only under LogParams.
 func (h *StreamableHTTPHandler) modernUnreadable(ctx context.Context, body []byte, perr *rpc.Error) {
-	if !h.log.Enabled(ctx, slog.LevelDebug) {
-		return
+	if h.log.Enabled(ctx, slog.LevelDebug) {
+		logx.Unreadable(ctx, h.log, "mcp: unreadable message", h.server.opts.LogParams, perr.Code, body, perr.Message)
 	}
-	if h.server.opts.LogParams {
-		h.log.LogAttrs(ctx, slog.LevelDebug, "mcp: unreadable message",
-			slog.Int(logx.Code, perr.Code), slog.Int(logx.Size, len(body)),
-			slog.String(logx.Error, perr.Message), slog.String(logx.Excerpt, logx.Cut(body)))
-		return
-	}
-	h.log.LogAttrs(ctx, slog.LevelDebug, "mcp: unreadable message", slog.Int(logx.Code, perr.Code), slog.Int(logx.Size, len(body)))
 }
 
 // answeredError logs, at debug level, a request answered with an error
 // its handler chose (an *rpc.Error): a refusal, not a failure. The
 // message, which may quote the params, only under logParams.
 func answeredError(ctx context.Context, log *slog.Logger, logParams bool, req *rpc.Request, werr *rpc.Error) {
-	if !log.Enabled(ctx, slog.LevelDebug) {
-		return
+	if log.Enabled(ctx, slog.LevelDebug) {
+		logx.Answered(ctx, log, "mcp: request answered with an error", logParams, req.Method, req.ID.String(), werr.Code, werr.Message)
 	}
-	if logParams {
-		log.LogAttrs(ctx, slog.LevelDebug, "mcp: request answered with an error",
-			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-			slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
-		return
-	}
-	log.LogAttrs(ctx, slog.LevelDebug, "mcp: request answered with an error",
-		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, werr.Code))
 }
 
 // requestAttrs names the request a handler serves (tools/call, say) for a
@@ -136,9 +121,7 @@ func (s *Server) logFor(ss *ServerSession) *slog.Logger {
 // modernRefused logs at warn a 2026-07-28 request refused before its
 // handler ran (busy, shutting down).
 func (h *StreamableHTTPHandler) modernRefused(ctx context.Context, req *rpc.Request, werr *rpc.Error) {
-	h.log.LogAttrs(ctx, slog.LevelWarn, "mcp: request refused",
-		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-		slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
+	logx.Refused(ctx, h.log, "mcp: request refused", req.Method, req.ID.String(), werr.Code, werr.Message)
 }
 
 // modernNoteFailed logs a 2026-07-28 notification whose handling failed:
@@ -146,13 +129,11 @@ func (h *StreamableHTTPHandler) modernRefused(ctx context.Context, req *rpc.Requ
 func (h *StreamableHTTPHandler) modernNoteFailed(ctx context.Context, req *rpc.Request, err error) {
 	var werr *rpc.Error
 	if !errors.As(err, &werr) {
-		h.log.LogAttrs(ctx, slog.LevelError, "mcp: notification handler failed",
-			slog.String(logx.Method, req.Method), slog.String(logx.Error, err.Error()))
+		logx.NoteFailed(ctx, h.log, "mcp: notification handler failed", req.Method, err)
 		return
 	}
 	if h.log.Enabled(ctx, slog.LevelDebug) {
-		h.log.LogAttrs(ctx, slog.LevelDebug, "mcp: notification refused",
-			slog.String(logx.Method, req.Method), slog.Int(logx.Code, werr.Code))
+		logx.NoteRefused(ctx, h.log, "mcp: notification refused", h.server.opts.LogParams, req.Method, werr.Code, werr.Message)
 	}
 }
 

@@ -95,42 +95,24 @@ func (e *engine) receivedResponse(ctx context.Context, r *Response) {
 // failure. The message, which may quote the params, only under
 // WithLogParams.
 func (e *engine) answeredError(ctx context.Context, req *Request, werr *Error) {
-	if !e.debugOn(ctx) {
-		return
+	if e.debugOn(ctx) {
+		logx.Answered(ctx, e.log, "jsonrpc: request answered with an error", e.logParams, req.Method, req.ID.String(), werr.Code, werr.Message)
 	}
-	if e.logParams {
-		e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: request answered with an error",
-			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-			slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
-		return
-	}
-	e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: request answered with an error",
-		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, werr.Code))
 }
 
 // refused logs at warn a request refused before its handler ran (busy,
 // shutting down).
 func (e *engine) refused(ctx context.Context, req *Request, werr *Error) {
-	e.log.LogAttrs(ctx, slog.LevelWarn, "jsonrpc: request refused",
-		slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-		slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
+	logx.Refused(ctx, e.log, "jsonrpc: request refused", req.Method, req.ID.String(), werr.Code, werr.Message)
 }
 
 // unreadable logs, at debug level, a message that is not JSON or not
 // JSON-RPC: its length and the code answered; the reason and an excerpt
 // only under WithLogParams, since both quote the message.
 func (e *engine) unreadable(ctx context.Context, msg []byte, perr *Error) {
-	if !e.debugOn(ctx) {
-		return
+	if e.debugOn(ctx) {
+		logx.Unreadable(ctx, e.log, "jsonrpc: unreadable message", e.logParams, perr.Code, msg, perr.Message)
 	}
-	if e.logParams {
-		e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: unreadable message",
-			slog.Int(logx.Code, perr.Code), slog.Int(logx.Size, len(msg)),
-			slog.String(logx.Error, perr.Message), slog.String(logx.Excerpt, logx.Cut(msg)))
-		return
-	}
-	e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: unreadable message",
-		slog.Int(logx.Code, perr.Code), slog.Int(logx.Size, len(msg)))
 }
 
 // invalidRequest logs at warn a message that is JSON but no valid
@@ -167,18 +149,10 @@ func (e *engine) noteFailed(ctx context.Context, req *Request, err error) {
 	}
 	var werr *Error
 	if !errors.As(err, &werr) {
-		e.log.LogAttrs(ctx, slog.LevelError, "jsonrpc: notification handler failed",
-			slog.String(logx.Method, req.Method), slog.String(logx.Error, err.Error()))
+		logx.NoteFailed(ctx, e.log, "jsonrpc: notification handler failed", req.Method, err)
 		return
 	}
-	if !e.debugOn(ctx) {
-		return
+	if e.debugOn(ctx) {
+		logx.NoteRefused(ctx, e.log, "jsonrpc: notification refused", e.logParams, req.Method, werr.Code, werr.Message)
 	}
-	if e.logParams {
-		e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: notification refused",
-			slog.String(logx.Method, req.Method), slog.Int(logx.Code, werr.Code), slog.String(logx.Error, werr.Message))
-		return
-	}
-	e.log.LogAttrs(ctx, slog.LevelDebug, "jsonrpc: notification refused",
-		slog.String(logx.Method, req.Method), slog.Int(logx.Code, werr.Code))
 }
