@@ -15,6 +15,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"time"
 )
@@ -62,6 +64,13 @@ func Parse(name string, args []string, stderr io.Writer) (Flags, error) {
 	return f, nil
 }
 
+// ProfileDirEnv names the environment variable that turns CPU profiling
+// on: when it holds a directory, each server process writes its profile
+// there as NAME-PID.pprof when it exits. The load driver's servers inherit
+// it, so `MCPLOAD_PROFILE_DIR=/tmp/prof go run ./cmd/mcpload …` profiles
+// every phase.
+const ProfileDirEnv = "MCPLOAD_PROFILE_DIR"
+
 // Main runs p with the process's arguments and exits: status 2 for a bad
 // command line, 1 when serving fails, 0 otherwise.
 func Main(p Program) {
@@ -69,13 +78,39 @@ func Main(p Program) {
 	if err != nil {
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := Run(ctx, p, f); err != nil {
+	stopProfile, err := StartProfile(p.Name, os.Getenv(ProfileDirEnv))
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", p.Name, err)
-		stop()
 		os.Exit(1)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err = Run(ctx, p, f)
+	stop()
+	stopProfile()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", p.Name, err)
+		os.Exit(1)
+	}
+}
+
+// StartProfile starts a CPU profile written to dir when dir is not empty,
+// and returns what ends it.
+func StartProfile(name, dir string) (func(), error) {
+	if dir == "" {
+		return func() {}, nil
+	}
+	out, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", name, os.Getpid())))
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		out.Close()
+	}, nil
 }
 
 // Run serves p as f says until ctx is done (or stdin ends, on stdio). A
