@@ -245,7 +245,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.deliver(r.Context(), inFrame{msg: body, st: st, ctx: r.Context(), r: r}); err != nil {
+	if err := sess.start(r, body, st, fr.batch, fr.initialize); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
@@ -271,7 +271,7 @@ func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, s
 	// own connection, the priming and retry events included.
 	c := st.first
 	startSSE(w)
-	err := c.serve(r.Context(), w, h.opts.KeepAlive)
+	err := c.serve(r.Context(), w, h.opts.KeepAlive, streamStartDelay)
 	sess.detach(st, c)
 	if err != nil && !errors.Is(err, errConnReplaced) {
 		h.log.Debug("mcp: POST stream ended early; its messages wait for a resuming client", "session", sess.id, "stream", st.id, "error", err)
@@ -402,7 +402,7 @@ func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	startSSE(w)
-	c.serve(r.Context(), w, h.opts.KeepAlive)
+	c.serve(r.Context(), w, h.opts.KeepAlive, 0)
 	sess.detach(st, c)
 }
 
