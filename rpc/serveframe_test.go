@@ -49,7 +49,9 @@ func TestServeFrameWithoutReplyWritesToTheTransport(t *testing.T) {
 	server := rpc.NewConn(b, rpc.WithHandler(rpc.HandlerFunc(func(context.Context, *rpc.Request) (any, error) { return "ok", nil })))
 	t.Cleanup(func() { a.Close(); server.Close(); <-server.Done() })
 	done := make(chan error, 1)
-	go func() { done <- server.ServeFrame(context.Background(), []byte(`{"jsonrpc":"2.0","id":"x","method":"m"}`), nil) }()
+	go func() {
+		done <- server.ServeFrame(context.Background(), []byte(`{"jsonrpc":"2.0","id":"x","method":"m"}`), nil)
+	}()
 	msg, err := a.Read(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":"x","result":"ok"}`, string(msg))
