@@ -63,7 +63,7 @@ func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
@@ -144,7 +144,7 @@ func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
@@ -218,7 +218,7 @@ func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
@@ -297,7 +297,7 @@ func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
@@ -390,7 +390,7 @@ func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
@@ -443,7 +443,7 @@ func (v CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelTaskRequestParams, keeping the members the schema
@@ -537,7 +537,7 @@ func (v CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelTaskResult, keeping the members the schema does
@@ -619,7 +619,7 @@ func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
@@ -715,7 +715,7 @@ func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
@@ -782,7 +782,7 @@ func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
@@ -832,7 +832,7 @@ func (v ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesRoots, keeping the members the schema
@@ -891,7 +891,7 @@ func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
@@ -961,7 +961,7 @@ func (v ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasks, keeping the members the schema
@@ -1021,7 +1021,7 @@ func (v ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequests, keeping the members
@@ -1075,7 +1075,7 @@ func (v ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsElicitation, keeping the
@@ -1127,7 +1127,7 @@ func (v ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, e
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsSampling, keeping the
@@ -1201,7 +1201,7 @@ func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
@@ -1258,7 +1258,7 @@ func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
@@ -1313,7 +1313,7 @@ func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
@@ -1367,7 +1367,7 @@ func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
@@ -1442,7 +1442,7 @@ func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
@@ -1607,7 +1607,7 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
@@ -1731,7 +1731,7 @@ func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
@@ -1819,7 +1819,7 @@ func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
@@ -1911,7 +1911,7 @@ func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
@@ -2002,7 +2002,7 @@ func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
@@ -2079,7 +2079,7 @@ func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
@@ -2213,7 +2213,7 @@ func (v ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, err
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitationCompleteNotificationParams, keeping the
@@ -2284,7 +2284,7 @@ func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
@@ -2362,7 +2362,7 @@ func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
@@ -2440,7 +2440,7 @@ func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
@@ -2490,7 +2490,7 @@ func (v GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskPayloadRequestParams, keeping the members the
@@ -2541,7 +2541,7 @@ func (v GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskPayloadResult, keeping the members the schema
@@ -2587,7 +2587,7 @@ func (v GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskRequestParams, keeping the members the schema
@@ -2681,7 +2681,7 @@ func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetTaskResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
@@ -2771,7 +2771,7 @@ func (v Icon) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Icon) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
@@ -2879,7 +2879,7 @@ func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
@@ -2977,7 +2977,7 @@ func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
@@ -3054,7 +3054,7 @@ func (v InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InitializeRequestParams, keeping the members the schema
@@ -3137,7 +3137,7 @@ func (v InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InitializeResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InitializeResult, keeping the members the schema does
@@ -3221,7 +3221,7 @@ func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
@@ -3302,7 +3302,7 @@ func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
@@ -3382,7 +3382,7 @@ func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
@@ -3452,7 +3452,7 @@ func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
@@ -3530,7 +3530,7 @@ func (v ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListTasksResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListTasksResult, keeping the members the schema does
@@ -3610,7 +3610,7 @@ func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
@@ -3721,7 +3721,7 @@ func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
@@ -3788,7 +3788,7 @@ func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ModelHint) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
@@ -3873,7 +3873,7 @@ func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
@@ -3929,7 +3929,7 @@ func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
@@ -3988,7 +3988,7 @@ func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
@@ -4069,7 +4069,7 @@ func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
@@ -4200,7 +4200,7 @@ func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Prompt) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
@@ -4277,7 +4277,7 @@ func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
@@ -4334,7 +4334,7 @@ func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
@@ -4399,7 +4399,7 @@ func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
@@ -4457,7 +4457,7 @@ func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
@@ -4527,7 +4527,7 @@ func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
@@ -4586,7 +4586,7 @@ func (v RequestMeta) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RequestMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestMeta, keeping the members the schema does not
@@ -4636,7 +4636,7 @@ func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
@@ -4745,7 +4745,7 @@ func (v Resource) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Resource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
@@ -4881,7 +4881,7 @@ func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
@@ -5001,7 +5001,7 @@ func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
@@ -5072,7 +5072,7 @@ func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
@@ -5130,7 +5130,7 @@ func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
@@ -5182,7 +5182,7 @@ func (v Result) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Result) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
@@ -5269,7 +5269,7 @@ func (v Root) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Root) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
@@ -5332,7 +5332,7 @@ func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
@@ -5469,7 +5469,7 @@ func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
@@ -5529,7 +5529,7 @@ func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
@@ -5585,7 +5585,7 @@ func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
@@ -5655,7 +5655,7 @@ func (v ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTasks, keeping the members the schema
@@ -5708,7 +5708,7 @@ func (v ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequests, keeping the members
@@ -5759,7 +5759,7 @@ func (v ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, erro
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequestsTools, keeping the
@@ -5807,7 +5807,7 @@ func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
@@ -5860,7 +5860,7 @@ func (v SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SetLevelRequestParams, keeping the members the schema
@@ -5917,7 +5917,7 @@ func (v SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscribeRequestParams, keeping the members the schema
@@ -6003,7 +6003,7 @@ func (v Task) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Task) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
@@ -6065,7 +6065,7 @@ func (v TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TaskMetadata) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TaskMetadata, keeping the members the schema does not
@@ -6192,7 +6192,7 @@ func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
@@ -6277,7 +6277,7 @@ func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
@@ -6349,7 +6349,7 @@ func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
@@ -6470,7 +6470,7 @@ func (v Tool) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Tool) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
@@ -6565,7 +6565,7 @@ func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
@@ -6622,7 +6622,7 @@ func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolChoice) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
@@ -6699,7 +6699,7 @@ func (v ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolExecution) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolExecution, keeping the members the schema does not
@@ -6825,7 +6825,7 @@ func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolResultContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
@@ -6921,7 +6921,7 @@ func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolUseContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
@@ -6984,7 +6984,7 @@ func (v UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsubscribeRequestParams, keeping the members the

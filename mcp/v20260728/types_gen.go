@@ -62,7 +62,7 @@ func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
@@ -142,7 +142,7 @@ func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
@@ -216,7 +216,7 @@ func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
@@ -325,7 +325,7 @@ func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
@@ -411,7 +411,7 @@ func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
@@ -519,7 +519,7 @@ func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
@@ -590,7 +590,7 @@ func (v CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResultResponse, keeping the members the schema
@@ -661,7 +661,7 @@ func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
@@ -731,7 +731,7 @@ func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
@@ -833,7 +833,7 @@ func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
@@ -901,7 +901,7 @@ func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
@@ -963,7 +963,7 @@ func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
@@ -1044,7 +1044,7 @@ func (v CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequest, keeping the members the schema does
@@ -1122,7 +1122,7 @@ func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
@@ -1179,7 +1179,7 @@ func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
@@ -1234,7 +1234,7 @@ func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
@@ -1301,7 +1301,7 @@ func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
@@ -1378,7 +1378,7 @@ func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
@@ -1444,7 +1444,7 @@ func (v CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResultResponse, keeping the members the schema
@@ -1508,7 +1508,7 @@ func (v CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageRequest, keeping the members the schema
@@ -1658,7 +1658,7 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
@@ -1779,7 +1779,7 @@ func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
@@ -1898,7 +1898,7 @@ func (v DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes DiscoverRequest, keeping the members the schema does
@@ -2009,7 +2009,7 @@ func (v DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v DiscoverResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes DiscoverResult, keeping the members the schema does not
@@ -2083,7 +2083,7 @@ func (v DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes DiscoverResultResponse, keeping the members the schema
@@ -2146,7 +2146,7 @@ func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
@@ -2213,7 +2213,7 @@ func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
@@ -2281,7 +2281,7 @@ func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
@@ -2346,7 +2346,7 @@ func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
@@ -2502,7 +2502,7 @@ func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
@@ -2572,7 +2572,7 @@ func (v Error) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Error) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Error, keeping the members the schema does not name in
@@ -2650,7 +2650,7 @@ func (v GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptRequest, keeping the members the schema does
@@ -2738,7 +2738,7 @@ func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
@@ -2832,7 +2832,7 @@ func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
@@ -2901,7 +2901,7 @@ func (v GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptResultResponse, keeping the members the schema
@@ -2979,7 +2979,7 @@ func (v HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes HeaderMismatchError, keeping the members the schema
@@ -3046,7 +3046,7 @@ func (v HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes HeaderMismatchErrorError, keeping the members the
@@ -3126,7 +3126,7 @@ func (v Icon) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Icon) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
@@ -3234,7 +3234,7 @@ func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
@@ -3332,7 +3332,7 @@ func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
@@ -3438,7 +3438,7 @@ func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
@@ -3516,7 +3516,7 @@ func (v InternalError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InternalError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InternalError, keeping the members the schema does not
@@ -3583,7 +3583,7 @@ func (v InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InvalidParamsError, keeping the members the schema does
@@ -3649,7 +3649,7 @@ func (v InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InvalidRequestError, keeping the members the schema
@@ -3735,7 +3735,7 @@ func (v JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCErrorResponse, keeping the members the schema
@@ -3806,7 +3806,7 @@ func (v JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCNotification, keeping the members the schema
@@ -3878,7 +3878,7 @@ func (v JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCRequest, keeping the members the schema does not
@@ -3947,7 +3947,7 @@ func (v JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCResultResponse, keeping the members the schema
@@ -4030,7 +4030,7 @@ func (v ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsRequest, keeping the members the schema does
@@ -4133,7 +4133,7 @@ func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
@@ -4205,7 +4205,7 @@ func (v ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsResultResponse, keeping the members the
@@ -4283,7 +4283,7 @@ func (v ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesRequest, keeping the members the
@@ -4387,7 +4387,7 @@ func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
@@ -4460,7 +4460,7 @@ func (v ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesResultResponse, keeping the
@@ -4538,7 +4538,7 @@ func (v ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesRequest, keeping the members the schema
@@ -4641,7 +4641,7 @@ func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
@@ -4713,7 +4713,7 @@ func (v ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesResultResponse, keeping the members the
@@ -4779,7 +4779,7 @@ func (v ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsRequest, keeping the members the schema does
@@ -4830,7 +4830,7 @@ func (v ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsRequestParams, keeping the members the schema
@@ -4890,7 +4890,7 @@ func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
@@ -4964,7 +4964,7 @@ func (v ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsRequest, keeping the members the schema does
@@ -5069,7 +5069,7 @@ func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
@@ -5141,7 +5141,7 @@ func (v ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsResultResponse, keeping the members the schema
@@ -5252,7 +5252,7 @@ func (v LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes LoggingMessageNotification, keeping the members the
@@ -5323,7 +5323,7 @@ func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
@@ -5402,7 +5402,7 @@ func (v MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MethodNotFoundError, keeping the members the schema
@@ -5480,7 +5480,7 @@ func (v MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, erro
 
 // MarshalJSON encodes v with AppendJSON.
 func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MissingRequiredClientCapabilityError, keeping the
@@ -5545,7 +5545,7 @@ func (v MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte,
 
 // MarshalJSON encodes v with AppendJSON.
 func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorError, keeping the
@@ -5599,7 +5599,7 @@ func (v MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]b
 
 // MarshalJSON encodes v with AppendJSON.
 func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorErrorData, keeping
@@ -5648,7 +5648,7 @@ func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ModelHint) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
@@ -5733,7 +5733,7 @@ func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
@@ -5792,7 +5792,7 @@ func (v Notification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Notification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Notification, keeping the members the schema does not
@@ -5847,7 +5847,7 @@ func (v NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes NotificationMetaObject, keeping the members the schema
@@ -5897,7 +5897,7 @@ func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
@@ -5963,7 +5963,7 @@ func (v PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PaginatedRequest, keeping the members the schema does
@@ -6026,7 +6026,7 @@ func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
@@ -6088,7 +6088,7 @@ func (v ParseError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ParseError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ParseError, keeping the members the schema does not
@@ -6159,7 +6159,7 @@ func (v ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ProgressNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ProgressNotification, keeping the members the schema
@@ -6243,7 +6243,7 @@ func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
@@ -6373,7 +6373,7 @@ func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Prompt) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
@@ -6450,7 +6450,7 @@ func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
@@ -6525,7 +6525,7 @@ func (v PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptListChangedNotification, keeping the members the
@@ -6580,7 +6580,7 @@ func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
@@ -6645,7 +6645,7 @@ func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PromptReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
@@ -6723,7 +6723,7 @@ func (v ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceRequest, keeping the members the schema
@@ -6799,7 +6799,7 @@ func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
@@ -6896,7 +6896,7 @@ func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
@@ -6968,7 +6968,7 @@ func (v ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceResultResponse, keeping the members the
@@ -7025,7 +7025,7 @@ func (v Request) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Request) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
@@ -7120,7 +7120,7 @@ func (v RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestMetaObject, keeping the members the schema does
@@ -7177,7 +7177,7 @@ func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
@@ -7286,7 +7286,7 @@ func (v Resource) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Resource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
@@ -7421,7 +7421,7 @@ func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
@@ -7508,7 +7508,7 @@ func (v ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceListChangedNotification, keeping the members
@@ -7614,7 +7614,7 @@ func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
@@ -7684,7 +7684,7 @@ func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
@@ -7753,7 +7753,7 @@ func (v ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceUpdatedNotification, keeping the members the
@@ -7813,7 +7813,7 @@ func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
@@ -7870,7 +7870,7 @@ func (v Result) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Result) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
@@ -7923,7 +7923,7 @@ func (v ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResultMetaObject, keeping the members the schema does
@@ -8024,7 +8024,7 @@ func (v Root) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Root) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
@@ -8087,7 +8087,7 @@ func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
@@ -8229,7 +8229,7 @@ func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
@@ -8289,7 +8289,7 @@ func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
@@ -8345,7 +8345,7 @@ func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
@@ -8395,7 +8395,7 @@ func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
@@ -8477,7 +8477,7 @@ func (v SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionFilter, keeping the members the schema does
@@ -8550,7 +8550,7 @@ func (v SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, err
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotification, keeping the
@@ -8611,7 +8611,7 @@ func (v SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byt
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotificationParams, keeping
@@ -8687,7 +8687,7 @@ func (v SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenRequest, keeping the members the
@@ -8746,7 +8746,7 @@ func (v SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenRequestParams, keeping the members
@@ -8809,7 +8809,7 @@ func (v SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenResult, keeping the members the
@@ -8870,7 +8870,7 @@ func (v SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenResultMetaObject, keeping the
@@ -8935,7 +8935,7 @@ func (v SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) 
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenResultResponse, keeping the members
@@ -9010,7 +9010,7 @@ func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
@@ -9082,7 +9082,7 @@ func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
@@ -9201,7 +9201,7 @@ func (v Tool) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Tool) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
@@ -9294,7 +9294,7 @@ func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
@@ -9350,7 +9350,7 @@ func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolChoice) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
@@ -9447,7 +9447,7 @@ func (v ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolListChangedNotification, keeping the members the
@@ -9549,7 +9549,7 @@ func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolResultContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
@@ -9640,7 +9640,7 @@ func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ToolUseContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
@@ -9722,7 +9722,7 @@ func (v UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsupportedProtocolVersionError, keeping the members
@@ -9786,7 +9786,7 @@ func (v UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, erro
 
 // MarshalJSON encodes v with AppendJSON.
 func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorError, keeping the
@@ -9855,7 +9855,7 @@ func (v UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, 
 
 // MarshalJSON encodes v with AppendJSON.
 func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorErrorData, keeping the

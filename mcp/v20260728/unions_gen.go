@@ -86,7 +86,7 @@ func (v AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v AnyResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -219,7 +219,7 @@ func (v CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CallToolOutcome) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -426,7 +426,7 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ClientRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -696,7 +696,7 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -858,7 +858,7 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ContentBlock) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1077,7 +1077,7 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1277,7 +1277,7 @@ func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1437,7 +1437,7 @@ func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -1596,7 +1596,7 @@ func (v GetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetPromptOutcome) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1738,7 +1738,7 @@ func (v InputRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InputRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1898,7 +1898,7 @@ func (v InputResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v InputResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2046,7 +2046,7 @@ func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2178,7 +2178,7 @@ func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -2307,7 +2307,7 @@ func (v ReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceOutcome) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2478,7 +2478,7 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2706,7 +2706,7 @@ func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2950,7 +2950,7 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by

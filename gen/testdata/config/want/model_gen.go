@@ -55,7 +55,7 @@ func (v ConnectParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ConnectParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // KindA is generated from
@@ -75,7 +75,7 @@ func (v KindA) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v KindA) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // KindB is generated from
@@ -95,7 +95,7 @@ func (v KindB) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v KindB) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // RequestID is generated from input.json#/$defs/RequestId.
@@ -125,7 +125,7 @@ func (v ServerEvent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerEvent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ServerEventLevel is generated from input.json#/$defs/Event/properties/level.
@@ -172,5 +172,5 @@ func (v Thing) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Thing) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }

@@ -111,7 +111,7 @@ func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JSONValue) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant

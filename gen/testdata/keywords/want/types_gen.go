@@ -96,7 +96,7 @@ func (v Schema) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Schema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // SchemaProperties is generated from
@@ -119,5 +119,5 @@ func (v SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SchemaProperties) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }

@@ -30,7 +30,7 @@ func (v CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // EthGetBalanceParams is generated from input.json#/methods/0/params.
@@ -52,7 +52,7 @@ func (v EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v EthGetBalanceParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // HTTPRequest is generated from input.json#/$defs/http_request.
@@ -213,7 +213,7 @@ func (v HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HTTPRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // HTTPRequestTLSConfig is generated from
@@ -236,7 +236,7 @@ func (v HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HTTPRequestTLSConfig) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Private is generated from input.json#/$defs/_private.

@@ -60,7 +60,7 @@ func (v Note) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Note) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NoteID is generated from input.json#/components/schemas/NoteId.
@@ -96,7 +96,7 @@ func (v NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesChangedParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NotesChangedParamsKind is generated from
@@ -148,7 +148,7 @@ func (v NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesReadParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NotesSearchParams are the params of notes.search.
@@ -174,7 +174,7 @@ func (v NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesSearchParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // GetLimit returns Limit, or its default 20 when it is absent.
@@ -222,7 +222,7 @@ func (v NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesWriteParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Tag is generated from input.json#/components/schemas/Tag.

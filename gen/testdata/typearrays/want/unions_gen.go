@@ -84,7 +84,7 @@ func (v HolderAmount) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HolderAmount) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -208,7 +208,7 @@ func (v HolderID) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HolderID) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -333,7 +333,7 @@ func (v HolderNullableID) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HolderNullableID) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -463,7 +463,7 @@ func (v HolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HolderObjectOrList) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant

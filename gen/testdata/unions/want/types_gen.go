@@ -29,7 +29,7 @@ func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // A block by number or by tag: every form is a string, so no box is needed.
@@ -72,7 +72,7 @@ func (v ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ElicitParamsForm is generated from input.json#/$defs/ElicitParams/anyOf/1.
@@ -99,7 +99,7 @@ func (v ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitParamsForm) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ElicitParamsURL is generated from input.json#/$defs/ElicitParams/anyOf/0.
@@ -128,7 +128,7 @@ func (v ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitParamsURL) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // EmptyResult is generated from input.json#/$defs/EmptyResult.
@@ -162,7 +162,7 @@ func (v EmptyResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v EmptyResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EmptyResult, keeping the members the schema does not
@@ -209,7 +209,7 @@ func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // JObject is generated from input.json#/$defs/JObject.
@@ -329,7 +329,7 @@ func (v ListResult) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResult, keeping the members the schema does not
@@ -455,7 +455,7 @@ func (v Message) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Message) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NestedArray is the []string variant of Nested.
@@ -561,7 +561,7 @@ func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // TextResourceContents is generated from
@@ -585,7 +585,7 @@ func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ValueArray is the []Value variant of Value.
