@@ -313,15 +313,14 @@ func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
 // readBody reads a POST body within the size limit and the body timeout.
 func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
 	limit := h.opts.MaxBodyBytes
-	tooLarge := fmt.Errorf("the body exceeds the limit of %d bytes", limit)
 	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
+		return nil, http.StatusRequestEntityTooLarge, bodyTooLarge(limit)
 	}
 	// Servers that do not support deadlines (a test recorder) read
 	// without one.
 	rc := http.NewResponseController(w)
 	deadline := h.opts.BodyTimeout > 0 && rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
 	if deadline && err == nil {
 		// Lifted for what follows (an SSE stream); after a failure it
 		// stays, so the server does not wait for the rest of the body.
@@ -329,7 +328,7 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
-			return nil, http.StatusRequestEntityTooLarge, tooLarge
+			return nil, http.StatusRequestEntityTooLarge, bodyTooLarge(limit)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			w.Header().Set("Connection", "close")
@@ -338,6 +337,25 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 		return nil, http.StatusBadRequest, errors.New("cannot read the body")
 	}
 	return body, 0, nil
+}
+
+// bodyTooLarge is the error for a body past the limit.
+func bodyTooLarge(limit int64) error {
+	return fmt.Errorf("the body exceeds the limit of %d bytes", limit)
+}
+
+// readSized reads a body to its end. With its length known (size >= 0,
+// from Content-Length) it reads into one buffer of that size instead of
+// growing one.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // sessionFor finds the session a POST belongs to, or starts one for an
