@@ -245,7 +245,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.start(r, body, st, fr.batch, fr.initialize); err != nil {
+	if err := sess.start(r, body, st, fr.batch, fr.initialize, !sse); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return

@@ -128,24 +128,34 @@ func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte,
 const streamStartDelay = 50 * time.Millisecond
 
 // start hands a POSTed frame that carries requests straight to the
-// session's connection, whose workers run its calls as they run those it
-// reads; the replies go to the frame's stream st. Only responses to the
-// server's own requests and notifications travel through the connection's
-// read loop (deliver), which keeps them in order. It returns rpc.ErrClosed
-// when the session has ended.
-func (s *httpSession) start(r *http.Request, body []byte, st *stream, batch, init bool) error {
+// session's connection; the replies go to the frame's stream st. Only
+// responses to the server's own requests and notifications travel through
+// the connection's read loop (deliver), which keeps them in order.
+//
+// An SSE stream's calls run on the connection's workers, so that the
+// POST's goroutine is free to write what they send while they run, and to
+// end the response when a handler closes the stream for polling
+// (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
+// run: they run in the POST's own goroutine (wait), and start returns when
+// they have answered. It returns rpc.ErrClosed when the session has ended.
+func (s *httpSession) start(r *http.Request, body []byte, st *stream, batch, init, wait bool) error {
 	if init && !s.ss.initialized() {
 		s.ss.initArrived()
 	}
 	ctx := r.Context()
 	out := context.WithoutCancel(ctx)
-	return s.ss.conn.StartFrame(rpc.WithHTTPRequest(ctx, r), body, func(msg []byte) {
+	reply := func(msg []byte) {
 		var ids []string
 		if batch {
 			ids, _ = outboundIDs(msg)
 		}
 		s.answer(out, st, ids, msg)
-	})
+	}
+	mctx := rpc.WithHTTPRequest(ctx, r)
+	if wait {
+		return s.ss.conn.ServeFrame(mctx, body, reply)
+	}
+	return s.ss.conn.StartFrame(mctx, body, reply)
 }
 
 // answer routes a reply to a frame given to start: ids are the requests it
