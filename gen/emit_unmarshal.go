@@ -5,7 +5,7 @@ import "github.com/dave/jennifer/jen"
 // structUnmarshaler gives a struct with an Extra map an UnmarshalJSON that
 // fills it with the members its properties do not name. It walks the object
 // once with rpc.DecodeMembers: each property's member is decoded straight
-// into its field, and every other member into Extra.
+// into its field (see memberDecode), and every other member into Extra.
 func structUnmarshaler(f *jen.File, nt *namedType) {
 	if nt.extra == nil {
 		return
@@ -44,7 +44,7 @@ func memberSwitch(g *jen.Group, nt *namedType) {
 	g.Switch(jen.String().Call(jen.Id("name"))).BlockFunc(func(sw *jen.Group) {
 		for _, fl := range nt.fields {
 			sw.Case(jen.Lit(fl.jsonName)).Block(
-				jen.Return(jen.True(), jen.Qual(rpcPath, "DecodeJSON").Call(jen.Id("value"), jen.Op("&").Id("v").Dot(fl.name))),
+				jen.Return(jen.True(), memberDecode(fl.typ, jen.Op("&").Id("v").Dot(fl.name))),
 			)
 		}
 	})

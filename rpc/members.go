@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -41,25 +40,25 @@ var errNotObject = errors.New("not a well-formed JSON object")
 // schema does not name call it; it allocates nothing for an object whose
 // names have no escapes and are all known.
 func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
-	o, ok := jsonscan.NewObject(b)
-	if !ok || !jsonscan.Strict(b, membersMaxDepth) {
+	o, ok := jsonscan.NewMembers(b, membersMaxDepth)
+	if !ok {
 		return nil, notObjectError[V](b)
 	}
 	_, raw := any((*V)(nil)).(*json.RawMessage)
 	var kept rawMembers // the unknown members, when V is json.RawMessage
 	for {
-		rawName, value, ok := o.Next()
+		rawName, escaped, value, ok := o.Next()
 		if !ok {
 			break
 		}
 		name := rawName
-		if bytes.IndexByte(rawName, '\\') >= 0 {
-			s, _ := jsonscan.Name(rawName) // Strict has checked the escapes
+		if escaped {
+			s, _ := jsonscan.Name(rawName) // Next has checked the escapes
 			name = []byte(s)
 		}
 		known, err := member(name, value)
 		if err != nil {
-			return nil, memberError(err, name, offsetIn(b, value))
+			return nil, firstError[V](&o, b, err, name, value)
 		}
 		if known {
 			continue
@@ -70,12 +69,15 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 		}
 		var x V
 		if err := DecodeJSON(value, &x); err != nil {
-			return nil, memberError(err, name, offsetIn(b, value))
+			return nil, firstError[V](&o, b, err, name, value)
 		}
 		if extra == nil {
 			extra = make(map[string]V)
 		}
 		extra[string(name)] = x
+	}
+	if o.Err() {
+		return nil, notObjectError[V](b)
 	}
 	if raw && kept.n > 0 {
 		return any(kept.toMap(b)).(map[string]V), nil
@@ -178,12 +180,32 @@ func notObjectError[V any](b []byte) error {
 	return nil
 }
 
+// firstError is the error DecodeMembers reports when decoding the member
+// name, whose value is value, failed with err: the object's own fault when
+// the members not yet read hold one (a whole-object decode would have met
+// it first), else err placed at the member.
+func firstError[V any](o *jsonscan.Members, b []byte, err error, name, value []byte) error {
+	if !o.Rest() {
+		return notObjectError[V](b)
+	}
+	return memberError(err, name, offsetIn(b, value))
+}
+
 // memberError places a JSON error from decoding a member's value at that
 // member: its name is put in front of the error's JSON pointer and the
 // value's offset in the object is added to the error's byte offset. Other
 // errors are returned as they are.
 func memberError(err error, name []byte, offset int) error {
-	where := jsontext.Pointer("").AppendToken(string(name))
+	return placeError(err, string(name), offset)
+}
+
+// placeError places a JSON error from decoding a value inside a larger one
+// at the value: token (a member name or an array index) is put in front of
+// the error's JSON pointer and offset, where the value starts in the
+// larger one, is added to its byte offset. Other errors are returned as
+// they are.
+func placeError(err error, token string, offset int) error {
+	where := jsontext.Pointer("").AppendToken(token)
 	switch e := err.(type) {
 	case *jsonv2.SemanticError:
 		e.JSONPointer = where + e.JSONPointer

@@ -43,11 +43,11 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "audience":
-			return true, rpc.DecodeJSON(value, &v.Audience)
+			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
 		case "priority":
-			return true, rpc.DecodeJSON(value, &v.Priority)
+			return true, rpc.DecodePointer(value, &v.Priority, rpc.DecodeFloat[float64])
 		case "lastModified":
-			return true, rpc.DecodeJSON(value, &v.LastModified)
+			return true, rpc.DecodeString(value, &v.LastModified)
 		}
 		return false, nil
 	})
@@ -97,13 +97,13 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -149,11 +149,11 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "blob":
-			return true, rpc.DecodeJSON(value, &v.Blob)
+			return true, rpc.DecodeString(value, &v.Blob)
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -200,13 +200,13 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		}
 		return false, nil
 	})
@@ -264,7 +264,7 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -301,7 +301,7 @@ func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		}
 		return false, nil
 	})
@@ -361,19 +361,19 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -421,7 +421,7 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 		case "requestId":
 			return true, rpc.DecodeJSON(value, &v.RequestID)
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodeString(value, &v.Reason)
 		}
 		return false, nil
 	})
@@ -475,13 +475,13 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodePointer(value, &v.Roots, rpc.DecodeUnmarshaler[ClientCapabilitiesRoots])
 		case "sampling":
-			return true, rpc.DecodeJSON(value, &v.Sampling)
+			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
 		case "elicitation":
-			return true, rpc.DecodeJSON(value, &v.Elicitation)
+			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesElicitation])
 		case "tasks":
-			return true, rpc.DecodeJSON(value, &v.Tasks)
+			return true, rpc.DecodePointer(value, &v.Tasks, rpc.DecodeUnmarshaler[ClientCapabilitiesTasks])
 		}
 		return false, nil
 	})
@@ -558,7 +558,7 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -645,7 +645,7 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 		case "cancel":
 			return true, rpc.DecodeJSON(value, &v.Cancel)
 		case "requests":
-			return true, rpc.DecodeJSON(value, &v.Requests)
+			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequests])
 		}
 		return false, nil
 	})
@@ -682,9 +682,9 @@ func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "sampling":
-			return true, rpc.DecodeJSON(value, &v.Sampling)
+			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsSampling])
 		case "elicitation":
-			return true, rpc.DecodeJSON(value, &v.Elicitation)
+			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsElicitation])
 		}
 		return false, nil
 	})
@@ -806,13 +806,13 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "ref":
 			return true, rpc.DecodeJSON(value, &v.Ref)
 		case "argument":
-			return true, rpc.DecodeJSON(value, &v.Argument)
+			return true, rpc.DecodeUnmarshaler(value, &v.Argument)
 		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
+			return true, rpc.DecodePointer(value, &v.Context, rpc.DecodeUnmarshaler[CompleteRequestParamsContext])
 		}
 		return false, nil
 	})
@@ -851,9 +851,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "value":
-			return true, rpc.DecodeJSON(value, &v.Value)
+			return true, rpc.DecodeString(value, &v.Value)
 		}
 		return false, nil
 	})
@@ -927,7 +927,7 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "completion":
-			return true, rpc.DecodeJSON(value, &v.Completion)
+			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
 		}
 		return false, nil
 	})
@@ -975,11 +975,11 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "values":
-			return true, rpc.DecodeJSON(value, &v.Values)
+			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeInt[int64])
 		case "hasMore":
-			return true, rpc.DecodeJSON(value, &v.HasMore)
+			return true, rpc.DecodePointer(value, &v.HasMore, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -1051,29 +1051,29 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
 		case "modelPreferences":
-			return true, rpc.DecodeJSON(value, &v.ModelPreferences)
+			return true, rpc.DecodePointer(value, &v.ModelPreferences, rpc.DecodeUnmarshaler[ModelPreferences])
 		case "systemPrompt":
-			return true, rpc.DecodeJSON(value, &v.SystemPrompt)
+			return true, rpc.DecodeString(value, &v.SystemPrompt)
 		case "includeContext":
-			return true, rpc.DecodeJSON(value, &v.IncludeContext)
+			return true, rpc.DecodeString(value, &v.IncludeContext)
 		case "temperature":
-			return true, rpc.DecodeJSON(value, &v.Temperature)
+			return true, rpc.DecodePointer(value, &v.Temperature, rpc.DecodeFloat[float64])
 		case "maxTokens":
-			return true, rpc.DecodeJSON(value, &v.MaxTokens)
+			return true, rpc.DecodeInt(value, &v.MaxTokens)
 		case "stopSequences":
-			return true, rpc.DecodeJSON(value, &v.StopSequences)
+			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
 		case "metadata":
 			return true, rpc.DecodeJSON(value, &v.Metadata)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "toolChoice":
-			return true, rpc.DecodeJSON(value, &v.ToolChoice)
+			return true, rpc.DecodePointer(value, &v.ToolChoice, rpc.DecodeUnmarshaler[ToolChoice])
 		}
 		return false, nil
 	})
@@ -1145,13 +1145,13 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "model":
-			return true, rpc.DecodeJSON(value, &v.Model)
+			return true, rpc.DecodeString(value, &v.Model)
 		case "stopReason":
-			return true, rpc.DecodeJSON(value, &v.StopReason)
+			return true, rpc.DecodeString(value, &v.StopReason)
 		}
 		return false, nil
 	})
@@ -1194,7 +1194,7 @@ func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodeUnmarshaler(value, &v.Task)
 		}
 		return false, nil
 	})
@@ -1247,13 +1247,13 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
 			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
 		}
@@ -1309,17 +1309,17 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "elicitationId":
-			return true, rpc.DecodeJSON(value, &v.ElicitationID)
+			return true, rpc.DecodeString(value, &v.ElicitationID)
 		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
+			return true, rpc.DecodeString(value, &v.URL)
 		}
 		return false, nil
 	})
@@ -1364,7 +1364,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "action":
-			return true, rpc.DecodeJSON(value, &v.Action)
+			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -1443,7 +1443,7 @@ func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "elicitationId":
-			return true, rpc.DecodeJSON(value, &v.ElicitationID)
+			return true, rpc.DecodeString(value, &v.ElicitationID)
 		}
 		return false, nil
 	})
@@ -1487,11 +1487,11 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "resource":
 			return true, rpc.DecodeJSON(value, &v.Resource)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -1540,9 +1540,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		}
@@ -1591,9 +1591,9 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[PromptMessage])
 		}
 		return false, nil
 	})
@@ -1629,7 +1629,7 @@ func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		}
 		return false, nil
 	})
@@ -1702,7 +1702,7 @@ func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		}
 		return false, nil
 	})
@@ -1762,19 +1762,19 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -1821,13 +1821,13 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "src":
-			return true, rpc.DecodeJSON(value, &v.Src)
+			return true, rpc.DecodeString(value, &v.Src)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "sizes":
-			return true, rpc.DecodeJSON(value, &v.Sizes)
+			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
 		case "theme":
-			return true, rpc.DecodeJSON(value, &v.Theme)
+			return true, rpc.DecodeString(value, &v.Theme)
 		}
 		return false, nil
 	})
@@ -1896,13 +1896,13 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -1957,17 +1957,17 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "version":
-			return true, rpc.DecodeJSON(value, &v.Version)
+			return true, rpc.DecodeString(value, &v.Version)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "websiteUrl":
-			return true, rpc.DecodeJSON(value, &v.WebsiteURL)
+			return true, rpc.DecodeString(value, &v.WebsiteURL)
 		}
 		return false, nil
 	})
@@ -2010,13 +2010,13 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "protocolVersion":
-			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "capabilities":
-			return true, rpc.DecodeJSON(value, &v.Capabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
 		case "clientInfo":
-			return true, rpc.DecodeJSON(value, &v.ClientInfo)
+			return true, rpc.DecodeUnmarshaler(value, &v.ClientInfo)
 		}
 		return false, nil
 	})
@@ -2067,13 +2067,13 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "protocolVersion":
-			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "capabilities":
-			return true, rpc.DecodeJSON(value, &v.Capabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
 		case "serverInfo":
-			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+			return true, rpc.DecodeUnmarshaler(value, &v.ServerInfo)
 		case "instructions":
-			return true, rpc.DecodeJSON(value, &v.Instructions)
+			return true, rpc.DecodeString(value, &v.Instructions)
 		}
 		return false, nil
 	})
@@ -2120,9 +2120,9 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodeSlice(value, &v.Prompts, rpc.DecodeUnmarshaler[Prompt])
 		}
 		return false, nil
 	})
@@ -2169,9 +2169,9 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resourceTemplates":
-			return true, rpc.DecodeJSON(value, &v.ResourceTemplates)
+			return true, rpc.DecodeSlice(value, &v.ResourceTemplates, rpc.DecodeUnmarshaler[ResourceTemplate])
 		}
 		return false, nil
 	})
@@ -2218,9 +2218,9 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodeSlice(value, &v.Resources, rpc.DecodeUnmarshaler[Resource])
 		}
 		return false, nil
 	})
@@ -2263,7 +2263,7 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
 		}
 		return false, nil
 	})
@@ -2310,9 +2310,9 @@ func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tasks":
-			return true, rpc.DecodeJSON(value, &v.Tasks)
+			return true, rpc.DecodeSlice(value, &v.Tasks, rpc.DecodeUnmarshaler[Task])
 		}
 		return false, nil
 	})
@@ -2359,9 +2359,9 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		}
 		return false, nil
 	})
@@ -2441,11 +2441,11 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "level":
-			return true, rpc.DecodeJSON(value, &v.Level)
+			return true, rpc.DecodeString(value, &v.Level)
 		case "logger":
-			return true, rpc.DecodeJSON(value, &v.Logger)
+			return true, rpc.DecodeString(value, &v.Logger)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -2488,7 +2488,7 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		}
 		return false, nil
 	})
@@ -2534,13 +2534,13 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hints":
-			return true, rpc.DecodeJSON(value, &v.Hints)
+			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
 		case "costPriority":
-			return true, rpc.DecodeJSON(value, &v.CostPriority)
+			return true, rpc.DecodePointer(value, &v.CostPriority, rpc.DecodeFloat[float64])
 		case "speedPriority":
-			return true, rpc.DecodeJSON(value, &v.SpeedPriority)
+			return true, rpc.DecodePointer(value, &v.SpeedPriority, rpc.DecodeFloat[float64])
 		case "intelligencePriority":
-			return true, rpc.DecodeJSON(value, &v.IntelligencePriority)
+			return true, rpc.DecodePointer(value, &v.IntelligencePriority, rpc.DecodeFloat[float64])
 		}
 		return false, nil
 	})
@@ -2615,9 +2615,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "cursor":
-			return true, rpc.DecodeJSON(value, &v.Cursor)
+			return true, rpc.DecodeString(value, &v.Cursor)
 		}
 		return false, nil
 	})
@@ -2668,11 +2668,11 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 		case "progressToken":
 			return true, rpc.DecodeJSON(value, &v.ProgressToken)
 		case "progress":
-			return true, rpc.DecodeJSON(value, &v.Progress)
+			return true, rpc.DecodeFloat(value, &v.Progress)
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		}
 		return false, nil
 	})
@@ -2731,15 +2731,15 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
+			return true, rpc.DecodeSlice(value, &v.Arguments, rpc.DecodeUnmarshaler[PromptArgument])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -2786,13 +2786,13 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "required":
-			return true, rpc.DecodeJSON(value, &v.Required)
+			return true, rpc.DecodePointer(value, &v.Required, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -2829,7 +2829,7 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -2877,11 +2877,11 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		}
 		return false, nil
 	})
@@ -2919,9 +2919,9 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
@@ -3045,7 +3045,7 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		}
 		return false, nil
 	})
@@ -3101,21 +3101,21 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -3181,23 +3181,23 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -3252,19 +3252,19 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uriTemplate":
-			return true, rpc.DecodeJSON(value, &v.URITemplate)
+			return true, rpc.DecodeString(value, &v.URITemplate)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -3310,9 +3310,9 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
@@ -3355,7 +3355,7 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
@@ -3452,9 +3452,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -3497,7 +3497,7 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -3565,13 +3565,13 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "completions":
 			return true, rpc.DecodeJSON(value, &v.Completions)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodePointer(value, &v.Prompts, rpc.DecodeUnmarshaler[ServerCapabilitiesPrompts])
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodePointer(value, &v.Resources, rpc.DecodeUnmarshaler[ServerCapabilitiesResources])
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTools])
 		case "tasks":
-			return true, rpc.DecodeJSON(value, &v.Tasks)
+			return true, rpc.DecodePointer(value, &v.Tasks, rpc.DecodeUnmarshaler[ServerCapabilitiesTasks])
 		}
 		return false, nil
 	})
@@ -3607,7 +3607,7 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -3647,9 +3647,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "subscribe":
-			return true, rpc.DecodeJSON(value, &v.Subscribe)
+			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -3695,7 +3695,7 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 		case "cancel":
 			return true, rpc.DecodeJSON(value, &v.Cancel)
 		case "requests":
-			return true, rpc.DecodeJSON(value, &v.Requests)
+			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequests])
 		}
 		return false, nil
 	})
@@ -3731,7 +3731,7 @@ func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequestsTools])
 		}
 		return false, nil
 	})
@@ -3805,7 +3805,7 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -3842,9 +3842,9 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "level":
-			return true, rpc.DecodeJSON(value, &v.Level)
+			return true, rpc.DecodeString(value, &v.Level)
 		}
 		return false, nil
 	})
@@ -3883,9 +3883,9 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
@@ -3939,19 +3939,19 @@ func (v *Task) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -3989,7 +3989,7 @@ func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -4076,19 +4076,19 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -4134,11 +4134,11 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -4184,11 +4184,11 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -4246,21 +4246,21 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "inputSchema":
 			return true, rpc.DecodeJSON(value, &v.InputSchema)
 		case "outputSchema":
 			return true, rpc.DecodeJSON(value, &v.OutputSchema)
 		case "execution":
-			return true, rpc.DecodeJSON(value, &v.Execution)
+			return true, rpc.DecodePointer(value, &v.Execution, rpc.DecodeUnmarshaler[ToolExecution])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -4313,15 +4313,15 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "readOnlyHint":
-			return true, rpc.DecodeJSON(value, &v.ReadOnlyHint)
+			return true, rpc.DecodePointer(value, &v.ReadOnlyHint, rpc.DecodeBool[bool])
 		case "destructiveHint":
-			return true, rpc.DecodeJSON(value, &v.DestructiveHint)
+			return true, rpc.DecodePointer(value, &v.DestructiveHint, rpc.DecodeBool[bool])
 		case "idempotentHint":
-			return true, rpc.DecodeJSON(value, &v.IdempotentHint)
+			return true, rpc.DecodePointer(value, &v.IdempotentHint, rpc.DecodeBool[bool])
 		case "openWorldHint":
-			return true, rpc.DecodeJSON(value, &v.OpenWorldHint)
+			return true, rpc.DecodePointer(value, &v.OpenWorldHint, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -4358,7 +4358,7 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		}
 		return false, nil
 	})
@@ -4417,7 +4417,7 @@ func (v *ToolExecution) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskSupport":
-			return true, rpc.DecodeJSON(value, &v.TaskSupport)
+			return true, rpc.DecodeString(value, &v.TaskSupport)
 		}
 		return false, nil
 	})
@@ -4496,15 +4496,15 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "toolUseId":
-			return true, rpc.DecodeJSON(value, &v.ToolUseID)
+			return true, rpc.DecodeString(value, &v.ToolUseID)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -4566,11 +4566,11 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
+			return true, rpc.DecodeString(value, &v.ID)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "input":
 			return true, rpc.DecodeJSON(value, &v.Input)
 		case "_meta":
@@ -4613,9 +4613,9 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})

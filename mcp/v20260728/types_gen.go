@@ -42,11 +42,11 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "audience":
-			return true, rpc.DecodeJSON(value, &v.Audience)
+			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
 		case "priority":
-			return true, rpc.DecodeJSON(value, &v.Priority)
+			return true, rpc.DecodePointer(value, &v.Priority, rpc.DecodeFloat[float64])
 		case "lastModified":
-			return true, rpc.DecodeJSON(value, &v.LastModified)
+			return true, rpc.DecodeString(value, &v.LastModified)
 		}
 		return false, nil
 	})
@@ -95,13 +95,13 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -147,11 +147,11 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "blob":
-			return true, rpc.DecodeJSON(value, &v.Blob)
+			return true, rpc.DecodeString(value, &v.Blob)
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -228,13 +228,13 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -284,15 +284,15 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
@@ -353,15 +353,15 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -405,7 +405,7 @@ func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
@@ -458,11 +458,11 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -506,11 +506,11 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "requestId":
 			return true, rpc.DecodeJSON(value, &v.RequestID)
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodeString(value, &v.Reason)
 		}
 		return false, nil
 	})
@@ -572,9 +572,9 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "roots":
 			return true, rpc.DecodeJSON(value, &v.Roots)
 		case "sampling":
-			return true, rpc.DecodeJSON(value, &v.Sampling)
+			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
 		case "elicitation":
-			return true, rpc.DecodeJSON(value, &v.Elicitation)
+			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesElicitation])
 		}
 		return false, nil
 	})
@@ -715,13 +715,13 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -767,13 +767,13 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "ref":
 			return true, rpc.DecodeJSON(value, &v.Ref)
 		case "argument":
-			return true, rpc.DecodeJSON(value, &v.Argument)
+			return true, rpc.DecodeUnmarshaler(value, &v.Argument)
 		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
+			return true, rpc.DecodePointer(value, &v.Context, rpc.DecodeUnmarshaler[CompleteRequestParamsContext])
 		}
 		return false, nil
 	})
@@ -812,9 +812,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "value":
-			return true, rpc.DecodeJSON(value, &v.Value)
+			return true, rpc.DecodeString(value, &v.Value)
 		}
 		return false, nil
 	})
@@ -896,11 +896,11 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "completion":
-			return true, rpc.DecodeJSON(value, &v.Completion)
+			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
 		}
 		return false, nil
 	})
@@ -948,11 +948,11 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "values":
-			return true, rpc.DecodeJSON(value, &v.Values)
+			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeInt[int64])
 		case "hasMore":
-			return true, rpc.DecodeJSON(value, &v.HasMore)
+			return true, rpc.DecodePointer(value, &v.HasMore, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -995,11 +995,11 @@ func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -1044,9 +1044,9 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -1117,25 +1117,25 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
 		case "modelPreferences":
-			return true, rpc.DecodeJSON(value, &v.ModelPreferences)
+			return true, rpc.DecodePointer(value, &v.ModelPreferences, rpc.DecodeUnmarshaler[ModelPreferences])
 		case "systemPrompt":
-			return true, rpc.DecodeJSON(value, &v.SystemPrompt)
+			return true, rpc.DecodeString(value, &v.SystemPrompt)
 		case "includeContext":
-			return true, rpc.DecodeJSON(value, &v.IncludeContext)
+			return true, rpc.DecodeString(value, &v.IncludeContext)
 		case "temperature":
-			return true, rpc.DecodeJSON(value, &v.Temperature)
+			return true, rpc.DecodePointer(value, &v.Temperature, rpc.DecodeFloat[float64])
 		case "maxTokens":
-			return true, rpc.DecodeJSON(value, &v.MaxTokens)
+			return true, rpc.DecodeInt(value, &v.MaxTokens)
 		case "stopSequences":
-			return true, rpc.DecodeJSON(value, &v.StopSequences)
+			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
 		case "metadata":
 			return true, rpc.DecodeJSON(value, &v.Metadata)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "toolChoice":
-			return true, rpc.DecodeJSON(value, &v.ToolChoice)
+			return true, rpc.DecodePointer(value, &v.ToolChoice, rpc.DecodeUnmarshaler[ToolChoice])
 		}
 		return false, nil
 	})
@@ -1208,13 +1208,13 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "model":
-			return true, rpc.DecodeJSON(value, &v.Model)
+			return true, rpc.DecodeString(value, &v.Model)
 		case "stopReason":
-			return true, rpc.DecodeJSON(value, &v.StopReason)
+			return true, rpc.DecodeString(value, &v.StopReason)
 		}
 		return false, nil
 	})
@@ -1275,13 +1275,13 @@ func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -1347,19 +1347,19 @@ func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "supportedVersions":
-			return true, rpc.DecodeJSON(value, &v.SupportedVersions)
+			return true, rpc.DecodeSlice(value, &v.SupportedVersions, rpc.DecodeString[string])
 		case "capabilities":
-			return true, rpc.DecodeJSON(value, &v.Capabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
 		case "instructions":
-			return true, rpc.DecodeJSON(value, &v.Instructions)
+			return true, rpc.DecodeString(value, &v.Instructions)
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
@@ -1402,11 +1402,11 @@ func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -1450,7 +1450,7 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -1499,9 +1499,9 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
 			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
 		}
@@ -1552,11 +1552,11 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
+			return true, rpc.DecodeString(value, &v.URL)
 		}
 		return false, nil
 	})
@@ -1599,7 +1599,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "action":
-			return true, rpc.DecodeJSON(value, &v.Action)
+			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -1684,11 +1684,11 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "resource":
 			return true, rpc.DecodeJSON(value, &v.Resource)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -1736,11 +1736,11 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -1792,13 +1792,13 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -1847,15 +1847,15 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
@@ -1908,13 +1908,13 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[PromptMessage])
 		}
 		return false, nil
 	})
@@ -1958,7 +1958,7 @@ func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
@@ -2011,11 +2011,11 @@ func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
@@ -2060,11 +2060,11 @@ func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -2111,13 +2111,13 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "src":
-			return true, rpc.DecodeJSON(value, &v.Src)
+			return true, rpc.DecodeString(value, &v.Src)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "sizes":
-			return true, rpc.DecodeJSON(value, &v.Sizes)
+			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
 		case "theme":
-			return true, rpc.DecodeJSON(value, &v.Theme)
+			return true, rpc.DecodeString(value, &v.Theme)
 		}
 		return false, nil
 	})
@@ -2186,13 +2186,13 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -2247,17 +2247,17 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "version":
-			return true, rpc.DecodeJSON(value, &v.Version)
+			return true, rpc.DecodeString(value, &v.Version)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "websiteUrl":
-			return true, rpc.DecodeJSON(value, &v.WebsiteURL)
+			return true, rpc.DecodeString(value, &v.WebsiteURL)
 		}
 		return false, nil
 	})
@@ -2318,13 +2318,13 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "inputRequests":
 			return true, rpc.DecodeJSON(value, &v.InputRequests)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
@@ -2370,11 +2370,11 @@ func (v *InternalError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -2419,11 +2419,11 @@ func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -2467,11 +2467,11 @@ func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -2522,11 +2522,11 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
@@ -2574,9 +2574,9 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -2623,11 +2623,11 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -2673,11 +2673,11 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -2734,13 +2734,13 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -2798,17 +2798,17 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodeSlice(value, &v.Prompts, rpc.DecodeUnmarshaler[Prompt])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
@@ -2851,11 +2851,11 @@ func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -2907,13 +2907,13 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -2972,17 +2972,17 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resourceTemplates":
-			return true, rpc.DecodeJSON(value, &v.ResourceTemplates)
+			return true, rpc.DecodeSlice(value, &v.ResourceTemplates, rpc.DecodeUnmarshaler[ResourceTemplate])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
@@ -3026,11 +3026,11 @@ func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -3082,13 +3082,13 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -3146,17 +3146,17 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodeSlice(value, &v.Resources, rpc.DecodeUnmarshaler[Resource])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
@@ -3199,11 +3199,11 @@ func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -3248,9 +3248,9 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[ListRootsRequestParams])
 		}
 		return false, nil
 	})
@@ -3326,7 +3326,7 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
 		}
 		return false, nil
 	})
@@ -3378,13 +3378,13 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -3444,17 +3444,17 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
@@ -3497,11 +3497,11 @@ func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -3584,11 +3584,11 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -3632,13 +3632,13 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "level":
-			return true, rpc.DecodeJSON(value, &v.Level)
+			return true, rpc.DecodeString(value, &v.Level)
 		case "logger":
-			return true, rpc.DecodeJSON(value, &v.Logger)
+			return true, rpc.DecodeString(value, &v.Logger)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3687,11 +3687,11 @@ func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3740,11 +3740,11 @@ func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
@@ -3789,11 +3789,11 @@ func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) erro
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeUnmarshaler(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3831,7 +3831,7 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) 
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "requiredCapabilities":
-			return true, rpc.DecodeJSON(value, &v.RequiredCapabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.RequiredCapabilities)
 		}
 		return false, nil
 	})
@@ -3868,7 +3868,7 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		}
 		return false, nil
 	})
@@ -3914,13 +3914,13 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hints":
-			return true, rpc.DecodeJSON(value, &v.Hints)
+			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
 		case "costPriority":
-			return true, rpc.DecodeJSON(value, &v.CostPriority)
+			return true, rpc.DecodePointer(value, &v.CostPriority, rpc.DecodeFloat[float64])
 		case "speedPriority":
-			return true, rpc.DecodeJSON(value, &v.SpeedPriority)
+			return true, rpc.DecodePointer(value, &v.SpeedPriority, rpc.DecodeFloat[float64])
 		case "intelligencePriority":
-			return true, rpc.DecodeJSON(value, &v.IntelligencePriority)
+			return true, rpc.DecodePointer(value, &v.IntelligencePriority, rpc.DecodeFloat[float64])
 		}
 		return false, nil
 	})
@@ -3957,7 +3957,7 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -4034,7 +4034,7 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		}
 		return false, nil
 	})
@@ -4079,13 +4079,13 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -4124,9 +4124,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "cursor":
-			return true, rpc.DecodeJSON(value, &v.Cursor)
+			return true, rpc.DecodeString(value, &v.Cursor)
 		}
 		return false, nil
 	})
@@ -4168,11 +4168,11 @@ func (v *ParseError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -4221,11 +4221,11 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -4273,15 +4273,15 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "progressToken":
 			return true, rpc.DecodeJSON(value, &v.ProgressToken)
 		case "progress":
-			return true, rpc.DecodeJSON(value, &v.Progress)
+			return true, rpc.DecodeFloat(value, &v.Progress)
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		}
 		return false, nil
 	})
@@ -4339,15 +4339,15 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
+			return true, rpc.DecodeSlice(value, &v.Arguments, rpc.DecodeUnmarshaler[PromptArgument])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -4394,13 +4394,13 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "required":
-			return true, rpc.DecodeJSON(value, &v.Required)
+			return true, rpc.DecodePointer(value, &v.Required, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -4449,11 +4449,11 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
 		}
 		return false, nil
 	})
@@ -4490,7 +4490,7 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -4538,11 +4538,11 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		}
 		return false, nil
 	})
@@ -4594,13 +4594,13 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -4646,13 +4646,13 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
@@ -4710,15 +4710,15 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "contents":
 			return true, rpc.DecodeJSON(value, &v.Contents)
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
@@ -4763,7 +4763,7 @@ func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
@@ -4804,7 +4804,7 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -4869,13 +4869,13 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/protocolVersion":
-			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "io.modelcontextprotocol/clientCapabilities":
-			return true, rpc.DecodeJSON(value, &v.ClientCapabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.ClientCapabilities)
 		case "io.modelcontextprotocol/clientInfo":
-			return true, rpc.DecodeJSON(value, &v.ClientInfo)
+			return true, rpc.DecodePointer(value, &v.ClientInfo, rpc.DecodeUnmarshaler[Implementation])
 		case "io.modelcontextprotocol/logLevel":
-			return true, rpc.DecodeJSON(value, &v.LogLevel)
+			return true, rpc.DecodeString(value, &v.LogLevel)
 		case "progressToken":
 			return true, rpc.DecodeJSON(value, &v.ProgressToken)
 		}
@@ -4914,7 +4914,7 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -4970,21 +4970,21 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -5049,23 +5049,23 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -5116,11 +5116,11 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
 		}
 		return false, nil
 	})
@@ -5173,19 +5173,19 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uriTemplate":
-			return true, rpc.DecodeJSON(value, &v.URITemplate)
+			return true, rpc.DecodeString(value, &v.URITemplate)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -5230,9 +5230,9 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
@@ -5281,11 +5281,11 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -5326,9 +5326,9 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
@@ -5365,9 +5365,9 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		}
 		return false, nil
 	})
@@ -5404,7 +5404,7 @@ func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
 		}
 		return false, nil
 	})
@@ -5472,9 +5472,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -5517,7 +5517,7 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -5590,11 +5590,11 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "completions":
 			return true, rpc.DecodeJSON(value, &v.Completions)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodePointer(value, &v.Prompts, rpc.DecodeUnmarshaler[ServerCapabilitiesPrompts])
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodePointer(value, &v.Resources, rpc.DecodeUnmarshaler[ServerCapabilitiesResources])
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTools])
 		}
 		return false, nil
 	})
@@ -5630,7 +5630,7 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -5670,9 +5670,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "subscribe":
-			return true, rpc.DecodeJSON(value, &v.Subscribe)
+			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -5708,7 +5708,7 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -5759,13 +5759,13 @@ func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "toolsListChanged":
-			return true, rpc.DecodeJSON(value, &v.ToolsListChanged)
+			return true, rpc.DecodePointer(value, &v.ToolsListChanged, rpc.DecodeBool[bool])
 		case "promptsListChanged":
-			return true, rpc.DecodeJSON(value, &v.PromptsListChanged)
+			return true, rpc.DecodePointer(value, &v.PromptsListChanged, rpc.DecodeBool[bool])
 		case "resourcesListChanged":
-			return true, rpc.DecodeJSON(value, &v.ResourcesListChanged)
+			return true, rpc.DecodePointer(value, &v.ResourcesListChanged, rpc.DecodeBool[bool])
 		case "resourceSubscriptions":
-			return true, rpc.DecodeJSON(value, &v.ResourceSubscriptions)
+			return true, rpc.DecodeSlice(value, &v.ResourceSubscriptions, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
@@ -5815,11 +5815,11 @@ func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -5858,9 +5858,9 @@ func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) er
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "notifications":
-			return true, rpc.DecodeJSON(value, &v.Notifications)
+			return true, rpc.DecodeUnmarshaler(value, &v.Notifications)
 		}
 		return false, nil
 	})
@@ -5912,13 +5912,13 @@ func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -5956,9 +5956,9 @@ func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "notifications":
-			return true, rpc.DecodeJSON(value, &v.Notifications)
+			return true, rpc.DecodeUnmarshaler(value, &v.Notifications)
 		}
 		return false, nil
 	})
@@ -6004,9 +6004,9 @@ func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		}
 		return false, nil
 	})
@@ -6050,7 +6050,7 @@ func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
 		case "io.modelcontextprotocol/subscriptionId":
 			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
 		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
 		}
 		return false, nil
 	})
@@ -6094,11 +6094,11 @@ func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
@@ -6144,11 +6144,11 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -6194,11 +6194,11 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -6260,19 +6260,19 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "inputSchema":
 			return true, rpc.DecodeJSON(value, &v.InputSchema)
 		case "outputSchema":
 			return true, rpc.DecodeJSON(value, &v.OutputSchema)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -6325,15 +6325,15 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "readOnlyHint":
-			return true, rpc.DecodeJSON(value, &v.ReadOnlyHint)
+			return true, rpc.DecodePointer(value, &v.ReadOnlyHint, rpc.DecodeBool[bool])
 		case "destructiveHint":
-			return true, rpc.DecodeJSON(value, &v.DestructiveHint)
+			return true, rpc.DecodePointer(value, &v.DestructiveHint, rpc.DecodeBool[bool])
 		case "idempotentHint":
-			return true, rpc.DecodeJSON(value, &v.IdempotentHint)
+			return true, rpc.DecodePointer(value, &v.IdempotentHint, rpc.DecodeBool[bool])
 		case "openWorldHint":
-			return true, rpc.DecodeJSON(value, &v.OpenWorldHint)
+			return true, rpc.DecodePointer(value, &v.OpenWorldHint, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
@@ -6369,7 +6369,7 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		}
 		return false, nil
 	})
@@ -6440,11 +6440,11 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
 		}
 		return false, nil
 	})
@@ -6501,15 +6501,15 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "toolUseId":
-			return true, rpc.DecodeJSON(value, &v.ToolUseID)
+			return true, rpc.DecodeString(value, &v.ToolUseID)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
@@ -6566,11 +6566,11 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
+			return true, rpc.DecodeString(value, &v.ID)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "input":
 			return true, rpc.DecodeJSON(value, &v.Input)
 		case "_meta":
@@ -6623,11 +6623,11 @@ func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
@@ -6672,11 +6672,11 @@ func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeUnmarshaler(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -6721,9 +6721,9 @@ func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "supported":
-			return true, rpc.DecodeJSON(value, &v.Supported)
+			return true, rpc.DecodeSlice(value, &v.Supported, rpc.DecodeString[string])
 		case "requested":
-			return true, rpc.DecodeJSON(value, &v.Requested)
+			return true, rpc.DecodeString(value, &v.Requested)
 		}
 		return false, nil
 	})

@@ -53,9 +53,9 @@ func (v *Open) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "tags":
-			return true, rpc.DecodeJSON(value, &v.Tags)
+			return true, rpc.DecodeSlice(value, &v.Tags, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
@@ -95,7 +95,7 @@ func (v *Typed) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[float64](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
 		}
 		return false, nil
 	})

@@ -48,9 +48,9 @@ func (v *EchoRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -89,9 +89,9 @@ func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "times":
-			return true, rpc.DecodeJSON(value, &v.Times)
+			return true, rpc.DecodePointer(value, &v.Times, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -126,7 +126,7 @@ func (v *EchoResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		}
 		return false, nil
 	})
@@ -171,9 +171,9 @@ func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -209,7 +209,7 @@ func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "beat":
-			return true, rpc.DecodeJSON(value, &v.Beat)
+			return true, rpc.DecodePointer(value, &v.Beat, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
@@ -257,9 +257,9 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[PingRequestParams])
 		}
 		return false, nil
 	})
@@ -295,7 +295,7 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "note":
-			return true, rpc.DecodeJSON(value, &v.Note)
+			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
@@ -331,7 +331,7 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -368,7 +368,7 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "note":
-			return true, rpc.DecodeJSON(value, &v.Note)
+			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
 		}
 		return false, nil
 	})

@@ -49,13 +49,13 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
+			return true, rpc.DecodeString(value, &v.ID)
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -96,7 +96,7 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodePointer(value, &v.Name, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
@@ -133,11 +133,11 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		}
 		return false, nil
 	})
@@ -186,11 +186,11 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -227,9 +227,9 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
 		case "requestId":
-			return true, rpc.DecodeJSON(value, &v.RequestID)
+			return true, rpc.DecodeString(value, &v.RequestID)
 		}
 		return false, nil
 	})
@@ -277,11 +277,11 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -318,9 +318,9 @@ func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
 		case "requestId":
-			return true, rpc.DecodeJSON(value, &v.RequestID)
+			return true, rpc.DecodeString(value, &v.RequestID)
 		}
 		return false, nil
 	})
@@ -365,9 +365,9 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -403,7 +403,7 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		}
 		return false, nil
 	})
@@ -441,7 +441,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "action":
-			return true, rpc.DecodeJSON(value, &v.Action)
+			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -504,7 +504,7 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 		case "inputRequests":
 			return true, rpc.DecodeJSON(value, &v.InputRequests)
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		}
 		return false, nil
 	})

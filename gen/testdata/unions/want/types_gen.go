@@ -174,7 +174,7 @@ func (v *ListResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "items":
-			return true, rpc.DecodeJSON(value, &v.Items)
+			return true, rpc.DecodeSlice(value, &v.Items, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
