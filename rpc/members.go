@@ -1,8 +1,10 @@
 package rpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -24,7 +26,10 @@ var errNotObject = errors.New("not a well-formed JSON object")
 // has no members), in valid UTF-8,
 // with no member name repeated (names written with escapes are compared
 // decoded) and nesting within the decoder's limit; names match exactly,
-// case included.
+// case included. It checks the object as it walks it, in the same pass:
+// the members before a fault may have been handed to member by the time
+// the fault is found, and the error is then the fault's, even when member
+// failed first, as a decode of the whole object would report it.
 //
 // For each member it calls member with the decoded name (valid only during
 // the call; it aliases b unless the name was written with escapes) and the
@@ -165,11 +170,20 @@ func (r *rawMembers) toMap(b []byte) map[string]json.RawMessage {
 }
 
 // notObjectError is the error DecodeMembers returns for input that is not
-// one well-formed object: the decoder's own error (for invalid JSON, or a
-// value that is not an object, which names map[string]V as the Go type it
-// could not fill), or nil for null, which decodes to the zero value and so
-// to no members.
+// one well-formed object. When the first value in b is not valid JSON, it
+// is the decoder's error about that value's first fault: what DecodeJSON
+// reports for a type with its own UnmarshalJSON, since the decoder reads
+// the whole value before it calls the method. Otherwise it is the
+// decoder's error for b as a map[string]V: naming the map as the Go type
+// it could not fill when the value is not an object, about the data after
+// it when there is any, and nil for null, which decodes to the zero value
+// and so to no members.
 func notObjectError[V any](b []byte) error {
+	if !jsonscan.Strict(b, membersMaxDepth) {
+		if _, err := jsontext.NewDecoder(bytes.NewReader(b)).ReadValue(); err != nil && err != io.EOF {
+			return err
+		}
+	}
 	var m map[string]V
 	if err := DecodeJSON(b, &m); err != nil {
 		return err
