@@ -3,7 +3,8 @@ package gen
 import "github.com/dave/jennifer/jen"
 
 // How a generated UnmarshalJSON decodes the value of one member: the
-// simple kinds (strings, enums, booleans, numbers, raw JSON), the
+// simple kinds (strings, enums, booleans, numbers, raw JSON, maps of raw
+// JSON), the
 // generated types whose own UnmarshalJSON checks its input, and pointers
 // to and slices of those go through the rpc.Decode* helpers, which read
 // them without building a decoder; every other type goes through
@@ -39,6 +40,10 @@ func decodeFunc(t typeRef, typed bool) jen.Code {
 		return jen.Qual(rpcPath, "DecodeRaw")
 	case refBasic:
 		helper = basicDecoder(t.basic)
+	case refMap:
+		if isRawMap(t) {
+			helper = "DecodeRawMap"
+		}
 	case refNamed:
 		helper = namedDecoder(t.named)
 	}
@@ -67,7 +72,8 @@ func basicDecoder(basic string) string {
 }
 
 // namedDecoder is the helper for a generated type: the basic one for enums
-// and types defined on a basic type (which have no methods of their own),
+// and types defined on a basic type or on a map of raw JSON (which have no
+// methods of their own),
 // DecodeUnmarshaler for the types whose UnmarshalJSON checks its whole
 // input (structs that keep unknown members, tuples). Unions read their
 // input without checking it, so they keep DecodeJSON, which checks it
@@ -81,6 +87,9 @@ func namedDecoder(nt *namedType) string {
 		if nt.underlying.kind == refBasic && !nt.underlying.ptr {
 			return basicDecoder(nt.underlying.basic)
 		}
+		if isRawMap(nt.underlying) {
+			return "DecodeRawMap"
+		}
 	case namedAlias:
 		u := nt.underlying
 		switch {
@@ -88,6 +97,8 @@ func namedDecoder(nt *namedType) string {
 			return ""
 		case u.kind == refBasic:
 			return basicDecoder(u.basic)
+		case isRawMap(u):
+			return "DecodeRawMap"
 		case u.kind == refNamed:
 			return namedDecoder(u.named)
 		}
@@ -99,4 +110,9 @@ func namedDecoder(nt *namedType) string {
 		return "DecodeUnmarshaler"
 	}
 	return ""
+}
+
+// isRawMap reports whether t is map[string]json.RawMessage.
+func isRawMap(t typeRef) bool {
+	return t.kind == refMap && !t.ptr && t.elem.kind == refRaw && !t.elem.ptr
 }

@@ -90,6 +90,26 @@ func DecodeRaw(value []byte, p *json.RawMessage) error {
 	return DecodeJSON(value, p)
 }
 
+// DecodeRawMap decodes a JSON object into a map of its members' values as
+// they are written (copies, as DecodeRaw makes them), in one pass over
+// the object and a few allocations whatever the number of members. An
+// empty object gives an empty map, null a nil one; a map that already has
+// members is merged into by DecodeJSON.
+func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
+	if *p != nil || !jsonscan.Bare(value) || string(value) == "null" {
+		return DecodeJSON(value, p)
+	}
+	m, err := DecodeMembers[json.RawMessage](value, func(_, _ []byte) (bool, error) { return false, nil })
+	if err != nil {
+		return DecodeJSON(value, p) // its error names M, as DecodeJSON's does
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	*p = M(m)
+	return nil
+}
+
 // DecodeUnmarshaler decodes value with T's own UnmarshalJSON method, called
 // directly. It is for the generated types that check their whole input
 // themselves (the structs that keep unknown members, and tuples): for

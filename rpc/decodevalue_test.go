@@ -47,6 +47,9 @@ func sameAsDecodeJSON[T any](t *testing.T, in string, decode func([]byte, *T) er
 
 type level string
 
+// meta is a map type of its own, as the generated Meta is.
+type meta map[string]json.RawMessage
+
 func TestScalarDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 	for _, in := range scalarInputs {
 		sameAsDecodeJSON(t, in, rpc.DecodeString[string])
@@ -208,6 +211,7 @@ func TestCompositeDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 	inputs := append([]string{
 		`{"x":1,"y":2}`, `{"x":1,"y":2,"z":[true]}`, `{"x":1.5}`, `{"x":"1"}`, `{"x":1,"x":2}`, `{"x":1} `,
 		`[{"x":1},{"y":2}]`, `[{"x":1},{"y":"bad"}]`, `[{"x":1}, null]`, `[{"x":1},]`, `[{"x":1} {"y":2}]`, `[{"x":1}]]`,
+		`{}`, `{ }`, `{"a":{"b":[1]},"c":"d"}`, `{"a":1,"a":2}`, `{"\u0061":1}`, "{\"a\":\"\xff\"}",
 		`["a","b"]`, `["a",1]`, `[ "a" , "b" ]`, `[]`, `[ ]`, `["a"`, "[\"\xff\"]", `[[1]]`,
 	}, scalarInputs...)
 	for _, in := range inputs {
@@ -218,7 +222,26 @@ func TestCompositeDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]point) error { return rpc.DecodeSlice(b, p, rpc.DecodeUnmarshaler[point]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]string) error { return rpc.DecodeSlice(b, p, rpc.DecodeString[string]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]json.RawMessage) error { return rpc.DecodeSlice(b, p, rpc.DecodeRaw) })
+		sameAsDecodeJSON(t, in, rpc.DecodeRawMap[map[string]json.RawMessage])
+		sameAsDecodeJSON(t, in, rpc.DecodeRawMap[meta])
 	}
+}
+
+func TestDecodeRawMapGivesAnEmptyMapForAnEmptyObjectAndMergesIntoAFullOne(t *testing.T) {
+	var m meta
+	require.NoError(t, rpc.DecodeRawMap([]byte(`{}`), &m))
+	assert.NotNil(t, m)
+	assert.Empty(t, m)
+
+	full := meta{"kept": json.RawMessage(`1`)}
+	require.NoError(t, rpc.DecodeRawMap([]byte(`{"new":2}`), &full))
+	assert.Equal(t, meta{"kept": json.RawMessage(`1`), "new": json.RawMessage(`2`)}, full, "as DecodeJSON merges")
+
+	in := []byte(`{"a":"x"}`)
+	var c map[string]json.RawMessage
+	require.NoError(t, rpc.DecodeRawMap(in, &c))
+	copy(in, `{"a":"y"}`)
+	assert.Equal(t, `"x"`, string(c["a"]), "the values are copies")
 }
 
 func TestDecodeSliceGivesAnEmptySliceForAnEmptyArray(t *testing.T) {

@@ -105,7 +105,7 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -155,7 +155,7 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 		case "blob":
 			return true, rpc.DecodeString(value, &v.Blob)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -258,7 +258,7 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "structuredContent":
@@ -359,7 +359,7 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
@@ -417,7 +417,7 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "requestId":
 			return true, rpc.DecodeJSON(value, &v.RequestID)
 		case "reason":
@@ -520,9 +520,9 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "form":
-			return true, rpc.DecodeJSON(value, &v.Form)
+			return true, rpc.DecodeRawMap(value, &v.Form)
 		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
+			return true, rpc.DecodeRawMap(value, &v.URL)
 		}
 		return false, nil
 	})
@@ -597,9 +597,9 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
+			return true, rpc.DecodeRawMap(value, &v.Context)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeRawMap(value, &v.Tools)
 		}
 		return false, nil
 	})
@@ -641,9 +641,9 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "list":
-			return true, rpc.DecodeJSON(value, &v.List)
+			return true, rpc.DecodeRawMap(value, &v.List)
 		case "cancel":
-			return true, rpc.DecodeJSON(value, &v.Cancel)
+			return true, rpc.DecodeRawMap(value, &v.Cancel)
 		case "requests":
 			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequests])
 		}
@@ -722,7 +722,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) err
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "create":
-			return true, rpc.DecodeJSON(value, &v.Create)
+			return true, rpc.DecodeRawMap(value, &v.Create)
 		}
 		return false, nil
 	})
@@ -760,7 +760,7 @@ func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error 
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "createMessage":
-			return true, rpc.DecodeJSON(value, &v.CreateMessage)
+			return true, rpc.DecodeRawMap(value, &v.CreateMessage)
 		}
 		return false, nil
 	})
@@ -925,7 +925,7 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "completion":
 			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
 		}
@@ -1069,7 +1069,7 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 		case "stopSequences":
 			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
 		case "metadata":
-			return true, rpc.DecodeJSON(value, &v.Metadata)
+			return true, rpc.DecodeRawMap(value, &v.Metadata)
 		case "tools":
 			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "toolChoice":
@@ -1143,7 +1143,7 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
 			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
@@ -1192,7 +1192,7 @@ func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "task":
 			return true, rpc.DecodeUnmarshaler(value, &v.Task)
 		}
@@ -1362,7 +1362,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "action":
 			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
@@ -1493,7 +1493,7 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -1589,7 +1589,7 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "description":
 			return true, rpc.DecodeString(value, &v.Description)
 		case "messages":
@@ -1666,7 +1666,7 @@ func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -1760,7 +1760,7 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
@@ -1904,7 +1904,7 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -2065,7 +2065,7 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "protocolVersion":
 			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "capabilities":
@@ -2118,7 +2118,7 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
 			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "prompts":
@@ -2167,7 +2167,7 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
 			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resourceTemplates":
@@ -2216,7 +2216,7 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
 			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resources":
@@ -2261,7 +2261,7 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "roots":
 			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
 		}
@@ -2308,7 +2308,7 @@ func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
 			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tasks":
@@ -2357,7 +2357,7 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
 			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tools":
@@ -2439,7 +2439,7 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "level":
 			return true, rpc.DecodeString(value, &v.Level)
 		case "logger":
@@ -2576,7 +2576,7 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -2664,7 +2664,7 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "progressToken":
 			return true, rpc.DecodeJSON(value, &v.ProgressToken)
 		case "progress":
@@ -2741,7 +2741,7 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 		case "icons":
 			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -2964,7 +2964,7 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "contents":
 			return true, rpc.DecodeJSON(value, &v.Contents)
 		}
@@ -3117,7 +3117,7 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -3199,7 +3199,7 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -3266,7 +3266,7 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -3353,7 +3353,7 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
 		}
@@ -3391,7 +3391,7 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -3456,7 +3456,7 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -3495,7 +3495,7 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
 			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
@@ -3561,9 +3561,9 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
 		case "logging":
-			return true, rpc.DecodeJSON(value, &v.Logging)
+			return true, rpc.DecodeRawMap(value, &v.Logging)
 		case "completions":
-			return true, rpc.DecodeJSON(value, &v.Completions)
+			return true, rpc.DecodeRawMap(value, &v.Completions)
 		case "prompts":
 			return true, rpc.DecodePointer(value, &v.Prompts, rpc.DecodeUnmarshaler[ServerCapabilitiesPrompts])
 		case "resources":
@@ -3691,9 +3691,9 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "list":
-			return true, rpc.DecodeJSON(value, &v.List)
+			return true, rpc.DecodeRawMap(value, &v.List)
 		case "cancel":
-			return true, rpc.DecodeJSON(value, &v.Cancel)
+			return true, rpc.DecodeRawMap(value, &v.Cancel)
 		case "requests":
 			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequests])
 		}
@@ -3769,7 +3769,7 @@ func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "call":
-			return true, rpc.DecodeJSON(value, &v.Call)
+			return true, rpc.DecodeRawMap(value, &v.Call)
 		}
 		return false, nil
 	})
@@ -4074,7 +4074,7 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
@@ -4140,7 +4140,7 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -4190,7 +4190,7 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 		case "text":
 			return true, rpc.DecodeString(value, &v.Text)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -4262,7 +4262,7 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -4502,11 +4502,11 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "structuredContent":
-			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+			return true, rpc.DecodeRawMap(value, &v.StructuredContent)
 		case "isError":
 			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -4572,9 +4572,9 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "input":
-			return true, rpc.DecodeJSON(value, &v.Input)
+			return true, rpc.DecodeRawMap(value, &v.Input)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})

@@ -103,7 +103,7 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -153,7 +153,7 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 		case "blob":
 			return true, rpc.DecodeString(value, &v.Blob)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -570,7 +570,7 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "extensions":
 			return true, rpc.DecodeJSON(value, &v.Extensions)
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodeRawMap(value, &v.Roots)
 		case "sampling":
 			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
 		case "elicitation":
@@ -1206,7 +1206,7 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
 			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
@@ -1690,7 +1690,7 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -2194,7 +2194,7 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -2578,7 +2578,7 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -2629,7 +2629,7 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -3285,7 +3285,7 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -3959,7 +3959,7 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -4349,7 +4349,7 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 		case "icons":
 			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -4806,7 +4806,7 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
@@ -4986,7 +4986,7 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -5067,7 +5067,7 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -5187,7 +5187,7 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -5476,7 +5476,7 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -5515,7 +5515,7 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
 			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
@@ -6150,7 +6150,7 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -6200,7 +6200,7 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 		case "text":
 			return true, rpc.DecodeString(value, &v.Text)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -6274,7 +6274,7 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -6511,7 +6511,7 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 		case "isError":
 			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -6572,9 +6572,9 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "input":
-			return true, rpc.DecodeJSON(value, &v.Input)
+			return true, rpc.DecodeRawMap(value, &v.Input)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})

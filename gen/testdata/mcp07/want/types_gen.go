@@ -333,7 +333,7 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})

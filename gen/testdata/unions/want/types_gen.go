@@ -94,7 +94,7 @@ func (v *EmptyResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
