@@ -17,17 +17,40 @@ func memberDecode(t typeRef, target jen.Code) jen.Code {
 	if t.ptr {
 		elem := t
 		elem.ptr = false
-		if fn := decodeFunc(elem, true); fn != nil {
+		if fn := elemDecodeFunc(elem); fn != nil {
 			return jen.Qual(rpcPath, "DecodePointer").Call(value, target, fn)
 		}
 	} else if t.kind == refSlice && !t.elem.ptr {
-		if fn := decodeFunc(*t.elem, true); fn != nil {
+		if fn := elemDecodeFunc(*t.elem); fn != nil {
 			return jen.Qual(rpcPath, "DecodeSlice").Call(value, target, fn)
 		}
 	} else if fn := decodeFunc(t, false); fn != nil {
 		return jen.Add(fn).Call(value, target)
 	}
 	return jen.Qual(rpcPath, "DecodeJSON").Call(value, target)
+}
+
+// elemDecodeFunc is decodeFunc for the element of a pointer or a slice,
+// where a union, which has no helper, is read by rpc.DecodeValue: the
+// union's own UnmarshalJSON after DecodeJSON's check, without the decoder
+// DecodeJSON would otherwise set up for the pointer or the whole slice.
+func elemDecodeFunc(t typeRef) jen.Code {
+	if fn := decodeFunc(t, true); fn != nil {
+		return fn
+	}
+	if t.kind == refNamed && seeAlias(t).kind == refNamed && seeAlias(t).named.kind == namedUnion {
+		return jen.Qual(rpcPath, "DecodeValue").Index(typeCode(t))
+	}
+	return nil
+}
+
+// seeAlias returns the type an alias stands for, through any number of
+// aliases.
+func seeAlias(t typeRef) typeRef {
+	for t.kind == refNamed && t.named.kind == namedAlias && !t.ptr {
+		t = t.named.underlying
+	}
+	return t
 }
 
 // decodeFunc names the rpc helper that decodes one value of t (not a

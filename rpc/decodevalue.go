@@ -129,6 +129,14 @@ func DecodeUnmarshaler[T any, PT interface {
 	return nil
 }
 
+// DecodeValue is DecodeJSON for a value of type T: the decode function to
+// give DecodePointer and DecodeSlice for a type without a helper of its
+// own, such as a union, whose UnmarshalJSON DecodeJSON calls once it has
+// checked the value.
+func DecodeValue[T any](value []byte, p *T) error {
+	return DecodeJSON(value, p)
+}
+
 // DecodePointer decodes value into a new T with decode and stores it in
 // *p; null stores nil.
 func DecodePointer[T any](value []byte, p **T, decode func(value []byte, p *T) error) error {

@@ -212,7 +212,7 @@ func TestCompositeDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 		`{"x":1,"y":2}`, `{"x":1,"y":2,"z":[true]}`, `{"x":1.5}`, `{"x":"1"}`, `{"x":1,"x":2}`, `{"x":1} `,
 		`[{"x":1},{"y":2}]`, `[{"x":1},{"y":"bad"}]`, `[{"x":1}, null]`, `[{"x":1},]`, `[{"x":1} {"y":2}]`, `[{"x":1}]]`,
 		`{}`, `{ }`, `{"a":{"b":[1]},"c":"d"}`, `{"a":1,"a":2}`, `{"\u0061":1}`, "{\"a\":\"\xff\"}",
-		`["a","b"]`, `["a",1]`, `[ "a" , "b" ]`, `[]`, `[ ]`, `["a"`, "[\"\xff\"]", `[[1]]`,
+		`["a","b"]`, `["a",1]`, `[true]`, `["a", true]`, `[ "a" , "b" ]`, `[]`, `[ ]`, `["a"`, "[\"\xff\"]", `[[1]]`,
 	}, scalarInputs...)
 	for _, in := range inputs {
 		sameAsDecodeJSON(t, in, rpc.DecodeUnmarshaler[point])
@@ -222,6 +222,8 @@ func TestCompositeDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]point) error { return rpc.DecodeSlice(b, p, rpc.DecodeUnmarshaler[point]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]string) error { return rpc.DecodeSlice(b, p, rpc.DecodeString[string]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]json.RawMessage) error { return rpc.DecodeSlice(b, p, rpc.DecodeRaw) })
+		sameAsDecodeJSON(t, in, func(b []byte, p *[]recorded) error { return rpc.DecodeSlice(b, p, rpc.DecodeValue[recorded]) })
+		sameAsDecodeJSON(t, in, func(b []byte, p **recorded) error { return rpc.DecodePointer(b, p, rpc.DecodeValue[recorded]) })
 		sameAsDecodeJSON(t, in, rpc.DecodeRawMap[map[string]json.RawMessage])
 		sameAsDecodeJSON(t, in, rpc.DecodeRawMap[meta])
 	}
@@ -260,6 +262,18 @@ func TestDecodeSlicePlacesAnElementErrorAtTheElement(t *testing.T) {
 	assert.Equal(t, jsontext.Pointer("/1"), serr.JSONPointer)
 	assert.Equal(t, int64(strings.Index(string(in), "2")), serr.ByteOffset)
 	assert.Contains(t, err.Error(), `within "/1"`)
+}
+
+// recorded keeps the JSON it is given, and refuses true, as a union reads
+// its input without checking it.
+type recorded struct{ raw string }
+
+func (r *recorded) UnmarshalJSON(b []byte) error {
+	if string(b) == "true" {
+		return errors.New("true is not allowed")
+	}
+	r.raw = string(b)
+	return nil
 }
 
 // failing's UnmarshalJSON fails with an error that is not a JSON error.

@@ -260,7 +260,7 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
@@ -2966,7 +2966,7 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "contents":
-			return true, rpc.DecodeJSON(value, &v.Contents)
+			return true, rpc.DecodeSlice(value, &v.Contents, rpc.DecodeValue[AnyResourceContents])
 		}
 		return false, nil
 	})
@@ -3009,7 +3009,7 @@ func (v *RequestMeta) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "progressToken":
-			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
 		}
 		return false, nil
 	})
@@ -4500,7 +4500,7 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 		case "toolUseId":
 			return true, rpc.DecodeString(value, &v.ToolUseID)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeRawMap(value, &v.StructuredContent)
 		case "isError":

@@ -357,7 +357,7 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "resultType":
 			return true, rpc.DecodeString(value, &v.ResultType)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
@@ -4714,7 +4714,7 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 		case "resultType":
 			return true, rpc.DecodeString(value, &v.ResultType)
 		case "contents":
-			return true, rpc.DecodeJSON(value, &v.Contents)
+			return true, rpc.DecodeSlice(value, &v.Contents, rpc.DecodeValue[AnyResourceContents])
 		case "ttlMs":
 			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
@@ -4877,7 +4877,7 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 		case "io.modelcontextprotocol/logLevel":
 			return true, rpc.DecodeString(value, &v.LogLevel)
 		case "progressToken":
-			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
 		}
 		return false, nil
 	})
@@ -6505,7 +6505,7 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 		case "toolUseId":
 			return true, rpc.DecodeString(value, &v.ToolUseID)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
