@@ -6,6 +6,9 @@ import "github.com/dave/jennifer/jen"
 // fills it with the members its properties do not name. It walks the object
 // once with rpc.DecodeMembers: each property's member is decoded straight
 // into its field (see memberDecode), and every other member into Extra.
+// DecodeMembers checks the whole object as it walks it, so the struct is
+// also marked as a rpc.CheckingUnmarshaler, which rpc.DecodeJSON does not
+// check again.
 func structUnmarshaler(f *jen.File, nt *namedType) {
 	if nt.extra == nil {
 		return
@@ -24,6 +27,9 @@ func structUnmarshaler(f *jen.File, nt *namedType) {
 		jen.Id("v").Dot("Extra").Op("=").Id("extra"),
 		jen.Return(jen.Err()),
 	)
+	f.Line()
+	comment(f, "UnmarshalJSONChecksInput marks "+nt.name+" as a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it first.", false)
+	f.Func().Params(jen.Op("*").Id(nt.name)).Id("UnmarshalJSONChecksInput").Params().Block()
 }
 
 // memberNameParam names the member-name parameter of the callback: "_"

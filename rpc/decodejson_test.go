@@ -115,3 +115,34 @@ func TestDecodeJSONRawMessageKeepsTheValueAsWritten(t *testing.T) {
 	assert.Equal(t, `[ 1 ,2 ]`, string(r))
 	require.Error(t, rpc.DecodeJSON([]byte(`[`+strings.Repeat("[", 10000)+strings.Repeat("]", 10000)+`]`), &r), "past the nesting limit")
 }
+
+// checkedPoint is point marked as a CheckingUnmarshaler, as the generated
+// structs that keep unknown members are.
+type checkedPoint struct{ point }
+
+func (p *checkedPoint) UnmarshalJSON(b []byte) error { return p.point.UnmarshalJSON(b) }
+
+func (*checkedPoint) UnmarshalJSONChecksInput() {}
+
+var _ rpc.CheckingUnmarshaler = (*checkedPoint)(nil)
+
+func TestDecodeJSONGivesACheckingUnmarshalerWhatTheDecoderGives(t *testing.T) {
+	inputs := append([]string{
+		`{"x":1,"y":2}`, ` {"x":1} `, "\n{\"x\":1,\"z\":[true]}\t", `{"x":1.5}`, `{"x":"1"}`, `{"x":1,"x":2}`,
+		`{"x":1} x`, `{"x":"bad"} x`, `{"x":"bad"} {"y":2}`, `{"x":1}}`, `{"x":1,}`, `{"x":"\ud800"}`, "{\"x\":\"\xff\"}",
+		`{"z":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`,
+		`{"z":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+	}, scalarInputs...)
+	for _, in := range inputs {
+		var got, want checkedPoint
+		err := rpc.DecodeJSON([]byte(in), &got)
+		wantErr := jsonv2.Unmarshal([]byte(in), &want)
+		if wantErr != nil {
+			require.Error(t, err, "%.60q", in)
+			assert.Equal(t, wantErr.Error(), err.Error(), "%.60q", in)
+			continue
+		}
+		require.NoError(t, err, "%.60q", in)
+		assert.Equal(t, want, got, "%.60q", in)
+	}
+}

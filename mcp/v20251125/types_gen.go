@@ -55,6 +55,11 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Annotations as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Annotations) UnmarshalJSONChecksInput() {}
+
 // AudioContent is a sound clip carried inline as base64 (since 2025-03-26; a
 // 2024-11-05 peer does not know it).
 type AudioContent struct {
@@ -113,6 +118,11 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks AudioContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*AudioContent) UnmarshalJSONChecksInput() {}
+
 // BlobResourceContents are binary resource contents, base64-encoded.
 type BlobResourceContents struct {
 	// The resource these contents belong to.
@@ -162,6 +172,11 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks BlobResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*BlobResourceContents) UnmarshalJSONChecksInput() {}
 
 // CallToolRequestParams name the tool to run and its arguments. arguments may
 // be left out for a tool that takes none. task (2025-11-25) asks the server to
@@ -213,6 +228,11 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
 // (bad arguments, an upstream error) is reported here with isError set, so that
@@ -272,6 +292,11 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolResult) UnmarshalJSONChecksInput() {}
+
 // CancelTaskRequestParams name the task to cancel. Cancelling a task that is
 // already final is an error (-32602).
 type CancelTaskRequestParams struct {
@@ -308,6 +333,11 @@ func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelTaskRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelTaskRequestParams) UnmarshalJSONChecksInput() {}
 
 // CancelTaskResult is the state of the task after cancellation.
 //
@@ -381,6 +411,11 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CancelTaskResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CancelTaskResult) UnmarshalJSONChecksInput() {}
+
 // CancelledNotificationParams withdraw a request the sender made and that may
 // still be in flight. The receiver should stop working on it and not answer.
 // requestId is optional since 2025-11-25 (tasks are cancelled with
@@ -428,6 +463,11 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientCapabilities says which optional features a client offers. A member
 // that is absent means the feature is not offered. elicitation appeared in
@@ -489,6 +529,11 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilities) UnmarshalJSONChecksInput() {}
+
 // The client answers elicitation/create. An empty object means form mode only.
 type ClientCapabilitiesElicitation struct {
 	// Form-mode elicitation is supported.
@@ -530,6 +575,11 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
+
 // The client answers roots/list.
 type ClientCapabilitiesRoots struct {
 	// The client sends notifications/roots/list_changed when its roots change.
@@ -565,6 +615,11 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesRoots as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesRoots) UnmarshalJSONChecksInput() {}
 
 // The client answers sampling/createMessage.
 type ClientCapabilitiesSampling struct {
@@ -606,6 +661,11 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
 
 // The client runs task-augmented requests (experimental, 2025-11-25).
 type ClientCapabilitiesTasks struct {
@@ -653,6 +713,11 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasks as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasks) UnmarshalJSONChecksInput() {}
+
 // Which requests sent to the client may carry a task.
 type ClientCapabilitiesTasksRequests struct {
 	Sampling    *ClientCapabilitiesTasksRequestsSampling    `json:"sampling,omitempty"`
@@ -692,6 +757,11 @@ func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequests as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasksRequests) UnmarshalJSONChecksInput() {}
+
 // ClientCapabilitiesTasksRequestsElicitation is generated from
 // lifecycle.json#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation.
 type ClientCapabilitiesTasksRequestsElicitation struct {
@@ -730,6 +800,11 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) err
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequestsElicitation as
+// a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSONChecksInput() {}
+
 // ClientCapabilitiesTasksRequestsSampling is generated from
 // lifecycle.json#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling.
 type ClientCapabilitiesTasksRequestsSampling struct {
@@ -767,6 +842,11 @@ func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error 
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequestsSampling as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasksRequestsSampling) UnmarshalJSONChecksInput() {}
 
 // CompleteRequestParams say what is being completed: the prompt or template,
 // the argument and its partial value, and (since 2025-06-18) the values already
@@ -820,6 +900,11 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParams) UnmarshalJSONChecksInput() {}
+
 // The argument being completed.
 type CompleteRequestParamsArgument struct {
 	// The argument or template variable.
@@ -861,6 +946,11 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteRequestParamsArgument as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput() {}
+
 // What is known besides the argument itself.
 type CompleteRequestParamsContext struct {
 	// Values of arguments that are already resolved.
@@ -896,6 +986,11 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParamsContext as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput() {}
 
 // CompleteResult holds the suggestions, at most 100, best first.
 type CompleteResult struct {
@@ -934,6 +1029,11 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CompleteResult) UnmarshalJSONChecksInput() {}
 
 // CompleteResultCompletion is generated from
 // completion.json#/$defs/CompleteResult/properties/completion.
@@ -986,6 +1086,11 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResultCompletion as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteResultCompletion) UnmarshalJSONChecksInput() {}
 
 // CreateMessageRequestParams are the conversation to continue and how. The
 // client may change any of it, or refuse, usually after asking the user. tools
@@ -1081,6 +1186,11 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CreateMessageRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageRequestParams) UnmarshalJSONChecksInput() {}
+
 // Which other MCP context to add to the prompt. none is the default; thisServer
 // and allServers need the client's sampling.context capability.
 type CreateMessageRequestParamsIncludeContext string
@@ -1159,6 +1269,11 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CreateMessageResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
+
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
 // of CreateMessageResultContent.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
@@ -1201,6 +1316,11 @@ func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateTaskResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CreateTaskResult) UnmarshalJSONChecksInput() {}
 
 // Cursor is an opaque pagination position handed out by the server. Clients
 // pass it back unchanged and never interpret it.
@@ -1262,6 +1382,11 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestFormParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestFormParams) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
 // of band, such as entering a credential or paying (2025-11-25). The server may
@@ -1327,6 +1452,11 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ElicitRequestURLParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestURLParams) UnmarshalJSONChecksInput() {}
+
 // ElicitResult is the user's answer: accept (with content for a form), decline
 // or cancel. Content values are strings, numbers, booleans or lists of strings.
 type ElicitResult struct {
@@ -1373,6 +1503,11 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitResult) UnmarshalJSONChecksInput() {}
 
 // accept: the user submitted or agreed; decline: the user refused; cancel: the
 // user dismissed the request without choosing.
@@ -1451,6 +1586,11 @@ func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ElicitationCompleteNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitationCompleteNotificationParams) UnmarshalJSONChecksInput() {}
+
 // EmbeddedResource carries the contents of a resource inside a message.
 type EmbeddedResource struct {
 	// Always "resource".
@@ -1500,6 +1640,11 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EmbeddedResource as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EmbeddedResource) UnmarshalJSONChecksInput() {}
 
 // EmptyResult answers requests that only need an acknowledgement (ping,
 // logging/setLevel, resources/subscribe and resources/unsubscribe). On the wire
@@ -1552,6 +1697,11 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks GetPromptRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetPromptRequestParams) UnmarshalJSONChecksInput() {}
+
 // GetPromptResult is the expanded prompt.
 type GetPromptResult struct {
 	Meta Meta `json:"_meta,omitzero"`
@@ -1601,6 +1751,11 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks GetPromptResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetPromptResult) UnmarshalJSONChecksInput() {}
+
 // GetTaskPayloadRequestParams name the task whose outcome is wanted.
 type GetTaskPayloadRequestParams struct {
 	// The task.
@@ -1636,6 +1791,11 @@ func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetTaskPayloadRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetTaskPayloadRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetTaskPayloadResult is the result the original request would have had, for
 // example a CallToolResult. If the request failed, tasks/result fails with the
@@ -1674,6 +1834,11 @@ func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks GetTaskPayloadResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetTaskPayloadResult) UnmarshalJSONChecksInput() {}
+
 // GetTaskRequestParams name the task whose state is wanted.
 type GetTaskRequestParams struct {
 	// The task.
@@ -1709,6 +1874,11 @@ func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetTaskRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetTaskRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetTaskResult is the current state of the task.
 //
@@ -1782,6 +1952,11 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks GetTaskResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetTaskResult) UnmarshalJSONChecksInput() {}
+
 // Icon is an image a client may show next to a tool, prompt, resource, template
 // or implementation (since 2025-11-25). Clients fetch it without credentials
 // and refuse unsafe URI schemes.
@@ -1834,6 +2009,11 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Icon) UnmarshalJSONChecksInput() {}
 
 // The background the icon is designed for.
 type IconTheme string
@@ -1912,6 +2092,11 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ImageContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ImageContent) UnmarshalJSONChecksInput() {}
+
 // Implementation names the software on one side of a session (clientInfo,
 // serverInfo). title, description, icons and websiteUrl are later additions
 // (2025-06-18 and 2025-11-25).
@@ -1975,6 +2160,11 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Implementation) UnmarshalJSONChecksInput() {}
+
 // InitializeRequestParams open a session: the client's preferred protocol
 // version (normally its latest), what it can do and who it is.
 type InitializeRequestParams struct {
@@ -2023,6 +2213,11 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InitializeRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InitializeRequestParams) UnmarshalJSONChecksInput() {}
 
 // InitializeResult is the server's side of the handshake: the version the
 // session will use (the client's if the server supports it, otherwise one the
@@ -2081,6 +2276,11 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks InitializeResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*InitializeResult) UnmarshalJSONChecksInput() {}
+
 // ListPromptsResult is one page of the server's prompts.
 type ListPromptsResult struct {
 	Meta Meta `json:"_meta,omitzero"`
@@ -2129,6 +2329,11 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsResult) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
 type ListResourceTemplatesResult struct {
@@ -2179,6 +2384,11 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListResourceTemplatesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput() {}
+
 // ListResourcesResult is one page of the server's resources.
 type ListResourcesResult struct {
 	Meta Meta `json:"_meta,omitzero"`
@@ -2228,6 +2438,11 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListResourcesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesResult) UnmarshalJSONChecksInput() {}
+
 // ListRootsResult is the client's current list of roots.
 type ListRootsResult struct {
 	Meta  Meta   `json:"_meta,omitzero"`
@@ -2270,6 +2485,11 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListRootsResult) UnmarshalJSONChecksInput() {}
 
 // ListTasksResult is one page of the tasks the requester may see.
 type ListTasksResult struct {
@@ -2320,6 +2540,11 @@ func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListTasksResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListTasksResult) UnmarshalJSONChecksInput() {}
+
 // ListToolsResult is one page of the server's tools.
 type ListToolsResult struct {
 	Meta Meta `json:"_meta,omitzero"`
@@ -2368,6 +2593,11 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListToolsResult) UnmarshalJSONChecksInput() {}
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
 // the most severe: debug, info, notice, warning, error, critical, alert,
@@ -2453,6 +2683,11 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks LoggingMessageNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
+
 // Meta is the reserved _meta member found on params, results and many protocol
 // objects. Keys are an optional reverse-DNS prefix followed by a slash and a
 // name; prefixes whose second label is modelcontextprotocol or mcp belong to
@@ -2495,6 +2730,11 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ModelHint as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelHint) UnmarshalJSONChecksInput() {}
 
 // ModelPreferences help the client choose a model: name hints and three
 // priorities between 0 and 1. The client makes the final choice.
@@ -2548,6 +2788,11 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ModelPreferences as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelPreferences) UnmarshalJSONChecksInput() {}
+
 // NotificationParams is the params shape of notifications that carry nothing
 // beyond the optional _meta (initialized and the list_changed family).
 type NotificationParams struct {
@@ -2583,6 +2828,11 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks NotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*NotificationParams) UnmarshalJSONChecksInput() {}
 
 // PaginatedRequestParams are the params of the list methods that page their
 // results. Without a cursor the first page is returned.
@@ -2624,6 +2874,11 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PaginatedRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PaginatedRequestParams) UnmarshalJSONChecksInput() {}
 
 // ProgressNotificationParams report how far the request that supplied
 // progressToken has come. progress grows with every notification; progress and
@@ -2679,6 +2934,11 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ProgressNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer, chosen by the requester and unique among its
@@ -2749,6 +3009,11 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Prompt as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Prompt) UnmarshalJSONChecksInput() {}
+
 // PromptArgument is one value a prompt template takes.
 type PromptArgument struct {
 	// The argument's key in prompts/get arguments.
@@ -2800,6 +3065,11 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks PromptArgument as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptArgument) UnmarshalJSONChecksInput() {}
+
 // PromptMessage is one message of an expanded prompt. Unlike a sampling message
 // it carries a single content block of any type.
 type PromptMessage struct {
@@ -2838,6 +3108,11 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptMessage) UnmarshalJSONChecksInput() {}
 
 // PromptReference points at a prompt by name.
 type PromptReference struct {
@@ -2889,6 +3164,11 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks PromptReference as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptReference) UnmarshalJSONChecksInput() {}
+
 // ReadResourceRequestParams name the resource to read.
 type ReadResourceRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
@@ -2928,6 +3208,11 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceRequestParams) UnmarshalJSONChecksInput() {}
 
 // ReadResourceResult holds the contents of the resource read. It may hold
 // several entries, for example one per file below a directory URI. An unknown
@@ -2974,6 +3259,11 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ReadResourceResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceResult) UnmarshalJSONChecksInput() {}
+
 // RequestId identifies a JSON-RPC request within a session: a string or an
 // integer, never null.
 type RequestID = rpc.ID
@@ -3017,6 +3307,11 @@ func (v *RequestMeta) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks RequestMeta as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*RequestMeta) UnmarshalJSONChecksInput() {}
+
 // RequestParams is the params shape shared by requests that take nothing beyond
 // the optional _meta (ping, roots/list).
 type RequestParams struct {
@@ -3052,6 +3347,11 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks RequestParams as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*RequestParams) UnmarshalJSONChecksInput() {}
 
 // Resource describes one piece of data the server can return from
 // resources/read. title appeared in 2025-06-18, icons in 2025-11-25.
@@ -3124,6 +3424,11 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Resource as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Resource) UnmarshalJSONChecksInput() {}
 
 // ResourceLink points at a resource the client may read with resources/read,
 // without embedding it (since 2025-06-18). The resource need not appear in
@@ -3207,6 +3512,11 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceLink as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceLink) UnmarshalJSONChecksInput() {}
+
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
 // the client fills in the variables and reads the result.
 type ResourceTemplate struct {
@@ -3274,6 +3584,11 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceTemplate as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceTemplate) UnmarshalJSONChecksInput() {}
+
 // ResourceTemplateReference points at a resource template by its URI template
 // (called ResourceReference before 2025-06-18; same shape).
 type ResourceTemplateReference struct {
@@ -3320,6 +3635,11 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceTemplateReference as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceTemplateReference) UnmarshalJSONChecksInput() {}
+
 // ResourceUpdatedNotificationParams name a subscribed resource that has
 // changed; the client reads it again if it cares.
 type ResourceUpdatedNotificationParams struct {
@@ -3363,6 +3683,11 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceUpdatedNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput() {}
+
 // Result is the base of every result: an object that may carry _meta and any
 // other member.
 type Result struct {
@@ -3398,6 +3723,11 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Result) UnmarshalJSONChecksInput() {}
 
 // Role names a party of a conversation with a language model.
 type Role string
@@ -3464,6 +3794,11 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Root as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Root) UnmarshalJSONChecksInput() {}
+
 // SamplingMessage is one message of a conversation sent for sampling.
 type SamplingMessage struct {
 	Meta Meta `json:"_meta,omitzero"`
@@ -3506,6 +3841,11 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SamplingMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*SamplingMessage) UnmarshalJSONChecksInput() {}
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
@@ -3579,6 +3919,11 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ServerCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilities) UnmarshalJSONChecksInput() {}
+
 // The server offers prompts.
 type ServerCapabilitiesPrompts struct {
 	// The server sends notifications/prompts/list_changed.
@@ -3614,6 +3959,11 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesPrompts as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput() {}
 
 // The server offers resources.
 type ServerCapabilitiesResources struct {
@@ -3656,6 +4006,11 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesResources as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput() {}
 
 // The server runs task-augmented requests (experimental, 2025-11-25).
 type ServerCapabilitiesTasks struct {
@@ -3703,6 +4058,11 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTasks as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTasks) UnmarshalJSONChecksInput() {}
+
 // Which requests sent to the server may carry a task.
 type ServerCapabilitiesTasksRequests struct {
 	Tools *ServerCapabilitiesTasksRequestsTools `json:"tools,omitempty"`
@@ -3738,6 +4098,11 @@ func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTasksRequests as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTasksRequests) UnmarshalJSONChecksInput() {}
 
 // ServerCapabilitiesTasksRequestsTools is generated from
 // lifecycle.json#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools.
@@ -3777,6 +4142,11 @@ func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTasksRequestsTools as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTasksRequestsTools) UnmarshalJSONChecksInput() {}
+
 // The server offers tools.
 type ServerCapabilitiesTools struct {
 	// The server sends notifications/tools/list_changed.
@@ -3812,6 +4182,11 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTools as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput() {}
 
 // SetLevelRequestParams set the least severe level the server should still send
 // for the rest of the session.
@@ -3851,6 +4226,11 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SetLevelRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SetLevelRequestParams) UnmarshalJSONChecksInput() {}
 
 // SubscribeRequestParams name the resource whose changes the client wants to
 // hear about through notifications/resources/updated.
@@ -3892,6 +4272,11 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscribeRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscribeRequestParams) UnmarshalJSONChecksInput() {}
 
 // Task is the state of one task.
 type Task struct {
@@ -3959,6 +4344,11 @@ func (v *Task) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Task as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Task) UnmarshalJSONChecksInput() {}
+
 // TaskMetadata is the task member of request params: asking for the request to
 // run as a task.
 type TaskMetadata struct {
@@ -3996,6 +4386,11 @@ func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TaskMetadata as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TaskMetadata) UnmarshalJSONChecksInput() {}
 
 // TaskStatus is where a task stands. completed, failed and cancelled are final.
 type TaskStatus string
@@ -4096,6 +4491,11 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks TaskStatusNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput() {}
+
 // TextContent is a block of plain text.
 type TextContent struct {
 	// Always "text".
@@ -4148,6 +4548,11 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks TextContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TextContent) UnmarshalJSONChecksInput() {}
+
 // TextResourceContents are resource contents that can be represented as text.
 type TextResourceContents struct {
 	// The resource these contents belong to.
@@ -4197,6 +4602,11 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TextResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*TextResourceContents) UnmarshalJSONChecksInput() {}
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
 // of its arguments and, optionally, of its structured output. title and
@@ -4270,6 +4680,11 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Tool as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Tool) UnmarshalJSONChecksInput() {}
+
 // ToolAnnotations are hints about a tool's behaviour (since 2025-03-26). They
 // come from the server and are not to be trusted unless the server is. Absent
 // hints take their defaults: readOnlyHint false, destructiveHint true,
@@ -4329,6 +4744,11 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolAnnotations as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolAnnotations) UnmarshalJSONChecksInput() {}
+
 // ToolChoice says whether the model must, may or must not call tools
 // (2025-11-25).
 type ToolChoice struct {
@@ -4365,6 +4785,11 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolChoice as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolChoice) UnmarshalJSONChecksInput() {}
 
 // auto (the default), required or none.
 type ToolChoiceMode string
@@ -4424,6 +4849,11 @@ func (v *ToolExecution) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolExecution as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolExecution) UnmarshalJSONChecksInput() {}
 
 // Whether tools/call may (optional), must (required) or must not (forbidden,
 // the default) carry a task.
@@ -4514,6 +4944,11 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolResultContent as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ToolResultContent) UnmarshalJSONChecksInput() {}
+
 // ToolSchema is a JSON Schema describing an object: the root of a tool's
 // inputSchema or outputSchema. Only the root is constrained here; any keyword
 // may appear, and the properties are themselves schemas.
@@ -4582,6 +5017,11 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolUseContent as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolUseContent) UnmarshalJSONChecksInput() {}
+
 // UnsubscribeRequestParams name the resource the client no longer wants updates
 // about.
 type UnsubscribeRequestParams struct {
@@ -4622,3 +5062,8 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks UnsubscribeRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsubscribeRequestParams) UnmarshalJSONChecksInput() {}

@@ -54,6 +54,11 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Annotations as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Annotations) UnmarshalJSONChecksInput() {}
+
 // AudioContent is a sound clip carried inline as base64.
 type AudioContent struct {
 	// Always "audio".
@@ -111,6 +116,11 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks AudioContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*AudioContent) UnmarshalJSONChecksInput() {}
+
 // BlobResourceContents are binary resource contents, base64-encoded.
 type BlobResourceContents struct {
 	// The resource these contents belong to.
@@ -160,6 +170,11 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks BlobResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*BlobResourceContents) UnmarshalJSONChecksInput() {}
 
 // CacheScope says who may reuse a cacheable result: private (only the client
 // that asked, for instance because it depends on the caller's authorization) or
@@ -242,6 +257,11 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CallToolRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolRequest) UnmarshalJSONChecksInput() {}
+
 // CallToolRequestParams name the tool to run and its arguments. On a retry
 // after an InputRequiredResult they also carry the client's inputResponses and
 // the requestState the server handed out, unchanged.
@@ -299,6 +319,11 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
 // (bad arguments, an upstream error) is reported here with isError set, so that
@@ -369,6 +394,11 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolResult) UnmarshalJSONChecksInput() {}
+
 // CallToolResultResponse is a successful response to tools/call. The result is
 // the method's own or an InputRequiredResult, told apart by resultType.
 type CallToolResultResponse struct {
@@ -416,6 +446,11 @@ func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolResultResponse) UnmarshalJSONChecksInput() {}
 
 // CancelledNotification is a complete notifications/cancelled notification
 // message.
@@ -470,6 +505,11 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CancelledNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotification) UnmarshalJSONChecksInput() {}
+
 // CancelledNotificationParams withdraw a request still in flight. On stdio the
 // client sends them to cancel a request (HTTP closes the response stream
 // instead), and the server sends them only to end a listen stream. requestId is
@@ -517,6 +557,11 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientCapabilities says which optional features the client offers for one
 // request (io.modelcontextprotocol/clientCapabilities). An absent member means
@@ -582,6 +627,11 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilities) UnmarshalJSONChecksInput() {}
+
 // The client answers elicitation/create input requests. An empty object means
 // form mode only.
 type ClientCapabilitiesElicitation struct {
@@ -624,6 +674,11 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
+
 // The client answers sampling/createMessage input requests (deprecated in
 // 2026-07-28).
 type ClientCapabilitiesSampling struct {
@@ -665,6 +720,11 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
 
 // ClientNotification is any notification a client sends: in 2026-07-28 only
 // notifications/cancelled, so the union collapses to it (the published schema
@@ -729,6 +789,11 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CompleteRequest) UnmarshalJSONChecksInput() {}
+
 // CompleteRequestParams say what is being completed: the prompt or template,
 // the argument and its partial value, and the values already chosen for other
 // arguments.
@@ -781,6 +846,11 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParams) UnmarshalJSONChecksInput() {}
+
 // The argument being completed.
 type CompleteRequestParamsArgument struct {
 	// The argument or template variable.
@@ -822,6 +892,11 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteRequestParamsArgument as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput() {}
+
 // What is known besides the argument itself.
 type CompleteRequestParamsContext struct {
 	// Values of arguments that are already resolved.
@@ -857,6 +932,11 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParamsContext as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput() {}
 
 // CompleteResult holds the suggestions, at most 100, best first.
 type CompleteResult struct {
@@ -907,6 +987,11 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CompleteResult) UnmarshalJSONChecksInput() {}
 
 // CompleteResultCompletion is generated from
 // completion.json#/$defs/CompleteResult/properties/completion.
@@ -960,6 +1045,11 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteResultCompletion as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteResultCompletion) UnmarshalJSONChecksInput() {}
+
 // CompleteResultResponse is a successful response to completion/complete.
 type CompleteResultResponse struct {
 	// Always "2.0".
@@ -1007,6 +1097,11 @@ func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteResultResponse) UnmarshalJSONChecksInput() {}
+
 // CreateMessageRequest is a sampling/createMessage input request: it asks the
 // client's model for a completion (client capability sampling; sampling.tools
 // for tool use). Deprecated in 2026-07-28. Never sent as a JSON-RPC message of
@@ -1053,6 +1148,11 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateMessageRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageRequest) UnmarshalJSONChecksInput() {}
 
 // CreateMessageRequestParams are the conversation to continue and how. The
 // client may change any of it, or refuse, usually after asking the user. tools
@@ -1143,6 +1243,11 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CreateMessageRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageRequestParams) UnmarshalJSONChecksInput() {}
+
 // Which other MCP context to add to the prompt. none is the default; thisServer
 // and allServers are deprecated and need the client's sampling.context
 // capability.
@@ -1222,6 +1327,11 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CreateMessageResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
+
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
 // of CreateMessageResultContent.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
@@ -1288,6 +1398,11 @@ func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks DiscoverRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*DiscoverRequest) UnmarshalJSONChecksInput() {}
 
 // DiscoverResult tells a client which protocol versions the server implements,
 // what it offers and how to use it. It is the only place a 2026-07-28 server
@@ -1367,6 +1482,11 @@ func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks DiscoverResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*DiscoverResult) UnmarshalJSONChecksInput() {}
+
 // DiscoverResultResponse is a successful response to server/discover.
 type DiscoverResultResponse struct {
 	// Always "2.0".
@@ -1414,6 +1534,11 @@ func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks DiscoverResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*DiscoverResultResponse) UnmarshalJSONChecksInput() {}
+
 // ElicitRequest is an elicitation/create input request: it asks the user for
 // information, with a form or a URL (client capability elicitation). Never sent
 // as a JSON-RPC message of its own.
@@ -1459,6 +1584,11 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitRequest) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestFormParams ask the user to fill in a flat form whose fields are
 // described by a restricted JSON Schema; the client needs the elicitation (or
@@ -1510,6 +1640,11 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestFormParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestFormParams) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
 // of band, such as entering a credential or paying; the client needs
@@ -1564,6 +1699,11 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ElicitRequestURLParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestURLParams) UnmarshalJSONChecksInput() {}
+
 // ElicitResult is the user's answer, sent back in inputResponses: accept (with
 // content for a form), decline or cancel. Content values are strings, numbers
 // (any, not only integers: the published schema gets this wrong), booleans or
@@ -1608,6 +1748,11 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitResult) UnmarshalJSONChecksInput() {}
 
 // accept: the user submitted or agreed; decline: the user refused; cancel: the
 // user dismissed the request without choosing.
@@ -1698,6 +1843,11 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks EmbeddedResource as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EmbeddedResource) UnmarshalJSONChecksInput() {}
+
 // Error is the error member of a JSON-RPC error response: an integer code, a
 // one-sentence message and optional data of any JSON type. MCP reserves -32020
 // … -32099 for the protocol and assigns -32020, -32021 and -32022 in
@@ -1747,6 +1897,11 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Error as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Error) UnmarshalJSONChecksInput() {}
 
 // GetPromptRequest is a complete prompts/get request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -1806,6 +1961,11 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks GetPromptRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetPromptRequest) UnmarshalJSONChecksInput() {}
+
 // GetPromptRequestParams name the prompt to expand and the values of its
 // arguments, all strings; on a retry after an InputRequiredResult they also
 // carry inputResponses and the echoed requestState.
@@ -1862,6 +2022,11 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetPromptRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetPromptResult is the expanded prompt.
 type GetPromptResult struct {
@@ -1922,6 +2087,11 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks GetPromptResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetPromptResult) UnmarshalJSONChecksInput() {}
+
 // GetPromptResultResponse is a successful response to prompts/get. The result
 // is the method's own or an InputRequiredResult, told apart by resultType.
 type GetPromptResultResponse struct {
@@ -1969,6 +2139,11 @@ func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetPromptResultResponse) UnmarshalJSONChecksInput() {}
 
 // HeaderMismatchError is the error response of a Streamable HTTP request whose
 // MCP headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) are
@@ -2023,6 +2198,11 @@ func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks HeaderMismatchError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeaderMismatchError) UnmarshalJSONChecksInput() {}
+
 // HeaderMismatchErrorError is generated from
 // index.json#/$defs/HeaderMismatchError/properties/error.
 //
@@ -2071,6 +2251,11 @@ func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks HeaderMismatchErrorError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeaderMismatchErrorError) UnmarshalJSONChecksInput() {}
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
 // or implementation. Clients fetch it without credentials and refuse unsafe URI
@@ -2124,6 +2309,11 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Icon) UnmarshalJSONChecksInput() {}
 
 // The background the icon is designed for.
 type IconTheme string
@@ -2202,6 +2392,11 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ImageContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ImageContent) UnmarshalJSONChecksInput() {}
+
 // Implementation names the software on one side (clientInfo in request _meta,
 // serverInfo in result _meta). Self-reported: for display and logs, never for
 // decisions.
@@ -2264,6 +2459,11 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Implementation) UnmarshalJSONChecksInput() {}
 
 // InputRequests maps keys chosen by the server to the input requests the client
 // must fulfil.
@@ -2332,6 +2532,11 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks InputRequiredResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
+
 // InputResponses maps the keys of an InputRequiredResult's inputRequests to the
 // client's answers. Keys the server does not know are ignored.
 type InputResponses map[string]InputResponse
@@ -2382,6 +2587,11 @@ func (v *InternalError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks InternalError as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*InternalError) UnmarshalJSONChecksInput() {}
+
 // InvalidParamsError is the error object for params that break the method's
 // schema: among others a missing protocolVersion or clientCapabilities in _meta
 // (HTTP 400), an unknown tool or prompt, a bad cursor or log level, and in
@@ -2431,6 +2641,11 @@ func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks InvalidParamsError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InvalidParamsError) UnmarshalJSONChecksInput() {}
+
 // InvalidRequestError is the error object for JSON that is not a valid request
 // (a missing or wrongly typed jsonrpc, method or id, or a batch, which
 // 2026-07-28 does not allow).
@@ -2478,6 +2693,11 @@ func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InvalidRequestError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InvalidRequestError) UnmarshalJSONChecksInput() {}
 
 // JSONObject is any JSON object.
 type JSONObject map[string]JSONValue
@@ -2534,6 +2754,11 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks JSONRPCErrorResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*JSONRPCErrorResponse) UnmarshalJSONChecksInput() {}
+
 // JSONRPCMessage is any single message on an MCP 2026-07-28 connection; batches
 // do not exist in this revision.
 type JSONRPCMessage = json.RawMessage
@@ -2586,6 +2811,11 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks JSONRPCNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*JSONRPCNotification) UnmarshalJSONChecksInput() {}
+
 // JSONRPCRequest is any JSON-RPC request: it has an id and expects exactly one
 // response.
 type JSONRPCRequest struct {
@@ -2637,6 +2867,11 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks JSONRPCRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*JSONRPCRequest) UnmarshalJSONChecksInput() {}
+
 // JSONRPCResultResponse is a successful response: the id of the request and its
 // result.
 type JSONRPCResultResponse struct {
@@ -2684,6 +2919,11 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks JSONRPCResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*JSONRPCResultResponse) UnmarshalJSONChecksInput() {}
 
 // JSONValue is any JSON value. The published schema forgets non-integer numbers
 // and null here (a schema-generator artefact; the TypeScript source allows
@@ -2747,6 +2987,11 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsRequest) UnmarshalJSONChecksInput() {}
 
 // ListPromptsResult is one page of the server's prompts. Cacheable.
 type ListPromptsResult struct {
@@ -2816,6 +3061,11 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListPromptsResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsResult) UnmarshalJSONChecksInput() {}
+
 // ListPromptsResultResponse is a successful response to prompts/list.
 type ListPromptsResultResponse struct {
 	// Always "2.0".
@@ -2862,6 +3112,11 @@ func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsResultResponse) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesRequest is a complete resources/templates/list request
 // message. params are required, as on every 2026-07-28 request, because their
@@ -2920,6 +3175,11 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourceTemplatesRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesRequest) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
 // Cacheable.
@@ -2990,6 +3250,11 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListResourceTemplatesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput() {}
+
 // ListResourceTemplatesResultResponse is a successful response to
 // resources/templates/list.
 type ListResourceTemplatesResultResponse struct {
@@ -3037,6 +3302,11 @@ func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourceTemplatesResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesResultResponse) UnmarshalJSONChecksInput() {}
 
 // ListResourcesRequest is a complete resources/list request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -3095,6 +3365,11 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourcesRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesRequest) UnmarshalJSONChecksInput() {}
 
 // ListResourcesResult is one page of the server's resources. Cacheable.
 type ListResourcesResult struct {
@@ -3164,6 +3439,11 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListResourcesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesResult) UnmarshalJSONChecksInput() {}
+
 // ListResourcesResultResponse is a successful response to resources/list.
 type ListResourcesResultResponse struct {
 	// Always "2.0".
@@ -3210,6 +3490,11 @@ func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourcesResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesResultResponse) UnmarshalJSONChecksInput() {}
 
 // ListRootsRequest is a roots/list input request: it asks the client for its
 // roots (client capability roots). Deprecated in 2026-07-28. Never sent as a
@@ -3258,6 +3543,11 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListRootsRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListRootsRequest) UnmarshalJSONChecksInput() {}
+
 // Nothing but an optional _meta.
 type ListRootsRequestParams struct {
 	Meta MetaObject `json:"_meta,omitzero"`
@@ -3292,6 +3582,11 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListRootsRequestParams) UnmarshalJSONChecksInput() {}
 
 // ListRootsResult is the client's answer to a roots/list input request: its
 // current roots. As an input response it has no resultType.
@@ -3333,6 +3628,11 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListRootsResult) UnmarshalJSONChecksInput() {}
 
 // ListToolsRequest is a complete tools/list request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -3391,6 +3691,11 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListToolsRequest) UnmarshalJSONChecksInput() {}
 
 // ListToolsResult is one page of the server's tools, in a deterministic order.
 // It may depend on the request's authorization, never on the connection.
@@ -3462,6 +3767,11 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ListToolsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListToolsResult) UnmarshalJSONChecksInput() {}
+
 // ListToolsResultResponse is a successful response to tools/list.
 type ListToolsResultResponse struct {
 	// Always "2.0".
@@ -3508,6 +3818,11 @@ func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListToolsResultResponse) UnmarshalJSONChecksInput() {}
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
 // the most severe: debug, info, notice, warning, error, critical, alert,
@@ -3596,6 +3911,11 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks LoggingMessageNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LoggingMessageNotification) UnmarshalJSONChecksInput() {}
+
 // LoggingMessageNotificationParams are one log record: its severity, the logger
 // that produced it and any JSON value as data. Never secrets or personal data.
 type LoggingMessageNotificationParams struct {
@@ -3645,6 +3965,11 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks LoggingMessageNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
 
 // MetaObject is the free-form _meta member carried by protocol objects (tools,
 // resources, content blocks, …). Keys are an optional reverse-DNS prefix, a
@@ -3699,6 +4024,11 @@ func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks MethodNotFoundError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MethodNotFoundError) UnmarshalJSONChecksInput() {}
+
 // MissingRequiredClientCapabilityError is the error response of a request the
 // server cannot serve without a client capability the request did not declare:
 // code -32021, HTTP 400, data.requiredCapabilities naming what is missing. New
@@ -3752,6 +4082,11 @@ func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MissingRequiredClientCapabilityError) UnmarshalJSONChecksInput() {}
+
 // MissingRequiredClientCapabilityErrorError is generated from
 // index.json#/$defs/MissingRequiredClientCapabilityError/properties/error.
 //
@@ -3801,6 +4136,11 @@ func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) erro
 	return err
 }
 
+// UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityErrorError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MissingRequiredClientCapabilityErrorError) UnmarshalJSONChecksInput() {}
+
 // MissingRequiredClientCapabilityErrorErrorData is generated from
 // index.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
 type MissingRequiredClientCapabilityErrorErrorData struct {
@@ -3839,6 +4179,11 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) 
 	return err
 }
 
+// UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityErrorErrorData
+// as a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSONChecksInput() {}
+
 // ModelHint suggests a model by (part of) its name; the client may map it to an
 // equivalent model of another provider.
 type ModelHint struct {
@@ -3875,6 +4220,11 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ModelHint as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelHint) UnmarshalJSONChecksInput() {}
 
 // ModelPreferences help the client choose a model: name hints and three
 // priorities between 0 and 1. The client makes the final choice.
@@ -3928,6 +4278,11 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ModelPreferences as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelPreferences) UnmarshalJSONChecksInput() {}
+
 // Notification is the method-and-params part every notification shares, without
 // the envelope.
 type Notification struct {
@@ -3966,6 +4321,11 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Notification as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Notification) UnmarshalJSONChecksInput() {}
 
 // NotificationMetaObject is the _meta member of notification params.
 // Notifications delivered on a subscriptions/listen stream carry the
@@ -4006,6 +4366,11 @@ func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks NotificationMetaObject as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*NotificationMetaObject) UnmarshalJSONChecksInput() {}
+
 // NotificationParams are the params of notifications that carry nothing beyond
 // the optional _meta (the list_changed family).
 type NotificationParams struct {
@@ -4041,6 +4406,11 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks NotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*NotificationParams) UnmarshalJSONChecksInput() {}
 
 // PaginatedRequest is a request to one of the list methods, whose params take a
 // cursor.
@@ -4093,6 +4463,11 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks PaginatedRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PaginatedRequest) UnmarshalJSONChecksInput() {}
+
 // PaginatedRequestParams are the params of the list methods. Without a cursor
 // the first page is returned.
 type PaginatedRequestParams struct {
@@ -4133,6 +4508,11 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PaginatedRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PaginatedRequestParams) UnmarshalJSONChecksInput() {}
 
 // ParseError is the error object for a message that is not JSON.
 type ParseError struct {
@@ -4179,6 +4559,11 @@ func (v *ParseError) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ParseError as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ParseError) UnmarshalJSONChecksInput() {}
 
 // ProgressNotification is a complete notifications/progress notification
 // message.
@@ -4232,6 +4617,11 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ProgressNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ProgressNotification) UnmarshalJSONChecksInput() {}
 
 // ProgressNotificationParams report how far the request that supplied
 // progressToken has come. Sent by the server only, on that request's own
@@ -4288,6 +4678,11 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ProgressNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer chosen by the client, unique among its requests
@@ -4357,6 +4752,11 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Prompt as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Prompt) UnmarshalJSONChecksInput() {}
+
 // PromptArgument is one value a prompt template takes.
 type PromptArgument struct {
 	// The argument's key in prompts/get arguments.
@@ -4407,6 +4807,11 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptArgument as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptArgument) UnmarshalJSONChecksInput() {}
 
 // PromptListChangedNotification is a complete
 // notifications/prompts/list_changed notification message.
@@ -4461,6 +4866,11 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks PromptListChangedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PromptListChangedNotification) UnmarshalJSONChecksInput() {}
+
 // PromptMessage is one message of an expanded prompt: a role and a single
 // content block of any type.
 type PromptMessage struct {
@@ -4499,6 +4909,11 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptMessage) UnmarshalJSONChecksInput() {}
 
 // PromptReference points at a prompt by name.
 type PromptReference struct {
@@ -4549,6 +4964,11 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptReference as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptReference) UnmarshalJSONChecksInput() {}
 
 // ReadResourceRequest is a complete resources/read request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -4608,6 +5028,11 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ReadResourceRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceRequest) UnmarshalJSONChecksInput() {}
+
 // ReadResourceRequestParams name the resource to read, and on a retry after an
 // InputRequiredResult carry the client's inputResponses and the echoed
 // requestState.
@@ -4659,6 +5084,11 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceRequestParams) UnmarshalJSONChecksInput() {}
 
 // ReadResourceResult holds the contents of the resource read, possibly several
 // entries (one per file below a directory URI, say). An unknown resource is
@@ -4726,6 +5156,11 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ReadResourceResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceResult) UnmarshalJSONChecksInput() {}
+
 // ReadResourceResultResponse is a successful response to resources/read. The
 // result is the method's own or an InputRequiredResult, told apart by
 // resultType.
@@ -4775,6 +5210,11 @@ func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ReadResourceResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceResultResponse) UnmarshalJSONChecksInput() {}
+
 // Request is the method-and-params part every request shares, without the
 // envelope.
 type Request struct {
@@ -4813,6 +5253,11 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Request) UnmarshalJSONChecksInput() {}
 
 // RequestId identifies a JSON-RPC request: a string or an integer, never null.
 // It must differ from every request its sender still has in flight; a
@@ -4885,6 +5330,11 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks RequestMetaObject as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*RequestMetaObject) UnmarshalJSONChecksInput() {}
+
 // RequestParams are the params of requests that take nothing but the required
 // _meta (server/discover). Unlike 2025-11-25, params and their _meta are
 // required on every request.
@@ -4921,6 +5371,11 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks RequestParams as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*RequestParams) UnmarshalJSONChecksInput() {}
 
 // Resource describes one piece of data the server can return from
 // resources/read.
@@ -4993,6 +5448,11 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Resource as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Resource) UnmarshalJSONChecksInput() {}
 
 // ResourceLink points at a resource the client may read with resources/read,
 // without embedding it. The resource need not appear in resources/list.
@@ -5075,6 +5535,11 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceLink as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceLink) UnmarshalJSONChecksInput() {}
+
 // ResourceListChangedNotification is a complete
 // notifications/resources/list_changed notification message.
 type ResourceListChangedNotification struct {
@@ -5127,6 +5592,11 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceListChangedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceListChangedNotification) UnmarshalJSONChecksInput() {}
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
 // the client fills in the variables and reads the result.
@@ -5195,6 +5665,11 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceTemplate as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceTemplate) UnmarshalJSONChecksInput() {}
+
 // ResourceTemplateReference points at a resource template by its URI template.
 type ResourceTemplateReference struct {
 	// Always "ref/resource".
@@ -5239,6 +5714,11 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceTemplateReference as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceTemplateReference) UnmarshalJSONChecksInput() {}
 
 // ResourceUpdatedNotification is a complete notifications/resources/updated
 // notification message.
@@ -5293,6 +5773,11 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceUpdatedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceUpdatedNotification) UnmarshalJSONChecksInput() {}
+
 // ResourceUpdatedNotificationParams name a resource a listen filter subscribed
 // to that has changed; the client reads it again if it cares.
 type ResourceUpdatedNotificationParams struct {
@@ -5336,6 +5821,11 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ResourceUpdatedNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput() {}
+
 // Result is the base every 2026-07-28 result shares: a required resultType and
 // an optional _meta, plus any other member.
 type Result struct {
@@ -5375,6 +5865,11 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Result) UnmarshalJSONChecksInput() {}
+
 // ResultMetaObject is the _meta member of results. Servers should identify
 // themselves in it on every result.
 type ResultMetaObject struct {
@@ -5411,6 +5906,11 @@ func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResultMetaObject as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResultMetaObject) UnmarshalJSONChecksInput() {}
 
 // ResultType says what kind of answer a result is: complete (the method's own
 // result), input_required (an InputRequiredResult: the client must supply input
@@ -5484,6 +5984,11 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Root as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Root) UnmarshalJSONChecksInput() {}
+
 // SamplingMessage is one message of a conversation sent for sampling.
 type SamplingMessage struct {
 	Meta MetaObject `json:"_meta,omitzero"`
@@ -5526,6 +6031,11 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SamplingMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*SamplingMessage) UnmarshalJSONChecksInput() {}
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
@@ -5602,6 +6112,11 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ServerCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilities) UnmarshalJSONChecksInput() {}
+
 // The server offers prompts.
 type ServerCapabilitiesPrompts struct {
 	// A listen filter may ask for notifications/prompts/list_changed.
@@ -5637,6 +6152,11 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesPrompts as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput() {}
 
 // The server offers resources.
 type ServerCapabilitiesResources struct {
@@ -5680,6 +6200,11 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ServerCapabilitiesResources as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput() {}
+
 // The server offers tools.
 type ServerCapabilitiesTools struct {
 	// A listen filter may ask for notifications/tools/list_changed.
@@ -5715,6 +6240,11 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTools as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput() {}
 
 // ServerResult is any result a server sends.
 type ServerResult = json.RawMessage
@@ -5773,6 +6303,11 @@ func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks SubscriptionFilter as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionFilter) UnmarshalJSONChecksInput() {}
+
 // SubscriptionsAcknowledgedNotification is a complete
 // notifications/subscriptions/acknowledged notification message.
 type SubscriptionsAcknowledgedNotification struct {
@@ -5827,6 +6362,11 @@ func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks SubscriptionsAcknowledgedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsAcknowledgedNotification) UnmarshalJSONChecksInput() {}
+
 // SubscriptionsAcknowledgedNotificationParams confirm a listen: the first
 // message on its stream, carrying the filter the server will actually honour
 // (what it supports of what was asked).
@@ -5867,6 +6407,11 @@ func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) er
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsAcknowledgedNotificationParams as
+// a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsAcknowledgedNotificationParams) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenRequest is a complete subscriptions/listen request
 // message. params are required, as on every 2026-07-28 request, because their
@@ -5926,6 +6471,11 @@ func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks SubscriptionsListenRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenRequest) UnmarshalJSONChecksInput() {}
+
 // SubscriptionsListenRequestParams open a listen stream with a filter. Several
 // listens may be open at once; each is identified by its request id.
 type SubscriptionsListenRequestParams struct {
@@ -5965,6 +6515,11 @@ func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenRequestParams) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenResult ends a listen gracefully; the server sends it when
 // it closes the stream itself (shutting down, say). A listen the client cancels
@@ -6014,6 +6569,11 @@ func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks SubscriptionsListenResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenResult) UnmarshalJSONChecksInput() {}
+
 // SubscriptionsListenResultMetaObject is the _meta of a listen result: the
 // subscription that ended (required) and, as on every result, the server's
 // identity.
@@ -6057,6 +6617,11 @@ func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenResultMetaObject as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenResultMetaObject) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenResultResponse is a successful response to
 // subscriptions/listen.
@@ -6105,6 +6670,11 @@ func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenResultResponse) UnmarshalJSONChecksInput() {}
 
 // TextContent is a block of plain text.
 type TextContent struct {
@@ -6158,6 +6728,11 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks TextContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TextContent) UnmarshalJSONChecksInput() {}
+
 // TextResourceContents are resource contents that can be represented as text.
 type TextResourceContents struct {
 	// The resource these contents belong to.
@@ -6207,6 +6782,11 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TextResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*TextResourceContents) UnmarshalJSONChecksInput() {}
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
 // of its arguments and, optionally, of its structured output. execution (task
@@ -6282,6 +6862,11 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Tool as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Tool) UnmarshalJSONChecksInput() {}
+
 // ToolAnnotations are hints about a tool's behaviour. They come from the server
 // and are not to be trusted unless the server is. Absent hints take their
 // defaults: readOnlyHint false, destructiveHint true, idempotentHint false,
@@ -6341,6 +6926,11 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolAnnotations as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolAnnotations) UnmarshalJSONChecksInput() {}
+
 // ToolChoice says whether the model must, may or must not call tools.
 type ToolChoice struct {
 	// auto (the default), required or none.
@@ -6376,6 +6966,11 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolChoice as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolChoice) UnmarshalJSONChecksInput() {}
 
 // auto (the default), required or none.
 type ToolChoiceMode string
@@ -6452,6 +7047,11 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolListChangedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ToolListChangedNotification) UnmarshalJSONChecksInput() {}
+
 // ToolResultContent is the outcome of a tool use, sent back to the model.
 type ToolResultContent struct {
 	// Always "tool_result".
@@ -6519,6 +7119,11 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolResultContent as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ToolResultContent) UnmarshalJSONChecksInput() {}
+
 // ToolUseContent is the model asking for a tool to be called.
 type ToolUseContent struct {
 	// Always "tool_use".
@@ -6582,6 +7187,11 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ToolUseContent as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolUseContent) UnmarshalJSONChecksInput() {}
+
 // UnsupportedProtocolVersionError is the error response of a request whose
 // protocol version the server does not implement: code -32022, HTTP 400, with
 // the versions it does implement; the client retries with one of them, and
@@ -6635,6 +7245,11 @@ func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks UnsupportedProtocolVersionError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsupportedProtocolVersionError) UnmarshalJSONChecksInput() {}
+
 // UnsupportedProtocolVersionErrorError is generated from
 // index.json#/$defs/UnsupportedProtocolVersionError/properties/error.
 //
@@ -6684,6 +7299,11 @@ func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks UnsupportedProtocolVersionErrorError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsupportedProtocolVersionErrorError) UnmarshalJSONChecksInput() {}
+
 // UnsupportedProtocolVersionErrorErrorData is generated from
 // index.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
 type UnsupportedProtocolVersionErrorErrorData struct {
@@ -6730,3 +7350,8 @@ func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks UnsupportedProtocolVersionErrorErrorData as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsupportedProtocolVersionErrorErrorData) UnmarshalJSONChecksInput() {}

@@ -63,6 +63,11 @@ func (v *Open) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Open as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Open) UnmarshalJSONChecksInput() {}
+
 // No additionalProperties: unknown members are dropped.
 type Plain struct {
 	A *string `json:"a,omitempty"`
@@ -102,3 +107,8 @@ func (v *Typed) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Typed as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Typed) UnmarshalJSONChecksInput() {}

@@ -58,6 +58,11 @@ func (v *EchoRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks EchoRequest as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EchoRequest) UnmarshalJSONChecksInput() {}
+
 // EchoRequestParams is generated from
 // input.json#/definitions/EchoRequest/properties/params.
 type EchoRequestParams struct {
@@ -99,6 +104,11 @@ func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks EchoRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*EchoRequestParams) UnmarshalJSONChecksInput() {}
+
 // EchoResult is generated from input.json#/definitions/EchoResult.
 type EchoResult struct {
 	Text string `json:"text"`
@@ -133,6 +143,11 @@ func (v *EchoResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EchoResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EchoResult) UnmarshalJSONChecksInput() {}
 
 // EmptyResult is generated from input.json#/definitions/EmptyResult.
 type EmptyResult = Result
@@ -181,6 +196,11 @@ func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks HeartbeatNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeartbeatNotification) UnmarshalJSONChecksInput() {}
+
 // HeartbeatNotificationParams is generated from
 // input.json#/definitions/HeartbeatNotification/properties/params.
 type HeartbeatNotificationParams struct {
@@ -216,6 +236,11 @@ func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks HeartbeatNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeartbeatNotificationParams) UnmarshalJSONChecksInput() {}
 
 // JSONRPCMessage is generated from input.json#/definitions/JSONRPCMessage.
 //
@@ -267,6 +292,11 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks PingRequest as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PingRequest) UnmarshalJSONChecksInput() {}
+
 // PingRequestParams is generated from
 // input.json#/definitions/PingRequest/properties/params.
 type PingRequestParams struct {
@@ -302,6 +332,11 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PingRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PingRequestParams) UnmarshalJSONChecksInput() {}
 
 // Request is generated from input.json#/definitions/Request.
 type Request struct {
@@ -341,6 +376,11 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Request) UnmarshalJSONChecksInput() {}
+
 // A result with nothing to say.
 type Result struct {
 	Note *string `json:"note,omitempty"`
@@ -375,6 +415,11 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Result) UnmarshalJSONChecksInput() {}
 
 // ServerNotification is generated from
 // input.json#/definitions/ServerNotification.

@@ -63,6 +63,11 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CallToolRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolRequest) UnmarshalJSONChecksInput() {}
+
 // CallToolRequestParams is generated from
 // input.json#/$defs/CallToolRequestParams.
 type CallToolRequestParams struct {
@@ -104,6 +109,11 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CallToolRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
+
 // CallToolResult is generated from input.json#/$defs/CallToolResult.
 type CallToolResult struct {
 	ResultType        string    `json:"resultType"`
@@ -144,6 +154,11 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolResult) UnmarshalJSONChecksInput() {}
 
 // CancelledNotification is generated from
 // input.json#/$defs/CancelledNotification.
@@ -198,6 +213,11 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CancelledNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotification) UnmarshalJSONChecksInput() {}
+
 // CancelledNotificationParams is generated from
 // input.json#/$defs/CancelledNotification/properties/params.
 type CancelledNotificationParams struct {
@@ -236,6 +256,11 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientNotification is generated from input.json#/$defs/ClientNotification.
 type ClientNotification struct {
@@ -289,6 +314,11 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientNotification) UnmarshalJSONChecksInput() {}
+
 // ClientNotificationParams is generated from
 // input.json#/$defs/ClientNotification/properties/params.
 type ClientNotificationParams struct {
@@ -327,6 +357,11 @@ func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientRequest is generated from input.json#/$defs/ClientRequest.
 type ClientRequest = CallToolRequest
@@ -375,6 +410,11 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ElicitRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitRequest) UnmarshalJSONChecksInput() {}
+
 // ElicitRequestParams is generated from
 // input.json#/$defs/ElicitRequest/properties/params.
 type ElicitRequestParams struct {
@@ -410,6 +450,11 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestParams) UnmarshalJSONChecksInput() {}
 
 // ElicitResult is generated from input.json#/$defs/ElicitResult.
 type ElicitResult struct {
@@ -450,6 +495,11 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitResult) UnmarshalJSONChecksInput() {}
 
 // ElicitResultAction is generated from
 // input.json#/$defs/ElicitResult/properties/action.
@@ -511,6 +561,11 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InputRequiredResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
 
 // JSONObject is generated from input.json#/$defs/JSONObject.
 type JSONObject map[string]JSONValue

@@ -102,6 +102,11 @@ func (v *EmptyResult) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks EmptyResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EmptyResult) UnmarshalJSONChecksInput() {}
+
 // ImageContent is generated from input.json#/$defs/ImageContent.
 type ImageContent struct {
 	// Always "image".
@@ -181,6 +186,11 @@ func (v *ListResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListResult) UnmarshalJSONChecksInput() {}
 
 // Message is generated from input.json#/$defs/Message.
 type Message struct {
