@@ -14,6 +14,7 @@ import (
 
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/mcp/v20260728"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // The reference decoding below is the generated code's behaviour before
@@ -175,10 +176,46 @@ func FuzzGeneratedDecodeMatchesReference(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, b []byte) {
 		tg := richTargets[int(which)%len(richTargets)]
-		if !matchesReference(t, tg, string(b)) || !compare(t, tg, string(b)) {
+		if !matchesReference(t, tg, string(b)) || !compare(t, tg, string(b)) || !decodeJSONMatchesDecoder(t, tg, b) {
 			t.FailNow()
 		}
 	})
+}
+
+// decodeJSONMatchesDecoder checks that rpc.DecodeJSON, which hands the
+// generated types their input without checking it first, gives what the
+// decoder gives calling their UnmarshalJSON after its own check: the same
+// value or the same error text.
+func decodeJSONMatchesDecoder(t *testing.T, tg target, b []byte) bool {
+	t.Helper()
+	got, want := reflect.New(tg.typ), reflect.New(tg.typ)
+	err := rpc.DecodeJSON(b, got.Interface())
+	wantErr := jsonv2.Unmarshal(b, want.Interface())
+	switch {
+	case (err == nil) != (wantErr == nil):
+		t.Errorf("%s.%s: %q: DecodeJSON error %v, decoder error %v", tg.pkg(), tg.typ.Name(), b, err, wantErr)
+		return false
+	case err != nil && err.Error() != wantErr.Error():
+		t.Errorf("%s.%s: %q: DecodeJSON error %q, decoder error %q", tg.pkg(), tg.typ.Name(), b, err, wantErr)
+		return false
+	case err == nil && !reflect.DeepEqual(got.Interface(), want.Interface()):
+		t.Errorf("%s.%s: %q: DecodeJSON %#v, decoder %#v", tg.pkg(), tg.typ.Name(), b, got, want)
+		return false
+	}
+	return true
+}
+
+func TestDecodeJSONOfGeneratedTypesMatchesTheDecoder(t *testing.T) {
+	for _, tg := range targets {
+		inputs := append([]string(nil), notObjects...)
+		inputs = append(inputs, mutations(synthetic(tg))...)
+		inputs = append(inputs, ` `+render(synthetic(tg))+"\n", render(synthetic(tg))+` x`, `{"_meta":1} {}`)
+		for _, in := range inputs {
+			if !decodeJSONMatchesDecoder(t, tg, []byte(in)) {
+				t.FailNow()
+			}
+		}
+	}
 }
 
 func TestRichTargetsAreTargets(t *testing.T) {
