@@ -96,8 +96,12 @@ func (e *emitter) namedType(f *jen.File, nt *namedType) {
 			),
 			jen.Return(jen.False()),
 		)
+		valueAppender(f, nt)
 	case namedDefined:
 		f.Type().Id(nt.name).Add(typeCode(nt.underlying))
+		if hasAppendJSON(nt) {
+			valueAppender(f, nt)
+		}
 	case namedAlias:
 		f.Type().Id(nt.name).Op("=").Add(typeCode(nt.underlying))
 	}
@@ -127,58 +131,11 @@ func structFields(g *jen.Group, nt *namedType, tags bool) {
 	}
 }
 
-// structMarshaler gives a struct a MarshalJSON when encoding/json alone
-// would get it wrong: it writes a nil required list or map as empty (null
-// would break the schema), writes an empty required const property as its
-// const, and appends the Extra members.
+// structMarshaler gives a struct its encoder: AppendJSON, which writes it
+// member by member, and MarshalJSON on top of it.
 func structMarshaler(f *jen.File, nt *namedType) {
-	var fills, consts []*field
-	for _, fl := range nt.fields {
-		if fl.fillEmpty {
-			fills = append(fills, fl)
-		}
-		if fl.fill {
-			consts = append(consts, fl)
-		}
-	}
-	if len(fills) == 0 && len(consts) == 0 && nt.extra == nil {
-		return
-	}
-	var what []string
-	if len(fills) > 0 {
-		what = append(what, "writing a nil required list or map as empty rather than null, which the schema does not allow")
-	}
-	if len(consts) > 0 {
-		what = append(what, "writing an empty "+fieldList(consts)+" as the value the schema requires")
-	}
-	if nt.extra != nil {
-		what = append(what, "adding the Extra members")
-	}
-	f.Line()
-	comment(f, "MarshalJSON encodes "+nt.name+", "+strings.Join(what, "; ")+".", false)
-	f.Func().Params(jen.Id("v").Id(nt.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Type().Id("plain").Id(nt.name)
-		g.Id("p").Op(":=").Id("plain").Call(jen.Id("v"))
-		for _, fl := range fills {
-			g.If(jen.Id("p").Dot(fl.name).Op("==").Nil()).Block(
-				jen.Id("p").Dot(fl.name).Op("=").Add(typeCode(fl.typ)).Values(),
-			)
-		}
-		for _, fl := range consts {
-			g.If(jen.Id("p").Dot(fl.name).Op("==").Lit("")).Block(
-				jen.Id("p").Dot(fl.name).Op("=").Lit(fl.constant),
-			)
-		}
-		if nt.extra == nil {
-			g.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("p")))
-			return
-		}
-		g.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Id("p"))
-		g.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("v").Dot("Extra")).Op("==").Lit(0)).Block(
-			jen.Return(jen.Id("b"), jen.Err()),
-		)
-		g.Return(jen.Qual(rpcPath, "JoinExtra").Call(append([]jen.Code{jen.Id("b"), jen.Id("v").Dot("Extra")}, knownNames(nt)...)...))
-	})
+	structAppender(f, nt)
+	marshalViaAppend(f, nt.name)
 }
 
 func fieldList(fs []*field) string {

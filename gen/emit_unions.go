@@ -130,12 +130,11 @@ func (e *emitter) unionType(f *jen.File, nt *namedType, need *helperNeeds) {
 		jen.Return(jen.Id("v").Dot("Raw"), jen.Nil()),
 	)
 
+	unknownAppender(f, u.unknown)
+
 	// The codec.
-	f.Line()
-	comment(f, "MarshalJSON writes the variant's own encoding.", false)
-	f.Func().Params(jen.Id("v").Id(nt.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("v").Dot("Value"))),
-	)
+	unionAppender(f, nt)
+	marshalViaAppend(f, nt.name)
 	f.Line()
 	comment(f, "UnmarshalJSON picks the variant by the value's JSON kind"+dispatchWords(u)+"; a value no variant claims becomes "+u.unknown+". It does not validate: the runtime validator does.", false)
 	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {

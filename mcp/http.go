@@ -245,7 +245,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.deliver(r.Context(), inFrame{msg: body, st: st, ctx: r.Context(), r: r}); err != nil {
+	if err := sess.start(r, body, st, fr.batch, fr.initialize); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
@@ -271,7 +271,7 @@ func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, s
 	// own connection, the priming and retry events included.
 	c := st.first
 	startSSE(w)
-	err := c.serve(r.Context(), w, h.opts.KeepAlive)
+	err := c.serve(r.Context(), w, h.opts.KeepAlive, streamStartDelay)
 	sess.detach(st, c)
 	if err != nil && !errors.Is(err, errConnReplaced) {
 		h.log.Debug("mcp: POST stream ended early; its messages wait for a resuming client", "session", sess.id, "stream", st.id, "error", err)
@@ -313,15 +313,14 @@ func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
 // readBody reads a POST body within the size limit and the body timeout.
 func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
 	limit := h.opts.MaxBodyBytes
-	tooLarge := fmt.Errorf("the body exceeds the limit of %d bytes", limit)
 	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
+		return nil, http.StatusRequestEntityTooLarge, bodyTooLarge(limit)
 	}
 	// Servers that do not support deadlines (a test recorder) read
 	// without one.
 	rc := http.NewResponseController(w)
 	deadline := h.opts.BodyTimeout > 0 && rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
 	if deadline && err == nil {
 		// Lifted for what follows (an SSE stream); after a failure it
 		// stays, so the server does not wait for the rest of the body.
@@ -329,7 +328,7 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
-			return nil, http.StatusRequestEntityTooLarge, tooLarge
+			return nil, http.StatusRequestEntityTooLarge, bodyTooLarge(limit)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			w.Header().Set("Connection", "close")
@@ -338,6 +337,25 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 		return nil, http.StatusBadRequest, errors.New("cannot read the body")
 	}
 	return body, 0, nil
+}
+
+// bodyTooLarge is the error for a body past the limit.
+func bodyTooLarge(limit int64) error {
+	return fmt.Errorf("the body exceeds the limit of %d bytes", limit)
+}
+
+// readSized reads a body to its end. With its length known (size >= 0,
+// from Content-Length) it reads into one buffer of that size instead of
+// growing one.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // sessionFor finds the session a POST belongs to, or starts one for an
@@ -402,7 +420,7 @@ func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	startSSE(w)
-	c.serve(r.Context(), w, h.opts.KeepAlive)
+	c.serve(r.Context(), w, h.opts.KeepAlive, 0)
 	sess.detach(st, c)
 }
 

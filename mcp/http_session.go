@@ -121,6 +121,45 @@ func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte,
 	}
 }
 
+// streamStartDelay is how long a POST's SSE response waits for its
+// frame's answers before it starts anyway: calls that finish sooner (most
+// do) have the whole stream written at once. Anything a handler sends
+// while it runs starts the stream at once.
+const streamStartDelay = 50 * time.Millisecond
+
+// start hands a POSTed frame that carries requests straight to the
+// session's connection, whose workers run its calls as they run those it
+// reads; the replies go to the frame's stream st. Only responses to the
+// server's own requests and notifications travel through the connection's
+// read loop (deliver), which keeps them in order. It returns rpc.ErrClosed
+// when the session has ended.
+func (s *httpSession) start(r *http.Request, body []byte, st *stream, batch, init bool) error {
+	if init && !s.ss.initialized() {
+		s.ss.initArrived()
+	}
+	ctx := r.Context()
+	out := context.WithoutCancel(ctx)
+	return s.ss.conn.StartFrame(rpc.WithHTTPRequest(ctx, r), body, func(msg []byte) {
+		var ids []string
+		if batch {
+			ids, _ = outboundIDs(msg)
+		}
+		s.answer(out, st, ids, msg)
+	})
+}
+
+// answer routes a reply to a frame given to start: ids are the requests it
+// answers, none meaning every request of the stream (a single request's
+// response, or an error with id null that refuses the whole frame).
+func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended || s.streams[st.id] != st {
+		return
+	}
+	s.settle(ctx, st, ids, msg)
+}
+
 // deliver hands a POSTed frame to the session.
 func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	select {
@@ -183,6 +222,13 @@ func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byt
 		s.h.log.Debug("mcp: dropping a response no stream waits for", "session", s.id)
 		return
 	}
+	s.settle(ctx, st, ids, msg)
+}
+
+// settle sends a response (or a batch of them) to st and marks the
+// requests ids as answered; no ids means every request of st. A stream
+// with nothing left to answer is complete.
+func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg []byte) {
 	if len(ids) == 0 {
 		for id := range st.pending {
 			ids = append(ids, id)

@@ -461,11 +461,16 @@ func (s *Server) appendMetaWithServerInfo(out, meta []byte) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// marshalResult encodes a result. A value whose type has its own
-// MarshalJSON (every generated result type) is asked directly: going
-// through json.Marshal would check and compact its output once more, and
-// the bytes are compacted on their way out anyway.
+// marshalResult encodes a result. A value that writes its own JSON (every
+// generated result type is an rpc.JSONAppender) appends it to one buffer
+// sized for a typical result. Any other value with its own MarshalJSON is
+// asked directly: going through json.Marshal would check and compact its
+// output once more, and the bytes are compacted on their way out anyway.
+// A nil pointer is null either way.
 func marshalResult(res any) ([]byte, error) {
+	if _, ok := res.(rpc.JSONAppender); ok {
+		return rpc.AppendJSONValue(make([]byte, 0, resultBufferSize), res)
+	}
 	if m, ok := res.(json.Marshaler); ok {
 		if v := reflect.ValueOf(res); v.Kind() != reflect.Pointer || !v.IsNil() {
 			return m.MarshalJSON()
@@ -473,6 +478,10 @@ func marshalResult(res any) ([]byte, error) {
 	}
 	return json.Marshal(res)
 }
+
+// resultBufferSize is the room marshalResult starts with: a small result,
+// such as a tool's short text, fits without the slice growing.
+const resultBufferSize = 256
 
 // infoJSON is the server's Implementation, encoded once.
 func (s *Server) infoJSON() json.RawMessage {

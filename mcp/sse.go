@@ -155,16 +155,30 @@ func (c *sseConn) unwritten() []sseEvent {
 // serve writes queued events to w until the connection is finished (nil),
 // killed, the client goes away, or a write fails. keepAlive > 0 sends a
 // comment after that much silence.
-func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive time.Duration) error {
+//
+// hold > 0 lets a POST's stream wait that long before it starts (see
+// holdFor): a stream whose answers are all there by then is written in one
+// piece, without flushing, so the HTTP server sends the whole response at
+// once when the handler returns.
+func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive, hold time.Duration) error {
 	rc := http.NewResponseController(w)
+	whole := false
+	if hold > 0 {
+		var err error
+		if whole, err = c.holdFor(ctx, hold); err != nil {
+			return err
+		}
+	}
 	var tick <-chan time.Time
-	if keepAlive > 0 {
+	if keepAlive > 0 && !whole {
 		t := time.NewTicker(keepAlive)
 		defer t.Stop()
 		tick = t.C
 	}
-	if err := rc.Flush(); err != nil { // the client sees the status at once
-		return err
+	if !whole {
+		if err := rc.Flush(); err != nil { // the client sees the status at once
+			return err
+		}
 	}
 	for {
 		c.mu.Lock()
@@ -178,7 +192,7 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive ti
 				return err
 			}
 		}
-		if len(q) > 0 || fin {
+		if (len(q) > 0 || fin) && !whole {
 			if err := rc.Flush(); err != nil {
 				return err
 			}
@@ -200,6 +214,45 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive ti
 			if err := rc.Flush(); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// holdFor waits, at most d, for a POST stream to have more to send than its
+// priming event. It reports whole when the stream is finished (every
+// answer queued): the response can then be written in one piece. It
+// returns whole false as soon as anything else is queued (a notification
+// or request a handler sends while it runs, which the client should get at
+// once), or when d has passed with the calls still running.
+func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err error) {
+	check := func() (done, whole bool) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		switch {
+		case c.finishing:
+			return true, true
+		case len(c.queue) > 1:
+			return true, false
+		}
+		return false, false
+	}
+	if done, whole := check(); done {
+		return whole, nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.wake:
+		case <-t.C:
+			return false, nil
+		case <-c.dead:
+			return false, errConnReplaced
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+		if done, whole := check(); done {
+			return whole, nil
 		}
 	}
 }

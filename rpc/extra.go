@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"encoding/json"
 	"slices"
 )
 
@@ -17,26 +16,33 @@ func SplitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 }
 
 // JoinExtra adds the members of extra whose names are not in known to the
-// encoded JSON object b, and returns the result. A member named in known is
-// left out: the declared field has already written it. Generated types that
-// keep unknown members call it from MarshalJSON.
+// encoded JSON object b, and returns the result; b itself is left as it
+// is. A member named in known is left out: the declared field has already
+// written it. The members are added sorted by name, as encoding/json writes
+// a map. Generated code of earlier versions calls it from MarshalJSON; the
+// generated AppendJSON methods write their Extra members with
+// AppendExtraMembers instead.
 func JoinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
-	rest := make(map[string]V, len(extra))
-	for k, x := range extra {
-		if !slices.Contains(known, k) {
-			rest[k] = x
+	if len(b) <= 2 { // b is {}: the extra members are the whole object
+		out, err := appendMembers(nil, extra, appendAny[V], known)
+		if err != nil {
+			return nil, err
 		}
+		if len(out) == 0 {
+			return b, nil
+		}
+		return EndJSONObject(out, 0), nil
 	}
-	if len(rest) == 0 {
-		return b, nil
-	}
-	more, err := json.Marshal(rest)
+	open := b[: len(b)-1 : len(b)-1] // the closing brace cut off; appending copies
+	out, err := appendMembers(open, extra, appendAny[V], known)
 	if err != nil {
 		return nil, err
 	}
-	if len(b) <= 2 { // b is {}: the extra members are the whole object
-		return more, nil
+	if len(out) == len(open) {
+		return b, nil
 	}
-	out := append(b[:len(b)-1:len(b)-1], ',') // splice in before the closing brace
-	return append(out, more[1:]...), nil
+	return append(out, '}'), nil
 }
+
+// appendAny writes one value of an Extra map of any element type.
+func appendAny[V any](b []byte, v V) ([]byte, error) { return AppendJSONValue(b, v) }

@@ -9,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/schema"
 )
 
@@ -247,78 +248,83 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 
 // encodeResponse renders a response for id carrying result or err.
 func encodeResponse(id ID, result any, err *Error) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	b := make([]byte, 0, messageBufferSize)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	if id.IsZero() {
-		buf.WriteString("null")
+		b = append(b, "null"...)
 	} else {
-		buf.WriteString(id.raw)
+		b = append(b, id.raw...)
 	}
+	var e error
 	if err != nil {
-		buf.WriteString(`,"error":`)
-		if e := encodeValue(&buf, err); e != nil {
-			return nil, e
-		}
+		b = append(b, `,"error":`...)
+		b, e = appendValue(b, err)
 	} else {
-		buf.WriteString(`,"result":`)
-		if e := encodeValue(&buf, result); e != nil {
-			return nil, e
-		}
+		b = append(b, `,"result":`...)
+		b, e = appendValue(b, result)
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	if e != nil {
+		return nil, e
+	}
+	return append(b, '}'), nil
 }
+
+// messageBufferSize is the room a message's buffer starts with: enough for
+// a small response, such as a tool's short text result, in one allocation.
+const messageBufferSize = 256
 
 // encodeRequest renders a request (or, with the zero id, a notification).
 func encodeRequest(id ID, method string, params any) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"jsonrpc":"2.0",`)
+	b := make([]byte, 0, messageBufferSize)
+	b = append(b, `{"jsonrpc":"2.0",`...)
 	if !id.IsZero() {
-		buf.WriteString(`"id":`)
-		buf.WriteString(id.raw)
-		buf.WriteByte(',')
+		b = append(b, `"id":`...)
+		b = append(b, id.raw...)
+		b = append(b, ',')
 	}
-	buf.WriteString(`"method":`)
-	if err := encodeValue(&buf, method); err != nil {
-		return nil, err
-	}
+	b = append(b, `"method":`...)
+	b = jsonwrite.String(b, method)
 	if params != nil {
-		start := buf.Len() + len(`,"params":`)
-		buf.WriteString(`,"params":`)
-		if err := encodeValue(&buf, params); err != nil {
+		const key = `,"params":`
+		start := len(b) + len(key)
+		b = append(b, key...)
+		var err error
+		if b, err = appendValue(b, params); err != nil {
 			return nil, err
 		}
-		switch c := buf.Bytes()[start]; c {
+		switch c := b[start]; c {
 		case '{', '[':
 		case 'n': // params that encode as null are left out
-			buf.Truncate(start - len(`,"params":`))
+			b = b[:start-len(key)]
 		default:
 			return nil, fmt.Errorf("rpc: params must encode as a JSON object or array, not %q", c)
 		}
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return append(b, '}'), nil
 }
 
-// encodeValue appends v as compact JSON without HTML escaping. Raw JSON is
-// compacted, never re-encoded, so numbers keep their exact text.
+// encodeValue appends v to buf as appendValue does.
 func encodeValue(buf *bytes.Buffer, v any) error {
-	switch x := v.(type) {
-	case nil:
-		buf.WriteString("null")
-		return nil
-	case json.RawMessage:
-		if len(x) == 0 {
-			buf.WriteString("null")
-			return nil
-		}
-		return json.Compact(buf, x)
-	}
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := appendValue(buf.AvailableBuffer(), v)
+	if err != nil {
 		return err
 	}
-	buf.Truncate(buf.Len() - 1) // Encode's newline
+	buf.Write(b)
 	return nil
+}
+
+// appendValue appends v as compact JSON without HTML escaping. Raw JSON is
+// compacted, never re-encoded, so numbers keep their exact text; a
+// JSONAppender (every generated type) writes itself.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case json.RawMessage:
+		if len(x) == 0 {
+			return append(b, "null"...), nil
+		}
+		return jsonwrite.Raw(b, x)
+	}
+	return AppendJSONValue(b, v)
 }

@@ -5,6 +5,7 @@ package v20251125
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 )
 
 // Annotations are hints for the client about an object's intended audience,
@@ -25,15 +26,44 @@ type Annotations struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Annotations, adding the Extra members.
-func (v Annotations) MarshalJSON() ([]byte, error) {
-	type plain Annotations
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Annotations to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Audience != nil {
+		b = append(b, `,"audience":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Audience {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, string(x0))
+		}
+		b = append(b, ']')
 	}
-	return rpc.JoinExtra(b, v.Extra, "audience", "priority", "lastModified")
+	if v.Priority != nil {
+		b = append(b, `,"priority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
+			return nil, err
+		}
+	}
+	if v.LastModified != "" {
+		b = append(b, `,"lastModified":`...)
+		b = rpc.AppendJSONString(b, v.LastModified)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "audience", "priority", "lastModified"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Annotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
@@ -80,19 +110,46 @@ type AudioContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes AudioContent, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of AudioContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"audio"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONString(b, v.MIMEType)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
-	type plain AudioContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "audio"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "data", "mimeType", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
@@ -141,15 +198,37 @@ type BlobResourceContents struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes BlobResourceContents, adding the Extra members.
-func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	type plain BlobResourceContents
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "mimeType", "blob", "_meta")
+	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONString(b, v.Blob)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "blob", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
@@ -197,15 +276,43 @@ type CallToolRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolRequestParams, adding the Extra members.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CallToolRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CallToolRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "name", "arguments", "task")
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	if v.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = v.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments", "task"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
@@ -255,20 +362,55 @@ type CallToolResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of CallToolResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Content written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"content":`...)
+	if v.Content == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Content {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if v.IsError != nil {
+		b = append(b, `,"isError":`...)
+		b = strconv.AppendBool(b, *v.IsError)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "content", "structuredContent", "isError"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	type plain CallToolResult
-	p := plain(v)
-	if p.Content == nil {
-		p.Content = []ContentBlock{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "content", "structuredContent", "isError")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
@@ -308,15 +450,25 @@ type CancelTaskRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelTaskRequestParams, adding the Extra members.
-func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CancelTaskRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CancelTaskRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "taskId")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelTaskRequestParams, keeping the members the schema
@@ -371,15 +523,51 @@ type CancelTaskResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelTaskResult, adding the Extra members.
-func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
-	type plain CancelTaskResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CancelTaskResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	if v.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONString(b, v.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONString(b, v.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	if v.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = strconv.AppendInt(b, *v.PollInterval, 10)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelTaskResult, keeping the members the schema does
@@ -434,15 +622,39 @@ type CancelledNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelledNotificationParams, adding the Extra members.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain CancelledNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "requestId", "reason")
+	if v.RequestID != nil {
+		b = append(b, `,"requestId":`...)
+		if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
+			return nil, err
+		}
+	}
+	if v.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONString(b, v.Reason)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "requestId", "reason"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
@@ -495,15 +707,55 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilities, adding the Extra members.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilities
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
+			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "experimental", "roots", "sampling", "elicitation", "tasks")
+	if v.Roots != nil {
+		b = append(b, `,"roots":`...)
+		if b, err = v.Roots.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = v.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = v.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = v.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "roots", "sampling", "elicitation", "tasks"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
@@ -547,15 +799,35 @@ type ClientCapabilitiesElicitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesElicitation, adding the Extra members.
-func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesElicitation
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Form != nil {
+		b = append(b, `,"form":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Form, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "form", "url")
+	if v.URL != nil {
+		b = append(b, `,"url":`...)
+		if b, err = rpc.AppendJSONMap(b, v.URL, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "form", "url"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
@@ -590,15 +862,27 @@ type ClientCapabilitiesRoots struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesRoots, adding the Extra members.
-func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesRoots
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesRoots to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
 	}
-	return rpc.JoinExtra(b, v.Extra, "listChanged")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesRoots, keeping the members the schema
@@ -634,15 +918,35 @@ type ClientCapabilitiesSampling struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesSampling, adding the Extra members.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesSampling
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Context, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "context", "tools")
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Tools, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "context", "tools"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
@@ -683,15 +987,41 @@ type ClientCapabilitiesTasks struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesTasks, adding the Extra members.
-func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesTasks
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesTasks to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.List != nil {
+		b = append(b, `,"list":`...)
+		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "list", "cancel", "requests")
+	if v.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Requests != nil {
+		b = append(b, `,"requests":`...)
+		if b, err = v.Requests.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "list", "cancel", "requests"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasks, keeping the members the schema
@@ -728,16 +1058,35 @@ type ClientCapabilitiesTasksRequests struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesTasksRequests, adding the Extra
-// members.
-func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesTasksRequests
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesTasksRequests to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = v.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "sampling", "elicitation")
+	if v.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = v.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "sampling", "elicitation"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequests, keeping the members
@@ -773,16 +1122,30 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesTasksRequestsElicitation, adding the
-// Extra members.
-func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesTasksRequestsElicitation
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of
+// ClientCapabilitiesTasksRequestsElicitation to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Create != nil {
+		b = append(b, `,"create":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Create, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "create")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "create"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsElicitation, keeping the
@@ -816,16 +1179,30 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesTasksRequestsSampling, adding the Extra
-// members.
-func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesTasksRequestsSampling
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of
+// ClientCapabilitiesTasksRequestsSampling to b and returns the extended slice:
+// the members of its fields in order, an absent optional one left out, then the
+// Extra members sorted by name.
+func (v ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.CreateMessage != nil {
+		b = append(b, `,"createMessage":`...)
+		if b, err = rpc.AppendJSONMap(b, v.CreateMessage, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "createMessage")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "createMessage"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsSampling, keeping the
@@ -868,15 +1245,43 @@ type CompleteRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequestParams, adding the Extra members.
-func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "ref", "argument", "context")
+	b = append(b, `,"ref":`...)
+	if b, err = v.Ref.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"argument":`...)
+	if b, err = v.Argument.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = v.Context.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "ref", "argument", "context"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
@@ -918,15 +1323,27 @@ type CompleteRequestParamsArgument struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequestParamsArgument, adding the Extra members.
-func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequestParamsArgument
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteRequestParamsArgument to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONString(b, v.Value)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "value")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
@@ -961,15 +1378,32 @@ type CompleteRequestParamsContext struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequestParamsContext, adding the Extra members.
-func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequestParamsContext
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteRequestParamsContext to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+			b = rpc.AppendJSONString(b, x1)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "arguments")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "arguments"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
@@ -1002,15 +1436,33 @@ type CompleteResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteResult, adding the Extra members.
-func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	type plain CompleteResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "completion")
+	b = append(b, `,"completion":`...)
+	if b, err = v.Completion.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "completion"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
@@ -1052,20 +1504,45 @@ type CompleteResultCompletion struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteResultCompletion, writing a nil required list or
-// map as empty rather than null, which the schema does not allow; adding the
-// Extra members.
+// AppendJSON appends the JSON encoding of CompleteResultCompletion to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, a nil Values written as empty rather than null (which
+// the schema does not allow), then the Extra members sorted by name.
+func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"values":`...)
+	if v.Values == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Values {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Total != nil {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, *v.Total, 10)
+	}
+	if v.HasMore != nil {
+		b = append(b, `,"hasMore":`...)
+		b = strconv.AppendBool(b, *v.HasMore)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "values", "total", "hasMore"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	type plain CompleteResultCompletion
-	p := plain(v)
-	if p.Values == nil {
-		p.Values = []string{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "values", "total", "hasMore")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
@@ -1133,20 +1610,109 @@ type CreateMessageRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CreateMessageRequestParams, writing a nil required list
-// or map as empty rather than null, which the schema does not allow; adding the
-// Extra members.
+// AppendJSON appends the JSON encoding of CreateMessageRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, a nil Messages written as empty rather than null
+// (which the schema does not allow), then the Extra members sorted by name.
+func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = v.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"messages":`...)
+	if v.Messages == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Messages {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.ModelPreferences != nil {
+		b = append(b, `,"modelPreferences":`...)
+		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.SystemPrompt != "" {
+		b = append(b, `,"systemPrompt":`...)
+		b = rpc.AppendJSONString(b, v.SystemPrompt)
+	}
+	if v.IncludeContext != "" {
+		b = append(b, `,"includeContext":`...)
+		b = rpc.AppendJSONString(b, string(v.IncludeContext))
+	}
+	if v.Temperature != nil {
+		b = append(b, `,"temperature":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"maxTokens":`...)
+	b = strconv.AppendInt(b, v.MaxTokens, 10)
+	if v.StopSequences != nil {
+		b = append(b, `,"stopSequences":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.StopSequences {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Metadata != nil {
+		b = append(b, `,"metadata":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Metadata, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Tools {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.ToolChoice != nil {
+		b = append(b, `,"toolChoice":`...)
+		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CreateMessageRequestParams
-	p := plain(v)
-	if p.Messages == nil {
-		p.Messages = []SamplingMessage{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "task", "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
@@ -1214,6 +1780,12 @@ func (v CreateMessageRequestParamsIncludeContext) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // CreateMessageResult is the message the client's model produced, the model
 // that produced it and why it stopped.
 type CreateMessageResult struct {
@@ -1235,15 +1807,41 @@ type CreateMessageResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CreateMessageResult, adding the Extra members.
-func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	type plain CreateMessageResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CreateMessageResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "role", "content", "model", "stopReason")
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"model":`...)
+	b = rpc.AppendJSONString(b, v.Model)
+	if v.StopReason != "" {
+		b = append(b, `,"stopReason":`...)
+		b = rpc.AppendJSONString(b, v.StopReason)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content", "model", "stopReason"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
@@ -1278,6 +1876,27 @@ func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
 // of CreateMessageResultContent.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
+
 // CreateTaskResult answers a task-augmented request at once: the task that now
 // runs it. The real result comes later from tasks/result.
 type CreateTaskResult struct {
@@ -1289,15 +1908,33 @@ type CreateTaskResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CreateTaskResult, adding the Extra members.
-func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
-	type plain CreateTaskResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CreateTaskResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "task")
+	b = append(b, `,"task":`...)
+	if b, err = v.Task.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
@@ -1326,6 +1963,13 @@ func (*CreateTaskResult) UnmarshalJSONChecksInput() {}
 // pass it back unchanged and never interpret it.
 type Cursor string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ElicitRequestFormParams ask the user to fill in a flat form whose fields are
 // described by a restricted JSON Schema. Sensitive data must never be asked for
 // this way.
@@ -1349,15 +1993,45 @@ type ElicitRequestFormParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequestFormParams, adding the Extra members.
-func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequestFormParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitRequestFormParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "task", "mode", "message", "requestedSchema")
+	if v.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = v.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Mode != "" {
+		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONString(b, v.Mode)
+	}
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	b = append(b, `,"requestedSchema":`...)
+	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "mode", "message", "requestedSchema"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
@@ -1412,19 +2086,48 @@ type ElicitRequestURLParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequestURLParams, writing an empty Mode as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ElicitRequestURLParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty Mode written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = v.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"mode":`...)
+	if v.Mode == "" {
+		b = append(b, `"url"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Mode)
+	}
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	b = append(b, `,"elicitationId":`...)
+	b = rpc.AppendJSONString(b, v.ElicitationID)
+	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONString(b, v.URL)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "mode", "message", "elicitationId", "url"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequestURLParams
-	p := plain(v)
-	if p.Mode == "" {
-		p.Mode = "url"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "task", "mode", "message", "elicitationId", "url")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
@@ -1474,15 +2177,39 @@ type ElicitResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitResult, adding the Extra members.
-func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	type plain ElicitResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "action", "content")
+	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONString(b, string(v.Action))
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Content, func(b []byte, x1 ElicitResultContentValue) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "action", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
@@ -1532,21 +2259,65 @@ func (v ElicitResultAction) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ElicitResultContentValueArray is the []string variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueArray []string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueArray) AppendJSON(b []byte) ([]byte, error) {
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // ElicitResultContentValueBoolean is the bool variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueBoolean bool
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueBoolean) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendBool(b, bool(v))
+	return b, nil
+}
+
 // ElicitResultContentValueNumber is the float64 variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueNumber float64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueNumber) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONFloat(b, float64(v))
+}
+
 // ElicitResultContentValueString is the string variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // ElicitationCompleteNotificationParams tell the client that the out-of-band
 // interaction started by a URL-mode elicitation has finished (2025-11-25).
@@ -1559,16 +2330,25 @@ type ElicitationCompleteNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitationCompleteNotificationParams, adding the Extra
-// members.
-func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain ElicitationCompleteNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitationCompleteNotificationParams
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, then the Extra members sorted by name.
+func (v ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"elicitationId":`...)
+	b = rpc.AppendJSONString(b, v.ElicitationID)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "elicitationId"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "elicitationId")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitationCompleteNotificationParams, keeping the
@@ -1605,19 +2385,46 @@ type EmbeddedResource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes EmbeddedResource, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of EmbeddedResource to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"resource"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"resource":`...)
+	if b, err = v.Resource.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "resource", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	type plain EmbeddedResource
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "resource"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "resource", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
@@ -1667,15 +2474,40 @@ type GetPromptRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetPromptRequestParams, adding the Extra members.
-func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	type plain GetPromptRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of GetPromptRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "name", "arguments")
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+			b = rpc.AppendJSONString(b, x1)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
@@ -1716,20 +2548,49 @@ type GetPromptResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetPromptResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of GetPromptResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Messages written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	b = append(b, `,"messages":`...)
+	if v.Messages == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Messages {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "description", "messages"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	type plain GetPromptResult
-	p := plain(v)
-	if p.Messages == nil {
-		p.Messages = []PromptMessage{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "description", "messages")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
@@ -1766,15 +2627,25 @@ type GetTaskPayloadRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetTaskPayloadRequestParams, adding the Extra members.
-func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
-	type plain GetTaskPayloadRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of GetTaskPayloadRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "taskId")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskPayloadRequestParams, keeping the members the
@@ -1808,15 +2679,29 @@ type GetTaskPayloadResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetTaskPayloadResult, adding the Extra members.
-func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	type plain GetTaskPayloadResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of GetTaskPayloadResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskPayloadResult, keeping the members the schema
@@ -1849,15 +2734,25 @@ type GetTaskRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetTaskRequestParams, adding the Extra members.
-func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
-	type plain GetTaskRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of GetTaskRequestParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "taskId")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskRequestParams, keeping the members the schema
@@ -1912,15 +2807,51 @@ type GetTaskResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetTaskResult, adding the Extra members.
-func (v GetTaskResult) MarshalJSON() ([]byte, error) {
-	type plain GetTaskResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	if v.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONString(b, v.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONString(b, v.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	if v.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = strconv.AppendInt(b, *v.PollInterval, 10)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
@@ -1978,15 +2909,44 @@ type Icon struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Icon, adding the Extra members.
-func (v Icon) MarshalJSON() ([]byte, error) {
-	type plain Icon
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Icon to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Icon) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"src":`...)
+	b = rpc.AppendJSONString(b, v.Src)
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	return rpc.JoinExtra(b, v.Extra, "src", "mimeType", "sizes", "theme")
+	if v.Sizes != nil {
+		b = append(b, `,"sizes":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Sizes {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Theme != "" {
+		b = append(b, `,"theme":`...)
+		b = rpc.AppendJSONString(b, string(v.Theme))
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "src", "mimeType", "sizes", "theme"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Icon) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
@@ -2035,6 +2995,12 @@ func (v IconTheme) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ImageContent is an image carried inline as base64.
 type ImageContent struct {
 	// Always "image".
@@ -2054,19 +3020,46 @@ type ImageContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ImageContent, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ImageContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"image"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONString(b, v.MIMEType)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
-	type plain ImageContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "image"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "data", "mimeType", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
@@ -2124,15 +3117,52 @@ type Implementation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Implementation, adding the Extra members.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	type plain Implementation
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Implementation to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "version", "description", "icons", "websiteUrl")
+	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONString(b, v.Version)
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.WebsiteURL != "" {
+		b = append(b, `,"websiteUrl":`...)
+		b = rpc.AppendJSONString(b, v.WebsiteURL)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "version", "description", "icons", "websiteUrl"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
@@ -2182,15 +3212,39 @@ type InitializeRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InitializeRequestParams, adding the Extra members.
-func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	type plain InitializeRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of InitializeRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "protocolVersion", "capabilities", "clientInfo")
+	b = append(b, `,"protocolVersion":`...)
+	b = rpc.AppendJSONString(b, v.ProtocolVersion)
+	b = append(b, `,"capabilities":`...)
+	if b, err = v.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"clientInfo":`...)
+	if b, err = v.ClientInfo.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "protocolVersion", "capabilities", "clientInfo"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InitializeRequestParams, keeping the members the schema
@@ -2242,15 +3296,43 @@ type InitializeResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InitializeResult, adding the Extra members.
-func (v InitializeResult) MarshalJSON() ([]byte, error) {
-	type plain InitializeResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of InitializeResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "protocolVersion", "capabilities", "serverInfo", "instructions")
+	b = append(b, `,"protocolVersion":`...)
+	b = rpc.AppendJSONString(b, v.ProtocolVersion)
+	b = append(b, `,"capabilities":`...)
+	if b, err = v.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"serverInfo":`...)
+	if b, err = v.ServerInfo.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Instructions != "" {
+		b = append(b, `,"instructions":`...)
+		b = rpc.AppendJSONString(b, v.Instructions)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v InitializeResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InitializeResult, keeping the members the schema does
@@ -2295,20 +3377,51 @@ type ListPromptsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListPromptsResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ListPromptsResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Prompts written as empty rather than null (which the
+// schema does not allow), then the Extra members sorted by name.
+func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"prompts":`...)
+	if v.Prompts == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Prompts {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "prompts"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	type plain ListPromptsResult
-	p := plain(v)
-	if p.Prompts == nil {
-		p.Prompts = []Prompt{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "nextCursor", "prompts")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
@@ -2349,20 +3462,52 @@ type ListResourceTemplatesResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourceTemplatesResult, writing a nil required list
-// or map as empty rather than null, which the schema does not allow; adding the
-// Extra members.
+// AppendJSON appends the JSON encoding of ListResourceTemplatesResult to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, a nil ResourceTemplates written as empty rather than
+// null (which the schema does not allow), then the Extra members sorted by
+// name.
+func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resourceTemplates":`...)
+	if v.ResourceTemplates == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.ResourceTemplates {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "resourceTemplates"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	type plain ListResourceTemplatesResult
-	p := plain(v)
-	if p.ResourceTemplates == nil {
-		p.ResourceTemplates = []ResourceTemplate{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "nextCursor", "resourceTemplates")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
@@ -2403,20 +3548,51 @@ type ListResourcesResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourcesResult, writing a nil required list or map
-// as empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ListResourcesResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Resources written as empty rather than null (which the
+// schema does not allow), then the Extra members sorted by name.
+func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resources":`...)
+	if v.Resources == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Resources {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "resources"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	type plain ListResourcesResult
-	p := plain(v)
-	if p.Resources == nil {
-		p.Resources = []Resource{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "nextCursor", "resources")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
@@ -2453,20 +3629,45 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListRootsResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ListRootsResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Roots written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"roots":`...)
+	if v.Roots == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Roots {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "roots"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	type plain ListRootsResult
-	p := plain(v)
-	if p.Roots == nil {
-		p.Roots = []Root{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "roots")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
@@ -2505,20 +3706,51 @@ type ListTasksResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListTasksResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ListTasksResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Tasks written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"tasks":`...)
+	if v.Tasks == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Tasks {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "tasks"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListTasksResult) MarshalJSON() ([]byte, error) {
-	type plain ListTasksResult
-	p := plain(v)
-	if p.Tasks == nil {
-		p.Tasks = []Task{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "nextCursor", "tasks")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListTasksResult, keeping the members the schema does
@@ -2559,20 +3791,51 @@ type ListToolsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListToolsResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ListToolsResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Tools written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"tools":`...)
+	if v.Tools == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Tools {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "tools"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	type plain ListToolsResult
-	p := plain(v)
-	if p.Tools == nil {
-		p.Tools = []Tool{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "nextCursor", "tools")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
@@ -2633,6 +3896,12 @@ func (v LoggingLevel) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // LoggingMessageNotificationParams are one log record: its severity, the logger
 // that produced it and any JSON value as data.
 type LoggingMessageNotificationParams struct {
@@ -2650,16 +3919,39 @@ type LoggingMessageNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes LoggingMessageNotificationParams, adding the Extra
-// members.
-func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain LoggingMessageNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of LoggingMessageNotificationParams to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "level", "logger", "data")
+	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONString(b, string(v.Level))
+	if v.Logger != "" {
+		b = append(b, `,"logger":`...)
+		b = rpc.AppendJSONString(b, v.Logger)
+	}
+	b = append(b, `,"data":`...)
+	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level", "logger", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
@@ -2694,6 +3986,12 @@ func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
 // the protocol. Any JSON value may appear under a key.
 type Meta map[string]json.RawMessage
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Meta) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, rpc.AppendRawJSON)
+}
+
 // ModelHint suggests a model by (part of) its name; the client may map it to an
 // equivalent model of another provider.
 type ModelHint struct {
@@ -2705,15 +4003,27 @@ type ModelHint struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ModelHint, adding the Extra members.
-func (v ModelHint) MarshalJSON() ([]byte, error) {
-	type plain ModelHint
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ModelHint to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Name != "" {
+		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONString(b, v.Name)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
@@ -2756,15 +4066,54 @@ type ModelPreferences struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ModelPreferences, adding the Extra members.
-func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	type plain ModelPreferences
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ModelPreferences to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Hints != nil {
+		b = append(b, `,"hints":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Hints {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
-	return rpc.JoinExtra(b, v.Extra, "hints", "costPriority", "speedPriority", "intelligencePriority")
+	if v.CostPriority != nil {
+		b = append(b, `,"costPriority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
+			return nil, err
+		}
+	}
+	if v.SpeedPriority != nil {
+		b = append(b, `,"speedPriority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
+			return nil, err
+		}
+	}
+	if v.IntelligencePriority != nil {
+		b = append(b, `,"intelligencePriority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "hints", "costPriority", "speedPriority", "intelligencePriority"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
@@ -2803,15 +4152,29 @@ type NotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes NotificationParams, adding the Extra members.
-func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	type plain NotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of NotificationParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
@@ -2847,15 +4210,35 @@ type PaginatedRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PaginatedRequestParams, adding the Extra members.
-func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	type plain PaginatedRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PaginatedRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "cursor")
+	if v.Cursor != "" {
+		b = append(b, `,"cursor":`...)
+		if b, err = v.Cursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "cursor"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
@@ -2901,15 +4284,47 @@ type ProgressNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ProgressNotificationParams, adding the Extra members.
-func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain ProgressNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ProgressNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "progressToken", "progress", "total", "message")
+	b = append(b, `,"progressToken":`...)
+	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"progress":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
+		return nil, err
+	}
+	if v.Total != nil {
+		b = append(b, `,"total":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
+			return nil, err
+		}
+	}
+	if v.Message != "" {
+		b = append(b, `,"message":`...)
+		b = rpc.AppendJSONString(b, v.Message)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "progressToken", "progress", "total", "message"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
@@ -2945,10 +4360,24 @@ func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
 // requests in flight.
 type ProgressTokenInteger int64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ProgressTokenInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
+
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer, chosen by the requester and unique among its
 // requests in flight.
 type ProgressTokenString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ProgressTokenString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // Prompt describes one template the server can expand with prompts/get. title
 // appeared in 2025-06-18, icons in 2025-11-25.
@@ -2973,15 +4402,65 @@ type Prompt struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Prompt, adding the Extra members.
-func (v Prompt) MarshalJSON() ([]byte, error) {
-	type plain Prompt
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Prompt to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "description", "arguments", "icons", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Arguments {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "arguments", "icons", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
@@ -3033,15 +4512,37 @@ type PromptArgument struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptArgument, adding the Extra members.
-func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	type plain PromptArgument
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PromptArgument to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "description", "required")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Required != nil {
+		b = append(b, `,"required":`...)
+		b = strconv.AppendBool(b, *v.Required)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "required"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
@@ -3081,15 +4582,29 @@ type PromptMessage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptMessage, adding the Extra members.
-func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	type plain PromptMessage
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PromptMessage to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "role", "content")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "role", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
@@ -3130,19 +4645,36 @@ type PromptReference struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptReference, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of PromptReference to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"ref/prompt"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "name", "title"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v PromptReference) MarshalJSON() ([]byte, error) {
-	type plain PromptReference
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "ref/prompt"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "name", "title")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
@@ -3181,15 +4713,31 @@ type ReadResourceRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadResourceRequestParams, adding the Extra members.
-func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	type plain ReadResourceRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ReadResourceRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "uri")
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
@@ -3226,20 +4774,45 @@ type ReadResourceResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadResourceResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ReadResourceResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Contents written as empty rather than null (which the
+// schema does not allow), then the Extra members sorted by name.
+func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"contents":`...)
+	if v.Contents == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Contents {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "contents"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	type plain ReadResourceResult
-	p := plain(v)
-	if p.Contents == nil {
-		p.Contents = []AnyResourceContents{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "contents")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
@@ -3281,15 +4854,29 @@ type RequestMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes RequestMeta, adding the Extra members.
-func (v RequestMeta) MarshalJSON() ([]byte, error) {
-	type plain RequestMeta
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of RequestMeta to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v RequestMeta) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ProgressToken != nil {
+		b = append(b, `,"progressToken":`...)
+		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "progressToken")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "progressToken"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RequestMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestMeta, keeping the members the schema does not
@@ -3322,15 +4909,29 @@ type RequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes RequestParams, adding the Extra members.
-func (v RequestParams) MarshalJSON() ([]byte, error) {
-	type plain RequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of RequestParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
@@ -3383,15 +4984,68 @@ type Resource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Resource, adding the Extra members.
-func (v Resource) MarshalJSON() ([]byte, error) {
-	type plain Resource
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Resource to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Resource) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
+	}
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, *v.Size, 10)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
@@ -3464,19 +5118,75 @@ type ResourceLink struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceLink, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ResourceLink to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"resource_link"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
+	}
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
+	}
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, *v.Size, 10)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	type plain ResourceLink
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "resource_link"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
@@ -3544,15 +5254,64 @@ type ResourceTemplate struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceTemplate, adding the Extra members.
-func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	type plain ResourceTemplate
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ResourceTemplate to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uriTemplate":`...)
+	b = rpc.AppendJSONString(b, v.URITemplate)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
@@ -3603,19 +5362,32 @@ type ResourceTemplateReference struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceTemplateReference, writing an empty Type as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ResourceTemplateReference to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty Type written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"ref/resource"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	type plain ResourceTemplateReference
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "ref/resource"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "uri")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
@@ -3654,16 +5426,31 @@ type ResourceUpdatedNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceUpdatedNotificationParams, adding the Extra
-// members.
-func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain ResourceUpdatedNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ResourceUpdatedNotificationParams to
+// b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, then the Extra members sorted by name.
+func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "uri")
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
@@ -3698,15 +5485,29 @@ type Result struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Result, adding the Extra members.
-func (v Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Result to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
@@ -3749,6 +5550,12 @@ func (v Role) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Root is one place the client exposes, identified by a file: URI.
 type Root struct {
 	// The root; a file: URI in this version.
@@ -3764,15 +5571,35 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Root, adding the Extra members.
-func (v Root) MarshalJSON() ([]byte, error) {
-	type plain Root
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Root to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Root) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.Name != "" {
+		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONString(b, v.Name)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "name", "_meta")
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
@@ -3812,15 +5639,35 @@ type SamplingMessage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SamplingMessage, adding the Extra members.
-func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	type plain SamplingMessage
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SamplingMessage to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "role", "content")
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
@@ -3850,6 +5697,27 @@ func (*SamplingMessage) UnmarshalJSONChecksInput() {}
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
 type SamplingMessageContentArray []SamplingMessageContentBlock
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // ServerCapabilities says which optional features a server offers. Methods
 // behind a capability that is not advertised do not exist for the session.
@@ -3881,15 +5749,67 @@ type ServerCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilities, adding the Extra members.
-func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilities
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilities to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
+			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "experimental", "logging", "completions", "prompts", "resources", "tools", "tasks")
+	if v.Logging != nil {
+		b = append(b, `,"logging":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Logging, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Completions != nil {
+		b = append(b, `,"completions":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Completions, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Prompts != nil {
+		b = append(b, `,"prompts":`...)
+		if b, err = v.Prompts.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Resources != nil {
+		b = append(b, `,"resources":`...)
+		if b, err = v.Resources.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = v.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = v.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "logging", "completions", "prompts", "resources", "tools", "tasks"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
@@ -3934,15 +5854,27 @@ type ServerCapabilitiesPrompts struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesPrompts, adding the Extra members.
-func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesPrompts
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesPrompts to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
 	}
-	return rpc.JoinExtra(b, v.Extra, "listChanged")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
@@ -3979,15 +5911,31 @@ type ServerCapabilitiesResources struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesResources, adding the Extra members.
-func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesResources
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesResources to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Subscribe != nil {
+		b = append(b, `,"subscribe":`...)
+		b = strconv.AppendBool(b, *v.Subscribe)
 	}
-	return rpc.JoinExtra(b, v.Extra, "subscribe", "listChanged")
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "subscribe", "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
@@ -4028,15 +5976,41 @@ type ServerCapabilitiesTasks struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesTasks, adding the Extra members.
-func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesTasks
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesTasks to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.List != nil {
+		b = append(b, `,"list":`...)
+		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "list", "cancel", "requests")
+	if v.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Requests != nil {
+		b = append(b, `,"requests":`...)
+		if b, err = v.Requests.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "list", "cancel", "requests"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTasks, keeping the members the schema
@@ -4072,16 +6046,29 @@ type ServerCapabilitiesTasksRequests struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesTasksRequests, adding the Extra
-// members.
-func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesTasksRequests
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesTasksRequests to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = v.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "tools")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "tools"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequests, keeping the members
@@ -4115,16 +6102,29 @@ type ServerCapabilitiesTasksRequestsTools struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesTasksRequestsTools, adding the Extra
-// members.
-func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesTasksRequestsTools
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesTasksRequestsTools
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Call != nil {
+		b = append(b, `,"call":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Call, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "call")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "call"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequestsTools, keeping the
@@ -4157,15 +6157,27 @@ type ServerCapabilitiesTools struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesTools, adding the Extra members.
-func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesTools
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesTools to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
 	}
-	return rpc.JoinExtra(b, v.Extra, "listChanged")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
@@ -4199,15 +6211,31 @@ type SetLevelRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SetLevelRequestParams, adding the Extra members.
-func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	type plain SetLevelRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SetLevelRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "level")
+	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONString(b, string(v.Level))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SetLevelRequestParams, keeping the members the schema
@@ -4245,15 +6273,31 @@ type SubscribeRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscribeRequestParams, adding the Extra members.
-func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	type plain SubscribeRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SubscribeRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "uri")
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscribeRequestParams, keeping the members the schema
@@ -4306,15 +6350,45 @@ type Task struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Task, adding the Extra members.
-func (v Task) MarshalJSON() ([]byte, error) {
-	type plain Task
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Task to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Task) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	if v.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	return rpc.JoinExtra(b, v.Extra, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
+	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONString(b, v.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	if v.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = strconv.AppendInt(b, *v.PollInterval, 10)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Task) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
@@ -4361,15 +6435,27 @@ type TaskMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes TaskMetadata, adding the Extra members.
-func (v TaskMetadata) MarshalJSON() ([]byte, error) {
-	type plain TaskMetadata
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of TaskMetadata to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.TTL != nil {
+		b = append(b, `,"ttl":`...)
+		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
-	return rpc.JoinExtra(b, v.Extra, "ttl")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "ttl"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v TaskMetadata) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TaskMetadata, keeping the members the schema does not
@@ -4418,6 +6504,12 @@ func (v TaskStatus) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v TaskStatus) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // TaskStatusNotificationParams carry the new state of a task whose status
 // changed (2025-11-25).
 //
@@ -4451,15 +6543,51 @@ type TaskStatusNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes TaskStatusNotificationParams, adding the Extra members.
-func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain TaskStatusNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of TaskStatusNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	if v.StatusMessage != "" {
+		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONString(b, v.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONString(b, v.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	if v.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = strconv.AppendInt(b, *v.PollInterval, 10)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
@@ -4512,19 +6640,44 @@ type TextContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes TextContent, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of TextContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"text"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "text", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v TextContent) MarshalJSON() ([]byte, error) {
-	type plain TextContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "text"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "text", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
@@ -4571,15 +6724,37 @@ type TextResourceContents struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes TextResourceContents, adding the Extra members.
-func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	type plain TextResourceContents
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of TextResourceContents to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "mimeType", "text", "_meta")
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "text", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
@@ -4638,15 +6813,74 @@ type Tool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Tool, adding the Extra members.
-func (v Tool) MarshalJSON() ([]byte, error) {
-	type plain Tool
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Tool to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Tool) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "description", "icons", "inputSchema", "outputSchema", "execution", "annotations", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"inputSchema":`...)
+	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
+		return nil, err
+	}
+	if v.OutputSchema != nil {
+		b = append(b, `,"outputSchema":`...)
+		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
+			return nil, err
+		}
+	}
+	if v.Execution != nil {
+		b = append(b, `,"execution":`...)
+		if b, err = v.Execution.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "icons", "inputSchema", "outputSchema", "execution", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
@@ -4710,15 +6944,43 @@ type ToolAnnotations struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolAnnotations, adding the Extra members.
-func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	type plain ToolAnnotations
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ToolAnnotations to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+	if v.ReadOnlyHint != nil {
+		b = append(b, `,"readOnlyHint":`...)
+		b = strconv.AppendBool(b, *v.ReadOnlyHint)
+	}
+	if v.DestructiveHint != nil {
+		b = append(b, `,"destructiveHint":`...)
+		b = strconv.AppendBool(b, *v.DestructiveHint)
+	}
+	if v.IdempotentHint != nil {
+		b = append(b, `,"idempotentHint":`...)
+		b = strconv.AppendBool(b, *v.IdempotentHint)
+	}
+	if v.OpenWorldHint != nil {
+		b = append(b, `,"openWorldHint":`...)
+		b = strconv.AppendBool(b, *v.OpenWorldHint)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
@@ -4760,15 +7022,27 @@ type ToolChoice struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolChoice, adding the Extra members.
-func (v ToolChoice) MarshalJSON() ([]byte, error) {
-	type plain ToolChoice
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ToolChoice to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Mode != "" {
+		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
-	return rpc.JoinExtra(b, v.Extra, "mode")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ToolChoice) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
@@ -4813,6 +7087,12 @@ func (v ToolChoiceMode) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ToolExecution says how a tool may be run (2025-11-25).
 type ToolExecution struct {
 	// Whether tools/call may (optional), must (required) or must not
@@ -4824,15 +7104,27 @@ type ToolExecution struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolExecution, adding the Extra members.
-func (v ToolExecution) MarshalJSON() ([]byte, error) {
-	type plain ToolExecution
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ToolExecution to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ToolExecution) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.TaskSupport != "" {
+		b = append(b, `,"taskSupport":`...)
+		b = rpc.AppendJSONString(b, string(v.TaskSupport))
 	}
-	return rpc.JoinExtra(b, v.Extra, "taskSupport")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskSupport"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ToolExecution) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolExecution, keeping the members the schema does not
@@ -4878,6 +7170,12 @@ func (v ToolExecutionTaskSupport) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ToolExecutionTaskSupport) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ToolResultContent is the outcome of a tool use, sent back to the model
 // (2025-11-25).
 type ToolResultContent struct {
@@ -4900,23 +7198,64 @@ type ToolResultContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolResultContent, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// Type as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ToolResultContent to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Content written as empty rather than null (which the
+// schema does not allow), an empty Type written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"tool_result"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"toolUseId":`...)
+	b = rpc.AppendJSONString(b, v.ToolUseID)
+	b = append(b, `,"content":`...)
+	if v.Content == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Content {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpc.AppendJSONMap(b, v.StructuredContent, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.IsError != nil {
+		b = append(b, `,"isError":`...)
+		b = strconv.AppendBool(b, *v.IsError)
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "toolUseId", "content", "structuredContent", "isError", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ToolResultContent) MarshalJSON() ([]byte, error) {
-	type plain ToolResultContent
-	p := plain(v)
-	if p.Content == nil {
-		p.Content = []ContentBlock{}
-	}
-	if p.Type == "" {
-		p.Type = "tool_result"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "toolUseId", "content", "structuredContent", "isError", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
@@ -4975,23 +7314,49 @@ type ToolUseContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolUseContent, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// Type as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ToolUseContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Input written as empty rather than null (which the schema
+// does not allow), an empty Type written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"tool_use"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	b = append(b, `,"input":`...)
+	if v.Input == nil {
+		b = append(b, `{}`...)
+	} else {
+		if b, err = rpc.AppendJSONMap(b, v.Input, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "id", "name", "input", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ToolUseContent) MarshalJSON() ([]byte, error) {
-	type plain ToolUseContent
-	p := plain(v)
-	if p.Input == nil {
-		p.Input = map[string]json.RawMessage{}
-	}
-	if p.Type == "" {
-		p.Type = "tool_use"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "id", "name", "input", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
@@ -5035,15 +7400,31 @@ type UnsubscribeRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes UnsubscribeRequestParams, adding the Extra members.
-func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	type plain UnsubscribeRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of UnsubscribeRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "uri")
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsubscribeRequestParams, keeping the members the

@@ -51,9 +51,42 @@ func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextResourceContents:
+		return x.AppendJSON(b)
+	case *TextResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case BlobResourceContents:
+		return x.AppendJSON(b)
+	case *BlobResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownAnyResourceContents:
+		return x.AppendJSON(b)
+	case *UnknownAnyResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v AnyResourceContents) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -149,9 +182,42 @@ func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case CallToolResult:
+		return x.AppendJSON(b)
+	case *CallToolResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case CreateTaskResult:
+		return x.AppendJSON(b)
+	case *CreateTaskResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownCallToolOutcome:
+		return x.AppendJSON(b)
+	case *UnknownCallToolOutcome:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolOutcome) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -247,9 +313,42 @@ func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case PromptReference:
+		return x.AppendJSON(b)
+	case *PromptReference:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ResourceTemplateReference:
+		return x.AppendJSON(b)
+	case *ResourceTemplateReference:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownCompleteRequestParamsRef:
+		return x.AppendJSON(b)
+	case *UnknownCompleteRequestParamsRef:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -359,9 +458,60 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ResourceLink:
+		return x.AppendJSON(b)
+	case *ResourceLink:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case EmbeddedResource:
+		return x.AppendJSON(b)
+	case *EmbeddedResource:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownContentBlock:
+		return x.AppendJSON(b)
+	case *UnknownContentBlock:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ContentBlock) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -521,9 +671,66 @@ func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolUseContent:
+		return x.AppendJSON(b)
+	case *ToolUseContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolResultContent:
+		return x.AppendJSON(b)
+	case *ToolResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case CreateMessageResultContentArray:
+		return x.AppendJSON(b)
+	case *CreateMessageResultContentArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownCreateMessageResultContent:
+		return x.AppendJSON(b)
+	case *UnknownCreateMessageResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -688,9 +895,42 @@ func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ElicitRequestURLParams:
+		return x.AppendJSON(b)
+	case *ElicitRequestURLParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitRequestFormParams:
+		return x.AppendJSON(b)
+	case *ElicitRequestFormParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownElicitRequestParams:
+		return x.AppendJSON(b)
+	case *UnknownElicitRequestParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -803,9 +1043,54 @@ func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ElicitResultContentValueString:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResultContentValueNumber:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueNumber:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResultContentValueBoolean:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueBoolean:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResultContentValueArray:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownElicitResultContentValue:
+		return x.AppendJSON(b)
+	case *UnknownElicitResultContentValue:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -929,9 +1214,42 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ProgressTokenString:
+		return x.AppendJSON(b)
+	case *ProgressTokenString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ProgressTokenInteger:
+		return x.AppendJSON(b)
+	case *ProgressTokenInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownProgressToken:
+		return x.AppendJSON(b)
+	case *UnknownProgressToken:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -1035,9 +1353,66 @@ func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolUseContent:
+		return x.AppendJSON(b)
+	case *ToolUseContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolResultContent:
+		return x.AppendJSON(b)
+	case *ToolResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case SamplingMessageContentArray:
+		return x.AppendJSON(b)
+	case *SamplingMessageContentArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownSamplingMessageContent:
+		return x.AppendJSON(b)
+	case *UnknownSamplingMessageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1212,9 +1587,60 @@ func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolUseContent:
+		return x.AppendJSON(b)
+	case *ToolUseContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolResultContent:
+		return x.AppendJSON(b)
+	case *ToolResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownSamplingMessageContentBlock:
+		return x.AppendJSON(b)
+	case *UnknownSamplingMessageContentBlock:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by

@@ -5,6 +5,7 @@ package v20260728
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 )
 
 // Annotations are hints for the client about an object's intended audience,
@@ -24,15 +25,44 @@ type Annotations struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Annotations, adding the Extra members.
-func (v Annotations) MarshalJSON() ([]byte, error) {
-	type plain Annotations
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Annotations to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Audience != nil {
+		b = append(b, `,"audience":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Audience {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, string(x0))
+		}
+		b = append(b, ']')
 	}
-	return rpc.JoinExtra(b, v.Extra, "audience", "priority", "lastModified")
+	if v.Priority != nil {
+		b = append(b, `,"priority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
+			return nil, err
+		}
+	}
+	if v.LastModified != "" {
+		b = append(b, `,"lastModified":`...)
+		b = rpc.AppendJSONString(b, v.LastModified)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "audience", "priority", "lastModified"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Annotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
@@ -78,19 +108,46 @@ type AudioContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes AudioContent, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of AudioContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"audio"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONString(b, v.MIMEType)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
-	type plain AudioContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "audio"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "data", "mimeType", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
@@ -139,15 +196,37 @@ type BlobResourceContents struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes BlobResourceContents, adding the Extra members.
-func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	type plain BlobResourceContents
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "mimeType", "blob", "_meta")
+	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONString(b, v.Blob)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "blob", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
@@ -199,6 +278,12 @@ func (v CacheScope) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v CacheScope) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // CallToolRequest is a complete tools/call request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
 // protocol version and client capabilities.
@@ -218,22 +303,44 @@ type CallToolRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolRequest, writing an empty JSONRPC and Method as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CallToolRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"tools/call"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	type plain CallToolRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "tools/call"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
@@ -286,15 +393,45 @@ type CallToolRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolRequestParams, adding the Extra members.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CallToolRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CallToolRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "name", "arguments", "inputResponses", "requestState")
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	if v.InputResponses != nil {
+		b = append(b, `,"inputResponses":`...)
+		if b, err = v.InputResponses.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.RequestState != "" {
+		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONString(b, v.RequestState)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments", "inputResponses", "requestState"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
@@ -352,23 +489,62 @@ type CallToolResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CallToolResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Content written as empty rather than null (which the schema
+// does not allow), an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	b = append(b, `,"content":`...)
+	if v.Content == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Content {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if v.IsError != nil {
+		b = append(b, `,"isError":`...)
+		b = strconv.AppendBool(b, *v.IsError)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "content", "structuredContent", "isError"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	type plain CallToolResult
-	p := plain(v)
-	if p.Content == nil {
-		p.Content = []ContentBlock{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "content", "structuredContent", "isError")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
@@ -413,19 +589,38 @@ type CallToolResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolResultResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CallToolResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	type plain CallToolResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResultResponse, keeping the members the schema
@@ -468,22 +663,40 @@ type CancelledNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelledNotification, writing an empty JSONRPC and
-// Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CancelledNotification to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/cancelled"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	type plain CancelledNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/cancelled"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
@@ -528,15 +741,37 @@ type CancelledNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelledNotificationParams, adding the Extra members.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain CancelledNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "requestId", "reason")
+	b = append(b, `,"requestId":`...)
+	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
+		return nil, err
+	}
+	if v.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONString(b, v.Reason)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "requestId", "reason"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
@@ -593,15 +828,57 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilities, adding the Extra members.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilities
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 JSONObject) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "experimental", "extensions", "roots", "sampling", "elicitation")
+	if v.Extensions != nil {
+		b = append(b, `,"extensions":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Extensions, func(b []byte, x1 JSONObject) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.Roots != nil {
+		b = append(b, `,"roots":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Roots, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = v.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = v.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "extensions", "roots", "sampling", "elicitation"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
@@ -646,15 +923,35 @@ type ClientCapabilitiesElicitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesElicitation, adding the Extra members.
-func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesElicitation
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Form != nil {
+		b = append(b, `,"form":`...)
+		if b, err = v.Form.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "form", "url")
+	if v.URL != nil {
+		b = append(b, `,"url":`...)
+		if b, err = v.URL.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "form", "url"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
@@ -693,15 +990,35 @@ type ClientCapabilitiesSampling struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientCapabilitiesSampling, adding the Extra members.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilitiesSampling
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = v.Context.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "context", "tools")
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = v.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "context", "tools"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
@@ -750,22 +1067,44 @@ type CompleteRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequest, writing an empty JSONRPC and Method as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CompleteRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"completion/complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequest) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "completion/complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequest, keeping the members the schema does
@@ -814,15 +1153,41 @@ type CompleteRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequestParams, adding the Extra members.
-func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "ref", "argument", "context")
+	b = append(b, `,"ref":`...)
+	if b, err = v.Ref.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"argument":`...)
+	if b, err = v.Argument.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = v.Context.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "ref", "argument", "context"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
@@ -864,15 +1229,27 @@ type CompleteRequestParamsArgument struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequestParamsArgument, adding the Extra members.
-func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequestParamsArgument
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteRequestParamsArgument to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONString(b, v.Value)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "value")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
@@ -907,15 +1284,32 @@ type CompleteRequestParamsContext struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteRequestParamsContext, adding the Extra members.
-func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	type plain CompleteRequestParamsContext
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CompleteRequestParamsContext to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+			b = rpc.AppendJSONString(b, x1)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "arguments")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "arguments"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
@@ -954,19 +1348,40 @@ type CompleteResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteResult, writing an empty ResultType as the value
-// the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CompleteResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty ResultType written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	b = append(b, `,"completion":`...)
+	if b, err = v.Completion.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "completion"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	type plain CompleteResult
-	p := plain(v)
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "completion")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
@@ -1010,20 +1425,45 @@ type CompleteResultCompletion struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteResultCompletion, writing a nil required list or
-// map as empty rather than null, which the schema does not allow; adding the
-// Extra members.
+// AppendJSON appends the JSON encoding of CompleteResultCompletion to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, a nil Values written as empty rather than null (which
+// the schema does not allow), then the Extra members sorted by name.
+func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"values":`...)
+	if v.Values == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Values {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Total != nil {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, *v.Total, 10)
+	}
+	if v.HasMore != nil {
+		b = append(b, `,"hasMore":`...)
+		b = strconv.AppendBool(b, *v.HasMore)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "values", "total", "hasMore"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	type plain CompleteResultCompletion
-	p := plain(v)
-	if p.Values == nil {
-		p.Values = []string{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "values", "total", "hasMore")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
@@ -1063,19 +1503,38 @@ type CompleteResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CompleteResultResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CompleteResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	type plain CompleteResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CompleteResultResponse, keeping the members the schema
@@ -1117,19 +1576,34 @@ type CreateMessageRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CreateMessageRequest, writing an empty Method as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CreateMessageRequest to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty Method written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"sampling/createMessage"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	type plain CreateMessageRequest
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "sampling/createMessage"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageRequest, keeping the members the schema
@@ -1194,20 +1668,97 @@ type CreateMessageRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CreateMessageRequestParams, writing a nil required list
-// or map as empty rather than null, which the schema does not allow; adding the
-// Extra members.
+// AppendJSON appends the JSON encoding of CreateMessageRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, a nil Messages written as empty rather than null
+// (which the schema does not allow), then the Extra members sorted by name.
+func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"messages":`...)
+	if v.Messages == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Messages {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.ModelPreferences != nil {
+		b = append(b, `,"modelPreferences":`...)
+		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.SystemPrompt != "" {
+		b = append(b, `,"systemPrompt":`...)
+		b = rpc.AppendJSONString(b, v.SystemPrompt)
+	}
+	if v.IncludeContext != "" {
+		b = append(b, `,"includeContext":`...)
+		b = rpc.AppendJSONString(b, string(v.IncludeContext))
+	}
+	if v.Temperature != nil {
+		b = append(b, `,"temperature":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"maxTokens":`...)
+	b = strconv.AppendInt(b, v.MaxTokens, 10)
+	if v.StopSequences != nil {
+		b = append(b, `,"stopSequences":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.StopSequences {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Metadata != nil {
+		b = append(b, `,"metadata":`...)
+		if b, err = v.Metadata.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Tools {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.ToolChoice != nil {
+		b = append(b, `,"toolChoice":`...)
+		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CreateMessageRequestParams
-	p := plain(v)
-	if p.Messages == nil {
-		p.Messages = []SamplingMessage{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
@@ -1272,6 +1823,12 @@ func (v CreateMessageRequestParamsIncludeContext) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // CreateMessageResult is the message the client's model produced, the model
 // that produced it and why it stopped.
 type CreateMessageResult struct {
@@ -1293,15 +1850,41 @@ type CreateMessageResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CreateMessageResult, adding the Extra members.
-func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	type plain CreateMessageResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CreateMessageResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "role", "content", "model", "stopReason")
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"model":`...)
+	b = rpc.AppendJSONString(b, v.Model)
+	if v.StopReason != "" {
+		b = append(b, `,"stopReason":`...)
+		b = rpc.AppendJSONString(b, v.StopReason)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content", "model", "stopReason"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
@@ -1336,10 +1919,38 @@ func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
 // of CreateMessageResultContent.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
+
 // Cursor is an opaque pagination position handed out by the server and passed
 // back unchanged. In 2026-07-28 the empty string is a cursor like any other,
 // not the end of the list.
 type Cursor string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // DiscoverRequest is a complete server/discover request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -1360,22 +1971,44 @@ type DiscoverRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes DiscoverRequest, writing an empty JSONRPC and Method as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of DiscoverRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"server/discover"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
-	type plain DiscoverRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "server/discover"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes DiscoverRequest, keeping the members the schema does
@@ -1436,23 +2069,62 @@ type DiscoverResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes DiscoverResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of DiscoverResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil SupportedVersions written as empty rather than null (which
+// the schema does not allow), an empty ResultType written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	b = append(b, `,"supportedVersions":`...)
+	if v.SupportedVersions == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.SupportedVersions {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"capabilities":`...)
+	if b, err = v.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Instructions != "" {
+		b = append(b, `,"instructions":`...)
+		b = rpc.AppendJSONString(b, v.Instructions)
+	}
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, v.TTLMs, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONString(b, string(v.CacheScope))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "supportedVersions", "capabilities", "instructions", "ttlMs", "cacheScope"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v DiscoverResult) MarshalJSON() ([]byte, error) {
-	type plain DiscoverResult
-	p := plain(v)
-	if p.SupportedVersions == nil {
-		p.SupportedVersions = []string{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "supportedVersions", "capabilities", "instructions", "ttlMs", "cacheScope")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes DiscoverResult, keeping the members the schema does not
@@ -1500,19 +2172,38 @@ type DiscoverResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes DiscoverResultResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of DiscoverResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	type plain DiscoverResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes DiscoverResultResponse, keeping the members the schema
@@ -1553,19 +2244,34 @@ type ElicitRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequest, writing an empty Method as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ElicitRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Method written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"elicitation/create"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequest) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequest
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "elicitation/create"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
@@ -1611,15 +2317,33 @@ type ElicitRequestFormParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequestFormParams, adding the Extra members.
-func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequestFormParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitRequestFormParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Mode != "" {
+		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	return rpc.JoinExtra(b, v.Extra, "mode", "message", "requestedSchema")
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	b = append(b, `,"requestedSchema":`...)
+	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode", "message", "requestedSchema"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
@@ -1665,19 +2389,34 @@ type ElicitRequestURLParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequestURLParams, writing an empty Mode as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ElicitRequestURLParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty Mode written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"mode":`...)
+	if v.Mode == "" {
+		b = append(b, `"url"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Mode)
+	}
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONString(b, v.URL)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode", "message", "url"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequestURLParams
-	p := plain(v)
-	if p.Mode == "" {
-		p.Mode = "url"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "mode", "message", "url")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
@@ -1721,15 +2460,33 @@ type ElicitResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitResult, adding the Extra members.
-func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	type plain ElicitResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONString(b, string(v.Action))
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Content, func(b []byte, x1 ElicitResultContentValue) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "action", "content")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "action", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
@@ -1777,21 +2534,65 @@ func (v ElicitResultAction) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ElicitResultContentValueArray is the []string variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueArray []string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueArray) AppendJSON(b []byte) ([]byte, error) {
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // ElicitResultContentValueBoolean is the bool variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueBoolean bool
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueBoolean) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendBool(b, bool(v))
+	return b, nil
+}
+
 // ElicitResultContentValueNumber is the float64 variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueNumber float64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueNumber) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONFloat(b, float64(v))
+}
+
 // ElicitResultContentValueString is the string variant of
 // ElicitResultContentValue.
 type ElicitResultContentValueString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ElicitResultContentValueString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // EmbeddedResource carries the contents of a resource inside a message.
 type EmbeddedResource struct {
@@ -1807,19 +2608,46 @@ type EmbeddedResource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes EmbeddedResource, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of EmbeddedResource to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"resource"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"resource":`...)
+	if b, err = v.Resource.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "resource", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	type plain EmbeddedResource
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "resource"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "resource", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
@@ -1868,15 +2696,33 @@ type Error struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Error, adding the Extra members.
-func (v Error) MarshalJSON() ([]byte, error) {
-	type plain Error
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Error to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Error) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Error) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Error, keeping the members the schema does not name in
@@ -1922,22 +2768,44 @@ type GetPromptRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetPromptRequest, writing an empty JSONRPC and Method as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of GetPromptRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"prompts/get"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
-	type plain GetPromptRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "prompts/get"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptRequest, keeping the members the schema does
@@ -1989,15 +2857,48 @@ type GetPromptRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetPromptRequestParams, adding the Extra members.
-func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	type plain GetPromptRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of GetPromptRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "name", "arguments", "inputResponses", "requestState")
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+			b = rpc.AppendJSONString(b, x1)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.InputResponses != nil {
+		b = append(b, `,"inputResponses":`...)
+		if b, err = v.InputResponses.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.RequestState != "" {
+		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONString(b, v.RequestState)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments", "inputResponses", "requestState"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
@@ -2047,23 +2948,56 @@ type GetPromptResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetPromptResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of GetPromptResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Messages written as empty rather than null (which the schema
+// does not allow), an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	b = append(b, `,"messages":`...)
+	if v.Messages == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Messages {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "description", "messages"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	type plain GetPromptResult
-	p := plain(v)
-	if p.Messages == nil {
-		p.Messages = []PromptMessage{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "description", "messages")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
@@ -2106,19 +3040,38 @@ type GetPromptResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes GetPromptResultResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of GetPromptResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	type plain GetPromptResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes GetPromptResultResponse, keeping the members the schema
@@ -2164,19 +3117,44 @@ type HeaderMismatchError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes HeaderMismatchError, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of HeaderMismatchError to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	if v.ID.Set {
+		b = append(b, `,"id":`...)
+		if !v.ID.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	type plain HeaderMismatchError
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "error")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes HeaderMismatchError, keeping the members the schema
@@ -2222,15 +3200,33 @@ type HeaderMismatchErrorError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes HeaderMismatchErrorError, adding the Extra members.
-func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	type plain HeaderMismatchErrorError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of HeaderMismatchErrorError to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes HeaderMismatchErrorError, keeping the members the
@@ -2278,15 +3274,44 @@ type Icon struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Icon, adding the Extra members.
-func (v Icon) MarshalJSON() ([]byte, error) {
-	type plain Icon
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Icon to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Icon) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"src":`...)
+	b = rpc.AppendJSONString(b, v.Src)
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	return rpc.JoinExtra(b, v.Extra, "src", "mimeType", "sizes", "theme")
+	if v.Sizes != nil {
+		b = append(b, `,"sizes":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Sizes {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Theme != "" {
+		b = append(b, `,"theme":`...)
+		b = rpc.AppendJSONString(b, string(v.Theme))
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "src", "mimeType", "sizes", "theme"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Icon) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
@@ -2335,6 +3360,12 @@ func (v IconTheme) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ImageContent is an image carried inline as base64.
 type ImageContent struct {
 	// Always "image".
@@ -2354,19 +3385,46 @@ type ImageContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ImageContent, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ImageContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"image"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONString(b, v.MIMEType)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
-	type plain ImageContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "image"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "data", "mimeType", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
@@ -2424,15 +3482,52 @@ type Implementation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Implementation, adding the Extra members.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	type plain Implementation
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Implementation to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "version", "description", "icons", "websiteUrl")
+	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONString(b, v.Version)
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.WebsiteURL != "" {
+		b = append(b, `,"websiteUrl":`...)
+		b = rpc.AppendJSONString(b, v.WebsiteURL)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "version", "description", "icons", "websiteUrl"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
@@ -2469,6 +3564,14 @@ func (*Implementation) UnmarshalJSONChecksInput() {}
 // must fulfil.
 type InputRequests map[string]InputRequest
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v InputRequests) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 InputRequest) ([]byte, error) {
+		return x1.AppendJSON(b)
+	})
+}
+
 // InputRequiredResult asks the client for input before the request can
 // complete. It carries inputRequests, requestState or both (the protocol
 // requires at least one; the schema, like the published one, does not check
@@ -2496,19 +3599,46 @@ type InputRequiredResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InputRequiredResult, writing an empty ResultType as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of InputRequiredResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty ResultType written as the value the schema requires,
+// then the Extra members sorted by name.
+func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"input_required"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if v.InputRequests != nil {
+		b = append(b, `,"inputRequests":`...)
+		if b, err = v.InputRequests.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.RequestState != "" {
+		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONString(b, v.RequestState)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "inputRequests", "requestState"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
-	type plain InputRequiredResult
-	p := plain(v)
-	if p.ResultType == "" {
-		p.ResultType = "input_required"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "inputRequests", "requestState")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
@@ -2541,6 +3671,14 @@ func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
 // client's answers. Keys the server does not know are ignored.
 type InputResponses map[string]InputResponse
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v InputResponses) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 InputResponse) ([]byte, error) {
+		return x1.AppendJSON(b)
+	})
+}
+
 // InternalError is the error object for a failure of the server itself.
 type InternalError struct {
 	// Always -32603.
@@ -2557,15 +3695,33 @@ type InternalError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InternalError, adding the Extra members.
-func (v InternalError) MarshalJSON() ([]byte, error) {
-	type plain InternalError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of InternalError to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v InternalError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v InternalError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InternalError, keeping the members the schema does not
@@ -2611,15 +3767,33 @@ type InvalidParamsError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InvalidParamsError, adding the Extra members.
-func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
-	type plain InvalidParamsError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of InvalidParamsError to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InvalidParamsError, keeping the members the schema does
@@ -2664,15 +3838,33 @@ type InvalidRequestError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InvalidRequestError, adding the Extra members.
-func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
-	type plain InvalidRequestError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of InvalidRequestError to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InvalidRequestError, keeping the members the schema
@@ -2702,6 +3894,12 @@ func (*InvalidRequestError) UnmarshalJSONChecksInput() {}
 // JSONObject is any JSON object.
 type JSONObject map[string]JSONValue
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, rpc.AppendRawJSON)
+}
+
 // JSONRPCErrorResponse is a failed response: the id of the request (null when
 // it could not be read; the published schema only allows leaving it out) and an
 // error.
@@ -2720,19 +3918,44 @@ type JSONRPCErrorResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes JSONRPCErrorResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of JSONRPCErrorResponse to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	if v.ID.Set {
+		b = append(b, `,"id":`...)
+		if !v.ID.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	type plain JSONRPCErrorResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "error")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCErrorResponse, keeping the members the schema
@@ -2777,19 +4000,38 @@ type JSONRPCNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes JSONRPCNotification, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of JSONRPCNotification to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	type plain JSONRPCNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCNotification, keeping the members the schema
@@ -2831,19 +4073,42 @@ type JSONRPCRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes JSONRPCRequest, writing an empty JSONRPC as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of JSONRPCRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	type plain JSONRPCRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCRequest, keeping the members the schema does not
@@ -2886,19 +4151,38 @@ type JSONRPCResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes JSONRPCResultResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of JSONRPCResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	type plain JSONRPCResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes JSONRPCResultResponse, keeping the members the schema
@@ -2949,22 +4233,44 @@ type ListPromptsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListPromptsRequest, writing an empty JSONRPC and Method
-// as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListPromptsRequest to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"prompts/list"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	type plain ListPromptsRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "prompts/list"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsRequest, keeping the members the schema does
@@ -3017,23 +4323,62 @@ type ListPromptsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListPromptsResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListPromptsResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Prompts written as empty rather than null (which the
+// schema does not allow), an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"prompts":`...)
+	if v.Prompts == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Prompts {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, v.TTLMs, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONString(b, string(v.CacheScope))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "prompts", "ttlMs", "cacheScope"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	type plain ListPromptsResult
-	p := plain(v)
-	if p.Prompts == nil {
-		p.Prompts = []Prompt{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "nextCursor", "prompts", "ttlMs", "cacheScope")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
@@ -3079,19 +4424,38 @@ type ListPromptsResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListPromptsResultResponse, writing an empty JSONRPC as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListPromptsResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	type plain ListPromptsResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListPromptsResultResponse, keeping the members the
@@ -3137,22 +4501,44 @@ type ListResourceTemplatesRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourceTemplatesRequest, writing an empty JSONRPC
-// and Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResourceTemplatesRequest to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"resources/templates/list"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	type plain ListResourceTemplatesRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "resources/templates/list"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesRequest, keeping the members the
@@ -3206,23 +4592,62 @@ type ListResourceTemplatesResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourceTemplatesResult, writing a nil required list
-// or map as empty rather than null, which the schema does not allow; writing an
-// empty ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResourceTemplatesResult to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, a nil ResourceTemplates written as empty rather than
+// null (which the schema does not allow), an empty ResultType written as the
+// value the schema requires, then the Extra members sorted by name.
+func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resourceTemplates":`...)
+	if v.ResourceTemplates == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.ResourceTemplates {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, v.TTLMs, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONString(b, string(v.CacheScope))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resourceTemplates", "ttlMs", "cacheScope"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	type plain ListResourceTemplatesResult
-	p := plain(v)
-	if p.ResourceTemplates == nil {
-		p.ResourceTemplates = []ResourceTemplate{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "nextCursor", "resourceTemplates", "ttlMs", "cacheScope")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
@@ -3269,19 +4694,38 @@ type ListResourceTemplatesResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourceTemplatesResultResponse, writing an empty
-// JSONRPC as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResourceTemplatesResultResponse
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, an empty JSONRPC written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	type plain ListResourceTemplatesResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourceTemplatesResultResponse, keeping the
@@ -3327,22 +4771,44 @@ type ListResourcesRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourcesRequest, writing an empty JSONRPC and Method
-// as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResourcesRequest to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"resources/list"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	type plain ListResourcesRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "resources/list"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesRequest, keeping the members the schema
@@ -3395,23 +4861,62 @@ type ListResourcesResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourcesResult, writing a nil required list or map
-// as empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResourcesResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Resources written as empty rather than null (which the
+// schema does not allow), an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resources":`...)
+	if v.Resources == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Resources {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, v.TTLMs, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONString(b, string(v.CacheScope))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resources", "ttlMs", "cacheScope"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	type plain ListResourcesResult
-	p := plain(v)
-	if p.Resources == nil {
-		p.Resources = []Resource{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "nextCursor", "resources", "ttlMs", "cacheScope")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
@@ -3457,19 +4962,38 @@ type ListResourcesResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResourcesResultResponse, writing an empty JSONRPC as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResourcesResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	type plain ListResourcesResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResourcesResultResponse, keeping the members the
@@ -3511,19 +5035,36 @@ type ListRootsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListRootsRequest, writing an empty Method as the value
-// the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListRootsRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Method written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"roots/list"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequest
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "roots/list"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsRequest, keeping the members the schema does
@@ -3557,15 +5098,29 @@ type ListRootsRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListRootsRequestParams, adding the Extra members.
-func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ListRootsRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsRequestParams, keeping the members the schema
@@ -3598,20 +5153,39 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListRootsResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of ListRootsResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Roots written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"roots":`...)
+	if v.Roots == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Roots {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "roots"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	type plain ListRootsResult
-	p := plain(v)
-	if p.Roots == nil {
-		p.Roots = []Root{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "roots")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
@@ -3653,22 +5227,44 @@ type ListToolsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListToolsRequest, writing an empty JSONRPC and Method as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListToolsRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"tools/list"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
-	type plain ListToolsRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "tools/list"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsRequest, keeping the members the schema does
@@ -3723,23 +5319,62 @@ type ListToolsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListToolsResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListToolsResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Tools written as empty rather than null (which the schema
+// does not allow), an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if v.NextCursor != "" {
+		b = append(b, `,"nextCursor":`...)
+		if b, err = v.NextCursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"tools":`...)
+	if v.Tools == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Tools {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, v.TTLMs, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONString(b, string(v.CacheScope))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "tools", "ttlMs", "cacheScope"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	type plain ListToolsResult
-	p := plain(v)
-	if p.Tools == nil {
-		p.Tools = []Tool{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "nextCursor", "tools", "ttlMs", "cacheScope")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
@@ -3785,19 +5420,38 @@ type ListToolsResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListToolsResultResponse, writing an empty JSONRPC as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListToolsResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	type plain ListToolsResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListToolsResultResponse, keeping the members the schema
@@ -3858,6 +5512,12 @@ func (v LoggingLevel) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // LoggingMessageNotification is a complete notifications/message notification
 // message.
 type LoggingMessageNotification struct {
@@ -3874,22 +5534,40 @@ type LoggingMessageNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes LoggingMessageNotification, writing an empty JSONRPC and
-// Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of LoggingMessageNotification to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/message"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	type plain LoggingMessageNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/message"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes LoggingMessageNotification, keeping the members the
@@ -3933,16 +5611,39 @@ type LoggingMessageNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes LoggingMessageNotificationParams, adding the Extra
-// members.
-func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain LoggingMessageNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of LoggingMessageNotificationParams to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "level", "logger", "data")
+	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONString(b, string(v.Level))
+	if v.Logger != "" {
+		b = append(b, `,"logger":`...)
+		b = rpc.AppendJSONString(b, v.Logger)
+	}
+	b = append(b, `,"data":`...)
+	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level", "logger", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
@@ -3977,6 +5678,12 @@ func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
 // are reserved for the protocol. Values are any JSON.
 type MetaObject map[string]json.RawMessage
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v MetaObject) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, rpc.AppendRawJSON)
+}
+
 // MethodNotFoundError is the error object for an unknown method, or one behind
 // a server capability that is not advertised (HTTP 404 in 2026-07-28).
 type MethodNotFoundError struct {
@@ -3994,15 +5701,33 @@ type MethodNotFoundError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes MethodNotFoundError, adding the Extra members.
-func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	type plain MethodNotFoundError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of MethodNotFoundError to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MethodNotFoundError, keeping the members the schema
@@ -4048,19 +5773,44 @@ type MissingRequiredClientCapabilityError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes MissingRequiredClientCapabilityError, writing an empty
-// JSONRPC as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of MissingRequiredClientCapabilityError
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, an empty JSONRPC written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	if v.ID.Set {
+		b = append(b, `,"id":`...)
+		if !v.ID.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	type plain MissingRequiredClientCapabilityError
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "error")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MissingRequiredClientCapabilityError, keeping the
@@ -4105,16 +5855,32 @@ type MissingRequiredClientCapabilityErrorError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes MissingRequiredClientCapabilityErrorError, adding the
-// Extra members.
-func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	type plain MissingRequiredClientCapabilityErrorError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of
+// MissingRequiredClientCapabilityErrorError to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	b = append(b, `,"data":`...)
+	if b, err = v.Data.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorError, keeping the
@@ -4152,16 +5918,28 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes MissingRequiredClientCapabilityErrorErrorData, adding the
-// Extra members.
-func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	type plain MissingRequiredClientCapabilityErrorErrorData
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of
+// MissingRequiredClientCapabilityErrorErrorData to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"requiredCapabilities":`...)
+	if b, err = v.RequiredCapabilities.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "requiredCapabilities")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "requiredCapabilities"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorErrorData, keeping
@@ -4195,15 +5973,27 @@ type ModelHint struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ModelHint, adding the Extra members.
-func (v ModelHint) MarshalJSON() ([]byte, error) {
-	type plain ModelHint
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ModelHint to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Name != "" {
+		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONString(b, v.Name)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
@@ -4246,15 +6036,54 @@ type ModelPreferences struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ModelPreferences, adding the Extra members.
-func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	type plain ModelPreferences
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ModelPreferences to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Hints != nil {
+		b = append(b, `,"hints":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Hints {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
-	return rpc.JoinExtra(b, v.Extra, "hints", "costPriority", "speedPriority", "intelligencePriority")
+	if v.CostPriority != nil {
+		b = append(b, `,"costPriority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
+			return nil, err
+		}
+	}
+	if v.SpeedPriority != nil {
+		b = append(b, `,"speedPriority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
+			return nil, err
+		}
+	}
+	if v.IntelligencePriority != nil {
+		b = append(b, `,"intelligencePriority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "hints", "costPriority", "speedPriority", "intelligencePriority"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
@@ -4294,15 +6123,31 @@ type Notification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Notification, adding the Extra members.
-func (v Notification) MarshalJSON() ([]byte, error) {
-	type plain Notification
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Notification to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Notification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Notification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Notification, keeping the members the schema does not
@@ -4340,15 +6185,29 @@ type NotificationMetaObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes NotificationMetaObject, adding the Extra members.
-func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	type plain NotificationMetaObject
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of NotificationMetaObject to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.SubscriptionID != nil {
+		b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
+		if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "io.modelcontextprotocol/subscriptionId")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/subscriptionId"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes NotificationMetaObject, keeping the members the schema
@@ -4381,15 +6240,29 @@ type NotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes NotificationParams, adding the Extra members.
-func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	type plain NotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of NotificationParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
@@ -4427,19 +6300,40 @@ type PaginatedRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PaginatedRequest, writing an empty JSONRPC as the value
-// the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of PaginatedRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONString(b, v.Method)
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
-	type plain PaginatedRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PaginatedRequest, keeping the members the schema does
@@ -4481,15 +6375,33 @@ type PaginatedRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PaginatedRequestParams, adding the Extra members.
-func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	type plain PaginatedRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PaginatedRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "cursor")
+	if v.Cursor != "" {
+		b = append(b, `,"cursor":`...)
+		if b, err = v.Cursor.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "cursor"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
@@ -4530,15 +6442,33 @@ type ParseError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ParseError, adding the Extra members.
-func (v ParseError) MarshalJSON() ([]byte, error) {
-	type plain ParseError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ParseError to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ParseError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ParseError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ParseError, keeping the members the schema does not
@@ -4581,22 +6511,40 @@ type ProgressNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ProgressNotification, writing an empty JSONRPC and Method
-// as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ProgressNotification to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/progress"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ProgressNotification) MarshalJSON() ([]byte, error) {
-	type plain ProgressNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/progress"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ProgressNotification, keeping the members the schema
@@ -4645,15 +6593,47 @@ type ProgressNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ProgressNotificationParams, adding the Extra members.
-func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain ProgressNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ProgressNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "progressToken", "progress", "total", "message")
+	b = append(b, `,"progressToken":`...)
+	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"progress":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
+		return nil, err
+	}
+	if v.Total != nil {
+		b = append(b, `,"total":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
+			return nil, err
+		}
+	}
+	if v.Message != "" {
+		b = append(b, `,"message":`...)
+		b = rpc.AppendJSONString(b, v.Message)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "progressToken", "progress", "total", "message"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
@@ -4689,10 +6669,24 @@ func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
 // in flight.
 type ProgressTokenInteger int64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ProgressTokenInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
+
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer chosen by the client, unique among its requests
 // in flight.
 type ProgressTokenString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ProgressTokenString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // Prompt describes one template the server can expand with prompts/get.
 type Prompt struct {
@@ -4716,15 +6710,65 @@ type Prompt struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Prompt, adding the Extra members.
-func (v Prompt) MarshalJSON() ([]byte, error) {
-	type plain Prompt
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Prompt to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "description", "arguments", "icons", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Arguments {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "arguments", "icons", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
@@ -4776,15 +6820,37 @@ type PromptArgument struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptArgument, adding the Extra members.
-func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	type plain PromptArgument
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PromptArgument to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "description", "required")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Required != nil {
+		b = append(b, `,"required":`...)
+		b = strconv.AppendBool(b, *v.Required)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "required"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
@@ -4829,22 +6895,42 @@ type PromptListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptListChangedNotification, writing an empty JSONRPC
-// and Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of PromptListChangedNotification to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/prompts/list_changed"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	type plain PromptListChangedNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/prompts/list_changed"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptListChangedNotification, keeping the members the
@@ -4882,15 +6968,29 @@ type PromptMessage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptMessage, adding the Extra members.
-func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	type plain PromptMessage
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PromptMessage to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "role", "content")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "role", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
@@ -4931,19 +7031,36 @@ type PromptReference struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PromptReference, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of PromptReference to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"ref/prompt"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "name", "title"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v PromptReference) MarshalJSON() ([]byte, error) {
-	type plain PromptReference
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "ref/prompt"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "name", "title")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
@@ -4989,22 +7106,44 @@ type ReadResourceRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadResourceRequest, writing an empty JSONRPC and Method
-// as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ReadResourceRequest to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"resources/read"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	type plain ReadResourceRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "resources/read"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceRequest, keeping the members the schema
@@ -5053,15 +7192,39 @@ type ReadResourceRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadResourceRequestParams, adding the Extra members.
-func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	type plain ReadResourceRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ReadResourceRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "uri", "inputResponses", "requestState")
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.InputResponses != nil {
+		b = append(b, `,"inputResponses":`...)
+		if b, err = v.InputResponses.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.RequestState != "" {
+		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONString(b, v.RequestState)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri", "inputResponses", "requestState"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
@@ -5114,23 +7277,56 @@ type ReadResourceResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadResourceResult, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// ResultType as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ReadResourceResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Contents written as empty rather than null (which the
+// schema does not allow), an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	b = append(b, `,"contents":`...)
+	if v.Contents == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Contents {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, v.TTLMs, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONString(b, string(v.CacheScope))
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "contents", "ttlMs", "cacheScope"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	type plain ReadResourceResult
-	p := plain(v)
-	if p.Contents == nil {
-		p.Contents = []AnyResourceContents{}
-	}
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType", "contents", "ttlMs", "cacheScope")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
@@ -5176,19 +7372,38 @@ type ReadResourceResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadResourceResultResponse, writing an empty JSONRPC as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ReadResourceResultResponse to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	type plain ReadResourceResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ReadResourceResultResponse, keeping the members the
@@ -5226,15 +7441,31 @@ type Request struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Request, adding the Extra members.
-func (v Request) MarshalJSON() ([]byte, error) {
-	type plain Request
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Request to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Request) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
@@ -5296,15 +7527,45 @@ type RequestMetaObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes RequestMetaObject, adding the Extra members.
-func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
-	type plain RequestMetaObject
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of RequestMetaObject to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"io.modelcontextprotocol/protocolVersion":`...)
+	b = rpc.AppendJSONString(b, v.ProtocolVersion)
+	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	if b, err = v.ClientCapabilities.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken")
+	if v.ClientInfo != nil {
+		b = append(b, `,"io.modelcontextprotocol/clientInfo":`...)
+		if b, err = v.ClientInfo.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.LogLevel != "" {
+		b = append(b, `,"io.modelcontextprotocol/logLevel":`...)
+		b = rpc.AppendJSONString(b, string(v.LogLevel))
+	}
+	if v.ProgressToken != nil {
+		b = append(b, `,"progressToken":`...)
+		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestMetaObject, keeping the members the schema does
@@ -5346,15 +7607,27 @@ type RequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes RequestParams, adding the Extra members.
-func (v RequestParams) MarshalJSON() ([]byte, error) {
-	type plain RequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of RequestParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
@@ -5407,15 +7680,68 @@ type Resource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Resource, adding the Extra members.
-func (v Resource) MarshalJSON() ([]byte, error) {
-	type plain Resource
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Resource to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v Resource) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
+	}
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, *v.Size, 10)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
@@ -5487,19 +7813,75 @@ type ResourceLink struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceLink, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ResourceLink to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"resource_link"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
+	}
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
+	}
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, *v.Size, 10)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	type plain ResourceLink
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "resource_link"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
@@ -5556,22 +7938,42 @@ type ResourceListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceListChangedNotification, writing an empty JSONRPC
-// and Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ResourceListChangedNotification to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/resources/list_changed"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	type plain ResourceListChangedNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/resources/list_changed"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceListChangedNotification, keeping the members
@@ -5625,15 +8027,64 @@ type ResourceTemplate struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceTemplate, adding the Extra members.
-func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	type plain ResourceTemplate
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ResourceTemplate to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uriTemplate":`...)
+	b = rpc.AppendJSONString(b, v.URITemplate)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
@@ -5683,19 +8134,32 @@ type ResourceTemplateReference struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceTemplateReference, writing an empty Type as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ResourceTemplateReference to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty Type written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"ref/resource"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	type plain ResourceTemplateReference
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "ref/resource"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "uri")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
@@ -5736,22 +8200,40 @@ type ResourceUpdatedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceUpdatedNotification, writing an empty JSONRPC and
-// Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ResourceUpdatedNotification to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/resources/updated"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	type plain ResourceUpdatedNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/resources/updated"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceUpdatedNotification, keeping the members the
@@ -5792,16 +8274,31 @@ type ResourceUpdatedNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResourceUpdatedNotificationParams, adding the Extra
-// members.
-func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain ResourceUpdatedNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ResourceUpdatedNotificationParams to
+// b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, then the Extra members sorted by name.
+func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "uri")
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
@@ -5837,15 +8334,33 @@ type Result struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Result, adding the Extra members.
-func (v Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Result to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType")
+	b = append(b, `,"resultType":`...)
+	if b, err = v.ResultType.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
@@ -5881,15 +8396,29 @@ type ResultMetaObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ResultMetaObject, adding the Extra members.
-func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
-	type plain ResultMetaObject
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ResultMetaObject to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ServerInfo != nil {
+		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
+		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "io.modelcontextprotocol/serverInfo")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/serverInfo"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ResultMetaObject, keeping the members the schema does
@@ -5919,6 +8448,13 @@ func (*ResultMetaObject) UnmarshalJSONChecksInput() {}
 // server older than 2026-07-28) as complete.
 type ResultType string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ResultType) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Role names a party of a conversation with a language model.
 type Role string
 
@@ -5939,6 +8475,12 @@ func (v Role) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Root is one place the client exposes, identified by a file: URI.
 type Root struct {
 	// The root; a file: URI.
@@ -5954,15 +8496,35 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Root, adding the Extra members.
-func (v Root) MarshalJSON() ([]byte, error) {
-	type plain Root
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Root to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Root) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.Name != "" {
+		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONString(b, v.Name)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "name", "_meta")
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
@@ -6002,15 +8564,35 @@ type SamplingMessage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SamplingMessage, adding the Extra members.
-func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	type plain SamplingMessage
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SamplingMessage to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "role", "content")
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
@@ -6040,6 +8622,27 @@ func (*SamplingMessage) UnmarshalJSONChecksInput() {}
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
 type SamplingMessageContentArray []SamplingMessageContentBlock
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // ServerCapabilities says which optional features the server offers; a method
 // behind a capability that is not advertised answers -32601. listChanged and
@@ -6074,15 +8677,69 @@ type ServerCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilities, adding the Extra members.
-func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilities
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilities to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 JSONObject) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "experimental", "extensions", "logging", "completions", "prompts", "resources", "tools")
+	if v.Extensions != nil {
+		b = append(b, `,"extensions":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Extensions, func(b []byte, x1 JSONObject) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.Logging != nil {
+		b = append(b, `,"logging":`...)
+		if b, err = v.Logging.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Completions != nil {
+		b = append(b, `,"completions":`...)
+		if b, err = v.Completions.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Prompts != nil {
+		b = append(b, `,"prompts":`...)
+		if b, err = v.Prompts.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Resources != nil {
+		b = append(b, `,"resources":`...)
+		if b, err = v.Resources.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = v.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "extensions", "logging", "completions", "prompts", "resources", "tools"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
@@ -6127,15 +8784,27 @@ type ServerCapabilitiesPrompts struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesPrompts, adding the Extra members.
-func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesPrompts
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesPrompts to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
 	}
-	return rpc.JoinExtra(b, v.Extra, "listChanged")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
@@ -6172,15 +8841,31 @@ type ServerCapabilitiesResources struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesResources, adding the Extra members.
-func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesResources
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesResources to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Subscribe != nil {
+		b = append(b, `,"subscribe":`...)
+		b = strconv.AppendBool(b, *v.Subscribe)
 	}
-	return rpc.JoinExtra(b, v.Extra, "subscribe", "listChanged")
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "subscribe", "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
@@ -6215,15 +8900,27 @@ type ServerCapabilitiesTools struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ServerCapabilitiesTools, adding the Extra members.
-func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	type plain ServerCapabilitiesTools
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ServerCapabilitiesTools to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = strconv.AppendBool(b, *v.ListChanged)
 	}
-	return rpc.JoinExtra(b, v.Extra, "listChanged")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
@@ -6271,15 +8968,46 @@ type SubscriptionFilter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionFilter, adding the Extra members.
-func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionFilter
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SubscriptionFilter to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ToolsListChanged != nil {
+		b = append(b, `,"toolsListChanged":`...)
+		b = strconv.AppendBool(b, *v.ToolsListChanged)
 	}
-	return rpc.JoinExtra(b, v.Extra, "toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions")
+	if v.PromptsListChanged != nil {
+		b = append(b, `,"promptsListChanged":`...)
+		b = strconv.AppendBool(b, *v.PromptsListChanged)
+	}
+	if v.ResourcesListChanged != nil {
+		b = append(b, `,"resourcesListChanged":`...)
+		b = strconv.AppendBool(b, *v.ResourcesListChanged)
+	}
+	if v.ResourceSubscriptions != nil {
+		b = append(b, `,"resourceSubscriptions":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.ResourceSubscriptions {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionFilter, keeping the members the schema does
@@ -6324,23 +9052,40 @@ type SubscriptionsAcknowledgedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsAcknowledgedNotification, writing an empty
-// JSONRPC and Method as the value the schema requires; adding the Extra
-// members.
+// AppendJSON appends the JSON encoding of SubscriptionsAcknowledgedNotification
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, an empty JSONRPC and Method written as the
+// value the schema requires, then the Extra members sorted by name.
+func (v SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/subscriptions/acknowledged"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsAcknowledgedNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/subscriptions/acknowledged"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotification, keeping the
@@ -6379,16 +9124,34 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsAcknowledgedNotificationParams, adding the
-// Extra members.
-func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsAcknowledgedNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of
+// SubscriptionsAcknowledgedNotificationParams to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "notifications")
+	b = append(b, `,"notifications":`...)
+	if b, err = v.Notifications.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "notifications"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotificationParams, keeping
@@ -6432,22 +9195,44 @@ type SubscriptionsListenRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsListenRequest, writing an empty JSONRPC and
-// Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of SubscriptionsListenRequest to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"subscriptions/listen"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsListenRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "subscriptions/listen"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenRequest, keeping the members the
@@ -6487,16 +9272,31 @@ type SubscriptionsListenRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsListenRequestParams, adding the Extra
-// members.
-func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsListenRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SubscriptionsListenRequestParams to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "notifications")
+	b = append(b, `,"notifications":`...)
+	if b, err = v.Notifications.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "notifications"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenRequestParams, keeping the members
@@ -6537,19 +9337,34 @@ type SubscriptionsListenResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsListenResult, writing an empty ResultType as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of SubscriptionsListenResult to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty ResultType written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"_meta":`...)
+	if b, err = v.Meta.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"resultType":`...)
+	if v.ResultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.ResultType)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsListenResult
-	p := plain(v)
-	if p.ResultType == "" {
-		p.ResultType = "complete"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "_meta", "resultType")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenResult, keeping the members the
@@ -6589,16 +9404,33 @@ type SubscriptionsListenResultMetaObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsListenResultMetaObject, adding the Extra
-// members.
-func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsListenResultMetaObject
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of SubscriptionsListenResultMetaObject
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, then the Extra members sorted by name.
+func (v SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
+	if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "io.modelcontextprotocol/subscriptionId", "io.modelcontextprotocol/serverInfo")
+	if v.ServerInfo != nil {
+		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
+		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/subscriptionId", "io.modelcontextprotocol/serverInfo"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenResultMetaObject, keeping the
@@ -6637,19 +9469,38 @@ type SubscriptionsListenResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes SubscriptionsListenResultResponse, writing an empty
-// JSONRPC as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of SubscriptionsListenResultResponse to
+// b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, an empty JSONRPC written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"id":`...)
+	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = v.Result.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	type plain SubscriptionsListenResultResponse
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "result")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes SubscriptionsListenResultResponse, keeping the members
@@ -6692,19 +9543,44 @@ type TextContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes TextContent, writing an empty Type as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of TextContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"text"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "text", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v TextContent) MarshalJSON() ([]byte, error) {
-	type plain TextContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "text"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "text", "annotations", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
@@ -6751,15 +9627,37 @@ type TextResourceContents struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes TextResourceContents, adding the Extra members.
-func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	type plain TextResourceContents
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of TextResourceContents to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	if v.MIMEType != "" {
+		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	return rpc.JoinExtra(b, v.Extra, "uri", "mimeType", "text", "_meta")
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "text", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
@@ -6822,15 +9720,68 @@ type Tool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Tool, adding the Extra members.
-func (v Tool) MarshalJSON() ([]byte, error) {
-	type plain Tool
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Tool to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Tool) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations", "_meta")
+	if v.Description != "" {
+		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONString(b, v.Description)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Icons {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"inputSchema":`...)
+	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
+		return nil, err
+	}
+	if v.OutputSchema != nil {
+		b = append(b, `,"outputSchema":`...)
+		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
+			return nil, err
+		}
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
@@ -6892,15 +9843,43 @@ type ToolAnnotations struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolAnnotations, adding the Extra members.
-func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	type plain ToolAnnotations
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ToolAnnotations to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
 	}
-	return rpc.JoinExtra(b, v.Extra, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+	if v.ReadOnlyHint != nil {
+		b = append(b, `,"readOnlyHint":`...)
+		b = strconv.AppendBool(b, *v.ReadOnlyHint)
+	}
+	if v.DestructiveHint != nil {
+		b = append(b, `,"destructiveHint":`...)
+		b = strconv.AppendBool(b, *v.DestructiveHint)
+	}
+	if v.IdempotentHint != nil {
+		b = append(b, `,"idempotentHint":`...)
+		b = strconv.AppendBool(b, *v.IdempotentHint)
+	}
+	if v.OpenWorldHint != nil {
+		b = append(b, `,"openWorldHint":`...)
+		b = strconv.AppendBool(b, *v.OpenWorldHint)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
@@ -6941,15 +9920,27 @@ type ToolChoice struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolChoice, adding the Extra members.
-func (v ToolChoice) MarshalJSON() ([]byte, error) {
-	type plain ToolChoice
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ToolChoice to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Mode != "" {
+		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
-	return rpc.JoinExtra(b, v.Extra, "mode")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ToolChoice) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
@@ -6994,6 +9985,12 @@ func (v ToolChoiceMode) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // ToolListChangedNotification is a complete notifications/tools/list_changed
 // notification message.
 type ToolListChangedNotification struct {
@@ -7010,22 +10007,42 @@ type ToolListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolListChangedNotification, writing an empty JSONRPC and
-// Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ToolListChangedNotification to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/tools/list_changed"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	type plain ToolListChangedNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/tools/list_changed"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolListChangedNotification, keeping the members the
@@ -7075,23 +10092,64 @@ type ToolResultContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolResultContent, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// Type as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ToolResultContent to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, a nil Content written as empty rather than null (which the
+// schema does not allow), an empty Type written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"tool_result"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"toolUseId":`...)
+	b = rpc.AppendJSONString(b, v.ToolUseID)
+	b = append(b, `,"content":`...)
+	if v.Content == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Content {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if v.IsError != nil {
+		b = append(b, `,"isError":`...)
+		b = strconv.AppendBool(b, *v.IsError)
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "toolUseId", "content", "structuredContent", "isError", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ToolResultContent) MarshalJSON() ([]byte, error) {
-	type plain ToolResultContent
-	p := plain(v)
-	if p.Content == nil {
-		p.Content = []ContentBlock{}
-	}
-	if p.Type == "" {
-		p.Type = "tool_result"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "toolUseId", "content", "structuredContent", "isError", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
@@ -7145,23 +10203,49 @@ type ToolUseContent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ToolUseContent, writing a nil required list or map as
-// empty rather than null, which the schema does not allow; writing an empty
-// Type as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ToolUseContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Input written as empty rather than null (which the schema
+// does not allow), an empty Type written as the value the schema requires, then
+// the Extra members sorted by name.
+func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"tool_use"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
+	}
+	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	b = append(b, `,"input":`...)
+	if v.Input == nil {
+		b = append(b, `{}`...)
+	} else {
+		if b, err = rpc.AppendJSONMap(b, v.Input, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "id", "name", "input", "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ToolUseContent) MarshalJSON() ([]byte, error) {
-	type plain ToolUseContent
-	p := plain(v)
-	if p.Input == nil {
-		p.Input = map[string]json.RawMessage{}
-	}
-	if p.Type == "" {
-		p.Type = "tool_use"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "type", "id", "name", "input", "_meta")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
@@ -7211,19 +10295,44 @@ type UnsupportedProtocolVersionError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes UnsupportedProtocolVersionError, writing an empty JSONRPC
-// as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of UnsupportedProtocolVersionError to b
+// and returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	if v.ID.Set {
+		b = append(b, `,"id":`...)
+		if !v.ID.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	type plain UnsupportedProtocolVersionError
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "id", "error")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsupportedProtocolVersionError, keeping the members
@@ -7268,16 +10377,31 @@ type UnsupportedProtocolVersionErrorError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes UnsupportedProtocolVersionErrorError, adding the Extra
-// members.
-func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	type plain UnsupportedProtocolVersionErrorError
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of UnsupportedProtocolVersionErrorError
+// to b and returns the extended slice: the members of its fields in order, an
+// absent optional one left out, then the Extra members sorted by name.
+func (v UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	b = append(b, `,"data":`...)
+	if b, err = v.Data.AppendJSON(b); err != nil {
+		return nil, err
 	}
-	return rpc.JoinExtra(b, v.Extra, "code", "message", "data")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorError, keeping the
@@ -7318,20 +10442,40 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes UnsupportedProtocolVersionErrorErrorData, writing a nil
-// required list or map as empty rather than null, which the schema does not
-// allow; adding the Extra members.
+// AppendJSON appends the JSON encoding of
+// UnsupportedProtocolVersionErrorErrorData to b and returns the extended slice:
+// the members of its fields in order, an absent optional one left out, a nil
+// Supported written as empty rather than null (which the schema does not
+// allow), then the Extra members sorted by name.
+func (v UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"supported":`...)
+	if v.Supported == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Supported {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"requested":`...)
+	b = rpc.AppendJSONString(b, v.Requested)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "supported", "requested"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	type plain UnsupportedProtocolVersionErrorErrorData
-	p := plain(v)
-	if p.Supported == nil {
-		p.Supported = []string{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "supported", "requested")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorErrorData, keeping the

@@ -51,9 +51,42 @@ func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextResourceContents:
+		return x.AppendJSON(b)
+	case *TextResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case BlobResourceContents:
+		return x.AppendJSON(b)
+	case *BlobResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownAnyResourceContents:
+		return x.AppendJSON(b)
+	case *UnknownAnyResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v AnyResourceContents) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -151,9 +184,42 @@ func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case CallToolResult:
+		return x.AppendJSON(b)
+	case *CallToolResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case InputRequiredResult:
+		return x.AppendJSON(b)
+	case *InputRequiredResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownCallToolOutcome:
+		return x.AppendJSON(b)
+	case *UnknownCallToolOutcome:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolOutcome) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -277,9 +343,90 @@ func (v UnknownClientRequest) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownClientRequest) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case DiscoverRequest:
+		return x.AppendJSON(b)
+	case *DiscoverRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListToolsRequest:
+		return x.AppendJSON(b)
+	case *ListToolsRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case CallToolRequest:
+		return x.AppendJSON(b)
+	case *CallToolRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListResourcesRequest:
+		return x.AppendJSON(b)
+	case *ListResourcesRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListResourceTemplatesRequest:
+		return x.AppendJSON(b)
+	case *ListResourceTemplatesRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ReadResourceRequest:
+		return x.AppendJSON(b)
+	case *ReadResourceRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListPromptsRequest:
+		return x.AppendJSON(b)
+	case *ListPromptsRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case GetPromptRequest:
+		return x.AppendJSON(b)
+	case *GetPromptRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case CompleteRequest:
+		return x.AppendJSON(b)
+	case *CompleteRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case SubscriptionsListenRequest:
+		return x.AppendJSON(b)
+	case *SubscriptionsListenRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownClientRequest:
+		return x.AppendJSON(b)
+	case *UnknownClientRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ClientRequest) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -514,9 +661,42 @@ func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case PromptReference:
+		return x.AppendJSON(b)
+	case *PromptReference:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ResourceTemplateReference:
+		return x.AppendJSON(b)
+	case *ResourceTemplateReference:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownCompleteRequestParamsRef:
+		return x.AppendJSON(b)
+	case *UnknownCompleteRequestParamsRef:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -625,9 +805,60 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ResourceLink:
+		return x.AppendJSON(b)
+	case *ResourceLink:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case EmbeddedResource:
+		return x.AppendJSON(b)
+	case *EmbeddedResource:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownContentBlock:
+		return x.AppendJSON(b)
+	case *UnknownContentBlock:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ContentBlock) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -787,9 +1018,66 @@ func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolUseContent:
+		return x.AppendJSON(b)
+	case *ToolUseContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolResultContent:
+		return x.AppendJSON(b)
+	case *ToolResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case CreateMessageResultContentArray:
+		return x.AppendJSON(b)
+	case *CreateMessageResultContentArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownCreateMessageResultContent:
+		return x.AppendJSON(b)
+	case *UnknownCreateMessageResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -954,9 +1242,42 @@ func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ElicitRequestURLParams:
+		return x.AppendJSON(b)
+	case *ElicitRequestURLParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitRequestFormParams:
+		return x.AppendJSON(b)
+	case *ElicitRequestFormParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownElicitRequestParams:
+		return x.AppendJSON(b)
+	case *UnknownElicitRequestParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1069,9 +1390,54 @@ func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ElicitResultContentValueArray:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResultContentValueString:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResultContentValueNumber:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueNumber:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResultContentValueBoolean:
+		return x.AppendJSON(b)
+	case *ElicitResultContentValueBoolean:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownElicitResultContentValue:
+		return x.AppendJSON(b)
+	case *UnknownElicitResultContentValue:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -1195,9 +1561,42 @@ func (v UnknownGetPromptOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownGetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v GetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case GetPromptResult:
+		return x.AppendJSON(b)
+	case *GetPromptResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case InputRequiredResult:
+		return x.AppendJSON(b)
+	case *InputRequiredResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownGetPromptOutcome:
+		return x.AppendJSON(b)
+	case *UnknownGetPromptOutcome:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v GetPromptOutcome) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1298,9 +1697,48 @@ func (v UnknownInputRequest) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownInputRequest) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v InputRequest) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case CreateMessageRequest:
+		return x.AppendJSON(b)
+	case *CreateMessageRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListRootsRequest:
+		return x.AppendJSON(b)
+	case *ListRootsRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitRequest:
+		return x.AppendJSON(b)
+	case *ElicitRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownInputRequest:
+		return x.AppendJSON(b)
+	case *UnknownInputRequest:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v InputRequest) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1419,9 +1857,48 @@ func (v UnknownInputResponse) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownInputResponse) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v InputResponse) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case CreateMessageResult:
+		return x.AppendJSON(b)
+	case *CreateMessageResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListRootsResult:
+		return x.AppendJSON(b)
+	case *ListRootsResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitResult:
+		return x.AppendJSON(b)
+	case *ElicitResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownInputResponse:
+		return x.AppendJSON(b)
+	case *UnknownInputResponse:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v InputResponse) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1534,9 +2011,42 @@ func (v UnknownJSONRPCResponse) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownJSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case JSONRPCResultResponse:
+		return x.AppendJSON(b)
+	case *JSONRPCResultResponse:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JSONRPCErrorResponse:
+		return x.AppendJSON(b)
+	case *JSONRPCErrorResponse:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownJSONRPCResponse:
+		return x.AppendJSON(b)
+	case *UnknownJSONRPCResponse:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1633,9 +2143,42 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ProgressTokenString:
+		return x.AppendJSON(b)
+	case *ProgressTokenString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ProgressTokenInteger:
+		return x.AppendJSON(b)
+	case *ProgressTokenInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownProgressToken:
+		return x.AppendJSON(b)
+	case *UnknownProgressToken:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -1729,9 +2272,42 @@ func (v UnknownReadResourceOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ReadResourceResult:
+		return x.AppendJSON(b)
+	case *ReadResourceResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case InputRequiredResult:
+		return x.AppendJSON(b)
+	case *InputRequiredResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownReadResourceOutcome:
+		return x.AppendJSON(b)
+	case *UnknownReadResourceOutcome:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ReadResourceOutcome) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -1843,9 +2419,66 @@ func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolUseContent:
+		return x.AppendJSON(b)
+	case *ToolUseContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolResultContent:
+		return x.AppendJSON(b)
+	case *ToolResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case SamplingMessageContentArray:
+		return x.AppendJSON(b)
+	case *SamplingMessageContentArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownSamplingMessageContent:
+		return x.AppendJSON(b)
+	case *UnknownSamplingMessageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2020,9 +2653,60 @@ func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case AudioContent:
+		return x.AppendJSON(b)
+	case *AudioContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolUseContent:
+		return x.AppendJSON(b)
+	case *ToolUseContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolResultContent:
+		return x.AppendJSON(b)
+	case *ToolResultContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownSamplingMessageContentBlock:
+		return x.AppendJSON(b)
+	case *UnknownSamplingMessageContentBlock:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -2195,9 +2879,78 @@ func (v UnknownServerNotification) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownServerNotification) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case CancelledNotification:
+		return x.AppendJSON(b)
+	case *CancelledNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ProgressNotification:
+		return x.AppendJSON(b)
+	case *ProgressNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case LoggingMessageNotification:
+		return x.AppendJSON(b)
+	case *LoggingMessageNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case SubscriptionsAcknowledgedNotification:
+		return x.AppendJSON(b)
+	case *SubscriptionsAcknowledgedNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ResourceUpdatedNotification:
+		return x.AppendJSON(b)
+	case *ResourceUpdatedNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ToolListChangedNotification:
+		return x.AppendJSON(b)
+	case *ToolListChangedNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case PromptListChangedNotification:
+		return x.AppendJSON(b)
+	case *PromptListChangedNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ResourceListChangedNotification:
+		return x.AppendJSON(b)
+	case *ResourceListChangedNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownServerNotification:
+		return x.AppendJSON(b)
+	case *UnknownServerNotification:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ServerNotification) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by

@@ -2,6 +2,8 @@
 
 package calcrpc
 
+import "github.com/schemarpc/schemarpc/rpc"
+
 // AddParams are the operands of add, in positional order.
 type AddParams struct {
 	// The first operand.
@@ -9,4 +11,26 @@ type AddParams struct {
 
 	// The second operand.
 	B float64 `json:"b"`
+}
+
+// AppendJSON appends the JSON encoding of AddParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v AddParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"a":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.A); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"b":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.B); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v AddParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

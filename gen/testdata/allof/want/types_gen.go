@@ -2,7 +2,11 @@
 
 package allof
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // Constrained is generated from input.json#/$defs/Constrained.
 type Constrained struct {
@@ -10,10 +14,49 @@ type Constrained struct {
 	B string `json:"b"`
 }
 
+// AppendJSON appends the JSON encoding of Constrained to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v Constrained) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONString(b, v.A)
+	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONString(b, v.B)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Constrained) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ErrorBase is generated from input.json#/$defs/ErrorBase.
 type ErrorBase struct {
 	Code int64           `json:"code"`
 	Data json.RawMessage `json:"data,omitzero"`
+}
+
+// AppendJSON appends the JSON encoding of ErrorBase to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ErrorBase) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ErrorBase) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Extended is generated from input.json#/$defs/Extended.
@@ -31,6 +74,44 @@ type Extended struct {
 	Extra  bool       `json:"extra"`
 }
 
+// AppendJSON appends the JSON encoding of Extended to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v Extended) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Note != nil {
+		b = append(b, `,"note":`...)
+		if b, err = v.Note.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	b = append(b, `,"extra":`...)
+	b = strconv.AppendBool(b, v.Extra)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Extended) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // The result of getTask: a Result and a Task.
 //
 // It includes the properties of Result and Task (allOf).
@@ -45,6 +126,42 @@ type GetTaskResult struct {
 	TTL    *int64     `json:"ttl"`
 }
 
+// AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Note != nil {
+		b = append(b, `,"note":`...)
+		if b, err = v.Note.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // A single $ref inside allOf, with a description beside it, is that type.
 type Named = Task
 
@@ -54,19 +171,90 @@ type Result struct {
 	Note *ResultNote                `json:"note,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of Result to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Note != nil {
+		b = append(b, `,"note":`...)
+		if b, err = v.Note.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ResultNote is generated from input.json#/$defs/Result/properties/note.
 type ResultNote struct {
 	Text *string `json:"text,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of ResultNote to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ResultNote) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Text != nil {
+		b = append(b, `,"text":`...)
+		b = rpc.AppendJSONString(b, *v.Text)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ResultNote) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ShortName is generated from input.json#/$defs/ShortName.
 type ShortName string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ShortName) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // A task.
 type Task struct {
 	TaskID string     `json:"taskId"`
 	Status TaskStatus `json:"status"`
 	TTL    *int64     `json:"ttl"`
+}
+
+// AppendJSON appends the JSON encoding of Task to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Task) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONString(b, v.TaskID)
+	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONString(b, string(v.Status))
+	b = append(b, `,"ttl":`...)
+	if v.TTL == nil {
+		b = append(b, `null`...)
+	} else {
+		b = strconv.AppendInt(b, *v.TTL, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Task) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // TaskStatus is generated from input.json#/$defs/Task/properties/status.
@@ -89,6 +277,12 @@ func (v TaskStatus) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v TaskStatus) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Narrows the base's unconstrained data.
 //
 // It includes the properties of ErrorBase (allOf).
@@ -97,19 +291,55 @@ type VersionError struct {
 	Data VersionErrorData `json:"data"`
 }
 
+// AppendJSON appends the JSON encoding of VersionError to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v VersionError) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, v.Code, 10)
+	b = append(b, `,"data":`...)
+	if b, err = v.Data.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v VersionError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // VersionErrorData is generated from
 // input.json#/$defs/VersionError/allOf/1/properties/data.
 type VersionErrorData struct {
 	Supported []string `json:"supported"`
 }
 
-// MarshalJSON encodes VersionErrorData, writing a nil required list or map as
-// empty rather than null, which the schema does not allow.
-func (v VersionErrorData) MarshalJSON() ([]byte, error) {
-	type plain VersionErrorData
-	p := plain(v)
-	if p.Supported == nil {
-		p.Supported = []string{}
+// AppendJSON appends the JSON encoding of VersionErrorData to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Supported written as empty rather than null (which the schema
+// does not allow).
+func (v VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"supported":`...)
+	if v.Supported == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Supported {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
 	}
-	return json.Marshal(p)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v VersionErrorData) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

@@ -5,6 +5,7 @@ package config
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 	"time"
 )
 
@@ -17,16 +18,84 @@ type ConnectParams struct {
 	Blob      json.RawMessage    `json:"blob,omitzero"`
 }
 
+// AppendJSON appends the JSON encoding of ConnectParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ConnectParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
+		return nil, err
+	}
+	if v.SSEURL != nil {
+		b = append(b, `,"sseUrl":`...)
+		b = rpc.AppendJSONString(b, *v.SSEURL)
+	}
+	if v.At != nil {
+		b = append(b, `,"when":`...)
+		if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
+			return nil, err
+		}
+	}
+	if v.Kind != nil {
+		b = append(b, `,"kind":`...)
+		if b, err = v.Kind.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Blob != nil {
+		b = append(b, `,"blob":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Blob); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ConnectParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // KindA is generated from
 // input.json#/$defs/ConnectParams/properties/kind/anyOf/0.
 type KindA struct {
 	A string `json:"a"`
 }
 
+// AppendJSON appends the JSON encoding of KindA to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v KindA) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONString(b, v.A)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v KindA) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // KindB is generated from
 // input.json#/$defs/ConnectParams/properties/kind/anyOf/1.
 type KindB struct {
 	B string `json:"b"`
+}
+
+// AppendJSON appends the JSON encoding of KindB to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v KindB) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONString(b, v.B)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v KindB) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // RequestID is generated from input.json#/$defs/RequestId.
@@ -36,6 +105,27 @@ type RequestID = rpc.ID
 type ServerEvent struct {
 	Data  *string           `json:"data,omitempty"`
 	Level *ServerEventLevel `json:"level,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of ServerEvent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ServerEvent) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONString(b, *v.Data)
+	}
+	if v.Level != nil {
+		b = append(b, `,"level":`...)
+		b = rpc.AppendJSONString(b, string(*v.Level))
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ServerEvent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ServerEventLevel is generated from input.json#/$defs/Event/properties/level.
@@ -58,7 +148,29 @@ func (v ServerEventLevel) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ServerEventLevel) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Thing is generated from input.json#/$defs/legacy_thing.
 type Thing struct {
 	X *int64 `json:"x,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of Thing to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Thing) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.X != nil {
+		b = append(b, `,"x":`...)
+		b = strconv.AppendInt(b, *v.X, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Thing) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

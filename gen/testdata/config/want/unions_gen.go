@@ -49,9 +49,42 @@ func (v UnknownConnectParamsKind) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownConnectParamsKind) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ConnectParamsKind) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case KindA:
+		return x.AppendJSON(b)
+	case *KindA:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case KindB:
+		return x.AppendJSON(b)
+	case *KindB:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownConnectParamsKind:
+		return x.AppendJSON(b)
+	case *UnknownConnectParamsKind:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ConnectParamsKind) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by

@@ -2,7 +2,11 @@
 
 package consts
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // Consts is generated from input.json#/$defs/Consts.
 type Consts struct {
@@ -45,15 +49,80 @@ type Consts struct {
 	NullableEnum *ConstsNullableEnum `json:"nullableEnum"`
 }
 
-// MarshalJSON encodes Consts, writing an empty Version as the value the schema
-// requires.
-func (v Consts) MarshalJSON() ([]byte, error) {
-	type plain Consts
-	p := plain(v)
-	if p.Version == "" {
-		p.Version = "2.0"
+// AppendJSON appends the JSON encoding of Consts to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// an empty Version written as the value the schema requires.
+func (v Consts) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"version":`...)
+	if v.Version == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Version)
 	}
-	return json.Marshal(p)
+	if v.OptVersion != "" {
+		b = append(b, `,"optVersion":`...)
+		b = rpc.AppendJSONString(b, v.OptVersion)
+	}
+	b = append(b, `,"answer":`...)
+	b = strconv.AppendInt(b, v.Answer, 10)
+	if v.Half != nil {
+		b = append(b, `,"half":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Half); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"yes":`...)
+	b = strconv.AppendBool(b, v.Yes)
+	b = append(b, `,"nothing":`...)
+	if b, err = rpc.AppendRawJSON(b, v.Nothing); err != nil {
+		return nil, err
+	}
+	if v.Shape != nil {
+		b = append(b, `,"shape":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Shape); err != nil {
+			return nil, err
+		}
+	}
+	if v.Pair != nil {
+		b = append(b, `,"pair":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Pair); err != nil {
+			return nil, err
+		}
+	}
+	if v.Mixed != nil {
+		b = append(b, `,"mixed":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Mixed); err != nil {
+			return nil, err
+		}
+	}
+	if v.Objects != nil {
+		b = append(b, `,"objects":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Objects); err != nil {
+			return nil, err
+		}
+	}
+	if v.Level != nil {
+		b = append(b, `,"level":`...)
+		b = strconv.AppendInt(b, *v.Level, 10)
+	}
+	if v.Flag != nil {
+		b = append(b, `,"flag":`...)
+		b = strconv.AppendBool(b, *v.Flag)
+	}
+	b = append(b, `,"nullableEnum":`...)
+	if v.NullableEnum == nil {
+		b = append(b, `null`...)
+	} else {
+		b = rpc.AppendJSONString(b, string(*v.NullableEnum))
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Consts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ConstsNullableEnum is generated from
@@ -75,4 +144,10 @@ func (v ConstsNullableEnum) IsKnown() bool {
 		return true
 	}
 	return false
+}
+
+// AppendJSON appends v to b as a JSON string.
+func (v ConstsNullableEnum) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
 }

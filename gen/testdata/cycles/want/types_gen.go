@@ -2,22 +2,74 @@
 
 package cycles
 
-import "encoding/json"
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // JSONArray is generated from input.json#/$defs/JSONArray.
 type JSONArray []JSONValue
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
+
 // JSONObject is generated from input.json#/$defs/JSONObject.
 type JSONObject map[string]JSONValue
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 JSONValue) ([]byte, error) {
+		return x1.AppendJSON(b)
+	})
+}
 
 // JSONValueBoolean is the bool variant of JSONValue.
 type JSONValueBoolean bool
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONValueBoolean) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendBool(b, bool(v))
+	return b, nil
+}
+
 // JSONValueNumber is the float64 variant of JSONValue.
 type JSONValueNumber float64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONValueNumber) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONFloat(b, float64(v))
+}
+
 // JSONValueString is the string variant of JSONValue.
 type JSONValueString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONValueString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // Node is generated from input.json#/$defs/Node.
 type Node struct {
@@ -26,15 +78,48 @@ type Node struct {
 	ByName   map[string]Node `json:"byName,omitzero"`
 }
 
-// MarshalJSON encodes Node, writing a nil required list or map as empty rather
-// than null, which the schema does not allow.
-func (v Node) MarshalJSON() ([]byte, error) {
-	type plain Node
-	p := plain(v)
-	if p.Children == nil {
-		p.Children = []Node{}
+// AppendJSON appends the JSON encoding of Node to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out, a
+// nil Children written as empty rather than null (which the schema does not
+// allow).
+func (v Node) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"children":`...)
+	if v.Children == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Children {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
-	return json.Marshal(p)
+	if v.Parent != nil {
+		b = append(b, `,"parent":`...)
+		if b, err = v.Parent.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ByName != nil {
+		b = append(b, `,"byName":`...)
+		if b, err = rpc.AppendJSONMap(b, v.ByName, func(b []byte, x1 Node) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Node) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Ring is generated from input.json#/$defs/Ring.
@@ -42,8 +127,51 @@ type Ring struct {
 	Next RingLink `json:"next"`
 }
 
+// AppendJSON appends the JSON encoding of Ring to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Ring) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"next":`...)
+	if b, err = v.Next.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Ring) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // RingLink is generated from input.json#/$defs/RingLink.
 type RingLink struct {
 	Ring  *Ring   `json:"ring"`
 	Label *string `json:"label,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of RingLink to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v RingLink) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"ring":`...)
+	if v.Ring == nil {
+		b = append(b, `null`...)
+	} else {
+		if b, err = v.Ring.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Label != nil {
+		b = append(b, `,"label":`...)
+		b = rpc.AppendJSONString(b, *v.Label)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RingLink) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

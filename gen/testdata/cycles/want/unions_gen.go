@@ -58,9 +58,60 @@ func (v UnknownJSONValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownJSONValue) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case JSONValueString:
+		return x.AppendJSON(b)
+	case *JSONValueString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JSONValueNumber:
+		return x.AppendJSON(b)
+	case *JSONValueNumber:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JSONValueBoolean:
+		return x.AppendJSON(b)
+	case *JSONValueBoolean:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JSONObject:
+		return x.AppendJSON(b)
+	case *JSONObject:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JSONArray:
+		return x.AppendJSON(b)
+	case *JSONArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownJSONValue:
+		return x.AppendJSON(b)
+	case *UnknownJSONValue:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JSONValue) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant

@@ -5,6 +5,7 @@ package defaults
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 )
 
 // ListParams is generated from input.json#/$defs/ListParams.
@@ -26,6 +27,67 @@ type ListParams struct {
 	// Default: {"any":"json"} (GetHint returns it when the field is absent).
 	Hint     json.RawMessage `json:"hint,omitzero"`
 	Required int64           `json:"required"`
+}
+
+// AppendJSON appends the JSON encoding of ListParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ListParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = strconv.AppendInt(b, *v.Limit, 10)
+	}
+	if v.Ratio != nil {
+		b = append(b, `,"ratio":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Ratio); err != nil {
+			return nil, err
+		}
+	}
+	if v.Destructive != nil {
+		b = append(b, `,"destructive":`...)
+		b = strconv.AppendBool(b, *v.Destructive)
+	}
+	if v.Cursor != nil {
+		b = append(b, `,"cursor":`...)
+		b = rpc.AppendJSONString(b, *v.Cursor)
+	}
+	if v.Order != "" {
+		b = append(b, `,"order":`...)
+		b = rpc.AppendJSONString(b, string(v.Order))
+	}
+	if v.Fields != nil {
+		b = append(b, `,"fields":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Fields {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Filter != nil {
+		b = append(b, `,"filter":`...)
+		if b, err = v.Filter.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Hint != nil {
+		b = append(b, `,"hint":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Hint); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"required":`...)
+	b = strconv.AppendInt(b, v.Required, 10)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ListParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // GetLimit returns Limit, or its default 50 when it is absent.
@@ -102,6 +164,23 @@ type ListParamsFilter struct {
 	Q *string `json:"q,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of ListParamsFilter to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ListParamsFilter) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Q != nil {
+		b = append(b, `,"q":`...)
+		b = rpc.AppendJSONString(b, *v.Q)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ListParamsFilter) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ListParamsOrder is generated from
 // input.json#/$defs/ListParams/properties/order.
 type ListParamsOrder string
@@ -121,4 +200,10 @@ func (v ListParamsOrder) IsKnown() bool {
 		return true
 	}
 	return false
+}
+
+// AppendJSON appends v to b as a JSON string.
+func (v ListParamsOrder) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
 }

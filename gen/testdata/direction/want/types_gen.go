@@ -2,12 +2,46 @@
 
 package direction
 
+import "github.com/schemarpc/schemarpc/rpc"
+
 // Line is generated from input.json#/$defs/Line.
 type Line struct {
 	Text string `json:"text"`
 }
 
+// AppendJSON appends the JSON encoding of Line to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Line) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Line) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ProgressParams is generated from input.json#/methods/2/params.
 type ProgressParams struct {
 	Done float64 `json:"done"`
+}
+
+// AppendJSON appends the JSON encoding of ProgressParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ProgressParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"done":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.Done); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ProgressParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

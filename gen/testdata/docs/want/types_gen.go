@@ -2,9 +2,27 @@
 
 package docs
 
+import "github.com/schemarpc/schemarpc/rpc"
+
 // Bare is generated from input.json#/$defs/Bare.
 type Bare struct {
 	X *string `json:"x,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of Bare to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Bare) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.X != nil {
+		b = append(b, `,"x":`...)
+		b = rpc.AppendJSONString(b, *v.X)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Bare) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // OldThing is generated from input.json#/$defs/OldThing.
@@ -12,6 +30,23 @@ type Bare struct {
 // Deprecated: the schema marks this as deprecated.
 type OldThing struct {
 	X *string `json:"x,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of OldThing to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v OldThing) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.X != nil {
+		b = append(b, `,"x":`...)
+		b = rpc.AppendJSONString(b, *v.X)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v OldThing) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Thing is a documented object.
@@ -28,4 +63,30 @@ type Thing struct {
 
 	// Characters like */ and " and `backticks` are safe in comments.
 	Weird *string `json:"weird,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of Thing to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Thing) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Legacy != nil {
+		b = append(b, `,"legacy":`...)
+		b = rpc.AppendJSONString(b, *v.Legacy)
+	}
+	if v.Plain != nil {
+		b = append(b, `,"plain":`...)
+		b = rpc.AppendJSONString(b, *v.Plain)
+	}
+	if v.Weird != nil {
+		b = append(b, `,"weird":`...)
+		b = rpc.AppendJSONString(b, *v.Weird)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Thing) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

@@ -2,6 +2,11 @@
 
 package enums
 
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
+
 // ProtocolVersion is generated from input.json#/$defs/ProtocolVersion.
 type ProtocolVersion string
 
@@ -26,6 +31,12 @@ func (v ProtocolVersion) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ProtocolVersion) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Role says who wrote a message.
 type Role string
 
@@ -48,11 +59,40 @@ func (v Role) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // SetRoleParams is generated from input.json#/methods/0/params.
 type SetRoleParams struct {
 	Role     Role              `json:"role"`
 	Mode     SetRoleParamsMode `json:"mode,omitempty"`
 	Protocol *ProtocolVersion  `json:"protocol,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of SetRoleParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v SetRoleParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONString(b, string(v.Role))
+	if v.Mode != "" {
+		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONString(b, string(v.Mode))
+	}
+	if v.Protocol != nil {
+		b = append(b, `,"protocol":`...)
+		b = rpc.AppendJSONString(b, string(*v.Protocol))
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SetRoleParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // SetRoleParamsMode is generated from
@@ -76,6 +116,12 @@ func (v SetRoleParamsMode) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v SetRoleParamsMode) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Status is generated from input.json#/$defs/Status.
 type Status struct {
 	State *StatusState      `json:"state"`
@@ -86,6 +132,46 @@ type Status struct {
 
 	// One of true.
 	Toggle *bool `json:"toggle,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of Status to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Status) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"state":`...)
+	if v.State == nil {
+		b = append(b, `null`...)
+	} else {
+		b = rpc.AppendJSONString(b, string(*v.State))
+	}
+	if v.Flags != nil {
+		b = append(b, `,"flags":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Flags {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, string(x0))
+		}
+		b = append(b, ']')
+	}
+	if v.Priority != nil {
+		b = append(b, `,"priority":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
+			return nil, err
+		}
+	}
+	if v.Toggle != nil {
+		b = append(b, `,"toggle":`...)
+		b = strconv.AppendBool(b, *v.Toggle)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Status) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // StatusFlagsItem is generated from
@@ -109,6 +195,12 @@ func (v StatusFlagsItem) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v StatusFlagsItem) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // StatusState is generated from input.json#/$defs/Status/properties/state.
 type StatusState string
 
@@ -127,4 +219,10 @@ func (v StatusState) IsKnown() bool {
 		return true
 	}
 	return false
+}
+
+// AppendJSON appends v to b as a JSON string.
+func (v StatusState) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
 }

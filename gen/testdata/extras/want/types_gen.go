@@ -10,6 +10,12 @@ import (
 // Anything is generated from input.json#/$defs/Anything.
 type Anything map[string]json.RawMessage
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Anything) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, rpc.AppendRawJSON)
+}
+
 // Headers is generated from input.json#/$defs/Headers.
 //
 // Keys match the pattern ^[A-Z][a-z-]*$.
@@ -18,8 +24,26 @@ type Anything map[string]json.RawMessage
 // runtime validator checks.
 type Headers map[string]string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Headers) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 string) ([]byte, error) {
+		b = rpc.AppendJSONString(b, x1)
+		return b, nil
+	})
+}
+
 // Labels is generated from input.json#/$defs/Labels.
 type Labels map[string]string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Labels) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 string) ([]byte, error) {
+		b = rpc.AppendJSONString(b, x1)
+		return b, nil
+	})
+}
 
 // Explicitly open: unknown members are kept as raw JSON.
 type Open struct {
@@ -31,19 +55,39 @@ type Open struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Open, writing a nil required list or map as empty rather
-// than null, which the schema does not allow; adding the Extra members.
+// AppendJSON appends the JSON encoding of Open to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out, a
+// nil Tags written as empty rather than null (which the schema does not allow),
+// then the Extra members sorted by name.
+func (v Open) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	b = append(b, `,"tags":`...)
+	if v.Tags == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Tags {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "tags"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v Open) MarshalJSON() ([]byte, error) {
-	type plain Open
-	p := plain(v)
-	if p.Tags == nil {
-		p.Tags = []string{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "name", "tags")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Open, keeping the members the schema does not name in
@@ -73,6 +117,22 @@ type Plain struct {
 	A *string `json:"a,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of Plain to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Plain) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.A != nil {
+		b = append(b, `,"a":`...)
+		b = rpc.AppendJSONString(b, *v.A)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Plain) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // Extra members must be numbers: kept as float64.
 type Typed struct {
 	Total *float64 `json:"total,omitempty"`
@@ -82,15 +142,31 @@ type Typed struct {
 	Extra map[string]float64 `json:"-"`
 }
 
-// MarshalJSON encodes Typed, adding the Extra members.
-func (v Typed) MarshalJSON() ([]byte, error) {
-	type plain Typed
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Typed to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Typed) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Total != nil {
+		b = append(b, `,"total":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "total")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, func(b []byte, x0 float64) ([]byte, error) {
+			return rpc.AppendJSONFloat(b, x0)
+		}, "total"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Typed) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Typed, keeping the members the schema does not name in

@@ -2,7 +2,11 @@
 
 package keywords
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // Looks like a schema. See Other and the other one or the third.
 //
@@ -22,8 +26,98 @@ type Schema struct {
 	X2Fa       *bool                      `json:"2fa,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of Schema to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Schema) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONString(b, v.Type)
+	if v.Properties != nil {
+		b = append(b, `,"properties":`...)
+		if b, err = v.Properties.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Items != nil {
+		b = append(b, `,"items":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Items {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Enum != nil {
+		b = append(b, `,"enum":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Enum {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Ref != nil {
+		b = append(b, `,"$ref":`...)
+		b = rpc.AppendJSONString(b, *v.Ref)
+	}
+	if v.Required != nil {
+		b = append(b, `,"required":`...)
+		b = strconv.AppendBool(b, *v.Required)
+	}
+	if v.AnyOf != nil {
+		b = append(b, `,"anyOf":`...)
+		b = rpc.AppendJSONString(b, *v.AnyOf)
+	}
+	if v.If != nil {
+		b = append(b, `,"if":`...)
+		b = rpc.AppendJSONString(b, *v.If)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = rpc.AppendJSONString(b, *v.Default)
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.X2Fa != nil {
+		b = append(b, `,"2fa":`...)
+		b = strconv.AppendBool(b, *v.X2Fa)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Schema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // SchemaProperties is generated from
 // input.json#/$defs/Schema/properties/properties.
 type SchemaProperties struct {
 	Items *int64 `json:"items,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of SchemaProperties to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Items != nil {
+		b = append(b, `,"items":`...)
+		b = strconv.AppendInt(b, *v.Items, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v SchemaProperties) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

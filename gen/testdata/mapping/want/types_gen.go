@@ -2,10 +2,20 @@
 
 package mapping
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // Amount is generated from input.json#/$defs/Amount.
 type Amount float64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Amount) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONFloat(b, float64(v))
+}
 
 // Anything is generated from input.json#/$defs/Anything.
 type Anything = json.RawMessage
@@ -13,13 +23,50 @@ type Anything = json.RawMessage
 // Empty is generated from input.json#/$defs/Empty.
 type Empty struct{}
 
+// AppendJSON appends the JSON encoding of Empty to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Empty) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Empty) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // Level is generated from input.json#/$defs/Level.
 //
 // One of 1, 2, 3.
 type Level int64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Level) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
+
 // Names is generated from input.json#/$defs/Names.
 type Names []string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Names) AppendJSON(b []byte) ([]byte, error) {
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // Record is generated from input.json#/$defs/Record.
 type Record struct {
@@ -59,25 +106,226 @@ type Record struct {
 	XVendor *string `json:"x-vendor,omitempty"`
 }
 
-// MarshalJSON encodes Record, writing a nil required list or map as empty
-// rather than null, which the schema does not allow; writing an empty Version
-// as the value the schema requires.
+// AppendJSON appends the JSON encoding of Record to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out, a
+// nil Lines, Attributes and Names written as empty rather than null (which the
+// schema does not allow), an empty Version written as the value the schema
+// requires.
+func (v Record) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	b = append(b, `,"count":`...)
+	b = strconv.AppendInt(b, v.Count, 10)
+	b = append(b, `,"ratio":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.Ratio); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"ok":`...)
+	b = strconv.AppendBool(b, v.Ok)
+	if v.Nickname != nil {
+		b = append(b, `,"nickname":`...)
+		b = rpc.AppendJSONString(b, *v.Nickname)
+	}
+	if v.Age != nil {
+		b = append(b, `,"age":`...)
+		b = strconv.AppendInt(b, *v.Age, 10)
+	}
+	if v.Score != nil {
+		b = append(b, `,"score":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.Score); err != nil {
+			return nil, err
+		}
+	}
+	if v.Active != nil {
+		b = append(b, `,"active":`...)
+		b = strconv.AppendBool(b, *v.Active)
+	}
+	if v.Owner != nil {
+		b = append(b, `,"owner":`...)
+		if b, err = v.Owner.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Tags != nil {
+		b = append(b, `,"tags":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Tags {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Labels != nil {
+		b = append(b, `,"labels":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Labels, func(b []byte, x1 string) ([]byte, error) {
+			b = rpc.AppendJSONString(b, x1)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"lines":`...)
+	if v.Lines == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Lines {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"attributes":`...)
+	if v.Attributes == nil {
+		b = append(b, `{}`...)
+	} else {
+		if b, err = rpc.AppendJSONMap(b, v.Attributes, func(b []byte, x1 RecordAttributesValue) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.Extra != nil {
+		b = append(b, `,"extra":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Extra); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"payload":`...)
+	if b, err = rpc.AppendRawJSON(b, v.Payload); err != nil {
+		return nil, err
+	}
+	if v.AnyObject != nil {
+		b = append(b, `,"anyObject":`...)
+		if b, err = rpc.AppendJSONMap(b, v.AnyObject, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"parent":`...)
+	if v.Parent == nil {
+		b = append(b, `null`...)
+	} else {
+		b = rpc.AppendJSONString(b, *v.Parent)
+	}
+	b = append(b, `,"child":`...)
+	if v.Child == nil {
+		b = append(b, `null`...)
+	} else {
+		if b, err = v.Child.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"maybeTags":`...)
+	if v.MaybeTags == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.MaybeTags {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.Matrix != nil {
+		b = append(b, `,"matrix":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Matrix {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if x0 == nil {
+				b = append(b, `null`...)
+			} else {
+				b = append(b, '[')
+				for i1, x1 := range x0 {
+					if i1 > 0 {
+						b = append(b, ',')
+					}
+					if x1 == nil {
+						b = append(b, `null`...)
+					} else {
+						if b, err = rpc.AppendJSONFloat(b, *x1); err != nil {
+							return nil, err
+						}
+					}
+				}
+				b = append(b, ']')
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Closed != nil {
+		b = append(b, `,"closed":`...)
+		if b, err = v.Closed.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Amount != nil {
+		b = append(b, `,"amount":`...)
+		if b, err = v.Amount.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"total":`...)
+	if b, err = v.Total.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"names":`...)
+	if v.Names == nil {
+		b = append(b, `[]`...)
+	} else {
+		if b, err = v.Names.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Aliases != nil {
+		b = append(b, `,"aliases":`...)
+		if b, err = v.Aliases.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Anything != nil {
+		b = append(b, `,"anything":`...)
+		if b, err = rpc.AppendRawJSON(b, v.Anything); err != nil {
+			return nil, err
+		}
+	}
+	if v.Level != nil {
+		b = append(b, `,"level":`...)
+		if b, err = v.Level.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"version":`...)
+	if v.Version == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Version)
+	}
+	if v.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = strconv.AppendInt(b, *v.Limit, 10)
+	}
+	if v.XVendor != nil {
+		b = append(b, `,"x-vendor":`...)
+		b = rpc.AppendJSONString(b, *v.XVendor)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v Record) MarshalJSON() ([]byte, error) {
-	type plain Record
-	p := plain(v)
-	if p.Lines == nil {
-		p.Lines = []RecordLinesItem{}
-	}
-	if p.Attributes == nil {
-		p.Attributes = map[string]RecordAttributesValue{}
-	}
-	if p.Names == nil {
-		p.Names = Names{}
-	}
-	if p.Version == "" {
-		p.Version = "2.0"
-	}
-	return json.Marshal(p)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // GetLimit returns Limit, or its default 10 when it is absent.
@@ -94,13 +342,63 @@ type RecordAttributesValue struct {
 	V *int64 `json:"v,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of RecordAttributesValue to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out.
+func (v RecordAttributesValue) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.V != nil {
+		b = append(b, `,"v":`...)
+		b = strconv.AppendInt(b, *v.V, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RecordAttributesValue) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // RecordChild is generated from input.json#/$defs/Record/properties/child.
 type RecordChild struct {
 	N *float64 `json:"n,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of RecordChild to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v RecordChild) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.N != nil {
+		b = append(b, `,"n":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.N); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RecordChild) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // RecordClosed is generated from input.json#/$defs/Record/properties/closed.
 type RecordClosed struct{}
+
+// AppendJSON appends the JSON encoding of RecordClosed to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v RecordClosed) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RecordClosed) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
 
 // RecordLinesItem is generated from
 // input.json#/$defs/Record/properties/lines/items.
@@ -109,9 +407,43 @@ type RecordLinesItem struct {
 	Qty *int64 `json:"qty,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of RecordLinesItem to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v RecordLinesItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sku":`...)
+	b = rpc.AppendJSONString(b, v.Sku)
+	if v.Qty != nil {
+		b = append(b, `,"qty":`...)
+		b = strconv.AppendInt(b, *v.Qty, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RecordLinesItem) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // RecordOwner is generated from input.json#/$defs/Record/properties/owner.
 type RecordOwner struct {
 	ID string `json:"id"`
+}
+
+// AppendJSON appends the JSON encoding of RecordOwner to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v RecordOwner) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONString(b, v.ID)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v RecordOwner) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Total is generated from input.json#/$defs/Total.
@@ -124,13 +456,40 @@ type Tree struct {
 	Next     *Tree  `json:"next,omitempty"`
 }
 
-// MarshalJSON encodes Tree, writing a nil required list or map as empty rather
-// than null, which the schema does not allow.
-func (v Tree) MarshalJSON() ([]byte, error) {
-	type plain Tree
-	p := plain(v)
-	if p.Children == nil {
-		p.Children = []Tree{}
+// AppendJSON appends the JSON encoding of Tree to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out, a
+// nil Children written as empty rather than null (which the schema does not
+// allow).
+func (v Tree) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONString(b, v.Value)
+	b = append(b, `,"children":`...)
+	if v.Children == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Children {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
-	return json.Marshal(p)
+	if v.Next != nil {
+		b = append(b, `,"next":`...)
+		if b, err = v.Next.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Tree) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

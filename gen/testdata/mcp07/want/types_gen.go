@@ -5,6 +5,7 @@ package mcp07
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 )
 
 // ClientNotification is generated from
@@ -26,19 +27,34 @@ type EchoRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes EchoRequest, writing an empty Method as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of EchoRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Method written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v EchoRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"echo"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v EchoRequest) MarshalJSON() ([]byte, error) {
-	type plain EchoRequest
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "echo"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EchoRequest, keeping the members the schema does not
@@ -76,15 +92,29 @@ type EchoRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes EchoRequestParams, adding the Extra members.
-func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
-	type plain EchoRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of EchoRequestParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if v.Times != nil {
+		b = append(b, `,"times":`...)
+		b = strconv.AppendInt(b, *v.Times, 10)
 	}
-	return rpc.JoinExtra(b, v.Extra, "text", "times")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "text", "times"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EchoRequestParams, keeping the members the schema does
@@ -118,15 +148,25 @@ type EchoResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes EchoResult, adding the Extra members.
-func (v EchoResult) MarshalJSON() ([]byte, error) {
-	type plain EchoResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of EchoResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v EchoResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "text"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "text")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v EchoResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EchoResult, keeping the members the schema does not
@@ -164,19 +204,34 @@ type HeartbeatNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes HeartbeatNotification, writing an empty Method as the
-// value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of HeartbeatNotification to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/heartbeat"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
-	type plain HeartbeatNotification
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "notifications/heartbeat"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes HeartbeatNotification, keeping the members the schema
@@ -211,15 +266,27 @@ type HeartbeatNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes HeartbeatNotificationParams, adding the Extra members.
-func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain HeartbeatNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of HeartbeatNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Beat != nil {
+		b = append(b, `,"beat":`...)
+		b = strconv.AppendInt(b, *v.Beat, 10)
 	}
-	return rpc.JoinExtra(b, v.Extra, "beat")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "beat"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes HeartbeatNotificationParams, keeping the members the
@@ -260,19 +327,36 @@ type PingRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PingRequest, writing an empty Method as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of PingRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Method written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v PingRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"ping"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v PingRequest) MarshalJSON() ([]byte, error) {
-	type plain PingRequest
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "ping"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PingRequest, keeping the members the schema does not
@@ -307,15 +391,27 @@ type PingRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes PingRequestParams, adding the Extra members.
-func (v PingRequestParams) MarshalJSON() ([]byte, error) {
-	type plain PingRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of PingRequestParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Note != nil {
+		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONString(b, *v.Note)
 	}
-	return rpc.JoinExtra(b, v.Extra, "note")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "note"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PingRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes PingRequestParams, keeping the members the schema does
@@ -348,15 +444,31 @@ type Request struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Request, adding the Extra members.
-func (v Request) MarshalJSON() ([]byte, error) {
-	type plain Request
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Request to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Request) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
@@ -390,15 +502,27 @@ type Result struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes Result, adding the Extra members.
-func (v Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of Result to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
+func (v Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Note != nil {
+		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONString(b, *v.Note)
 	}
-	return rpc.JoinExtra(b, v.Extra, "note")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "note"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in

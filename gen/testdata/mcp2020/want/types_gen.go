@@ -24,22 +24,44 @@ type CallToolRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolRequest, writing an empty JSONRPC and Method as
-// the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CallToolRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"tools/call"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "id", "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	type plain CallToolRequest
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "tools/call"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "id", "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
@@ -81,15 +103,33 @@ type CallToolRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolRequestParams, adding the Extra members.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	type plain CallToolRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CallToolRequestParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = v.Arguments.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "arguments", "name")
+	if v.Name != nil {
+		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONString(b, *v.Name)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "arguments", "name"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
@@ -125,15 +165,33 @@ type CallToolResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CallToolResult, adding the Extra members.
-func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	type plain CallToolResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CallToolResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONString(b, v.ResultType)
+	if v.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "resultType", "structuredContent", "text")
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "resultType", "structuredContent", "text"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
@@ -176,22 +234,40 @@ type CancelledNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelledNotification, writing an empty JSONRPC and
-// Method as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of CancelledNotification to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, an empty JSONRPC and Method written as the value the
+// schema requires, then the Extra members sorted by name.
+func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/cancelled"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	type plain CancelledNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/cancelled"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
@@ -229,15 +305,31 @@ type CancelledNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes CancelledNotificationParams, adding the Extra members.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain CancelledNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONString(b, *v.Reason)
 	}
-	return rpc.JoinExtra(b, v.Extra, "reason", "requestId")
+	b = append(b, `,"requestId":`...)
+	if b, err = v.RequestID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "reason", "requestId"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
@@ -277,22 +369,40 @@ type ClientNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientNotification, writing an empty JSONRPC and Method
-// as the value the schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ClientNotification to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty JSONRPC and Method written as the value the schema
+// requires, then the Extra members sorted by name.
+func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"jsonrpc":`...)
+	if v.JSONRPC == "" {
+		b = append(b, `"2.0"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.JSONRPC)
+	}
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"notifications/cancelled"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ClientNotification) MarshalJSON() ([]byte, error) {
-	type plain ClientNotification
-	p := plain(v)
-	if p.JSONRPC == "" {
-		p.JSONRPC = "2.0"
-	}
-	if p.Method == "" {
-		p.Method = "notifications/cancelled"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "jsonrpc", "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientNotification, keeping the members the schema does
@@ -330,15 +440,31 @@ type ClientNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ClientNotificationParams, adding the Extra members.
-func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain ClientNotificationParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ClientNotificationParams to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out, then the Extra members sorted by name.
+func (v ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONString(b, *v.Reason)
 	}
-	return rpc.JoinExtra(b, v.Extra, "reason", "requestId")
+	b = append(b, `,"requestId":`...)
+	if b, err = v.RequestID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "reason", "requestId"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ClientNotificationParams, keeping the members the
@@ -378,19 +504,34 @@ type ElicitRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequest, writing an empty Method as the value the
-// schema requires; adding the Extra members.
+// AppendJSON appends the JSON encoding of ElicitRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Method written as the value the schema requires, then the
+// Extra members sorted by name.
+func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"method":`...)
+	if v.Method == "" {
+		b = append(b, `"elicitation/create"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Method)
+	}
+	b = append(b, `,"params":`...)
+	if b, err = v.Params.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitRequest) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequest
-	p := plain(v)
-	if p.Method == "" {
-		p.Method = "elicitation/create"
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "method", "params")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
@@ -425,15 +566,25 @@ type ElicitRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitRequestParams, adding the Extra members.
-func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	type plain ElicitRequestParams
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitRequestParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "message"); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "message")
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitRequestParams, keeping the members the schema
@@ -468,15 +619,31 @@ type ElicitResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ElicitResult, adding the Extra members.
-func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	type plain ElicitResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of ElicitResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONString(b, string(v.Action))
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Content, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "action", "content")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "action", "content"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
@@ -524,6 +691,12 @@ func (v ElicitResultAction) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // InputRequiredResult is generated from input.json#/$defs/InputRequiredResult.
 type InputRequiredResult struct {
 	InputRequests map[string]ElicitRequest `json:"inputRequests,omitzero"`
@@ -534,15 +707,33 @@ type InputRequiredResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes InputRequiredResult, adding the Extra members.
-func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
-	type plain InputRequiredResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of InputRequiredResult to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, then the Extra members sorted by name.
+func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.InputRequests != nil {
+		b = append(b, `,"inputRequests":`...)
+		if b, err = rpc.AppendJSONMap(b, v.InputRequests, func(b []byte, x1 ElicitRequest) ([]byte, error) {
+			return x1.AppendJSON(b)
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "inputRequests", "resultType")
+	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONString(b, v.ResultType)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "inputRequests", "resultType"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
@@ -570,6 +761,12 @@ func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
 // JSONObject is generated from input.json#/$defs/JSONObject.
 type JSONObject map[string]JSONValue
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, rpc.AppendRawJSON)
+}
+
 // JSONRPCMessage is generated from input.json#/$defs/JSONRPCMessage.
 //
 // Kept as raw JSON: the JSON-RPC envelope is the rpc package's; its variants
@@ -585,6 +782,13 @@ type JSONValue = json.RawMessage
 
 // A request id.
 type RequestID string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v RequestID) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // ServerNotification is generated from input.json#/$defs/ServerNotification.
 type ServerNotification = CancelledNotification

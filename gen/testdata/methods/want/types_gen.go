@@ -2,10 +2,31 @@
 
 package methods
 
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
+
 // Entry is generated from input.json#/$defs/Entry.
 type Entry struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
+}
+
+// AppendJSON appends the JSON encoding of Entry to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Entry) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"key":`...)
+	b = rpc.AppendJSONString(b, v.Key)
+	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONString(b, v.Value)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Entry) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // GetParams is generated from input.json#/methods/0/params.
@@ -14,10 +35,46 @@ type GetParams struct {
 	Default *string `json:"default,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of GetParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v GetParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"key":`...)
+	b = rpc.AppendJSONString(b, v.Key)
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = rpc.AppendJSONString(b, *v.Default)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // GetResult is generated from input.json#/methods/0/result.
 type GetResult struct {
 	Value string `json:"value"`
 	Found bool   `json:"found"`
+}
+
+// AppendJSON appends the JSON encoding of GetResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v GetResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONString(b, v.Value)
+	b = append(b, `,"found":`...)
+	b = strconv.AppendBool(b, v.Found)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v GetResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // KindResult is generated from input.json#/methods/6/result.
@@ -38,4 +95,10 @@ func (v KindResult) IsKnown() bool {
 		return true
 	}
 	return false
+}
+
+// AppendJSON appends v to b as a JSON string.
+func (v KindResult) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
 }

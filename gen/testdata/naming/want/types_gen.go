@@ -2,16 +2,57 @@
 
 package naming
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // CancelRequestParams is generated from input.json#/methods/2/params.
 type CancelRequestParams struct {
 	ID json.RawMessage `json:"id,omitzero"`
 }
 
+// AppendJSON appends the JSON encoding of CancelRequestParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.ID != nil {
+		b = append(b, `,"id":`...)
+		if b, err = rpc.AppendRawJSON(b, v.ID); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v CancelRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // EthGetBalanceParams is generated from input.json#/methods/0/params.
 type EthGetBalanceParams struct {
 	Address *string `json:"address,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of EthGetBalanceParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Address != nil {
+		b = append(b, `,"address":`...)
+		b = rpc.AppendJSONString(b, *v.Address)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v EthGetBalanceParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // HTTPRequest is generated from input.json#/$defs/http_request.
@@ -43,14 +84,177 @@ type HTTPRequest struct {
 	V1_2           *string                    `json:"v1.2,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of HTTPRequest to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.UserID != nil {
+		b = append(b, `,"userId":`...)
+		b = rpc.AppendJSONString(b, *v.UserID)
+	}
+	if v.UserIDs != nil {
+		b = append(b, `,"user_ids":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.UserIDs {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.URLs != nil {
+		b = append(b, `,"URLs":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.URLs {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.APIKey != nil {
+		b = append(b, `,"api_key":`...)
+		b = rpc.AppendJSONString(b, *v.APIKey)
+	}
+	if v.OAuthToken != nil {
+		b = append(b, `,"oauth_token":`...)
+		b = rpc.AppendJSONString(b, *v.OAuthToken)
+	}
+	if v.JSONRPC != nil {
+		b = append(b, `,"jsonrpc":`...)
+		b = rpc.AppendJSONString(b, *v.JSONRPC)
+	}
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Type != nil {
+		b = append(b, `,"type":`...)
+		b = rpc.AppendJSONString(b, *v.Type)
+	}
+	if v.Func != nil {
+		b = append(b, `,"func":`...)
+		b = rpc.AppendJSONString(b, *v.Func)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = rpc.AppendJSONString(b, *v.Default)
+	}
+	if v.Range != nil {
+		b = append(b, `,"range":`...)
+		b = strconv.AppendInt(b, *v.Range, 10)
+	}
+	if v.TTLSeconds != nil {
+		b = append(b, `,"ttl_seconds":`...)
+		b = strconv.AppendInt(b, *v.TTLSeconds, 10)
+	}
+	if v.IP != nil {
+		b = append(b, `,"ip":`...)
+		b = rpc.AppendJSONString(b, *v.IP)
+	}
+	if v.XMLHTTPRequest != nil {
+		b = append(b, `,"xmlHTTPRequest":`...)
+		b = rpc.AppendJSONString(b, *v.XMLHTTPRequest)
+	}
+	if v.Identifier != nil {
+		b = append(b, `,"Identifier":`...)
+		b = rpc.AppendJSONString(b, *v.Identifier)
+	}
+	if v.X3D != nil {
+		b = append(b, `,"3d":`...)
+		b = strconv.AppendBool(b, *v.X3D)
+	}
+	if v.MIMEType != nil {
+		b = append(b, `,"mime-type":`...)
+		b = rpc.AppendJSONString(b, *v.MIMEType)
+	}
+	if v.UITheme != nil {
+		b = append(b, `,"ui.theme":`...)
+		b = rpc.AppendJSONString(b, *v.UITheme)
+	}
+	if v.UUID != nil {
+		b = append(b, `,"uuid":`...)
+		b = rpc.AppendJSONString(b, *v.UUID)
+	}
+	if v.SQLQuery != nil {
+		b = append(b, `,"sql_query":`...)
+		b = rpc.AppendJSONString(b, *v.SQLQuery)
+	}
+	if v.TLSConfig != nil {
+		b = append(b, `,"tls_config":`...)
+		if b, err = v.TLSConfig.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.URI != nil {
+		b = append(b, `,"uri":`...)
+		b = rpc.AppendJSONString(b, *v.URI)
+	}
+	if v.RPCVersion != nil {
+		b = append(b, `,"rpc_version":`...)
+		b = rpc.AppendJSONString(b, *v.RPCVersion)
+	}
+	if v.HTTPSOnly != nil {
+		b = append(b, `,"https_only":`...)
+		b = strconv.AppendBool(b, *v.HTTPSOnly)
+	}
+	if v.V1_2 != nil {
+		b = append(b, `,"v1.2":`...)
+		b = rpc.AppendJSONString(b, *v.V1_2)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v HTTPRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // HTTPRequestTLSConfig is generated from
 // input.json#/$defs/http_request/properties/tls_config.
 type HTTPRequestTLSConfig struct {
 	HTMLBody *string `json:"html_body,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of HTTPRequestTLSConfig to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.HTMLBody != nil {
+		b = append(b, `,"html_body":`...)
+		b = rpc.AppendJSONString(b, *v.HTMLBody)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v HTTPRequestTLSConfig) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // Private is generated from input.json#/$defs/_private.
 type Private int64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Private) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
+
 // X2FaCode is generated from input.json#/$defs/2fa_code.
 type X2FaCode string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v X2FaCode) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}

@@ -5,6 +5,7 @@ package nullable
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 )
 
 // Mode is generated from input.json#/$defs/Mode.
@@ -27,10 +28,37 @@ func (v Mode) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v Mode) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Point is generated from input.json#/$defs/Point.
 type Point struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
+}
+
+// AppendJSON appends the JSON encoding of Point to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Point) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"x":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"y":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Point) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Presence is generated from input.json#/$defs/Presence.
@@ -62,16 +90,200 @@ type Presence struct {
 	OptNullOnly json.RawMessage `json:"optNullOnly,omitzero"`
 }
 
-// MarshalJSON encodes Presence, writing a nil required list or map as empty
-// rather than null, which the schema does not allow.
+// AppendJSON appends the JSON encoding of Presence to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil ReqList and ReqMap written as empty rather than null (which
+// the schema does not allow).
+func (v Presence) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"reqString":`...)
+	b = rpc.AppendJSONString(b, v.ReqString)
+	b = append(b, `,"reqNullString":`...)
+	if v.ReqNullString == nil {
+		b = append(b, `null`...)
+	} else {
+		b = rpc.AppendJSONString(b, *v.ReqNullString)
+	}
+	if v.OptString != nil {
+		b = append(b, `,"optString":`...)
+		b = rpc.AppendJSONString(b, *v.OptString)
+	}
+	if v.OptNonEmpty != "" {
+		b = append(b, `,"optNonEmpty":`...)
+		b = rpc.AppendJSONString(b, v.OptNonEmpty)
+	}
+	if v.OptMode != "" {
+		b = append(b, `,"optMode":`...)
+		b = rpc.AppendJSONString(b, string(v.OptMode))
+	}
+	if v.OptNullString.Set {
+		b = append(b, `,"optNullString":`...)
+		if !v.OptNullString.Valid {
+			b = append(b, `null`...)
+		} else {
+			b = rpc.AppendJSONString(b, v.OptNullString.Value)
+		}
+	}
+	if v.OptInt != nil {
+		b = append(b, `,"optInt":`...)
+		b = strconv.AppendInt(b, *v.OptInt, 10)
+	}
+	if v.OptNullInt.Set {
+		b = append(b, `,"optNullInt":`...)
+		if !v.OptNullInt.Valid {
+			b = append(b, `null`...)
+		} else {
+			b = strconv.AppendInt(b, v.OptNullInt.Value, 10)
+		}
+	}
+	if v.OptBool != nil {
+		b = append(b, `,"optBool":`...)
+		b = strconv.AppendBool(b, *v.OptBool)
+	}
+	if v.OptNullBool.Set {
+		b = append(b, `,"optNullBool":`...)
+		if !v.OptNullBool.Valid {
+			b = append(b, `null`...)
+		} else {
+			b = strconv.AppendBool(b, v.OptNullBool.Value)
+		}
+	}
+	if v.OptNumber != nil {
+		b = append(b, `,"optNumber":`...)
+		if b, err = rpc.AppendJSONFloat(b, *v.OptNumber); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"reqList":`...)
+	if v.ReqList == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.ReqList {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"reqNullList":`...)
+	if v.ReqNullList == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.ReqNullList {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.OptList != nil {
+		b = append(b, `,"optList":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.OptList {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if v.OptNullList.Set {
+		b = append(b, `,"optNullList":`...)
+		if !v.OptNullList.Valid {
+			b = append(b, `null`...)
+		} else {
+			if v.OptNullList.Value == nil {
+				b = append(b, `null`...)
+			} else {
+				b = append(b, '[')
+				for i0, x0 := range v.OptNullList.Value {
+					if i0 > 0 {
+						b = append(b, ',')
+					}
+					b = rpc.AppendJSONString(b, x0)
+				}
+				b = append(b, ']')
+			}
+		}
+	}
+	b = append(b, `,"reqMap":`...)
+	if v.ReqMap == nil {
+		b = append(b, `{}`...)
+	} else {
+		if b, err = rpc.AppendJSONMap(b, v.ReqMap, func(b []byte, x1 int64) ([]byte, error) {
+			b = strconv.AppendInt(b, x1, 10)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.OptMap != nil {
+		b = append(b, `,"optMap":`...)
+		if b, err = rpc.AppendJSONMap(b, v.OptMap, func(b []byte, x1 int64) ([]byte, error) {
+			b = strconv.AppendInt(b, x1, 10)
+			return b, nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.OptNullMap.Set {
+		b = append(b, `,"optNullMap":`...)
+		if !v.OptNullMap.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = rpc.AppendJSONMap(b, v.OptNullMap.Value, func(b []byte, x1 int64) ([]byte, error) {
+				b = strconv.AppendInt(b, x1, 10)
+				return b, nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if v.OptObject != nil {
+		b = append(b, `,"optObject":`...)
+		if b, err = v.OptObject.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.OptNullObject.Set {
+		b = append(b, `,"optNullObject":`...)
+		if !v.OptNullObject.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = v.OptNullObject.Value.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b = append(b, `,"reqNullObject":`...)
+	if v.ReqNullObject == nil {
+		b = append(b, `null`...)
+	} else {
+		if b, err = v.ReqNullObject.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.OptRaw != nil {
+		b = append(b, `,"optRaw":`...)
+		if b, err = rpc.AppendRawJSON(b, v.OptRaw); err != nil {
+			return nil, err
+		}
+	}
+	if v.OptNullOnly != nil {
+		b = append(b, `,"optNullOnly":`...)
+		if b, err = rpc.AppendRawJSON(b, v.OptNullOnly); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v Presence) MarshalJSON() ([]byte, error) {
-	type plain Presence
-	p := plain(v)
-	if p.ReqList == nil {
-		p.ReqList = []string{}
-	}
-	if p.ReqMap == nil {
-		p.ReqMap = map[string]int64{}
-	}
-	return json.Marshal(p)
+	return v.AppendJSON(make([]byte, 0, 128))
 }

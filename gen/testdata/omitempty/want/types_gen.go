@@ -2,6 +2,11 @@
 
 package omitempty
 
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
+
 // Item is generated from input.json#/$defs/Item.
 type Item struct {
 	// Required: a plain string.
@@ -15,4 +20,30 @@ type Item struct {
 
 	// Optional: still a pointer, since false is a value.
 	Hidden *bool `json:"hidden,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of Item to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Item) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONString(b, v.Name)
+	if v.Title != "" {
+		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONString(b, v.Title)
+	}
+	if v.Count != nil {
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, *v.Count, 10)
+	}
+	if v.Hidden != nil {
+		b = append(b, `,"hidden":`...)
+		b = strconv.AppendBool(b, *v.Hidden)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Item) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

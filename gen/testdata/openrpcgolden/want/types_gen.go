@@ -2,6 +2,11 @@
 
 package openrpcgolden
 
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
+
 // Note is generated from input.json#/components/schemas/Note.
 type Note struct {
 	ID      NoteID  `json:"id"`
@@ -11,13 +16,87 @@ type Note struct {
 	Related []Note  `json:"related,omitzero"`
 }
 
+// AppendJSON appends the JSON encoding of Note to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Note) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"title":`...)
+	b = rpc.AppendJSONString(b, v.Title)
+	if v.Body != nil {
+		b = append(b, `,"body":`...)
+		b = rpc.AppendJSONString(b, *v.Body)
+	}
+	if v.Tags != nil {
+		b = append(b, `,"tags":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Tags {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, string(x0))
+		}
+		b = append(b, ']')
+	}
+	if v.Related != nil {
+		b = append(b, `,"related":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Related {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Note) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // NoteID is generated from input.json#/components/schemas/NoteId.
 type NoteID string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v NoteID) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // NotesChangedParams are the params of notes.changed.
 type NotesChangedParams struct {
 	ID   NoteID                 `json:"id"`
 	Kind NotesChangedParamsKind `json:"kind"`
+}
+
+// AppendJSON appends the JSON encoding of NotesChangedParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONString(b, string(v.Kind))
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotesChangedParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NotesChangedParamsKind is generated from
@@ -43,9 +122,33 @@ func (v NotesChangedParamsKind) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v NotesChangedParamsKind) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // NotesReadParams are the params of notes.read.
 type NotesReadParams struct {
 	ID NoteID `json:"id"`
+}
+
+// AppendJSON appends the JSON encoding of NotesReadParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotesReadParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NotesSearchParams are the params of notes.search.
@@ -53,6 +156,25 @@ type NotesSearchParams struct {
 	Text string `json:"text"`
 	// Default: 20 (GetLimit returns it when the field is absent).
 	Limit *int64 `json:"limit,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of NotesSearchParams to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	if v.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = strconv.AppendInt(b, *v.Limit, 10)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotesSearchParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // GetLimit returns Limit, or its default 20 when it is absent.
@@ -71,6 +193,36 @@ type NotesWriteParams struct {
 	Body *string `json:"body,omitempty"`
 
 	Tags []Tag `json:"tags,omitzero"`
+}
+
+// AppendJSON appends the JSON encoding of NotesWriteParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"title":`...)
+	b = rpc.AppendJSONString(b, v.Title)
+	if v.Body != nil {
+		b = append(b, `,"body":`...)
+		b = rpc.AppendJSONString(b, *v.Body)
+	}
+	if v.Tags != nil {
+		b = append(b, `,"tags":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Tags {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, string(x0))
+		}
+		b = append(b, ']')
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v NotesWriteParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Tag is generated from input.json#/components/schemas/Tag.
@@ -93,4 +245,10 @@ func (v Tag) IsKnown() bool {
 		return true
 	}
 	return false
+}
+
+// AppendJSON appends v to b as a JSON string.
+func (v Tag) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
 }

@@ -2,7 +2,7 @@
 
 package refs
 
-import "encoding/json"
+import "github.com/schemarpc/schemarpc/rpc"
 
 // Canvas is generated from types/common.json#/$defs/Canvas.
 type Canvas struct {
@@ -10,6 +10,46 @@ type Canvas struct {
 	Background Color   `json:"background,omitempty"`
 	Shapes     []Shape `json:"shapes,omitzero"`
 	Unit       Unit    `json:"unit,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of Canvas to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Canvas) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		if b, err = v.Size.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Background != "" {
+		b = append(b, `,"background":`...)
+		b = rpc.AppendJSONString(b, string(v.Background))
+	}
+	if v.Shapes != nil {
+		b = append(b, `,"shapes":`...)
+		b = append(b, '[')
+		for i0, x0 := range v.Shapes {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if v.Unit != "" {
+		b = append(b, `,"unit":`...)
+		b = rpc.AppendJSONString(b, string(v.Unit))
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Canvas) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Color is generated from types/common.json#/$defs/Color.
@@ -32,14 +72,53 @@ func (v Color) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v Color) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // Meta is generated from shape.json#/$defs/Meta.
 type Meta struct {
 	Author *string `json:"author,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of Meta to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Meta) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Author != nil {
+		b = append(b, `,"author":`...)
+		b = rpc.AppendJSONString(b, *v.Author)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Meta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // PickParams is generated from input.json#/methods/1/params.
 type PickParams struct {
 	Color Color `json:"color,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of PickParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v PickParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Color != "" {
+		b = append(b, `,"color":`...)
+		b = rpc.AppendJSONString(b, string(v.Color))
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PickParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Point is generated from types/common.json#/$defs/Point.
@@ -48,21 +127,67 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
+// AppendJSON appends the JSON encoding of Point to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Point) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"x":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"y":`...)
+	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
+		return nil, err
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Point) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // A shape is a closed path of points.
 type Shape struct {
 	Points []Point `json:"points"`
 	Meta   *Meta   `json:"meta,omitempty"`
 }
 
-// MarshalJSON encodes Shape, writing a nil required list or map as empty rather
-// than null, which the schema does not allow.
-func (v Shape) MarshalJSON() ([]byte, error) {
-	type plain Shape
-	p := plain(v)
-	if p.Points == nil {
-		p.Points = []Point{}
+// AppendJSON appends the JSON encoding of Shape to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out, a
+// nil Points written as empty rather than null (which the schema does not
+// allow).
+func (v Shape) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"points":`...)
+	if v.Points == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Points {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
-	return json.Marshal(p)
+	if v.Meta != nil {
+		b = append(b, `,"meta":`...)
+		if b, err = v.Meta.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Shape) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // Unit is generated from types/units.json#/$defs/Unit.
@@ -83,4 +208,10 @@ func (v Unit) IsKnown() bool {
 		return true
 	}
 	return false
+}
+
+// AppendJSON appends v to b as a JSON string.
+func (v Unit) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
 }

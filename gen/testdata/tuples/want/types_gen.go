@@ -14,6 +14,36 @@ type PlotParams struct {
 	Row   *Row   `json:"row,omitempty"`
 }
 
+// AppendJSON appends the JSON encoding of PlotParams to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v PlotParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"at":`...)
+	if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
+		return nil, err
+	}
+	if v.Range != nil {
+		b = append(b, `,"range":`...)
+		if b, err = rpc.AppendJSONValue(b, v.Range); err != nil {
+			return nil, err
+		}
+	}
+	if v.Row != nil {
+		b = append(b, `,"row":`...)
+		if b, err = rpc.AppendJSONValue(b, v.Row); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v PlotParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // x, y and an optional label.
 type Point struct {
 	// Position 0.

@@ -2,7 +2,10 @@
 
 package typearrays
 
-import "github.com/schemarpc/schemarpc/rpc"
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
+)
 
 // Holder is generated from input.json#/$defs/Holder.
 type Holder struct {
@@ -13,29 +16,146 @@ type Holder struct {
 	NullableString rpc.Nullable[string] `json:"nullableString,omitzero"`
 }
 
+// AppendJSON appends the JSON encoding of Holder to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out.
+func (v Holder) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"nullableID":`...)
+	if b, err = v.NullableID.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Amount != nil {
+		b = append(b, `,"amount":`...)
+		if b, err = v.Amount.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ObjectOrList != nil {
+		b = append(b, `,"objectOrList":`...)
+		if b, err = v.ObjectOrList.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.NullableString.Set {
+		b = append(b, `,"nullableString":`...)
+		if !v.NullableString.Valid {
+			b = append(b, `null`...)
+		} else {
+			b = rpc.AppendJSONString(b, v.NullableString.Value)
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Holder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // HolderAmountInteger is the int64 variant of HolderAmount.
 type HolderAmountInteger int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderAmountInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
 
 // HolderAmountNumber is the float64 variant of HolderAmount.
 type HolderAmountNumber float64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderAmountNumber) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONFloat(b, float64(v))
+}
+
 // HolderIDInteger is the int64 variant of HolderID.
 type HolderIDInteger int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderIDInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
 
 // HolderIDString is the string variant of HolderID.
 type HolderIDString string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderIDString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // HolderNullableIDInteger is the int64 variant of HolderNullableID.
 type HolderNullableIDInteger int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderNullableIDInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
 
 // HolderNullableIDString is the string variant of HolderNullableID.
 type HolderNullableIDString string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderNullableIDString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // HolderObjectOrListArray is the []int64 variant of HolderObjectOrList.
 type HolderObjectOrListArray []int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v HolderObjectOrListArray) AppendJSON(b []byte) ([]byte, error) {
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, x0, 10)
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // HolderObjectOrListObject is generated from
 // input.json#/$defs/Holder/properties/objectOrList/type/0.
 type HolderObjectOrListObject struct {
 	A *string `json:"a,omitempty"`
+}
+
+// AppendJSON appends the JSON encoding of HolderObjectOrListObject to b and
+// returns the extended slice: the members of its fields in order, an absent
+// optional one left out.
+func (v HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.A != nil {
+		b = append(b, `,"a":`...)
+		b = rpc.AppendJSONString(b, *v.A)
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v HolderObjectOrListObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }

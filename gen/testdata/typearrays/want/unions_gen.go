@@ -49,9 +49,42 @@ func (v UnknownHolderAmount) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownHolderAmount) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v HolderAmount) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case HolderAmountInteger:
+		return x.AppendJSON(b)
+	case *HolderAmountInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case HolderAmountNumber:
+		return x.AppendJSON(b)
+	case *HolderAmountNumber:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownHolderAmount:
+		return x.AppendJSON(b)
+	case *UnknownHolderAmount:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v HolderAmount) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -140,9 +173,42 @@ func (v UnknownHolderID) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownHolderID) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v HolderID) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case HolderIDString:
+		return x.AppendJSON(b)
+	case *HolderIDString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case HolderIDInteger:
+		return x.AppendJSON(b)
+	case *HolderIDInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownHolderID:
+		return x.AppendJSON(b)
+	case *UnknownHolderID:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v HolderID) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -232,9 +298,42 @@ func (v UnknownHolderNullableID) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownHolderNullableID) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v HolderNullableID) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case HolderNullableIDString:
+		return x.AppendJSON(b)
+	case *HolderNullableIDString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case HolderNullableIDInteger:
+		return x.AppendJSON(b)
+	case *HolderNullableIDInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownHolderNullableID:
+		return x.AppendJSON(b)
+	case *UnknownHolderNullableID:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v HolderNullableID) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -329,9 +428,42 @@ func (v UnknownHolderObjectOrList) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownHolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v HolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case HolderObjectOrListObject:
+		return x.AppendJSON(b)
+	case *HolderObjectOrListObject:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case HolderObjectOrListArray:
+		return x.AppendJSON(b)
+	case *HolderObjectOrListArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownHolderObjectOrList:
+		return x.AppendJSON(b)
+	case *UnknownHolderObjectOrList:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v HolderObjectOrList) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant

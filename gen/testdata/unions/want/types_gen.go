@@ -5,6 +5,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"strconv"
 )
 
 // BlobResourceContents is generated from
@@ -14,12 +15,36 @@ type BlobResourceContents struct {
 	Blob string `json:"blob"`
 }
 
+// AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONString(b, v.Blob)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // A block by number or by tag: every form is a string, so no box is needed.
 //
 // Every form the schema allows (Quantity, Tag, 1 inline form) is a JSON string,
 // so the Go type is string; the runtime validator checks which form a value
 // takes.
 type BlockRef string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v BlockRef) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // ContentBlockAudio is generated from input.json#/$defs/ContentBlock/anyOf/2.
 type ContentBlockAudio struct {
@@ -29,15 +54,25 @@ type ContentBlockAudio struct {
 	Data string `json:"data"`
 }
 
-// MarshalJSON encodes ContentBlockAudio, writing an empty Type as the value the
-// schema requires.
-func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
-	type plain ContentBlockAudio
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "audio"
+// AppendJSON appends the JSON encoding of ContentBlockAudio to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out, an empty Type written as the value the schema requires.
+func (v ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"audio"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
 	}
-	return json.Marshal(p)
+	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONString(b, v.Data)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // ElicitParamsForm is generated from input.json#/$defs/ElicitParams/anyOf/1.
@@ -48,6 +83,25 @@ type ElicitParamsForm struct {
 	Message string `json:"message"`
 }
 
+// AppendJSON appends the JSON encoding of ElicitParamsForm to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out.
+func (v ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if v.Mode != "" {
+		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONString(b, v.Mode)
+	}
+	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONString(b, v.Message)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitParamsForm) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ElicitParamsURL is generated from input.json#/$defs/ElicitParams/anyOf/0.
 type ElicitParamsURL struct {
 	// Always "url".
@@ -56,15 +110,25 @@ type ElicitParamsURL struct {
 	URL string `json:"url"`
 }
 
-// MarshalJSON encodes ElicitParamsURL, writing an empty Mode as the value the
-// schema requires.
-func (v ElicitParamsURL) MarshalJSON() ([]byte, error) {
-	type plain ElicitParamsURL
-	p := plain(v)
-	if p.Mode == "" {
-		p.Mode = "url"
+// AppendJSON appends the JSON encoding of ElicitParamsURL to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Mode written as the value the schema requires.
+func (v ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"mode":`...)
+	if v.Mode == "" {
+		b = append(b, `"url"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	return json.Marshal(p)
+	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONString(b, v.URL)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ElicitParamsURL) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // EmptyResult is generated from input.json#/$defs/EmptyResult.
@@ -76,15 +140,29 @@ type EmptyResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes EmptyResult, adding the Extra members.
-func (v EmptyResult) MarshalJSON() ([]byte, error) {
-	type plain EmptyResult
-	p := plain(v)
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
+// AppendJSON appends the JSON encoding of EmptyResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, then the Extra members sorted by name.
+func (v EmptyResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+			return nil, err
+		}
 	}
-	return rpc.JoinExtra(b, v.Extra, "_meta")
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v EmptyResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes EmptyResult, keeping the members the schema does not
@@ -116,37 +194,106 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 }
 
-// MarshalJSON encodes ImageContent, writing an empty Type as the value the
-// schema requires.
-func (v ImageContent) MarshalJSON() ([]byte, error) {
-	type plain ImageContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "image"
+// AppendJSON appends the JSON encoding of ImageContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires.
+func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"image"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
 	}
-	return json.Marshal(p)
+	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONString(b, v.MIMEType)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // JObject is generated from input.json#/$defs/JObject.
 type JObject map[string]JValue
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JObject) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 JValue) ([]byte, error) {
+		return x1.AppendJSON(b)
+	})
+}
+
 // JValueArray is the []JValue variant of JValue.
 type JValueArray []JValue
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JValueArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // JValueBoolean is the bool variant of JValue.
 type JValueBoolean bool
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JValueBoolean) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendBool(b, bool(v))
+	return b, nil
+}
+
 // JValueInteger is the int64 variant of JValue.
 type JValueInteger int64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JValueInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
+
 // JValueString is the string variant of JValue.
 type JValueString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v JValueString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // All integers: collapses to int64.
 //
 // Every form the schema allows (2 inline forms) is a JSON integer, so the Go
 // type is int64; the runtime validator checks which form a value takes.
 type Level int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Level) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
 
 // ListResult is generated from input.json#/$defs/ListResult.
 type ListResult struct {
@@ -157,19 +304,37 @@ type ListResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ListResult, writing a nil required list or map as empty
-// rather than null, which the schema does not allow; adding the Extra members.
+// AppendJSON appends the JSON encoding of ListResult to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, a nil Items written as empty rather than null (which the schema
+// does not allow), then the Extra members sorted by name.
+func (v ListResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"items":`...)
+	if v.Items == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Items {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "items"); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ListResult) MarshalJSON() ([]byte, error) {
-	type plain ListResult
-	p := plain(v)
-	if p.Items == nil {
-		p.Items = []string{}
-	}
-	b, err := json.Marshal(p)
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	return rpc.JoinExtra(b, v.Extra, "items")
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON decodes ListResult, keeping the members the schema does not
@@ -207,28 +372,152 @@ type Message struct {
 	Result   *AnyResult                `json:"result,omitempty"`
 }
 
-// MarshalJSON encodes Message, writing a nil required list or map as empty
-// rather than null, which the schema does not allow.
-func (v Message) MarshalJSON() ([]byte, error) {
-	type plain Message
-	p := plain(v)
-	if p.Content == nil {
-		p.Content = []ContentBlock{}
+// AppendJSON appends the JSON encoding of Message to b and returns the extended
+// slice: the members of its fields in order, an absent optional one left out, a
+// nil Content written as empty rather than null (which the schema does not
+// allow).
+func (v Message) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"content":`...)
+	if v.Content == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v.Content {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
 	}
-	return json.Marshal(p)
+	if v.Resource != nil {
+		b = append(b, `,"resource":`...)
+		if b, err = v.Resource.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Token != nil {
+		b = append(b, `,"token":`...)
+		if b, err = v.Token.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Request != nil {
+		b = append(b, `,"request":`...)
+		if b, err = v.Request.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Value.Set {
+		b = append(b, `,"value":`...)
+		if !v.Value.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = v.Value.Value.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if v.Maybe.Set {
+		b = append(b, `,"maybe":`...)
+		if !v.Maybe.Valid {
+			b = append(b, `null`...)
+		} else {
+			if b, err = v.Maybe.Value.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if v.Single != nil {
+		b = append(b, `,"single":`...)
+		if b, err = v.Single.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = strconv.AppendInt(b, *v.Limit, 10)
+	}
+	if v.Nested != nil {
+		b = append(b, `,"nested":`...)
+		if b, err = v.Nested.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Jvalue != nil {
+		b = append(b, `,"jvalue":`...)
+		if b, err = v.Jvalue.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Result != nil {
+		b = append(b, `,"result":`...)
+		if b, err = v.Result.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v Message) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // NestedArray is the []string variant of Nested.
 type NestedArray []string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v NestedArray) AppendJSON(b []byte) ([]byte, error) {
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			b = rpc.AppendJSONString(b, x0)
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
+
 // ProgressTokenInteger is the int64 variant of ProgressToken.
 type ProgressTokenInteger int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ProgressTokenInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
 
 // ProgressTokenString is the string variant of ProgressToken.
 type ProgressTokenString string
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ProgressTokenString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // A hex number.
 type Quantity string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v Quantity) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
 
 // Tag is generated from input.json#/$defs/Tag.
 type Tag string
@@ -250,6 +539,12 @@ func (v Tag) IsKnown() bool {
 	return false
 }
 
+// AppendJSON appends v to b as a JSON string.
+func (v Tag) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}
+
 // TextContent is generated from input.json#/$defs/TextContent.
 type TextContent struct {
 	// Always "text".
@@ -258,15 +553,25 @@ type TextContent struct {
 	Text string `json:"text"`
 }
 
-// MarshalJSON encodes TextContent, writing an empty Type as the value the
-// schema requires.
-func (v TextContent) MarshalJSON() ([]byte, error) {
-	type plain TextContent
-	p := plain(v)
-	if p.Type == "" {
-		p.Type = "text"
+// AppendJSON appends the JSON encoding of TextContent to b and returns the
+// extended slice: the members of its fields in order, an absent optional one
+// left out, an empty Type written as the value the schema requires.
+func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"type":`...)
+	if v.Type == "" {
+		b = append(b, `"text"`...)
+	} else {
+		b = rpc.AppendJSONString(b, v.Type)
 	}
-	return json.Marshal(p)
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // TextResourceContents is generated from
@@ -276,20 +581,93 @@ type TextResourceContents struct {
 	Text string `json:"text"`
 }
 
+// AppendJSON appends the JSON encoding of TextResourceContents to b and returns
+// the extended slice: the members of its fields in order, an absent optional
+// one left out.
+func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONString(b, v.URI)
+	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONString(b, v.Text)
+	return rpc.EndJSONObject(b, start), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(make([]byte, 0, 128))
+}
+
 // ValueArray is the []Value variant of Value.
 type ValueArray []Value
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ValueArray) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	if v == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i0, x0 := range v {
+			if i0 > 0 {
+				b = append(b, ',')
+			}
+			if b, err = x0.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return b, nil
+}
 
 // ValueBoolean is the bool variant of Value.
 type ValueBoolean bool
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ValueBoolean) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendBool(b, bool(v))
+	return b, nil
+}
+
 // ValueInteger is the int64 variant of Value.
 type ValueInteger int64
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ValueInteger) AppendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(b, int64(v), 10)
+	return b, nil
+}
 
 // ValueNumber is the float64 variant of Value.
 type ValueNumber float64
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ValueNumber) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONFloat(b, float64(v))
+}
+
 // ValueObject is the map[string]Value variant of Value.
 type ValueObject map[string]Value
 
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ValueObject) AppendJSON(b []byte) ([]byte, error) {
+	return rpc.AppendJSONMap(b, v, func(b []byte, x1 Value) ([]byte, error) {
+		return x1.AppendJSON(b)
+	})
+}
+
 // ValueString is the string variant of Value.
 type ValueString string
+
+// AppendJSON appends the JSON encoding of v to b and returns the extended
+// slice.
+func (v ValueString) AppendJSON(b []byte) ([]byte, error) {
+	b = rpc.AppendJSONString(b, string(v))
+	return b, nil
+}

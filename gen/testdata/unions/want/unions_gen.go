@@ -50,9 +50,42 @@ func (v UnknownAnyResult) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownAnyResult) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v AnyResult) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case EmptyResult:
+		return x.AppendJSON(b)
+	case *EmptyResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ListResult:
+		return x.AppendJSON(b)
+	case *ListResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownAnyResult:
+		return x.AppendJSON(b)
+	case *UnknownAnyResult:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v AnyResult) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -146,9 +179,48 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ImageContent:
+		return x.AppendJSON(b)
+	case *ImageContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ContentBlockAudio:
+		return x.AppendJSON(b)
+	case *ContentBlockAudio:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownContentBlock:
+		return x.AppendJSON(b)
+	case *UnknownContentBlock:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ContentBlock) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -260,9 +332,42 @@ func (v UnknownElicitParams) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownElicitParams) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ElicitParams) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ElicitParamsURL:
+		return x.AppendJSON(b)
+	case *ElicitParamsURL:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ElicitParamsForm:
+		return x.AppendJSON(b)
+	case *ElicitParamsForm:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownElicitParams:
+		return x.AppendJSON(b)
+	case *UnknownElicitParams:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ElicitParams) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -374,9 +479,60 @@ func (v UnknownJValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownJValue) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v JValue) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case JObject:
+		return x.AppendJSON(b)
+	case *JObject:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JValueArray:
+		return x.AppendJSON(b)
+	case *JValueArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JValueString:
+		return x.AppendJSON(b)
+	case *JValueString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JValueInteger:
+		return x.AppendJSON(b)
+	case *JValueInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case JValueBoolean:
+		return x.AppendJSON(b)
+	case *JValueBoolean:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownJValue:
+		return x.AppendJSON(b)
+	case *UnknownJValue:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v JValue) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -515,9 +671,48 @@ func (v UnknownNested) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownNested) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v Nested) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ProgressToken:
+		return x.AppendJSON(b)
+	case *ProgressToken:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case TextContent:
+		return x.AppendJSON(b)
+	case *TextContent:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case NestedArray:
+		return x.AppendJSON(b)
+	case *NestedArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownNested:
+		return x.AppendJSON(b)
+	case *UnknownNested:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v Nested) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -627,9 +822,42 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ProgressTokenString:
+		return x.AppendJSON(b)
+	case *ProgressTokenString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ProgressTokenInteger:
+		return x.AppendJSON(b)
+	case *ProgressTokenInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownProgressToken:
+		return x.AppendJSON(b)
+	case *UnknownProgressToken:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
@@ -719,9 +947,42 @@ func (v UnknownResourceContents) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case TextResourceContents:
+		return x.AppendJSON(b)
+	case *TextResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case BlobResourceContents:
+		return x.AppendJSON(b)
+	case *BlobResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownResourceContents:
+		return x.AppendJSON(b)
+	case *UnknownResourceContents:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v ResourceContents) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind and, for objects, by
@@ -829,9 +1090,66 @@ func (v UnknownValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// MarshalJSON writes the variant's own encoding.
+// AppendJSON appends Raw to b, compacted, or null when it is empty.
+func (v UnknownValue) AppendJSON(b []byte) ([]byte, error) {
+	if len(v.Raw) == 0 {
+		return append(b, "null"...), nil
+	}
+	return rpc.AppendRawJSON(b, v.Raw)
+}
+
+// AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
+func (v Value) AppendJSON(b []byte) ([]byte, error) {
+	switch x := v.Value.(type) {
+	case ValueString:
+		return x.AppendJSON(b)
+	case *ValueString:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ValueInteger:
+		return x.AppendJSON(b)
+	case *ValueInteger:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ValueNumber:
+		return x.AppendJSON(b)
+	case *ValueNumber:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ValueBoolean:
+		return x.AppendJSON(b)
+	case *ValueBoolean:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ValueArray:
+		return x.AppendJSON(b)
+	case *ValueArray:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case ValueObject:
+		return x.AppendJSON(b)
+	case *ValueObject:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case UnknownValue:
+		return x.AppendJSON(b)
+	case *UnknownValue:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	}
+	return append(b, "null"...), nil
+}
+
+// MarshalJSON encodes v with AppendJSON.
 func (v Value) MarshalJSON() ([]byte, error) {
-	return json.Marshal(v.Value)
+	return v.AppendJSON(make([]byte, 0, 128))
 }
 
 // UnmarshalJSON picks the variant by the value's JSON kind; a value no variant
