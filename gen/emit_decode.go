@@ -44,15 +44,6 @@ func elemDecodeFunc(t typeRef) jen.Code {
 	return nil
 }
 
-// seeAlias returns the type an alias stands for, through any number of
-// aliases.
-func seeAlias(t typeRef) typeRef {
-	for t.kind == refNamed && t.named.kind == namedAlias && !t.ptr {
-		t = t.named.underlying
-	}
-	return t
-}
-
 // decodeFunc names the rpc helper that decodes one value of t (not a
 // pointer), or nil when t has none. typed writes the type argument out,
 // for a helper passed as a function value rather than called.

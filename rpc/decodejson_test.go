@@ -116,11 +116,11 @@ func TestDecodeJSONRawMessageKeepsTheValueAsWritten(t *testing.T) {
 	require.Error(t, rpc.DecodeJSON([]byte(`[`+strings.Repeat("[", 10000)+strings.Repeat("]", 10000)+`]`), &r), "past the nesting limit")
 }
 
-// checkedPoint is point marked as a CheckingUnmarshaler, as the generated
+// checkedPoint is memberPoint marked as a CheckingUnmarshaler, as the generated
 // structs that keep unknown members are.
-type checkedPoint struct{ point }
+type checkedPoint struct{ memberPoint }
 
-func (p *checkedPoint) UnmarshalJSON(b []byte) error { return p.point.UnmarshalJSON(b) }
+func (p *checkedPoint) UnmarshalJSON(b []byte) error { return p.memberPoint.UnmarshalJSON(b) }
 
 func (*checkedPoint) UnmarshalJSONChecksInput() {}
 

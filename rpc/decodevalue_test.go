@@ -185,15 +185,15 @@ func TestDecodeStringIsSafeAcrossGoroutines(t *testing.T) {
 	}
 }
 
-// point has a generated-style UnmarshalJSON that checks its whole input
+// memberPoint has a generated-style UnmarshalJSON that checks its whole input
 // (through DecodeMembers).
-type point struct {
+type memberPoint struct {
 	X, Y  int64
 	Extra map[string]json.RawMessage
 }
 
-func (p *point) UnmarshalJSON(b []byte) error {
-	*p = point{}
+func (p *memberPoint) UnmarshalJSON(b []byte) error {
+	*p = memberPoint{}
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "x":
@@ -215,11 +215,11 @@ func TestCompositeDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 		`["a","b"]`, `["a",1]`, `[true]`, `["a", true]`, `[ "a" , "b" ]`, `[]`, `[ ]`, `["a"`, "[\"\xff\"]", `[[1]]`,
 	}, scalarInputs...)
 	for _, in := range inputs {
-		sameAsDecodeJSON(t, in, rpc.DecodeUnmarshaler[point])
-		sameAsDecodeJSON(t, in, func(b []byte, p **point) error { return rpc.DecodePointer(b, p, rpc.DecodeUnmarshaler[point]) })
+		sameAsDecodeJSON(t, in, rpc.DecodeUnmarshaler[memberPoint])
+		sameAsDecodeJSON(t, in, func(b []byte, p **memberPoint) error { return rpc.DecodePointer(b, p, rpc.DecodeUnmarshaler[memberPoint]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p **string) error { return rpc.DecodePointer(b, p, rpc.DecodeString[string]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p **int64) error { return rpc.DecodePointer(b, p, rpc.DecodeInt[int64]) })
-		sameAsDecodeJSON(t, in, func(b []byte, p *[]point) error { return rpc.DecodeSlice(b, p, rpc.DecodeUnmarshaler[point]) })
+		sameAsDecodeJSON(t, in, func(b []byte, p *[]memberPoint) error { return rpc.DecodeSlice(b, p, rpc.DecodeUnmarshaler[memberPoint]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]string) error { return rpc.DecodeSlice(b, p, rpc.DecodeString[string]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]json.RawMessage) error { return rpc.DecodeSlice(b, p, rpc.DecodeRaw) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]recorded) error { return rpc.DecodeSlice(b, p, rpc.DecodeValue[recorded]) })
