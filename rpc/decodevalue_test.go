@@ -216,10 +216,14 @@ func TestCompositeDecodersGiveWhatDecodeJSONGives(t *testing.T) {
 	}, scalarInputs...)
 	for _, in := range inputs {
 		sameAsDecodeJSON(t, in, rpc.DecodeUnmarshaler[memberPoint])
-		sameAsDecodeJSON(t, in, func(b []byte, p **memberPoint) error { return rpc.DecodePointer(b, p, rpc.DecodeUnmarshaler[memberPoint]) })
+		sameAsDecodeJSON(t, in, func(b []byte, p **memberPoint) error {
+			return rpc.DecodePointer(b, p, rpc.DecodeUnmarshaler[memberPoint])
+		})
 		sameAsDecodeJSON(t, in, func(b []byte, p **string) error { return rpc.DecodePointer(b, p, rpc.DecodeString[string]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p **int64) error { return rpc.DecodePointer(b, p, rpc.DecodeInt[int64]) })
-		sameAsDecodeJSON(t, in, func(b []byte, p *[]memberPoint) error { return rpc.DecodeSlice(b, p, rpc.DecodeUnmarshaler[memberPoint]) })
+		sameAsDecodeJSON(t, in, func(b []byte, p *[]memberPoint) error {
+			return rpc.DecodeSlice(b, p, rpc.DecodeUnmarshaler[memberPoint])
+		})
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]string) error { return rpc.DecodeSlice(b, p, rpc.DecodeString[string]) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]json.RawMessage) error { return rpc.DecodeSlice(b, p, rpc.DecodeRaw) })
 		sameAsDecodeJSON(t, in, func(b []byte, p *[]recorded) error { return rpc.DecodeSlice(b, p, rpc.DecodeValue[recorded]) })
