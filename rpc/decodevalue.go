@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"encoding/json"
-	"reflect"
 	"strconv"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -14,10 +13,14 @@ import (
 // The Decode* functions below decode one JSON value into one Go value as
 // DecodeJSON does, without its decoder: generated UnmarshalJSON methods
 // call them for the members of simple types, which are most of the
-// members of a message. Each reads the common forms of its kind itself
-// and hands anything else (escapes, whitespace around the value, values
-// of the wrong kind) to DecodeJSON, so that the result and the error are
-// DecodeJSON's.
+// members of a message. The ones for strings, booleans, numbers and raw
+// JSON read the common forms of their kind themselves and hand anything
+// else (escapes, whitespace around the value, values of the wrong kind)
+// to DecodeJSON, so that the result and the error are DecodeJSON's for any
+// input. The others (pointers, slices, maps of raw JSON, types with their
+// own UnmarshalJSON) give DecodeJSON's result and error for a member value
+// as DecodeMembers hands it out, which it has checked as part of the whole
+// object; in particular the nesting limit is the object's.
 
 // DecodeString decodes a JSON string into a string or a type defined on
 // string (an enum of the schema: the value is not checked against the
@@ -115,7 +118,7 @@ func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
 // themselves (the structs that keep unknown members, and tuples): for
 // them the result is DecodeJSON's, without the decoder DecodeJSON sets up.
 // An error that is not a JSON error is wrapped as DecodeJSON wraps it,
-// with T as its Go type.
+// in a semantic error that names T.
 func DecodeUnmarshaler[T any, PT interface {
 	*T
 	json.Unmarshaler
@@ -124,7 +127,7 @@ func DecodeUnmarshaler[T any, PT interface {
 		return DecodeJSON(value, p)
 	}
 	if err := PT(p).UnmarshalJSON(value); err != nil {
-		return asJSONError[T](err, value)
+		return asJSONError(err, value, p)
 	}
 	return nil
 }
@@ -196,13 +199,13 @@ func validArray(value []byte) bool {
 	return jsonscan.Strict(value, membersMaxDepth)
 }
 
-// asJSONError returns err as DecodeJSON returns an error from T's
-// UnmarshalJSON: JSON errors unchanged, others wrapped in a semantic error
-// that names T.
-func asJSONError[T any](err error, value []byte) error {
+// asJSONError returns err as DecodeJSON returns an error from the
+// UnmarshalJSON of p's type: JSON errors unchanged (their place is the
+// value's own), others wrapped by the decoder as it wraps them.
+func asJSONError(err error, value []byte, p any) error {
 	switch err.(type) {
 	case *jsonv2.SemanticError, *jsontext.SyntacticError:
 		return err
 	}
-	return &jsonv2.SemanticError{GoType: reflect.TypeFor[T](), JSONKind: jsontext.Value(value).Kind(), Err: err}
+	return methodError(value, p, err)
 }

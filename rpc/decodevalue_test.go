@@ -295,4 +295,12 @@ func TestMethodErrorsAreWrappedAsTheDecoderWrapsThem(t *testing.T) {
 	assert.ErrorIs(t, err, errFailing)
 	assert.Equal(t, "rpc_test.failing", serr.GoType.String())
 	assert.Equal(t, jsontext.Kind('{'), serr.JSONKind)
+	wantErr := jsonv2.Unmarshal([]byte(`{}`), new(failing))
+	assert.Equal(t, wantErr.Error(), err.Error())
+
+	var s []failing
+	err = rpc.DecodeSlice([]byte(`[{}]`), &s, rpc.DecodeUnmarshaler[failing])
+	wantErr = jsonv2.Unmarshal([]byte(`[{}]`), new([]failing))
+	require.Error(t, err)
+	assert.Equal(t, wantErr.Error(), err.Error(), "placed at the element")
 }
