@@ -5,7 +5,10 @@ import "github.com/dave/jennifer/jen"
 // structUnmarshaler gives a struct with an Extra map an UnmarshalJSON that
 // fills it with the members its properties do not name. It walks the object
 // once with rpc.DecodeMembers: each property's member is decoded straight
-// into its field, and every other member into Extra.
+// into its field (see memberDecode), and every other member into Extra.
+// DecodeMembers checks the whole object as it walks it, so the struct is
+// also marked as a rpc.CheckingUnmarshaler, which rpc.DecodeJSON does not
+// check again.
 func structUnmarshaler(f *jen.File, nt *namedType) {
 	if nt.extra == nil {
 		return
@@ -24,6 +27,9 @@ func structUnmarshaler(f *jen.File, nt *namedType) {
 		jen.Id("v").Dot("Extra").Op("=").Id("extra"),
 		jen.Return(jen.Err()),
 	)
+	f.Line()
+	comment(f, "UnmarshalJSONChecksInput marks "+nt.name+" as a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it first.", false)
+	f.Func().Params(jen.Op("*").Id(nt.name)).Id("UnmarshalJSONChecksInput").Params().Block()
 }
 
 // memberNameParam names the member-name parameter of the callback: "_"
@@ -44,7 +50,7 @@ func memberSwitch(g *jen.Group, nt *namedType) {
 	g.Switch(jen.String().Call(jen.Id("name"))).BlockFunc(func(sw *jen.Group) {
 		for _, fl := range nt.fields {
 			sw.Case(jen.Lit(fl.jsonName)).Block(
-				jen.Return(jen.True(), jen.Qual(rpcPath, "DecodeJSON").Call(jen.Id("value"), jen.Op("&").Id("v").Dot(fl.name))),
+				jen.Return(jen.True(), memberDecode(fl.typ, jen.Op("&").Id("v").Dot(fl.name))),
 			)
 		}
 	})

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-
-	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // BatchCall is one element of a batch sent with Batch.
@@ -51,7 +49,7 @@ func encodeBatch(calls []*BatchCall, next func() ID) ([]byte, []ID, error) {
 
 // strictUnmarshal decodes with exact, case-sensitive member names.
 func strictUnmarshal(raw json.RawMessage, v any) error {
-	return jsonv2.Unmarshal(raw, v)
+	return DecodeJSON(raw, v)
 }
 
 // DecodeJSON decodes b into v the way the runtime decodes params and
@@ -60,7 +58,9 @@ func strictUnmarshal(raw json.RawMessage, v any) error {
 // "name"), and duplicate member names and invalid UTF-8 are errors. So the
 // value a handler receives is the value the schema validated. Generated
 // UnmarshalJSON methods (unions, tuples, types that keep unknown members)
-// decode with it.
+// decode with it. A value whose type has its own UnmarshalJSON gets the
+// method called directly once the input is checked, without a decoder set
+// up for the call.
 func DecodeJSON(b []byte, v any) error {
-	return jsonv2.Unmarshal(b, v)
+	return decodeJSON(b, v)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -25,7 +26,10 @@ var errNotObject = errors.New("not a well-formed JSON object")
 // has no members), in valid UTF-8,
 // with no member name repeated (names written with escapes are compared
 // decoded) and nesting within the decoder's limit; names match exactly,
-// case included.
+// case included. It checks the object as it walks it, in the same pass:
+// the members before a fault may have been handed to member by the time
+// the fault is found, and the error is then the fault's, even when member
+// failed first, as a decode of the whole object would report it.
 //
 // For each member it calls member with the decoded name (valid only during
 // the call; it aliases b unless the name was written with escapes) and the
@@ -41,25 +45,25 @@ var errNotObject = errors.New("not a well-formed JSON object")
 // schema does not name call it; it allocates nothing for an object whose
 // names have no escapes and are all known.
 func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
-	o, ok := jsonscan.NewObject(b)
-	if !ok || !jsonscan.Strict(b, membersMaxDepth) {
+	o, ok := jsonscan.NewMembers(b, membersMaxDepth)
+	if !ok {
 		return nil, notObjectError[V](b)
 	}
 	_, raw := any((*V)(nil)).(*json.RawMessage)
 	var kept rawMembers // the unknown members, when V is json.RawMessage
 	for {
-		rawName, value, ok := o.Next()
+		rawName, escaped, value, ok := o.Next()
 		if !ok {
 			break
 		}
 		name := rawName
-		if bytes.IndexByte(rawName, '\\') >= 0 {
-			s, _ := jsonscan.Name(rawName) // Strict has checked the escapes
+		if escaped {
+			s, _ := jsonscan.Name(rawName) // Next has checked the escapes
 			name = []byte(s)
 		}
 		known, err := member(name, value)
 		if err != nil {
-			return nil, memberError(err, name, offsetIn(b, value))
+			return nil, firstError[V](&o, b, err, name, value)
 		}
 		if known {
 			continue
@@ -70,12 +74,15 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 		}
 		var x V
 		if err := DecodeJSON(value, &x); err != nil {
-			return nil, memberError(err, name, offsetIn(b, value))
+			return nil, firstError[V](&o, b, err, name, value)
 		}
 		if extra == nil {
 			extra = make(map[string]V)
 		}
 		extra[string(name)] = x
+	}
+	if o.Err() {
+		return nil, notObjectError[V](b)
 	}
 	if raw && kept.n > 0 {
 		return any(kept.toMap(b)).(map[string]V), nil
@@ -163,11 +170,20 @@ func (r *rawMembers) toMap(b []byte) map[string]json.RawMessage {
 }
 
 // notObjectError is the error DecodeMembers returns for input that is not
-// one well-formed object: the decoder's own error (for invalid JSON, or a
-// value that is not an object, which names map[string]V as the Go type it
-// could not fill), or nil for null, which decodes to the zero value and so
-// to no members.
+// one well-formed object. When the first value in b is not valid JSON, it
+// is the decoder's error about that value's first fault: what DecodeJSON
+// reports for a type with its own UnmarshalJSON, since the decoder reads
+// the whole value before it calls the method. Otherwise it is the
+// decoder's error for b as a map[string]V: naming the map as the Go type
+// it could not fill when the value is not an object, about the data after
+// it when there is any, and nil for null, which decodes to the zero value
+// and so to no members.
 func notObjectError[V any](b []byte) error {
+	if !jsonscan.Strict(b, membersMaxDepth) {
+		if _, err := jsontext.NewDecoder(bytes.NewReader(b)).ReadValue(); err != nil && err != io.EOF {
+			return err
+		}
+	}
 	var m map[string]V
 	if err := DecodeJSON(b, &m); err != nil {
 		return err
@@ -178,12 +194,32 @@ func notObjectError[V any](b []byte) error {
 	return nil
 }
 
+// firstError is the error DecodeMembers reports when decoding the member
+// name, whose value is value, failed with err: the object's own fault when
+// the members not yet read hold one (a whole-object decode would have met
+// it first), else err placed at the member.
+func firstError[V any](o *jsonscan.Members, b []byte, err error, name, value []byte) error {
+	if !o.Rest() {
+		return notObjectError[V](b)
+	}
+	return memberError(err, name, offsetIn(b, value))
+}
+
 // memberError places a JSON error from decoding a member's value at that
 // member: its name is put in front of the error's JSON pointer and the
 // value's offset in the object is added to the error's byte offset. Other
 // errors are returned as they are.
 func memberError(err error, name []byte, offset int) error {
-	where := jsontext.Pointer("").AppendToken(string(name))
+	return placeError(err, string(name), offset)
+}
+
+// placeError places a JSON error from decoding a value inside a larger one
+// at the value: token (a member name or an array index) is put in front of
+// the error's JSON pointer and offset, where the value starts in the
+// larger one, is added to its byte offset. Other errors are returned as
+// they are.
+func placeError(err error, token string, offset int) error {
+	where := jsontext.Pointer("").AppendToken(token)
 	switch e := err.(type) {
 	case *jsonv2.SemanticError:
 		e.JSONPointer = where + e.JSONPointer

@@ -89,15 +89,36 @@ func TestDecodeMembersRejectsWhatDecodeJSONRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			called := false
 			_, err := rpc.DecodeMembers[json.RawMessage]([]byte(tt.in), func(_, _ []byte) (bool, error) {
-				called = true
 				return true, nil
 			})
-			require.Error(t, err)
-			assert.False(t, called, "bad input is refused before any member is handed out")
+			require.Error(t, err, "refused even when every member is claimed")
 			var m map[string]json.RawMessage
 			assert.Error(t, rpc.DecodeJSON([]byte(tt.in), &m), "DecodeJSON refuses it too")
+		})
+	}
+}
+
+func TestDecodeMembersReportsAFaultInTheTextBeforeAMemberError(t *testing.T) {
+	// The object is checked as it is walked, so a member before the fault
+	// may be handed out; its error must not hide the fault, which a
+	// whole-object decode would have met first.
+	tests := []struct{ name, in string }{
+		{"trailing comma", `{"a": 1,}`},
+		{"repeated name", `{"a": 1, "b": 2, "b": 3}`},
+		{"invalid UTF-8 later", "{\"a\": 1, \"b\": \"\xff\"}"},
+		{"trailing data", `{"a": 1} x`},
+		{"truncated", `{"a": 1, "b": [`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := rpc.DecodeMembers[json.RawMessage]([]byte(tt.in), func(name, value []byte) (bool, error) {
+				var s string
+				return true, rpc.DecodeJSON(value, &s) // "a" is a number: a member error
+			})
+			require.Error(t, err)
+			var serr *jsontext.SyntacticError
+			assert.ErrorAs(t, err, &serr, "the fault in the text is reported, not the member's error: %v", err)
 		})
 	}
 }

@@ -1,6 +1,11 @@
 // Package extradiff holds no code: its tests compare, for every generated
-// MCP type that keeps unknown members in Extra, the one-pass UnmarshalJSON
-// (rpc.DecodeMembers) with the two-pass decoding it replaced (DecodeJSON of
-// the whole struct, then the unknown members decoded from a map), on the published example messages
-// and on mutations of them.
+// MCP type that keeps unknown members in Extra, the generated UnmarshalJSON
+// (rpc.DecodeMembers, with the simple members decoded directly by the
+// rpc.Decode* helpers) with the decoding it replaced. One comparison is
+// one level deep: the whole struct decoded by DecodeJSON's reflection,
+// then the unknown members from a map, on the published example messages
+// and on mutations of them, with the same error texts. The other goes all
+// the way down (reference_test.go): every such type met inside is decoded
+// the old way too, and the values must be equal or both decodes fail; a
+// fuzz target runs both on the richest types.
 package extradiff

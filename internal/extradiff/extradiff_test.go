@@ -152,8 +152,16 @@ func members(t *testing.T, b []byte) []member {
 }
 
 // replacements are the values each member is given in turn: every JSON
-// kind, plus invalid UTF-8 and a lone surrogate.
-var replacements = []string{`null`, `0`, `-1.5`, `1e400`, `"s"`, `""`, `true`, `[]`, `[1,"a"]`, `{}`, `{"type":"text","text":"t"}`, "\"\xff\"", `"\ud800"`}
+// kind, plus invalid UTF-8, a lone surrogate and the edge cases of numbers
+// and strings.
+var replacements = []string{
+	`null`, `0`, `-1.5`, `1e400`, `"s"`, `""`, `true`, `[]`, `[1,"a"]`, `{}`, `{"type":"text","text":"t"}`, "\"\xff\"", `"\ud800"`,
+	// numbers an integer field must refuse or take as they are
+	`1.5`, `1e2`, `-0`, `12345678901234567890`, `-9223372036854775808`,
+	// strings written with escapes, arrays of each kind, deep nesting
+	`"\u00e9\"\n"`, `[null]`, `[{}]`, `["s","t"]`, `[1.5]`, `[{"type":"text","text":"t"}]`,
+	strings.Repeat("[", 100) + strings.Repeat("]", 100),
+}
 
 // notObjects are inputs that are not a single well-formed object.
 var notObjects = []string{``, ` `, `null`, ` null `, `[]`, `"x"`, `1`, `true`, `{`, `{"a":1}x`, `{"a":1,}`, `{"a"}`, `{"a":1 "b":2}`, "\xff", ` {} `}

@@ -86,10 +86,7 @@ func (p *strict) skipObject(depth int) bool {
 		return false
 	}
 	p.pos++ // '{'
-	var names [maxScanNames]span
-	var escaped [maxScanNames]bool
-	var set map[string]struct{}
-	n := 0
+	var names nameSet
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -101,31 +98,8 @@ func (p *strict) skipObject(depth int) bool {
 		}
 		start := p.pos + 1
 		esc, ok := p.skipStr()
-		if !ok {
+		if !ok || !names.add(p, span{start, p.pos - 1}, esc) {
 			return false
-		}
-		key := span{start, p.pos - 1}
-		switch {
-		case set != nil:
-			if !p.addName(set, key, esc) {
-				return false
-			}
-		case n < maxScanNames:
-			for i := range n {
-				if p.sameName(names[i], escaped[i], key, esc) {
-					return false
-				}
-			}
-			names[n], escaped[n] = key, esc
-			n++
-		default:
-			set = make(map[string]struct{}, 2*maxScanNames)
-			for i := range n {
-				p.addName(set, names[i], escaped[i])
-			}
-			if !p.addName(set, key, esc) {
-				return false
-			}
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
@@ -151,6 +125,39 @@ func (p *strict) skipObject(depth int) bool {
 			return false
 		}
 	}
+}
+
+// nameSet holds the member names of one object seen so far, to find a
+// repeated one: the first maxScanNames are compared in place, and past
+// them the names move to a set.
+type nameSet struct {
+	n       int
+	names   [maxScanNames]span
+	escaped [maxScanNames]bool
+	set     map[string]struct{}
+}
+
+// add records the name at key (written with escapes when esc), reporting
+// false when the object already has a member of that name.
+func (s *nameSet) add(p *strict, key span, esc bool) bool {
+	switch {
+	case s.set != nil:
+		return p.addName(s.set, key, esc)
+	case s.n < maxScanNames:
+		for i := range s.n {
+			if p.sameName(s.names[i], s.escaped[i], key, esc) {
+				return false
+			}
+		}
+		s.names[s.n], s.escaped[s.n] = key, esc
+		s.n++
+		return true
+	}
+	s.set = make(map[string]struct{}, 2*maxScanNames)
+	for i := range s.n {
+		p.addName(s.set, s.names[i], s.escaped[i])
+	}
+	return p.addName(s.set, key, esc)
 }
 
 // sameName compares two member names given as raw spans; names written

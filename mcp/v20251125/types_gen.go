@@ -73,17 +73,22 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "audience":
-			return true, rpc.DecodeJSON(value, &v.Audience)
+			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
 		case "priority":
-			return true, rpc.DecodeJSON(value, &v.Priority)
+			return true, rpc.DecodePointer(value, &v.Priority, rpc.DecodeFloat[float64])
 		case "lastModified":
-			return true, rpc.DecodeJSON(value, &v.LastModified)
+			return true, rpc.DecodeString(value, &v.LastModified)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Annotations as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Annotations) UnmarshalJSONChecksInput() {}
 
 // AudioContent is a sound clip carried inline as base64 (since 2025-03-26; a
 // 2024-11-05 peer does not know it).
@@ -154,21 +159,26 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks AudioContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*AudioContent) UnmarshalJSONChecksInput() {}
 
 // BlobResourceContents are binary resource contents, base64-encoded.
 type BlobResourceContents struct {
@@ -228,19 +238,24 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "blob":
-			return true, rpc.DecodeJSON(value, &v.Blob)
+			return true, rpc.DecodeString(value, &v.Blob)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks BlobResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*BlobResourceContents) UnmarshalJSONChecksInput() {}
 
 // CallToolRequestParams name the tool to run and its arguments. arguments may
 // be left out for a tool that takes none. task (2025-11-25) asks the server to
@@ -307,19 +322,24 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
 // (bad arguments, an upstream error) is reported here with isError set, so that
@@ -400,19 +420,24 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolResult) UnmarshalJSONChecksInput() {}
 
 // CancelTaskRequestParams name the task to cancel. Cancelling a task that is
 // already final is an error (-32602).
@@ -453,13 +478,18 @@ func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelTaskRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelTaskRequestParams) UnmarshalJSONChecksInput() {}
 
 // CancelTaskResult is the state of the task after cancellation.
 //
@@ -547,27 +577,32 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelTaskResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CancelTaskResult) UnmarshalJSONChecksInput() {}
 
 // CancelledNotificationParams withdraw a request the sender made and that may
 // still be in flight. The receiver should stop working on it and not answer.
@@ -629,17 +664,22 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "requestId":
 			return true, rpc.DecodeJSON(value, &v.RequestID)
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodeString(value, &v.Reason)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientCapabilities says which optional features a client offers. A member
 // that is absent means the feature is not offered. elicitation appeared in
@@ -727,19 +767,24 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodePointer(value, &v.Roots, rpc.DecodeUnmarshaler[ClientCapabilitiesRoots])
 		case "sampling":
-			return true, rpc.DecodeJSON(value, &v.Sampling)
+			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
 		case "elicitation":
-			return true, rpc.DecodeJSON(value, &v.Elicitation)
+			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesElicitation])
 		case "tasks":
-			return true, rpc.DecodeJSON(value, &v.Tasks)
+			return true, rpc.DecodePointer(value, &v.Tasks, rpc.DecodeUnmarshaler[ClientCapabilitiesTasks])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilities) UnmarshalJSONChecksInput() {}
 
 // The client answers elicitation/create. An empty object means form mode only.
 type ClientCapabilitiesElicitation struct {
@@ -792,15 +837,20 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "form":
-			return true, rpc.DecodeJSON(value, &v.Form)
+			return true, rpc.DecodeRawMap(value, &v.Form)
 		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
+			return true, rpc.DecodeRawMap(value, &v.URL)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
 
 // The client answers roots/list.
 type ClientCapabilitiesRoots struct {
@@ -842,13 +892,18 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesRoots as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesRoots) UnmarshalJSONChecksInput() {}
 
 // The client answers sampling/createMessage.
 type ClientCapabilitiesSampling struct {
@@ -901,15 +956,20 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
+			return true, rpc.DecodeRawMap(value, &v.Context)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeRawMap(value, &v.Tools)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
 
 // The client runs task-augmented requests (experimental, 2025-11-25).
 type ClientCapabilitiesTasks struct {
@@ -971,17 +1031,22 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "list":
-			return true, rpc.DecodeJSON(value, &v.List)
+			return true, rpc.DecodeRawMap(value, &v.List)
 		case "cancel":
-			return true, rpc.DecodeJSON(value, &v.Cancel)
+			return true, rpc.DecodeRawMap(value, &v.Cancel)
 		case "requests":
-			return true, rpc.DecodeJSON(value, &v.Requests)
+			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequests])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasks as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasks) UnmarshalJSONChecksInput() {}
 
 // Which requests sent to the client may carry a task.
 type ClientCapabilitiesTasksRequests struct {
@@ -1031,15 +1096,20 @@ func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "sampling":
-			return true, rpc.DecodeJSON(value, &v.Sampling)
+			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsSampling])
 		case "elicitation":
-			return true, rpc.DecodeJSON(value, &v.Elicitation)
+			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsElicitation])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequests as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasksRequests) UnmarshalJSONChecksInput() {}
 
 // ClientCapabilitiesTasksRequestsElicitation is generated from
 // lifecycle.json#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation.
@@ -1085,13 +1155,18 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) err
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "create":
-			return true, rpc.DecodeJSON(value, &v.Create)
+			return true, rpc.DecodeRawMap(value, &v.Create)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequestsElicitation as
+// a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSONChecksInput() {}
 
 // ClientCapabilitiesTasksRequestsSampling is generated from
 // lifecycle.json#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling.
@@ -1137,13 +1212,18 @@ func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error 
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "createMessage":
-			return true, rpc.DecodeJSON(value, &v.CreateMessage)
+			return true, rpc.DecodeRawMap(value, &v.CreateMessage)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequestsSampling as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesTasksRequestsSampling) UnmarshalJSONChecksInput() {}
 
 // CompleteRequestParams say what is being completed: the prompt or template,
 // the argument and its partial value, and (since 2025-06-18) the values already
@@ -1211,19 +1291,24 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "ref":
 			return true, rpc.DecodeJSON(value, &v.Ref)
 		case "argument":
-			return true, rpc.DecodeJSON(value, &v.Argument)
+			return true, rpc.DecodeUnmarshaler(value, &v.Argument)
 		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
+			return true, rpc.DecodePointer(value, &v.Context, rpc.DecodeUnmarshaler[CompleteRequestParamsContext])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParams) UnmarshalJSONChecksInput() {}
 
 // The argument being completed.
 type CompleteRequestParamsArgument struct {
@@ -1268,15 +1353,20 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "value":
-			return true, rpc.DecodeJSON(value, &v.Value)
+			return true, rpc.DecodeString(value, &v.Value)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParamsArgument as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput() {}
 
 // What is known besides the argument itself.
 type CompleteRequestParamsContext struct {
@@ -1331,6 +1421,11 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks CompleteRequestParamsContext as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput() {}
+
 // CompleteResult holds the suggestions, at most 100, best first.
 type CompleteResult struct {
 	Meta       Meta                     `json:"_meta,omitzero"`
@@ -1377,15 +1472,20 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "completion":
-			return true, rpc.DecodeJSON(value, &v.Completion)
+			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CompleteResult) UnmarshalJSONChecksInput() {}
 
 // CompleteResultCompletion is generated from
 // completion.json#/$defs/CompleteResult/properties/completion.
@@ -1452,17 +1552,22 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "values":
-			return true, rpc.DecodeJSON(value, &v.Values)
+			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeInt[int64])
 		case "hasMore":
-			return true, rpc.DecodeJSON(value, &v.HasMore)
+			return true, rpc.DecodePointer(value, &v.HasMore, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResultCompletion as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteResultCompletion) UnmarshalJSONChecksInput() {}
 
 // CreateMessageRequestParams are the conversation to continue and how. The
 // client may change any of it, or refuse, usually after asking the user. tools
@@ -1617,35 +1722,40 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
 		case "modelPreferences":
-			return true, rpc.DecodeJSON(value, &v.ModelPreferences)
+			return true, rpc.DecodePointer(value, &v.ModelPreferences, rpc.DecodeUnmarshaler[ModelPreferences])
 		case "systemPrompt":
-			return true, rpc.DecodeJSON(value, &v.SystemPrompt)
+			return true, rpc.DecodeString(value, &v.SystemPrompt)
 		case "includeContext":
-			return true, rpc.DecodeJSON(value, &v.IncludeContext)
+			return true, rpc.DecodeString(value, &v.IncludeContext)
 		case "temperature":
-			return true, rpc.DecodeJSON(value, &v.Temperature)
+			return true, rpc.DecodePointer(value, &v.Temperature, rpc.DecodeFloat[float64])
 		case "maxTokens":
-			return true, rpc.DecodeJSON(value, &v.MaxTokens)
+			return true, rpc.DecodeInt(value, &v.MaxTokens)
 		case "stopSequences":
-			return true, rpc.DecodeJSON(value, &v.StopSequences)
+			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
 		case "metadata":
-			return true, rpc.DecodeJSON(value, &v.Metadata)
+			return true, rpc.DecodeRawMap(value, &v.Metadata)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "toolChoice":
-			return true, rpc.DecodeJSON(value, &v.ToolChoice)
+			return true, rpc.DecodePointer(value, &v.ToolChoice, rpc.DecodeUnmarshaler[ToolChoice])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateMessageRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageRequestParams) UnmarshalJSONChecksInput() {}
 
 // Which other MCP context to add to the prompt. none is the default; thisServer
 // and allServers need the client's sampling.context capability.
@@ -1741,21 +1851,26 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "model":
-			return true, rpc.DecodeJSON(value, &v.Model)
+			return true, rpc.DecodeString(value, &v.Model)
 		case "stopReason":
-			return true, rpc.DecodeJSON(value, &v.StopReason)
+			return true, rpc.DecodeString(value, &v.StopReason)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateMessageResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
 
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
 // of CreateMessageResultContent.
@@ -1829,15 +1944,20 @@ func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodeUnmarshaler(value, &v.Task)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateTaskResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CreateTaskResult) UnmarshalJSONChecksInput() {}
 
 // Cursor is an opaque pagination position handed out by the server. Clients
 // pass it back unchanged and never interpret it.
@@ -1921,13 +2041,13 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
 			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
 		}
@@ -1936,6 +2056,11 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestFormParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestFormParams) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
 // of band, such as entering a credential or paying (2025-11-25). The server may
@@ -2012,23 +2137,28 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "task":
-			return true, rpc.DecodeJSON(value, &v.Task)
+			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "elicitationId":
-			return true, rpc.DecodeJSON(value, &v.ElicitationID)
+			return true, rpc.DecodeString(value, &v.ElicitationID)
 		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
+			return true, rpc.DecodeString(value, &v.URL)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestURLParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestURLParams) UnmarshalJSONChecksInput() {}
 
 // ElicitResult is the user's answer: accept (with content for a form), decline
 // or cancel. Content values are strings, numbers, booleans or lists of strings.
@@ -2089,9 +2219,9 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "action":
-			return true, rpc.DecodeJSON(value, &v.Action)
+			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -2100,6 +2230,11 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitResult) UnmarshalJSONChecksInput() {}
 
 // accept: the user submitted or agreed; decline: the user refused; cancel: the
 // user dismissed the request without choosing.
@@ -2223,13 +2358,18 @@ func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "elicitationId":
-			return true, rpc.DecodeJSON(value, &v.ElicitationID)
+			return true, rpc.DecodeString(value, &v.ElicitationID)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitationCompleteNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitationCompleteNotificationParams) UnmarshalJSONChecksInput() {}
 
 // EmbeddedResource carries the contents of a resource inside a message.
 type EmbeddedResource struct {
@@ -2294,19 +2434,24 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "resource":
 			return true, rpc.DecodeJSON(value, &v.Resource)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EmbeddedResource as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EmbeddedResource) UnmarshalJSONChecksInput() {}
 
 // EmptyResult answers requests that only need an acknowledgement (ping,
 // logging/setLevel, resources/subscribe and resources/unsubscribe). On the wire
@@ -2372,9 +2517,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		}
@@ -2383,6 +2528,11 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetPromptRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetPromptResult is the expanded prompt.
 type GetPromptResult struct {
@@ -2450,17 +2600,22 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[PromptMessage])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetPromptResult) UnmarshalJSONChecksInput() {}
 
 // GetTaskPayloadRequestParams name the task whose outcome is wanted.
 type GetTaskPayloadRequestParams struct {
@@ -2500,13 +2655,18 @@ func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetTaskPayloadRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetTaskPayloadRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetTaskPayloadResult is the result the original request would have had, for
 // example a CallToolResult. If the request failed, tasks/result fails with the
@@ -2551,13 +2711,18 @@ func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetTaskPayloadResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetTaskPayloadResult) UnmarshalJSONChecksInput() {}
 
 // GetTaskRequestParams name the task whose state is wanted.
 type GetTaskRequestParams struct {
@@ -2597,13 +2762,18 @@ func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetTaskRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetTaskRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetTaskResult is the current state of the task.
 //
@@ -2691,27 +2861,32 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetTaskResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetTaskResult) UnmarshalJSONChecksInput() {}
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
 // or implementation (since 2025-11-25). Clients fetch it without credentials
@@ -2781,19 +2956,24 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "src":
-			return true, rpc.DecodeJSON(value, &v.Src)
+			return true, rpc.DecodeString(value, &v.Src)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "sizes":
-			return true, rpc.DecodeJSON(value, &v.Sizes)
+			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
 		case "theme":
-			return true, rpc.DecodeJSON(value, &v.Theme)
+			return true, rpc.DecodeString(value, &v.Theme)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Icon) UnmarshalJSONChecksInput() {}
 
 // The background the icon is designed for.
 type IconTheme string
@@ -2889,21 +3069,26 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ImageContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ImageContent) UnmarshalJSONChecksInput() {}
 
 // Implementation names the software on one side of a session (clientInfo,
 // serverInfo). title, description, icons and websiteUrl are later additions
@@ -2987,23 +3172,28 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "version":
-			return true, rpc.DecodeJSON(value, &v.Version)
+			return true, rpc.DecodeString(value, &v.Version)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "websiteUrl":
-			return true, rpc.DecodeJSON(value, &v.WebsiteURL)
+			return true, rpc.DecodeString(value, &v.WebsiteURL)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Implementation) UnmarshalJSONChecksInput() {}
 
 // InitializeRequestParams open a session: the client's preferred protocol
 // version (normally its latest), what it can do and who it is.
@@ -3064,19 +3254,24 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "protocolVersion":
-			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "capabilities":
-			return true, rpc.DecodeJSON(value, &v.Capabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
 		case "clientInfo":
-			return true, rpc.DecodeJSON(value, &v.ClientInfo)
+			return true, rpc.DecodeUnmarshaler(value, &v.ClientInfo)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InitializeRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InitializeRequestParams) UnmarshalJSONChecksInput() {}
 
 // InitializeResult is the server's side of the handshake: the version the
 // session will use (the client's if the server supports it, otherwise one the
@@ -3147,21 +3342,26 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "protocolVersion":
-			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "capabilities":
-			return true, rpc.DecodeJSON(value, &v.Capabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
 		case "serverInfo":
-			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+			return true, rpc.DecodeUnmarshaler(value, &v.ServerInfo)
 		case "instructions":
-			return true, rpc.DecodeJSON(value, &v.Instructions)
+			return true, rpc.DecodeString(value, &v.Instructions)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InitializeResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*InitializeResult) UnmarshalJSONChecksInput() {}
 
 // ListPromptsResult is one page of the server's prompts.
 type ListPromptsResult struct {
@@ -3231,17 +3431,22 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodeSlice(value, &v.Prompts, rpc.DecodeUnmarshaler[Prompt])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsResult) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
 type ListResourceTemplatesResult struct {
@@ -3312,17 +3517,22 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resourceTemplates":
-			return true, rpc.DecodeJSON(value, &v.ResourceTemplates)
+			return true, rpc.DecodeSlice(value, &v.ResourceTemplates, rpc.DecodeUnmarshaler[ResourceTemplate])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourceTemplatesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput() {}
 
 // ListResourcesResult is one page of the server's resources.
 type ListResourcesResult struct {
@@ -3392,17 +3602,22 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodeSlice(value, &v.Resources, rpc.DecodeUnmarshaler[Resource])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourcesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesResult) UnmarshalJSONChecksInput() {}
 
 // ListRootsResult is the client's current list of roots.
 type ListRootsResult struct {
@@ -3462,15 +3677,20 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListRootsResult) UnmarshalJSONChecksInput() {}
 
 // ListTasksResult is one page of the tasks the requester may see.
 type ListTasksResult struct {
@@ -3540,17 +3760,22 @@ func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tasks":
-			return true, rpc.DecodeJSON(value, &v.Tasks)
+			return true, rpc.DecodeSlice(value, &v.Tasks, rpc.DecodeUnmarshaler[Task])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListTasksResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListTasksResult) UnmarshalJSONChecksInput() {}
 
 // ListToolsResult is one page of the server's tools.
 type ListToolsResult struct {
@@ -3620,17 +3845,22 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListToolsResult) UnmarshalJSONChecksInput() {}
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
 // the most severe: debug, info, notice, warning, error, critical, alert,
@@ -3731,19 +3961,24 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "level":
-			return true, rpc.DecodeJSON(value, &v.Level)
+			return true, rpc.DecodeString(value, &v.Level)
 		case "logger":
-			return true, rpc.DecodeJSON(value, &v.Logger)
+			return true, rpc.DecodeString(value, &v.Logger)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks LoggingMessageNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
 
 // Meta is the reserved _meta member found on params, results and many protocol
 // objects. Keys are an optional reverse-DNS prefix followed by a slash and a
@@ -3798,13 +4033,18 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ModelHint as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelHint) UnmarshalJSONChecksInput() {}
 
 // ModelPreferences help the client choose a model: name hints and three
 // priorities between 0 and 1. The client makes the final choice.
@@ -3883,19 +4123,24 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hints":
-			return true, rpc.DecodeJSON(value, &v.Hints)
+			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
 		case "costPriority":
-			return true, rpc.DecodeJSON(value, &v.CostPriority)
+			return true, rpc.DecodePointer(value, &v.CostPriority, rpc.DecodeFloat[float64])
 		case "speedPriority":
-			return true, rpc.DecodeJSON(value, &v.SpeedPriority)
+			return true, rpc.DecodePointer(value, &v.SpeedPriority, rpc.DecodeFloat[float64])
 		case "intelligencePriority":
-			return true, rpc.DecodeJSON(value, &v.IntelligencePriority)
+			return true, rpc.DecodePointer(value, &v.IntelligencePriority, rpc.DecodeFloat[float64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ModelPreferences as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelPreferences) UnmarshalJSONChecksInput() {}
 
 // NotificationParams is the params shape of notifications that carry nothing
 // beyond the optional _meta (initialized and the list_changed family).
@@ -3939,13 +4184,18 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks NotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*NotificationParams) UnmarshalJSONChecksInput() {}
 
 // PaginatedRequestParams are the params of the list methods that page their
 // results. Without a cursor the first page is returned.
@@ -3998,15 +4248,20 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "cursor":
-			return true, rpc.DecodeJSON(value, &v.Cursor)
+			return true, rpc.DecodeString(value, &v.Cursor)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PaginatedRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PaginatedRequestParams) UnmarshalJSONChecksInput() {}
 
 // ProgressNotificationParams report how far the request that supplied
 // progressToken has come. progress grows with every notification; progress and
@@ -4079,21 +4334,26 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "progressToken":
 			return true, rpc.DecodeJSON(value, &v.ProgressToken)
 		case "progress":
-			return true, rpc.DecodeJSON(value, &v.Progress)
+			return true, rpc.DecodeFloat(value, &v.Progress)
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ProgressNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer, chosen by the requester and unique among its
@@ -4210,23 +4470,28 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
+			return true, rpc.DecodeSlice(value, &v.Arguments, rpc.DecodeUnmarshaler[PromptArgument])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Prompt as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Prompt) UnmarshalJSONChecksInput() {}
 
 // PromptArgument is one value a prompt template takes.
 type PromptArgument struct {
@@ -4287,19 +4552,24 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "required":
-			return true, rpc.DecodeJSON(value, &v.Required)
+			return true, rpc.DecodePointer(value, &v.Required, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptArgument as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptArgument) UnmarshalJSONChecksInput() {}
 
 // PromptMessage is one message of an expanded prompt. Unlike a sampling message
 // it carries a single content block of any type.
@@ -4344,7 +4614,7 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -4353,6 +4623,11 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptMessage) UnmarshalJSONChecksInput() {}
 
 // PromptReference points at a prompt by name.
 type PromptReference struct {
@@ -4409,17 +4684,22 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptReference as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptReference) UnmarshalJSONChecksInput() {}
 
 // ReadResourceRequestParams name the resource to read.
 type ReadResourceRequestParams struct {
@@ -4467,15 +4747,20 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceRequestParams) UnmarshalJSONChecksInput() {}
 
 // ReadResourceResult holds the contents of the resource read. It may hold
 // several entries, for example one per file below a directory URI. An unknown
@@ -4537,15 +4822,20 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "contents":
-			return true, rpc.DecodeJSON(value, &v.Contents)
+			return true, rpc.DecodeSlice(value, &v.Contents, rpc.DecodeValue[AnyResourceContents])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceResult) UnmarshalJSONChecksInput() {}
 
 // RequestId identifies a JSON-RPC request within a session: a string or an
 // integer, never null.
@@ -4596,13 +4886,18 @@ func (v *RequestMeta) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "progressToken":
-			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks RequestMeta as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*RequestMeta) UnmarshalJSONChecksInput() {}
 
 // RequestParams is the params shape shared by requests that take nothing beyond
 // the optional _meta (ping, roots/list).
@@ -4646,13 +4941,18 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks RequestParams as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*RequestParams) UnmarshalJSONChecksInput() {}
 
 // Resource describes one piece of data the server can return from
 // resources/read. title appeared in 2025-06-18, icons in 2025-11-25.
@@ -4755,29 +5055,34 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Resource as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Resource) UnmarshalJSONChecksInput() {}
 
 // ResourceLink points at a resource the client may read with resources/read,
 // without embedding it (since 2025-06-18). The resource need not appear in
@@ -4891,31 +5196,36 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceLink as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceLink) UnmarshalJSONChecksInput() {}
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
 // the client fills in the variables and reads the result.
@@ -5011,27 +5321,32 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uriTemplate":
-			return true, rpc.DecodeJSON(value, &v.URITemplate)
+			return true, rpc.DecodeString(value, &v.URITemplate)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceTemplate as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceTemplate) UnmarshalJSONChecksInput() {}
 
 // ResourceTemplateReference points at a resource template by its URI template
 // (called ResourceReference before 2025-06-18; same shape).
@@ -5082,15 +5397,20 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceTemplateReference as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceTemplateReference) UnmarshalJSONChecksInput() {}
 
 // ResourceUpdatedNotificationParams name a subscribed resource that has
 // changed; the client reads it again if it cares.
@@ -5140,15 +5460,20 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceUpdatedNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput() {}
 
 // Result is the base of every result: an object that may carry _meta and any
 // other member.
@@ -5192,13 +5517,18 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Result) UnmarshalJSONChecksInput() {}
 
 // Role names a party of a conversation with a language model.
 type Role string
@@ -5279,17 +5609,22 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Root as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Root) UnmarshalJSONChecksInput() {}
 
 // SamplingMessage is one message of a conversation sent for sampling.
 type SamplingMessage struct {
@@ -5342,9 +5677,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -5353,6 +5688,11 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SamplingMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*SamplingMessage) UnmarshalJSONChecksInput() {}
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
@@ -5481,23 +5821,28 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
 		case "logging":
-			return true, rpc.DecodeJSON(value, &v.Logging)
+			return true, rpc.DecodeRawMap(value, &v.Logging)
 		case "completions":
-			return true, rpc.DecodeJSON(value, &v.Completions)
+			return true, rpc.DecodeRawMap(value, &v.Completions)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodePointer(value, &v.Prompts, rpc.DecodeUnmarshaler[ServerCapabilitiesPrompts])
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodePointer(value, &v.Resources, rpc.DecodeUnmarshaler[ServerCapabilitiesResources])
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTools])
 		case "tasks":
-			return true, rpc.DecodeJSON(value, &v.Tasks)
+			return true, rpc.DecodePointer(value, &v.Tasks, rpc.DecodeUnmarshaler[ServerCapabilitiesTasks])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilities) UnmarshalJSONChecksInput() {}
 
 // The server offers prompts.
 type ServerCapabilitiesPrompts struct {
@@ -5539,13 +5884,18 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesPrompts as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput() {}
 
 // The server offers resources.
 type ServerCapabilitiesResources struct {
@@ -5595,15 +5945,20 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "subscribe":
-			return true, rpc.DecodeJSON(value, &v.Subscribe)
+			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesResources as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput() {}
 
 // The server runs task-augmented requests (experimental, 2025-11-25).
 type ServerCapabilitiesTasks struct {
@@ -5665,17 +6020,22 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "list":
-			return true, rpc.DecodeJSON(value, &v.List)
+			return true, rpc.DecodeRawMap(value, &v.List)
 		case "cancel":
-			return true, rpc.DecodeJSON(value, &v.Cancel)
+			return true, rpc.DecodeRawMap(value, &v.Cancel)
 		case "requests":
-			return true, rpc.DecodeJSON(value, &v.Requests)
+			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequests])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTasks as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTasks) UnmarshalJSONChecksInput() {}
 
 // Which requests sent to the server may carry a task.
 type ServerCapabilitiesTasksRequests struct {
@@ -5718,13 +6078,18 @@ func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequestsTools])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTasksRequests as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTasksRequests) UnmarshalJSONChecksInput() {}
 
 // ServerCapabilitiesTasksRequestsTools is generated from
 // lifecycle.json#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools.
@@ -5769,13 +6134,18 @@ func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "call":
-			return true, rpc.DecodeJSON(value, &v.Call)
+			return true, rpc.DecodeRawMap(value, &v.Call)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTasksRequestsTools as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTasksRequestsTools) UnmarshalJSONChecksInput() {}
 
 // The server offers tools.
 type ServerCapabilitiesTools struct {
@@ -5817,13 +6187,18 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTools as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput() {}
 
 // SetLevelRequestParams set the least severe level the server should still send
 // for the rest of the session.
@@ -5870,15 +6245,20 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "level":
-			return true, rpc.DecodeJSON(value, &v.Level)
+			return true, rpc.DecodeString(value, &v.Level)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SetLevelRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SetLevelRequestParams) UnmarshalJSONChecksInput() {}
 
 // SubscribeRequestParams name the resource whose changes the client wants to
 // hear about through notifications/resources/updated.
@@ -5927,15 +6307,20 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscribeRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscribeRequestParams) UnmarshalJSONChecksInput() {}
 
 // Task is the state of one task.
 type Task struct {
@@ -6013,25 +6398,30 @@ func (v *Task) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Task as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Task) UnmarshalJSONChecksInput() {}
 
 // TaskMetadata is the task member of request params: asking for the request to
 // run as a task.
@@ -6075,13 +6465,18 @@ func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TaskMetadata as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TaskMetadata) UnmarshalJSONChecksInput() {}
 
 // TaskStatus is where a task stands. completed, failed and cancelled are final.
 type TaskStatus string
@@ -6202,27 +6597,32 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "taskId":
-			return true, rpc.DecodeJSON(value, &v.TaskID)
+			return true, rpc.DecodeString(value, &v.TaskID)
 		case "status":
-			return true, rpc.DecodeJSON(value, &v.Status)
+			return true, rpc.DecodeString(value, &v.Status)
 		case "statusMessage":
-			return true, rpc.DecodeJSON(value, &v.StatusMessage)
+			return true, rpc.DecodeString(value, &v.StatusMessage)
 		case "createdAt":
-			return true, rpc.DecodeJSON(value, &v.CreatedAt)
+			return true, rpc.DecodeString(value, &v.CreatedAt)
 		case "lastUpdatedAt":
-			return true, rpc.DecodeJSON(value, &v.LastUpdatedAt)
+			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
 		case "ttl":
-			return true, rpc.DecodeJSON(value, &v.TTL)
+			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
 		case "pollInterval":
-			return true, rpc.DecodeJSON(value, &v.PollInterval)
+			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TaskStatusNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput() {}
 
 // TextContent is a block of plain text.
 type TextContent struct {
@@ -6287,19 +6687,24 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TextContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TextContent) UnmarshalJSONChecksInput() {}
 
 // TextResourceContents are resource contents that can be represented as text.
 type TextResourceContents struct {
@@ -6359,19 +6764,24 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TextResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*TextResourceContents) UnmarshalJSONChecksInput() {}
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
 // of its arguments and, optionally, of its structured output. title and
@@ -6480,29 +6890,34 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "inputSchema":
 			return true, rpc.DecodeJSON(value, &v.InputSchema)
 		case "outputSchema":
 			return true, rpc.DecodeJSON(value, &v.OutputSchema)
 		case "execution":
-			return true, rpc.DecodeJSON(value, &v.Execution)
+			return true, rpc.DecodePointer(value, &v.Execution, rpc.DecodeUnmarshaler[ToolExecution])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Tool as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Tool) UnmarshalJSONChecksInput() {}
 
 // ToolAnnotations are hints about a tool's behaviour (since 2025-03-26). They
 // come from the server and are not to be trusted unless the server is. Absent
@@ -6575,21 +6990,26 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "readOnlyHint":
-			return true, rpc.DecodeJSON(value, &v.ReadOnlyHint)
+			return true, rpc.DecodePointer(value, &v.ReadOnlyHint, rpc.DecodeBool[bool])
 		case "destructiveHint":
-			return true, rpc.DecodeJSON(value, &v.DestructiveHint)
+			return true, rpc.DecodePointer(value, &v.DestructiveHint, rpc.DecodeBool[bool])
 		case "idempotentHint":
-			return true, rpc.DecodeJSON(value, &v.IdempotentHint)
+			return true, rpc.DecodePointer(value, &v.IdempotentHint, rpc.DecodeBool[bool])
 		case "openWorldHint":
-			return true, rpc.DecodeJSON(value, &v.OpenWorldHint)
+			return true, rpc.DecodePointer(value, &v.OpenWorldHint, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolAnnotations as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolAnnotations) UnmarshalJSONChecksInput() {}
 
 // ToolChoice says whether the model must, may or must not call tools
 // (2025-11-25).
@@ -6632,13 +7052,18 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolChoice as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolChoice) UnmarshalJSONChecksInput() {}
 
 // auto (the default), required or none.
 type ToolChoiceMode string
@@ -6709,13 +7134,18 @@ func (v *ToolExecution) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskSupport":
-			return true, rpc.DecodeJSON(value, &v.TaskSupport)
+			return true, rpc.DecodeString(value, &v.TaskSupport)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolExecution as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolExecution) UnmarshalJSONChecksInput() {}
 
 // Whether tools/call may (optional), must (required) or must not (forbidden,
 // the default) carry a task.
@@ -6835,23 +7265,28 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "toolUseId":
-			return true, rpc.DecodeJSON(value, &v.ToolUseID)
+			return true, rpc.DecodeString(value, &v.ToolUseID)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
-			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+			return true, rpc.DecodeRawMap(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolResultContent as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ToolResultContent) UnmarshalJSONChecksInput() {}
 
 // ToolSchema is a JSON Schema describing an object: the root of a tool's
 // inputSchema or outputSchema. Only the root is constrained here; any keyword
@@ -6931,21 +7366,26 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
+			return true, rpc.DecodeString(value, &v.ID)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "input":
-			return true, rpc.DecodeJSON(value, &v.Input)
+			return true, rpc.DecodeRawMap(value, &v.Input)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolUseContent as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolUseContent) UnmarshalJSONChecksInput() {}
 
 // UnsubscribeRequestParams name the resource the client no longer wants updates
 // about.
@@ -6994,12 +7434,17 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks UnsubscribeRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsubscribeRequestParams) UnmarshalJSONChecksInput() {}

@@ -72,17 +72,22 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "audience":
-			return true, rpc.DecodeJSON(value, &v.Audience)
+			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
 		case "priority":
-			return true, rpc.DecodeJSON(value, &v.Priority)
+			return true, rpc.DecodePointer(value, &v.Priority, rpc.DecodeFloat[float64])
 		case "lastModified":
-			return true, rpc.DecodeJSON(value, &v.LastModified)
+			return true, rpc.DecodeString(value, &v.LastModified)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Annotations as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Annotations) UnmarshalJSONChecksInput() {}
 
 // AudioContent is a sound clip carried inline as base64.
 type AudioContent struct {
@@ -152,21 +157,26 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks AudioContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*AudioContent) UnmarshalJSONChecksInput() {}
 
 // BlobResourceContents are binary resource contents, base64-encoded.
 type BlobResourceContents struct {
@@ -226,19 +236,24 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "blob":
-			return true, rpc.DecodeJSON(value, &v.Blob)
+			return true, rpc.DecodeString(value, &v.Blob)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks BlobResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*BlobResourceContents) UnmarshalJSONChecksInput() {}
 
 // CacheScope says who may reuse a cacheable result: private (only the client
 // that asked, for instance because it depends on the caller's authorization) or
@@ -335,19 +350,24 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolRequest) UnmarshalJSONChecksInput() {}
 
 // CallToolRequestParams name the tool to run and its arguments. On a retry
 // after an InputRequiredResult they also carry the client's inputResponses and
@@ -421,21 +441,26 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
 // (bad arguments, an upstream error) is reported here with isError set, so that
@@ -529,21 +554,26 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolResult) UnmarshalJSONChecksInput() {}
 
 // CallToolResultResponse is a successful response to tools/call. The result is
 // the method's own or an InputRequiredResult, told apart by resultType.
@@ -600,7 +630,7 @@ func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
@@ -611,6 +641,11 @@ func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolResultResponse) UnmarshalJSONChecksInput() {}
 
 // CancelledNotification is a complete notifications/cancelled notification
 // message.
@@ -671,17 +706,22 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotification) UnmarshalJSONChecksInput() {}
 
 // CancelledNotificationParams withdraw a request still in flight. On stdio the
 // client sends them to cancel a request (HTTP closes the response stream
@@ -741,17 +781,22 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "requestId":
 			return true, rpc.DecodeJSON(value, &v.RequestID)
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodeString(value, &v.Reason)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientCapabilities says which optional features the client offers for one
 // request (io.modelcontextprotocol/clientCapabilities). An absent member means
@@ -847,17 +892,22 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "extensions":
 			return true, rpc.DecodeJSON(value, &v.Extensions)
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodeRawMap(value, &v.Roots)
 		case "sampling":
-			return true, rpc.DecodeJSON(value, &v.Sampling)
+			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
 		case "elicitation":
-			return true, rpc.DecodeJSON(value, &v.Elicitation)
+			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesElicitation])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilities) UnmarshalJSONChecksInput() {}
 
 // The client answers elicitation/create input requests. An empty object means
 // form mode only.
@@ -921,6 +971,11 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
+
 // The client answers sampling/createMessage input requests (deprecated in
 // 2026-07-28).
 type ClientCapabilitiesSampling struct {
@@ -982,6 +1037,11 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
 
 // ClientNotification is any notification a client sends: in 2026-07-28 only
 // notifications/cancelled, so the union collapses to it (the published schema
@@ -1054,19 +1114,24 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CompleteRequest) UnmarshalJSONChecksInput() {}
 
 // CompleteRequestParams say what is being completed: the prompt or template,
 // the argument and its partial value, and the values already chosen for other
@@ -1132,19 +1197,24 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "ref":
 			return true, rpc.DecodeJSON(value, &v.Ref)
 		case "argument":
-			return true, rpc.DecodeJSON(value, &v.Argument)
+			return true, rpc.DecodeUnmarshaler(value, &v.Argument)
 		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
+			return true, rpc.DecodePointer(value, &v.Context, rpc.DecodeUnmarshaler[CompleteRequestParamsContext])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParams) UnmarshalJSONChecksInput() {}
 
 // The argument being completed.
 type CompleteRequestParamsArgument struct {
@@ -1189,15 +1259,20 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "value":
-			return true, rpc.DecodeJSON(value, &v.Value)
+			return true, rpc.DecodeString(value, &v.Value)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParamsArgument as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput() {}
 
 // What is known besides the argument itself.
 type CompleteRequestParamsContext struct {
@@ -1251,6 +1326,11 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteRequestParamsContext as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput() {}
 
 // CompleteResult holds the suggestions, at most 100, best first.
 type CompleteResult struct {
@@ -1311,17 +1391,22 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "completion":
-			return true, rpc.DecodeJSON(value, &v.Completion)
+			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CompleteResult) UnmarshalJSONChecksInput() {}
 
 // CompleteResultCompletion is generated from
 // completion.json#/$defs/CompleteResult/properties/completion.
@@ -1388,17 +1473,22 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "values":
-			return true, rpc.DecodeJSON(value, &v.Values)
+			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeInt[int64])
 		case "hasMore":
-			return true, rpc.DecodeJSON(value, &v.HasMore)
+			return true, rpc.DecodePointer(value, &v.HasMore, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResultCompletion as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteResultCompletion) UnmarshalJSONChecksInput() {}
 
 // CompleteResultResponse is a successful response to completion/complete.
 type CompleteResultResponse struct {
@@ -1454,17 +1544,22 @@ func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CompleteResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CompleteResultResponse) UnmarshalJSONChecksInput() {}
 
 // CreateMessageRequest is a sampling/createMessage input request: it asks the
 // client's model for a completion (client capability sampling; sampling.tools
@@ -1518,15 +1613,20 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateMessageRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageRequest) UnmarshalJSONChecksInput() {}
 
 // CreateMessageRequestParams are the conversation to continue and how. The
 // client may change any of it, or refuse, usually after asking the user. tools
@@ -1668,31 +1768,36 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
 		case "modelPreferences":
-			return true, rpc.DecodeJSON(value, &v.ModelPreferences)
+			return true, rpc.DecodePointer(value, &v.ModelPreferences, rpc.DecodeUnmarshaler[ModelPreferences])
 		case "systemPrompt":
-			return true, rpc.DecodeJSON(value, &v.SystemPrompt)
+			return true, rpc.DecodeString(value, &v.SystemPrompt)
 		case "includeContext":
-			return true, rpc.DecodeJSON(value, &v.IncludeContext)
+			return true, rpc.DecodeString(value, &v.IncludeContext)
 		case "temperature":
-			return true, rpc.DecodeJSON(value, &v.Temperature)
+			return true, rpc.DecodePointer(value, &v.Temperature, rpc.DecodeFloat[float64])
 		case "maxTokens":
-			return true, rpc.DecodeJSON(value, &v.MaxTokens)
+			return true, rpc.DecodeInt(value, &v.MaxTokens)
 		case "stopSequences":
-			return true, rpc.DecodeJSON(value, &v.StopSequences)
+			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
 		case "metadata":
 			return true, rpc.DecodeJSON(value, &v.Metadata)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "toolChoice":
-			return true, rpc.DecodeJSON(value, &v.ToolChoice)
+			return true, rpc.DecodePointer(value, &v.ToolChoice, rpc.DecodeUnmarshaler[ToolChoice])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateMessageRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageRequestParams) UnmarshalJSONChecksInput() {}
 
 // Which other MCP context to add to the prompt. none is the default; thisServer
 // and allServers are deprecated and need the client's sampling.context
@@ -1789,21 +1894,26 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		case "model":
-			return true, rpc.DecodeJSON(value, &v.Model)
+			return true, rpc.DecodeString(value, &v.Model)
 		case "stopReason":
-			return true, rpc.DecodeJSON(value, &v.StopReason)
+			return true, rpc.DecodeString(value, &v.StopReason)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CreateMessageResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
 
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
 // of CreateMessageResultContent.
@@ -1908,19 +2018,24 @@ func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks DiscoverRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*DiscoverRequest) UnmarshalJSONChecksInput() {}
 
 // DiscoverResult tells a client which protocol versions the server implements,
 // what it offers and how to use it. It is the only place a 2026-07-28 server
@@ -2019,25 +2134,30 @@ func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "supportedVersions":
-			return true, rpc.DecodeJSON(value, &v.SupportedVersions)
+			return true, rpc.DecodeSlice(value, &v.SupportedVersions, rpc.DecodeString[string])
 		case "capabilities":
-			return true, rpc.DecodeJSON(value, &v.Capabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
 		case "instructions":
-			return true, rpc.DecodeJSON(value, &v.Instructions)
+			return true, rpc.DecodeString(value, &v.Instructions)
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks DiscoverResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*DiscoverResult) UnmarshalJSONChecksInput() {}
 
 // DiscoverResultResponse is a successful response to server/discover.
 type DiscoverResultResponse struct {
@@ -2093,17 +2213,22 @@ func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks DiscoverResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*DiscoverResultResponse) UnmarshalJSONChecksInput() {}
 
 // ElicitRequest is an elicitation/create input request: it asks the user for
 // information, with a form or a URL (client capability elicitation). Never sent
@@ -2156,7 +2281,7 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
 			return true, rpc.DecodeJSON(value, &v.Params)
 		}
@@ -2165,6 +2290,11 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitRequest) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestFormParams ask the user to fill in a flat form whose fields are
 // described by a restricted JSON Schema; the client needs the elicitation (or
@@ -2223,9 +2353,9 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
 			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
 		}
@@ -2234,6 +2364,11 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestFormParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestFormParams) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
 // of band, such as entering a credential or paying; the client needs
@@ -2291,17 +2426,22 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
+			return true, rpc.DecodeString(value, &v.URL)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestURLParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestURLParams) UnmarshalJSONChecksInput() {}
 
 // ElicitResult is the user's answer, sent back in inputResponses: accept (with
 // content for a form), decline or cancel. Content values are strings, numbers
@@ -2356,7 +2496,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "action":
-			return true, rpc.DecodeJSON(value, &v.Action)
+			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -2365,6 +2505,11 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitResult) UnmarshalJSONChecksInput() {}
 
 // accept: the user submitted or agreed; decline: the user refused; cancel: the
 // user dismissed the request without choosing.
@@ -2512,19 +2657,24 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "resource":
 			return true, rpc.DecodeJSON(value, &v.Resource)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EmbeddedResource as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EmbeddedResource) UnmarshalJSONChecksInput() {}
 
 // Error is the error member of a JSON-RPC error response: an integer code, a
 // one-sentence message and optional data of any JSON type. MCP reserves -32020
@@ -2582,17 +2732,22 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Error as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Error) UnmarshalJSONChecksInput() {}
 
 // GetPromptRequest is a complete prompts/get request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -2660,19 +2815,24 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetPromptRequest) UnmarshalJSONChecksInput() {}
 
 // GetPromptRequestParams name the prompt to expand and the values of its
 // arguments, all strings; on a retry after an InputRequiredResult they also
@@ -2748,21 +2908,26 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetPromptRequestParams) UnmarshalJSONChecksInput() {}
 
 // GetPromptResult is the expanded prompt.
 type GetPromptResult struct {
@@ -2842,19 +3007,24 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "messages":
-			return true, rpc.DecodeJSON(value, &v.Messages)
+			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[PromptMessage])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*GetPromptResult) UnmarshalJSONChecksInput() {}
 
 // GetPromptResultResponse is a successful response to prompts/get. The result
 // is the method's own or an InputRequiredResult, told apart by resultType.
@@ -2911,7 +3081,7 @@ func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
@@ -2922,6 +3092,11 @@ func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks GetPromptResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*GetPromptResultResponse) UnmarshalJSONChecksInput() {}
 
 // HeaderMismatchError is the error response of a Streamable HTTP request whose
 // MCP headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) are
@@ -2989,17 +3164,22 @@ func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks HeaderMismatchError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeaderMismatchError) UnmarshalJSONChecksInput() {}
 
 // HeaderMismatchErrorError is generated from
 // index.json#/$defs/HeaderMismatchError/properties/error.
@@ -3056,17 +3236,22 @@ func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks HeaderMismatchErrorError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeaderMismatchErrorError) UnmarshalJSONChecksInput() {}
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
 // or implementation. Clients fetch it without credentials and refuse unsafe URI
@@ -3136,19 +3321,24 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "src":
-			return true, rpc.DecodeJSON(value, &v.Src)
+			return true, rpc.DecodeString(value, &v.Src)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "sizes":
-			return true, rpc.DecodeJSON(value, &v.Sizes)
+			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
 		case "theme":
-			return true, rpc.DecodeJSON(value, &v.Theme)
+			return true, rpc.DecodeString(value, &v.Theme)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Icon) UnmarshalJSONChecksInput() {}
 
 // The background the icon is designed for.
 type IconTheme string
@@ -3244,21 +3434,26 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeString(value, &v.Data)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ImageContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ImageContent) UnmarshalJSONChecksInput() {}
 
 // Implementation names the software on one side (clientInfo in request _meta,
 // serverInfo in result _meta). Self-reported: for display and logs, never for
@@ -3342,23 +3537,28 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "version":
-			return true, rpc.DecodeJSON(value, &v.Version)
+			return true, rpc.DecodeString(value, &v.Version)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "websiteUrl":
-			return true, rpc.DecodeJSON(value, &v.WebsiteURL)
+			return true, rpc.DecodeString(value, &v.WebsiteURL)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Implementation) UnmarshalJSONChecksInput() {}
 
 // InputRequests maps keys chosen by the server to the input requests the client
 // must fulfil.
@@ -3448,19 +3648,24 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "inputRequests":
 			return true, rpc.DecodeJSON(value, &v.InputRequests)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InputRequiredResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
 
 // InputResponses maps the keys of an InputRequiredResult's inputRequests to the
 // client's answers. Keys the server does not know are ignored.
@@ -3526,17 +3731,22 @@ func (v *InternalError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InternalError as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*InternalError) UnmarshalJSONChecksInput() {}
 
 // InvalidParamsError is the error object for params that break the method's
 // schema: among others a missing protocolVersion or clientCapabilities in _meta
@@ -3593,17 +3803,22 @@ func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InvalidParamsError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InvalidParamsError) UnmarshalJSONChecksInput() {}
 
 // InvalidRequestError is the error object for JSON that is not a valid request
 // (a missing or wrongly typed jsonrpc, method or id, or a batch, which
@@ -3659,17 +3874,22 @@ func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InvalidRequestError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InvalidRequestError) UnmarshalJSONChecksInput() {}
 
 // JSONObject is any JSON object.
 type JSONObject map[string]JSONValue
@@ -3745,17 +3965,22 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks JSONRPCErrorResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*JSONRPCErrorResponse) UnmarshalJSONChecksInput() {}
 
 // JSONRPCMessage is any single message on an MCP 2026-07-28 connection; batches
 // do not exist in this revision.
@@ -3816,17 +4041,22 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks JSONRPCNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*JSONRPCNotification) UnmarshalJSONChecksInput() {}
 
 // JSONRPCRequest is any JSON-RPC request: it has an id and expects exactly one
 // response.
@@ -3888,19 +4118,24 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks JSONRPCRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*JSONRPCRequest) UnmarshalJSONChecksInput() {}
 
 // JSONRPCResultResponse is a successful response: the id of the request and its
 // result.
@@ -3957,17 +4192,22 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks JSONRPCResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*JSONRPCResultResponse) UnmarshalJSONChecksInput() {}
 
 // JSONValue is any JSON value. The published schema forgets non-integer numbers
 // and null here (a schema-generator artefact; the TypeScript source allows
@@ -4040,19 +4280,24 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsRequest) UnmarshalJSONChecksInput() {}
 
 // ListPromptsResult is one page of the server's prompts. Cacheable.
 type ListPromptsResult struct {
@@ -4143,23 +4388,28 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodeSlice(value, &v.Prompts, rpc.DecodeUnmarshaler[Prompt])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsResult) UnmarshalJSONChecksInput() {}
 
 // ListPromptsResultResponse is a successful response to prompts/list.
 type ListPromptsResultResponse struct {
@@ -4215,17 +4465,22 @@ func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListPromptsResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListPromptsResultResponse) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesRequest is a complete resources/templates/list request
 // message. params are required, as on every 2026-07-28 request, because their
@@ -4293,19 +4548,24 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourceTemplatesRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesRequest) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
 // Cacheable.
@@ -4397,23 +4657,28 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resourceTemplates":
-			return true, rpc.DecodeJSON(value, &v.ResourceTemplates)
+			return true, rpc.DecodeSlice(value, &v.ResourceTemplates, rpc.DecodeUnmarshaler[ResourceTemplate])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourceTemplatesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput() {}
 
 // ListResourceTemplatesResultResponse is a successful response to
 // resources/templates/list.
@@ -4470,17 +4735,22 @@ func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourceTemplatesResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourceTemplatesResultResponse) UnmarshalJSONChecksInput() {}
 
 // ListResourcesRequest is a complete resources/list request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -4548,19 +4818,24 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourcesRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesRequest) UnmarshalJSONChecksInput() {}
 
 // ListResourcesResult is one page of the server's resources. Cacheable.
 type ListResourcesResult struct {
@@ -4651,23 +4926,28 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodeSlice(value, &v.Resources, rpc.DecodeUnmarshaler[Resource])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourcesResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesResult) UnmarshalJSONChecksInput() {}
 
 // ListResourcesResultResponse is a successful response to resources/list.
 type ListResourcesResultResponse struct {
@@ -4723,17 +5003,22 @@ func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResourcesResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListResourcesResultResponse) UnmarshalJSONChecksInput() {}
 
 // ListRootsRequest is a roots/list input request: it asks the client for its
 // roots (client capability roots). Deprecated in 2026-07-28. Never sent as a
@@ -4789,15 +5074,20 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[ListRootsRequestParams])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListRootsRequest) UnmarshalJSONChecksInput() {}
 
 // Nothing but an optional _meta.
 type ListRootsRequestParams struct {
@@ -4840,13 +5130,18 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListRootsRequestParams) UnmarshalJSONChecksInput() {}
 
 // ListRootsResult is the client's answer to a roots/list input request: its
 // current roots. As an input response it has no resultType.
@@ -4900,13 +5195,18 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "roots":
-			return true, rpc.DecodeJSON(value, &v.Roots)
+			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListRootsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListRootsResult) UnmarshalJSONChecksInput() {}
 
 // ListToolsRequest is a complete tools/list request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -4974,19 +5274,24 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListToolsRequest) UnmarshalJSONChecksInput() {}
 
 // ListToolsResult is one page of the server's tools, in a deterministic order.
 // It may depend on the request's authorization, never on the connection.
@@ -5079,23 +5384,28 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "nextCursor":
-			return true, rpc.DecodeJSON(value, &v.NextCursor)
+			return true, rpc.DecodeString(value, &v.NextCursor)
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListToolsResult) UnmarshalJSONChecksInput() {}
 
 // ListToolsResultResponse is a successful response to tools/list.
 type ListToolsResultResponse struct {
@@ -5151,17 +5461,22 @@ func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListToolsResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ListToolsResultResponse) UnmarshalJSONChecksInput() {}
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
 // the most severe: debug, info, notice, warning, error, critical, alert,
@@ -5262,17 +5577,22 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks LoggingMessageNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LoggingMessageNotification) UnmarshalJSONChecksInput() {}
 
 // LoggingMessageNotificationParams are one log record: its severity, the logger
 // that produced it and any JSON value as data. Never secrets or personal data.
@@ -5333,19 +5653,24 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "level":
-			return true, rpc.DecodeJSON(value, &v.Level)
+			return true, rpc.DecodeString(value, &v.Level)
 		case "logger":
-			return true, rpc.DecodeJSON(value, &v.Logger)
+			return true, rpc.DecodeString(value, &v.Logger)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks LoggingMessageNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
 
 // MetaObject is the free-form _meta member carried by protocol objects (tools,
 // resources, content blocks, …). Keys are an optional reverse-DNS prefix, a
@@ -5412,17 +5737,22 @@ func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks MethodNotFoundError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MethodNotFoundError) UnmarshalJSONChecksInput() {}
 
 // MissingRequiredClientCapabilityError is the error response of a request the
 // server cannot serve without a client capability the request did not declare:
@@ -5490,17 +5820,22 @@ func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MissingRequiredClientCapabilityError) UnmarshalJSONChecksInput() {}
 
 // MissingRequiredClientCapabilityErrorError is generated from
 // index.json#/$defs/MissingRequiredClientCapabilityError/properties/error.
@@ -5555,17 +5890,22 @@ func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) erro
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeUnmarshaler(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityErrorError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MissingRequiredClientCapabilityErrorError) UnmarshalJSONChecksInput() {}
 
 // MissingRequiredClientCapabilityErrorErrorData is generated from
 // index.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
@@ -5609,13 +5949,18 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) 
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "requiredCapabilities":
-			return true, rpc.DecodeJSON(value, &v.RequiredCapabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.RequiredCapabilities)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityErrorErrorData
+// as a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSONChecksInput() {}
 
 // ModelHint suggests a model by (part of) its name; the client may map it to an
 // equivalent model of another provider.
@@ -5658,13 +6003,18 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ModelHint as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelHint) UnmarshalJSONChecksInput() {}
 
 // ModelPreferences help the client choose a model: name hints and three
 // priorities between 0 and 1. The client makes the final choice.
@@ -5743,19 +6093,24 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hints":
-			return true, rpc.DecodeJSON(value, &v.Hints)
+			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
 		case "costPriority":
-			return true, rpc.DecodeJSON(value, &v.CostPriority)
+			return true, rpc.DecodePointer(value, &v.CostPriority, rpc.DecodeFloat[float64])
 		case "speedPriority":
-			return true, rpc.DecodeJSON(value, &v.SpeedPriority)
+			return true, rpc.DecodePointer(value, &v.SpeedPriority, rpc.DecodeFloat[float64])
 		case "intelligencePriority":
-			return true, rpc.DecodeJSON(value, &v.IntelligencePriority)
+			return true, rpc.DecodePointer(value, &v.IntelligencePriority, rpc.DecodeFloat[float64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ModelPreferences as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ModelPreferences) UnmarshalJSONChecksInput() {}
 
 // Notification is the method-and-params part every notification shares, without
 // the envelope.
@@ -5802,15 +6157,20 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Notification as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Notification) UnmarshalJSONChecksInput() {}
 
 // NotificationMetaObject is the _meta member of notification params.
 // Notifications delivered on a subscriptions/listen stream carry the
@@ -5865,6 +6225,11 @@ func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// UnmarshalJSONChecksInput marks NotificationMetaObject as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*NotificationMetaObject) UnmarshalJSONChecksInput() {}
+
 // NotificationParams are the params of notifications that carry nothing beyond
 // the optional _meta (the list_changed family).
 type NotificationParams struct {
@@ -5907,13 +6272,18 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks NotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*NotificationParams) UnmarshalJSONChecksInput() {}
 
 // PaginatedRequest is a request to one of the list methods, whose params take a
 // cursor.
@@ -5973,19 +6343,24 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PaginatedRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PaginatedRequest) UnmarshalJSONChecksInput() {}
 
 // PaginatedRequestParams are the params of the list methods. Without a cursor
 // the first page is returned.
@@ -6036,15 +6411,20 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "cursor":
-			return true, rpc.DecodeJSON(value, &v.Cursor)
+			return true, rpc.DecodeString(value, &v.Cursor)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PaginatedRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PaginatedRequestParams) UnmarshalJSONChecksInput() {}
 
 // ParseError is the error object for a message that is not JSON.
 type ParseError struct {
@@ -6098,17 +6478,22 @@ func (v *ParseError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeRaw(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ParseError as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ParseError) UnmarshalJSONChecksInput() {}
 
 // ProgressNotification is a complete notifications/progress notification
 // message.
@@ -6169,17 +6554,22 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ProgressNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ProgressNotification) UnmarshalJSONChecksInput() {}
 
 // ProgressNotificationParams report how far the request that supplied
 // progressToken has come. Sent by the server only, on that request's own
@@ -6253,21 +6643,26 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "progressToken":
 			return true, rpc.DecodeJSON(value, &v.ProgressToken)
 		case "progress":
-			return true, rpc.DecodeJSON(value, &v.Progress)
+			return true, rpc.DecodeFloat(value, &v.Progress)
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ProgressNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer chosen by the client, unique among its requests
@@ -6383,23 +6778,28 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
+			return true, rpc.DecodeSlice(value, &v.Arguments, rpc.DecodeUnmarshaler[PromptArgument])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Prompt as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Prompt) UnmarshalJSONChecksInput() {}
 
 // PromptArgument is one value a prompt template takes.
 type PromptArgument struct {
@@ -6460,19 +6860,24 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "required":
-			return true, rpc.DecodeJSON(value, &v.Required)
+			return true, rpc.DecodePointer(value, &v.Required, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptArgument as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptArgument) UnmarshalJSONChecksInput() {}
 
 // PromptListChangedNotification is a complete
 // notifications/prompts/list_changed notification message.
@@ -6535,17 +6940,22 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptListChangedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PromptListChangedNotification) UnmarshalJSONChecksInput() {}
 
 // PromptMessage is one message of an expanded prompt: a role and a single
 // content block of any type.
@@ -6590,7 +7000,7 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -6599,6 +7009,11 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptMessage) UnmarshalJSONChecksInput() {}
 
 // PromptReference points at a prompt by name.
 type PromptReference struct {
@@ -6655,17 +7070,22 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PromptReference as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PromptReference) UnmarshalJSONChecksInput() {}
 
 // ReadResourceRequest is a complete resources/read request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -6733,19 +7153,24 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceRequest) UnmarshalJSONChecksInput() {}
 
 // ReadResourceRequestParams name the resource to read, and on a retry after an
 // InputRequiredResult carry the client's inputResponses and the echoed
@@ -6809,19 +7234,24 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
-			return true, rpc.DecodeJSON(value, &v.RequestState)
+			return true, rpc.DecodeString(value, &v.RequestState)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceRequestParams) UnmarshalJSONChecksInput() {}
 
 // ReadResourceResult holds the contents of the resource read, possibly several
 // entries (one per file below a directory URI, say). An unknown resource is
@@ -6906,21 +7336,26 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "contents":
-			return true, rpc.DecodeJSON(value, &v.Contents)
+			return true, rpc.DecodeSlice(value, &v.Contents, rpc.DecodeValue[AnyResourceContents])
 		case "ttlMs":
-			return true, rpc.DecodeJSON(value, &v.TTLMs)
+			return true, rpc.DecodeInt(value, &v.TTLMs)
 		case "cacheScope":
-			return true, rpc.DecodeJSON(value, &v.CacheScope)
+			return true, rpc.DecodeString(value, &v.CacheScope)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceResult) UnmarshalJSONChecksInput() {}
 
 // ReadResourceResultResponse is a successful response to resources/read. The
 // result is the method's own or an InputRequiredResult, told apart by
@@ -6978,7 +7413,7 @@ func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
@@ -6989,6 +7424,11 @@ func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ReadResourceResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ReadResourceResultResponse) UnmarshalJSONChecksInput() {}
 
 // Request is the method-and-params part every request shares, without the
 // envelope.
@@ -7035,15 +7475,20 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Request) UnmarshalJSONChecksInput() {}
 
 // RequestId identifies a JSON-RPC request: a string or an integer, never null.
 // It must differ from every request its sender still has in flight; a
@@ -7130,21 +7575,26 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/protocolVersion":
-			return true, rpc.DecodeJSON(value, &v.ProtocolVersion)
+			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "io.modelcontextprotocol/clientCapabilities":
-			return true, rpc.DecodeJSON(value, &v.ClientCapabilities)
+			return true, rpc.DecodeUnmarshaler(value, &v.ClientCapabilities)
 		case "io.modelcontextprotocol/clientInfo":
-			return true, rpc.DecodeJSON(value, &v.ClientInfo)
+			return true, rpc.DecodePointer(value, &v.ClientInfo, rpc.DecodeUnmarshaler[Implementation])
 		case "io.modelcontextprotocol/logLevel":
-			return true, rpc.DecodeJSON(value, &v.LogLevel)
+			return true, rpc.DecodeString(value, &v.LogLevel)
 		case "progressToken":
-			return true, rpc.DecodeJSON(value, &v.ProgressToken)
+			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks RequestMetaObject as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*RequestMetaObject) UnmarshalJSONChecksInput() {}
 
 // RequestParams are the params of requests that take nothing but the required
 // _meta (server/discover). Unlike 2025-11-25, params and their _meta are
@@ -7187,13 +7637,18 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks RequestParams as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*RequestParams) UnmarshalJSONChecksInput() {}
 
 // Resource describes one piece of data the server can return from
 // resources/read.
@@ -7296,29 +7751,34 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Resource as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Resource) UnmarshalJSONChecksInput() {}
 
 // ResourceLink points at a resource the client may read with resources/read,
 // without embedding it. The resource need not appear in resources/list.
@@ -7431,31 +7891,36 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "size":
-			return true, rpc.DecodeJSON(value, &v.Size)
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceLink as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceLink) UnmarshalJSONChecksInput() {}
 
 // ResourceListChangedNotification is a complete
 // notifications/resources/list_changed notification message.
@@ -7518,17 +7983,22 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceListChangedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceListChangedNotification) UnmarshalJSONChecksInput() {}
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
 // the client fills in the variables and reads the result.
@@ -7624,27 +8094,32 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uriTemplate":
-			return true, rpc.DecodeJSON(value, &v.URITemplate)
+			return true, rpc.DecodeString(value, &v.URITemplate)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceTemplate as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResourceTemplate) UnmarshalJSONChecksInput() {}
 
 // ResourceTemplateReference points at a resource template by its URI template.
 type ResourceTemplateReference struct {
@@ -7694,15 +8169,20 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceTemplateReference as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceTemplateReference) UnmarshalJSONChecksInput() {}
 
 // ResourceUpdatedNotification is a complete notifications/resources/updated
 // notification message.
@@ -7763,17 +8243,22 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceUpdatedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceUpdatedNotification) UnmarshalJSONChecksInput() {}
 
 // ResourceUpdatedNotificationParams name a resource a listen filter subscribed
 // to that has changed; the client reads it again if it cares.
@@ -7823,15 +8308,20 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResourceUpdatedNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput() {}
 
 // Result is the base every 2026-07-28 result shares: a required resultType and
 // an optional _meta, plus any other member.
@@ -7880,15 +8370,20 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Result) UnmarshalJSONChecksInput() {}
 
 // ResultMetaObject is the _meta member of results. Servers should identify
 // themselves in it on every result.
@@ -7933,13 +8428,18 @@ func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ResultMetaObject as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ResultMetaObject) UnmarshalJSONChecksInput() {}
 
 // ResultType says what kind of answer a result is: complete (the method's own
 // result), input_required (an InputRequiredResult: the client must supply input
@@ -8034,17 +8534,22 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Root as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Root) UnmarshalJSONChecksInput() {}
 
 // SamplingMessage is one message of a conversation sent for sampling.
 type SamplingMessage struct {
@@ -8097,9 +8602,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "role":
-			return true, rpc.DecodeJSON(value, &v.Role)
+			return true, rpc.DecodeString(value, &v.Role)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -8108,6 +8613,11 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SamplingMessage as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*SamplingMessage) UnmarshalJSONChecksInput() {}
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
@@ -8247,17 +8757,22 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "completions":
 			return true, rpc.DecodeJSON(value, &v.Completions)
 		case "prompts":
-			return true, rpc.DecodeJSON(value, &v.Prompts)
+			return true, rpc.DecodePointer(value, &v.Prompts, rpc.DecodeUnmarshaler[ServerCapabilitiesPrompts])
 		case "resources":
-			return true, rpc.DecodeJSON(value, &v.Resources)
+			return true, rpc.DecodePointer(value, &v.Resources, rpc.DecodeUnmarshaler[ServerCapabilitiesResources])
 		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
+			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTools])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilities as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilities) UnmarshalJSONChecksInput() {}
 
 // The server offers prompts.
 type ServerCapabilitiesPrompts struct {
@@ -8299,13 +8814,18 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesPrompts as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput() {}
 
 // The server offers resources.
 type ServerCapabilitiesResources struct {
@@ -8355,15 +8875,20 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "subscribe":
-			return true, rpc.DecodeJSON(value, &v.Subscribe)
+			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesResources as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput() {}
 
 // The server offers tools.
 type ServerCapabilitiesTools struct {
@@ -8405,13 +8930,18 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
-			return true, rpc.DecodeJSON(value, &v.ListChanged)
+			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ServerCapabilitiesTools as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput() {}
 
 // ServerResult is any result a server sends.
 type ServerResult = json.RawMessage
@@ -8487,19 +9017,24 @@ func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "toolsListChanged":
-			return true, rpc.DecodeJSON(value, &v.ToolsListChanged)
+			return true, rpc.DecodePointer(value, &v.ToolsListChanged, rpc.DecodeBool[bool])
 		case "promptsListChanged":
-			return true, rpc.DecodeJSON(value, &v.PromptsListChanged)
+			return true, rpc.DecodePointer(value, &v.PromptsListChanged, rpc.DecodeBool[bool])
 		case "resourcesListChanged":
-			return true, rpc.DecodeJSON(value, &v.ResourcesListChanged)
+			return true, rpc.DecodePointer(value, &v.ResourcesListChanged, rpc.DecodeBool[bool])
 		case "resourceSubscriptions":
-			return true, rpc.DecodeJSON(value, &v.ResourceSubscriptions)
+			return true, rpc.DecodeSlice(value, &v.ResourceSubscriptions, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionFilter as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionFilter) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsAcknowledgedNotification is a complete
 // notifications/subscriptions/acknowledged notification message.
@@ -8560,17 +9095,22 @@ func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsAcknowledgedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsAcknowledgedNotification) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsAcknowledgedNotificationParams confirm a listen: the first
 // message on its stream, carrying the filter the server will actually honour
@@ -8621,15 +9161,20 @@ func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) er
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
 		case "notifications":
-			return true, rpc.DecodeJSON(value, &v.Notifications)
+			return true, rpc.DecodeUnmarshaler(value, &v.Notifications)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsAcknowledgedNotificationParams as
+// a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsAcknowledgedNotificationParams) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenRequest is a complete subscriptions/listen request
 // message. params are required, as on every 2026-07-28 request, because their
@@ -8697,19 +9242,24 @@ func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenRequest as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenRequest) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenRequestParams open a listen stream with a filter. Several
 // listens may be open at once; each is identified by its request id.
@@ -8756,15 +9306,20 @@ func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "notifications":
-			return true, rpc.DecodeJSON(value, &v.Notifications)
+			return true, rpc.DecodeUnmarshaler(value, &v.Notifications)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenRequestParams) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenResult ends a listen gracefully; the server sends it when
 // it closes the stream itself (shutting down, say). A listen the client cancels
@@ -8819,15 +9374,20 @@ func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenResult) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenResultMetaObject is the _meta of a listen result: the
 // subscription that ended (required) and, as on every result, the server's
@@ -8882,13 +9442,18 @@ func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
 		case "io.modelcontextprotocol/subscriptionId":
 			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
 		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodeJSON(value, &v.ServerInfo)
+			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenResultMetaObject as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenResultMetaObject) UnmarshalJSONChecksInput() {}
 
 // SubscriptionsListenResultResponse is a successful response to
 // subscriptions/listen.
@@ -8945,17 +9510,22 @@ func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
+			return true, rpc.DecodeUnmarshaler(value, &v.Result)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks SubscriptionsListenResultResponse as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*SubscriptionsListenResultResponse) UnmarshalJSONChecksInput() {}
 
 // TextContent is a block of plain text.
 type TextContent struct {
@@ -9020,19 +9590,24 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TextContent as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TextContent) UnmarshalJSONChecksInput() {}
 
 // TextResourceContents are resource contents that can be represented as text.
 type TextResourceContents struct {
@@ -9092,19 +9667,24 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
-			return true, rpc.DecodeJSON(value, &v.URI)
+			return true, rpc.DecodeString(value, &v.URI)
 		case "mimeType":
-			return true, rpc.DecodeJSON(value, &v.MIMEType)
+			return true, rpc.DecodeString(value, &v.MIMEType)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks TextResourceContents as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*TextResourceContents) UnmarshalJSONChecksInput() {}
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
 // of its arguments and, optionally, of its structured output. execution (task
@@ -9211,27 +9791,32 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "description":
-			return true, rpc.DecodeJSON(value, &v.Description)
+			return true, rpc.DecodeString(value, &v.Description)
 		case "icons":
-			return true, rpc.DecodeJSON(value, &v.Icons)
+			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "inputSchema":
 			return true, rpc.DecodeJSON(value, &v.InputSchema)
 		case "outputSchema":
 			return true, rpc.DecodeJSON(value, &v.OutputSchema)
 		case "annotations":
-			return true, rpc.DecodeJSON(value, &v.Annotations)
+			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Tool as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Tool) UnmarshalJSONChecksInput() {}
 
 // ToolAnnotations are hints about a tool's behaviour. They come from the server
 // and are not to be trusted unless the server is. Absent hints take their
@@ -9304,21 +9889,26 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "title":
-			return true, rpc.DecodeJSON(value, &v.Title)
+			return true, rpc.DecodeString(value, &v.Title)
 		case "readOnlyHint":
-			return true, rpc.DecodeJSON(value, &v.ReadOnlyHint)
+			return true, rpc.DecodePointer(value, &v.ReadOnlyHint, rpc.DecodeBool[bool])
 		case "destructiveHint":
-			return true, rpc.DecodeJSON(value, &v.DestructiveHint)
+			return true, rpc.DecodePointer(value, &v.DestructiveHint, rpc.DecodeBool[bool])
 		case "idempotentHint":
-			return true, rpc.DecodeJSON(value, &v.IdempotentHint)
+			return true, rpc.DecodePointer(value, &v.IdempotentHint, rpc.DecodeBool[bool])
 		case "openWorldHint":
-			return true, rpc.DecodeJSON(value, &v.OpenWorldHint)
+			return true, rpc.DecodePointer(value, &v.OpenWorldHint, rpc.DecodeBool[bool])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolAnnotations as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolAnnotations) UnmarshalJSONChecksInput() {}
 
 // ToolChoice says whether the model must, may or must not call tools.
 type ToolChoice struct {
@@ -9360,13 +9950,18 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
-			return true, rpc.DecodeJSON(value, &v.Mode)
+			return true, rpc.DecodeString(value, &v.Mode)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolChoice as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolChoice) UnmarshalJSONChecksInput() {}
 
 // auto (the default), required or none.
 type ToolChoiceMode string
@@ -9457,17 +10052,22 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolListChangedNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ToolListChangedNotification) UnmarshalJSONChecksInput() {}
 
 // ToolResultContent is the outcome of a tool use, sent back to the model.
 type ToolResultContent struct {
@@ -9559,23 +10159,28 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "toolUseId":
-			return true, rpc.DecodeJSON(value, &v.ToolUseID)
+			return true, rpc.DecodeString(value, &v.ToolUseID)
 		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
+			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "isError":
-			return true, rpc.DecodeJSON(value, &v.IsError)
+			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolResultContent as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ToolResultContent) UnmarshalJSONChecksInput() {}
 
 // ToolUseContent is the model asking for a tool to be called.
 type ToolUseContent struct {
@@ -9650,21 +10255,26 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
-			return true, rpc.DecodeJSON(value, &v.Type)
+			return true, rpc.DecodeString(value, &v.Type)
 		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
+			return true, rpc.DecodeString(value, &v.ID)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "input":
-			return true, rpc.DecodeJSON(value, &v.Input)
+			return true, rpc.DecodeRawMap(value, &v.Input)
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ToolUseContent as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ToolUseContent) UnmarshalJSONChecksInput() {}
 
 // UnsupportedProtocolVersionError is the error response of a request whose
 // protocol version the server does not implement: code -32022, HTTP 400, with
@@ -9732,17 +10342,22 @@ func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "id":
 			return true, rpc.DecodeJSON(value, &v.ID)
 		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
+			return true, rpc.DecodeUnmarshaler(value, &v.Error)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks UnsupportedProtocolVersionError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsupportedProtocolVersionError) UnmarshalJSONChecksInput() {}
 
 // UnsupportedProtocolVersionErrorError is generated from
 // index.json#/$defs/UnsupportedProtocolVersionError/properties/error.
@@ -9796,17 +10411,22 @@ func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
-			return true, rpc.DecodeJSON(value, &v.Code)
+			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeJSON(value, &v.Data)
+			return true, rpc.DecodeUnmarshaler(value, &v.Data)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks UnsupportedProtocolVersionErrorError as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsupportedProtocolVersionErrorError) UnmarshalJSONChecksInput() {}
 
 // UnsupportedProtocolVersionErrorErrorData is generated from
 // index.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
@@ -9865,12 +10485,17 @@ func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "supported":
-			return true, rpc.DecodeJSON(value, &v.Supported)
+			return true, rpc.DecodeSlice(value, &v.Supported, rpc.DecodeString[string])
 		case "requested":
-			return true, rpc.DecodeJSON(value, &v.Requested)
+			return true, rpc.DecodeString(value, &v.Requested)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks UnsupportedProtocolVersionErrorErrorData as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*UnsupportedProtocolVersionErrorErrorData) UnmarshalJSONChecksInput() {}

@@ -97,15 +97,20 @@ func (v *Open) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodeString(value, &v.Name)
 		case "tags":
-			return true, rpc.DecodeJSON(value, &v.Tags)
+			return true, rpc.DecodeSlice(value, &v.Tags, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Open as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Open) UnmarshalJSONChecksInput() {}
 
 // No additionalProperties: unknown members are dropped.
 type Plain struct {
@@ -171,10 +176,15 @@ func (v *Typed) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[float64](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "total":
-			return true, rpc.DecodeJSON(value, &v.Total)
+			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Typed as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Typed) UnmarshalJSONChecksInput() {}

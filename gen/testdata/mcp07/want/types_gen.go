@@ -64,15 +64,20 @@ func (v *EchoRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EchoRequest as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EchoRequest) UnmarshalJSONChecksInput() {}
 
 // EchoRequestParams is generated from
 // input.json#/definitions/EchoRequest/properties/params.
@@ -119,15 +124,20 @@ func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		case "times":
-			return true, rpc.DecodeJSON(value, &v.Times)
+			return true, rpc.DecodePointer(value, &v.Times, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EchoRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*EchoRequestParams) UnmarshalJSONChecksInput() {}
 
 // EchoResult is generated from input.json#/definitions/EchoResult.
 type EchoResult struct {
@@ -166,13 +176,18 @@ func (v *EchoResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EchoResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EchoResult) UnmarshalJSONChecksInput() {}
 
 // EmptyResult is generated from input.json#/definitions/EmptyResult.
 type EmptyResult = Result
@@ -226,15 +241,20 @@ func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks HeartbeatNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeartbeatNotification) UnmarshalJSONChecksInput() {}
 
 // HeartbeatNotificationParams is generated from
 // input.json#/definitions/HeartbeatNotification/properties/params.
@@ -276,13 +296,18 @@ func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "beat":
-			return true, rpc.DecodeJSON(value, &v.Beat)
+			return true, rpc.DecodePointer(value, &v.Beat, rpc.DecodeInt[int64])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks HeartbeatNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*HeartbeatNotificationParams) UnmarshalJSONChecksInput() {}
 
 // JSONRPCMessage is generated from input.json#/definitions/JSONRPCMessage.
 //
@@ -341,15 +366,20 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[PingRequestParams])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PingRequest as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*PingRequest) UnmarshalJSONChecksInput() {}
 
 // PingRequestParams is generated from
 // input.json#/definitions/PingRequest/properties/params.
@@ -391,13 +421,18 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "note":
-			return true, rpc.DecodeJSON(value, &v.Note)
+			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks PingRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*PingRequestParams) UnmarshalJSONChecksInput() {}
 
 // Request is generated from input.json#/definitions/Request.
 type Request struct {
@@ -443,15 +478,20 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeRawMap(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Request) UnmarshalJSONChecksInput() {}
 
 // A result with nothing to say.
 type Result struct {
@@ -492,13 +532,18 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "note":
-			return true, rpc.DecodeJSON(value, &v.Note)
+			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Result) UnmarshalJSONChecksInput() {}
 
 // ServerNotification is generated from
 // input.json#/definitions/ServerNotification.

@@ -71,19 +71,24 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
+			return true, rpc.DecodeString(value, &v.ID)
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolRequest) UnmarshalJSONChecksInput() {}
 
 // CallToolRequestParams is generated from
 // input.json#/$defs/CallToolRequestParams.
@@ -136,13 +141,18 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
 		case "name":
-			return true, rpc.DecodeJSON(value, &v.Name)
+			return true, rpc.DecodePointer(value, &v.Name, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
 
 // CallToolResult is generated from input.json#/$defs/CallToolResult.
 type CallToolResult struct {
@@ -191,17 +201,22 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		case "structuredContent":
 			return true, rpc.DecodeJSON(value, &v.StructuredContent)
 		case "text":
-			return true, rpc.DecodeJSON(value, &v.Text)
+			return true, rpc.DecodeString(value, &v.Text)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*CallToolResult) UnmarshalJSONChecksInput() {}
 
 // CancelledNotification is generated from
 // input.json#/$defs/CancelledNotification.
@@ -262,17 +277,22 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotification) UnmarshalJSONChecksInput() {}
 
 // CancelledNotificationParams is generated from
 // input.json#/$defs/CancelledNotification/properties/params.
@@ -319,15 +339,20 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
 		case "requestId":
-			return true, rpc.DecodeJSON(value, &v.RequestID)
+			return true, rpc.DecodeString(value, &v.RequestID)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks CancelledNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientNotification is generated from input.json#/$defs/ClientNotification.
 type ClientNotification struct {
@@ -387,17 +412,22 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
-			return true, rpc.DecodeJSON(value, &v.JSONRPC)
+			return true, rpc.DecodeString(value, &v.JSONRPC)
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientNotification as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientNotification) UnmarshalJSONChecksInput() {}
 
 // ClientNotificationParams is generated from
 // input.json#/$defs/ClientNotification/properties/params.
@@ -444,15 +474,20 @@ func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
-			return true, rpc.DecodeJSON(value, &v.Reason)
+			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
 		case "requestId":
-			return true, rpc.DecodeJSON(value, &v.RequestID)
+			return true, rpc.DecodeString(value, &v.RequestID)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ClientNotificationParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ClientNotificationParams) UnmarshalJSONChecksInput() {}
 
 // ClientRequest is generated from input.json#/$defs/ClientRequest.
 type ClientRequest = CallToolRequest
@@ -506,15 +541,20 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
-			return true, rpc.DecodeJSON(value, &v.Method)
+			return true, rpc.DecodeString(value, &v.Method)
 		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
+			return true, rpc.DecodeUnmarshaler(value, &v.Params)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequest as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitRequest) UnmarshalJSONChecksInput() {}
 
 // ElicitRequestParams is generated from
 // input.json#/$defs/ElicitRequest/properties/params.
@@ -554,13 +594,18 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "message":
-			return true, rpc.DecodeJSON(value, &v.Message)
+			return true, rpc.DecodeString(value, &v.Message)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitRequestParams as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*ElicitRequestParams) UnmarshalJSONChecksInput() {}
 
 // ElicitResult is generated from input.json#/$defs/ElicitResult.
 type ElicitResult struct {
@@ -608,7 +653,7 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "action":
-			return true, rpc.DecodeJSON(value, &v.Action)
+			return true, rpc.DecodeString(value, &v.Action)
 		case "content":
 			return true, rpc.DecodeJSON(value, &v.Content)
 		}
@@ -617,6 +662,11 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ElicitResult) UnmarshalJSONChecksInput() {}
 
 // ElicitResultAction is generated from
 // input.json#/$defs/ElicitResult/properties/action.
@@ -695,13 +745,18 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 		case "inputRequests":
 			return true, rpc.DecodeJSON(value, &v.InputRequests)
 		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
+			return true, rpc.DecodeString(value, &v.ResultType)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks InputRequiredResult as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
 
 // JSONObject is generated from input.json#/$defs/JSONObject.
 type JSONObject map[string]JSONValue

@@ -172,13 +172,18 @@ func (v *EmptyResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
+			return true, rpc.DecodeRawMap(value, &v.Meta)
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks EmptyResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*EmptyResult) UnmarshalJSONChecksInput() {}
 
 // ImageContent is generated from input.json#/$defs/ImageContent.
 type ImageContent struct {
@@ -339,13 +344,18 @@ func (v *ListResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "items":
-			return true, rpc.DecodeJSON(value, &v.Items)
+			return true, rpc.DecodeSlice(value, &v.Items, rpc.DecodeString[string])
 		}
 		return false, nil
 	})
 	v.Extra = extra
 	return err
 }
+
+// UnmarshalJSONChecksInput marks ListResult as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ListResult) UnmarshalJSONChecksInput() {}
 
 // Message is generated from input.json#/$defs/Message.
 type Message struct {

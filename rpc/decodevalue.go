@@ -1,0 +1,211 @@
+package rpc
+
+import (
+	"encoding/json"
+	"strconv"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
+
+// The Decode* functions below decode one JSON value into one Go value as
+// DecodeJSON does, without its decoder: generated UnmarshalJSON methods
+// call them for the members of simple types, which are most of the
+// members of a message. The ones for strings, booleans, numbers and raw
+// JSON read the common forms of their kind themselves and hand anything
+// else (escapes, whitespace around the value, values of the wrong kind)
+// to DecodeJSON, so that the result and the error are DecodeJSON's for any
+// input. The others (pointers, slices, maps of raw JSON, types with their
+// own UnmarshalJSON) give DecodeJSON's result and error for a member value
+// as DecodeMembers hands it out, which it has checked as part of the whole
+// object; in particular the nesting limit is the object's.
+
+// DecodeString decodes a JSON string into a string or a type defined on
+// string (an enum of the schema: the value is not checked against the
+// enum, which is the validator's task). null sets the zero value.
+func DecodeString[S ~string](value []byte, p *S) error {
+	if s, ok := jsonscan.PlainString(value); ok {
+		*p = S(internString(s))
+		return nil
+	}
+	if string(value) == "null" {
+		*p = ""
+		return nil
+	}
+	return DecodeJSON(value, p)
+}
+
+// DecodeBool decodes true or false into a bool or a type defined on bool.
+// null sets false.
+func DecodeBool[B ~bool](value []byte, p *B) error {
+	switch string(value) {
+	case "true":
+		*p = true
+		return nil
+	case "false", "null":
+		*p = false
+		return nil
+	}
+	return DecodeJSON(value, p)
+}
+
+// DecodeInt decodes a JSON number into an int64 or a type defined on it.
+// Only a number written as an integer fits: 1.0, 1e2 and numbers out of
+// range are errors. null sets zero.
+func DecodeInt[I ~int64](value []byte, p *I) error {
+	if n, ok := jsonscan.SmallInt(value); ok {
+		*p = I(n)
+		return nil
+	}
+	if string(value) == "null" {
+		*p = 0
+		return nil
+	}
+	return DecodeJSON(value, p)
+}
+
+// DecodeFloat decodes a JSON number into a float64 or a type defined on it.
+// A number beyond the float64 range is an error. null sets zero.
+func DecodeFloat[F ~float64](value []byte, p *F) error {
+	if jsonscan.IsNumber(value) {
+		if f, err := strconv.ParseFloat(string(value), 64); err == nil {
+			*p = F(f)
+			return nil
+		}
+	}
+	if string(value) == "null" {
+		*p = 0
+		return nil
+	}
+	return DecodeJSON(value, p)
+}
+
+// DecodeRaw stores a copy of the JSON value as it is written, once it has
+// checked it with DecodeJSON's rules (null is kept as null). The copy
+// never aliases value.
+func DecodeRaw(value []byte, p *json.RawMessage) error {
+	if jsonscan.Bare(value) && jsonscan.Strict(value, membersMaxDepth) {
+		*p = append(json.RawMessage(nil), value...)
+		return nil
+	}
+	return DecodeJSON(value, p)
+}
+
+// DecodeRawMap decodes a JSON object into a map of its members' values as
+// they are written (copies, as DecodeRaw makes them), in one pass over
+// the object and a few allocations whatever the number of members. An
+// empty object gives an empty map, null a nil one; a map that already has
+// members is merged into by DecodeJSON.
+func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
+	if *p != nil || !jsonscan.Bare(value) || string(value) == "null" {
+		return DecodeJSON(value, p)
+	}
+	m, err := DecodeMembers[json.RawMessage](value, func(_, _ []byte) (bool, error) { return false, nil })
+	if err != nil {
+		return DecodeJSON(value, p) // its error names M, as DecodeJSON's does
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	*p = M(m)
+	return nil
+}
+
+// DecodeUnmarshaler decodes value with T's own UnmarshalJSON method, called
+// directly. It is for the generated types that check their whole input
+// themselves (the structs that keep unknown members, and tuples): for
+// them the result is DecodeJSON's, without the decoder DecodeJSON sets up.
+// An error that is not a JSON error is wrapped as DecodeJSON wraps it,
+// in a semantic error that names T.
+func DecodeUnmarshaler[T any, PT interface {
+	*T
+	json.Unmarshaler
+}](value []byte, p *T) error {
+	if !jsonscan.Bare(value) {
+		return DecodeJSON(value, p)
+	}
+	if err := PT(p).UnmarshalJSON(value); err != nil {
+		return asJSONError(err, value, p)
+	}
+	return nil
+}
+
+// DecodeValue is DecodeJSON for a value of type T: the decode function to
+// give DecodePointer and DecodeSlice for a type without a helper of its
+// own, such as a union, whose UnmarshalJSON DecodeJSON calls once it has
+// checked the value.
+func DecodeValue[T any](value []byte, p *T) error {
+	return DecodeJSON(value, p)
+}
+
+// DecodePointer decodes value into a new T with decode and stores it in
+// *p; null stores nil.
+func DecodePointer[T any](value []byte, p **T, decode func(value []byte, p *T) error) error {
+	if string(value) == "null" {
+		*p = nil
+		return nil
+	}
+	if !jsonscan.Bare(value) {
+		return DecodeJSON(value, p)
+	}
+	x := new(T)
+	if err := decode(value, x); err != nil {
+		return err
+	}
+	*p = x
+	return nil
+}
+
+// DecodeSlice decodes a JSON array into *p, each element with decode; an
+// empty array gives an empty slice and null a nil one. An element's error
+// is placed at the element, as DecodeJSON places it.
+func DecodeSlice[T any](value []byte, p *[]T, decode func(value []byte, p *T) error) error {
+	if string(value) == "null" {
+		*p = nil
+		return nil
+	}
+	a, ok := jsonscan.NewArray(value)
+	if !ok || !jsonscan.Bare(value) {
+		return DecodeJSON(value, p)
+	}
+	out := []T{}
+	var zero T
+	for i := 0; ; i++ {
+		elem, ok := a.Next()
+		if !ok {
+			break
+		}
+		out = append(out, zero) // decoded in place: a local would escape through decode
+		if err := decode(elem, &out[i]); err != nil {
+			if !validArray(value) {
+				return DecodeJSON(value, p)
+			}
+			return placeError(err, strconv.Itoa(i), offsetIn(value, elem))
+		}
+	}
+	if a.Err() {
+		return DecodeJSON(value, p)
+	}
+	*p = out
+	return nil
+}
+
+// validArray reports whether value is one array DecodeJSON would read:
+// when it is not, DecodeJSON's own error (about the first fault in the
+// text) is the one to report rather than an element's.
+func validArray(value []byte) bool {
+	return jsonscan.Strict(value, membersMaxDepth)
+}
+
+// asJSONError returns err as DecodeJSON returns an error from the
+// UnmarshalJSON of p's type: JSON errors unchanged (their place is the
+// value's own), others wrapped by the decoder as it wraps them.
+func asJSONError(err error, value []byte, p any) error {
+	switch err.(type) {
+	case *jsonv2.SemanticError, *jsontext.SyntacticError:
+		return err
+	}
+	return methodError(value, p, err)
+}
