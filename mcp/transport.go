@@ -71,6 +71,14 @@ func isInitialize(msg []byte) bool {
 	return err == nil && method == "initialize" && e.ID != nil
 }
 
+// InputPending reports whether the underlying transport has input read
+// ahead (rpc.PendingReader), so that the connection knows when a call may
+// be served in its read loop.
+func (t *sessionTransport) InputPending() bool {
+	p, ok := t.Transport.(rpc.PendingReader)
+	return ok && p.InputPending()
+}
+
 // Write sends one message.
 func (t *sessionTransport) Write(ctx context.Context, msg []byte) error {
 	t.mu.Lock()

@@ -39,6 +39,14 @@ type Conn struct {
 	onAbandon func(id ID, method string)
 	grace     time.Duration
 	outgoing  Handler // the WithOutgoing chain, nil without one
+
+	// Serving calls in the read loop (see WithInlineBudget): the budget,
+	// the timer that hands the reading over, and the frame being served
+	// (a sequence number; 0 when none is, or once it was taken over).
+	inlineBudget time.Duration
+	inlineTimer  *time.Timer
+	inlineSeq    atomic.Uint64
+	inlineRun    atomic.Uint64
 }
 
 type connKey struct{}
@@ -65,7 +73,11 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
 		grace:     o.grace,
+
+		inlineBudget: o.inlineBudget,
 	}
+	c.inlineTimer = time.AfterFunc(time.Hour, c.takeOver)
+	c.inlineTimer.Stop()
 	c.outgoing = c.sender(o.outgoing)
 	base := context.Background()
 	if o.base != nil {
@@ -122,7 +134,14 @@ func (c *Conn) readLoop() {
 			}
 			break
 		}
-		c.eng.frame(withMessageValues(c.ctx, mctx), msg, false, c.deliver, c.write)
+		ctx := withMessageValues(c.ctx, mctx)
+		if c.inlineOK() {
+			if !c.serveInline(ctx, msg) {
+				return // another goroutine reads from now on
+			}
+			continue
+		}
+		c.eng.frame(ctx, msg, false, c.deliver, c.write)
 	}
 	if errors.Is(err, io.EOF) {
 		err = nil

@@ -58,10 +58,13 @@ type options struct {
 	base        context.Context // see WithBaseContext
 	logParams   bool            // see WithLogParams
 	transport   string          // the "transport" of the log lines
+	// inlineBudget bounds a call served in the read loop (see
+	// WithInlineBudget); <= 0 serves none there.
+	inlineBudget time.Duration
 }
 
 func buildOptions(opts []Option) options {
-	o := options{limits: defaultLimits(), logger: slog.New(slog.DiscardHandler), grace: DefaultShutdownGrace}
+	o := options{limits: defaultLimits(), logger: slog.New(slog.DiscardHandler), grace: DefaultShutdownGrace, inlineBudget: DefaultInlineBudget}
 	for _, f := range opts {
 		f(&o)
 	}

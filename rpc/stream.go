@@ -53,6 +53,11 @@ func (t *StreamTransport) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
+// InputPending reports whether a message (or part of one) has been read
+// ahead and is waiting (rpc.PendingReader). It is called by the goroutine
+// that reads.
+func (t *StreamTransport) InputPending() bool { return t.r.Buffered() > 0 }
+
 // line reads one line of at most t.limit bytes (not counting "\n" or "\r\n").
 func (t *StreamTransport) line() ([]byte, error) {
 	var buf []byte
