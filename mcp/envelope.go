@@ -18,16 +18,23 @@ type envelope struct {
 // envelopeOf reads a message's envelope members in place; a message that
 // is not strict JSON is decoded instead, for the decoder's error.
 func envelopeOf(el []byte) (envelope, error) {
-	var e envelope
 	if !jsonscan.Strict(el, rpc.DefaultMaxDepth) {
+		var e envelope
 		err := rpc.DecodeJSON(el, &e)
 		return e, err
 	}
+	return envelopeOfStrict(el), nil
+}
+
+// envelopeOfStrict reads the envelope members of a message already known
+// to be strict JSON.
+func envelopeOfStrict(el []byte) envelope {
+	var e envelope
 	o, _ := jsonscan.NewObject(el)
 	for {
 		k, v, ok := o.Next()
 		if !ok {
-			return e, nil
+			return e
 		}
 		switch {
 		case jsonscan.NameIs(k, "id"):

@@ -93,6 +93,9 @@ func onLoopback(r *http.Request) bool {
 	if !ok || addr == nil {
 		return true
 	}
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp != nil {
+		return tcp.IP == nil || tcp.IP.IsLoopback()
+	}
 	host, _ := splitHostPort(addr.String())
 	ip := net.ParseIP(host)
 	return ip == nil || ip.IsLoopback()

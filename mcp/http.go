@@ -536,10 +536,13 @@ type frame struct {
 // anything else that is not such a message, an empty batch, a request id
 // of null (-32600).
 func parseFrame(body []byte) (frame, *rpc.Error) {
-	if !json.Valid(body) {
+	// One strict scan vouches for the whole body (JSON, depth, names,
+	// UTF-8); only a body it refuses is looked at again, for the error.
+	strict := jsonscan.Strict(body, rpc.DefaultMaxDepth)
+	if !strict && !json.Valid(body) {
 		return frame{}, rpc.ParseError("the body is not one JSON text")
 	}
-	if depthExceeds(body, rpc.DefaultMaxDepth) {
+	if !strict && depthExceeds(body, rpc.DefaultMaxDepth) {
 		return frame{}, rpc.ParseError(fmt.Sprintf("nesting deeper than %d levels", rpc.DefaultMaxDepth))
 	}
 	var fr frame
@@ -558,7 +561,13 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 		if b := bytes.TrimLeft(el, " \t\r\n"); len(b) == 0 || b[0] != '{' {
 			return frame{}, rpc.InvalidRequest("a message must be a JSON object")
 		}
-		e, err := envelopeOf(el)
+		var e envelope
+		var err error
+		if strict {
+			e = envelopeOfStrict(el)
+		} else {
+			e, err = envelopeOf(el)
+		}
 		if err != nil {
 			return frame{}, rpc.InvalidRequest(err.Error())
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 func TestABodyShorterThanItsContentLengthIsABadRequest(t *testing.T) {
@@ -31,4 +32,30 @@ func TestABodyShorterThanItsContentLengthIsABadRequest(t *testing.T) {
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
 	assert.Contains(t, errorBody(t, resp).Message, "cannot read the body")
+}
+
+func TestABodyNestedPastTheDepthLimitIsAParseError(t *testing.T) {
+	f := newFixture(t, nil)
+	session := f.initialize(mcp.Version20251125)
+	nested := func(levels int) string {
+		// The message object is one level, params another.
+		inner := strings.Repeat("[", levels-2) + strings.Repeat("]", levels-2)
+		return `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + inner + `}}`
+	}
+	resp := f.post(session, nested(rpc.DefaultMaxDepth+1))
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	e := errorBody(t, resp)
+	assert.Equal(t, rpc.CodeParseError, e.Code)
+	assert.Contains(t, e.Message, fmt.Sprintf("nesting deeper than %d levels", rpc.DefaultMaxDepth))
+
+	resp = f.post(session, nested(rpc.DefaultMaxDepth))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "exactly at the limit the body is read")
+}
+
+func TestABodyWithRepeatedNamesIsAnInvalidRequest(t *testing.T) {
+	f := newFixture(t, nil)
+	session := f.initialize(mcp.Version20251125)
+	resp := f.post(session, `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Equal(t, rpc.CodeInvalidRequest, errorBody(t, resp).Code)
 }
