@@ -48,7 +48,7 @@ type httpSession struct {
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
-	idleGen    uint64
+	idleSince  time.Time // when the last HTTP request ended
 	idle       *time.Timer
 }
 
@@ -502,15 +502,14 @@ func (s *httpSession) enter() bool {
 		return false
 	}
 	s.active++
-	s.idleGen++
-	if s.idle != nil {
-		s.idle.Stop()
-	}
 	return true
 }
 
-// leave marks an HTTP request as finished; when none is left the idle
-// timeout starts.
+// leave marks an HTTP request as finished; from the last one on, the
+// session is idle. One timer per session watches for the idle timeout: it
+// is armed when the session first goes idle and re-arms itself while the
+// session is busy or has not been idle long enough, so that a request
+// costs no timer operation of its own.
 func (s *httpSession) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -518,20 +517,34 @@ func (s *httpSession) leave() {
 	if s.active > 0 || s.ended || s.h.opts.SessionTimeout < 0 {
 		return
 	}
-	s.idleGen++
-	gen := s.idleGen
-	s.idle = time.AfterFunc(s.h.opts.SessionTimeout, func() { s.expire(gen) })
+	s.idleSince = time.Now()
+	if s.idle == nil {
+		s.idle = time.AfterFunc(s.h.opts.SessionTimeout, s.checkIdle)
+	}
 }
 
-// expire ends the session if nothing happened since the timer was set.
-func (s *httpSession) expire(gen uint64) {
+// checkIdle runs when the session may have been idle for the timeout: it
+// ends the session if so, and otherwise looks again when it could be.
+func (s *httpSession) checkIdle() {
+	timeout := s.h.opts.SessionTimeout
 	s.mu.Lock()
-	stale := gen == s.idleGen && s.active == 0 && !s.ended
-	s.mu.Unlock()
-	if stale {
-		s.h.log.Debug("mcp: session idle too long; ending it", "session", s.id)
-		s.ss.Close()
+	if s.ended {
+		s.mu.Unlock()
+		return
 	}
+	if s.active > 0 {
+		s.idle.Reset(timeout) // busy: a request's leave starts the count again
+		s.mu.Unlock()
+		return
+	}
+	if left := timeout - time.Since(s.idleSince); left > 0 {
+		s.idle.Reset(left)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	s.h.log.Debug("mcp: session idle too long; ending it", "session", s.id)
+	s.ss.Close()
 }
 
 // outboundIDs reads the ids of the responses in an outbound message (one
