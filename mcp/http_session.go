@@ -48,7 +48,7 @@ type httpSession struct {
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
-	idleSince  time.Time // when the last HTTP request ended
+	idleSince  time.Time  // when the last HTTP request ended
 	idle       *time.Timer
 }
 
