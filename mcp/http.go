@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -187,7 +185,7 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 
 // post serves a POSTed message or batch.
 func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !isJSONBody(r) {
 		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
@@ -587,28 +585,6 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 		}
 	}
 	return fr, nil
-}
-
-// accepts reports whether the request's Accept header admits a media type:
-// listed, or covered by type/* or */* with a non-zero quality. An absent
-// header admits nothing, since Streamable HTTP requires one.
-func accepts(r *http.Request, mediaType string) bool {
-	major, _, _ := strings.Cut(mediaType, "/")
-	for _, line := range r.Header.Values("Accept") {
-		for _, part := range strings.Split(line, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil {
-				continue
-			}
-			if q, ok := params["q"]; ok && strings.Trim(q, "0.") == "" {
-				continue
-			}
-			if mt == mediaType || mt == major+"/*" || mt == "*/*" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // writeHTTPError answers with an HTTP error status and a JSON-RPC error

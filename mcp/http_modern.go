@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"mime"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -34,6 +33,9 @@ const methodListen = "subscriptions/listen"
 // response was written.
 var errResponseEnded = errors.New("mcp: the request's response has been sent")
 
+// protocolVersionKey is HeaderProtocolVersion as net/http keys it.
+var protocolVersionKey = http.CanonicalHeaderKey(HeaderProtocolVersion)
+
 // modernEra decides whether r is a 2026-07-28 request (docs/mcp-http.md,
 // "Which era a request is"). An MCP-Protocol-Version header decides first:
 // a handshake version means the legacy session code, any other value the
@@ -46,7 +48,7 @@ var errResponseEnded = errors.New("mcp: the request's response has been sent")
 // it failed and r has been answered.
 func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request) (modern bool, body []byte, ok bool) {
 	legacy := h.server.servesLegacy()
-	if v, present := r.Header[http.CanonicalHeaderKey(HeaderProtocolVersion)]; present {
+	if v, present := r.Header[protocolVersionKey]; present {
 		dated := len(v) == 1 && slices.Contains(SupportedVersions(), strings.TrimSpace(v[0]))
 		return !dated || !legacy, nil, true
 	}
@@ -82,7 +84,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 			"the 2026-07-28 Streamable HTTP transport takes POST only: no GET stream, no sessions to DELETE")
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !isJSONBody(r) {
 		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
