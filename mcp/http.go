@@ -109,6 +109,7 @@ type StreamableHTTPHandler struct {
 	hosts  hostPolicy
 	log    *slog.Logger
 	drain  *drain
+	bodies *bodyGuard // bounds body reads; nil without BodyTimeout
 
 	stateless gate // 2026-07-28 requests running
 	listening gate // 2026-07-28 listen streams open
@@ -139,6 +140,9 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	}
 	if h.opts.BodyTimeout == 0 {
 		h.opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if h.opts.BodyTimeout > 0 {
+		h.bodies = newBodyGuard(h.opts.BodyTimeout)
 	}
 	h.store = h.opts.EventStore
 	if h.store == nil {
@@ -314,15 +318,18 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	if r.ContentLength > limit {
 		return nil, http.StatusRequestEntityTooLarge, bodyTooLarge(limit)
 	}
-	// Servers that do not support deadlines (a test recorder) read
-	// without one.
-	rc := http.NewResponseController(w)
-	deadline := h.opts.BodyTimeout > 0 && rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
+	// The guard ends a read that outlasts BodyTimeout by setting the
+	// connection's read deadline; after such a failure the deadline stays,
+	// so the server does not wait for the rest of the body. Servers that do
+	// not support deadlines (a test recorder) are not bounded.
+	var rc *http.ResponseController
+	if h.bodies != nil {
+		rc = http.NewResponseController(w)
+		h.bodies.begin(rc)
+	}
 	body, err := readSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
-	if deadline && err == nil {
-		// Lifted for what follows (an SSE stream); after a failure it
-		// stays, so the server does not wait for the rest of the body.
-		rc.SetReadDeadline(time.Time{})
+	if rc != nil {
+		h.bodies.end(rc, err == nil)
 	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
@@ -517,6 +524,9 @@ func (h *StreamableHTTPHandler) Close() error {
 	h.mu.Unlock()
 	for _, sess := range all {
 		sess.ss.Close()
+	}
+	if h.bodies != nil {
+		h.bodies.stop()
 	}
 	return nil
 }
