@@ -90,7 +90,9 @@ type HTTPOptions struct {
 	KeepAlive time.Duration
 	// BodyTimeout bounds reading a POST body once its headers are in: a
 	// client that starts a body and never finishes it gets 408 and its
-	// connection closed. 0 means 30 seconds; negative, no bound.
+	// connection closed, at most a tenth of the bound (and never more
+	// than a second) after the bound. 0 means 30 seconds; negative, no
+	// bound.
 	BodyTimeout time.Duration
 }
 
