@@ -55,6 +55,11 @@ func (c *Conn) inlineOK() bool {
 func (c *Conn) serveInline(ctx context.Context, msg []byte) bool {
 	seq := c.inlineSeq.Add(1)
 	c.inlineRun.Store(seq)
+	// The frame counts as a call in flight from the start: a reader that
+	// takes over may meet the end of input and wait for the calls in
+	// flight while this one is still being decoded.
+	c.eng.active.Add(1)
+	defer c.eng.active.Add(-1)
 	c.inlineTimer.Reset(c.inlineBudget)
 	c.eng.frame(ctx, msg, true, c.deliver, c.write)
 	if c.inlineRun.CompareAndSwap(seq, 0) {

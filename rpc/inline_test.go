@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -103,4 +104,23 @@ func TestStreamTransportReportsInputReadAhead(t *testing.T) {
 	_, err = tr.Read(context.Background())
 	require.NoError(t, err)
 	assert.False(t, tr.InputPending())
+}
+
+func TestACallServedInTheReadLoopIsAnsweredWhenTheInputEndsMeanwhile(t *testing.T) {
+	// With the smallest budget another goroutine takes over the reading
+	// at once and meets the end of input while the call is still being
+	// decoded: the connection must wait for the call before it closes.
+	r := rpc.NewRouter()
+	r.Register("echo", rpc.Method{Handler: func(context.Context, *rpc.Request) (any, error) { return "ok", nil }})
+	for i := range 200 {
+		in := strings.NewReader(`{"jsonrpc":"2.0","method":"echo","id":1}` + "\n")
+		var out syncbuf.Buffer
+		conn := rpc.NewConn(rpc.NewStreamTransport(in, &out), rpc.WithHandler(r), rpc.WithInlineBudget(time.Nanosecond))
+		select {
+		case <-conn.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("the connection did not end at the end of its input")
+		}
+		require.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"ok"}`+"\n", out.String(), "run %d", i)
+	}
 }
