@@ -38,6 +38,10 @@ func (c *Conn) serveFrame(mctx context.Context, msg []byte, wait bool, reply fun
 	if reply == nil {
 		reply = c.write
 	}
+	// Counted as a call in flight while it is decoded and dispatched, so
+	// that a shutdown meanwhile waits for its calls.
+	c.eng.active.Add(1)
+	defer c.eng.active.Add(-1)
 	c.eng.frame(withMessageValues(c.ctx, mctx), msg, wait, c.deliver, reply)
 	return nil
 }
