@@ -685,6 +685,14 @@ func TestACancellationReachesAFullSession(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the cancellation did not reach the call holding the only place")
 	}
-	// The cancelled call gets no answer; the place is free again.
-	p.ping(3)
+	// The cancelled call gets no answer; the place is free again once its
+	// handler has returned, which is just after it saw the cancellation.
+	id := 3
+	require.Eventually(t, func() bool {
+		id++
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id))
+		m := p.next()
+		require.Equal(t, fmt.Sprint(id), string(m.ID), "the cancelled call is never answered")
+		return m.Error == nil
+	}, 5*time.Second, time.Millisecond)
 }
