@@ -31,6 +31,10 @@ type callState struct {
 
 	// cache is the hint a cacheable result sets for the stateless era.
 	cache *CacheHint
+
+	// params are the stateless request's members the protocol reads,
+	// scanned once by admitModern; nil in the handshake era.
+	params *modernParams
 }
 
 // binding names the request for requestState (see bindingOf), computed

@@ -129,8 +129,10 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	if _, isObject := jsonscan.NewObject(req.Params); !isObject {
 		return nil, bad("params with _meta are required")
 	}
-	meta, ok := jsonscan.Member(req.Params, "_meta")
-	if !ok || string(meta) == "null" {
+	var p modernParams
+	scanModernParams(req.Params, &p)
+	meta := p.meta
+	if meta == nil || string(meta) == "null" {
 		return nil, bad("params._meta is required")
 	}
 	if _, isObject := jsonscan.NewObject(meta); !isObject {
@@ -166,7 +168,13 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
 		return nil, s.unsupportedVersion(version)
 	}
-	c := &callState{modern: true, version: version, logLevel: -1, method: req.Method}
+	// The call and its scanned params in one allocation.
+	both := &struct {
+		callState
+		params modernParams
+	}{callState{modern: true, version: version, logLevel: -1, method: req.Method}, p}
+	c := &both.callState
+	c.params = &both.params
 	if _, isObject := jsonscan.NewObject(rawCaps); !isObject {
 		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 	}
@@ -494,35 +502,23 @@ func (s *Server) infoJSON() json.RawMessage {
 // with the server's key and belong to this very request (-32602
 // otherwise).
 func (s *Server) openRound(c *callState, req *rpc.Request) error {
-	o, ok := jsonscan.NewObject(req.Params)
-	if !ok {
+	p := c.params
+	if p == nil {
+		p = new(modernParams)
+		scanModernParams(req.Params, p)
+	}
+	if !p.object {
 		return rpc.InvalidParams("params must be an object")
 	}
 	var target string
-	var args, inputs, state []byte
-	for {
-		k, v, ok := o.Next()
+	for _, m := range p.targets[:p.ntargets] {
+		t, ok := jsonscan.String(m.value)
 		if !ok {
-			break
+			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name))
 		}
-		switch {
-		case jsonscan.NameIs(k, "name"), jsonscan.NameIs(k, "uri"):
-			t, ok := jsonscan.String(v)
-			if !ok {
-				return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", k))
-			}
-			target += t
-		case jsonscan.NameIs(k, "arguments"):
-			args = v
-		case jsonscan.NameIs(k, "inputResponses"):
-			inputs = v
-		case jsonscan.NameIs(k, "requestState"):
-			state = v
-		}
+		target += t
 	}
-	if o.Err() {
-		return rpc.InvalidParams("params must be an object")
-	}
+	args, inputs, state := p.args, p.inputs, p.state
 	c.bindTarget, c.bindArgs = target, args
 	if len(inputs) > 0 && string(inputs) != "null" {
 		if err := json.Unmarshal(inputs, &c.inputs); err != nil {
