@@ -42,7 +42,6 @@ type httpSession struct {
 
 	mu         sync.Mutex
 	ended      bool
-	current    *stream            // the stream of the frame being read
 	streams    map[string]*stream // streams with answers to come, and the GET stream
 	byRequest  map[string]*stream // unanswered client requests by id
 	nextStream int
@@ -52,11 +51,11 @@ type httpSession struct {
 	idle       *time.Timer
 }
 
-// inFrame is one POST body on its way to the session, with the stream its
-// answers go to (nil when it has none) and the POST it came in.
+// inFrame is one POST body on its way to the session's read loop (a body
+// without requests: notifications and responses; requests go to start)
+// and the POST it came in.
 type inFrame struct {
 	msg []byte
-	st  *stream
 	ctx context.Context // the POST's: its values reach the handlers
 	r   *http.Request
 }
@@ -106,9 +105,6 @@ func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
 func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	select {
 	case f := <-s.in:
-		s.mu.Lock()
-		s.current = f.st
-		s.mu.Unlock()
 		var mctx context.Context
 		if f.r != nil {
 			mctx = rpc.WithHTTPRequest(f.ctx, f.r)
@@ -216,17 +212,15 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 }
 
 // routeResponse sends a response (or a batch of them) to the stream of its
-// requests. A response with id null answers the frame being read (the
-// connection could not read it); ids is then empty.
+// requests. A response with id null (ids empty) answers a frame of the
+// read loop, which carried no requests: no stream waits for it. Responses
+// to the frames given to start go to their stream by answer.
 func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byte) {
 	var st *stream
 	for _, id := range ids {
 		if st = s.byRequest[id]; st != nil {
 			break
 		}
-	}
-	if len(ids) == 0 {
-		st = s.current
 	}
 	if st == nil || st.id == standaloneStream {
 		s.h.log.Debug("mcp: dropping a response no stream waits for", "session", s.id)

@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 )
 
@@ -45,11 +44,6 @@ func encodeBatch(calls []*BatchCall, next func() ID) ([]byte, []ID, error) {
 	}
 	buf.WriteByte(']')
 	return buf.Bytes(), ids, nil
-}
-
-// strictUnmarshal decodes with exact, case-sensitive member names.
-func strictUnmarshal(raw json.RawMessage, v any) error {
-	return DecodeJSON(raw, v)
 }
 
 // DecodeJSON decodes b into v the way the runtime decodes params and

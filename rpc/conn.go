@@ -429,7 +429,7 @@ func (r *Response) decode(result any) error {
 	if result == nil {
 		return nil
 	}
-	if err := strictUnmarshal(r.Result, result); err != nil {
+	if err := DecodeJSON(r.Result, result); err != nil {
 		return fmt.Errorf("rpc: decoding the result: %w", err)
 	}
 	return nil

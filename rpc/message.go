@@ -38,7 +38,7 @@ func (r *Request) DecodeParams(v any) error {
 	if len(r.Params) == 0 {
 		return nil
 	}
-	if err := strictUnmarshal(r.Params, v); err != nil {
+	if err := DecodeJSON(r.Params, v); err != nil {
 		return InvalidParams(fmt.Sprintf("cannot decode: %v", err))
 	}
 	return nil
@@ -230,7 +230,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 		} else {
 			// Decoded from the raw bytes, so data keeps its exact text.
 			var e Error
-			if err := strictUnmarshal(data[errObj.val.start:errObj.val.end], &e); err != nil {
+			if err := DecodeJSON(data[errObj.val.start:errObj.val.end], &e); err != nil {
 				return inbound{dropped: InvalidRequest("invalid response: error: " + err.Error()), id: replyID}
 			}
 			resp.Error = &e

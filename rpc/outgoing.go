@@ -65,7 +65,7 @@ func (c *Conn) sendVia(ctx context.Context, id ID, method string, params, result
 			return fmt.Errorf("rpc: encoding the result an outgoing middleware returned: %w", err)
 		}
 	}
-	if err := strictUnmarshal(b, result); err != nil {
+	if err := DecodeJSON(b, result); err != nil {
 		return fmt.Errorf("rpc: decoding the result: %w", err)
 	}
 	return nil
