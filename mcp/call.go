@@ -48,11 +48,6 @@ func (c *callState) binding() string {
 
 type callKey struct{}
 
-// withCall marks ctx as serving the request described by c.
-func withCall(ctx context.Context, c *callState) context.Context {
-	return context.WithValue(ctx, callKey{}, c)
-}
-
 // callFromContext returns the stateless request ctx serves, or nil outside
 // the stateless path (see callOf for session requests).
 func callFromContext(ctx context.Context) *callState {

@@ -21,16 +21,14 @@ func SessionFromContext(ctx context.Context) *ServerSession {
 	return ss
 }
 
-// withRequestID marks ctx as serving the client request with this id, so
-// that what the handler sends can travel with that request's response (the
-// Streamable HTTP transport puts it on the request's own stream).
-func withRequestID(ctx context.Context, id rpc.ID) context.Context {
-	return context.WithValue(ctx, requestKey{}, id)
-}
-
 // requestIDFromContext returns the id of the client request a handler is
-// serving, and false outside a request handler.
+// serving (see requestContext), and false outside a request handler. What
+// the handler sends travels with that request's response: the Streamable
+// HTTP transport puts it on the request's own stream.
 func requestIDFromContext(ctx context.Context) (rpc.ID, bool) {
-	id, ok := ctx.Value(requestKey{}).(rpc.ID)
-	return id, ok
+	id, ok := ctx.Value(requestKey{}).(*rpc.ID)
+	if !ok {
+		return rpc.ID{}, false
+	}
+	return *id, true
 }

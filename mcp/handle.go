@@ -53,7 +53,6 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 	if !req.IsNotification() && ss.server.servesModern() && isModernMethod(req.Method, req.Params) {
 		return ss.handleModern(ctx, req)
 	}
-	ctx = withSession(ctx, ss)
 	if req.Method == "initialize" {
 		defer ss.initHandled()
 	} else if !ss.initialized() {
@@ -61,17 +60,16 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 		ss.awaitInit(ctx)
 	}
 	if req.IsNotification() {
-		return nil, ss.notification(ctx, req)
+		return nil, ss.notification(withSession(ctx, ss), req)
 	}
 	if err := ss.admit(req.Method); err != nil {
 		return nil, err
 	}
-	ctx = withRequestID(ctx, req.ID)
-	ctx = withProgress(ctx, req.Params)
-	ctx, cancel := context.WithCancel(ctx)
-	untrack := ss.track(req.ID, cancel)
-	res, err := ss.server.router.Handle(ctx, req)
-	if untrack() {
+	rc := newRequestContext(ctx, ss, nil, req.ID, req.Params)
+	rc.Context, rc.cancel = context.WithCancel(ctx)
+	ss.track(rc)
+	res, err := ss.server.router.Handle(rc, req)
+	if ss.untrack(rc) {
 		// The client gave the request up: it gets no answer.
 		return nil, rpc.ErrNoResponse
 	}
@@ -82,10 +80,11 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 // connection. notifications/cancelled from the client cancels it (and ends
 // a listen); it is then left unanswered.
 func (ss *ServerSession) handleModern(ctx context.Context, req *rpc.Request) (any, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	untrack := ss.track(req.ID, cancel)
-	res, err := ss.server.serveModern(ctx, req, connSink{ss.conn})
-	if untrack() {
+	rc := &requestContext{id: req.ID}
+	rc.Context, rc.cancel = context.WithCancel(ctx)
+	ss.track(rc)
+	res, err := ss.server.serveModern(rc.Context, req, connSink{ss.conn})
+	if ss.untrack(rc) {
 		return nil, rpc.ErrNoResponse
 	}
 	return res, err

@@ -289,17 +289,19 @@ func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st
 	case <-r.Context().Done():
 		return
 	}
-	select {
-	case msg := <-st.reply:
-		w.Header().Set("Content-Type", "application/json")
-		if wait, limited := rpc.ResponseRetryAfter(msg); limited {
-			rpc.SetRetryAfter(w.Header(), wait)
-			w.WriteHeader(http.StatusTooManyRequests)
-		}
-		w.Write(msg)
-	default:
+	// done is closed after the answer was set (both under the session's
+	// lock), or without one when the session ended first.
+	msg := st.answer
+	if msg == nil {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
+		return
 	}
+	w.Header().Set("Content-Type", "application/json")
+	if wait, limited := rpc.ResponseRetryAfter(msg); limited {
+		rpc.SetRetryAfter(w.Header(), wait)
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
+	w.Write(msg)
 }
 
 // dropFailedInit ends a session whose initialize was answered with an

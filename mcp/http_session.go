@@ -64,12 +64,12 @@ type inFrame struct {
 type stream struct {
 	id      string
 	sse     bool
-	init    bool            // the POST carried initialize
-	pending map[string]bool // ids of requests not answered yet
-	conn    *sseConn        // the client connected to it, or nil
-	first   *sseConn        // the POST's own connection, set once in open
-	reply   chan []byte     // JSON mode: the response
-	done    chan struct{}   // closed when every request is answered or the session ended
+	init    bool          // the POST carried initialize
+	pending idSet         // ids of requests not answered yet
+	conn    *sseConn      // the client connected to it, or nil
+	first   *sseConn      // the POST's own connection, set once in open
+	answer  []byte        // JSON mode: the response, set once, before done is closed
+	done    chan struct{} // closed when every request is answered or the session ended
 }
 
 // errSessionEnded reports a session that ended.
@@ -234,25 +234,22 @@ func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byt
 // with nothing left to answer is complete.
 func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg []byte) {
 	if len(ids) == 0 {
-		for id := range st.pending {
-			ids = append(ids, id)
-		}
+		ids = st.pending.list()
 	}
 	for _, id := range ids {
 		if s.byRequest[id] == st {
 			delete(s.byRequest, id)
-			delete(st.pending, id)
+			st.pending.remove(id)
 		}
 	}
 	if st.sse {
 		s.emit(ctx, st, msg)
 	} else {
-		select {
-		case st.reply <- msg:
-		default:
+		if st.answer == nil {
+			st.answer = msg
 		}
 	}
-	if len(st.pending) == 0 {
+	if st.pending.len() == 0 {
 		s.complete(st)
 	}
 }
@@ -310,15 +307,14 @@ func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
 	if s.ended {
 		return nil, errSessionEnded
 	}
-	seen := map[string]bool{}
+	var pending idSet
 	for _, id := range ids {
-		if s.byRequest[id] != nil || seen[id] {
+		if s.byRequest[id] != nil || !pending.add(id) {
 			return nil, errDuplicateID
 		}
-		seen[id] = true
 	}
 	s.nextStream++
-	st := &stream{id: strconv.Itoa(s.nextStream), sse: sse, init: init, pending: seen, done: make(chan struct{})}
+	st := &stream{id: strconv.Itoa(s.nextStream), sse: sse, init: init, pending: pending, done: make(chan struct{})}
 	if sse {
 		st.conn = newSSEConn()
 		st.first = st.conn
@@ -329,8 +325,6 @@ func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
 		}
 		prime.id = id
 		st.conn.push(prime)
-	} else {
-		st.reply = make(chan []byte, 1)
 	}
 	s.streams[st.id] = st
 	for _, id := range ids {
@@ -343,7 +337,7 @@ func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
 func (s *httpSession) abandon(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id := range st.pending {
+	for _, id := range st.pending.list() {
 		delete(s.byRequest, id)
 	}
 	if s.streams[st.id] == st {

@@ -125,8 +125,5 @@ func (s *Server) serveModernCustom(ctx context.Context, req *rpc.Request, sink m
 		return nil, err
 	}
 	c.sink = sink
-	ctx = withCall(ctx, c)
-	ctx = withRequestID(ctx, req.ID)
-	ctx = withProgress(ctx, req.Params)
-	return s.router.Handle(ctx, req)
+	return s.router.Handle(newRequestContext(ctx, nil, c, req.ID, req.Params), req)
 }

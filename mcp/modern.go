@@ -322,10 +322,7 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 	}
 	c.sink = sink
 	c.principal = PrincipalFromContext(ctx)
-	ctx = withCall(ctx, c)
-	ctx = withRequestID(ctx, req.ID)
-	ctx = withProgress(ctx, req.Params)
-	res, err := router.Handle(ctx, req)
+	res, err := router.Handle(newRequestContext(ctx, nil, c, req.ID, req.Params), req)
 	var ir *InputRequired
 	if m.input && errors.As(err, &ir) {
 		return s.modernInputRequired(c, ir)

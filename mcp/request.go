@@ -114,11 +114,6 @@ type progressState struct {
 	sent   bool
 }
 
-// withProgress keeps a request's params for a later progress report.
-func withProgress(ctx context.Context, params json.RawMessage) context.Context {
-	return context.WithValue(ctx, progressKey{}, &progressState{params: params})
-}
-
 // tokenLocked finds the progress token in the params, once.
 func (st *progressState) tokenLocked() (ProgressToken, bool) {
 	if !st.read {

@@ -226,7 +226,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 		id:         id,
 		logLevel:   -1,
 		subscribed: map[string]bool{},
-		inflight:   map[string]*inflightCall{},
+		inflight:   map[string]*requestContext{},
 		ready:      make(chan struct{}),
 	}
 	transport := serverTransportName(t)

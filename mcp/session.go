@@ -32,7 +32,7 @@ type ServerSession struct {
 	initDone   chan struct{}   // closed when an initialize read earlier has been handled
 	logLevel   int             // index in logLevels; -1 = logging off
 	subscribed map[string]bool // resource URIs
-	inflight   map[string]*inflightCall
+	inflight   map[string]*requestContext
 	closeOnce  sync.Once
 }
 
@@ -144,31 +144,26 @@ func (ss *ServerSession) initialized() bool {
 	return ss.state != stateNew
 }
 
-// track registers a request's cancel function under its id, so that
-// notifications/cancelled can reach it. The returned func unregisters it
-// and reports whether the client cancelled the request meanwhile.
-func (ss *ServerSession) track(id rpc.ID, cancel context.CancelFunc) func() bool {
-	key := id.String()
-	f := &inflightCall{cancel: cancel}
+// track registers a request being served under its id, so that
+// notifications/cancelled can reach it (rc.cancel).
+func (ss *ServerSession) track(rc *requestContext) {
 	ss.mu.Lock()
-	ss.inflight[key] = f
+	ss.inflight[rc.id.String()] = rc
 	ss.mu.Unlock()
-	return func() bool {
-		ss.mu.Lock()
-		if ss.inflight[key] == f {
-			delete(ss.inflight, key)
-		}
-		byClient := f.cancelled
-		ss.mu.Unlock()
-		cancel()
-		return byClient
-	}
 }
 
-// inflightCall is a request being served.
-type inflightCall struct {
-	cancel    context.CancelFunc
-	cancelled bool // by the client's notifications/cancelled
+// untrack unregisters a request tracked with track, ends its context and
+// reports whether the client cancelled it meanwhile.
+func (ss *ServerSession) untrack(rc *requestContext) bool {
+	key := rc.id.String()
+	ss.mu.Lock()
+	if ss.inflight[key] == rc {
+		delete(ss.inflight, key)
+	}
+	byClient := rc.cancelled
+	ss.mu.Unlock()
+	rc.cancel()
+	return byClient
 }
 
 // cancel cancels the request with this id if it is still in flight; unknown

@@ -1,0 +1,56 @@
+package mcp
+
+// idSet is a set of request ids: the requests of one POST that are not
+// answered yet. Nearly every POST carries one request, whose id it holds
+// without a map; a batch's ids go in a map.
+type idSet struct {
+	one  string
+	has  bool            // one is in the set
+	many map[string]bool // the ids besides one
+}
+
+// add puts id in the set and reports whether it was not in it already.
+func (s *idSet) add(id string) bool {
+	if s.has && s.one == id || s.many[id] {
+		return false
+	}
+	if !s.has && len(s.many) == 0 {
+		s.one, s.has = id, true
+		return true
+	}
+	if s.many == nil {
+		s.many = map[string]bool{}
+	}
+	s.many[id] = true
+	return true
+}
+
+// remove takes id out of the set.
+func (s *idSet) remove(id string) {
+	if s.has && s.one == id {
+		s.one, s.has = "", false
+		return
+	}
+	delete(s.many, id)
+}
+
+// len is the number of ids in the set.
+func (s *idSet) len() int {
+	n := len(s.many)
+	if s.has {
+		n++
+	}
+	return n
+}
+
+// list returns the ids in the set, in no particular order.
+func (s *idSet) list() []string {
+	ids := make([]string, 0, s.len())
+	if s.has {
+		ids = append(ids, s.one)
+	}
+	for id := range s.many {
+		ids = append(ids, id)
+	}
+	return ids
+}
