@@ -169,12 +169,13 @@ func resourceNotFound(c *callState, uri string) *rpc.Error {
 // subscribe records or drops the session's interest in a resource.
 func (ss *ServerSession) subscribe(uri string, on bool) {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
 	if on {
 		ss.subscribed[uri] = true
 	} else {
 		delete(ss.subscribed, uri)
 	}
+	ss.mu.Unlock()
+	ss.stateChanged()
 }
 
 // ResourceUpdated tells every session subscribed to uri, and every
