@@ -639,6 +639,9 @@ func (h *StreamableHTTPHandler) Close() error {
 	if h.bodies != nil {
 		h.bodies.stop()
 	}
+	if h.rep != nil && h.rep.stopFanOut != nil {
+		h.rep.stopFanOut()
+	}
 	return nil
 }
 

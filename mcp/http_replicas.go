@@ -35,6 +35,8 @@ type replicas struct {
 	broker   Broker // nil: what is only published is lost
 	self     string // this replica, in what it publishes
 	ttl      time.Duration
+
+	stopFanOut func() // ends the subscription to other replicas' changes; nil when none
 }
 
 // maxSharedTTL is how long a shared session's state lives past its last
@@ -56,7 +58,9 @@ func newReplicas(h *StreamableHTTPHandler) *replicas {
 	if ttl <= 0 {
 		ttl = maxSharedTTL
 	}
-	return &replicas{h: h, sessions: h.opts.Sessions, broker: h.opts.Broker, self: hex.EncodeToString(b[:]), ttl: ttl}
+	r := &replicas{h: h, sessions: h.opts.Sessions, broker: h.opts.Broker, self: hex.EncodeToString(b[:]), ttl: ttl}
+	r.fanOut()
+	return r
 }
 
 // firstID returns where a session's own request ids start on this
@@ -90,6 +94,7 @@ func topic(session string) string { return "mcp/session/" + session }
 // It puts the state at once when there is one (a session taken up).
 func (r *replicas) share(sess *httpSession) {
 	sess.ss.onChange = func() { r.save(sess) }
+	sess.ss.hears = sess.hasGetClient
 	if r.broker == nil {
 		return
 	}
@@ -253,6 +258,14 @@ func (s *httpSession) release() {
 	s.local = true
 	s.mu.Unlock()
 	s.ss.Close()
+}
+
+// hasGetClient reports whether the client's GET stream is connected here.
+func (s *httpSession) hasGetClient() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.streams[standaloneStream]
+	return st != nil && st.conn != nil
 }
 
 // relayGet sends a message another replica had for the session's GET

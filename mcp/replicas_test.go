@@ -23,6 +23,8 @@ import (
 // an event store, behind a round-robin balancer on 127.0.0.1.
 type cluster struct {
 	URL      string
+	urls     []string // each replica's own address, without the balancer
+	servers  []*mcp.Server
 	handlers []*mcp.StreamableHTTPHandler
 	served   []atomic.Int64 // requests each replica got
 	session  atomic.Value   // the last Mcp-Session-Id a replica issued
@@ -64,10 +66,18 @@ func newCluster(t *testing.T, n int, newServer func(t *testing.T) *mcp.Server, o
 			c.session.Store(id)
 		}
 	}))
+	c.servers = servers
+	var direct []*httptest.Server
+	for _, h := range c.handlers {
+		d := httptest.NewServer(h)
+		direct = append(direct, d)
+		c.urls = append(c.urls, d.URL)
+	}
 	t.Cleanup(func() {
 		for i, h := range c.handlers {
 			servers[i].CloseSubscriptions()
 			h.Close()
+			direct[i].Close()
 		}
 		ts.Close()
 	})
@@ -242,5 +252,62 @@ func TestAnUnusableStoredSessionIsNotFound(t *testing.T) {
 		require.NoError(t, store.Put(bg(t), id, []byte(doc), time.Minute))
 		w := c.post(t, 0, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		assert.Equal(t, http.StatusNotFound, w.Code, doc)
+	}
+}
+
+// A change made at one replica reaches the listens open at another:
+// tools/list_changed and notifications/resources/updated.
+func TestAListenHearsOfChangesMadeAtAnotherReplica(t *testing.T) {
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := askingServer(t)
+		require.NoError(t, s.AddResource(&mcp.Resource{URI: "mem://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{}, nil
+		}))
+		return s
+	}, nil)
+	changed := make(chan string, 4)
+	s, err := mcp.NewClient(nil, &mcp.ClientOptions{
+		OnToolsListChanged: func(context.Context) { changed <- "tools" },
+		OnResourceUpdated:  func(_ context.Context, p *mcp.ResourceUpdatedNotificationParams) { changed <- p.URI },
+	}).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: c.urls[0]})
+	require.NoError(t, err)
+	defer s.Close()
+	require.True(t, s.Modern())
+	acked := make(chan mcp.ListenFilter, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Listen(bg(t), &mcp.ListenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"mem://a"}, Acknowledged: func(h mcp.ListenFilter) { acked <- h }})
+	}()
+	receive(t, acked)
+	require.NoError(t, c.servers[1].AddTool(&mcp.Tool{Name: "new", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+	assert.Equal(t, "tools", receive(t, changed))
+	c.servers[1].ResourceUpdated(bg(t), "mem://a")
+	assert.Equal(t, "mem://a", receive(t, changed))
+	c.servers[0].CloseSubscriptions()
+	assert.NoError(t, receive(t, done))
+}
+
+// A handshake session hears of a list change made at any replica once,
+// from the replica its GET stream is connected to.
+func TestAHandshakeSessionHearsOfAChangeOnce(t *testing.T) {
+	c := newCluster(t, 3, askingServer, nil)
+	changed := make(chan string, 8)
+	opts := versionOptions(mcp.Version20251125)
+	opts.OnToolsListChanged = func(context.Context) { changed <- "tools" }
+	s := handshakeClient(t, c.URL, opts)
+	defer s.Close()
+	for range 3 {
+		require.NoError(t, s.Ping(bg(t))) // copies everywhere
+	}
+	for i := range 3 {
+		require.NoError(t, c.servers[i].AddTool(&mcp.Tool{Name: "new" + strings.Repeat("x", i), InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+		assert.Equal(t, "tools", receive(t, changed), "change at replica %d", i)
+	}
+	select {
+	case <-changed:
+		t.Fatal("a change was heard twice")
+	case <-time.After(200 * time.Millisecond):
 	}
 }

@@ -182,12 +182,19 @@ func (ss *ServerSession) subscribe(uri string, on bool) {
 // stateless listen that named it, that the resource changed
 // (notifications/resources/updated).
 func (s *Server) ResourceUpdated(ctx context.Context, uri string) {
+	s.localResourceUpdated(ctx, uri)
+	s.relay(change{Kind: changeResource, URI: uri})
+}
+
+// localResourceUpdated is ResourceUpdated for the sessions and listens of
+// this process only.
+func (s *Server) localResourceUpdated(ctx context.Context, uri string) {
 	s.tellResourceUpdated(uri)
 	for _, ss := range s.Sessions() {
 		ss.mu.Lock()
 		want := ss.subscribed[uri]
 		ss.mu.Unlock()
-		if want {
+		if want && ss.hearsBroadcasts() {
 			if err := ss.conn.Notify(ctx, "notifications/resources/updated", ResourceUpdatedNotificationParams{URI: uri}); err != nil {
 				ss.log.Debug("mcp: resource update not delivered", "uri", uri, logx.Error, err)
 			}
