@@ -46,7 +46,7 @@ type memorySub struct {
 	once sync.Once
 }
 
-// Publish hands a copy of msg to every subscriber of topic. A subscriber
+// Publish hands every subscriber of topic a copy of msg of its own. A subscriber
 // whose queue is full misses it.
 func (b *MemoryBroker) Publish(_ context.Context, topic string, msg []byte) error {
 	b.mu.Lock()
@@ -54,10 +54,9 @@ func (b *MemoryBroker) Publish(_ context.Context, topic string, msg []byte) erro
 	if len(b.topics[topic]) == 0 {
 		return nil
 	}
-	c := append([]byte(nil), msg...)
 	for s := range b.topics[topic] {
 		select {
-		case s.ch <- c:
+		case s.ch <- append([]byte(nil), msg...): // each its own copy
 		default:
 		}
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,7 +164,8 @@ func (m *MemoryEventStore) Replay(_ context.Context, session, lastEventID string
 	}
 	m.mu.Unlock()
 	for _, e := range out {
-		if err := fn(formatEventID(e.stream, e.n), e.data); err != nil {
+		// A copy: what fn does with data must not change the store.
+		if err := fn(formatEventID(e.stream, e.n), append([]byte(nil), e.data...)); err != nil {
 			return stream, err
 		}
 	}
@@ -178,9 +180,19 @@ func (m *MemoryEventStore) Forget(_ context.Context, session string) error {
 	return nil
 }
 
-// formatEventID names event n of a stream.
+// formatEventID names event n of a stream. A stream name's bytes outside
+// visible ASCII, and '%', are written %XX, so that the id is visible
+// ASCII whatever the name.
 func formatEventID(stream string, n uint64) string {
-	return stream + "-" + strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i := 0; i < len(stream); i++ {
+		if c := stream[i]; c < 0x21 || c > 0x7e || c == '%' {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(stream[i])
+	}
+	return b.String() + "-" + strconv.FormatUint(n, 10)
 }
 
 // parseEventID splits an id made by formatEventID.
@@ -193,5 +205,25 @@ func parseEventID(id string) (stream string, n uint64, ok bool) {
 	if err != nil {
 		return "", 0, false
 	}
-	return id[:i], n, true
+	name := id[:i]
+	if !strings.Contains(name, "%") {
+		return name, n, true
+	}
+	var b strings.Builder
+	for j := 0; j < len(name); j++ {
+		if name[j] != '%' {
+			b.WriteByte(name[j])
+			continue
+		}
+		if j+2 >= len(name) {
+			return "", 0, false
+		}
+		c, err := strconv.ParseUint(name[j+1:j+3], 16, 8)
+		if err != nil {
+			return "", 0, false
+		}
+		b.WriteByte(byte(c))
+		j += 2
+	}
+	return b.String(), n, true
 }

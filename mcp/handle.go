@@ -129,6 +129,9 @@ func (ss *ServerSession) notification(ctx context.Context, req *rpc.Request) err
 			ss.state = stateReady
 		}
 		ss.mu.Unlock()
+		if first {
+			ss.stateChanged()
+		}
 		if first && ss.server.opts.Initialized != nil {
 			ss.server.opts.Initialized(ctx, ss)
 		}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -94,6 +95,21 @@ type HTTPOptions struct {
 	// than a second) after the bound. 0 means 30 seconds; negative, no
 	// bound.
 	BodyTimeout time.Duration
+	// Sessions keeps the state of handshake-era sessions where the other
+	// replicas of the server can read it, so that the requests of one
+	// session may land on any replica behind a load balancer. nil means
+	// sessions live in this process only. A replicated server also needs a
+	// shared Broker and EventStore; see docs/scale-out.md. With Sessions,
+	// a session idle for SessionTimeout is let go by this replica only
+	// (its state expires from the store after SessionTimeout without a
+	// request on any replica), and Close lets this replica's copies go
+	// without ending the sessions.
+	Sessions SessionStore
+	// Broker carries what one replica learns that another must act on
+	// (see Broker); it matters only with Sessions. nil means nothing is
+	// passed on: a response or a cancellation POSTed to another replica
+	// than the one waiting for it is lost.
+	Broker Broker
 }
 
 // StreamableHTTPHandler serves a Server over Streamable HTTP, both eras on
@@ -112,6 +128,7 @@ type StreamableHTTPHandler struct {
 	log    *slog.Logger
 	drain  *drain
 	bodies *bodyGuard // bounds body reads; nil without BodyTimeout
+	rep    *replicas  // shares sessions with other replicas; nil without HTTPOptions.Sessions
 
 	stateless gate // 2026-07-28 requests running
 	listening gate // 2026-07-28 listen streams open
@@ -152,6 +169,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	}
 	h.hosts = newHostPolicy(&h.opts)
 	h.initLimits()
+	h.rep = newReplicas(h)
 	return h
 }
 
@@ -233,6 +251,13 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(fr.requests) == 0 {
+		if h.rep != nil {
+			// Responses and notifications may be for another replica.
+			sess.deliverShared(r.Context(), body, &inFrame{msg: body, ctx: r.Context(), r: r})
+			h.rep.publish(sess.id, replicaMessage{Kind: kindFrame, Body: body})
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
 		if err := sess.deliver(r.Context(), inFrame{msg: body, ctx: r.Context(), r: r}); err != nil {
 			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 			return
@@ -376,10 +401,11 @@ func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSess
 		if !validSessionID(id) {
 			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)
 		}
-		if sess := h.lookup(id); sess != nil {
-			return sess, false, 0, nil
+		sess, status, err := h.find(r.Context(), id)
+		if sess == nil {
+			return nil, false, status, rpc.NewError(rpc.CodeInvalidRequest, err.Error())
 		}
-		return nil, false, http.StatusNotFound, rpc.NewError(rpc.CodeInvalidRequest, "session not found")
+		return sess, false, 0, nil
 	}
 	if !fr.initialize || fr.batch {
 		return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, "missing "+HeaderSessionID+" header: only initialize may start a session")
@@ -453,11 +479,33 @@ func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, st
 	if !validSessionID(id) {
 		return nil, http.StatusBadRequest, malformedSessionID
 	}
-	sess := h.lookup(id)
+	sess, status, err := h.find(r.Context(), id)
 	if sess == nil {
-		return nil, http.StatusNotFound, "session not found"
+		return nil, status, err.Error()
 	}
 	return sess, 0, ""
+}
+
+// find returns the session with this id: the one held here, or, with
+// HTTPOptions.Sessions, one another replica started, taken up from the
+// store. Without a session it returns the status to answer and why.
+func (h *StreamableHTTPHandler) find(ctx context.Context, id string) (*httpSession, int, error) {
+	sess := h.lookup(id)
+	if h.rep == nil {
+		if sess == nil {
+			return nil, http.StatusNotFound, errors.New("session not found")
+		}
+		return sess, 0, nil
+	}
+	if sess == nil {
+		return h.rep.load(ctx, id)
+	}
+	if !h.rep.touch(ctx, sess) {
+		// Ended or expired on the other replicas.
+		sess.release()
+		return nil, http.StatusNotFound, errors.New("session not found")
+	}
+	return sess, 0, nil
 }
 
 // malformedSessionID is the reason a session id that no server could have
@@ -484,8 +532,11 @@ func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
 	var b [16]byte
 	rand.Read(b[:])
 	sess := newHTTPSession(h, hex.EncodeToString(b[:]))
-	sess.ss = h.server.connect(sess, sess.id)
+	sess.ss = h.server.connect(sess, sess.id, h.connOptions()...)
 	byServerSession.Store(sess.ss, sess)
+	if h.rep != nil {
+		h.rep.share(sess)
+	}
 	h.mu.Lock()
 	h.starting--
 	closed := h.closed
@@ -498,6 +549,58 @@ func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
 		return nil, errors.New("the server is shutting down")
 	}
 	return sess, nil
+}
+
+// connOptions are the rpc options of a session's connection that depend
+// on the handler: with other replicas, request ids of its own far from
+// theirs.
+func (h *StreamableHTTPHandler) connOptions() []rpc.Option {
+	if h.rep == nil {
+		return nil
+	}
+	return []rpc.Option{rpc.WithFirstID(firstID())}
+}
+
+// adopt takes up, under its id, a session another replica started, from
+// the state doc the store holds. Two requests that take the same session
+// up at once get one copy.
+func (h *StreamableHTTPHandler) adopt(id string, doc []byte) (*httpSession, int, error) {
+	if err := h.reserveSession(); err != nil {
+		return nil, http.StatusServiceUnavailable, err
+	}
+	sess := newHTTPSession(h, id)
+	sess.local = true // until it is the copy this replica holds
+	sess.ss = h.server.connect(sess, id, h.connOptions()...)
+	byServerSession.Store(sess.ss, sess)
+	if err := sess.ss.restore(doc); err != nil {
+		h.log.Warn("mcp: a shared session cannot be taken up", "session", id, "error", err)
+		h.mu.Lock()
+		h.starting--
+		h.mu.Unlock()
+		sess.ss.Close()
+		return nil, http.StatusNotFound, errors.New("session not found")
+	}
+	h.mu.Lock()
+	h.starting--
+	held, closed := h.sessions[id], h.closed
+	if held == nil && !closed {
+		h.sessions[id] = sess
+	}
+	h.mu.Unlock()
+	switch {
+	case closed:
+		sess.ss.Close()
+		return nil, http.StatusServiceUnavailable, errors.New("the server is shutting down")
+	case held != nil:
+		sess.ss.Close()
+		return held, 0, nil
+	}
+	sess.mu.Lock()
+	sess.local = false
+	sess.mu.Unlock()
+	h.rep.share(sess)
+	sess.touched(time.Now())
+	return sess, 0, nil
 }
 
 // lookup returns the live session with this id, or nil.
@@ -527,10 +630,17 @@ func (h *StreamableHTTPHandler) Close() error {
 	}
 	h.mu.Unlock()
 	for _, sess := range all {
+		if h.rep != nil {
+			sess.release() // the session goes on at the other replicas
+			continue
+		}
 		sess.ss.Close()
 	}
 	if h.bodies != nil {
 		h.bodies.stop()
+	}
+	if h.rep != nil && h.rep.stopFanOut != nil {
+		h.rep.stopFanOut()
 	}
 	return nil
 }

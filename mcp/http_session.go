@@ -49,6 +49,8 @@ type httpSession struct {
 	active     int        // HTTP requests being served
 	idleSince  time.Time  // when the last HTTP request ended
 	idle       *time.Timer
+
+	replicaState // with HTTPOptions.Sessions
 }
 
 // inFrame is one POST body on its way to the session's read loop (a body
@@ -273,6 +275,10 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 			}
 			st.conn = nil
 		}
+	case st.id == standaloneStream && s.h.rep != nil && s.h.rep.broker != nil:
+		// The client's GET stream may be open at another replica. With
+		// none open anywhere, the message stays only in the event store.
+		s.h.rep.publish(s.id, replicaMessage{Kind: kindGet, Body: msg, Event: id})
 	case st.id == standaloneStream:
 		s.keep(ev)
 	case err != nil:
@@ -471,11 +477,21 @@ func (s *httpSession) Close() error {
 		if s.idle != nil {
 			s.idle.Stop()
 		}
+		local := s.local
 		s.mu.Unlock()
 		s.h.forget(s)
 		byServerSession.Delete(s.ss)
+		if s.unshare != nil {
+			s.unshare()
+		}
+		if local {
+			return // the session lives on at other replicas: its events and state stay
+		}
 		if err := s.h.store.Forget(context.Background(), s.id); err != nil {
 			s.h.log.Warn("mcp: the event store could not forget a session", "session", s.id, "error", err)
+		}
+		if s.h.rep != nil {
+			s.h.rep.ended(s.id)
 		}
 	})
 	return nil
@@ -531,6 +547,11 @@ func (s *httpSession) checkIdle() {
 		return
 	}
 	s.mu.Unlock()
+	if s.h.rep != nil {
+		s.h.log.Debug("mcp: shared session idle too long here; letting this copy go", "session", s.id)
+		s.release()
+		return
+	}
 	s.h.log.Debug("mcp: session idle too long; ending it", "session", s.id)
 	s.ss.Close()
 }

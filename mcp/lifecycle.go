@@ -27,6 +27,7 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) (*InitializeResu
 	ss.declared = p.Capabilities
 	ss.offered = offered
 	ss.mu.Unlock()
+	ss.stateChanged()
 	if ss.log.Enabled(context.Background(), slog.LevelInfo) {
 		ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session initialized",
 			slog.String(logx.Version, v), slog.String("client", p.ClientInfo.Name), slog.String("client_version", p.ClientInfo.Version))

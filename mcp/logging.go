@@ -27,6 +27,7 @@ func (ss *ServerSession) setLogLevel(l LoggingLevel) error {
 	ss.mu.Lock()
 	ss.logLevel = n
 	ss.mu.Unlock()
+	ss.stateChanged()
 	return nil
 }
 

@@ -169,24 +169,32 @@ func resourceNotFound(c *callState, uri string) *rpc.Error {
 // subscribe records or drops the session's interest in a resource.
 func (ss *ServerSession) subscribe(uri string, on bool) {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
 	if on {
 		ss.subscribed[uri] = true
 	} else {
 		delete(ss.subscribed, uri)
 	}
+	ss.mu.Unlock()
+	ss.stateChanged()
 }
 
 // ResourceUpdated tells every session subscribed to uri, and every
 // stateless listen that named it, that the resource changed
 // (notifications/resources/updated).
 func (s *Server) ResourceUpdated(ctx context.Context, uri string) {
+	s.localResourceUpdated(ctx, uri)
+	s.relay(change{Kind: changeResource, URI: uri})
+}
+
+// localResourceUpdated is ResourceUpdated for the sessions and listens of
+// this process only.
+func (s *Server) localResourceUpdated(ctx context.Context, uri string) {
 	s.tellResourceUpdated(uri)
 	for _, ss := range s.Sessions() {
 		ss.mu.Lock()
 		want := ss.subscribed[uri]
 		ss.mu.Unlock()
-		if want {
+		if want && ss.hearsBroadcasts() {
 			if err := ss.conn.Notify(ctx, "notifications/resources/updated", ResourceUpdatedNotificationParams{URI: uri}); err != nil {
 				ss.log.Debug("mcp: resource update not delivered", "uri", uri, logx.Error, err)
 			}

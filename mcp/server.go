@@ -32,6 +32,7 @@ type Server struct {
 	complete  CompletionHandler
 	tasks     *taskStore
 	listens   map[*listener]struct{}
+	relays    []func(change)  // pass changes on to other replicas (see fanout.go)
 	custom    map[string]bool // methods added with Register
 
 	sealer   *StateSealer
@@ -220,7 +221,7 @@ func (nopWriteCloser) Close() error { return nil }
 
 // connect starts a session over t. id is its Mcp-Session-Id on Streamable
 // HTTP and "" elsewhere.
-func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
+func (s *Server) connect(t rpc.Transport, id string, extra ...rpc.Option) *ServerSession {
 	ss := &ServerSession{
 		server:     s,
 		id:         id,
@@ -232,6 +233,7 @@ func (s *Server) connect(t rpc.Transport, id string) *ServerSession {
 	transport := serverTransportName(t)
 	ss.log = sessionLogger(s.log, transport, id)
 	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(ss.log), rpc.WithLogParams(s.opts.LogParams), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...), rpc.WithErrorDetail(s.opts.ErrorDetail)}, s.sessionLimits()...)
+	opts = append(opts, extra...)
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()

@@ -33,6 +33,8 @@ type ServerSession struct {
 	logLevel   int             // index in logLevels; -1 = logging off
 	subscribed map[string]bool // resource URIs
 	inflight   map[string]*requestContext
+	onChange   func()      // set before the session serves: the shared state changed (see stateChanged)
+	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
 	closeOnce  sync.Once
 }
 

@@ -76,6 +76,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 
 		inlineBudget: o.inlineBudget,
 	}
+	c.nextID.Store(o.firstID)
 	c.inlineTimer = time.AfterFunc(time.Hour, c.takeOver)
 	c.inlineTimer.Stop()
 	c.outgoing = c.sender(o.outgoing)

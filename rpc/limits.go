@@ -61,6 +61,7 @@ type options struct {
 	// inlineBudget bounds a call served in the read loop (see
 	// WithInlineBudget); <= 0 serves none there.
 	inlineBudget time.Duration
+	firstID      int64 // see WithFirstID
 }
 
 func buildOptions(opts []Option) options {

@@ -1,0 +1,279 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// replicas is the part of a Streamable HTTP handler that shares
+// handshake-era sessions with the other replicas of the server
+// (HTTPOptions.Sessions and Broker). Without a SessionStore the handler
+// has none, and every session lives in this process only.
+//
+// A session's state (what initialize negotiated, and what the client
+// changed since) is put in the store whenever it changes; a replica that
+// gets a request for a session it does not hold takes the session up from
+// there. What a POST without requests carries (responses to the server's
+// own requests, notifications such as notifications/cancelled) is
+// delivered here and published on the session's topic, so that the
+// replica where the call or the waiting request is receives it too. A
+// message for the session's GET stream that this replica has no client
+// for is published the same way, for the replica that has one. Ending a
+// session (DELETE, or the server closing it) drops its state and tells
+// the other replicas, which let their copies go.
+type replicas struct {
+	h        *StreamableHTTPHandler
+	sessions SessionStore
+	broker   Broker // nil: what is only published is lost
+	self     string // this replica, in what it publishes
+	ttl      time.Duration
+
+	stopFanOut func() // ends the subscription to other replicas' changes; nil when none
+}
+
+// maxSharedTTL is how long a shared session's state lives past its last
+// request when SessionTimeout says never.
+const maxSharedTTL = 30 * 24 * time.Hour
+
+// storeTimeout bounds one call to the session store or the broker made
+// for a request.
+const storeTimeout = 5 * time.Second
+
+// newReplicas returns the replica wiring of h, nil without a store.
+func newReplicas(h *StreamableHTTPHandler) *replicas {
+	if h.opts.Sessions == nil {
+		return nil
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	ttl := h.opts.SessionTimeout
+	if ttl <= 0 {
+		ttl = maxSharedTTL
+	}
+	r := &replicas{h: h, sessions: h.opts.Sessions, broker: h.opts.Broker, self: hex.EncodeToString(b[:]), ttl: ttl}
+	r.fanOut()
+	return r
+}
+
+// firstID returns where a session's own request ids start on this
+// replica: a random point below 2^52, so that the replicas of one session
+// never send two requests with one id (a response reaches all of them).
+func firstID() int64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return int64(binary.LittleEndian.Uint64(b[:]) >> 12)
+}
+
+// replicaMessage is what replicas publish on a session's topic.
+type replicaMessage struct {
+	From  string          `json:"from"`
+	Kind  string          `json:"kind"`            // kindFrame, kindEnd or kindGet
+	Body  json.RawMessage `json:"body,omitempty"`  // the frame, or the GET-stream message
+	Event string          `json:"event,omitempty"` // the GET-stream message's event id
+}
+
+const (
+	kindFrame = "frame" // a POSTed frame without requests
+	kindEnd   = "end"   // the session ended
+	kindGet   = "get"   // a message for the session's GET stream
+)
+
+// topic is the broker topic of a session.
+func topic(session string) string { return "mcp/session/" + session }
+
+// share makes a session this replica holds shared: its state goes to the
+// store on every change, and what other replicas publish for it arrives.
+// It puts the state at once when there is one (a session taken up).
+func (r *replicas) share(sess *httpSession) {
+	sess.ss.onChange = func() { r.save(sess) }
+	sess.ss.hears = sess.hasGetClient
+	if r.broker == nil {
+		return
+	}
+	stop, err := r.broker.Subscribe(context.Background(), topic(sess.id), func(msg []byte) { r.receive(sess, msg) })
+	if err != nil {
+		r.h.log.Warn("mcp: cannot hear the other replicas about a session", "session", sess.id, "error", err)
+		return
+	}
+	sess.unshare = stop
+}
+
+// save puts a session's state in the store.
+func (r *replicas) save(sess *httpSession) {
+	st, ok := sess.ss.snapshot()
+	if !ok {
+		return
+	}
+	doc, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.sessions.Put(ctx, sess.id, doc, r.ttl); err != nil {
+		r.h.log.Warn("mcp: cannot share a session's state", "session", sess.id, "error", err)
+		return
+	}
+	sess.touched(time.Now())
+}
+
+// load takes up a session another replica started. It returns nil, with
+// the status to answer, when the store has no such session or cannot say.
+func (r *replicas) load(ctx context.Context, id string) (*httpSession, int, error) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	doc, err := r.sessions.Get(ctx, id)
+	switch {
+	case errors.Is(err, ErrSessionNotFound):
+		return nil, 404, errors.New("session not found")
+	case err != nil:
+		r.h.log.Warn("mcp: the session store failed", "session", id, "error", err)
+		return nil, 503, errors.New("the session store is unavailable")
+	}
+	return r.h.adopt(id, doc)
+}
+
+// touch keeps a shared session alive in the store, at most every quarter
+// of its ttl; false when the store no longer has it (it ended or expired
+// elsewhere).
+func (r *replicas) touch(ctx context.Context, sess *httpSession) bool {
+	now := time.Now()
+	if !sess.touchDue(now, r.ttl/4) {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	err := r.sessions.Touch(ctx, sess.id, r.ttl)
+	if errors.Is(err, ErrSessionNotFound) {
+		return false
+	}
+	if err != nil {
+		r.h.log.Warn("mcp: cannot renew a shared session", "session", sess.id, "error", err)
+		return true
+	}
+	sess.touched(now)
+	return true
+}
+
+// publish sends one message about a session to the other replicas.
+func (r *replicas) publish(session string, m replicaMessage) {
+	if r.broker == nil {
+		return
+	}
+	m.From = r.self
+	msg, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.broker.Publish(ctx, topic(session), msg); err != nil {
+		r.h.log.Warn("mcp: cannot tell the other replicas", "session", session, "kind", m.Kind, "error", err)
+	}
+}
+
+// ended drops an ended session's state and tells the other replicas.
+func (r *replicas) ended(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.sessions.Delete(ctx, id); err != nil {
+		r.h.log.Warn("mcp: cannot drop an ended session's shared state", "session", id, "error", err)
+	}
+	r.publish(id, replicaMessage{Kind: kindEnd})
+}
+
+// receive acts on what another replica published about a session held
+// here.
+func (r *replicas) receive(sess *httpSession, msg []byte) {
+	var m replicaMessage
+	if json.Unmarshal(msg, &m) != nil || m.From == r.self {
+		return
+	}
+	switch m.Kind {
+	case kindFrame:
+		sess.deliverShared(context.Background(), m.Body, nil)
+	case kindEnd:
+		sess.release()
+	case kindGet:
+		sess.relayGet(sseEvent{id: m.Event, data: m.Body})
+	}
+}
+
+// replicaState is what an httpSession keeps for sharing.
+type replicaState struct {
+	unshare   func()     // ends the broker subscription; nil when none
+	local     bool       // closing lets this copy go; the session lives on elsewhere
+	touchMu   sync.Mutex // guards lastTouch
+	lastTouch time.Time
+}
+
+// touchDue reports whether the session's state was last renewed longer
+// than every ago.
+func (s *replicaState) touchDue(now time.Time, every time.Duration) bool {
+	s.touchMu.Lock()
+	defer s.touchMu.Unlock()
+	return now.Sub(s.lastTouch) >= every
+}
+
+// touched records a renewal.
+func (s *replicaState) touched(at time.Time) {
+	s.touchMu.Lock()
+	s.lastTouch = at
+	s.touchMu.Unlock()
+}
+
+// deliverShared hands a frame without requests to the session: the
+// notifications, and the responses this replica's session is waiting for
+// (the others are some other replica's).
+func (s *httpSession) deliverShared(ctx context.Context, body []byte, f *inFrame) {
+	if !isBatch(body) {
+		if e, err := envelopeOf(body); err == nil && e.Method == nil && e.ID != nil {
+			var id rpc.ID
+			if json.Unmarshal(e.ID, &id) != nil || !s.ss.conn.Awaits(id) {
+				return
+			}
+		}
+	}
+	in := inFrame{msg: body, ctx: ctx}
+	if f != nil {
+		in = *f
+	}
+	if err := s.deliver(ctx, in); err != nil {
+		s.h.log.Debug("mcp: a shared frame reached an ended session", "session", s.id)
+	}
+}
+
+// release lets this replica's copy of a session go, without ending the
+// session: its state and events stay for the other replicas.
+func (s *httpSession) release() {
+	s.mu.Lock()
+	s.local = true
+	s.mu.Unlock()
+	s.ss.Close()
+}
+
+// hasGetClient reports whether the client's GET stream is connected here.
+func (s *httpSession) hasGetClient() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.streams[standaloneStream]
+	return st != nil && st.conn != nil
+}
+
+// relayGet sends a message another replica had for the session's GET
+// stream to the client connected to it here, if any.
+func (s *httpSession) relayGet(ev sseEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.streams[standaloneStream]; st != nil && st.conn != nil {
+		st.conn.push(ev)
+	}
+}

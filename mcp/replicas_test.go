@@ -1,0 +1,313 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// cluster is several replicas of one server, each its own Server and
+// handler as in separate processes, sharing a session store, a broker and
+// an event store, behind a round-robin balancer on 127.0.0.1.
+type cluster struct {
+	URL      string
+	urls     []string // each replica's own address, without the balancer
+	servers  []*mcp.Server
+	handlers []*mcp.StreamableHTTPHandler
+	served   []atomic.Int64 // requests each replica got
+	session  atomic.Value   // the last Mcp-Session-Id a replica issued
+
+	mu   sync.Mutex
+	down map[int]bool // replicas the balancer skips
+	next int
+}
+
+// newCluster starts n replicas of the server newServer makes, with opts
+// (nil for the defaults) around the shared stores.
+func newCluster(t *testing.T, n int, newServer func(t *testing.T) *mcp.Server, opts *mcp.HTTPOptions) *cluster {
+	t.Helper()
+	shared := mcp.HTTPOptions{}
+	if opts != nil {
+		shared = *opts
+	}
+	if shared.Sessions == nil {
+		shared.Sessions = mcp.NewMemorySessionStore()
+	}
+	if shared.Broker == nil {
+		shared.Broker = &mcp.MemoryBroker{}
+	}
+	if shared.EventStore == nil {
+		shared.EventStore = mcp.NewMemoryEventStore(nil)
+	}
+	c := &cluster{served: make([]atomic.Int64, n), down: map[int]bool{}}
+	servers := make([]*mcp.Server, n)
+	for i := range n {
+		servers[i] = newServer(t)
+		o := shared
+		c.handlers = append(c.handlers, mcp.NewStreamableHTTPHandler(servers[i], &o))
+	}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := c.pick()
+		c.served[i].Add(1)
+		c.handlers[i].ServeHTTP(w, r)
+		if id := w.Header().Get(mcp.HeaderSessionID); id != "" {
+			c.session.Store(id)
+		}
+	}))
+	c.servers = servers
+	var direct []*httptest.Server
+	for _, h := range c.handlers {
+		d := httptest.NewServer(h)
+		direct = append(direct, d)
+		c.urls = append(c.urls, d.URL)
+	}
+	t.Cleanup(func() {
+		for i, h := range c.handlers {
+			servers[i].CloseSubscriptions()
+			h.Close()
+			direct[i].Close()
+		}
+		ts.Close()
+	})
+	c.URL = ts.URL
+	return c
+}
+
+// pick returns the next replica up, in turn.
+func (c *cluster) pick() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for range len(c.handlers) {
+		i := c.next % len(c.handlers)
+		c.next++
+		if !c.down[i] {
+			return i
+		}
+	}
+	panic("every replica is down")
+}
+
+// stop takes replica i out of the balancer and shuts its handler down.
+func (c *cluster) stop(i int) {
+	c.mu.Lock()
+	c.down[i] = true
+	c.mu.Unlock()
+	c.handlers[i].Close()
+}
+
+// post sends one message straight to replica i (not through the balancer).
+func (c *cluster) post(t *testing.T, i int, session, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set(mcp.HeaderSessionID, session)
+	r.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+	w := httptest.NewRecorder()
+	c.handlers[i].ServeHTTP(w, r)
+	return w
+}
+
+func handshakeClient(t *testing.T, url string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	if opts == nil {
+		opts = versionOptions(mcp.Version20251125)
+	}
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: url})
+	require.NoError(t, err)
+	require.False(t, s.Modern())
+	return s
+}
+
+// A handshake session whose requests land on every replica in turn works
+// end to end: calls, and a tool that asks the client (elicitation,
+// sampling, roots) whose answers are POSTed to other replicas than the
+// one running the tool.
+func TestAHandshakeSessionWorksAcrossReplicas(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		t.Run(strings.Repeat("r", n), func(t *testing.T) {
+			c := newCluster(t, n, askingServer, nil)
+			s := handshakeClient(t, c.URL, handlersOptions(mcp.Version20251125))
+			defer s.Close()
+			for i := range 2 * n {
+				res, err := s.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)})
+				require.NoError(t, err, "call %d", i)
+				assert.Equal(t, "hi", toolText(t, res))
+			}
+			for range n {
+				res, err := s.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "book"})
+				require.NoError(t, err)
+				text := toolText(t, res)
+				assert.Contains(t, text, `accept "Ada"|42|`)
+				assert.Contains(t, text, "2 roots")
+			}
+			for i := range n {
+				assert.Positive(t, c.served[i].Load(), "replica %d served nothing", i)
+			}
+		})
+	}
+}
+
+// notifications/cancelled POSTed to another replica reaches the call.
+func TestACancellationReachesTheReplicaRunningTheCall(t *testing.T) {
+	stopped := make(chan struct{}, 4)
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s, stop := blockingServer(t)
+		go func() {
+			for range stop {
+				stopped <- struct{}{}
+			}
+		}()
+		return s
+	}, nil)
+	s := handshakeClient(t, c.URL, nil)
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(bg(t), 200*time.Millisecond)
+	defer cancel()
+	_, err := s.CallTool(ctx, &mcp.CallToolRequestParams{Name: "wait"})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	receive(t, stopped)
+}
+
+// Ending a session at one replica ends it at every replica: the others
+// let their copies go and answer 404.
+func TestEndingASessionEndsItOnEveryReplica(t *testing.T) {
+	c := newCluster(t, 3, askingServer, nil)
+	s := handshakeClient(t, c.URL, nil)
+	for range 3 {
+		require.NoError(t, s.Ping(bg(t))) // every replica holds a copy now
+	}
+	id, _ := c.session.Load().(string)
+	require.NotEmpty(t, id)
+	require.NoError(t, s.Close()) // DELETE
+	for i := range 3 {
+		require.Eventually(t, func() bool {
+			return c.post(t, i, id, `{"jsonrpc":"2.0","id":9,"method":"ping"}`).Code == http.StatusNotFound
+		}, 2*time.Second, 10*time.Millisecond, "replica %d still serves the ended session", i)
+	}
+}
+
+// A replica that shuts down lets its copies go without ending them: the
+// session goes on at the others.
+func TestASessionOutlivesAReplicaThatShutsDown(t *testing.T) {
+	c := newCluster(t, 2, askingServer, nil)
+	s := handshakeClient(t, c.URL, nil)
+	defer s.Close()
+	require.NoError(t, s.Ping(bg(t)))
+	c.stop(0)
+	for range 3 {
+		res, err := s.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "echo", Arguments: json.RawMessage(`{"text":"on"}`)})
+		require.NoError(t, err)
+		assert.Equal(t, "on", toolText(t, res))
+	}
+}
+
+// A session id no replica ever issued is 404 at every replica.
+func TestAnUnknownSessionIsNotFoundAtAReplica(t *testing.T) {
+	c := newCluster(t, 2, askingServer, nil)
+	w := c.post(t, 1, "0123456789abcdef0123456789abcdef", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	assert.Equal(t, http.StatusNotFound, w.Code)
+	assert.Contains(t, w.Body.String(), "session not found")
+}
+
+// failingSessions is a session store that cannot be reached.
+type failingSessions struct{ mcp.SessionStore }
+
+func (failingSessions) Get(context.Context, string) ([]byte, error) {
+	return nil, errors.New("connection refused")
+}
+
+// A replica whose session store fails answers 503, not 404: the session
+// may well exist.
+func TestASessionStoreFailureIsUnavailable(t *testing.T) {
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: failingSessions{mcp.NewMemorySessionStore()}})
+	w := c.post(t, 0, "0123456789abcdef0123456789abcdef", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	assert.Contains(t, w.Body.String(), "session store is unavailable")
+}
+
+// A stored state this server cannot take up (not its document, or a
+// version it does not serve) is a session it cannot serve: 404.
+func TestAnUnusableStoredSessionIsNotFound(t *testing.T) {
+	store := mcp.NewMemorySessionStore()
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: store})
+	for id, doc := range map[string]string{
+		"00000000000000000000000000000001": `not json`,
+		"00000000000000000000000000000002": `{"protocolVersion":"1999-01-01","logLevel":-1}`,
+		"00000000000000000000000000000003": `{"protocolVersion":"2025-11-25","logLevel":99}`,
+		"00000000000000000000000000000004": `{"protocolVersion":"2025-11-25","logLevel":-1,"capabilities":[1]}`,
+	} {
+		require.NoError(t, store.Put(bg(t), id, []byte(doc), time.Minute))
+		w := c.post(t, 0, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		assert.Equal(t, http.StatusNotFound, w.Code, doc)
+	}
+}
+
+// A change made at one replica reaches the listens open at another:
+// tools/list_changed and notifications/resources/updated.
+func TestAListenHearsOfChangesMadeAtAnotherReplica(t *testing.T) {
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := askingServer(t)
+		require.NoError(t, s.AddResource(&mcp.Resource{URI: "mem://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{}, nil
+		}))
+		return s
+	}, nil)
+	changed := make(chan string, 4)
+	s, err := mcp.NewClient(nil, &mcp.ClientOptions{
+		OnToolsListChanged: func(context.Context) { changed <- "tools" },
+		OnResourceUpdated:  func(_ context.Context, p *mcp.ResourceUpdatedNotificationParams) { changed <- p.URI },
+	}).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: c.urls[0]})
+	require.NoError(t, err)
+	defer s.Close()
+	require.True(t, s.Modern())
+	acked := make(chan mcp.ListenFilter, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Listen(bg(t), &mcp.ListenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"mem://a"}, Acknowledged: func(h mcp.ListenFilter) { acked <- h }})
+	}()
+	receive(t, acked)
+	require.NoError(t, c.servers[1].AddTool(&mcp.Tool{Name: "new", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+	assert.Equal(t, "tools", receive(t, changed))
+	c.servers[1].ResourceUpdated(bg(t), "mem://a")
+	assert.Equal(t, "mem://a", receive(t, changed))
+	c.servers[0].CloseSubscriptions()
+	assert.NoError(t, receive(t, done))
+}
+
+// A handshake session hears of a list change made at any replica once,
+// from the replica its GET stream is connected to.
+func TestAHandshakeSessionHearsOfAChangeOnce(t *testing.T) {
+	c := newCluster(t, 3, askingServer, nil)
+	changed := make(chan string, 8)
+	opts := versionOptions(mcp.Version20251125)
+	opts.OnToolsListChanged = func(context.Context) { changed <- "tools" }
+	s := handshakeClient(t, c.URL, opts)
+	defer s.Close()
+	for range 3 {
+		require.NoError(t, s.Ping(bg(t))) // copies everywhere
+	}
+	for i := range 3 {
+		require.NoError(t, c.servers[i].AddTool(&mcp.Tool{Name: "new" + strings.Repeat("x", i), InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+		assert.Equal(t, "tools", receive(t, changed), "change at replica %d", i)
+	}
+	select {
+	case <-changed:
+		t.Fatal("a change was heard twice")
+	case <-time.After(200 * time.Millisecond):
+	}
+}

@@ -1,0 +1,82 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+)
+
+// sharedState is what a SessionStore keeps of a
+// handshake-era session: what initialize negotiated and what the client
+// changed since, enough for another replica to serve the session's next
+// request as this one would.
+type sharedState struct {
+	Version      string          `json:"protocolVersion"`
+	Capabilities json.RawMessage `json:"capabilities,omitempty"`
+	ClientInfo   json.RawMessage `json:"clientInfo,omitempty"`
+	Ready        bool            `json:"ready,omitempty"` // notifications/initialized arrived
+	LogLevel     int             `json:"logLevel"`        // index in logLevels; -1: off
+	Subscribed   []string        `json:"subscribed,omitempty"`
+}
+
+// snapshot returns the session's shared state; ok is false before
+// initialize has been answered.
+func (ss *ServerSession) snapshot() (st sharedState, ok bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.state == stateNew {
+		return sharedState{}, false
+	}
+	return sharedState{
+		Version:      ss.version,
+		Capabilities: ss.clientCaps,
+		ClientInfo:   ss.clientInfo,
+		Ready:        ss.state == stateReady,
+		LogLevel:     ss.logLevel,
+		Subscribed:   slices.Sorted(maps.Keys(ss.subscribed)),
+	}, true
+}
+
+// errBadSharedState reports a stored session state this server cannot
+// take up: not the document it writes, or a version it does not serve.
+var errBadSharedState = errors.New("mcp: the stored session state is not usable")
+
+// restore takes up a session initialized elsewhere from its shared state.
+func (ss *ServerSession) restore(doc []byte) error {
+	var st sharedState
+	if err := json.Unmarshal(doc, &st); err != nil || st.Version == "" || !ss.server.serves(st.Version) || st.LogLevel < -1 || st.LogLevel >= len(logLevels) {
+		return errBadSharedState
+	}
+	var caps ClientCapabilities
+	if len(st.Capabilities) > 0 {
+		if err := json.Unmarshal(st.Capabilities, &caps); err != nil {
+			return errBadSharedState
+		}
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.state = stateInitialized
+	if st.Ready {
+		ss.state = stateReady
+	}
+	ss.version = st.Version
+	ss.clientCaps = st.Capabilities
+	ss.clientInfo = st.ClientInfo
+	ss.caps = clientCapsOf(caps)
+	ss.declared = caps
+	ss.offered = ss.server.offer(st.Version)
+	ss.logLevel = st.LogLevel
+	for _, uri := range st.Subscribed {
+		ss.subscribed[uri] = true
+	}
+	return nil
+}
+
+// stateChanged tells whoever shares the session's state (the Streamable
+// HTTP handler of a replicated server) that it changed.
+func (ss *ServerSession) stateChanged() {
+	if f := ss.onChange; f != nil {
+		f()
+	}
+}
