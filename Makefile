@@ -25,10 +25,11 @@ example: generate ## regenerate the bindings, then call the calc example over st
 	  '{"jsonrpc":"2.0","method":"echo","params":{"big":123456789012345678901234567890},"id":"\u00e9"}' \
 	  | $(GO) run ./examples/calc
 
-test: conformance-deps lint check-generated ## install the pinned conformance and interop tools, then run every test with the race detector (the bench module's too), after lint and the generated-code check
+test: conformance-deps lint check-generated ## install the pinned conformance and interop tools, then run every test with the race detector (the bench, examples/telemetry and mcpredis modules' too; mcpredis's start a redis-server on 127.0.0.1 and skip without one unless SCHEMARPC_REQUIRE_REDIS=1), after lint and the generated-code check
 	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test $(TEST_FLAGS) ./...
 	cd bench && $(GO) test $(TEST_FLAGS) ./...
 	cd examples/telemetry && $(GO) test $(TEST_FLAGS) ./...
+	cd mcpredis && $(GO) test $(TEST_FLAGS) ./...
 	$(MAKE) --no-print-directory fuzz-short
 
 test-short: ## run every test without the checks around them
@@ -40,6 +41,7 @@ lint: ## gofmt and go vet
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
 	cd examples/telemetry && $(GO) vet ./...
+	cd mcpredis && $(GO) vet ./...
 
 check-generated: ## fail if regenerating changes any generated file
 	@snap() { git ls-files -co --exclude-standard | grep -E '_gen\.go$$' | sort | xargs -r sha256sum; }; \
@@ -102,12 +104,12 @@ VULNDB ?= $(GOVULNDB)
 soak: ## the long soak test (SOAK=5m by default, race detector off): mixed valid and invalid MCP traffic from many clients over HTTP and stdio; fails on an undeserved outcome or on memory or goroutines that keep growing
 	SCHEMARPC_SOAK=$(SOAK) $(GO) test -count=1 -v -timeout 0 -run '^TestSoak$$' ./internal/soak/
 
-vuln: ## govulncheck (pinned) over ./..., the bench module and examples/telemetry; exit 1 on any vulnerability found or any other failure, exit 0 with a notice when only the database could not be fetched (VULNDB=file:///path to use a local copy)
+vuln: ## govulncheck (pinned) over ./..., the bench module, examples/telemetry and mcpredis; exit 1 on any vulnerability found or any other failure, exit 0 with a notice when only the database could not be fetched (VULNDB=file:///path to use a local copy)
 	@set -u; bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  GOBIN=$$bin $(GO) install $(GOVULNCHECK) || { echo "vuln: cannot install $(GOVULNCHECK)"; exit 1; }; \
 	  db=(); if [ -n "$(VULNDB)" ]; then db=(-db "$(VULNDB)"); fi; \
 	  unfetched=0; \
-	  for mod in . bench examples/telemetry; do \
+	  for mod in . bench examples/telemetry mcpredis; do \
 	    echo "== govulncheck $${db[*]} ./... in $$mod"; \
 	    out=$$(cd $$mod && "$$bin/govulncheck" "$${db[@]}" ./... 2>&1); rc=$$?; \
 	    printf '%s\n' "$$out"; \
