@@ -315,3 +315,43 @@ func TestARedisThatWentAwayGivesErrorsNotHangs(t *testing.T) {
 	}
 	require.NoError(t, bounded(t, "unsubscribe", func() error { unsubscribe(); return nil }))
 }
+
+// pubsubClients counts the connections Redis has in pub/sub mode.
+func pubsubClients(t *testing.T, c *redis.Client) int {
+	t.Helper()
+	list, err := c.ClientList(t.Context()).Result()
+	require.NoError(t, err)
+	n := 0
+	for _, line := range strings.Split(list, "\n") {
+		for _, f := range strings.Fields(line) {
+			if flags, ok := strings.CutPrefix(f, "flags="); ok && strings.Contains(flags, "P") {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestSubscriptionsShareOneConnectionClosedWithTheLast(t *testing.T) {
+	srv := startRedis(t)
+	admin := srv.client(t)
+	b := mcpredis.New(srv.client(t), mcpredis.Options{Prefix: newPrefix()}).Broker()
+	var unsubscribes []func()
+	for _, topic := range []string{"a", "b", "c", "a"} {
+		unsubscribe, err := b.Subscribe(t.Context(), topic, func([]byte) {})
+		require.NoError(t, err)
+		unsubscribes = append(unsubscribes, unsubscribe)
+	}
+	assert.Equal(t, 1, pubsubClients(t, admin), "four subscriptions, one connection")
+	for _, unsubscribe := range unsubscribes {
+		unsubscribe()
+	}
+	waitFor(t, func() bool { return pubsubClients(t, admin) == 0 }, "the connection outlived the last subscription")
+
+	var r received
+	unsubscribe, err := b.Subscribe(t.Context(), "a", r.add)
+	require.NoError(t, err, "a broker subscribes again after its connection closed")
+	defer unsubscribe()
+	require.NoError(t, b.Publish(t.Context(), "a", []byte("x")))
+	waitFor(t, func() bool { return len(r.get()) == 1 }, "delivery on the new connection")
+}
