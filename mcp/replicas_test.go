@@ -311,3 +311,29 @@ func TestAHandshakeSessionHearsOfAChangeOnce(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// A call whose stream the server closes (SSE polling) is resumed by the
+// client with Last-Event-ID at whichever replica the balancer picks: the
+// shared event store replays what the client missed, and the client
+// resumes until the result is there.
+func TestAStreamResumesAtAnotherReplica(t *testing.T) {
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := askingServer(t)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "poll", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if !mcp.CloseSSEStream(ctx) {
+					return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("not closed")}}, nil
+				}
+				time.Sleep(50 * time.Millisecond)
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("polled")}}, nil
+			}))
+		return s
+	}, &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond})
+	s := handshakeClient(t, c.URL, nil)
+	defer s.Close()
+	before := []int64{c.served[0].Load(), c.served[1].Load()}
+	res, err := s.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "poll"})
+	require.NoError(t, err)
+	assert.Equal(t, "polled", toolText(t, res))
+	assert.Greater(t, c.served[0].Load()+c.served[1].Load()-before[0]-before[1], int64(2), "the call and at least two resumptions")
+}
