@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 )
 
 // change is a change of a list or of a resource, as one replica tells the
@@ -30,15 +31,22 @@ func (s *Server) relay(c change) {
 	relays := s.relays
 	s.mu.Unlock()
 	for _, r := range relays {
-		r(c)
+		(*r)(c)
 	}
 }
 
-// addRelay makes the server pass its changes on with publish.
-func (s *Server) addRelay(publish func(change)) {
+// addRelay makes the server pass its changes on with publish, until the
+// returned func is called.
+func (s *Server) addRelay(publish func(change)) (remove func()) {
+	r := &publish
 	s.mu.Lock()
-	s.relays = append(s.relays, publish)
+	s.relays = append(s.relays, r)
 	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.relays = slices.DeleteFunc(slices.Clone(s.relays), func(x *func(change)) bool { return x == r })
+		s.mu.Unlock()
+	}
 }
 
 // applyChange tells this process's sessions and listens of a change
@@ -63,11 +71,12 @@ func (ss *ServerSession) hearsBroadcasts() bool {
 // fanOut connects the server's changes with the other replicas': what
 // changes here is published, what is published elsewhere is applied here.
 func (r *replicas) fanOut() {
+	r.stopFanOut = func() {}
 	if r.broker == nil {
 		return
 	}
 	s := r.h.server
-	s.addRelay(func(c change) {
+	removeRelay := s.addRelay(func(c change) {
 		c.From = r.self
 		out, _ := json.Marshal(c)
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
@@ -85,7 +94,10 @@ func (r *replicas) fanOut() {
 	})
 	if err != nil {
 		r.h.log.Warn("mcp: cannot hear of the other replicas' changes", "error", err)
-		return
+		stop = func() {}
 	}
-	r.stopFanOut = stop
+	r.stopFanOut = func() {
+		removeRelay()
+		stop()
+	}
 }

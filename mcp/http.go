@@ -251,16 +251,18 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(fr.requests) == 0 {
+		f := inFrame{msg: body, ctx: r.Context(), r: r}
+		deliver := sess.deliver
 		if h.rep != nil {
 			// Responses and notifications may be for another replica.
-			sess.deliverShared(r.Context(), body, &inFrame{msg: body, ctx: r.Context(), r: r})
-			h.rep.publish(sess.id, replicaMessage{Kind: kindFrame, Body: body})
-			w.WriteHeader(http.StatusAccepted)
-			return
+			deliver = sess.deliverShared
 		}
-		if err := sess.deliver(r.Context(), inFrame{msg: body, ctx: r.Context(), r: r}); err != nil {
+		if err := deliver(r.Context(), f); err != nil {
 			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 			return
+		}
+		if h.rep != nil {
+			h.rep.publish(sess.id, replicaMessage{Kind: kindFrame, Body: body})
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -526,27 +528,79 @@ func validSessionID(id string) bool {
 // newSession starts a session under a fresh random id. Past MaxSessions
 // it makes nothing and returns the -32000 error to answer with.
 func (h *StreamableHTTPHandler) newSession() (*httpSession, error) {
+	var b [16]byte
+	rand.Read(b[:])
+	sess, err := h.startSession(hex.EncodeToString(b[:]))
+	if err != nil {
+		return nil, err
+	}
+	return h.register(sess) // a fresh id: no session is held under it
+}
+
+// adopt takes up, under its id, a session another replica started, from
+// the state doc the store holds. Two requests that take the same session
+// up at once get one copy.
+func (h *StreamableHTTPHandler) adopt(id string, doc []byte) (*httpSession, int, error) {
+	sess, err := h.startSession(id)
+	if err != nil {
+		return nil, http.StatusServiceUnavailable, err
+	}
+	sess.local = true // until it is the copy this replica holds
+	if err := sess.ss.restore(doc); err != nil {
+		h.log.Warn("mcp: a shared session cannot be taken up", "session", id, "error", err)
+		h.mu.Lock()
+		h.starting--
+		h.mu.Unlock()
+		sess.ss.Close()
+		return nil, http.StatusNotFound, errors.New("session not found")
+	}
+	held, err := h.register(sess)
+	if err != nil {
+		return nil, http.StatusServiceUnavailable, err
+	}
+	if held == sess {
+		sess.mu.Lock()
+		sess.local = false
+		sess.lastTouch = time.Now()
+		sess.mu.Unlock()
+	}
+	return held, 0, nil
+}
+
+// startSession makes a session under id, counted against MaxSessions
+// until register: past the bound it makes nothing and returns the -32000
+// error to answer with.
+func (h *StreamableHTTPHandler) startSession(id string) (*httpSession, error) {
 	if err := h.reserveSession(); err != nil {
 		return nil, err
 	}
-	var b [16]byte
-	rand.Read(b[:])
-	sess := newHTTPSession(h, hex.EncodeToString(b[:]))
-	sess.ss = h.server.connect(sess, sess.id, h.connOptions()...)
+	sess := newHTTPSession(h, id)
+	sess.ss = h.server.connect(sess, id, h.connOptions()...)
 	byServerSession.Store(sess.ss, sess)
 	if h.rep != nil {
 		h.rep.share(sess)
 	}
+	return sess, nil
+}
+
+// register makes a session from startSession one the handler holds, and
+// returns the session now held under its id: sess, or the one registered
+// first (sess is then closed). It fails when the handler is closed.
+func (h *StreamableHTTPHandler) register(sess *httpSession) (*httpSession, error) {
 	h.mu.Lock()
 	h.starting--
-	closed := h.closed
-	if !closed {
+	held, closed := h.sessions[sess.id], h.closed
+	if held == nil && !closed {
 		h.sessions[sess.id] = sess
 	}
 	h.mu.Unlock()
-	if closed {
+	switch {
+	case closed:
 		sess.ss.Close()
 		return nil, errors.New("the server is shutting down")
+	case held != nil:
+		sess.ss.Close()
+		return held, nil
 	}
 	return sess, nil
 }
@@ -559,48 +613,6 @@ func (h *StreamableHTTPHandler) connOptions() []rpc.Option {
 		return nil
 	}
 	return []rpc.Option{rpc.WithFirstID(firstID())}
-}
-
-// adopt takes up, under its id, a session another replica started, from
-// the state doc the store holds. Two requests that take the same session
-// up at once get one copy.
-func (h *StreamableHTTPHandler) adopt(id string, doc []byte) (*httpSession, int, error) {
-	if err := h.reserveSession(); err != nil {
-		return nil, http.StatusServiceUnavailable, err
-	}
-	sess := newHTTPSession(h, id)
-	sess.local = true // until it is the copy this replica holds
-	sess.ss = h.server.connect(sess, id, h.connOptions()...)
-	byServerSession.Store(sess.ss, sess)
-	if err := sess.ss.restore(doc); err != nil {
-		h.log.Warn("mcp: a shared session cannot be taken up", "session", id, "error", err)
-		h.mu.Lock()
-		h.starting--
-		h.mu.Unlock()
-		sess.ss.Close()
-		return nil, http.StatusNotFound, errors.New("session not found")
-	}
-	h.mu.Lock()
-	h.starting--
-	held, closed := h.sessions[id], h.closed
-	if held == nil && !closed {
-		h.sessions[id] = sess
-	}
-	h.mu.Unlock()
-	switch {
-	case closed:
-		sess.ss.Close()
-		return nil, http.StatusServiceUnavailable, errors.New("the server is shutting down")
-	case held != nil:
-		sess.ss.Close()
-		return held, 0, nil
-	}
-	sess.mu.Lock()
-	sess.local = false
-	sess.mu.Unlock()
-	h.rep.share(sess)
-	sess.touched(time.Now())
-	return sess, 0, nil
 }
 
 // lookup returns the live session with this id, or nil.
@@ -639,7 +651,7 @@ func (h *StreamableHTTPHandler) Close() error {
 	if h.bodies != nil {
 		h.bodies.stop()
 	}
-	if h.rep != nil && h.rep.stopFanOut != nil {
+	if h.rep != nil {
 		h.rep.stopFanOut()
 	}
 	return nil

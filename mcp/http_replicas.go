@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"sync"
+	"net/http"
 	"time"
 
 	"github.com/schemarpc/schemarpc/rpc"
@@ -36,7 +36,7 @@ type replicas struct {
 	self     string // this replica, in what it publishes
 	ttl      time.Duration
 
-	stopFanOut func() // ends the subscription to other replicas' changes; nil when none
+	stopFanOut func() // stops passing changes on and hearing of the others'
 }
 
 // maxSharedTTL is how long a shared session's state lives past its last
@@ -133,10 +133,10 @@ func (r *replicas) load(ctx context.Context, id string) (*httpSession, int, erro
 	doc, err := r.sessions.Get(ctx, id)
 	switch {
 	case errors.Is(err, ErrSessionNotFound):
-		return nil, 404, errors.New("session not found")
+		return nil, http.StatusNotFound, errors.New("session not found")
 	case err != nil:
 		r.h.log.Warn("mcp: the session store failed", "session", id, "error", err)
-		return nil, 503, errors.New("the session store is unavailable")
+		return nil, http.StatusServiceUnavailable, errors.New("the session store is unavailable")
 	}
 	return r.h.adopt(id, doc)
 }
@@ -199,7 +199,9 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 	}
 	switch m.Kind {
 	case kindFrame:
-		sess.deliverShared(context.Background(), m.Body, nil)
+		if sess.deliverShared(context.Background(), inFrame{msg: m.Body, ctx: context.Background()}) != nil {
+			r.h.log.Debug("mcp: a shared frame reached an ended session", "session", sess.id)
+		}
 	case kindEnd:
 		sess.release()
 	case kindGet:
@@ -207,48 +209,42 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 	}
 }
 
-// replicaState is what an httpSession keeps for sharing.
+// replicaState is what an httpSession keeps for sharing; its fields are
+// guarded by the session's mu.
 type replicaState struct {
-	unshare   func()     // ends the broker subscription; nil when none
-	local     bool       // closing lets this copy go; the session lives on elsewhere
-	touchMu   sync.Mutex // guards lastTouch
+	unshare   func() // ends the broker subscription; nil when none
+	local     bool   // closing lets this copy go; the session lives on elsewhere
 	lastTouch time.Time
 }
 
 // touchDue reports whether the session's state was last renewed longer
 // than every ago.
-func (s *replicaState) touchDue(now time.Time, every time.Duration) bool {
-	s.touchMu.Lock()
-	defer s.touchMu.Unlock()
+func (s *httpSession) touchDue(now time.Time, every time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return now.Sub(s.lastTouch) >= every
 }
 
 // touched records a renewal.
-func (s *replicaState) touched(at time.Time) {
-	s.touchMu.Lock()
+func (s *httpSession) touched(at time.Time) {
+	s.mu.Lock()
 	s.lastTouch = at
-	s.touchMu.Unlock()
+	s.mu.Unlock()
 }
 
-// deliverShared hands a frame without requests to the session: the
-// notifications, and the responses this replica's session is waiting for
-// (the others are some other replica's).
-func (s *httpSession) deliverShared(ctx context.Context, body []byte, f *inFrame) {
-	if !isBatch(body) {
-		if e, err := envelopeOf(body); err == nil && e.Method == nil && e.ID != nil {
+// deliverShared hands a frame without requests to the session as deliver
+// does, leaving out a response this replica's session is not waiting for
+// (it is some other replica's).
+func (s *httpSession) deliverShared(ctx context.Context, f inFrame) error {
+	if !isBatch(f.msg) {
+		if e, err := envelopeOf(f.msg); err == nil && e.Method == nil && e.ID != nil {
 			var id rpc.ID
 			if json.Unmarshal(e.ID, &id) != nil || !s.ss.conn.Awaits(id) {
-				return
+				return nil
 			}
 		}
 	}
-	in := inFrame{msg: body, ctx: ctx}
-	if f != nil {
-		in = *f
-	}
-	if err := s.deliver(ctx, in); err != nil {
-		s.h.log.Debug("mcp: a shared frame reached an ended session", "session", s.id)
-	}
+	return s.deliver(ctx, f)
 }
 
 // release lets this replica's copy of a session go, without ending the

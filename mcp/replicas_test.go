@@ -337,3 +337,124 @@ func TestAStreamResumesAtAnotherReplica(t *testing.T) {
 	assert.Equal(t, "polled", toolText(t, res))
 	assert.Greater(t, c.served[0].Load()+c.served[1].Load()-before[0]-before[1], int64(2), "the call and at least two resumptions")
 }
+
+// initialize starts a session at replica i directly and returns its id
+// (without notifications/initialized, whose state change would be stored
+// after the call returns).
+func (c *cluster) initialize(t *testing.T, i int) string {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	w := httptest.NewRecorder()
+	c.handlers[i].ServeHTTP(w, r)
+	id := w.Header().Get(mcp.HeaderSessionID)
+	require.NotEmpty(t, id, "initialize at replica %d: %d %s", i, w.Code, w.Body)
+	return id
+}
+
+// A replica that holds MaxSessions sessions takes up no other: 503, as
+// for an initialize past the bound.
+func TestAFullReplicaTakesUpNoSession(t *testing.T) {
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{MaxSessions: 1})
+	id := c.initialize(t, 0)
+	c.initialize(t, 1) // replica 1 is full
+	w := c.post(t, 1, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	assert.Contains(t, w.Body.String(), "too many sessions")
+	assert.Equal(t, http.StatusOK, c.post(t, 0, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Code, "the session goes on where it is held")
+}
+
+// A replica that was closed takes up no session: 503.
+func TestAClosedReplicaTakesUpNoSession(t *testing.T) {
+	c := newCluster(t, 2, askingServer, nil)
+	id := c.initialize(t, 0)
+	c.stop(1)
+	w := c.post(t, 1, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	assert.Contains(t, w.Body.String(), "shutting down")
+}
+
+// A session whose state left the store (expired, or dropped without a
+// word to this replica) is 404 at a replica holding a copy, once the copy
+// is due to renew it.
+func TestACopyOfASessionGoneFromTheStoreIsNotFound(t *testing.T) {
+	store := mcp.NewMemorySessionStore()
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: store, SessionTimeout: 2 * time.Second})
+	id := c.initialize(t, 0)
+	require.Equal(t, http.StatusOK, c.post(t, 1, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`).Code) // replica 1 holds a copy
+	require.NoError(t, store.Delete(bg(t), id))
+	time.Sleep(600 * time.Millisecond) // past a quarter of the ttl: the next request renews
+	w := c.post(t, 1, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.Equal(t, http.StatusNotFound, w.Code)
+	assert.Contains(t, w.Body.String(), "session not found")
+}
+
+// unreliableSessions fails the calls named.
+type unreliableSessions struct {
+	mcp.SessionStore
+	put, touch bool
+}
+
+func (u unreliableSessions) Put(ctx context.Context, id string, state []byte, ttl time.Duration) error {
+	if u.put {
+		return errors.New("connection refused")
+	}
+	return u.SessionStore.Put(ctx, id, state, ttl)
+}
+
+func (u unreliableSessions) Touch(ctx context.Context, id string, ttl time.Duration) error {
+	if u.touch {
+		return errors.New("connection refused")
+	}
+	return u.SessionStore.Touch(ctx, id, ttl)
+}
+
+// A session whose state the store could not take is no shared session:
+// unknown at the other replicas, and ended at its own by the next request,
+// which finds nothing to renew. The client gets 404 and starts a new
+// session, instead of one that works at one replica only.
+func TestASessionTheStoreCouldNotTakeEnds(t *testing.T) {
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: unreliableSessions{SessionStore: mcp.NewMemorySessionStore(), put: true}})
+	id := c.initialize(t, 0)
+	assert.Equal(t, http.StatusNotFound, c.post(t, 1, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`).Code)
+	assert.Equal(t, http.StatusNotFound, c.post(t, 0, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Code)
+}
+
+// A store that fails to renew a session does not end it: the request is
+// served, and the renewal tried again later.
+func TestAFailedRenewalDoesNotEndASession(t *testing.T) {
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: unreliableSessions{SessionStore: mcp.NewMemorySessionStore(), touch: true}, SessionTimeout: 400 * time.Millisecond})
+	id := c.initialize(t, 0)
+	for i := range 3 {
+		time.Sleep(150 * time.Millisecond) // a renewal is due at every request
+		assert.Equal(t, http.StatusOK, c.post(t, 0, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`).Code, "request %d", i)
+	}
+}
+
+// A replica's handler that was closed passes no more changes on: its
+// server's changes stay its own.
+func TestAClosedReplicaPassesNoChangesOn(t *testing.T) {
+	c := newCluster(t, 2, askingServer, nil)
+	changed := make(chan string, 4)
+	s, err := mcp.NewClient(nil, &mcp.ClientOptions{
+		OnToolsListChanged: func(context.Context) { changed <- "tools" },
+	}).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: c.urls[0]})
+	require.NoError(t, err)
+	defer s.Close()
+	acked := make(chan mcp.ListenFilter, 1)
+	go s.Listen(bg(t), &mcp.ListenFilter{ToolsListChanged: true, Acknowledged: func(h mcp.ListenFilter) { acked <- h }})
+	receive(t, acked)
+	c.stop(1)
+	require.NoError(t, c.servers[1].AddTool(&mcp.Tool{Name: "late", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+	select {
+	case <-changed:
+		t.Fatal("a closed replica passed a change on")
+	case <-time.After(200 * time.Millisecond):
+	}
+	require.NoError(t, c.servers[0].AddTool(&mcp.Tool{Name: "here", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }))
+	assert.Equal(t, "tools", receive(t, changed))
+	c.servers[0].CloseSubscriptions()
+}

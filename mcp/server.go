@@ -32,7 +32,7 @@ type Server struct {
 	complete  CompletionHandler
 	tasks     *taskStore
 	listens   map[*listener]struct{}
-	relays    []func(change)  // pass changes on to other replicas (see fanout.go)
+	relays    []*func(change) // pass changes on to other replicas (see fanout.go)
 	custom    map[string]bool // methods added with Register
 
 	sealer   *StateSealer

@@ -43,7 +43,6 @@ var ErrSessionNotFound = errors.New("mcp: session not found")
 type MemorySessionStore struct {
 	mu        sync.Mutex
 	entries   map[string]memorySession
-	now       func() time.Time
 	nextSweep time.Time
 }
 
@@ -54,7 +53,7 @@ type memorySession struct {
 
 // NewMemorySessionStore returns an empty MemorySessionStore.
 func NewMemorySessionStore() *MemorySessionStore {
-	return &MemorySessionStore{entries: map[string]memorySession{}, now: time.Now}
+	return &MemorySessionStore{entries: map[string]memorySession{}}
 }
 
 // Put stores a copy of state under id until ttl has passed.
@@ -62,7 +61,7 @@ func (m *MemorySessionStore) Put(_ context.Context, id string, state []byte, ttl
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweepLocked()
-	m.entries[id] = memorySession{state: append([]byte(nil), state...), expires: m.now().Add(ttl)}
+	m.entries[id] = memorySession{state: append([]byte(nil), state...), expires: time.Now().Add(ttl)}
 	return nil
 }
 
@@ -85,7 +84,7 @@ func (m *MemorySessionStore) Touch(_ context.Context, id string, ttl time.Durati
 	if !ok {
 		return ErrSessionNotFound
 	}
-	e.expires = m.now().Add(ttl)
+	e.expires = time.Now().Add(ttl)
 	m.entries[id] = e
 	return nil
 }
@@ -101,7 +100,7 @@ func (m *MemorySessionStore) Delete(_ context.Context, id string) error {
 // live returns the entry under id unless it has expired (and then drops it).
 func (m *MemorySessionStore) live(id string) (memorySession, bool) {
 	e, ok := m.entries[id]
-	if ok && !m.now().Before(e.expires) {
+	if ok && !time.Now().Before(e.expires) {
 		delete(m.entries, id)
 		return memorySession{}, false
 	}
@@ -111,7 +110,7 @@ func (m *MemorySessionStore) live(id string) (memorySession, bool) {
 // sweepLocked drops expired entries, at most once a minute, so that
 // sessions nobody asks for again do not accumulate.
 func (m *MemorySessionStore) sweepLocked() {
-	now := m.now()
+	now := time.Now()
 	if now.Before(m.nextSweep) {
 		return
 	}
