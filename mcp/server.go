@@ -30,7 +30,7 @@ type Server struct {
 	templates *registry[*templateEntry]
 	prompts   *registry[*promptEntry]
 	complete  CompletionHandler
-	tasks     *taskStore
+	tasks     *taskRunner
 	listens   map[*listener]struct{}
 	relays    []*func(change) // pass changes on to other replicas (see fanout.go)
 	custom    map[string]bool // methods added with Register
@@ -162,7 +162,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	s.resources = newRegistry[*resourceEntry]()
 	s.templates = newRegistry[*templateEntry]()
 	s.prompts = newRegistry[*promptEntry]()
-	s.tasks = newTaskStore()
+	s.tasks = newTaskRunner(NewMemoryTaskStore())
 	s.registerMethods()
 	return s
 }

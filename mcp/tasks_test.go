@@ -89,3 +89,25 @@ func TestTasksAreAdvertisedOnlyWhenEnabled(t *testing.T) {
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code)
 }
+
+// A task belongs to its session on transports without session ids too:
+// another session of the same server cannot see, await or cancel it.
+func TestATaskIsItsSessionsOnly(t *testing.T) {
+	s := taskServer(t, make(chan struct{}))
+	a, b := dial(t, s, clientOptions{}), dial(t, s, clientOptions{})
+	res, rerr := a.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	for _, method := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+		_, rerr := b.call(t, method, map[string]any{"taskId": created.Task.TaskID})
+		require.NotNil(t, rerr, method)
+		assert.Equal(t, rpc.CodeInvalidParams, rerr.Code, method)
+	}
+	res, rerr = b.call(t, "tasks/list", map[string]any{})
+	require.Nil(t, rerr)
+	assert.NotContains(t, string(res), created.Task.TaskID)
+	res, rerr = a.call(t, "tasks/list", map[string]any{})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), created.Task.TaskID)
+}
