@@ -227,8 +227,11 @@ func (s *taskStore) List(ctx context.Context, session string) ([]mcp.TaskRecord,
 // into a map.
 func fieldMap(reply any) (map[string]string, error) {
 	flat, ok := reply.([]any)
-	if !ok || len(flat)%2 != 0 {
+	if !ok {
 		return nil, fmt.Errorf("a task's fields came back as %T", reply)
+	}
+	if len(flat)%2 != 0 {
+		return nil, fmt.Errorf("a task's fields came back as %d values, names and values unpaired", len(flat))
 	}
 	fields := make(map[string]string, len(flat)/2)
 	for i := 0; i < len(flat); i += 2 {

@@ -232,3 +232,43 @@ func taskOps(s mcp.TaskStore) []struct {
 		{"End", func() error { _, err := s.End(ctx, completedTask(workingTask("S", "t1")), time.Minute); return err }},
 	}
 }
+
+// replyRewriter is a go-redis hook that replaces the reply of every script
+// with reply: what a Redis the store was not written for might answer.
+type replyRewriter struct{ reply any }
+
+func (replyRewriter) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (replyRewriter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (h replyRewriter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if c, ok := cmd.(*redis.Cmd); ok && err == nil && strings.HasPrefix(cmd.Name(), "eval") {
+			c.SetVal(h.reply)
+		}
+		return err
+	}
+}
+
+func TestAListReplyOfAnotherShapeIsAnError(t *testing.T) {
+	srv := startRedis(t)
+	for name, reply := range map[string]any{
+		"not-a-list": "x",
+		"not-fields": []any{"task"},
+		"odd-fields": []any{[]any{"task"}},
+		"not-string": []any{[]any{"task", int64(1)}},
+		"not-task":   []any{[]any{"task", "[]"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := srv.client(t)
+			c.AddHook(replyRewriter{reply})
+			s := mcpredis.New(c, mcpredis.Options{Prefix: newPrefix()}).Tasks()
+			_, err := s.List(t.Context(), "S")
+			assert.ErrorContains(t, err, "listing the tasks of session")
+			assert.NotErrorIs(t, err, mcp.ErrTaskNotFound)
+		})
+	}
+}
