@@ -19,6 +19,7 @@ import (
 // the record of a task that never ends is kept (its replica went away).
 const (
 	defaultTaskTTL = time.Hour
+	minTaskTTL     = time.Second
 	maxTaskTTL     = 24 * time.Hour
 	taskPollMillis = 500
 	runningTaskTTL = 24 * time.Hour
@@ -85,7 +86,7 @@ func (r *taskRunner) storeFailed(ss *ServerSession, id string, err error) error 
 func (r *taskRunner) start(ctx context.Context, ss *ServerSession, meta *TaskMetadata, fn func(ctx context.Context) (any, error)) (Task, error) {
 	ttl := defaultTaskTTL
 	if meta != nil && meta.TTL != nil && *meta.TTL >= 0 {
-		ttl = min(time.Duration(*meta.TTL)*time.Millisecond, maxTaskTTL)
+		ttl = min(max(time.Duration(*meta.TTL)*time.Millisecond, minTaskTTL), maxTaskTTL)
 	}
 	ms, poll := ttl.Milliseconds(), int64(taskPollMillis)
 	first := Task{TaskID: rand.Text(), Status: TaskStatusWorking, CreatedAt: now(), TTL: &ms, PollInterval: &poll}

@@ -111,3 +111,26 @@ func TestATaskIsItsSessionsOnly(t *testing.T) {
 	require.Nil(t, rerr)
 	assert.Contains(t, string(res), created.Task.TaskID)
 }
+
+// The ttl a client asks is granted within 1 s and 24 h, so that a task
+// asked to be kept for no time still answers the tasks/result that waits
+// for it.
+func TestATaskTTLIsGrantedWithinBounds(t *testing.T) {
+	release := make(chan struct{})
+	c := dial(t, taskServer(t, release), clientOptions{})
+	for _, tc := range []struct{ ask, granted int64 }{{0, 1000}, {5000, 5000}, {90_000_000, 86_400_000}} {
+		res, rerr := c.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{"ttl": tc.ask}})
+		require.Nil(t, rerr)
+		var created mcp.CreateTaskResult
+		require.NoError(t, json.Unmarshal(res, &created))
+		assert.Equal(t, tc.granted, *created.Task.TTL, "ttl %d", tc.ask)
+	}
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{"ttl": 0}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	close(release)
+	res, rerr = c.call(t, "tasks/result", map[string]any{"taskId": created.Task.TaskID})
+	require.Nil(t, rerr, "a task asked to be kept for no time still answers tasks/result")
+	assert.Contains(t, string(res), "finished")
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -17,11 +16,7 @@ import (
 )
 
 // Tasks returns the store of 2025-11-25 task records.
-func (s *Store) Tasks() mcp.TaskStore {
-	// The Store's prefix is the one its session keys start with.
-	prefix := strings.TrimSuffix(s.sessions.prefix, "session:")
-	return &taskStore{rdb: s.sessions.rdb, prefix: prefix + "task:"}
-}
+func (s *Store) Tasks() mcp.TaskStore { return s.tasks }
 
 // taskStore is an mcp.TaskStore keeping each task in a hash that expires
 // with it, and each session's task ids in a sorted set scored by the

@@ -1,6 +1,6 @@
 // Command replica serves the benchmark surface over Streamable HTTP as
 // schemarpc does, as one replica of several behind a load balancer: with
-// -redis URL, its handshake-era sessions, its broker and its SSE events
+// -redis URL, its handshake-era sessions, its broker, its SSE events and its tasks
 // are on that Redis (package mcpredis), shared with every replica started
 // with the same URL and -prefix; without, they are in memory, which is one
 // process serving alone. The scale-out measurement (cmd/scaleload) starts
@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 			return fmt.Errorf("redis at %s does not answer: %w", ro.Addr, err)
 		}
 		st := mcpredis.New(rdb, mcpredis.Options{Prefix: *prefix})
-		opts.Sessions, opts.Broker, opts.EventStore = st.Sessions(), st.Broker(), st.Events()
+		opts.Sessions, opts.Broker, opts.EventStore, opts.Tasks = st.Sessions(), st.Broker(), st.Events(), st.Tasks()
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
