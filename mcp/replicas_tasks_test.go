@@ -360,3 +360,18 @@ func (f *forgetfulTasks) List(ctx context.Context, session string) ([]mcp.TaskRe
 func (f *forgetfulTasks) End(ctx context.Context, rec mcp.TaskRecord, keep time.Duration) (bool, error) {
 	return f.store().End(ctx, rec, keep)
 }
+
+// A session whose task's work runs at a replica is not idle there: the
+// replica keeps its copy (through which the work may ask the client)
+// until the work ends, then lets it go after SessionTimeout.
+func TestARunningTaskKeepsItsSessionAtItsReplica(t *testing.T) {
+	w := newTaskWork()
+	c := taskCluster(t, 2, w, &mcp.HTTPOptions{SessionTimeout: 40 * time.Millisecond})
+	startTask(t, c, w, 1)
+	require.Eventually(t, func() bool { return mcp.SessionCountForTest(c.handlers[0]) == 0 }, 2*time.Second, 10*time.Millisecond,
+		"the replica that runs nothing lets its copy go")
+	time.Sleep(200 * time.Millisecond) // five timeouts
+	assert.Equal(t, 1, mcp.SessionCountForTest(c.handlers[1]), "the replica running the task keeps its copy")
+	close(w.release)
+	require.Eventually(t, func() bool { return mcp.SessionCountForTest(c.handlers[1]) == 0 }, 2*time.Second, 10*time.Millisecond)
+}

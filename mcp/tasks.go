@@ -45,6 +45,7 @@ type taskRunner struct {
 
 	mu      sync.Mutex
 	running map[taskKey]context.CancelFunc         // tasks whose work runs here
+	busy    map[string]int                         // session → its tasks whose work runs here
 	waiters map[taskKey]map[chan struct{}]struct{} // closed when the task ends
 }
 
@@ -62,7 +63,7 @@ const (
 )
 
 func newTaskRunner(store TaskStore) *taskRunner {
-	return &taskRunner{store: store, running: map[taskKey]context.CancelFunc{}, waiters: map[taskKey]map[chan struct{}]struct{}{}}
+	return &taskRunner{store: store, busy: map[string]int{}, running: map[taskKey]context.CancelFunc{}, waiters: map[taskKey]map[chan struct{}]struct{}{}}
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
@@ -101,6 +102,7 @@ func (r *taskRunner) start(ctx context.Context, ss *ServerSession, meta *TaskMet
 	wctx, cancel := context.WithCancel(withSession(context.Background(), ss))
 	r.mu.Lock()
 	r.running[k] = cancel
+	r.busy[k.session]++
 	r.mu.Unlock()
 	go func() {
 		res, err := runTask(wctx, ss, first.TaskID, fn)
@@ -130,6 +132,9 @@ func (r *taskRunner) finish(ss *ServerSession, k taskKey, t Task, ttl time.Durat
 	r.mu.Lock()
 	cancel := r.running[k]
 	delete(r.running, k)
+	if r.busy[k.session]--; r.busy[k.session] <= 0 {
+		delete(r.busy, k.session)
+	}
 	r.mu.Unlock()
 	defer cancel()
 	rec := TaskRecord{Session: k.session, Task: t}
@@ -160,6 +165,13 @@ func (r *taskRunner) finish(ss *ServerSession, k taskKey, t Task, ttl time.Durat
 		r.ended(k)
 		notifyTask(ss, rec.Task)
 	}
+}
+
+// working reports whether work of the session's tasks runs here.
+func (r *taskRunner) working(session string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busy[session] > 0
 }
 
 // ended wakes the tasks/result calls waiting here for k and tells the
