@@ -84,6 +84,7 @@ const (
 	kindFrame = "frame" // a POSTed frame without requests
 	kindEnd   = "end"   // the session ended
 	kindGet   = "get"   // a message for the session's GET stream
+	kindState = "state" // the session's state changed: the new state
 )
 
 // topic is the broker topic of a session.
@@ -123,6 +124,7 @@ func (r *replicas) save(sess *httpSession) {
 		return
 	}
 	sess.touched(time.Now())
+	r.publish(sess.id, replicaMessage{Kind: kindState, Body: doc})
 }
 
 // load takes up a session another replica started. It returns nil, with
@@ -160,6 +162,13 @@ func (r *replicas) touch(ctx context.Context, sess *httpSession) bool {
 		return true
 	}
 	sess.touched(now)
+	// The renewal also brings this copy up to date, in case the word of a
+	// change made at another replica was lost.
+	if doc, err := r.sessions.Get(ctx, sess.id); err == nil {
+		if err := sess.ss.restore(doc); err != nil {
+			r.h.log.Warn("mcp: the stored state of a session is not usable", "session", sess.id, "error", err)
+		}
+	}
 	return true
 }
 
@@ -206,6 +215,10 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 		sess.release()
 	case kindGet:
 		sess.relayGet(sseEvent{id: m.Event, data: m.Body})
+	case kindState:
+		if err := sess.ss.restore(m.Body); err != nil {
+			r.h.log.Warn("mcp: another replica's state of a session is not usable", "session", sess.id, "error", err)
+		}
 	}
 }
 

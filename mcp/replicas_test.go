@@ -458,3 +458,29 @@ func TestAClosedReplicaPassesNoChangesOn(t *testing.T) {
 	assert.Equal(t, "tools", receive(t, changed))
 	c.servers[0].CloseSubscriptions()
 }
+
+// A change of a session's state at one replica (the log level, a
+// subscription) holds at the replicas that already hold a copy: a tool's
+// log message at another replica follows the new level.
+func TestAStateChangeReachesTheOtherCopies(t *testing.T) {
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := newServer(t, nil)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "chatty"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			require.NoError(t, req.Session.Log(ctx, mcp.LoggingLevel("debug"), "t", "a debug line"))
+			return &mcp.CallToolResult{}, nil
+		}))
+		return s
+	}, nil)
+	session := c.initialize(t, 0)
+	require.Equal(t, http.StatusAccepted, c.post(t, 0, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty"}}`
+	w := c.post(t, 1, session, call) // replica 1 takes up a copy: logging is off
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.NotContains(t, w.Body.String(), "a debug line")
+
+	w = c.post(t, 0, session, `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"debug"}}`)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	require.Eventually(t, func() bool {
+		return strings.Contains(c.post(t, 1, session, call).Body.String(), "a debug line")
+	}, 5*time.Second, 20*time.Millisecond, "the copy at replica 1 follows the level set at replica 0")
+}

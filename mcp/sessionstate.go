@@ -42,7 +42,9 @@ func (ss *ServerSession) snapshot() (st sharedState, ok bool) {
 // take up: not the document it writes, or a version it does not serve.
 var errBadSharedState = errors.New("mcp: the stored session state is not usable")
 
-// restore takes up a session initialized elsewhere from its shared state.
+// restore takes up a session initialized elsewhere from its shared state,
+// or brings a copy up to date with what another replica changed: after it
+// the session is as the state says, log level and subscriptions included.
 func (ss *ServerSession) restore(doc []byte) error {
 	var st sharedState
 	if err := json.Unmarshal(doc, &st); err != nil || st.Version == "" || !ss.server.serves(st.Version) || st.LogLevel < -1 || st.LogLevel >= len(logLevels) {
@@ -67,6 +69,7 @@ func (ss *ServerSession) restore(doc []byte) error {
 	ss.declared = caps
 	ss.offered = ss.server.offer(st.Version)
 	ss.logLevel = st.LogLevel
+	clear(ss.subscribed)
 	for _, uri := range st.Subscribed {
 		ss.subscribed[uri] = true
 	}
