@@ -74,10 +74,12 @@ func firstID() int64 {
 
 // replicaMessage is what replicas publish on a session's topic.
 type replicaMessage struct {
-	From  string          `json:"from"`
-	Kind  string          `json:"kind"`            // kindFrame, kindEnd or kindGet
-	Body  json.RawMessage `json:"body,omitempty"`  // the frame, or the GET-stream message
-	Event string          `json:"event,omitempty"` // the GET-stream message's event id
+	From      string          `json:"from"`
+	Kind      string          `json:"kind"`                // kindFrame, kindEnd, kindGet, kindState or kindEvent
+	Stream    string          `json:"stream,omitempty"`    // kindEvent: the stream
+	Completed bool            `json:"completed,omitempty"` // kindEvent: its requests are all answered
+	Body      json.RawMessage `json:"body,omitempty"`      // the frame, or the GET-stream message
+	Event     string          `json:"event,omitempty"`     // the GET-stream message's event id
 }
 
 const (
@@ -85,6 +87,7 @@ const (
 	kindEnd   = "end"   // the session ended
 	kindGet   = "get"   // a message for the session's GET stream
 	kindState = "state" // the session's state changed: the new state
+	kindEvent = "event" // a stream no client is connected to has new events, or completed
 )
 
 // topic is the broker topic of a session.
@@ -215,6 +218,8 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 		sess.release()
 	case kindGet:
 		sess.relayGet(sseEvent{id: m.Event, data: m.Body})
+	case kindEvent:
+		sess.streamNews(m.Stream, m.Completed)
 	case kindState:
 		if err := sess.ss.restore(m.Body); err != nil {
 			r.h.log.Warn("mcp: another replica's state of a session is not usable", "session", sess.id, "error", err)
@@ -225,8 +230,9 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 // replicaState is what an httpSession keeps for sharing; its fields are
 // guarded by the session's mu.
 type replicaState struct {
-	unshare   func() // ends the broker subscription; nil when none
-	local     bool   // closing lets this copy go; the session lives on elsewhere
+	relays    map[string]*streamRelay // resumed streams whose calls run elsewhere, by name
+	unshare   func()                  // ends the broker subscription; nil when none
+	local     bool                    // closing lets this copy go; the session lives on elsewhere
 	lastTouch time.Time
 }
 

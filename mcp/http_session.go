@@ -281,6 +281,9 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 		s.h.rep.publish(s.id, replicaMessage{Kind: kindGet, Body: msg, Event: id})
 	case st.id == standaloneStream:
 		s.keep(ev)
+	case st.sse && s.h.rep != nil && err == nil:
+		// The client may follow the stream from another replica.
+		s.h.rep.publish(s.id, replicaMessage{Kind: kindEvent, Stream: st.id})
 	case err != nil:
 		s.h.log.Debug("mcp: dropping a message no stream can take", "session", s.id, "stream", st.id)
 	}
@@ -301,6 +304,8 @@ func (s *httpSession) complete(st *stream) {
 	delete(s.streams, st.id)
 	if st.conn != nil {
 		st.conn.finish()
+	} else if st.sse && s.h.rep != nil {
+		s.h.rep.publish(s.id, replicaMessage{Kind: kindEvent, Stream: st.id, Completed: true})
 	}
 	close(st.done)
 }
@@ -320,7 +325,13 @@ func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
 		}
 	}
 	s.nextStream++
-	st := &stream{id: strconv.Itoa(s.nextStream), sse: sse, init: init, pending: pending, done: make(chan struct{})}
+	name := strconv.Itoa(s.nextStream)
+	if s.h.rep != nil {
+		// Every replica's copy numbers its own streams: the replica's
+		// name keeps them apart in the shared event store.
+		name = s.h.rep.self[:8] + "." + name
+	}
+	st := &stream{id: name, sse: sse, init: init, pending: pending, done: make(chan struct{})}
 	if sse {
 		st.conn = newSSEConn()
 		st.first = st.conn
@@ -357,9 +368,13 @@ func (s *httpSession) abandon(st *stream) {
 // stream goes back to the backlog; a connection that was taken over or
 // dropped has had its unwritten events moved already.
 func (s *httpSession) detach(st *stream, c *sseConn) {
+	if st == nil {
+		s.dropRelay(c)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st == nil || st.conn != c {
+	if st.conn != c {
 		return
 	}
 	st.conn = nil
@@ -397,6 +412,15 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 		}
 	}
 	st := s.streams[name]
+	if st == nil && lastEventID != "" && name != standaloneStream && s.h.rep != nil && s.h.rep.broker != nil && !anyResponse(c.queue) {
+		// The call runs at another replica, unanswered so far: follow it.
+		last := lastEventID
+		if len(c.queue) > 0 {
+			last = c.queue[len(c.queue)-1].id
+		}
+		s.relay(name, last, c)
+		return nil, c, nil
+	}
 	if st == nil || !st.sse {
 		c.finishing = true
 		return nil, c, nil
@@ -473,6 +497,7 @@ func (s *httpSession) Close() error {
 		}
 		s.streams = map[string]*stream{}
 		s.byRequest = map[string]*stream{}
+		s.endRelays()
 		s.backlog = nil
 		if s.idle != nil {
 			s.idle.Stop()

@@ -314,8 +314,9 @@ func TestAHandshakeSessionHearsOfAChangeOnce(t *testing.T) {
 
 // A call whose stream the server closes (SSE polling) is resumed by the
 // client with Last-Event-ID at whichever replica the balancer picks: the
-// shared event store replays what the client missed, and the client
-// resumes until the result is there.
+// shared event store replays what the client missed, and the result comes
+// on that one resumption, at the replica running the call or at the
+// other.
 func TestAStreamResumesAtAnotherReplica(t *testing.T) {
 	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
 		s := askingServer(t)
@@ -335,7 +336,7 @@ func TestAStreamResumesAtAnotherReplica(t *testing.T) {
 	res, err := s.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "poll"})
 	require.NoError(t, err)
 	assert.Equal(t, "polled", toolText(t, res))
-	assert.Greater(t, c.served[0].Load()+c.served[1].Load()-before[0]-before[1], int64(2), "the call and at least two resumptions")
+	assert.Equal(t, int64(2), c.served[0].Load()+c.served[1].Load()-before[0]-before[1], "the call and one resumption")
 }
 
 // initialize starts a session at replica i directly and returns its id
@@ -483,4 +484,69 @@ func TestAStateChangeReachesTheOtherCopies(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return strings.Contains(c.post(t, 1, session, call).Body.String(), "a debug line")
 	}, 5*time.Second, 20*time.Millisecond, "the copy at replica 1 follows the level set at replica 0")
+}
+
+// A call's stream closed for polling and resumed at another replica than
+// the one running the call is followed live there: what the call sends
+// afterwards, and its response, arrive on the resumed connection, which
+// then ends; the client does not have to resume again.
+func TestAStreamResumedAtAnotherReplicaFollowsTheCall(t *testing.T) {
+	t.Run("told by the running replica", func(t *testing.T) { followTheCall(t, &mcp.MemoryBroker{}) })
+	// Without word from the running replica, the store is looked at once a
+	// second, and the stream ends once a look after the response finds
+	// nothing more.
+	t.Run("word lost", func(t *testing.T) { followTheCall(t, silentBroker{}) })
+}
+
+func followTheCall(t *testing.T, broker mcp.Broker) {
+	step := make(chan struct{})
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := newServer(t, nil)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "slow"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mcp.CloseSSEStream(ctx)
+			<-step
+			require.NoError(t, req.Session.Log(ctx, mcp.LoggingLevel("error"), "t", "halfway"))
+			<-step
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("done")}}, nil
+		}))
+		return s
+	}, &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond, Broker: broker})
+	session := c.initialize(t, 0)
+	require.Equal(t, http.StatusAccepted, c.post(t, 0, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	require.Equal(t, http.StatusOK, c.post(t, 0, session, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"error"}}`).Code)
+
+	// The call at replica 0; its stream closes at once.
+	w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)
+	require.Equal(t, http.StatusOK, w.Code)
+	last := ""
+	for line := range strings.SplitSeq(w.Body.String(), "\n") {
+		if id, ok := strings.CutPrefix(line, "id: "); ok {
+			last = id
+		}
+	}
+	require.NotEmpty(t, last, "the closed stream had an event id: %q", w.Body.String())
+
+	// Resumed at replica 1, which does not run the call.
+	req, err := http.NewRequestWithContext(bg(t), http.MethodGet, c.urls[1], nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(mcp.HeaderSessionID, session)
+	req.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+	req.Header.Set("Last-Event-ID", last)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	events := newSSE(t, resp)
+
+	step <- struct{}{}
+	ev, err := events.next()
+	require.NoError(t, err)
+	assert.Contains(t, ev.Data, "halfway", "a message sent after the resumption arrives on it")
+	step <- struct{}{}
+	ev, err = events.next()
+	require.NoError(t, err)
+	assert.Contains(t, ev.Data, `"text":"done"`, "the response arrives on the resumed connection")
+	_, err = events.next()
+	assert.Error(t, err, "the resumed stream ends with the response")
 }
