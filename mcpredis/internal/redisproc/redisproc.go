@@ -177,4 +177,3 @@ func (o *output) String() string {
 	defer o.mu.Unlock()
 	return o.buf.String()
 }
-
