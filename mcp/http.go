@@ -110,6 +110,15 @@ type HTTPOptions struct {
 	// passed on: a response or a cancellation POSTed to another replica
 	// than the one waiting for it is lost.
 	Broker Broker
+	// Tasks keeps the records of the sessions' 2025-11-25 tasks
+	// (ServerOptions.Tasks) where the other replicas can read them, so
+	// that tasks/get, tasks/result, tasks/list and tasks/cancel may land on
+	// any replica; the work runs where the task was created. With a
+	// Broker, a cancellation reaches the replica running the task, and a
+	// tasks/result waiting at another replica returns as soon as the task
+	// ends (without one, it looks at the store once a second). nil means
+	// the server's own store, in this process.
+	Tasks TaskStore
 }
 
 // StreamableHTTPHandler serves a Server over Streamable HTTP, both eras on
@@ -127,8 +136,11 @@ type StreamableHTTPHandler struct {
 	hosts  hostPolicy
 	log    *slog.Logger
 	drain  *drain
-	bodies *bodyGuard // bounds body reads; nil without BodyTimeout
-	rep    *replicas  // shares sessions with other replicas; nil without HTTPOptions.Sessions
+	bodies *bodyGuard  // bounds body reads; nil without BodyTimeout
+	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
+	tasks  *taskRunner // the sessions' tasks; nil without HTTPOptions.Tasks (the server's)
+
+	stopTasks func() // stops hearing the other replicas about tasks
 
 	stateless gate // 2026-07-28 requests running
 	listening gate // 2026-07-28 listen streams open
@@ -170,6 +182,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	h.hosts = newHostPolicy(&h.opts)
 	h.initLimits()
 	h.rep = newReplicas(h)
+	h.stopTasks = h.shareTasks()
 	return h
 }
 
@@ -576,6 +589,7 @@ func (h *StreamableHTTPHandler) startSession(id string) (*httpSession, error) {
 	}
 	sess := newHTTPSession(h, id)
 	sess.ss = h.server.connect(sess, id, h.connOptions()...)
+	sess.ss.tasks = h.tasks
 	byServerSession.Store(sess.ss, sess)
 	if h.rep != nil {
 		h.rep.share(sess)
@@ -654,6 +668,7 @@ func (h *StreamableHTTPHandler) Close() error {
 	if h.rep != nil {
 		h.rep.stopFanOut()
 	}
+	h.stopTasks()
 	return nil
 }
 

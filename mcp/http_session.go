@@ -536,8 +536,8 @@ func (s *httpSession) checkIdle() {
 		s.mu.Unlock()
 		return
 	}
-	if s.active > 0 {
-		s.idle.Reset(timeout) // busy: a request's leave starts the count again
+	if s.active > 0 || s.ss.taskRunner().working(s.ss.taskOwner()) {
+		s.idle.Reset(timeout) // busy: a request's (or a task's) leave starts the count again
 		s.mu.Unlock()
 		return
 	}

@@ -30,7 +30,7 @@ type Server struct {
 	templates *registry[*templateEntry]
 	prompts   *registry[*promptEntry]
 	complete  CompletionHandler
-	tasks     *taskStore
+	tasks     *taskRunner
 	listens   map[*listener]struct{}
 	relays    []*func(change) // pass changes on to other replicas (see fanout.go)
 	custom    map[string]bool // methods added with Register
@@ -70,7 +70,10 @@ type ServerOptions struct {
 	// Tasks enables 2025-11-25 tasks: tools/call with a task member runs in
 	// the background, and tasks/get, tasks/result, tasks/list and
 	// tasks/cancel serve its state. Tools opt in through
-	// Tool.Execution.TaskSupport.
+	// Tool.Execution.TaskSupport. A task is kept for the ttl the client
+	// asks, between 1 s and 24 h (1 h when it names none), after it ends.
+	// Tasks are kept in process memory, or, over Streamable HTTP, in
+	// HTTPOptions.Tasks.
 	Tasks bool
 	// HasTools, HasResources and HasPrompts advertise the capability even
 	// before anything of that kind is registered (a server that adds tools
@@ -162,7 +165,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	s.resources = newRegistry[*resourceEntry]()
 	s.templates = newRegistry[*templateEntry]()
 	s.prompts = newRegistry[*promptEntry]()
-	s.tasks = newTaskStore()
+	s.tasks = newTaskRunner(NewMemoryTaskStore())
 	s.registerMethods()
 	return s
 }

@@ -89,19 +89,23 @@ func (v service) LoggingSetLevel(ctx context.Context, p *SetLevelRequestParams) 
 }
 
 func (v service) TasksGet(ctx context.Context, p *GetTaskRequestParams) (*GetTaskResult, error) {
-	return v.s.tasks.get(session(ctx), p.TaskID)
+	ss := session(ctx)
+	return ss.taskRunner().get(ctx, ss, p.TaskID)
 }
 
 func (v service) TasksResult(ctx context.Context, p *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
-	return v.s.tasks.result(ctx, session(ctx), p.TaskID)
+	ss := session(ctx)
+	return ss.taskRunner().result(ctx, ss, p.TaskID)
 }
 
 func (v service) TasksList(ctx context.Context, p *PaginatedRequestParams) (*ListTasksResult, error) {
-	return v.s.tasks.list(session(ctx), p.Cursor, v.s.opts.PageSize)
+	ss := session(ctx)
+	return ss.taskRunner().list(ctx, ss, p.Cursor, v.s.opts.PageSize)
 }
 
 func (v service) TasksCancel(ctx context.Context, p *CancelTaskRequestParams) (*CancelTaskResult, error) {
-	return v.s.tasks.cancel(session(ctx), p.TaskID)
+	ss := session(ctx)
+	return ss.taskRunner().cancel(ctx, ss, p.TaskID)
 }
 
 // The notifications below are handled by the session before they reach

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"log/slog"
 	"sync"
@@ -35,6 +36,8 @@ type ServerSession struct {
 	inflight   map[string]*requestContext
 	onChange   func()      // set before the session serves: the shared state changed (see stateChanged)
 	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
+	tasks      *taskRunner // set before the session serves: where its tasks are kept; nil: the server's
+	owner      string      // its tasks' owner without an id (see taskOwner)
 	closeOnce  sync.Once
 }
 
@@ -54,6 +57,28 @@ type clientCaps struct {
 	elicitForm    bool
 	elicitURL     bool
 	roots         bool
+}
+
+// taskRunner returns where the session's tasks run and are kept.
+func (ss *ServerSession) taskRunner() *taskRunner {
+	if ss.tasks != nil {
+		return ss.tasks
+	}
+	return ss.server.tasks
+}
+
+// taskOwner names the session as its tasks' owner in the task store: its
+// id, or, on a transport without ids, a random name of its own.
+func (ss *ServerSession) taskOwner() string {
+	if ss.id != "" {
+		return ss.id
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.owner == "" {
+		ss.owner = "local/" + rand.Text()
+	}
+	return ss.owner
 }
 
 // ID returns the session's Mcp-Session-Id on Streamable HTTP, and "" on

@@ -15,64 +15,100 @@ import (
 )
 
 // Task defaults: how long a finished task is kept when the client names no
-// ttl, the longest ttl granted, and the poll interval suggested.
+// ttl, the longest ttl granted, the poll interval suggested, and how long
+// the record of a task that never ends is kept (its replica went away).
 const (
 	defaultTaskTTL = time.Hour
+	minTaskTTL     = time.Second
 	maxTaskTTL     = 24 * time.Hour
 	taskPollMillis = 500
+	runningTaskTTL = 24 * time.Hour
 )
+
+// taskWaitPoll is how often tasks/result looks at the store while the task
+// runs at another replica, in case the word that it ended was lost.
+const taskWaitPoll = time.Second
 
 // relatedTaskKey is the _meta key that ties a message to a task.
 const relatedTaskKey = "io.modelcontextprotocol/related-task"
 
-// taskStore keeps the tasks of 2025-11-25 task-augmented calls in memory.
-// A task belongs to the session that created it; other sessions cannot see
-// it. Finished tasks are forgotten once their ttl has passed.
-type taskStore struct {
-	mu    sync.Mutex
-	tasks map[string]*task
-	order []string
+// taskRunner runs the tasks of 2025-11-25 task-augmented calls and answers
+// tasks/get, tasks/result, tasks/list and tasks/cancel from a TaskStore. A
+// task belongs to the session that created it; other sessions cannot see
+// it. The work runs here; the record in the store is what every replica
+// answers from. With replicas, signal tells the others that a task ended
+// (for their tasks/result waits) or is to be cancelled (for the replica
+// running it); without, it is nil and this process is the only one.
+type taskRunner struct {
+	store  TaskStore
+	signal func(taskSignal) // nil: no other replicas
+
+	mu      sync.Mutex
+	running map[taskKey]context.CancelFunc         // tasks whose work runs here
+	busy    map[string]int                         // session → its tasks whose work runs here
+	waiters map[taskKey]map[chan struct{}]struct{} // closed when the task ends
 }
 
-type task struct {
-	owner   *ServerSession
-	state   Task
-	ttl     time.Duration
-	done    chan struct{}
-	result  any
-	err     error
-	cancel  context.CancelFunc
-	expires time.Time // zero while running
+// taskSignal is what replicas tell each other about a task.
+type taskSignal struct {
+	From    string `json:"from"`
+	Kind    string `json:"kind"` // taskEnded or taskCancel
+	Session string `json:"session"`
+	Task    string `json:"task"`
 }
 
-func newTaskStore() *taskStore { return &taskStore{tasks: map[string]*task{}} }
+const (
+	taskEnded  = "ended"  // the task's record is final
+	taskCancel = "cancel" // the task was cancelled: stop its work
+)
+
+func newTaskRunner(store TaskStore) *taskRunner {
+	return &taskRunner{store: store, busy: map[string]int{}, running: map[taskKey]context.CancelFunc{}, waiters: map[taskKey]map[chan struct{}]struct{}{}}
+}
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// start runs fn in the background as a new task of ss and returns the
-// task's first state.
-func (st *taskStore) start(ss *ServerSession, meta *TaskMetadata, fn func(ctx context.Context) (any, error)) Task {
+// storeContext bounds a store call made for a request.
+func storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, storeTimeout)
+}
+
+// storeFailed logs a store failure and returns what the client gets.
+func (r *taskRunner) storeFailed(ss *ServerSession, id string, err error) error {
+	if errors.Is(err, ErrTaskNotFound) {
+		return rpc.InvalidParams(fmt.Sprintf("unknown task %q", id))
+	}
+	ss.log.Warn("mcp: the task store failed", "task", id, logx.Error, err)
+	return &rpc.Error{Code: rpc.CodeInternalError, Message: "the task store is unavailable"}
+}
+
+// start records a new task of ss and runs fn in the background; it returns
+// the task's first state.
+func (r *taskRunner) start(ctx context.Context, ss *ServerSession, meta *TaskMetadata, fn func(ctx context.Context) (any, error)) (Task, error) {
 	ttl := defaultTaskTTL
 	if meta != nil && meta.TTL != nil && *meta.TTL >= 0 {
-		ttl = min(time.Duration(*meta.TTL)*time.Millisecond, maxTaskTTL)
+		ttl = min(max(time.Duration(*meta.TTL)*time.Millisecond, minTaskTTL), maxTaskTTL)
 	}
 	ms, poll := ttl.Milliseconds(), int64(taskPollMillis)
-	t := &task{owner: ss, ttl: ttl, done: make(chan struct{})}
-	t.state = Task{TaskID: rand.Text(), Status: TaskStatusWorking, CreatedAt: now(), TTL: &ms, PollInterval: &poll}
-	t.state.LastUpdatedAt = t.state.CreatedAt
-	ctx, cancel := context.WithCancel(withSession(context.Background(), ss))
-	t.cancel = cancel
-	st.mu.Lock()
-	st.sweepLocked()
-	st.tasks[t.state.TaskID] = t
-	st.order = append(st.order, t.state.TaskID)
-	first := t.state
-	st.mu.Unlock()
+	first := Task{TaskID: rand.Text(), Status: TaskStatusWorking, CreatedAt: now(), TTL: &ms, PollInterval: &poll}
+	first.LastUpdatedAt = first.CreatedAt
+	k := taskKey{ss.taskOwner(), first.TaskID}
+	sctx, cancelStore := storeContext(ctx)
+	err := r.store.Create(sctx, TaskRecord{Session: k.session, Task: first}, runningTaskTTL)
+	cancelStore()
+	if err != nil {
+		return Task{}, r.storeFailed(ss, first.TaskID, err)
+	}
+	wctx, cancel := context.WithCancel(withSession(context.Background(), ss))
+	r.mu.Lock()
+	r.running[k] = cancel
+	r.busy[k.session]++
+	r.mu.Unlock()
 	go func() {
-		res, err := runTask(ctx, ss, first.TaskID, fn)
-		st.finish(t, res, err)
+		res, err := runTask(wctx, ss, first.TaskID, fn)
+		r.finish(ss, k, first, ttl, res, err)
 	}()
-	return first
+	return first, nil
 }
 
 // runTask runs a task's work. A panic fails the task with -32603, as it
@@ -89,34 +125,94 @@ func runTask(ctx context.Context, ss *ServerSession, id string, fn func(ctx cont
 	return fn(ctx)
 }
 
-// finish records a task's outcome unless it was cancelled first.
-func (st *taskStore) finish(t *task, res any, err error) {
-	st.mu.Lock()
-	if t.state.Status == TaskStatusCancelled {
-		st.mu.Unlock()
-		return
+// finish records the outcome of a task's work, unless the task was
+// cancelled first (then the record already says so and the outcome is
+// dropped).
+func (r *taskRunner) finish(ss *ServerSession, k taskKey, t Task, ttl time.Duration, res any, err error) {
+	r.mu.Lock()
+	cancel := r.running[k]
+	delete(r.running, k)
+	if r.busy[k.session]--; r.busy[k.session] <= 0 {
+		delete(r.busy, k.session)
 	}
-	t.result, t.err = res, err
-	t.state.Status = TaskStatusCompleted
+	r.mu.Unlock()
+	defer cancel()
+	rec := TaskRecord{Session: k.session, Task: t}
+	rec.Task.Status = TaskStatusCompleted
+	if err == nil {
+		if rec.Result, err = json.Marshal(res); err != nil {
+			err = rpc.InternalError()
+		}
+	}
 	if err != nil {
-		t.state.Status = TaskStatusFailed
-		t.state.StatusMessage = publicMessage(err)
+		rec.Result = nil
+		rec.Task.Status = TaskStatusFailed
+		rec.Task.StatusMessage = publicMessage(err)
+		var we *rpc.Error
+		if !errors.As(err, &we) {
+			we = rpc.InternalError()
+		}
+		rec.Error = we
 	}
-	st.endLocked(t)
-	snap := t.state
-	st.mu.Unlock()
-	st.notify(t.owner, snap)
+	rec.Task.LastUpdatedAt = now()
+	ctx, cancelStore := storeContext(context.Background())
+	ended, serr := r.store.End(ctx, rec, ttl)
+	cancelStore()
+	switch {
+	case serr != nil:
+		ss.log.Warn("mcp: a task's outcome could not be recorded", "task", k.id, logx.Error, serr)
+	case ended:
+		r.ended(k)
+		notifyTask(ss, rec.Task)
+	}
 }
 
-func (st *taskStore) endLocked(t *task) {
-	t.state.LastUpdatedAt = now()
-	t.expires = time.Now().Add(t.ttl)
-	close(t.done)
-	t.cancel()
+// working reports whether work of the session's tasks runs here.
+func (r *taskRunner) working(session string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busy[session] > 0
 }
 
-// notify sends notifications/tasks/status to the task's session.
-func (st *taskStore) notify(ss *ServerSession, t Task) {
+// ended wakes the tasks/result calls waiting here for k and tells the
+// other replicas.
+func (r *taskRunner) ended(k taskKey) {
+	r.wake(k)
+	if r.signal != nil {
+		r.signal(taskSignal{Kind: taskEnded, Session: k.session, Task: k.id})
+	}
+}
+
+// wake wakes the tasks/result calls waiting here for k.
+func (r *taskRunner) wake(k taskKey) {
+	r.mu.Lock()
+	chans := r.waiters[k]
+	delete(r.waiters, k)
+	r.mu.Unlock()
+	for ch := range chans {
+		close(ch)
+	}
+}
+
+// heard acts on what another replica said about a task.
+func (r *taskRunner) heard(sig taskSignal) {
+	k := taskKey{sig.Session, sig.Task}
+	switch sig.Kind {
+	case taskEnded:
+		r.wake(k)
+	case taskCancel:
+		r.mu.Lock()
+		cancel := r.running[k]
+		r.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		r.wake(k)
+	}
+}
+
+// notifyTask sends notifications/tasks/status to a session.
+func notifyTask(ss *ServerSession, t Task) {
 	p := TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval}
 	if err := ss.conn.Notify(context.Background(), "notifications/tasks/status", p); err != nil {
@@ -124,72 +220,99 @@ func (st *taskStore) notify(ss *ServerSession, t Task) {
 	}
 }
 
-// sweepLocked forgets finished tasks whose ttl has passed.
-func (st *taskStore) sweepLocked() {
-	keep := st.order[:0]
-	for _, id := range st.order {
-		t := st.tasks[id]
-		if !t.expires.IsZero() && time.Now().After(t.expires) {
-			delete(st.tasks, id)
-			continue
-		}
-		keep = append(keep, id)
+// lookup reads a task of ss from the store.
+func (r *taskRunner) lookup(ctx context.Context, ss *ServerSession, id string) (TaskRecord, error) {
+	ctx, cancel := storeContext(ctx)
+	defer cancel()
+	rec, err := r.store.Get(ctx, ss.taskOwner(), id)
+	if err != nil {
+		return TaskRecord{}, r.storeFailed(ss, id, err)
 	}
-	st.order = keep
+	return rec, nil
 }
 
-// lookup finds a task of ss; anything else is -32602.
-func (st *taskStore) lookup(ss *ServerSession, id string) (*task, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.sweepLocked()
-	t, ok := st.tasks[id]
-	if !ok || t.owner != ss {
-		return nil, rpc.InvalidParams(fmt.Sprintf("unknown task %q", id))
-	}
-	return t, nil
-}
-
-func (st *taskStore) get(ss *ServerSession, id string) (*GetTaskResult, error) {
-	t, err := st.lookup(ss, id)
+func (r *taskRunner) get(ctx context.Context, ss *ServerSession, id string) (*GetTaskResult, error) {
+	rec, err := r.lookup(ctx, ss, id)
 	if err != nil {
 		return nil, err
 	}
-	st.mu.Lock()
-	s := t.state
-	st.mu.Unlock()
+	s := rec.Task
 	return &GetTaskResult{TaskID: s.TaskID, Status: s.Status, StatusMessage: s.StatusMessage, CreatedAt: s.CreatedAt,
 		LastUpdatedAt: s.LastUpdatedAt, TTL: s.TTL, PollInterval: s.PollInterval}, nil
 }
 
 // result answers tasks/result: it waits for the task to end, then returns
-// the call's own result (or error), tagged with the task in _meta.
-func (st *taskStore) result(ctx context.Context, ss *ServerSession, id string) (*GetTaskPayloadResult, error) {
-	t, err := st.lookup(ss, id)
-	if err != nil {
-		return nil, err
-	}
-	select {
-	case <-t.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	st.mu.Lock()
-	res, rerr, status := t.result, t.err, t.state.Status
-	st.mu.Unlock()
-	if status == TaskStatusCancelled {
-		return nil, rpc.InvalidParams(fmt.Sprintf("task %q was cancelled", id))
-	}
-	if rerr != nil {
-		var we *rpc.Error
-		if errors.As(rerr, &we) {
-			return nil, we
+// the call's own result (or error), tagged with the task in _meta. The
+// wait ends early when this replica or another says the task ended, and
+// looks at the store every taskWaitPoll meanwhile in case that word was
+// lost.
+func (r *taskRunner) result(ctx context.Context, ss *ServerSession, id string) (*GetTaskPayloadResult, error) {
+	k := taskKey{ss.taskOwner(), id}
+	for {
+		rec, done, err := r.await(ctx, ss, k)
+		if err != nil || rec.Ended() {
+			if err != nil {
+				return nil, err
+			}
+			return payload(rec)
 		}
-		return nil, rpc.InternalError()
+		if err := done(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// await reads the task k and, while it runs, returns done, which waits
+// until word comes that it ended or taskWaitPoll has passed.
+func (r *taskRunner) await(ctx context.Context, ss *ServerSession, k taskKey) (TaskRecord, func() error, error) {
+	ch := make(chan struct{})
+	r.mu.Lock()
+	if r.waiters[k] == nil {
+		r.waiters[k] = map[chan struct{}]struct{}{}
+	}
+	r.waiters[k][ch] = struct{}{}
+	r.mu.Unlock()
+	release := func() {
+		r.mu.Lock()
+		if w := r.waiters[k]; w != nil {
+			delete(w, ch)
+			if len(w) == 0 {
+				delete(r.waiters, k)
+			}
+		}
+		r.mu.Unlock()
+	}
+	rec, err := r.lookup(ctx, ss, k.id)
+	if err != nil || rec.Ended() {
+		release()
+		return rec, nil, err
+	}
+	return rec, func() error {
+		defer release()
+		t := time.NewTimer(taskWaitPoll)
+		defer t.Stop()
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return nil
+	}, nil
+}
+
+// payload is tasks/result's answer from an ended task's record.
+func payload(rec TaskRecord) (*GetTaskPayloadResult, error) {
+	id := rec.Task.TaskID
+	switch {
+	case rec.Task.Status == TaskStatusCancelled:
+		return nil, rpc.InvalidParams(fmt.Sprintf("task %q was cancelled", id))
+	case rec.Error != nil:
+		return nil, rec.Error
 	}
 	var out GetTaskPayloadResult
-	if err := json.Unmarshal(rawJSON(res), &out); err != nil {
-		return nil, err
+	if err := json.Unmarshal(rec.Result, &out); err != nil {
+		return nil, rpc.InternalError()
 	}
 	if out.Meta == nil {
 		out.Meta = Meta{}
@@ -198,16 +321,17 @@ func (st *taskStore) result(ctx context.Context, ss *ServerSession, id string) (
 	return &out, nil
 }
 
-func (st *taskStore) list(ss *ServerSession, cursor Cursor, size int) (*ListTasksResult, error) {
-	st.mu.Lock()
-	st.sweepLocked()
-	reg := newRegistry[Task]()
-	for _, id := range st.order {
-		if t := st.tasks[id]; t.owner == ss {
-			reg.put(id, t.state)
-		}
+func (r *taskRunner) list(ctx context.Context, ss *ServerSession, cursor Cursor, size int) (*ListTasksResult, error) {
+	sctx, cancel := storeContext(ctx)
+	recs, err := r.store.List(sctx, ss.taskOwner())
+	cancel()
+	if err != nil {
+		return nil, r.storeFailed(ss, "", err)
 	}
-	st.mu.Unlock()
+	reg := newRegistry[Task]()
+	for _, rec := range recs {
+		reg.put(rec.Task.TaskID, rec.Task)
+	}
 	page, next, err := reg.page(string(cursor), size)
 	if err != nil {
 		return nil, err
@@ -215,23 +339,46 @@ func (st *taskStore) list(ss *ServerSession, cursor Cursor, size int) (*ListTask
 	return &ListTasksResult{Tasks: page, NextCursor: Cursor(next)}, nil
 }
 
-// cancel answers tasks/cancel; a task that already ended is -32602.
-func (st *taskStore) cancel(ss *ServerSession, id string) (*CancelTaskResult, error) {
-	t, err := st.lookup(ss, id)
+// cancel answers tasks/cancel: the record becomes cancelled, and the work
+// stops, here or at the replica running it. A task that already ended is
+// -32602.
+func (r *taskRunner) cancel(ctx context.Context, ss *ServerSession, id string) (*CancelTaskResult, error) {
+	rec, err := r.lookup(ctx, ss, id)
 	if err != nil {
 		return nil, err
 	}
-	st.mu.Lock()
-	if t.state.Status != TaskStatusWorking && t.state.Status != TaskStatusInputRequired {
-		st.mu.Unlock()
-		return nil, rpc.InvalidParams(fmt.Sprintf("task %q has already ended (%s)", id, t.state.Status))
+	if rec.Ended() {
+		return nil, rpc.InvalidParams(fmt.Sprintf("task %q has already ended (%s)", id, rec.Task.Status))
 	}
-	t.state.Status = TaskStatusCancelled
-	t.state.StatusMessage = "cancelled by the client"
-	st.endLocked(t)
-	s := t.state
-	st.mu.Unlock()
-	st.notify(ss, s)
+	rec.Task.Status = TaskStatusCancelled
+	rec.Task.StatusMessage = "cancelled by the client"
+	rec.Task.LastUpdatedAt = now()
+	ttl := defaultTaskTTL
+	if rec.Task.TTL != nil {
+		ttl = time.Duration(*rec.Task.TTL) * time.Millisecond
+	}
+	sctx, cancelStore := storeContext(ctx)
+	ok, err := r.store.End(sctx, rec, ttl)
+	cancelStore()
+	if err != nil {
+		return nil, r.storeFailed(ss, id, err)
+	}
+	if !ok {
+		return nil, rpc.InvalidParams(fmt.Sprintf("task %q has already ended", id))
+	}
+	k := taskKey{rec.Session, id}
+	r.mu.Lock()
+	stop := r.running[k]
+	r.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	r.wake(k)
+	if r.signal != nil {
+		r.signal(taskSignal{Kind: taskCancel, Session: k.session, Task: id})
+	}
+	notifyTask(ss, rec.Task)
+	s := rec.Task
 	return &CancelTaskResult{TaskID: s.TaskID, Status: s.Status, StatusMessage: s.StatusMessage, CreatedAt: s.CreatedAt,
 		LastUpdatedAt: s.LastUpdatedAt, TTL: s.TTL, PollInterval: s.PollInterval}, nil
 }

@@ -89,3 +89,48 @@ func TestTasksAreAdvertisedOnlyWhenEnabled(t *testing.T) {
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code)
 }
+
+// A task belongs to its session on transports without session ids too:
+// another session of the same server cannot see, await or cancel it.
+func TestATaskIsItsSessionsOnly(t *testing.T) {
+	s := taskServer(t, make(chan struct{}))
+	a, b := dial(t, s, clientOptions{}), dial(t, s, clientOptions{})
+	res, rerr := a.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	for _, method := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+		_, rerr := b.call(t, method, map[string]any{"taskId": created.Task.TaskID})
+		require.NotNil(t, rerr, method)
+		assert.Equal(t, rpc.CodeInvalidParams, rerr.Code, method)
+	}
+	res, rerr = b.call(t, "tasks/list", map[string]any{})
+	require.Nil(t, rerr)
+	assert.NotContains(t, string(res), created.Task.TaskID)
+	res, rerr = a.call(t, "tasks/list", map[string]any{})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), created.Task.TaskID)
+}
+
+// The ttl a client asks is granted within 1 s and 24 h, so that a task
+// asked to be kept for no time still answers the tasks/result that waits
+// for it.
+func TestATaskTTLIsGrantedWithinBounds(t *testing.T) {
+	release := make(chan struct{})
+	c := dial(t, taskServer(t, release), clientOptions{})
+	for _, tc := range []struct{ ask, granted int64 }{{0, 1000}, {5000, 5000}, {90_000_000, 86_400_000}} {
+		res, rerr := c.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{"ttl": tc.ask}})
+		require.Nil(t, rerr)
+		var created mcp.CreateTaskResult
+		require.NoError(t, json.Unmarshal(res, &created))
+		assert.Equal(t, tc.granted, *created.Task.TTL, "ttl %d", tc.ask)
+	}
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "long", "task": map[string]any{"ttl": 0}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	close(release)
+	res, rerr = c.call(t, "tasks/result", map[string]any{"taskId": created.Task.TaskID})
+	require.Nil(t, rerr, "a task asked to be kept for no time still answers tasks/result")
+	assert.Contains(t, string(res), "finished")
+}

@@ -24,7 +24,8 @@ import (
 // concurrent use.
 type TaskStore interface {
 	// Create stores a new running task. It is dropped after keep if it
-	// never ends (its replica went away while it ran).
+	// never ends (its replica went away while it ran). A keep of zero or
+	// less stores nothing that can be read back.
 	Create(ctx context.Context, rec TaskRecord, keep time.Duration) error
 	// Get returns the task id of the session; a task never created,
 	// expired or of another session is an error matching ErrTaskNotFound.
@@ -33,7 +34,7 @@ type TaskStore interface {
 	// the same millisecond in a fixed order).
 	List(ctx context.Context, session string) ([]TaskRecord, error)
 	// End replaces the record of a running task with rec, a final one,
-	// kept for keep from now. It reports false, and changes nothing, when
+	// kept for keep from now (zero or less: dropped at once). It reports false, and changes nothing, when
 	// the stored task has already ended; ErrTaskNotFound when there is
 	// none.
 	End(ctx context.Context, rec TaskRecord, keep time.Duration) (bool, error)
@@ -86,6 +87,13 @@ func (r TaskRecord) clone() TaskRecord {
 }
 
 func cloneTask(t Task) Task {
+	if t.Extra != nil {
+		extra := make(map[string]json.RawMessage, len(t.Extra))
+		for k, v := range t.Extra {
+			extra[k] = append(json.RawMessage(nil), v...)
+		}
+		t.Extra = extra
+	}
 	if t.TTL != nil {
 		v := *t.TTL
 		t.TTL = &v

@@ -198,9 +198,12 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	req := &CallToolRequest{Session: ss, Params: p, call: c}
 	run := func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) }
 	if p.Task != nil && ss.tasksEnabled() {
-		t := s.tasks.start(ss, p.Task, func(ctx context.Context) (any, error) {
+		t, err := ss.taskRunner().start(ctx, ss, p.Task, func(ctx context.Context) (any, error) {
 			return runWithInput(ctx, ss, c, run)
 		})
+		if err != nil {
+			return nil, err
+		}
 		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
 	}
 	res, err := runWithInput(ctx, ss, c, run)

@@ -10,9 +10,9 @@ import (
 	"github.com/schemarpc/schemarpc/mcpredis"
 )
 
-// One replica of a server whose sessions, events and messages between
-// replicas live in Redis. Run as many as needed behind a load balancer,
-// each with the same Redis and prefix.
+// One replica of a server whose sessions, events, tasks and messages
+// between replicas live in Redis. Run as many as needed behind a load
+// balancer, each with the same Redis and prefix.
 func Example() {
 	server := mcp.NewServer(mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
 
@@ -24,6 +24,7 @@ func Example() {
 		Sessions:   st.Sessions(),
 		Broker:     st.Broker(),
 		EventStore: st.Events(),
+		Tasks:      st.Tasks(),
 	})
 	defer h.Close()
 	log.Fatal(http.ListenAndServe("127.0.0.1:8080", h))

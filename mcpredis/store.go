@@ -45,13 +45,15 @@ const (
 )
 
 // Store holds the shared state of a server's replicas in Redis. Its parts
-// are plugged into the mcp package's options: Sessions, Broker and Events.
+// are plugged into the mcp package's options: Sessions, Broker, Events
+// and Tasks.
 // A Store is safe for concurrent use; it does not close the client it was
 // given.
 type Store struct {
 	sessions *sessionStore
 	broker   *broker
 	events   *eventStore
+	tasks    *taskStore
 }
 
 // New returns a Store on client: a *redis.Client, a *redis.ClusterClient
@@ -79,6 +81,7 @@ func New(client redis.UniversalClient, opts Options) *Store {
 			rdb: client, prefix: opts.Prefix + "events:",
 			maxEvents: opts.MaxEvents, maxBytes: opts.MaxEventBytes, ttl: opts.EventTTL,
 		},
+		tasks: &taskStore{rdb: client, prefix: opts.Prefix + "task:"},
 	}
 }
 

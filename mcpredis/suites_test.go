@@ -35,3 +35,10 @@ func TestEventStoreBoundsConform(t *testing.T) {
 		return mcpredis.New(c, mcpredis.Options{Prefix: newPrefix(), MaxEvents: maxEvents}).Events()
 	})
 }
+
+func TestTaskStoreConforms(t *testing.T) {
+	c := startRedis(t).client(t)
+	storetest.TaskStore(t, func(*testing.T) mcp.TaskStore {
+		return mcpredis.New(c, mcpredis.Options{Prefix: newPrefix()}).Tasks()
+	})
+}

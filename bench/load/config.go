@@ -149,9 +149,15 @@ func (c Config) validate() error {
 	if len(c.configurations()) == 0 {
 		return errors.New("no configuration to run (sessions mode needs the http transport)")
 	}
-	switch {
-	case c.Rounds < 1:
+	if c.Rounds < 1 {
 		return errors.New("rounds must be at least 1")
+	}
+	return c.validatePhase()
+}
+
+// validatePhase checks the settings of one measured phase.
+func (c Config) validatePhase() error {
+	switch {
 	case c.Calls < 1:
 		return errors.New("calls must be at least 1")
 	case c.Duration <= 0:

@@ -121,19 +121,24 @@ func (r *runner) measure(ctx context.Context, server string, conf Configuration)
 // measured runs the warm-up, then samples the server's CPU around one
 // measured phase run by do.
 func (r *runner) measured(pid int, do func(lim limits) (phase, error)) (ph phase, cpu0, cpu1 int64, err error) {
+	return r.measuredAll([]int{pid}, do)
+}
+
+// measuredAll is measured with the CPU of several processes summed.
+func (r *runner) measuredAll(pids []int, do func(lim limits) (phase, error)) (ph phase, cpu0, cpu1 int64, err error) {
 	if r.cfg.Warmup > 0 {
 		if _, err = do(limits{calls: r.cfg.Warmup, deadline: time.Now().Add(r.cfg.Duration / 2)}); err != nil {
 			return ph, 0, 0, fmt.Errorf("warm-up: %w", err)
 		}
 	}
-	if cpu0, err = CPUTicks(pid); err != nil {
+	if cpu0, err = cpuOf(pids); err != nil {
 		return ph, 0, 0, err
 	}
 	ph, err = do(limits{calls: r.cfg.Calls, deadline: time.Now().Add(r.cfg.Duration)})
 	if err != nil {
 		return ph, 0, 0, err
 	}
-	cpu1, err = CPUTicks(pid)
+	cpu1, err = cpuOf(pids)
 	return ph, cpu0, cpu1, err
 }
 

@@ -1,6 +1,6 @@
 // Package storetest checks that an implementation of the stores replicas
-// of an MCP server share — mcp.SessionStore, mcp.Broker and
-// mcp.EventStore — keeps every promise their doc comments make.
+// of an MCP server share — mcp.SessionStore, mcp.Broker, mcp.EventStore
+// and mcp.TaskStore — keeps every promise their doc comments make.
 //
 // An implementation runs the suites from its own tests, with a constructor
 // that returns a fresh, empty store for each subtest:

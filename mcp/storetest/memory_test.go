@@ -30,3 +30,7 @@ func TestMemoryEventStoreBounds(t *testing.T) {
 		return mcp.NewMemoryEventStore(&mcp.MemoryEventStoreOptions{MaxEvents: maxEvents})
 	})
 }
+
+func TestMemoryTaskStore(t *testing.T) {
+	storetest.TaskStore(t, func(*testing.T) mcp.TaskStore { return mcp.NewMemoryTaskStore() })
+}

@@ -1,0 +1,51 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+)
+
+// tasksTopic is the broker topic where replicas tell each other that a
+// task ended or is to be cancelled.
+const tasksTopic = "mcp/tasks"
+
+// shareTasks makes the handler's sessions keep their 2025-11-25 tasks in
+// HTTPOptions.Tasks, where every replica answers from, and, with a Broker,
+// connects this replica's tasks with the others': a tasks/cancel at any
+// replica stops the work where it runs, and a tasks/result waiting at any
+// replica returns as soon as the task ends. It returns what stops the
+// connection; without HTTPOptions.Tasks the sessions use the server's own
+// store, and it does nothing.
+func (h *StreamableHTTPHandler) shareTasks() (stop func()) {
+	if h.opts.Tasks == nil {
+		return func() {}
+	}
+	h.tasks = newTaskRunner(h.opts.Tasks)
+	b := h.opts.Broker
+	if b == nil {
+		return func() {}
+	}
+	self := rand.Text()
+	h.tasks.signal = func(sig taskSignal) {
+		sig.From = self
+		out, _ := json.Marshal(sig)
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		if err := b.Publish(ctx, tasksTopic, out); err != nil {
+			h.log.Warn("mcp: cannot tell the other replicas of a task", "task", sig.Task, "kind", sig.Kind, "error", err)
+		}
+	}
+	unsubscribe, err := b.Subscribe(context.Background(), tasksTopic, func(msg []byte) {
+		var sig taskSignal
+		if json.Unmarshal(msg, &sig) != nil || sig.From == self {
+			return
+		}
+		h.tasks.heard(sig)
+	})
+	if err != nil {
+		h.log.Warn("mcp: cannot hear the other replicas about tasks", "error", err)
+		return func() {}
+	}
+	return unsubscribe
+}
