@@ -1,6 +1,6 @@
 // Command everything-redis is the everything server (examples/everything) as one replica
-// of many: it keeps its handshake sessions, its messages to the other replicas and its
-// SSE events on Redis, so that a load balancer may send any request of a session to any
+// of many: it keeps its handshake sessions, its messages to the other replicas, its SSE
+// events and its task records on Redis, so that a load balancer may send any request of a session to any
 // replica started with the same -redis and -prefix. It takes the flags of everything
 // (-http is required) and
 //
@@ -94,5 +94,6 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		o.Sessions = st.Sessions()
 		o.Broker = st.Broker()
 		o.EventStore = st.Events()
+		o.Tasks = st.Tasks()
 	}))
 }
