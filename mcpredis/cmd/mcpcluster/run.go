@@ -103,4 +103,3 @@ func stopAll(replicas []*replica) {
 	}
 	wg.Wait()
 }
-
