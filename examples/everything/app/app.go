@@ -60,7 +60,8 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 type Option func(*runOptions)
 
 type runOptions struct {
-	http []func(*mcp.HTTPOptions)
+	http   []func(*mcp.HTTPOptions)
+	server []func(*mcp.ServerOptions)
 }
 
 // WithHTTPOptions lets adjust change the options of the Streamable HTTP handler before
@@ -68,6 +69,13 @@ type runOptions struct {
 // It has no effect on stdio.
 func WithHTTPOptions(adjust func(*mcp.HTTPOptions)) Option {
 	return func(o *runOptions) { o.http = append(o.http, adjust) }
+}
+
+// WithServerOptions lets adjust change the server's options before it is made (replicas
+// behind one load balancer share ServerOptions.StateKey there, so that any of them opens
+// the request state another sealed).
+func WithServerOptions(adjust func(*mcp.ServerOptions)) Option {
+	return func(o *runOptions) { o.server = append(o.server, adjust) }
 }
 
 // Run serves the everything server as c says, logging to stderr, until ctx ends (then it
@@ -82,7 +90,7 @@ func Run(ctx context.Context, c Config, stderr io.Writer, opts ...Option) error 
 	defer cancel()
 
 	w := &watched{}
-	s, err := newServer(logger, c.PageSize, w)
+	s, err := newServer(logger, c.PageSize, w, o.server...)
 	if err != nil {
 		return err
 	}

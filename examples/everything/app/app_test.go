@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -142,4 +143,23 @@ func TestRunFailsWhenItCannotListen(t *testing.T) {
 	err = Run(context.Background(), Config{HTTPAddr: l.Addr().String()}, &bytes.Buffer{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "address already in use")
+}
+
+func TestRunAppliesEveryServerOptionsAdjustmentInOrder(t *testing.T) {
+	var order []string
+	url := serve(t, Config{HTTPAddr: freeAddr(t)},
+		WithServerOptions(func(o *mcp.ServerOptions) { order = append(order, "first"); o.Instructions = "first" }),
+		WithServerOptions(func(o *mcp.ServerOptions) { order = append(order, "second"); o.Instructions = "Adjusted." }))
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(body), `"instructions":"Adjusted."`)
+	assert.Equal(t, []string{"first", "second"}, order)
 }

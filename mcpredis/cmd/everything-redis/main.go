@@ -6,6 +6,9 @@
 //
 //	-redis URL     the Redis server, redis://[user:password@]host:port/db (default redis://127.0.0.1:6379)
 //	-prefix P      the prefix of every key and channel (default "everything:")
+//	-state-key HEX the AES key (16, 24 or 32 bytes, in hex) that seals 2026-07-28 request state;
+//	               replicas share one so that any opens what another sealed (default: a random
+//	               key of this process, which only it can open)
 //
 // It exits 1, with one line naming the address, when Redis does not answer at the start.
 //
@@ -16,6 +19,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -50,6 +54,7 @@ type config struct {
 	app.Config
 	redisURL string
 	prefix   string
+	stateKey []byte
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -59,6 +64,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	c.RegisterFlags(fs)
 	fs.StringVar(&c.redisURL, "redis", "redis://127.0.0.1:6379", "the Redis server the replicas share, redis://[user:password@]host:port/db")
 	fs.StringVar(&c.prefix, "prefix", "everything:", "the prefix of every Redis key and channel; replicas of one server share it")
+	fs.Func("state-key", "the AES key (16, 24 or 32 bytes, hex) that seals 2026-07-28 request state; replicas share one (default: random per process)", func(v string) error {
+		key, err := hex.DecodeString(v)
+		if err != nil {
+			return errors.New("not hex")
+		}
+		if n := len(key); n != 16 && n != 24 && n != 32 {
+			return fmt.Errorf("%d bytes: want 16, 24 or 32", n)
+		}
+		c.stateKey = key
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -90,10 +106,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("redis at %s does not answer: %w", ropts.Addr, err)
 	}
 	st := mcpredis.New(rdb, mcpredis.Options{Prefix: c.prefix})
-	return app.Run(ctx, c.Config, stderr, app.WithHTTPOptions(func(o *mcp.HTTPOptions) {
-		o.Sessions = st.Sessions()
-		o.Broker = st.Broker()
-		o.EventStore = st.Events()
-		o.Tasks = st.Tasks()
-	}))
+	return app.Run(ctx, c.Config, stderr,
+		app.WithServerOptions(func(o *mcp.ServerOptions) { o.StateKey = c.stateKey }),
+		app.WithHTTPOptions(func(o *mcp.HTTPOptions) {
+			o.Sessions = st.Sessions()
+			o.Broker = st.Broker()
+			o.EventStore = st.Events()
+			o.Tasks = st.Tasks()
+		}))
 }

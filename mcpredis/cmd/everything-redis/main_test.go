@@ -53,6 +53,8 @@ func TestParseFlagsRefusesWhatAReplicaCannotServe(t *testing.T) {
 		{"no -http", []string{"-redis", "redis://127.0.0.1:1"}, "-http is required"},
 		{"unknown flag", []string{"-http", "127.0.0.1:1", "-nope"}, "flag provided but not defined"},
 		{"stray argument", []string{"-http", "127.0.0.1:1", "serve"}, "unexpected arguments"},
+		{"state key not hex", []string{"-http", "127.0.0.1:1", "-state-key", "xyz"}, "not hex"},
+		{"state key of a bad length", []string{"-http", "127.0.0.1:1", "-state-key", "0011"}, "2 bytes: want 16, 24 or 32"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,18 +68,20 @@ func TestParseFlagsRefusesWhatAReplicaCannotServe(t *testing.T) {
 
 func TestParseFlagsTakesTheEverythingFlagsAndTheRedisOnes(t *testing.T) {
 	c, err := parseFlags([]string{"-http", "127.0.0.1:3101", "-dynamic-after", "0", "-page-size", "4",
-		"-redis", "redis://10.0.0.1:6380/2", "-prefix", "p:"}, &bytes.Buffer{})
+		"-redis", "redis://10.0.0.1:6380/2", "-prefix", "p:", "-state-key", strings.Repeat("ab", 32)}, &bytes.Buffer{})
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:3101", c.HTTPAddr)
 	assert.Equal(t, time.Duration(0), c.DynamicAfter)
 	assert.Equal(t, 4, c.PageSize)
 	assert.Equal(t, "redis://10.0.0.1:6380/2", c.redisURL)
 	assert.Equal(t, "p:", c.prefix)
+	assert.Equal(t, bytes.Repeat([]byte{0xab}, 32), c.stateKey)
 
 	c, err = parseFlags([]string{"-http", "127.0.0.1:3101"}, &bytes.Buffer{})
 	require.NoError(t, err)
 	assert.Equal(t, "redis://127.0.0.1:6379", c.redisURL)
 	assert.Equal(t, "everything:", c.prefix)
+	assert.Nil(t, c.stateKey)
 }
 
 func TestABadRedisURLIsRefused(t *testing.T) {

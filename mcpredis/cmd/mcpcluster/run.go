@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"io"
 	"log/slog"
 	"net"
@@ -81,9 +83,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 // startReplicas starts c.replicas replicas on redisURL, one after the other so that each
-// finds a port of its own; on a failure it returns those started with the error.
+// finds a port of its own, all with one new key for the 2026-07-28 request state; on a
+// failure it returns those started with the error.
 func startReplicas(ctx context.Context, c config, redisURL string, log *lineLog) ([]*replica, error) {
-	args := append([]string{"-redis", redisURL, "-prefix", c.prefix}, c.forward...)
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	args := append([]string{"-redis", redisURL, "-prefix", c.prefix, "-state-key", hex.EncodeToString(key)}, c.forward...)
 	var replicas []*replica
 	for n := range c.replicas {
 		r, err := startReplica(ctx, n, c.replica, args, log)
