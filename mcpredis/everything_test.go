@@ -474,3 +474,186 @@ func TestEverythingLogLevelSetAtOneReplicaHoldsAtTheOthers(t *testing.T) {
 		}
 	}
 }
+
+// progressCall is the tools/call of test_tool_with_progress (0, 50, 100 of 100, 50 ms
+// apart, then the response).
+const progressCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_tool_with_progress","arguments":{},"_meta":{"progressToken":"p%d"}}}`
+
+// resume GETs with Last-Event-ID after until the response to id arrives (at most 20
+// resumptions), and returns every event received after `after`, and the replicas that
+// served the resumptions.
+func (s *rawSession) resume(after string, id int) ([]sseEvent, []int) {
+	s.t.Helper()
+	var evs []sseEvent
+	var replicas []int
+	last := after
+	for range 20 {
+		st := s.open(http.MethodGet, "", map[string]string{"Last-Event-ID": last})
+		require.Equal(s.t, http.StatusOK, st.resp.StatusCode)
+		replicas = append(replicas, st.replica)
+		for _, ev := range st.rest(s.t) {
+			if ev.id != "" {
+				last = ev.id
+			}
+			if ev.data == "" {
+				continue // a priming event
+			}
+			evs = append(evs, ev)
+			if string(decode(s.t, ev).ID) == strconv.Itoa(id) {
+				return evs, replicas
+			}
+		}
+	}
+	s.t.Fatalf("no response to request %d after 20 resumptions", id)
+	return nil, nil
+}
+
+// An SSE stream cut at one replica resumes at another with no event lost: every event
+// after the cut arrives exactly once, in order, then the response.
+func TestEverythingStreamCutAtOneReplicaResumesAtAnother(t *testing.T) {
+	c := startCluster(t, 3, nil)
+	s := newRawSession(t, c)
+	st := s.open(http.MethodPost, fmt.Sprintf(progressCall, 7, 7), nil)
+	require.Equal(t, http.StatusOK, st.resp.StatusCode)
+	priming, ok := st.next(t)
+	require.True(t, ok)
+	require.NotEmpty(t, priming.id)
+	first, ok := st.next(t)
+	require.True(t, ok)
+	require.Equal(t, "notifications/progress", decode(t, first).Method)
+	require.NoError(t, st.resp.Body.Close()) // the cut
+
+	after, replicas := s.resume(first.id, 7)
+	assert.NotEqual(t, st.replica, replicas[0], "the first resumption landed at another replica")
+	var progress []float64
+	var ids []string
+	for _, ev := range after {
+		ids = append(ids, ev.id)
+		if m := decode(t, ev); m.Method == "notifications/progress" {
+			progress = append(progress, m.Params.Progress)
+		}
+	}
+	assert.Equal(t, []float64{50, 100}, progress, "every progress notification after the cut, once")
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"Tool with progress executed successfully"}]}`,
+		string(decode(t, after[len(after)-1]).Result))
+
+	// The whole stream, replayed from its start at yet another replica, is what the client
+	// saw: the event before the cut, then exactly the events it got after.
+	replay, _ := s.resume(priming.id, 7)
+	require.NotEmpty(t, replay)
+	assert.Equal(t, first, replay[0])
+	var replayIDs []string
+	for _, ev := range replay[1:] {
+		replayIDs = append(replayIDs, ev.id)
+	}
+	assert.Equal(t, replayIDs, ids)
+}
+
+// A subscriptions/listen stream (2026-07-28) at one replica hears a change made at
+// another, and so does the GET stream of a 2025-11-25 session.
+func TestEverythingListenStreamsHearChangesMadeAtAnotherReplica(t *testing.T) {
+	c := startCluster(t, 3, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	listenRec := &replicaRecorder{seen: map[int]int{}}
+	listener := newTold()
+	modern := connectClient(t, c, mcp.Version20260728, listenRec, listener)
+	acked := make(chan struct{})
+	listenDone := make(chan error, 1)
+	go func() {
+		listenDone <- modern.Listen(ctx, &mcp.ListenFilter{ToolsListChanged: true,
+			Acknowledged: func(mcp.ListenFilter) { close(acked) }})
+	}()
+	within(t, acked, "acknowledgement of the listen")
+
+	legacyRec := &replicaRecorder{seen: map[int]int{}}
+	legacy := newTold()
+	old := connectClient(t, c, mcp.Version20251125, legacyRec, legacy)
+	require.NoError(t, old.Ping(ctx)) // the GET stream is open by now
+
+	// The trigger runs at one replica; at most one of the two streams is there, and the
+	// proxy's turn puts it at neither when the streams took the two replicas before it.
+	triggerRec := &replicaRecorder{seen: map[int]int{}}
+	trigger := connectClient(t, c, mcp.Version20260728, triggerRec, newTold())
+	callText(t, trigger, "test_trigger_tool_change", nil)
+	within(t, listener.tools, "notifications/tools/list_changed on the listen stream")
+	within(t, legacy.tools, "notifications/tools/list_changed on the GET stream")
+	cancel()
+	<-listenDone
+}
+
+// A replica killed (SIGKILL) in the middle of a stream loses nothing that was
+// acknowledged: the events the client got replay from another replica, answered
+// requests stay answered, the session goes on at the others with its log level and its
+// subscription.
+func TestEverythingReplicaKilledMidStreamLosesNothingAcknowledged(t *testing.T) {
+	c := startCluster(t, 3, func(int) []string { return []string{"-watch-interval", "200ms"} })
+	s := newRawSession(t, c)
+	s.call(2, "logging/setLevel", `{"level":"debug"}`)
+	s.call(3, "resources/subscribe", `{"uri":"test://watched-resource"}`)
+	answered, _ := s.call(4, "tools/call", `{"name":"test_simple_text","arguments":{}}`)
+
+	st := s.open(http.MethodPost, fmt.Sprintf(progressCall, 5, 5), nil)
+	require.Equal(t, http.StatusOK, st.resp.StatusCode)
+	var got []sseEvent
+	for len(got) < 2 { // the priming event and the first progress notification
+		ev, ok := st.next(t)
+		require.True(t, ok)
+		got = append(got, ev)
+	}
+	c.kill(st.replica)
+	for ev := range st.events { // whatever was on its way before the kill
+		got = append(got, ev)
+	}
+
+	// What the client got replays, in order, from the start of the stream.
+	replay := s.open(http.MethodGet, "", map[string]string{"Last-Event-ID": got[0].id})
+	require.Equal(t, http.StatusOK, replay.resp.StatusCode)
+	assert.NotEqual(t, st.replica, replay.replica)
+	var replayed []sseEvent
+	for _, ev := range replay.rest(t) {
+		if ev.data != "" {
+			replayed = append(replayed, ev)
+		}
+	}
+	require.GreaterOrEqual(t, len(replayed), len(got)-1)
+	assert.Equal(t, got[1:], replayed[:len(got)-1], "the events the client got before the kill replay")
+
+	// An answered request stays answered: its stream replays with the response.
+	again := s.open(http.MethodGet, "", map[string]string{"Last-Event-ID": answered[0].id})
+	require.Equal(t, http.StatusOK, again.resp.StatusCode)
+	var response []sseEvent
+	for _, ev := range again.rest(t) {
+		if ev.data != "" {
+			response = append(response, ev)
+		}
+	}
+	require.NotEmpty(t, response)
+	assert.Equal(t, answered[len(answered)-1], response[0])
+
+	// The session goes on at the other replicas, with the state set before the kill.
+	for i := range 2 {
+		s.call(10+i, "ping", `{}`)
+	}
+	for i := range 2 { // once at each surviving replica
+		evs, replica := s.call(20+i, "tools/call", `{"name":"test_tool_with_logging","arguments":{}}`)
+		var logs int
+		for _, ev := range evs {
+			if decode(t, ev).Method == "notifications/message" {
+				logs++
+			}
+		}
+		assert.Equal(t, 3, logs, "log messages of the call at replica %d", replica)
+	}
+	get := s.open(http.MethodGet, "", nil)
+	require.Equal(t, http.StatusOK, get.resp.StatusCode)
+	for {
+		ev, ok := get.next(t)
+		require.True(t, ok, "the GET stream ended without a resource update")
+		if m := decode(t, ev); m.Method == "notifications/resources/updated" {
+			assert.Equal(t, "test://watched-resource", m.Params.URI)
+			break
+		}
+	}
+}

@@ -85,6 +85,7 @@ func New(backends []*url.URL, opts *Options) (*Balancer, error) {
 		Transport:     roundTripper{b},
 		FlushInterval: -1,
 		ErrorHandler:  b.fail,
+		ErrorLog:      slog.NewLogLogger(b.logger.Handler(), slog.LevelWarn),
 	}
 	return b, nil
 }
