@@ -90,6 +90,10 @@ conformance: ## run the official MCP conformance suites against examples/everyth
 	./conformance/run-server.sh
 	./conformance/run-server.sh -requirements 2025-11-25,2026-07-28
 
+.PHONY: conformance-replicas
+conformance-replicas: ## run both official conformance suites (0.1.16 --suite all, then the two 0.2.0 legs) against mcpredis/cmd/mcpcluster: 3 everything-redis replicas on a redis-server of their own behind a round-robin proxy (needs redis-server)
+	cd mcpredis && SCHEMARPC_REQUIRE_INTEROP=1 SCHEMARPC_REQUIRE_REDIS=1 $(GO) test -count=1 -v -timeout 15m -run '^TestConformanceAgainstReplicas$$' .
+
 interop: ## run the interop tests, stdio and HTTP: the official TypeScript and Python SDK clients against examples/everything, and our client against the official TypeScript server-everything and a Python SDK server
 	SCHEMARPC_REQUIRE_INTEROP=1 $(GO) test -count=1 -v -run '^(TestInterop|TestClientInterop)' ./conformance/
 

@@ -1,4 +1,4 @@
-package main
+package app
 
 // The fixed payloads the conformance suite compares byte for byte.
 const (

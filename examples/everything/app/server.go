@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"log/slog"
@@ -11,13 +11,17 @@ const instructions = "A test server: every tool, resource and prompt exists to e
 	"The official conformance suite and the interop tests drive it by name."
 
 // newServer builds the everything server with its whole surface registered. w holds the
-// state of the watched resource.
-func newServer(logger *slog.Logger, pageSize int, w *watched) (*mcp.Server, error) {
-	s := mcp.NewServer(mcp.Implementation{Name: "everything", Version: "1.0.0"}, &mcp.ServerOptions{
+// state of the watched resource; adjust may change the server's options before it is made.
+func newServer(logger *slog.Logger, pageSize int, w *watched, adjust ...func(*mcp.ServerOptions)) (*mcp.Server, error) {
+	opts := &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       logger,
 		PageSize:     pageSize,
-	})
+	}
+	for _, a := range adjust {
+		a(opts)
+	}
+	s := mcp.NewServer(mcp.Implementation{Name: "everything", Version: "1.0.0"}, opts)
 	for _, add := range []func(*mcp.Server) error{
 		addTools,
 		func(s *mcp.Server) error { return addResources(s, w) },

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -11,11 +11,16 @@ import (
 // mcpPath is where the Streamable HTTP endpoint is mounted.
 const mcpPath = "/mcp"
 
-// serveHTTP serves Streamable HTTP at http://addr/mcp until ctx ends. Sessions keep their
-// state between requests (server-to-client requests travel on the stream of the call
-// being served), and SSE events are kept in memory for clients that resume.
-func serveHTTP(ctx context.Context, s *mcp.Server, addr string, logger *slog.Logger) error {
-	h := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{})
+// serveHTTP serves Streamable HTTP at http://addr/mcp until ctx ends. Unless adjust
+// says otherwise, sessions keep their state between requests in this process
+// (server-to-client requests travel on the stream of the call being served), and SSE
+// events are kept in memory for clients that resume.
+func serveHTTP(ctx context.Context, s *mcp.Server, addr string, logger *slog.Logger, adjust []func(*mcp.HTTPOptions)) error {
+	opts := &mcp.HTTPOptions{}
+	for _, a := range adjust {
+		a(opts)
+	}
+	h := mcp.NewStreamableHTTPHandler(s, opts)
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, h)
 	logger.Info("serving Streamable HTTP", "url", "http://"+addr+mcpPath)
