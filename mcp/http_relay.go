@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -16,12 +17,17 @@ const relayPoll = time.Second
 // as it comes, until the call's answers are all there. The replica
 // running the call says when the stream has new events, and when it
 // completed, while no client is connected to it there (kind event); the
-// store is also looked at every relayPoll in case that word is lost.
+// store is also looked at every relayPoll in case that word is lost. A
+// poll that finds nothing asks the running replica whether the stream is
+// still there (kind probe); without an answer by the next poll, the
+// replica (or the word) is taken as lost and the connection ends, so that
+// the client resumes again rather than wait on a call nobody runs.
 type streamRelay struct {
 	name string
 	conn *sseConn
 	last string // the last event id written; only follow touches it
 	wake chan struct{}
+	news atomic.Int64  // how often the running replica spoke of the stream
 	done atomic.Bool   // the stream completed at its replica
 	stop chan struct{} // closed when the client's connection ends
 }
@@ -71,6 +77,7 @@ func (s *httpSession) streamNews(name string, completed bool) {
 	if rel == nil {
 		return
 	}
+	rel.news.Add(1)
 	if completed {
 		rel.done.Store(true)
 	}
@@ -87,11 +94,14 @@ func (s *httpSession) streamNews(name string, completed bool) {
 func (s *httpSession) follow(rel *streamRelay) {
 	t := time.NewTicker(relayPoll)
 	defer t.Stop()
-	answered := false
+	answered, probed := false, false
+	var heard int64
 	for {
+		polled := false
 		select {
 		case <-rel.wake:
 		case <-t.C:
+			polled = true
 		case <-rel.stop:
 			return
 		}
@@ -107,6 +117,22 @@ func (s *httpSession) follow(rel *streamRelay) {
 			return
 		}
 		answered = answered || responses
+		if news := rel.news.Load(); news != heard || n > 0 {
+			heard, probed = news, false
+			continue
+		}
+		if !polled {
+			continue
+		}
+		if probed {
+			s.h.log.Debug("mcp: no word of a followed stream; ending it so the client resumes", "session", s.id, "stream", rel.name)
+			rel.conn.finish()
+			return
+		}
+		probed = true
+		if s.h.rep != nil {
+			s.h.rep.publish(s.id, replicaMessage{Kind: kindProbe, Stream: rel.name})
+		}
 	}
 }
 
@@ -146,6 +172,22 @@ func isResponse(msg []byte) bool {
 	}
 	e, err := envelopeOf(msg)
 	return err == nil && e.Method == nil && e.ID != nil
+}
+
+// answerProbe answers another replica's question about a stream: news
+// when the stream is open here, completed when it was this replica's and
+// is gone (its word of completion may have been lost), nothing otherwise.
+func (s *httpSession) answerProbe(name string) {
+	s.mu.Lock()
+	_, open := s.streams[name]
+	s.mu.Unlock()
+	r := s.h.rep
+	switch {
+	case open:
+		r.publish(s.id, replicaMessage{Kind: kindEvent, Stream: name})
+	case strings.HasPrefix(name, r.self[:8]+"."):
+		r.publish(s.id, replicaMessage{Kind: kindEvent, Stream: name, Completed: true})
+	}
 }
 
 // anyResponse reports whether events hold a response.

@@ -88,6 +88,7 @@ const (
 	kindGet   = "get"   // a message for the session's GET stream
 	kindState = "state" // the session's state changed: the new state
 	kindEvent = "event" // a stream no client is connected to has new events, or completed
+	kindProbe = "probe" // is this stream still open at its replica?
 )
 
 // topic is the broker topic of a session.
@@ -220,6 +221,8 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 		sess.relayGet(sseEvent{id: m.Event, data: m.Body})
 	case kindEvent:
 		sess.streamNews(m.Stream, m.Completed)
+	case kindProbe:
+		sess.answerProbe(m.Stream)
 	case kindState:
 		if err := sess.ss.restore(m.Body); err != nil {
 			r.h.log.Warn("mcp: another replica's state of a session is not usable", "session", sess.id, "error", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -549,4 +550,48 @@ func followTheCall(t *testing.T, broker mcp.Broker) {
 	assert.Contains(t, ev.Data, `"text":"done"`, "the response arrives on the resumed connection")
 	_, err = events.next()
 	assert.Error(t, err, "the resumed stream ends with the response")
+}
+
+// A stream followed at another replica ends when the replica running its
+// call is gone (it answers no probe), so that the client resumes again
+// instead of waiting on a call nobody runs.
+func TestAFollowedStreamEndsWhenItsReplicaIsGone(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := newServer(t, nil)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "stuck"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mcp.CloseSSEStream(ctx)
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+			return &mcp.CallToolResult{}, nil
+		}))
+		return s
+	}, &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond})
+	session := c.initialize(t, 0)
+	w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck"}}`)
+	require.Equal(t, http.StatusOK, w.Code)
+	last := ""
+	for line := range strings.SplitSeq(w.Body.String(), "\n") {
+		if id, ok := strings.CutPrefix(line, "id: "); ok {
+			last = id
+		}
+	}
+	require.NotEmpty(t, last)
+	c.stop(0)
+
+	req, err := http.NewRequestWithContext(bg(t), http.MethodGet, c.urls[1], nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(mcp.HeaderSessionID, session)
+	req.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+	req.Header.Set("Last-Event-ID", last)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	_, err = newSSE(t, resp).next()
+	assert.ErrorIs(t, err, io.EOF, "the followed stream ends without a response")
 }
