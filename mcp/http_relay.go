@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -148,30 +147,12 @@ func (s *httpSession) catchUp(rel *streamRelay) (n int, responses bool, err erro
 			return nil
 		}
 		n++
-		responses = responses || isResponse(data)
+		_, response := outboundIDs(data)
+		responses = responses || response
 		rel.conn.push(sseEvent{id: id, data: data})
 		return nil
 	})
 	return n, responses, err
-}
-
-// isResponse reports whether a message is a response (or a batch holding
-// one).
-func isResponse(msg []byte) bool {
-	if isBatch(msg) {
-		var batch []envelope
-		if json.Unmarshal(msg, &batch) != nil {
-			return false
-		}
-		for _, e := range batch {
-			if e.Method == nil && e.ID != nil {
-				return true
-			}
-		}
-		return false
-	}
-	e, err := envelopeOf(msg)
-	return err == nil && e.Method == nil && e.ID != nil
 }
 
 // answerProbe answers another replica's question about a stream: news
@@ -193,7 +174,7 @@ func (s *httpSession) answerProbe(name string) {
 // anyResponse reports whether events hold a response.
 func anyResponse(evs []sseEvent) bool {
 	for _, e := range evs {
-		if len(e.data) > 0 && isResponse(e.data) {
+		if _, response := outboundIDs(e.data); len(e.data) > 0 && response {
 			return true
 		}
 	}

@@ -519,12 +519,7 @@ func followTheCall(t *testing.T, broker mcp.Broker) {
 	// The call at replica 0; its stream closes at once.
 	w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)
 	require.Equal(t, http.StatusOK, w.Code)
-	last := ""
-	for line := range strings.SplitSeq(w.Body.String(), "\n") {
-		if id, ok := strings.CutPrefix(line, "id: "); ok {
-			last = id
-		}
-	}
+	last := lastEventID(w.Body.String())
 	require.NotEmpty(t, last, "the closed stream had an event id: %q", w.Body.String())
 
 	// Resumed at replica 1, which does not run the call.
@@ -573,12 +568,7 @@ func TestAFollowedStreamEndsWhenItsReplicaIsGone(t *testing.T) {
 	session := c.initialize(t, 0)
 	w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck"}}`)
 	require.Equal(t, http.StatusOK, w.Code)
-	last := ""
-	for line := range strings.SplitSeq(w.Body.String(), "\n") {
-		if id, ok := strings.CutPrefix(line, "id: "); ok {
-			last = id
-		}
-	}
+	last := lastEventID(w.Body.String())
 	require.NotEmpty(t, last)
 	c.stop(0)
 
@@ -605,4 +595,15 @@ func TestAFollowedStreamEndsWhenItsReplicaIsGone(t *testing.T) {
 		assert.NotContains(t, ev.Data, `"method"`, "only the call's own end may come: %s", ev.Data)
 	}
 	t.Fatal("the followed stream did not end")
+}
+
+// lastEventID is the id of the last event in an SSE body, "" when none.
+func lastEventID(body string) string {
+	last := ""
+	for line := range strings.SplitSeq(body, "\n") {
+		if id, ok := strings.CutPrefix(line, "id: "); ok {
+			last = id
+		}
+	}
+	return last
 }
