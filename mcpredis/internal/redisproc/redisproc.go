@@ -1,5 +1,6 @@
 // Package redisproc runs a redis-server of its own on a free port of 127.0.0.1, without
-// persistence, for a cluster that brings its own Redis (mcpredis/cmd/mcpcluster).
+// persistence, for a cluster that brings its own Redis (mcpredis/cmd/mcpcluster) and for
+// the tests of mcpredis.
 package redisproc
 
 import (
@@ -68,7 +69,16 @@ func start(ctx context.Context, binary, dir string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, port, _ := net.SplitHostPort(addr)
+	return StartAt(ctx, binary, dir, addr)
+}
+
+// StartAt is Start on a given 127.0.0.1 address, once: to start a server
+// again where one was (a restart of Redis, for tests).
+func StartAt(ctx context.Context, binary, dir, addr string) (*Server, error) {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(binary, "--bind", "127.0.0.1", "--port", port,
 		"--save", "", "--appendonly", "no", "--dir", dir, "--logfile", "")
 	s := &Server{Addr: addr, cmd: cmd, done: make(chan struct{}), out: &output{}}
@@ -139,6 +149,13 @@ func (s *Server) Stop() {
 		_ = s.cmd.Process.Kill()
 		<-s.done
 	}
+}
+
+// Kill ends the server at once (SIGKILL), as a crash would, and returns
+// once it is gone.
+func (s *Server) Kill() {
+	_ = s.cmd.Process.Kill()
+	<-s.done
 }
 
 // freeAddr returns a loopback address with a port nothing listened on a moment ago.

@@ -120,3 +120,34 @@ func TestStopKillsAServerThatIgnoresSIGTERM(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assertGone(t, pidFile)
 }
+
+// Kill ends a server at once; StartAt starts one again at the same
+// address, where clients find it, without what the first one held.
+func TestAKilledServerStartsAgainAtItsAddress(t *testing.T) {
+	bin, dir := redisServer(t), t.TempDir()
+	s, err := redisproc.Start(context.Background(), bin, dir)
+	require.NoError(t, err)
+	c := redis.NewClient(&redis.Options{Addr: s.Addr})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Set(ctx, "k", "v", 0).Err())
+
+	s.Kill()
+	select {
+	case <-s.Done():
+	default:
+		t.Fatal("Kill returned before the server exited")
+	}
+	again, err := redisproc.StartAt(ctx, bin, dir, s.Addr)
+	require.NoError(t, err)
+	defer again.Stop()
+	assert.Equal(t, s.Addr, again.Addr)
+	assert.Equal(t, redis.Nil, c.Get(ctx, "k").Err(), "no persistence: the restarted server is empty")
+}
+
+func TestStartAtAnAddressWithoutAPortIsAnError(t *testing.T) {
+	_, err := redisproc.StartAt(context.Background(), "redis-server", t.TempDir(), "127.0.0.1")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "missing port")
+}
