@@ -103,7 +103,18 @@ func startHTTP(name, program string, stateless bool) (*process, error) {
 	if stateless {
 		args = append(args, "-stateless")
 	}
-	p := &process{name: name, url: "http://" + addr + "/mcp"}
+	p, err := startListening(name, program, addr, args...)
+	if err != nil {
+		return nil, err
+	}
+	p.url = "http://" + addr + "/mcp"
+	return p, nil
+}
+
+// startListening starts program with args and waits until addr, where it
+// was told to listen, accepts connections.
+func startListening(name, program, addr string, args ...string) (*process, error) {
+	p := &process{name: name}
 	p.cmd = exec.Command(program, args...)
 	if err := p.start(); err != nil {
 		return nil, err

@@ -2,8 +2,8 @@
 // this machine: one replica of the benchmark surface in memory, then 1, 2
 // and 3 replicas sharing sessions, broker and SSE events through a
 // redis-server of its own, each behind a round-robin proxy, driven with
-// concurrent 2025-11-25 sessions and 2026-07-28 clients (see package
-// scale). It builds servers/replica unless -replica names a program, and
+// concurrent 2025-11-25 sessions and 2026-07-28 clients (see
+// load.RunScale). It builds servers/replica unless -replica names a program, and
 // needs redis-server. Progress goes to stderr, the report to stdout.
 //
 //	go run ./cmd/scaleload                     # the default run, markdown
@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schemarpc/schemarpc/bench/scale"
+	"github.com/schemarpc/schemarpc/bench/load"
 )
 
 func main() {
@@ -33,7 +33,7 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	def := scale.DefaultConfig()
+	def := load.DefaultScaleConfig()
 	fs := flag.NewFlagSet("scaleload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -49,7 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		depth     = fs.Int("depth", def.Phase.Depth, "calls in flight in pipelined mode")
 		replica   = fs.String("replica", "", "a prebuilt servers/replica (default: build it)")
 		redis     = fs.String("redis-server", def.RedisServer, "the redis-server program")
-		format    = fs.String("format", scale.FormatMarkdown, "output: markdown or json")
+		format    = fs.String("format", load.FormatMarkdown, "output: markdown or json")
 		quiet     = fs.Bool("q", false, "no progress lines on standard error")
 	)
 	if err := fs.Parse(args); err != nil {
@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := def
 	cfg.Setups = nil
 	if *memory {
-		cfg.Setups = append(cfg.Setups, scale.Setup{Replicas: 1, Memory: true})
+		cfg.Setups = append(cfg.Setups, load.Setup{Replicas: 1, Memory: true})
 	}
 	for _, f := range split(*replicas) {
 		n, err := strconv.Atoi(f)
@@ -70,14 +70,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "-replicas: %q is not a count of at least 1\n", f)
 			return 2
 		}
-		cfg.Setups = append(cfg.Setups, scale.Setup{Replicas: n})
+		cfg.Setups = append(cfg.Setups, load.Setup{Replicas: n})
 	}
 	cfg.Protocols, cfg.Modes, cfg.Rounds = split(*protocols), split(*modes), *rounds
 	cfg.Phase.Duration, cfg.Phase.Calls, cfg.Phase.Warmup = *duration, *calls, *warmup
 	cfg.Phase.Sessions, cfg.Phase.Depth = *sessions, *depth
 	cfg.RedisServer = *redis
-	if *format != scale.FormatMarkdown && *format != scale.FormatJSON {
-		fmt.Fprintf(stderr, "-format: unknown %q (want %s or %s)\n", *format, scale.FormatMarkdown, scale.FormatJSON)
+	if *format != load.FormatMarkdown && *format != load.FormatJSON {
+		fmt.Fprintf(stderr, "-format: unknown %q (want %s or %s)\n", *format, load.FormatMarkdown, load.FormatJSON)
 		return 2
 	}
 	if !*quiet {
@@ -97,12 +97,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	rep, err := scale.Run(ctx, cfg)
+	rep, err := load.RunScale(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "scaleload:", err)
 		return 1
 	}
-	if err := scale.Write(stdout, rep, *format); err != nil {
+	if err := load.WriteScale(stdout, rep, *format); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}

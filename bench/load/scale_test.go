@@ -1,4 +1,4 @@
-package scale_test
+package load_test
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/bench/load"
-	"github.com/schemarpc/schemarpc/bench/scale"
 )
 
 // needRedis skips without redis-server, unless SCHEMARPC_REQUIRE_REDIS=1
@@ -40,8 +39,8 @@ func buildReplica(t *testing.T) string {
 }
 
 // quick is a smoke run's config: one short round.
-func quick(replica string, setups ...scale.Setup) scale.Config {
-	cfg := scale.DefaultConfig()
+func quickScale(replica string, setups ...load.Setup) load.ScaleConfig {
+	cfg := load.DefaultScaleConfig()
 	cfg.Replica, cfg.Setups, cfg.Rounds = replica, setups, 1
 	cfg.Modes = []string{load.ModeSessions, load.ModePipelined}
 	cfg.Phase.Duration, cfg.Phase.Warmup, cfg.Phase.Sessions, cfg.Phase.Depth = 150*time.Millisecond, 20, 3, 4
@@ -57,10 +56,10 @@ func TestAQuickRunOfReplicasOnRedis(t *testing.T) {
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cfg := quick(buildReplica(t), scale.Setup{Replicas: 1, Memory: true}, scale.Setup{Replicas: 2})
+	cfg := quickScale(buildReplica(t), load.Setup{Replicas: 1, Memory: true}, load.Setup{Replicas: 2})
 	var progress bytes.Buffer
 	cfg.Progress = &progress
-	rep, err := scale.Run(ctx, cfg)
+	rep, err := load.RunScale(ctx, cfg)
 	require.NoError(t, err)
 	require.Len(t, rep.Rows, 2*2*2)
 	for _, r := range rep.Rows {
@@ -71,40 +70,40 @@ func TestAQuickRunOfReplicasOnRedis(t *testing.T) {
 	assert.Equal(t, 8, strings.Count(progress.String(), "round 1/1"))
 
 	var md bytes.Buffer
-	require.NoError(t, scale.Write(&md, rep, scale.FormatMarkdown))
+	require.NoError(t, load.WriteScale(&md, rep, load.FormatMarkdown))
 	assert.Contains(t, md.String(), "| 1 replica (memory) | 2025-11-25 | sessions |")
 	assert.Contains(t, md.String(), "| 2 replicas on Redis | 2026-07-28 | pipelined |")
 	var js bytes.Buffer
-	require.NoError(t, scale.Write(&js, rep, scale.FormatJSON))
-	var back scale.Report
+	require.NoError(t, load.WriteScale(&js, rep, load.FormatJSON))
+	var back load.ScaleReport
 	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
 	assert.Equal(t, rep.Rows[3].Median.Calls, back.Rows[3].Median.Calls)
 }
 
 func TestAnUnknownFormatIsAnError(t *testing.T) {
-	err := scale.Write(&bytes.Buffer{}, &scale.Report{}, "csv")
+	err := load.WriteScale(&bytes.Buffer{}, &load.ScaleReport{}, "csv")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown format "csv"`)
 }
 
 func TestABadConfigIsRefusedBeforeAnythingStarts(t *testing.T) {
-	ok := quick("go", scale.Setup{Replicas: 1})
+	ok := quickScale("go", load.Setup{Replicas: 1})
 	for _, tc := range []struct {
 		name, want string
-		edit       func(*scale.Config)
+		edit       func(*load.ScaleConfig)
 	}{
-		{"no setups", "no setups", func(c *scale.Config) { c.Setups = nil }},
-		{"no protocols", "no configuration", func(c *scale.Config) { c.Protocols = nil }},
-		{"no rounds", "rounds must be at least 1", func(c *scale.Config) { c.Rounds = 0 }},
-		{"memory with two replicas", "a memory setup has one replica", func(c *scale.Config) { c.Setups = []scale.Setup{{Replicas: 2, Memory: true}} }},
-		{"no replicas", "at least one", func(c *scale.Config) { c.Setups = []scale.Setup{{Replicas: 0}} }},
-		{"missing replica program", "the replica program", func(c *scale.Config) { c.Replica = "/nonexistent/replica" }},
-		{"missing redis-server", "redis-server is needed", func(c *scale.Config) { c.RedisServer = "/nonexistent/redis-server" }},
+		{"no setups", "no setups", func(c *load.ScaleConfig) { c.Setups = nil }},
+		{"no protocols", "no configuration", func(c *load.ScaleConfig) { c.Protocols = nil }},
+		{"no rounds", "rounds must be at least 1", func(c *load.ScaleConfig) { c.Rounds = 0 }},
+		{"memory with two replicas", "a memory setup has one replica", func(c *load.ScaleConfig) { c.Setups = []load.Setup{{Replicas: 2, Memory: true}} }},
+		{"no replicas", "at least one", func(c *load.ScaleConfig) { c.Setups = []load.Setup{{Replicas: 0}} }},
+		{"missing replica program", "the replica program", func(c *load.ScaleConfig) { c.Replica = "/nonexistent/replica" }},
+		{"missing redis-server", "redis-server is needed", func(c *load.ScaleConfig) { c.RedisServer = "/nonexistent/redis-server" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := ok
 			tc.edit(&cfg)
-			_, err := scale.Run(context.Background(), cfg)
+			_, err := load.RunScale(context.Background(), cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -116,14 +115,14 @@ func TestAReplicaThatDoesNotStartFailsTheRun(t *testing.T) {
 	needRedis(t)
 	bad := filepath.Join(t.TempDir(), "replica")
 	require.NoError(t, os.WriteFile(bad, []byte("#!/bin/sh\necho 'cannot serve' >&2\nexit 3\n"), 0o755))
-	_, err := scale.Run(context.Background(), quick(bad, scale.Setup{Replicas: 2}))
+	_, err := load.RunScale(context.Background(), quickScale(bad, load.Setup{Replicas: 2}))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "replica 1 exited before listening")
 	assert.Contains(t, err.Error(), "cannot serve")
 }
 
 func TestSetupNames(t *testing.T) {
-	assert.Equal(t, "1 replica (memory)", scale.Setup{Replicas: 1, Memory: true}.String())
-	assert.Equal(t, "1 replica on Redis", scale.Setup{Replicas: 1}.String())
-	assert.Equal(t, "3 replicas on Redis", scale.Setup{Replicas: 3}.String())
+	assert.Equal(t, "1 replica (memory)", load.Setup{Replicas: 1, Memory: true}.String())
+	assert.Equal(t, "1 replica on Redis", load.Setup{Replicas: 1}.String())
+	assert.Equal(t, "3 replicas on Redis", load.Setup{Replicas: 3}.String())
 }

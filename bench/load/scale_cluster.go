@@ -1,4 +1,4 @@
-package scale
+package load
 
 import (
 	"errors"
@@ -34,23 +34,23 @@ func (s Setup) String() string {
 	return name + " on Redis"
 }
 
-// cluster is a setup running: its replicas and the proxy before them.
-type cluster struct {
-	replicas []*proc
+// scaleCluster is a setup running: its replicas and the proxy before them.
+type scaleCluster struct {
+	replicas []*process
 	proxy    *http.Server
 	url      string
 }
 
 // startCluster starts s's replicas of program and a round-robin proxy;
 // redisURL is where replicas share (unused for a memory setup).
-func startCluster(s Setup, program, redisURL, prefix string) (*cluster, error) {
+func startCluster(s Setup, program, redisURL, prefix string) (*scaleCluster, error) {
 	if s.Replicas < 1 || (s.Memory && s.Replicas != 1) {
 		return nil, fmt.Errorf("setup %q: a memory setup has one replica, others at least one", s)
 	}
-	c := &cluster{}
+	c := &scaleCluster{}
 	var targets []*url.URL
 	for i := range s.Replicas {
-		addr, err := freeAddr()
+		addr, err := freeLocalAddr()
 		if err != nil {
 			c.stop()
 			return nil, err
@@ -59,7 +59,7 @@ func startCluster(s Setup, program, redisURL, prefix string) (*cluster, error) {
 		if !s.Memory {
 			args = append(args, "-redis", redisURL, "-prefix", prefix)
 		}
-		p, err := start(fmt.Sprintf("replica %d", i+1), addr, program, args...)
+		p, err := startListening(fmt.Sprintf("replica %d", i+1), program, addr, args...)
 		if err != nil {
 			c.stop()
 			return nil, err
@@ -79,7 +79,7 @@ func startCluster(s Setup, program, redisURL, prefix string) (*cluster, error) {
 }
 
 // pids are the replicas' process ids.
-func (c *cluster) pids() []int {
+func (c *scaleCluster) pids() []int {
 	out := make([]int, len(c.replicas))
 	for i, p := range c.replicas {
 		out[i] = p.pid()
@@ -88,7 +88,7 @@ func (c *cluster) pids() []int {
 }
 
 // alive returns an error naming the first replica that exited.
-func (c *cluster) alive() error {
+func (c *scaleCluster) alive() error {
 	var errs []error
 	for _, p := range c.replicas {
 		if err := p.alive(); err != nil {
@@ -99,7 +99,7 @@ func (c *cluster) alive() error {
 }
 
 // stop ends the proxy and the replicas.
-func (c *cluster) stop() {
+func (c *scaleCluster) stop() {
 	if c.proxy != nil {
 		c.proxy.Close()
 	}

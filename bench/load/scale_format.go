@@ -1,4 +1,4 @@
-package scale
+package load
 
 import (
 	"encoding/json"
@@ -7,26 +7,20 @@ import (
 	"strings"
 )
 
-// Formats of a written report.
-const (
-	FormatMarkdown = "markdown"
-	FormatJSON     = "json"
-)
-
-// Write writes rep as a markdown table or as JSON.
-func Write(w io.Writer, rep *Report, format string) error {
+// WriteScale writes a scale-out report as a markdown table or as JSON.
+func WriteScale(w io.Writer, rep *ScaleReport, format string) error {
 	switch format {
 	case FormatJSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	case FormatMarkdown:
-		return writeMarkdown(w, rep)
+		return writeScaleMarkdown(w, rep)
 	}
 	return fmt.Errorf("unknown format %q (want %s or %s)", format, FormatMarkdown, FormatJSON)
 }
 
-func writeMarkdown(w io.Writer, rep *Report) error {
+func writeScaleMarkdown(w io.Writer, rep *ScaleReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s; %d rounds of %s phases, %d sessions (sessions mode), %d in flight (pipelined); medians over the rounds.\n\n",
 		rep.Date, rep.Machine, rep.Rounds, rep.Duration, rep.Sessions, rep.Depth)

@@ -1,6 +1,7 @@
-package scale
+package load
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -10,12 +11,10 @@ import (
 	"os/exec"
 	"runtime"
 	"time"
-
-	"github.com/schemarpc/schemarpc/bench/load"
 )
 
-// Config says what to measure.
-type Config struct {
+// ScaleConfig says what RunScale measures.
+type ScaleConfig struct {
 	// Replica is the servers/replica program; RedisServer the redis-server
 	// program (a name looked up in PATH, or a path).
 	Replica, RedisServer string
@@ -28,51 +27,57 @@ type Config struct {
 	Rounds int
 	// Phase bounds one measured phase: Calls, Duration, Warmup, Sessions,
 	// Depth and CallTimeout apply.
-	Phase load.Config
+	Phase Config
 	// Progress, when set, gets one line per measured phase.
 	Progress io.Writer
 }
 
-// DefaultConfig measures 1 replica in memory, then 1, 2 and 3 on Redis,
+// DefaultScaleConfig measures 1 replica in memory, then 1, 2 and 3 on Redis,
 // both protocols with 16 concurrent sessions (clients, for 2026-07-28),
 // three rounds of two-second phases: about two minutes on two cores.
-func DefaultConfig() Config {
-	phase := load.DefaultConfig()
-	return Config{
+func DefaultScaleConfig() ScaleConfig {
+	phase := DefaultConfig()
+	return ScaleConfig{
 		Replica:     "replica",
 		RedisServer: "redis-server",
 		Setups:      []Setup{{Replicas: 1, Memory: true}, {Replicas: 1}, {Replicas: 2}, {Replicas: 3}},
-		Protocols:   []string{load.Protocol20251125, load.Protocol20260728},
-		Modes:       []string{load.ModeSessions},
+		Protocols:   []string{Protocol20251125, Protocol20260728},
+		Modes:       []string{ModeSessions},
 		Rounds:      3,
 		Phase:       phase,
 	}
 }
 
-// Row is what one setup measured in one configuration, over the rounds.
-type Row struct {
-	Setup         Setup              `json:"setup"`
-	Configuration load.Configuration `json:"configuration"`
-	Rounds        []load.Measurement `json:"rounds"`
-	Median        load.Measurement   `json:"median"` // each figure's median over the rounds
+// ScaleRow is what one setup measured in one configuration, over the rounds.
+type ScaleRow struct {
+	Setup         Setup         `json:"setup"`
+	Configuration Configuration `json:"configuration"`
+	Rounds        []Measurement `json:"rounds"`
+	Median        Measurement   `json:"median"` // each figure's median over the rounds
 }
 
-// Report is a whole run.
-type Report struct {
-	Date     string `json:"date"`
-	Machine  string `json:"machine"`
-	Sessions int    `json:"sessions"`
-	Depth    int    `json:"depth"`
-	Duration string `json:"phase"`
-	Rounds   int    `json:"rounds"`
-	Rows     []Row  `json:"rows"`
+// ScaleReport is a whole scale-out run.
+type ScaleReport struct {
+	Date     string     `json:"date"`
+	Machine  string     `json:"machine"`
+	Sessions int        `json:"sessions"`
+	Depth    int        `json:"depth"`
+	Duration string     `json:"phase"`
+	Rounds   int        `json:"rounds"`
+	Rows     []ScaleRow `json:"rows"`
 }
 
-// Run measures every setup in every configuration, Rounds times. Redis is
+// RunScale measures a replicated server on this machine: each setup's
+// replicas of the benchmark surface (servers/replica) behind a round-robin
+// proxy, driven as MeasureEndpoint drives an endpoint. The rounds
+// interleave the setups, as Run interleaves servers. The CPU figure sums
+// the replicas and Redis; the proxy runs in the driver and is not counted.
+//
+// It measures every setup in every configuration, Rounds times. Redis is
 // one redis-server of its own on a free 127.0.0.1 port, without
 // persistence, for the whole run; every setup of every round starts its
 // replicas afresh, under a key prefix of its own.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -81,18 +86,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer stopRedis()
-	var confs []load.Configuration
+	var confs []Configuration
 	for _, p := range cfg.Protocols {
 		for _, m := range cfg.Modes {
-			confs = append(confs, load.Configuration{Transport: load.TransportHTTP, Protocol: p, Mode: m})
+			confs = append(confs, Configuration{Transport: TransportHTTP, Protocol: p, Mode: m})
 		}
 	}
-	rows := make([]Row, 0, len(cfg.Setups)*len(confs))
+	rows := make([]ScaleRow, 0, len(cfg.Setups)*len(confs))
 	index := map[string]int{}
 	for _, s := range cfg.Setups {
 		for _, c := range confs {
 			index[s.String()+"|"+c.String()] = len(rows)
-			rows = append(rows, Row{Setup: s, Configuration: c})
+			rows = append(rows, ScaleRow{Setup: s, Configuration: c})
 		}
 	}
 	for round := 1; round <= cfg.Rounds; round++ {
@@ -107,7 +112,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				if !s.Memory {
 					pids = append(pids, redisPID)
 				}
-				m, err := load.MeasureEndpoint(ctx, cfg.Phase, load.Endpoint{URL: c.url, PIDs: pids}, conf)
+				m, err := MeasureEndpoint(ctx, cfg.Phase, Endpoint{URL: c.url, PIDs: pids}, conf)
 				if err != nil {
 					if dead := c.alive(); dead != nil {
 						err = fmt.Errorf("%w (%v)", err, dead)
@@ -126,9 +131,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	for i := range rows {
-		rows[i].Median = median(rows[i].Rounds)
+		rows[i].Median = medianOf(rows[i].Rounds)
 	}
-	return &Report{
+	return &ScaleReport{
 		Date:     time.Now().UTC().Format(time.RFC3339),
 		Machine:  fmt.Sprintf("%s %s/%s, %d CPUs", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Sessions: cfg.Phase.Sessions, Depth: cfg.Phase.Depth, Duration: cfg.Phase.Duration.String(), Rounds: cfg.Rounds,
@@ -136,7 +141,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}, nil
 }
 
-func (cfg Config) validate() error {
+func (cfg ScaleConfig) validate() error {
 	switch {
 	case len(cfg.Setups) == 0:
 		return errors.New("no setups")
@@ -157,12 +162,12 @@ func (cfg Config) validate() error {
 }
 
 // startRedis starts a redis-server without persistence on a free port.
-func startRedis(ctx context.Context, cfg Config) (url string, stop func(), pid int, err error) {
+func startRedis(ctx context.Context, cfg ScaleConfig) (url string, stop func(), pid int, err error) {
 	prog, err := exec.LookPath(cfg.RedisServer)
 	if err != nil {
 		return "", nil, 0, fmt.Errorf("redis-server is needed to measure replicas on Redis: %w", err)
 	}
-	addr, err := freeAddr()
+	addr, err := freeLocalAddr()
 	if err != nil {
 		return "", nil, 0, err
 	}
@@ -170,36 +175,41 @@ func startRedis(ctx context.Context, cfg Config) (url string, stop func(), pid i
 	if err != nil {
 		return "", nil, 0, err
 	}
-	p, err := start("redis-server", addr, prog, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	p, err := startListening("redis-server", prog, addr, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
 	if err != nil {
 		return "", nil, 0, err
 	}
 	pctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	if err := ping(pctx, addr); err != nil {
+	if err := pingRedis(pctx, addr); err != nil {
 		p.stop()
 		return "", nil, 0, err
 	}
 	return "redis://" + addr + "/0", p.stop, p.pid(), nil
 }
 
-// median is each figure's median over the rounds.
-func median(ms []load.Measurement) load.Measurement {
-	pick := func(f func(load.Measurement) float64) float64 {
-		xs := make([]float64, len(ms))
-		for i, m := range ms {
-			xs[i] = f(m)
+// pingRedis waits until the Redis at addr answers PING, within ctx.
+func pingRedis(ctx context.Context, addr string) error {
+	var d net.Dialer
+	for {
+		conn, err := d.DialContext(ctx, "tcp", addr)
+		if err == nil {
+			conn.SetDeadline(time.Now().Add(time.Second))
+			_, err = conn.Write([]byte("PING\r\n"))
+			buf := make([]byte, 16)
+			var n int
+			if err == nil {
+				n, err = conn.Read(buf)
+			}
+			conn.Close()
+			if err == nil && bytes.HasPrefix(buf[:n], []byte("+PONG")) {
+				return nil
+			}
 		}
-		return load.Median(xs)
-	}
-	return load.Measurement{
-		Calls:          int64(pick(func(m load.Measurement) float64 { return float64(m.Calls) })),
-		WallSeconds:    pick(func(m load.Measurement) float64 { return m.WallSeconds }),
-		CPUSeconds:     pick(func(m load.Measurement) float64 { return m.CPUSeconds }),
-		CPUMsPer1000:   pick(func(m load.Measurement) float64 { return m.CPUMsPer1000 }),
-		CallsPerSecond: pick(func(m load.Measurement) float64 { return m.CallsPerSecond }),
-		P50:            pick(func(m load.Measurement) float64 { return m.P50 }),
-		P90:            pick(func(m load.Measurement) float64 { return m.P90 }),
-		P99:            pick(func(m load.Measurement) float64 { return m.P99 }),
+		select {
+		case <-ctx.Done():
+			return errors.New("redis-server did not answer PING")
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }
