@@ -34,6 +34,13 @@ func newTaskWork() *taskWork {
 // "work", sharing a task store (and opts' other stores).
 func taskCluster(t *testing.T, n int, w *taskWork, opts *mcp.HTTPOptions) *cluster {
 	t.Helper()
+	return loggedTaskCluster(t, n, w, opts, nil)
+}
+
+// loggedTaskCluster is taskCluster with the servers logging to log (nil:
+// nowhere).
+func loggedTaskCluster(t *testing.T, n int, w *taskWork, opts *mcp.HTTPOptions, log *secLog) *cluster {
+	t.Helper()
 	if opts == nil {
 		opts = &mcp.HTTPOptions{}
 	}
@@ -44,7 +51,11 @@ func taskCluster(t *testing.T, n int, w *taskWork, opts *mcp.HTTPOptions) *clust
 	return newCluster(t, n, func(t *testing.T) *mcp.Server {
 		me := replica
 		replica++
-		s := newServer(t, &mcp.ServerOptions{Tasks: true})
+		so := &mcp.ServerOptions{Tasks: true}
+		if log != nil {
+			so.Logger = log.logger()
+		}
+		s := newServer(t, so)
 		require.NoError(t, s.AddTool(&mcp.Tool{Name: "work", Execution: &mcp.ToolExecution{TaskSupport: "optional"}},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				w.started <- me
@@ -374,4 +385,31 @@ func TestARunningTaskKeepsItsSessionAtItsReplica(t *testing.T) {
 	assert.Equal(t, 1, mcp.SessionCountForTest(c.handlers[1]), "the replica running the task keeps its copy")
 	close(w.release)
 	require.Eventually(t, func() bool { return mcp.SessionCountForTest(c.handlers[1]) == 0 }, 2*time.Second, 10*time.Millisecond)
+}
+
+// deafBroker is a MemoryBroker that cannot subscribe to one topic.
+type deafBroker struct {
+	mcp.MemoryBroker
+	topic string
+}
+
+func (b *deafBroker) Subscribe(ctx context.Context, topic string, fn func([]byte)) (func(), error) {
+	if topic == b.topic {
+		return nil, errors.New("subscriptions refused")
+	}
+	return b.MemoryBroker.Subscribe(ctx, topic, fn)
+}
+
+// A replica that cannot hear the others about tasks says so in its log
+// and still serves the shared tasks from the store.
+func TestATaskBrokerThatCannotSubscribeLeavesTheStore(t *testing.T) {
+	w := newTaskWork()
+	log := &secLog{}
+	c := loggedTaskCluster(t, 2, w, &mcp.HTTPOptions{Broker: &deafBroker{topic: "mcp/tasks"}}, log)
+	assert.Contains(t, log.String(), "cannot hear the other replicas about tasks")
+	session, id := startTask(t, c, w, 0)
+	res, rerr := c.call(t, 1, session, "tasks/get", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), `"status":"working"`)
+	close(w.release)
 }

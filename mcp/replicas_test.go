@@ -607,3 +607,81 @@ func lastEventID(body string) string {
 	}
 	return last
 }
+
+// A state another replica publishes for a session that this server cannot
+// use (a version it does not serve) is logged and changes nothing: the
+// copy serves on as it was.
+func TestAnUnusableStateFromAnotherReplicaIsIgnored(t *testing.T) {
+	log := &secLog{}
+	broker := &mcp.MemoryBroker{}
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		return newServer(t, &mcp.ServerOptions{Logger: log.logger()})
+	}, &mcp.HTTPOptions{Broker: broker})
+	session := c.initialize(t, 0)
+	ping := `{"jsonrpc":"2.0","id":5,"method":"ping"}`
+	require.Equal(t, http.StatusOK, c.post(t, 1, session, ping).Code, "replica 1 takes up a copy")
+	require.NoError(t, broker.Publish(bg(t), "mcp/session/"+session,
+		[]byte(`{"from":"elsewhere","kind":"state","body":{"protocolVersion":"1999-01-01","logLevel":-1}}`)))
+	require.Eventually(t, func() bool {
+		return strings.Contains(log.String(), "another replica's state of a session is not usable")
+	}, 5*time.Second, 10*time.Millisecond)
+	for i := range 2 {
+		w := c.post(t, i, session, ping)
+		assert.Equal(t, http.StatusOK, w.Code, "replica %d", i)
+		assert.Contains(t, w.Body.String(), `"result":{}`, "replica %d", i)
+	}
+}
+
+// failingReplay is an event store whose Replay fails once armed.
+type failingReplay struct {
+	mcp.EventStore
+	armed atomic.Bool
+}
+
+func (f *failingReplay) Replay(ctx context.Context, session, last string, fn func(string, []byte) error) (string, error) {
+	if f.armed.Load() {
+		return "", errors.New("replay refused")
+	}
+	return f.EventStore.Replay(ctx, session, last, fn)
+}
+
+// A followed stream whose store fails ends, logged, so that the client
+// resumes again.
+func TestAFollowedStreamEndsWhenTheStoreFails(t *testing.T) {
+	step := make(chan struct{})
+	defer close(step)
+	log := &secLog{}
+	events := &failingReplay{EventStore: mcp.NewMemoryEventStore(nil)}
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := newServer(t, &mcp.ServerOptions{Logger: log.logger()})
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "slow"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mcp.CloseSSEStream(ctx)
+			<-step
+			_ = req.Session.Log(ctx, mcp.LoggingLevel("error"), "t", "halfway")
+			<-step
+			return &mcp.CallToolResult{}, nil
+		}))
+		return s
+	}, &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond, EventStore: events})
+	session := c.initialize(t, 0)
+	w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)
+	require.Equal(t, http.StatusOK, w.Code)
+	last := lastEventID(w.Body.String())
+	require.NotEmpty(t, last)
+
+	req, err := http.NewRequestWithContext(bg(t), http.MethodGet, c.urls[1], nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(mcp.HeaderSessionID, session)
+	req.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+	req.Header.Set("Last-Event-ID", last)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	events.armed.Store(true)
+	step <- struct{}{}
+	_, err = newSSE(t, resp).next()
+	assert.ErrorIs(t, err, io.EOF, "the followed stream ends")
+	assert.Contains(t, log.String(), "cannot follow a stream another replica serves")
+}
