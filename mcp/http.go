@@ -137,6 +137,7 @@ type StreamableHTTPHandler struct {
 	log    *slog.Logger
 	drain  *drain
 	bodies *bodyGuard  // bounds body reads; nil without BodyTimeout
+	self   string      // this replica's name in what it tells the others
 	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
 	tasks  *taskRunner // the sessions' tasks; nil without HTTPOptions.Tasks (the server's)
 
@@ -181,6 +182,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	}
 	h.hosts = newHostPolicy(&h.opts)
 	h.initLimits()
+	h.self = rand.Text()
 	h.rep = newReplicas(h)
 	h.stopTasks = h.shareTasks()
 	return h

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -52,13 +51,11 @@ func newReplicas(h *StreamableHTTPHandler) *replicas {
 	if h.opts.Sessions == nil {
 		return nil
 	}
-	var b [8]byte
-	rand.Read(b[:])
 	ttl := h.opts.SessionTimeout
 	if ttl <= 0 {
 		ttl = maxSharedTTL
 	}
-	r := &replicas{h: h, sessions: h.opts.Sessions, broker: h.opts.Broker, self: hex.EncodeToString(b[:]), ttl: ttl}
+	r := &replicas{h: h, sessions: h.opts.Sessions, broker: h.opts.Broker, self: h.self, ttl: ttl}
 	r.fanOut()
 	return r
 }

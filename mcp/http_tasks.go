@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 )
 
@@ -26,7 +25,7 @@ func (h *StreamableHTTPHandler) shareTasks() (stop func()) {
 	if b == nil {
 		return func() {}
 	}
-	self := rand.Text()
+	self := h.self
 	h.tasks.signal = func(sig taskSignal) {
 		sig.From = self
 		out, _ := json.Marshal(sig)
