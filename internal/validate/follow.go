@@ -25,10 +25,12 @@ import (
 //     handshake, so recordings of several conversations may follow each
 //     other in one input.
 //   - Over Streamable HTTP, the MCP-Protocol-Version header the client sent
-//     (Message.ProtocolVersion) must agree with params._meta (-32020 when
-//     not) and with the negotiated version (-32600 when not, the request a
-//     2025-06-18 server answers with 400); before negotiation it names the
-//     version of a message that carries none.
+//     (Item.ProtocolVersion) must agree with params._meta (-32020 when
+//     not). A stateless version in it makes the message a stateless one, as
+//     a dual-era server routes it; a handshake version must be the
+//     negotiated one (-32600 when not, the request a 2025-06-18 server
+//     answers with 400), and before negotiation it names the version of a
+//     message that carries none.
 //   - Any other message before negotiation is checked against each version
 //     it can belong to (the handshake versions while an initialize awaits
 //     its answer, the stateless ones once the conversation has made a
@@ -160,6 +162,11 @@ func (c *Checker) callSets(m *rpc.Message, prefix string, from Direction, at Pos
 	}
 	set := c.set.versionSet(header)
 	switch {
+	case set != nil && set.statelessEra():
+		// A stateless version's header makes the request a stateless one,
+		// whatever the conversation negotiated: params._meta must say so.
+		f.stateless = true
+		return set.alone, out
 	case set == nil:
 		finding("", rpc.CodeInvalidRequest, fmt.Sprintf("the MCP-Protocol-Version header names %q, a version rpcgen does not know", header))
 	case f.negotiated != nil && set != f.negotiated:

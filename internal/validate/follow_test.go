@@ -200,7 +200,7 @@ func TestALoneResponseIsCheckedAgainstEveryResultThatCouldFit(t *testing.T) {
 		{"a 2026 result", `{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","content":[]}}`, nil},
 		{"an error", `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"no"}}`, nil},
 		{"tools that are not a list", `{"jsonrpc":"2.0","id":5,"result":{"tools":"echo"}}`,
-			[]want{{1, -32603, "/result/tools", "unmatched response: no request in the input has id 5, and its result fits no result of a request either side sends in 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 (closest, the tools/list result in MCP"}}},
+			[]want{{1, -32603, "/result/tools", "unmatched response: no request in the input has id 5, and its result fits no result of a request either side sends in MCP 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 (closest, the tools/list result in MCP"}}},
 		{"a result that is not an object", `{"jsonrpc":"2.0","id":5,"result":7}`, []want{{1, -32603, "/result", "unmatched response"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -265,6 +265,12 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 	}
 	got := c.CheckItem(validate.Item{Position: validate.Position{Index: 4}, Bytes: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), ProtocolVersion: "2025-11-25"}, validate.FromClient)
 	assertFindings(t, got, want{4, -32600, "", `the MCP-Protocol-Version header says "2025-11-25", the conversation negotiated "2025-06-18"`})
+	// A stateless version's header makes a stateless request, negotiation
+	// or not.
+	got = c.CheckItem(validate.Item{Position: validate.Position{Index: 5}, Bytes: []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`), ProtocolVersion: "2026-07-28"}, validate.FromClient)
+	assertFindings(t, got, want{5, -32602, "/params", "missing property '_meta'"})
+	assert.Empty(t, c.CheckItem(validate.Item{Position: validate.Position{Index: 6}, Bytes: []byte(list2026), ProtocolVersion: "2026-07-28"}, validate.FromClient))
+	assert.Equal(t, "2025-06-18", c.Version())
 }
 
 // TestTranscriptRecordsCarryTheProtocolVersionHeader: rpcgen proxy records

@@ -72,14 +72,16 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 			first, closest = e, cand
 		}
 	}
-	f := errorFinding(at, prefix, "/result", first, "response", "", from)
 	asker := "a client"
 	if from == FromClient {
 		asker = "a server"
 	} else if from == Unknown {
 		asker = "either side"
+		// The closest result says who answered, as a request's method does.
+		from = sender(closest.set.methods[closest.method].Direction).other()
 	}
-	f.Reason = fmt.Sprintf("%s: no request in the input has id %s, and its result fits no result of a request %s sends in %s (closest, the %s result in MCP %s: %s)",
+	f := errorFinding(at, prefix, "/result", first, "response", "", from)
+	f.Reason = fmt.Sprintf("%s: no request in the input has id %s, and its result fits no result of a request %s sends in MCP %s (closest, the %s result in MCP %s: %s)",
 		UnmatchedResponse, resp.ID, asker, versionsText(sets), closest.method, closest.set.version, f.Reason)
 	return append(out, f)
 }
