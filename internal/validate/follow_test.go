@@ -3,6 +3,7 @@ package validate_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -222,6 +223,16 @@ func TestALoneResponseInAOneVersionSetIsCheckedUnderThatVersion(t *testing.T) {
 	got = check(t, "mcp/2026-07-28", `{"jsonrpc":"2.0","id":5,"result":{"tools":[]}}
 `)
 	assertFindings(t, got, want{1, -32603, "/result", "unmatched response"})
+	assert.Empty(t, check(t, "jsonrpc", `{"jsonrpc":"2.0","id":5,"result":7}
+`), "the envelopes alone have no result to check")
+	// A client's answer to a request the server never sent: only the
+	// results of server requests could fit.
+	got = check(t, "mcp/2025-11-25", `{"from":"client","message":{"jsonrpc":"2.0","id":5,"result":{"tools":"x"}}}
+`)
+	assert.Empty(t, got, "no server request's result declares tools, so the empty result fits")
+	got = check(t, "mcp/2025-11-25", `{"from":"client","message":{"jsonrpc":"2.0","id":5,"result":{"roots":"x"}}}
+`)
+	assertFindings(t, got, want{1, -32603, "/result/roots", "fits no result of a request a server sends in MCP 2025-11-25 (closest, the roots/list result"})
 }
 
 func TestAResponseToAnUnknownIDInAConversationWithRequestsIsAnIDFinding(t *testing.T) {
@@ -283,4 +294,30 @@ func TestTranscriptRecordsCarryTheProtocolVersionHeader(t *testing.T) {
 		want{1, -32602, "/params", "missing property '_meta'"},
 		want{2, -32700, "", "a transcript record whose protocolVersion is 7, not a string"},
 	)
+}
+
+// TestCheckersOfOneSetRunConcurrently: one Set serves the checkers of many
+// conversations at once (run with -race).
+func TestCheckersOfOneSetRunConcurrently(t *testing.T) {
+	set := openSet(t, validate.FollowSet)
+	conversation := handshake("2025-06-18", "2025-06-18") + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}
+{"jsonrpc":"2.0","id":2,"result":{"tools":"x"}}
+` + discover
+	var wg sync.WaitGroup
+	counts := make([]int, 4)
+	for i := range counts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := set.NewChecker()
+			_ = validate.Read(strings.NewReader(conversation), "t.jsonl", validate.JSONLines, 0, func(it validate.Item) error {
+				counts[i] += len(c.CheckItem(it, validate.Unknown))
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	for _, n := range counts {
+		assert.Equal(t, 2, n)
+	}
 }
