@@ -23,8 +23,8 @@ const maxAnswered = 4096
 // request ids per sender so that each response is matched with the request
 // it answers and checked against that method's result schema. A Checker of
 // the following set (FollowSet) also follows the conversation's MCP
-// version (see follow.go). A Checker is not safe for concurrent use; the
-// proxy keeps one per conversation and feeds it under a lock.
+// version. A Checker is not safe for concurrent use; the proxy keeps one
+// per conversation and feeds it under a lock.
 type Checker struct {
 	set      *Set
 	pending  [3]*idTable // by the side that sent the request
@@ -32,8 +32,7 @@ type Checker struct {
 	forgot   int    // pending requests evicted
 	asked    [3]int // requests seen, by sender
 	// follow is the version state of a following checker, nil otherwise.
-	follow        *following
-	lastStateless string
+	follow *following
 }
 
 // request is what a Checker remembers of a request.
@@ -122,6 +121,7 @@ func (c *Checker) message(m *rpc.Message, prefix string, from Direction, at Posi
 // to: it is valid when one of them accepts it.
 func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Position, header string, out []Finding) []Finding {
 	req := m.Request
+	n := len(out)
 	sets, out := c.callSets(m, prefix, from, at, header, out)
 	if from == Unknown {
 		for _, s := range sets {
@@ -129,6 +129,9 @@ func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Positio
 				from = sender(meth.Direction)
 				break
 			}
+		}
+		for i := n; i < len(out); i++ {
+			out[i].From = from // the version's findings were made before
 		}
 	}
 	remember := m.Kind == rpc.KindRequest
@@ -141,7 +144,7 @@ func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Positio
 			remember = false
 		}
 	}
-	out, accepted := c.callUnder(m, prefix, from, at, sets, out)
+	out, accepted := callUnder(m, prefix, from, at, sets, out)
 	if remember {
 		if len(accepted) > 0 {
 			sets = accepted // the response is checked under these
@@ -153,7 +156,7 @@ func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Positio
 
 // callUnder checks a call under each of sets and returns the findings of
 // the closest when none accepts it, and the sets that accept it.
-func (c *Checker) callUnder(m *rpc.Message, prefix string, from Direction, at Position, sets []*Set, out []Finding) ([]Finding, []*Set) {
+func callUnder(m *rpc.Message, prefix string, from Direction, at Position, sets []*Set, out []Finding) ([]Finding, []*Set) {
 	if len(sets) == 1 {
 		fs := callFindings(sets[0], m, prefix, from, at)
 		if len(fs) == 0 {
@@ -274,25 +277,32 @@ func (c *Checker) response(m *rpc.Message, prefix string, from Direction, at Pos
 		return out
 	}
 	var first *rpc.Error
+	var firstSet *Set
 	for _, s := range sets {
 		meth := s.methods[req.method]
 		if meth == nil || len(meth.results) == 0 {
 			continue
 		}
-		for _, sch := range meth.results {
+		for i, sch := range meth.results {
 			e := resp.CheckResult(sch, rpc.CodeInternalError)
 			if e == nil {
 				return out
 			}
-			if first == nil {
-				first = e
+			// The method's own result (not an alternative such as a task)
+			// says how close a version came.
+			if i == 0 && (first == nil || closer(e, first)) {
+				first, firstSet = e, s
 			}
 		}
 	}
 	if first == nil {
 		return out
 	}
-	return append(out, errorFinding(at, prefix, "/result", first, "response", req.method, from))
+	f := errorFinding(at, prefix, "/result", first, "response", req.method, from)
+	if len(sets) > 1 {
+		f.Reason += fmt.Sprintf(" (under MCP %s, the closest of the versions its request may belong to: %s)", firstSet.version, versionsText(sets))
+	}
+	return append(out, f)
 }
 
 // askedBy reports whether the conversation has seen a request a response

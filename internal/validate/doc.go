@@ -16,10 +16,10 @@
 // version it is in, as a peer would: the version the initialize handshake
 // negotiates, the version each stateless (2026-07-28) request carries in
 // params._meta, the MCP-Protocol-Version header of Streamable HTTP, and,
-// before any of these, every version a message can belong to (follow.go
+// before any of these, every version a message can belong to (FollowSet
 // has the rules). A response whose input holds no request it could answer
 // (a fixture) is checked against every result schema that could fit, and
-// is an "unmatched response" when none does (lone.go).
+// is an "unmatched response" when none does (UnmatchedResponse).
 //
 // To check a live conversation message by message, in both directions,
 // open the set once and make one Checker per conversation:

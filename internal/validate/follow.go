@@ -9,35 +9,8 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// A Checker of the following set (FollowSet) tracks the MCP version of its
-// conversation the way a peer does:
-//
-//   - A request whose params._meta carries
-//     "io.modelcontextprotocol/protocolVersion" naming a stateless version
-//     (2026-07-28) is checked under that version, whatever came before:
-//     in the stateless era every request stands alone. server/discover is
-//     such a request.
-//   - initialize begins a handshake: the request is checked under the
-//     version it asks for (under every handshake version when it asks for
-//     one rpcgen does not know), and the protocolVersion the server answers
-//     with is negotiated: from then on it governs every message that does
-//     not carry a version of its own. A new initialize begins a new
-//     handshake, so recordings of several conversations may follow each
-//     other in one input.
-//   - Over Streamable HTTP, the MCP-Protocol-Version header the client sent
-//     (Item.ProtocolVersion) must agree with params._meta (-32020 when
-//     not). A stateless version in it makes the message a stateless one, as
-//     a dual-era server routes it; a handshake version must be the
-//     negotiated one (-32600 when not, the request a 2025-06-18 server
-//     answers with 400), and before negotiation it names the version of a
-//     message that carries none.
-//   - Any other message before negotiation is checked against each version
-//     it can belong to (the handshake versions while an initialize awaits
-//     its answer, the stateless ones once the conversation has made a
-//     stateless request, every version otherwise), and is valid when one of
-//     them accepts it; when none does, the findings are those of the closest.
-//
-// A response is checked under the versions its request was.
+// How a Checker of FollowSet follows its conversation's version is told in
+// the doc comment of FollowSet.
 
 // metaVersion is the params._meta member that carries a stateless
 // request's protocol version.
@@ -66,8 +39,10 @@ type following struct {
 	// answer.
 	requested *Set
 	asking    bool
-	// stateless says the conversation has made a stateless request.
-	stateless bool
+	// stateless says the conversation has made a stateless request, and
+	// lastStateless is the version of the last one.
+	stateless     bool
+	lastStateless string
 }
 
 // Version returns the MCP version that governs the conversation: the one
@@ -84,7 +59,7 @@ func (c *Checker) Version() string {
 	if c.follow.negotiated != nil {
 		return c.follow.negotiated.version
 	}
-	return c.lastStateless
+	return c.follow.lastStateless
 }
 
 // governing returns the versions a message that carries no version of its
@@ -143,7 +118,7 @@ func (c *Checker) callSets(m *rpc.Message, prefix string, from Direction, at Pos
 				finding(metaVersionPointer, CodeUnsupportedVersion, fmt.Sprintf("protocol version %q is not one rpcgen knows (stateless: %s)", v, versionsText(c.set.stateless)))
 				return c.set.stateless, out
 			}
-			c.lastStateless = v
+			f.lastStateless = v
 			return set.alone, out
 		}
 	}

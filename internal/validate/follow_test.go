@@ -139,6 +139,7 @@ func TestAStatelessRequestIsCheckedUnderTheVersionItCarries(t *testing.T) {
 		want{4, -32022, "/params/_meta/io.modelcontextprotocol~1protocolVersion", `protocol version "2099-01-01" is not one rpcgen knows (stateless: 2026-07-28)`},
 		want{5, -32601, "", `"ping" is not in mcp/2026-07-28`},
 	)
+	assert.Equal(t, validate.FromClient, got[1].From, "the sender is inferred for the version's finding too")
 }
 
 // TestDiscoverFallingBackToInitialize is our client on stdio meeting a
@@ -172,10 +173,13 @@ func TestMessagesBeforeNegotiationAreCheckedUnderTheVersionsTheyCanBelongTo(t *t
 [{"jsonrpc":"2.0","method":"notifications/initialized"}]
 {"jsonrpc":"2.0","id":2,"method":"tools/explode"}
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}
+{"jsonrpc":"2.0","id":4,"method":"tools/list"}
+{"jsonrpc":"2.0","id":4,"result":{"tools":"x"}}
 `)
 	assertFindings(t, got,
 		want{4, -32601, "", `"tools/explode" is in none of the MCP versions the conversation may be in (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28)`},
 		want{5, -32602, "/params/name", "the closest of the versions the conversation may be in"},
+		want{7, -32603, "/result/tools", "the closest of the versions its request may belong to: 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25)"},
 	)
 	assert.Empty(t, version)
 }

@@ -10,17 +10,17 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// A lone response is one whose input holds no request it could answer: a
-// fixture of responses, say. Its method is unknown, so its result is
-// checked against every result schema that could fit: those of the
-// requests the other side may send, in the versions the conversation may
-// be in, narrowed to the schemas that declare the most of the result's
-// members (a result with "tools" is a tools/list result, not an empty
-// one). It is valid when one of them accepts it, and otherwise an
-// "unmatched response".
-
-// UnmatchedResponse begins the reason of the finding about a lone response
-// that no result schema accepts.
+// UnmatchedResponse begins the reason of the -32603 finding about a lone
+// response that no result schema accepts. A lone response is one whose
+// conversation holds no request from the other side, such as a fixture of
+// responses: its method is unknown, so its result is checked against every
+// result schema that could fit — those of the requests the other side may
+// send, in the versions the conversation may be in, narrowed to the
+// schemas that declare the most of the result's members (a result with
+// "tools" is a tools/list result, not an empty one). It is valid when one
+// of them accepts it. An error response fits any request. (In a
+// conversation that has requests, a response to an id none of them has is
+// a -32600 finding.)
 const UnmatchedResponse = "unmatched response"
 
 // lone checks a lone response against the result schemas that could fit.

@@ -64,10 +64,38 @@ func (s *Set) statelessEra() bool {
 // envelopes alone, whatever the method.
 const EnvelopeSet = "jsonrpc"
 
-// FollowSet is the name of the built-in set that follows each
-// conversation's MCP version as a peer would: the initialize handshake, the
-// version each stateless request carries, the MCP-Protocol-Version header
-// (see Checker). It is the default of rpcgen validate and rpcgen proxy.
+// FollowSet is the name of the built-in set that checks each conversation
+// under the MCP version it is in, following it the way a peer does. It is
+// the default of rpcgen validate and rpcgen proxy. A Checker of it:
+//
+//   - checks a request whose params._meta carries
+//     "io.modelcontextprotocol/protocolVersion" naming a stateless version
+//     (2026-07-28) under that version, whatever came before: in the
+//     stateless era every request stands alone, server/discover included.
+//     A version it does not know is a -32022 finding.
+//   - takes initialize as the start of a handshake: the request is checked
+//     under the version it asks for (under every handshake version when it
+//     asks for one the checker does not know), and the protocolVersion the
+//     server answers with is negotiated: from then on it governs every
+//     message that carries no version of its own. A new initialize begins a
+//     new handshake, so recordings of several conversations may follow each
+//     other in one input.
+//   - follows the MCP-Protocol-Version header of Streamable HTTP
+//     (Item.ProtocolVersion): a stateless version in it makes the message a
+//     stateless request, as a dual-era server routes it, and must agree
+//     with params._meta (-32020 when not); a handshake version must be the
+//     negotiated one (-32600 when not: a 2025-06-18 server answers such a
+//     request with 400), and before negotiation names the version of a
+//     message that carries none.
+//   - checks any other message against each version it can belong to: the
+//     handshake versions while an initialize awaits its answer (the one
+//     asked for first), the stateless ones once the conversation has made a
+//     stateless request, every version otherwise. The message is valid when
+//     one of them accepts it; when none does, the findings are those of the
+//     closest, and say so.
+//   - checks a response under the versions its request was checked under,
+//     and a response no request asks for as a lone response (see
+//     UnmatchedResponse).
 const FollowSet = "mcp"
 
 // Builtins lists the names of the built-in sets: "jsonrpc", "mcp", then
