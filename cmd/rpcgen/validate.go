@@ -40,17 +40,20 @@ A FILE holds one JSON document (an object is one message, an array a list of
 messages), or JSON Lines (one message or batch per line; *.jsonl and *.ndjson
 always are). In JSON Lines a line may be a transcript record,
 {"from": "client"|"server", "message": ...}, as "rpcgen proxy --transcript"
-writes. Each FILE is one conversation: every response is matched with the
-request it answers, by id and sender, and its result is checked against that
-method's result schema. A response no request in the FILE asks for (a
-fixture) is checked against every result schema that could fit, and is an
-"unmatched response" when none does.
+writes; its "session" names the conversation it belongs to and its
+"protocolVersion" the MCP-Protocol-Version header the message came with. A
+FILE (each session of it) is one conversation: every response is matched
+with the request it answers, by id and sender, and its result is checked
+against that method's result schema. A response in a FILE holding no request
+from the other side (a fixture) is checked against every result schema that
+could fit, and is an "unmatched response" when none does.
 
 Each finding names the file, the line (JSON Lines and arrays), the message's
 index, a JSON pointer into the message, the JSON-RPC code a schemarpc server
 would answer with (-32700 not JSON, -32600 not a valid message, -32601 unknown
-method or wrong sender, -32602 invalid params; -32603 for a result that breaks
-its schema) and the reason.
+method or wrong sender, -32602 invalid params, -32020 an MCP-Protocol-Version
+header that disagrees with the body, -32022 an unknown MCP version; -32603
+for a result that breaks its schema) and the reason.
 
 Exit status: 0 every message is valid, 1 findings, 2 usage or input errors (a
 file that cannot be read, a schema set that cannot be loaded).
