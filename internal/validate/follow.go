@@ -83,11 +83,10 @@ func (c *Checker) governing() []*Set {
 
 // handshakePreferring returns the handshake versions with v first.
 func (s *Set) handshakePreferring(v *Set) []*Set {
-	out := s.handshake
-	if i := slices.Index(s.handshake, v); i > 0 {
-		out = append(append(append(make([]*Set, 0, len(out)), v), out[:i]...), out[i+1:]...)
+	if p, ok := s.preferring[v]; ok {
+		return p
 	}
-	return out
+	return s.handshake
 }
 
 // callSets returns the versions a request or notification is checked
