@@ -102,6 +102,20 @@ func TestAnInitializeAnswerWithAVersionNobodyKnowsIsReported(t *testing.T) {
 	assert.Empty(t, version)
 	got, _ = follow(t, handshake("2025-11-25", "2026-07-28"))
 	assertFindings(t, got, want{2, -32603, "/result/protocolVersion", `"2026-07-28", which is no handshake version`})
+	got, version = follow(t, strings.Replace(handshake("2025-11-25", "2025-11-25"), `"protocolVersion":"2025-11-25","capabilities":{"tools"`, `"capabilities":{"tools"`, 1))
+	assertFindings(t, got, want{2, -32603, "/result", "missing property 'protocolVersion'"})
+	assert.Empty(t, version, "an answer without a version negotiates none")
+}
+
+// TestAFailedInitializeNegotiatesNothing: after an error answer, messages
+// are checked against every version again.
+func TestAFailedInitializeNegotiatesNothing(t *testing.T) {
+	got, version := follow(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unsupported protocol version"}}
+{"jsonrpc":"2.0","id":2,"method":"tasks/list"}
+`)
+	assert.Empty(t, got, "tasks/list belongs to 2025-11-25, which was not the version asked for")
+	assert.Empty(t, version)
 }
 
 // TestAClientAskingForAnUnknownVersionIsCheckedUnderEveryHandshakeVersion:
