@@ -103,7 +103,8 @@ func (c *Checker) callSets(m *rpc.Message, prefix string, from Direction, at Pos
 		out = append(out, Finding{Position: at, Pointer: prefix + pointer, Code: code, Reason: reason, Kind: kind, Method: req.Method, From: from})
 	}
 	header = strings.TrimSpace(header)
-	if v, ok := stringAt(req.Params, "_meta", metaVersion); ok {
+	v, hasMeta := stringAt(req.Params, "_meta", metaVersion)
+	if hasMeta {
 		// A handshake version in _meta is only a member of _meta, and a
 		// notification does not have to carry a version.
 		set := c.set.versionSet(v)
@@ -139,6 +140,9 @@ func (c *Checker) callSets(m *rpc.Message, prefix string, from Direction, at Pos
 	case set != nil && set.statelessEra():
 		// A stateless version's header makes the request a stateless one,
 		// whatever the conversation negotiated: params._meta must say so.
+		if hasMeta && v != header {
+			finding("", CodeHeaderMismatch, fmt.Sprintf("the MCP-Protocol-Version header says %q, params._meta says %q", header, v))
+		}
 		f.stateless = true
 		return set.alone, out
 	case set == nil:

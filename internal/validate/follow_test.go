@@ -278,6 +278,8 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 	assert.Empty(t, run(msg{list2026, "2026-07-28"}))
 	assertFindings(t, run(msg{list2026, "2025-11-25"}),
 		want{1, -32020, "", `the MCP-Protocol-Version header says "2025-11-25", params._meta says "2026-07-28"`})
+	assertFindings(t, run(msg{strings.ReplaceAll(list2026, `"2026-07-28"`, `"2025-11-25"`), "2026-07-28"}),
+		want{1, -32020, "", `the MCP-Protocol-Version header says "2026-07-28", params._meta says "2025-11-25"`})
 	assertFindings(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2026-07-28"}),
 		want{1, -32602, "/params", "missing property '_meta'"})
 	assert.Empty(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2025-11-25"}))
