@@ -30,6 +30,12 @@ Sits between a client and a server and forwards their traffic byte for
 byte, checking every message in both directions against a schema set as it
 goes. Findings are written as they happen, to stderr or --report FILE.
 
+The default set, mcp, follows each conversation's MCP version as a peer
+does: the initialize handshake, the version each stateless (2026-07-28)
+request carries, and over HTTP the MCP-Protocol-Version header. Give
+--schema jsonrpc (the envelopes alone) or your own schema for a server that
+is not MCP.
+
 With COMMAND, the server is that program: the proxy's stdin goes to its
 stdin and its stdout to the proxy's stdout (newline-delimited messages; its
 stderr is the proxy's). When stdin ends the server's stdin is closed, and
@@ -67,7 +73,7 @@ type proxyConfig struct {
 func parseProxy(args []string, stdout, stderr io.Writer) (cfg proxyConfig, code int, ok bool) {
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.schema, "schema", validate.EnvelopeSet, "schema `SET` to check against: "+strings.Join(validate.Builtins(), ", ")+", or the path of a schema input")
+	fs.StringVar(&cfg.schema, "schema", validate.FollowSet, "schema `SET` to check against: "+strings.Join(validate.Builtins(), ", ")+", or the path of a schema input")
 	fs.StringVar(&cfg.format, "format", "text", "report `FORMAT`: "+strings.Join(validate.Formats, ", "))
 	fs.StringVar(&cfg.report, "report", "", "write findings to `FILE` instead of stderr")
 	fs.StringVar(&cfg.transcript, "transcript", "", "record every JSON message seen to `FILE` as JSON Lines transcript records")

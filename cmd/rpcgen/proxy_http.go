@@ -23,6 +23,10 @@ import (
 // headerSession names the Streamable HTTP session header.
 const headerSession = "Mcp-Session-Id"
 
+// headerVersion names the Streamable HTTP header that carries the MCP
+// version a client's message belongs to.
+const headerVersion = "Mcp-Protocol-Version"
+
 // maxConversations bounds the sessions whose checkers the HTTP proxy keeps;
 // past it the least recently used is forgotten.
 const maxConversations = 1024
@@ -97,7 +101,7 @@ func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{conv: p.conversation(r.Header.Get(headerSession), r.URL), in: r.URL}
 	if r.Method == http.MethodPost && mediaType(r.Header.Get("Content-Type")) == "application/json" && r.Body != nil {
 		if p.checkable(r.Header) {
-			r.Body = p.checkBody(r.Body, ex.conv, validate.FromClient)
+			r.Body = p.checkBody(r.Body, ex.conv, validate.FromClient, r.Header.Get(headerVersion))
 			ex.checked = true
 		}
 	}
@@ -155,7 +159,7 @@ func (p *httpProxy) response(resp *http.Response) error {
 		}
 	case "application/json":
 		if ex.checked && p.checkable(resp.Header) {
-			resp.Body = p.checkBody(resp.Body, ex.conv, validate.FromServer)
+			resp.Body = p.checkBody(resp.Body, ex.conv, validate.FromServer, "")
 		}
 	}
 	return nil
@@ -182,8 +186,9 @@ func (p *httpProxy) checkable(h http.Header) bool {
 // the order of the conversation: the peer gets the message only once it
 // has been checked. A body longer than the monitor's bound is reported and
 // streamed on; one that fails to read is passed on unchecked, failing the
-// same way.
-func (p *httpProxy) checkBody(body io.ReadCloser, conv *conversation, from validate.Direction) io.ReadCloser {
+// same way. version is the request's MCP-Protocol-Version header, for a
+// client's body.
+func (p *httpProxy) checkBody(body io.ReadCloser, conv *conversation, from validate.Direction, version string) io.ReadCloser {
 	b, err := io.ReadAll(io.LimitReader(body, int64(p.mon.max)+1))
 	switch {
 	case err != nil:
@@ -193,7 +198,7 @@ func (p *httpProxy) checkBody(body io.ReadCloser, conv *conversation, from valid
 		return readCloser{io.MultiReader(bytes.NewReader(b), body), body}
 	}
 	if msg := bytes.TrimSpace(b); len(msg) > 0 {
-		p.mon.check(conv.checker, msg, from, conv.label)
+		p.mon.check(conv.checker, msg, from, conv.label, version)
 	}
 	return readCloser{bytes.NewReader(b), body}
 }
@@ -206,7 +211,7 @@ func (p *httpProxy) sseBody(body io.ReadCloser, ex *exchange) io.ReadCloser {
 	conv := ex.conv
 	return &sseBody{ReadCloser: body, parser: &sseParser{
 		max:     p.mon.max,
-		event:   func(data []byte) { p.mon.check(conv.checker, data, validate.FromServer, conv.label) },
+		event:   func(data []byte) { p.mon.check(conv.checker, data, validate.FromServer, conv.label, "") },
 		tooLong: func() { p.mon.tooLong(conv.checker, validate.FromServer) },
 		other: func(typ string, data []byte) {
 			if typ != "endpoint" || conv.session != "" {

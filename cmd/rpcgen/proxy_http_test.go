@@ -562,7 +562,7 @@ func TestProxyHTTPRunsUntilSignalled(t *testing.T) {
 	addrRE := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := startProxy(t, "--listen", "127.0.0.1:0", "--upstream", upstream.URL, "--fail-on-findings")
+			p := startProxy(t, "--schema", "jsonrpc", "--listen", "127.0.0.1:0", "--upstream", upstream.URL, "--fail-on-findings")
 			var base string
 			for range 200 {
 				if m := addrRE.FindStringSubmatch(p.stderr.String()); m != nil {

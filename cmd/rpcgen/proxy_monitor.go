@@ -63,13 +63,14 @@ func openMonitor(cfg proxyConfig, set *validate.Set, stderr io.Writer) (*monitor
 
 // check checks one message (or batch) that from sent in the conversation
 // c, reports its findings and records it in the transcript. session, when
-// known, labels the transcript record.
-func (m *monitor) check(c *validate.Checker, msg []byte, from validate.Direction, session string) {
+// known, labels the transcript record; version is the MCP-Protocol-Version
+// header that came with a client's message over HTTP, "" when none did.
+func (m *monitor) check(c *validate.Checker, msg []byte, from validate.Direction, session, version string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.report(c.Check(msg, from, m.next(from)))
+	m.report(c.CheckItem(validate.Item{Position: m.next(from), Bytes: msg, ProtocolVersion: version}, from))
 	if m.transcript != nil && json.Valid(msg) {
-		m.writeRecord(msg, from, session)
+		m.writeRecord(msg, from, session, version)
 	}
 }
 
@@ -98,9 +99,9 @@ func (m *monitor) report(fs []validate.Finding) {
 	}
 }
 
-// writeRecord appends {"from":…,"session":…,"message":…} to the transcript,
-// the message's bytes as they travelled.
-func (m *monitor) writeRecord(msg []byte, from validate.Direction, session string) {
+// writeRecord appends {"from":…,"session":…,"protocolVersion":…,"message":…}
+// to the transcript, the message's bytes as they travelled.
+func (m *monitor) writeRecord(msg []byte, from validate.Direction, session, version string) {
 	b := append(m.record[:0], `{"from":"`...)
 	b = append(b, from.String()...)
 	b = append(b, '"')
@@ -108,6 +109,11 @@ func (m *monitor) writeRecord(msg []byte, from validate.Direction, session strin
 		s, _ := json.Marshal(session)
 		b = append(b, `,"session":`...)
 		b = append(b, s...)
+	}
+	if version != "" {
+		v, _ := json.Marshal(version)
+		b = append(b, `,"protocolVersion":`...)
+		b = append(b, v...)
 	}
 	b = append(b, `,"message":`...)
 	b = append(b, msg...)

@@ -77,7 +77,7 @@ func (t *stdioTap) run() {
 	for _, from := range []validate.Direction{validate.FromClient, validate.FromServer} {
 		split[from] = &lineSplitter{
 			max:     t.mon.max,
-			line:    func(b []byte) { t.mon.check(t.checker, b, from, "") },
+			line:    func(b []byte) { t.mon.check(t.checker, b, from, "", "") },
 			tooLong: func() { t.mon.tooLong(t.checker, from) },
 		}
 	}

@@ -237,7 +237,7 @@ func TestProxyStdioChecksEachRequestBeforeTheAnswerItCaused(t *testing.T) {
 		fmt.Fprintf(&in, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"m\"}\n", i)
 	}
 	report := filepath.Join(t.TempDir(), "r.txt")
-	p := startProxy(t, append([]string{"--report", report, "--fail-on-findings", "--"}, childCommand(t, "answer")...)...)
+	p := startProxy(t, append([]string{"--schema", "jsonrpc", "--report", report, "--fail-on-findings", "--"}, childCommand(t, "answer")...)...)
 	out, code := p.exchange(in.Bytes())
 	rep, _ := os.ReadFile(report)
 	require.Equal(t, 0, code, string(rep))
@@ -262,7 +262,7 @@ func TestProxyStdioExitsWithTheServersStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := []string{"--report", filepath.Join(t.TempDir(), "r.txt")}
+			args := []string{"--schema", "jsonrpc", "--report", filepath.Join(t.TempDir(), "r.txt")}
 			if tt.fail {
 				args = append(args, "--fail-on-findings")
 			}

@@ -23,29 +23,37 @@ func init() {
 // replace it.
 var stdin io.Reader = os.Stdin
 
-const validateHelp = `usage: rpcgen validate --schema SET [flags] [FILE ...]
+const validateHelp = `usage: rpcgen validate [--schema SET] [flags] [FILE ...]
 
 Checks the JSON-RPC messages in each FILE (standard input when there is none,
 or for "-") against the schema set SET, and reports every problem found.
 
-SET is a built-in set (rpcgen validate --list-sets prints them: jsonrpc for
-the envelopes alone, mcp/<version> for each MCP version) or the path of any
-input "rpcgen gen" reads: a schemarpc index, a published MCP schema.json or an
-OpenRPC document.
+SET is a built-in set (rpcgen validate --list-sets prints them) or the path of
+any input "rpcgen gen" reads: a schemarpc index, a published MCP schema.json or
+an OpenRPC document. The built-in sets are mcp (the default), which follows
+each conversation's MCP version as a peer does: the version the initialize
+handshake negotiates, the version each stateless (2026-07-28) request carries
+in params._meta, and before either, every version a message can belong to;
+mcp/<version>, one MCP version; and jsonrpc, the JSON-RPC envelopes alone.
 
 A FILE holds one JSON document (an object is one message, an array a list of
 messages), or JSON Lines (one message or batch per line; *.jsonl and *.ndjson
 always are). In JSON Lines a line may be a transcript record,
 {"from": "client"|"server", "message": ...}, as "rpcgen proxy --transcript"
-writes. Each FILE is one conversation: every response is matched with the
-request it answers, by id and sender, and its result is checked against that
-method's result schema.
+writes; its "session" names the conversation it belongs to and its
+"protocolVersion" the MCP-Protocol-Version header the message came with. A
+FILE (each session of it) is one conversation: every response is matched
+with the request it answers, by id and sender, and its result is checked
+against that method's result schema. A response in a FILE holding no request
+from the other side (a fixture) is checked against every result schema that
+could fit, and is an "unmatched response" when none does.
 
 Each finding names the file, the line (JSON Lines and arrays), the message's
 index, a JSON pointer into the message, the JSON-RPC code a schemarpc server
 would answer with (-32700 not JSON, -32600 not a valid message, -32601 unknown
-method or wrong sender, -32602 invalid params; -32603 for a result that breaks
-its schema) and the reason.
+method or wrong sender, -32602 invalid params, -32020 an MCP-Protocol-Version
+header that disagrees with the body, -32022 an unknown MCP version; -32603
+for a result that breaks its schema) and the reason.
 
 Exit status: 0 every message is valid, 1 findings, 2 usage or input errors (a
 file that cannot be read, a schema set that cannot be loaded).
@@ -56,7 +64,7 @@ Flags:
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	setName := fs.String("schema", "", "the schema `SET`: a built-in set or a schema file")
+	setName := fs.String("schema", validate.FollowSet, "the schema `SET`: a built-in set or a schema file")
 	format := fs.String("format", "text", "output `FORMAT`: "+strings.Join(validate.Formats, ", "))
 	from := fs.String("from", "", "the `SIDE` (client or server) that sent messages a transcript record does not attribute (default: inferred from each method's direction)")
 	input := fs.String("input", "auto", "input `LAYOUT`: auto, jsonl, json (one document; an array is a list of messages) or message (the whole input is one message or batch)")
@@ -85,7 +93,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *setName == "" {
-		return usage("--schema is required (built in: %s; or the path of a schema file)", strings.Join(validate.Builtins(), ", "))
+		return usage("--schema is empty (built in: %s; or the path of a schema file)", strings.Join(validate.Builtins(), ", "))
 	}
 	sender := validate.Unknown
 	if *from != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestValidateUsageAndInputErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no schema", []string{good}, "--schema is required"},
+		{"empty schema", []string{"--schema", "", good}, "--schema is empty"},
 		{"unknown set", []string{"--schema", "mcp/1999-01-01", good}, "unknown built-in set"},
 		{"bad schema file", []string{"--schema", writeFile(t, dir, "bad.json", "{"), good}, "schema"},
 		{"bad from", []string{"--schema", "jsonrpc", "--from", "proxy", good}, "--from"},
@@ -161,4 +162,49 @@ func TestValidateKeepsTheSessionsOfATranscriptApart(t *testing.T) {
 	code, stdout, _ = rpcgen("validate", "--schema", "jsonrpc", bad)
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, stdout, "session is 7, not a string")
+}
+
+// statelessSession is a conversation as our own client begins it:
+// server/discover, then stateless calls carrying their version.
+const statelessSession = `{"jsonrpc":"2.0","id":"d1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":"d1","result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}
+{"jsonrpc":"2.0","id":"t1","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":"t1","result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}
+`
+
+func TestValidateFollowsEachConversationsVersionByDefault(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "s.jsonl", statelessSession)
+	code, stdout, stderr := rpcgen("validate", file)
+	assert.Equal(t, exitOK, code, stdout+stderr)
+	code, _, _ = rpcgen("validate", "--schema", "mcp/2025-11-25", file)
+	assert.Equal(t, exitFail, code, "one handshake version flags a stateless conversation")
+
+	// Two conversations in one transcript, a handshake one and a stateless
+	// one: each is checked under its own version.
+	var two strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(strings.ReplaceAll(validSession, "2025-11-25", "2024-11-05")), "\n") {
+		fmt.Fprintf(&two, `{"from":"%s","session":"a","message":%s}`+"\n", map[bool]string{true: "server", false: "client"}[strings.Contains(line, `"result"`)], line)
+	}
+	two.WriteString(`{"from":"server","session":"a","message":{"jsonrpc":"2.0","id":"e","method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}}` + "\n")
+	for _, line := range strings.Split(strings.TrimSpace(statelessSession), "\n") {
+		fmt.Fprintf(&two, `{"from":"%s","session":"b","message":%s}`+"\n", map[bool]string{true: "server", false: "client"}[strings.Contains(line, `"result"`)], line)
+	}
+	code, stdout, _ = rpcgen("validate", writeFile(t, dir, "two.jsonl", two.String()))
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stdout, `two.jsonl:4: message 4 (request elicitation/create from the server): -32601 method not found: method "elicitation/create" is not in mcp/2024-11-05`)
+	assert.Contains(t, stdout, "8 messages in 1 input checked, 1 finding")
+}
+
+func TestValidateChecksALoneResponseAgainstEveryResultThatCouldFit(t *testing.T) {
+	dir := t.TempDir()
+	for _, set := range []string{"mcp", "mcp/2025-11-25"} {
+		code, stdout, _ := rpcgen("validate", "--schema", set, writeFile(t, dir, "ok.json", `{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}`))
+		assert.Equal(t, exitOK, code, "%s: %s", set, stdout)
+		code, stdout, _ = rpcgen("validate", "--schema", set, writeFile(t, dir, "bad.json", `{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":7}]}}`))
+		assert.Equal(t, exitFail, code, set)
+		assert.Contains(t, stdout, "bad.json:1: message 1 (response from the server): -32603 invalid result at /result/tools/0", set)
+		assert.Contains(t, stdout, "unmatched response: no request in the input has id 3", set)
+		assert.NotContains(t, stdout, "-32600", set)
+	}
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // benchTranscript is a 2025-11-25 conversation of n tools/call exchanges,
-// each a request and its result, as JSON Lines.
+// each a request and its result, as JSON Lines, after the handshake.
 func benchTranscript(n int) []byte {
 	var b bytes.Buffer
+	b.WriteString(handshake("2025-11-25", "2025-11-25"))
 	for i := range n {
 		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"add","arguments":{"a":%d,"b":2}}}`+"\n", i, i)
 		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"%d"}],"structuredContent":{"sum":%d}}}`+"\n", i, i+2, i+2)
@@ -39,9 +40,16 @@ func BenchmarkCheck(b *testing.B) {
 }
 
 // BenchmarkReadAndCheck measures what rpcgen validate does per message of a
-// JSON Lines transcript: read, classify, track ids, validate.
+// JSON Lines transcript: read, classify, track ids, validate; with one
+// version's set and with the set that follows the negotiated version.
 func BenchmarkReadAndCheck(b *testing.B) {
-	set, err := validate.Open("mcp/2025-11-25")
+	for _, name := range []string{"mcp/2025-11-25", validate.FollowSet} {
+		b.Run(name, func(b *testing.B) { benchmarkReadAndCheck(b, name) })
+	}
+}
+
+func benchmarkReadAndCheck(b *testing.B, name string) {
+	set, err := validate.Open(name)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,20 +21,26 @@ const maxAnswered = 4096
 
 // Checker checks the messages of one conversation in order, tracking
 // request ids per sender so that each response is matched with the request
-// it answers and checked against that method's result schema. A Checker is
-// not safe for concurrent use; the proxy keeps one per conversation and
-// feeds it under a lock.
+// it answers and checked against that method's result schema. A Checker of
+// the following set (FollowSet) also follows the conversation's MCP
+// version. A Checker is not safe for concurrent use; the proxy keeps one
+// per conversation and feeds it under a lock.
 type Checker struct {
 	set      *Set
 	pending  [3]*idTable // by the side that sent the request
 	answered [3]*idTable
-	forgot   int // pending requests evicted
+	forgot   int    // pending requests evicted
+	asked    [3]int // requests seen, by sender
+	// follow is the version state of a following checker, nil otherwise.
+	follow *following
 }
 
 // request is what a Checker remembers of a request.
 type request struct {
 	method string
 	at     Position
+	// sets are the versions the request was checked under.
+	sets []*Set
 }
 
 // NewChecker returns a Checker with no requests pending.
@@ -42,6 +49,9 @@ func (s *Set) NewChecker() *Checker {
 	for i := range c.pending {
 		c.pending[i] = newIDTable(MaxPending)
 		c.answered[i] = newIDTable(maxAnswered)
+	}
+	if s.versions != nil {
+		c.follow = &following{}
 	}
 	return c
 }
@@ -56,19 +66,26 @@ func (c *Checker) Pending() int {
 }
 
 // Check checks one frame — a message or a batch — sent by from and read at
-// at, and returns its findings (none when it is valid).
+// at, and returns its findings (none when it is valid). Each finding has
+// the JSON pointer of the offending value in the frame and the reason.
+// Feed a conversation's frames of both directions in the order they
+// travelled; CheckItem also takes what the transport said about a frame.
 func (c *Checker) Check(b []byte, from Direction, at Position) []Finding {
+	return c.check(b, from, at, "")
+}
+
+func (c *Checker) check(b []byte, from Direction, at Position, header string) []Finding {
 	f, perr := rpc.ParseFrame(b)
 	if perr != nil {
 		return []Finding{{Position: at, Code: perr.Code, Reason: "not JSON: " + strings.TrimPrefix(perr.Message, "parse error: "), Kind: "invalid", From: from}}
 	}
 	var out []Finding
 	if f.Batch {
-		switch {
+		switch sets := c.governing(); {
 		case len(f.Messages) == 0:
 			out = append(out, Finding{Position: at, Code: rpc.CodeInvalidRequest, Reason: "an empty batch", Kind: "batch", From: from})
-		case !c.set.batchesAllowed():
-			out = append(out, Finding{Position: at, Code: rpc.CodeInvalidRequest, Reason: fmt.Sprintf("MCP %s has no batches (only 2025-03-26 has)", c.set.version), Kind: "batch", From: from})
+		case !slices.ContainsFunc(sets, (*Set).batchesAllowed):
+			out = append(out, Finding{Position: at, Code: rpc.CodeInvalidRequest, Reason: fmt.Sprintf("MCP %s has no batches (only 2025-03-26 has)", versionsText(sets)), Kind: "batch", From: from})
 		}
 	}
 	for i := range f.Messages {
@@ -76,13 +93,13 @@ func (c *Checker) Check(b []byte, from Direction, at Position) []Finding {
 		if f.Batch {
 			prefix = "/" + strconv.Itoa(i)
 		}
-		out = c.message(&f.Messages[i], prefix, from, at, out)
+		out = c.message(&f.Messages[i], prefix, from, at, header, out)
 	}
 	return out
 }
 
 // message checks one message of a frame; prefix locates it in the frame.
-func (c *Checker) message(m *rpc.Message, prefix string, from Direction, at Position, out []Finding) []Finding {
+func (c *Checker) message(m *rpc.Message, prefix string, from Direction, at Position, header string, out []Finding) []Finding {
 	switch m.Kind {
 	case rpc.KindInvalid:
 		kind := "invalid"
@@ -91,44 +108,120 @@ func (c *Checker) message(m *rpc.Message, prefix string, from Direction, at Posi
 			c.answer(m.ID, from) // a malformed answer still answers
 		} else if !m.ID.IsNull() && !m.ID.IsZero() {
 			// The peer answers a malformed call with an error under its id.
-			c.remember(m.ID, from, "", at)
+			c.remember(m.ID, from, request{at: at, sets: c.governing()})
 		}
 		return append(out, errorFinding(at, prefix, "", m.Invalid, kind, "", from))
 	case rpc.KindRequest, rpc.KindNotification:
-		return c.call(m, prefix, from, at, out)
+		return c.call(m, prefix, from, at, header, out)
 	}
 	return c.response(m, prefix, from, at, out)
 }
 
-// call checks a request or notification.
-func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Position, out []Finding) []Finding {
+// call checks a request or notification under the versions it may belong
+// to: it is valid when one of them accepts it.
+func (c *Checker) call(m *rpc.Message, prefix string, from Direction, at Position, header string, out []Finding) []Finding {
+	req := m.Request
+	n := len(out)
+	sets, out := c.callSets(m, prefix, from, at, header, out)
+	if from == Unknown {
+		for _, s := range sets {
+			if meth := s.methods[req.Method]; meth != nil {
+				from = sender(meth.Direction)
+				break
+			}
+		}
+		for i := n; i < len(out); i++ {
+			out[i].From = from // the version's findings were made before
+		}
+	}
+	remember := m.Kind == rpc.KindRequest
+	if remember {
+		if c.set.mcp && !mcpID(req.ID) {
+			out = append(out, Finding{Position: at, Pointer: prefix, Code: rpc.CodeInvalidRequest, Reason: fmt.Sprintf("MCP request ids are strings or integers, not %s", req.ID), Kind: "request", Method: req.Method, From: from})
+		}
+		if prev, ok := c.pending[from].get(req.ID.String()); ok {
+			out = append(out, Finding{Position: at, Pointer: prefix, Code: rpc.CodeInvalidRequest, Reason: fmt.Sprintf("id %s is already used by the unanswered request at %s", req.ID, where(prev.at)), Kind: "request", Method: req.Method, From: from})
+			remember = false
+		}
+	}
+	out, accepted := callUnder(m, prefix, from, at, sets, out)
+	if remember {
+		if len(accepted) > 0 {
+			sets = accepted // the response is checked under these
+		}
+		c.remember(req.ID, from, request{method: req.Method, at: at, sets: sets})
+	}
+	return out
+}
+
+// callUnder checks a call under each of sets and returns the findings of
+// the closest when none accepts it, and the sets that accept it.
+func callUnder(m *rpc.Message, prefix string, from Direction, at Position, sets []*Set, out []Finding) ([]Finding, []*Set) {
+	if len(sets) == 1 {
+		fs := callFindings(sets[0], m, prefix, from, at)
+		if len(fs) == 0 {
+			return out, sets
+		}
+		return append(out, fs...), nil
+	}
+	var accepted []*Set
+	var best []Finding
+	var bestSet *Set
+	having := 0 // sets that have the method
+	for _, s := range sets {
+		has := s.methods[m.Request.Method] != nil
+		if has {
+			having++
+		}
+		fs := callFindings(s, m, prefix, from, at)
+		switch {
+		case len(fs) == 0:
+			accepted = append(accepted, s)
+		case !has:
+		case bestSet == nil || weight(fs) < weight(best):
+			best, bestSet = fs, s
+		}
+	}
+	if len(accepted) > 0 {
+		return out, accepted
+	}
+	if having == 0 {
+		return append(out, Finding{Position: at, Pointer: prefix, Code: rpc.CodeMethodNotFound,
+			Reason: fmt.Sprintf("method %q is in none of the MCP versions the conversation may be in (%s)", m.Request.Method, versionsText(sets)),
+			Kind:   m.Kind.String(), Method: m.Request.Method, From: from}), nil
+	}
+	for i := range best {
+		best[i].Reason += fmt.Sprintf(" (under MCP %s, the closest of the versions the conversation may be in: %s)", bestSet.version, versionsText(sets))
+	}
+	return append(out, best...), nil
+}
+
+// weight ranks the findings of a message under a version: fewer findings,
+// then fewer violations, is closer.
+func weight(fs []Finding) int {
+	n := 0
+	for _, f := range fs {
+		n += 1<<8 + len(f.Violations)
+	}
+	return n
+}
+
+// callFindings checks a call against one set: its method, kind, sender and
+// params.
+func callFindings(s *Set, m *rpc.Message, prefix string, from Direction, at Position) []Finding {
 	req := m.Request
 	kind := m.Kind.String()
-	var meth *method
-	if c.set.methods != nil {
-		meth = c.set.methods[req.Method]
-	}
-	if from == Unknown && meth != nil {
-		from = sender(meth.Direction)
-	}
+	var out []Finding
 	finding := func(code int, reason string) {
 		out = append(out, Finding{Position: at, Pointer: prefix, Code: code, Reason: reason, Kind: kind, Method: req.Method, From: from})
 	}
-	if m.Kind == rpc.KindRequest {
-		if c.set.mcp && !mcpID(req.ID) {
-			finding(rpc.CodeInvalidRequest, fmt.Sprintf("MCP request ids are strings or integers, not %s", req.ID))
-		}
-		if prev, ok := c.pending[from].get(req.ID.String()); ok {
-			finding(rpc.CodeInvalidRequest, fmt.Sprintf("id %s is already used by the unanswered request at %s", req.ID, where(prev.at)))
-		} else {
-			c.remember(req.ID, from, req.Method, at)
-		}
+	if s.methods == nil {
+		return nil
 	}
+	meth := s.methods[req.Method]
 	switch {
-	case c.set.methods == nil:
-		return out
 	case meth == nil:
-		finding(rpc.CodeMethodNotFound, fmt.Sprintf("method %q is not in %s", req.Method, c.set.name))
+		finding(rpc.CodeMethodNotFound, fmt.Sprintf("method %q is not in %s", req.Method, s.name))
 		return out
 	case meth.Notification != (m.Kind == rpc.KindNotification):
 		if meth.Notification {
@@ -164,37 +257,67 @@ func (c *Checker) response(m *rpc.Message, prefix string, from Direction, at Pos
 		if resp.ID.IsNull() && resp.Error != nil {
 			return out // the answer to a message whose id could not be read
 		}
+		prev, seen := c.wasAnswered(resp.ID, from)
+		if !seen && !c.askedBy(from) {
+			return c.lone(resp, prefix, from, at, c.governing(), out)
+		}
 		reason := fmt.Sprintf("a response to id %s, which no request is waiting for", resp.ID)
-		if prev, seen := c.wasAnswered(resp.ID, from); seen {
+		if seen {
 			reason = fmt.Sprintf("a second response to id %s (the request at %s was already answered)", resp.ID, where(prev.at))
 		} else if c.forgot > 0 {
 			reason += fmt.Sprintf(" (%d older unanswered requests were forgotten)", c.forgot)
 		}
 		return append(out, Finding{Position: at, Pointer: prefix + "/id", Code: rpc.CodeInvalidRequest, Reason: reason, Kind: "response", From: from})
 	}
-	if resp.Error != nil || c.set.methods == nil {
-		return out
+	sets := req.sets
+	if c.follow != nil && req.method == "initialize" {
+		sets, out = c.negotiate(resp, prefix, from, at, sets, out)
 	}
-	meth := c.set.methods[req.method]
-	if meth == nil || len(meth.results) == 0 {
+	if resp.Error != nil {
 		return out
 	}
 	var first *rpc.Error
-	for _, s := range meth.results {
-		e := resp.CheckResult(s, rpc.CodeInternalError)
-		if e == nil {
-			return out
+	var firstSet *Set
+	for _, s := range sets {
+		meth := s.methods[req.method]
+		if meth == nil || len(meth.results) == 0 {
+			continue
 		}
-		if first == nil {
-			first = e
+		for i, sch := range meth.results {
+			e := resp.CheckResult(sch, rpc.CodeInternalError)
+			if e == nil {
+				return out
+			}
+			// The method's own result (not an alternative such as a task)
+			// says how close a version came.
+			if i == 0 && (first == nil || closer(e, first)) {
+				first, firstSet = e, s
+			}
 		}
 	}
-	return append(out, errorFinding(at, prefix, "/result", first, "response", req.method, from))
+	if first == nil {
+		return out
+	}
+	f := errorFinding(at, prefix, "/result", first, "response", req.method, from)
+	if len(sets) > 1 {
+		f.Reason += fmt.Sprintf(" (under MCP %s, the closest of the versions its request may belong to: %s)", firstSet.version, versionsText(sets))
+	}
+	return append(out, f)
+}
+
+// askedBy reports whether the conversation has seen a request a response
+// from the given side could answer.
+func (c *Checker) askedBy(from Direction) bool {
+	if from == Unknown {
+		return c.asked[FromClient]+c.asked[FromServer]+c.asked[Unknown] > 0
+	}
+	return c.asked[from.other()]+c.asked[Unknown] > 0
 }
 
 // remember records a request as waiting for its answer.
-func (c *Checker) remember(id rpc.ID, from Direction, method string, at Position) {
-	if c.pending[from].put(id.String(), request{method: method, at: at}) {
+func (c *Checker) remember(id rpc.ID, from Direction, r request) {
+	c.asked[from]++
+	if c.pending[from].put(id.String(), r) {
 		c.forgot++
 	}
 }
@@ -335,9 +458,10 @@ func (cs *Conversations) Checker(session string) *Checker {
 	return c
 }
 
-// CheckItem checks a message read by Read. from is the sender when the
-// item does not name one (a transcript record's "from" wins); a Broken item
-// is a -32700 finding.
+// CheckItem checks a message read by Read, or seen by a proxy. from is the
+// sender when the item does not name one (a transcript record's "from"
+// wins); a Broken item is a -32700 finding. The item's ProtocolVersion is
+// the MCP-Protocol-Version header that came with it.
 func (c *Checker) CheckItem(it Item, from Direction) []Finding {
 	if it.From != Unknown {
 		from = it.From
@@ -345,5 +469,5 @@ func (c *Checker) CheckItem(it Item, from Direction) []Finding {
 	if it.Broken != "" {
 		return []Finding{{Position: it.Position, Code: rpc.CodeParseError, Reason: it.Broken, Kind: "invalid", From: from}}
 	}
-	return c.Check(it.Bytes, from, it.Position)
+	return c.check(it.Bytes, from, it.Position, it.ProtocolVersion)
 }

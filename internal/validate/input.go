@@ -62,6 +62,10 @@ type Item struct {
 	// Session is the conversation a transcript record names ("session",
 	// as rpcgen proxy writes for Streamable HTTP); "" otherwise.
 	Session string
+	// ProtocolVersion is the MCP-Protocol-Version header of the Streamable
+	// HTTP request that carried a client's message, as a transcript record
+	// names it ("protocolVersion"); "" when there was none.
+	ProtocolVersion string
 	// Broken, when set, says why the input could not be read as a message
 	// here (not JSON, too large, a malformed record); Bytes may be empty.
 	Broken string
@@ -74,8 +78,9 @@ type Item struct {
 //
 // In JSON Lines, a line may be a transcript record instead of a bare
 // message: an object with "message" (the message), "from" ("client" or
-// "server"), optionally "session" (a conversation's name), and no
-// "jsonrpc". Other members of a record are ignored.
+// "server"), optionally "session" (a conversation's name) and
+// "protocolVersion" (the MCP-Protocol-Version header that came with it), and
+// no "jsonrpc". Other members of a record are ignored.
 func Read(r io.Reader, name string, mode InputMode, maxSize int, fn func(Item) error) error {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxMessage
@@ -187,6 +192,12 @@ func record(it *Item) {
 	if raw, ok := rec["session"]; ok {
 		if json.Unmarshal(raw, &it.Session) != nil {
 			it.Broken = fmt.Sprintf("a transcript record whose session is %s, not a string", raw)
+			return
+		}
+	}
+	if raw, ok := rec["protocolVersion"]; ok {
+		if json.Unmarshal(raw, &it.ProtocolVersion) != nil {
+			it.Broken = fmt.Sprintf("a transcript record whose protocolVersion is %s, not a string", raw)
 			return
 		}
 	}

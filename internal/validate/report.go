@@ -65,6 +65,10 @@ func codeName(code int) string {
 		return "invalid params"
 	case -32603:
 		return "invalid result"
+	case CodeHeaderMismatch:
+		return "header mismatch"
+	case CodeUnsupportedVersion:
+		return "unsupported protocol version"
 	}
 	return "error"
 }

@@ -22,7 +22,9 @@ var sarifRules = []struct {
 	{-32600, "InvalidRequest", "The message is not a valid JSON-RPC message of this protocol: its envelope, id, kind or batching is wrong, or a response answers no request."},
 	{-32601, "MethodNotFound", "The method is not part of the schema set, or the side that sent it does not send it."},
 	{-32602, "InvalidParams", "The params break the method's params schema."},
-	{-32603, "InvalidResult", "The result breaks the result schema of the method of the request it answers."},
+	{-32603, "InvalidResult", "The result breaks the result schema of the method of the request it answers, or, for a response no request asks for, every result schema that could fit."},
+	{CodeHeaderMismatch, "HeaderMismatch", "The MCP-Protocol-Version header disagrees with the version in the body."},
+	{CodeUnsupportedVersion, "UnsupportedProtocolVersion", "The request names an MCP protocol version the checker does not know."},
 }
 
 func sarifRuleID(code int) string { return "jsonrpc" + strconv.Itoa(code) }

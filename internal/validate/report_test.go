@@ -32,6 +32,16 @@ func report(t *testing.T, format string, fs []validate.Finding) string {
 	return b.String()
 }
 
+func TestTextReportNamesTheMCPVersionCodes(t *testing.T) {
+	got := report(t, "text", []validate.Finding{
+		{Position: validate.Position{File: "f", Index: 1}, Code: validate.CodeHeaderMismatch, Reason: "r", Kind: "request"},
+		{Position: validate.Position{File: "f", Index: 2}, Code: validate.CodeUnsupportedVersion, Reason: "r", Kind: "request"},
+	})
+	assert.Contains(t, got, "f: message 1 (request): -32020 header mismatch: r\n")
+	assert.Contains(t, got, "f: message 2 (request): -32022 unsupported protocol version: r\n")
+	assert.Contains(t, report(t, "sarif", []validate.Finding{{Code: validate.CodeUnsupportedVersion, Kind: "request"}}), `"ruleId":"jsonrpc-32022"`)
+}
+
 func TestTextReport(t *testing.T) {
 	assert.Equal(t, `dir/a b.jsonl:4: message 3 (request tools/call from the client): -32602 invalid params at /params/name: got number, want string
 -: message 1 (invalid): -32700 parse error: not JSON: 100% wrong

@@ -24,6 +24,16 @@ type Set struct {
 	mcp bool
 	// version is the MCP protocol version, when known.
 	version string
+	// alone is the slice holding just this set, for the checkers to share.
+	alone []*Set
+	// versions are, for the following set (FollowSet), the sets of every
+	// MCP version, newest first; nil for any other set.
+	versions []*Set
+	// handshake and stateless split versions by era, newest first;
+	// preferring holds, for each handshake version, the handshake versions
+	// with it first.
+	handshake, stateless []*Set
+	preferring           map[*Set][]*Set
 }
 
 // method is one method of a Set, its schemas compiled.
@@ -32,6 +42,9 @@ type method struct {
 	structure rpc.ParamStructure
 	params    *jsonschema.Schema
 	results   []*jsonschema.Schema
+	// declared holds, for each result schema, the names of the result's
+	// members it declares (see lone.go).
+	declared []map[string]bool
 }
 
 // batchesAllowed reports whether a batch is an acceptable message: always in
@@ -40,20 +53,72 @@ func (s *Set) batchesAllowed() bool {
 	return !s.mcp || s.version == "" || s.version == "2025-03-26"
 }
 
+// Name returns the name the set was opened with.
+func (s *Set) Name() string { return s.name }
+
+// statelessEra reports whether an MCP version set is of the stateless era:
+// it has no initialize handshake.
+func (s *Set) statelessEra() bool {
+	_, ok := s.methods["initialize"]
+	return !ok
+}
+
 // EnvelopeSet is the name of the built-in set that checks the JSON-RPC 2.0
 // envelopes alone, whatever the method.
 const EnvelopeSet = "jsonrpc"
 
-// Builtins lists the names of the built-in sets: "jsonrpc", then
+// FollowSet is the name of the built-in set that checks each conversation
+// under the MCP version it is in, following it the way a peer does. It is
+// the default of rpcgen validate and rpcgen proxy. A Checker of it:
+//
+//   - checks a request whose params._meta carries
+//     "io.modelcontextprotocol/protocolVersion" naming a stateless version
+//     (2026-07-28) under that version, whatever came before: in the
+//     stateless era every request stands alone, server/discover included.
+//     A version it does not know is a -32022 finding.
+//   - takes initialize as the start of a handshake: the request is checked
+//     under the version it asks for (under every handshake version when it
+//     asks for one the checker does not know), and the protocolVersion the
+//     server answers with is negotiated: from then on it governs every
+//     message that carries no version of its own. A new initialize begins a
+//     new handshake, so recordings of several conversations may follow each
+//     other in one input.
+//   - follows the MCP-Protocol-Version header of Streamable HTTP
+//     (Item.ProtocolVersion): a stateless version in it makes the message a
+//     stateless request, as a dual-era server routes it, and must agree
+//     with params._meta (-32020 when not); a handshake version must be the
+//     negotiated one (-32600 when not: a 2025-06-18 server answers such a
+//     request with 400), and before negotiation names the version of a
+//     message that carries none.
+//   - checks any other message against each version it can belong to: the
+//     handshake versions while an initialize awaits its answer (the one
+//     asked for first), the stateless ones once the conversation has made a
+//     stateless request, every version otherwise. The message is valid when
+//     one of them accepts it; when none does, the findings are those of the
+//     closest, and say so.
+//   - checks a response under the versions its request was checked under,
+//     and a response no request asks for as a lone response (see
+//     UnmatchedResponse).
+const FollowSet = "mcp"
+
+// Builtins lists the names of the built-in sets: "jsonrpc", "mcp", then
 // "mcp/<version>" for each MCP version whose schema the binary embeds,
 // oldest first.
 func Builtins() []string {
-	out := []string{EnvelopeSet}
+	out := []string{EnvelopeSet, FollowSet}
+	out = append(out, versionSets()...)
+	return out
+}
+
+// versionSets lists the names of the built-in sets of one MCP version,
+// oldest first.
+func versionSets() []string {
+	var out []string
 	idx, _ := fs.Glob(schema.FS, "mcp/*/index.json") // the pattern is valid
 	for _, f := range idx {
 		out = append(out, path.Dir(f))
 	}
-	slices.Sort(out[1:])
+	slices.Sort(out)
 	return out
 }
 
@@ -62,7 +127,10 @@ func Builtins() []string {
 // published MCP schema.json or an OpenRPC document.
 func Open(name string) (*Set, error) {
 	if name == EnvelopeSet {
-		return &Set{name: name}, nil
+		return alone(&Set{name: name}), nil
+	}
+	if name == FollowSet {
+		return openFollow()
 	}
 	if slices.Contains(Builtins(), name) {
 		d, err := gen.Describe(gen.Options{FS: schema.FS, Input: name + "/index.json"})
@@ -93,7 +161,7 @@ func compile(name string, d *gen.Description, mcp bool, version string) (*Set, e
 		opts = append(opts, rpc.WithDefaultDraft(jsonschema.Draft7))
 	}
 	schemas := rpc.NewSchemaSet(docs, opts...)
-	s := &Set{name: name, methods: make(map[string]*method, len(d.Methods)), mcp: mcp, version: version}
+	s := alone(&Set{name: name, methods: make(map[string]*method, len(d.Methods)), mcp: mcp, version: version})
 	for _, info := range d.Methods {
 		m := &method{MethodInfo: info, structure: structures[info.Structure]}
 		if info.Params != "" {
@@ -109,6 +177,7 @@ func compile(name string, d *gen.Description, mcp bool, version string) (*Set, e
 				return nil, fmt.Errorf("schema %s: result of %s: %w", name, info.Name, err)
 			}
 			m.results = append(m.results, sch)
+			m.declared = append(m.declared, declared(sch))
 		}
 		s.methods[info.Name] = m
 	}
@@ -116,3 +185,49 @@ func compile(name string, d *gen.Description, mcp bool, version string) (*Set, e
 }
 
 var structures = map[string]rpc.ParamStructure{"by-name": rpc.ByName, "by-position": rpc.ByPosition, "either": rpc.Either, "": rpc.ByName}
+
+// alone sets s.alone and returns s.
+func alone(s *Set) *Set {
+	s.alone = []*Set{s}
+	return s
+}
+
+// openFollow compiles the set of every built-in MCP version into the
+// following set.
+func openFollow() (*Set, error) {
+	f := alone(&Set{name: FollowSet, methods: map[string]*method{}, mcp: true})
+	names := versionSets()
+	for i := len(names) - 1; i >= 0; i-- {
+		v, err := Open(names[i])
+		if err != nil {
+			return nil, err
+		}
+		f.versions = append(f.versions, v)
+		if v.statelessEra() {
+			f.stateless = append(f.stateless, v)
+		} else {
+			f.handshake = append(f.handshake, v)
+		}
+	}
+	f.preferring = make(map[*Set][]*Set, len(f.handshake))
+	for _, v := range f.handshake {
+		p := []*Set{v}
+		for _, o := range f.handshake {
+			if o != v {
+				p = append(p, o)
+			}
+		}
+		f.preferring[v] = p
+	}
+	return f, nil
+}
+
+// versionSet returns the set of an MCP version the following set knows.
+func (s *Set) versionSet(version string) *Set {
+	for _, v := range s.versions {
+		if v.version == version {
+			return v
+		}
+	}
+	return nil
+}
