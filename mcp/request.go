@@ -78,16 +78,20 @@ func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string,
 	return r.call.sink.notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
 }
 
-// CallToolRequest is the request a tool handler receives.
+// CallToolRequest is the request a tool handler receives: a [Request] whose
+// Params are the [CallToolRequestParams].
 type CallToolRequest = Request[*CallToolRequestParams]
 
-// ReadResourceRequest is the request a resource handler receives.
+// ReadResourceRequest is the request a resource handler receives: a [Request] whose
+// Params are the [ReadResourceRequestParams].
 type ReadResourceRequest = Request[*ReadResourceRequestParams]
 
-// GetPromptRequest is the request a prompt handler receives.
+// GetPromptRequest is the request a prompt handler receives: a [Request] whose
+// Params are the [GetPromptRequestParams].
 type GetPromptRequest = Request[*GetPromptRequestParams]
 
-// CompleteRequest is the request a completion handler receives.
+// CompleteRequest is the request a completion handler receives: a [Request] whose
+// Params are the [CompleteRequestParams].
 type CompleteRequest = Request[*CompleteRequestParams]
 
 // Progress tells the client how far the call has come, when the client
