@@ -40,16 +40,17 @@ func (r *Request[P]) ProtocolVersion() string {
 
 // ClientCapabilities returns what the client declared: in the request's
 // own _meta (stateless) or in its session's initialize.
-func (r *Request[P]) ClientCapabilities() ClientCapabilities {
-	if r.Session != nil {
+func (r *Request[P]) ClientCapabilities() *ClientCapabilities {
+	var caps ClientCapabilities
+	switch {
+	case r.Session != nil:
 		r.Session.mu.Lock()
-		defer r.Session.mu.Unlock()
-		return r.Session.declared
+		caps = r.Session.declared
+		r.Session.mu.Unlock()
+	case r.call != nil:
+		caps = r.call.caps
 	}
-	if r.call != nil {
-		return r.call.caps
-	}
-	return ClientCapabilities{}
+	return &caps
 }
 
 // Log sends a log message about the request (notifications/message). In a

@@ -148,8 +148,11 @@ type ServerOptions struct {
 
 // NewServer returns a server that introduces itself as info. opts may be
 // nil. It panics when opts.StateKey is set but not 16, 24 or 32 bytes long.
-func NewServer(info Implementation, opts *ServerOptions) *Server {
-	s := &Server{info: info, router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}, listens: map[*listener]struct{}{}}
+func NewServer(info *Implementation, opts *ServerOptions) *Server {
+	s := &Server{router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}, listens: map[*listener]struct{}{}}
+	if info != nil {
+		s.info = *info
+	}
 	if opts != nil {
 		s.opts = *opts
 	}
