@@ -48,7 +48,10 @@
 // tool; sessions starting, initialized and ending are logged at info.
 // Params, tool arguments, results and headers are never logged unless
 // ServerOptions.LogParams or ClientOptions.LogParams asks for the params.
-// On stdio, give the logger stderr: stdout carries the protocol.
+// On stdio, give the logger stderr: stdout carries the protocol. Without
+// a logger, the warnings and errors go to slog.Default(), which writes to
+// stderr unless the program changed it, so that the cause of a failure a
+// peer sees only as -32603 is never lost.
 //
 // docs/mcp-server.md walks through building a server and docs/mcp-client.md
 // through using one; the examples in this package run as tests.
