@@ -472,7 +472,12 @@ func TestGeneratedCodeCompilesAndVets(t *testing.T) {
 		pkgDir := filepath.Join(dir, name)
 		require.NoError(t, os.MkdirAll(pkgDir, 0o755))
 		for _, f := range generateCase(t, name) {
-			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, f.Name), f.Content, 0o644))
+			target := pkgDir
+			if f.Dir != "" { // another package, beside the case's (Config.Aliases)
+				target = filepath.Join(dir, filepath.Base(f.Dir))
+				require.NoError(t, os.MkdirAll(target, 0o755))
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(target, f.Name), f.Content, 0o644))
 		}
 		if src, ok := behaviourTests[name]; ok {
 			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "behaviour_test.go"), []byte(src), 0o644))

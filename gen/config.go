@@ -53,6 +53,9 @@ type Config struct {
 	// never sent. Right for protocols where an empty optional string says
 	// nothing (MCP's descriptions and titles); wrong where "" is a value.
 	OmitEmptyStrings bool `json:"omitEmptyStrings,omitempty"`
+	// Aliases, when set, also writes a file of documented aliases for the
+	// generated types into another package.
+	Aliases *Aliases `json:"aliases,omitempty"`
 
 	dir  string // the config file's directory; relative paths start here
 	file string // the config file's path, for messages
@@ -133,6 +136,9 @@ func (c *Config) check() error {
 		if _, err := parseGoType(c.Types[k]); err != nil {
 			bad("types", "%q: %v", k, err)
 		}
+	}
+	if c.Aliases != nil {
+		errs = append(errs, c.Aliases.check(c)...)
 	}
 	byName := map[string]string{}
 	for _, role := range sortedKeys(fileRoles) {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -43,6 +44,17 @@ type Options struct {
 type File struct {
 	Name    string // base name: types_gen.go, unions_gen.go (only when there are unions), methods_gen.go, schema_gen.go, or the config's names
 	Content []byte // gofmt'ed source
+	// Dir is the directory the file belongs in when it is not the output
+	// directory (the file Config.Aliases asks for); empty otherwise.
+	Dir string
+}
+
+// Path is where the file is written when out is the output directory.
+func (f File) Path(out string) string {
+	if f.Dir != "" {
+		return filepath.Join(f.Dir, f.Name)
+	}
+	return filepath.Join(out, f.Name)
 }
 
 // Generate reads the index at opts.Input and returns the generated files,
@@ -73,6 +85,13 @@ func Generate(opts Options) ([]File, error) {
 			continue // no unions, no file
 		}
 		f, err := render(cfg.fileName(part.role), part.file())
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	if cfg != nil && cfg.Aliases != nil {
+		f, err := e.aliasesFile(cfg, files)
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ type benchAddOut struct {
 
 // benchServer serves the benchmark surface: echo and add.
 func benchServer() *mcp.Server {
-	s := mcp.NewServer(mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Returns its text."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in benchEchoIn) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(in.Text)}}, nil, nil

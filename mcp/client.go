@@ -81,7 +81,9 @@ type ClientOptions struct {
 	// a server that does not answer in time is taken for a handshake
 	// server. 0 means 5 seconds.
 	DiscoverTimeout time.Duration
-	// Logger receives the client's logs; nil discards them. Every message
+	// Logger receives the client's logs. Nil passes the warnings and
+	// errors to slog.Default() (standard error, unless the program changed
+	// it); slog.New(slog.DiscardHandler) silences the client. Every message
 	// from the server is logged at debug level, messages dropped at warn;
 	// params never unless LogParams (docs/operations.md, "Logs").
 	Logger *slog.Logger
@@ -112,7 +114,7 @@ func NewClient(info *Implementation, opts *ClientOptions) *Client {
 	}
 	c.log = c.opts.Logger
 	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
+		c.log = logx.Fallback()
 	}
 	if c.opts.MaxInputRounds <= 0 {
 		c.opts.MaxInputRounds = 8

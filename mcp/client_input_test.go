@@ -220,7 +220,7 @@ func TestAnInvalidElicitationAnswerIsRefused(t *testing.T) {
 func TestElicitationDeclineIsPassedOn(t *testing.T) {
 	s := newServer(t, nil)
 	var got *mcp.ElicitResult
-	var caps mcp.ClientCapabilities
+	var caps *mcp.ClientCapabilities
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			caps = req.ClientCapabilities()
@@ -235,6 +235,7 @@ func TestElicitationDeclineIsPassedOn(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, got)
 	assert.Equal(t, mcp.ElicitResultAction("decline"), got.Action)
+	require.NotNil(t, caps)
 	require.NotNil(t, caps.Elicitation)
 	assert.NotNil(t, caps.Elicitation.Form)
 	assert.NotNil(t, caps.Elicitation.URL)
@@ -245,7 +246,7 @@ func TestElicitationDeclineIsPassedOn(t *testing.T) {
 // Sampling and roots in a handshake session; roots changes are announced.
 func TestSamplingAndRootsInASession(t *testing.T) {
 	changed := make(chan struct{}, 1)
-	s2 := mcp.NewServer(mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
+	s2 := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
 		RootsListChanged: func(ctx context.Context, ss *mcp.ServerSession) { changed <- struct{}{} },
 	})
 	var sampled, roots string

@@ -34,7 +34,7 @@ type chOurs struct {
 // (closes its own SSE stream before answering).
 func chOurServer(t *testing.T, opts *mcp.HTTPOptions) *chOurs {
 	t.Helper()
-	o := &chOurs{s: mcp.NewServer(mcp.Implementation{Name: "chttp", Version: "1"}, nil),
+	o := &chOurs{s: mcp.NewServer(&mcp.Implementation{Name: "chttp", Version: "1"}, nil),
 		started: make(chan struct{}, 4), ended: make(chan struct{}, 4)}
 	text := func(s string) *mcp.CallToolResult {
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(s)}}

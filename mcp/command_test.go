@@ -35,7 +35,7 @@ func TestHelperProcess(t *testing.T) {
 		signal.Ignore(syscall.SIGTERM)
 	}
 	fmt.Fprintln(os.Stderr, "helper server starting")
-	s := mcp.NewServer(mcp.Implementation{Name: "helper", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "helper", Version: "1"}, nil)
 	_ = s.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(string(req.Params.Arguments))}}, nil

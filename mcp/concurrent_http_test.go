@@ -19,7 +19,7 @@ import (
 func TestConcurrentHTTPCallsEachGetTheirAnswer(t *testing.T) {
 	for _, version := range []string{mcp.Version20260728, mcp.Version20251125} {
 		t.Run(version, func(t *testing.T) {
-			s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+			s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 			echoTool(t, s)
 			require.NoError(t, s.AddTool(&mcp.Tool{Name: "slow", InputSchema: json.RawMessage(`{"type":"object"}`)},
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -23,7 +23,7 @@ func Audio(data []byte, mimeType string) ContentBlock {
 
 // Link returns a resource_link content block pointing at a resource the
 // client may read. Sessions older than 2025-06-18 receive the link as text.
-func Link(r Resource) ContentBlock {
+func Link(r *Resource) ContentBlock {
 	return ContentBlock{Value: ResourceLink{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
 		MIMEType: r.MIMEType, Size: r.Size, Icons: r.Icons, Annotations: r.Annotations, Meta: r.Meta}}
 }

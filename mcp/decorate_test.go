@@ -24,7 +24,7 @@ func TestModernResultMetaGetsTheServerInfo(t *testing.T) {
 			`{"a":1,"io.modelcontextprotocol/serverInfo":{"name":"proxy","version":"9"}}`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+			s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 			require.NoError(t, s.AddTool(&mcp.Tool{Name: "m", InputSchema: json.RawMessage(`{"type":"object"}`)},
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					return &mcp.CallToolResult{Meta: tc.meta, Content: []mcp.ContentBlock{mcp.Text("ok")}}, nil

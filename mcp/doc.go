@@ -22,7 +22,12 @@
 // schema/mcp/2025-11-25 or schema/mcp/2026-07-28 before a handler runs; tool
 // arguments are validated against the tool's input schema, and structured
 // output against its output schema. The protocol types are generated from
-// those schemas into package v20251125 and re-exported here as aliases.
+// those schemas into package v20251125 and re-exported here as aliases,
+// each documented with its fields. A protocol struct (an [Implementation],
+// a [Tool], [Resource] or [Prompt], params, results, capabilities) is
+// passed and returned by pointer throughout: [NewServer] and [NewClient]
+// take *Implementation, handlers and [ToolError] give *CallToolResult.
+// Content blocks and resource contents, the elements of lists, are values.
 //
 // A [Client] is the other side, for both eras too: [Client.Connect] opens a
 // [ClientSession] over stdio ([CommandTransport] spawns the server),
@@ -43,7 +48,10 @@
 // tool; sessions starting, initialized and ending are logged at info.
 // Params, tool arguments, results and headers are never logged unless
 // ServerOptions.LogParams or ClientOptions.LogParams asks for the params.
-// On stdio, give the logger stderr: stdout carries the protocol.
+// On stdio, give the logger stderr: stdout carries the protocol. Without
+// a logger, the warnings and errors go to slog.Default(), which writes to
+// stderr unless the program changed it, so that the cause of a failure a
+// peer sees only as -32603 is never lost.
 //
 // docs/mcp-server.md walks through building a server and docs/mcp-client.md
 // through using one; the examples in this package run as tests.

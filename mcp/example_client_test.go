@@ -20,7 +20,7 @@ func inProcess(s *mcp.Server) mcp.ClientTransport {
 
 // greeter is a server with one tool.
 func greeter() *mcp.Server {
-	s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, &mcp.ServerOptions{Instructions: "Say hello."})
+	s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, &mcp.ServerOptions{Instructions: "Say hello."})
 	s.AddTool(&mcp.Tool{Name: "greet", Description: "Greets someone.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -72,7 +72,7 @@ func ExampleClientOptions_protocolVersions() {
 
 // Tools iterates over every page of the server's tools.
 func ExampleClientSession_Tools() {
-	srv := mcp.NewServer(mcp.Implementation{Name: "many", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
 	for _, name := range []string{"a", "b", "c", "d", "e"} {
 		srv.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
@@ -100,7 +100,7 @@ func ExampleClientSession_Tools() {
 // the handler and retries the call by itself. The answer leaves out
 // "seats", so the form's default is filled in.
 func ExampleClientOptions_elicit() {
-	srv := mcp.NewServer(mcp.Implementation{Name: "travel", Version: "1"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "travel", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if who, ok := req.Elicited("who"); ok && who.Action == "accept" {

@@ -43,7 +43,7 @@ func ExampleAddTool() {
 	type sum struct {
 		Sum float64 `json:"sum"`
 	}
-	s := mcp.NewServer(mcp.Implementation{Name: "calc", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1.0.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds two numbers."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in args) (*mcp.CallToolResult, sum, error) {
 			return nil, sum{Sum: in.A + in.B}, nil
@@ -58,7 +58,7 @@ func ExampleAddTool() {
 
 // A tool whose schema is written as JSON Schema, and that reports progress.
 func ExampleServer_AddTool() {
-	s := mcp.NewServer(mcp.Implementation{Name: "echo", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1.0.0"}, nil)
 	s.AddTool(&mcp.Tool{
 		Name:        "echo",
 		Description: "Returns its text.",
@@ -82,7 +82,7 @@ func ExampleServer_AddTool() {
 // Resources and resource templates: a template's variables are read with
 // TemplateVars. An unknown URI is -32002.
 func ExampleServer_AddResourceTemplate() {
-	s := mcp.NewServer(mcp.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "1.0.0"}, nil)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "notes://{name}", Name: "note"},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			text := "the note called " + mcp.TemplateVars(ctx)["name"]
@@ -98,7 +98,7 @@ func ExampleServer_AddResourceTemplate() {
 
 // Prompts with arguments; a missing required argument is -32602.
 func ExampleServer_AddPrompt() {
-	s := mcp.NewServer(mcp.Implementation{Name: "prompts", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "prompts", Version: "1.0.0"}, nil)
 	required := true
 	s.AddPrompt(&mcp.Prompt{Name: "review", Description: "Asks for a code review.",
 		Arguments: []mcp.PromptArgument{{Name: "code", Required: &required}}},
@@ -120,7 +120,7 @@ func ExampleServer_AddPrompt() {
 // retries with the answer and the sealed requestState; the same tool in a
 // handshake session would have the server ask the client itself.
 func ExampleInputRequired() {
-	s := mcp.NewServer(mcp.Implementation{Name: "travel", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "travel", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "book"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if who, ok := req.Elicited("who"); ok && who.Action == "accept" {
 			name, _ := json.Marshal(who.Content["name"])

@@ -309,7 +309,7 @@ func TestBatchesOnlyIn20250326(t *testing.T) {
 func TestContentIsDowngradedForOlderVersions(t *testing.T) {
 	s := newServer(t, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "media"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Audio([]byte{1}, "audio/wav"), mcp.Link(mcp.Resource{URI: "test://r", Name: "r"})},
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Audio([]byte{1}, "audio/wav"), mcp.Link(&mcp.Resource{URI: "test://r", Name: "r"})},
 			StructuredContent: json.RawMessage(`{"a":1}`)}, nil
 	}))
 	for _, tc := range []struct{ version, want string }{
@@ -375,7 +375,7 @@ func TestAResourceHandlerReturningNothingIsResourceNotFound(t *testing.T) {
 }
 
 func TestRegistrationsRejectIncompleteDefinitions(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "s", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return nil, nil
 	}

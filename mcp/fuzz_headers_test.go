@@ -31,7 +31,7 @@ type headerServer struct {
 }
 
 func newHeaderServer(tb testing.TB) *headerServer {
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	h := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{JSONResponse: true})
 	tb.Cleanup(func() { h.Close() })
 	hs := &headerServer{h: h}

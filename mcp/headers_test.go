@@ -148,7 +148,7 @@ func TestHeaderParamsEnforcesTheRules(t *testing.T) {
 }
 
 func TestToolHeadersAreCachedPerRegistration(t *testing.T) {
-	s := NewServer(Implementation{Name: "t", Version: "1"}, nil)
+	s := NewServer(&Implementation{Name: "t", Version: "1"}, nil)
 	h := func(context.Context, *CallToolRequest) (*CallToolResult, error) { return &CallToolResult{}, nil }
 	require.NoError(t, s.AddTool(&Tool{Name: "geo", InputSchema: json.RawMessage(
 		`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)}, h))

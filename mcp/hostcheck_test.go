@@ -17,7 +17,7 @@ import (
 // check refuses it, 400 (no session id) when it lets it through.
 func checkHost(t *testing.T, opts *mcp.HTTPOptions, local net.Addr, host, origin string) int {
 	t.Helper()
-	h := mcp.NewStreamableHTTPHandler(mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil), opts)
+	h := mcp.NewStreamableHTTPHandler(mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil), opts)
 	defer h.Close()
 	req := httptest.NewRequest(http.MethodDelete, "http://x/mcp", nil)
 	if local != nil {

@@ -47,7 +47,7 @@ const geoSchema = `{"type":"object","properties":{
 // resource.
 func newModernFixture(t *testing.T, sopts *mcp.ServerOptions, hopts *mcp.HTTPOptions) *fixture {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, sopts)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, sopts)
 	echoTool(t, s)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "geo", InputSchema: json.RawMessage(geoSchema)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -639,7 +639,7 @@ func TestModernErrorStatuses(t *testing.T) {
 		panic("deliberate")
 	}))
 	require.NoError(t, f.srv.AddTool(&mcp.Tool{Name: "needs_sampling"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, mcp.MissingCapability(mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}})
+		return nil, mcp.MissingCapability(&mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}})
 	}))
 	tests := []struct {
 		name   string

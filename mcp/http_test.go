@@ -39,7 +39,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts *mcp.HTTPOptions) *fixture {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	h := mcp.NewStreamableHTTPHandler(s, opts)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -909,7 +909,7 @@ func TestListenAndServeServesUntilTheContextEnds(t *testing.T) {
 	require.NoError(t, err)
 	addr := ln.Addr().String()
 	ln.Close()
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	h := mcp.NewStreamableHTTPHandler(s, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -30,7 +30,7 @@ func probeTool(t *testing.T, s *mcp.Server) {
 func TestHandlersSeeTheHTTPRequestTheirCallCameIn(t *testing.T) {
 	for _, version := range []string{mcp.Version20251125, mcp.Version20260728} {
 		t.Run(version, func(t *testing.T) {
-			s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+			s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 			probeTool(t, s)
 			f := newServerFixture(t, s, nil)
 			c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ProtocolVersions: []string{version}})
@@ -52,7 +52,7 @@ func TestHandlersSeeTheHTTPRequestTheirCallCameIn(t *testing.T) {
 }
 
 func TestHandlersOnAStreamHaveNoHTTPRequest(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	probeTool(t, s)
 	a, b := rpc.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -345,7 +345,7 @@ func asRPC(err error) error {
 // request that needs a client capability it did not declare; required is
 // a ClientCapabilities object naming what is needed, such as
 // {"sampling": {}}.
-func MissingCapability(required ClientCapabilities) *rpc.Error {
+func MissingCapability(required *ClientCapabilities) *rpc.Error {
 	return missingCapability(required)
 }
 

@@ -468,7 +468,7 @@ func TestHTTPSessionRequestsPastTheQueueAreBusy(t *testing.T) {
 
 func TestStatelessRequestsPastTheBoundAreBusy(t *testing.T) {
 	const limit = 2
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	echoTool(t, s)
 	b := addBlocker(t, s)
 	f := newServerFixture(t, s, &mcp.HTTPOptions{MaxStatelessInFlight: limit})

@@ -76,7 +76,7 @@ func debugJSON(buf *syncbuf.Buffer) *slog.Logger {
 // resource whose handler fails.
 func logServer(t *testing.T, opts *mcp.ServerOptions) *mcp.Server {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "logs", Version: "1"}, opts)
+	s := mcp.NewServer(&mcp.Implementation{Name: "logs", Version: "1"}, opts)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "login", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("welcome")}}, nil

@@ -80,7 +80,7 @@ func appEcho(t *testing.T, s *mcp.Server) {
 
 func TestMiddlewareWrapsEveryIncomingMessageOfASession(t *testing.T) {
 	in := &recorder{}
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Middleware: []rpc.Middleware{in.middleware}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Middleware: []rpc.Middleware{in.middleware}})
 	echoTool(t, s)
 	appEcho(t, s)
 	// A plain connection: the harness's schema checker knows MCP only.
@@ -107,7 +107,7 @@ func TestMiddlewareWrapsEveryIncomingMessageOfASession(t *testing.T) {
 
 func TestOutgoingMiddlewareWrapsWhatTheServerSends(t *testing.T) {
 	out := &recorder{}
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Outgoing: []rpc.Middleware{out.middleware}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Outgoing: []rpc.Middleware{out.middleware}})
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if err := req.Progress(ctx, 1, 1, ""); err != nil {
@@ -123,7 +123,7 @@ func TestOutgoingMiddlewareWrapsWhatTheServerSends(t *testing.T) {
 
 func TestMiddlewareAndCustomMethodsOnStatelessHTTP(t *testing.T) {
 	in, out := &recorder{}, &recorder{}
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{
 		Middleware: []rpc.Middleware{in.middleware}, Outgoing: []rpc.Middleware{out.middleware}})
 	appEcho(t, s)
 	f := newServerFixture(t, s, &mcp.HTTPOptions{JSONResponse: true})
@@ -141,7 +141,7 @@ func TestMiddlewareAndCustomMethodsOnStatelessHTTP(t *testing.T) {
 }
 
 func TestRegisterRefusesProtocolNamesAndDuplicates(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	h := func(ctx context.Context, req *rpc.Request) (any, error) { return "ok", nil }
 	for _, name := range []string{"tools/call", "initialize", "ping", "notifications/custom", "server/discover", "subscriptions/listen"} {
 		assert.Error(t, s.Register(name, rpc.Method{Handler: h}), name)
@@ -201,7 +201,7 @@ func plainSession(t *testing.T, s *mcp.Server) plain {
 func TestClientMiddlewareWrapsBothDirectionsInBothEras(t *testing.T) {
 	for _, version := range []string{mcp.Version20251125, mcp.Version20260728} {
 		t.Run(version, func(t *testing.T) {
-			s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+			s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 			echoTool(t, s)
 			f := newServerFixture(t, s, nil)
 			in, out := &recorder{}, &recorder{}
@@ -239,7 +239,7 @@ func TestClientMiddlewareWrapsBothDirectionsInBothEras(t *testing.T) {
 
 func TestErrorDetailPolicyInBothEras(t *testing.T) {
 	for _, detail := range []bool{false, true} {
-		s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ErrorDetail: detail})
+		s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ErrorDetail: detail})
 		require.NoError(t, s.Register("app/fail", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			return nil, fmt.Errorf("reading /etc/app/secret.conf: permission denied")
 		}}))
@@ -275,7 +275,7 @@ func TestErrorDetailPolicyInBothEras(t *testing.T) {
 
 func TestOutgoingMiddlewareWrapsStatelessHTTPNotifications(t *testing.T) {
 	out := &recorder{}
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Outgoing: []rpc.Middleware{out.middleware}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Outgoing: []rpc.Middleware{out.middleware}})
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if err := req.Progress(ctx, 1, 1, ""); err != nil {

@@ -70,7 +70,7 @@ func echoTool(t *testing.T, s *mcp.Server, opts ...mcp.RegisterOption) {
 }
 
 func TestModernDiscoverDescribesTheServer(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "2"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "2"}, &mcp.ServerOptions{
 		Instructions: "be kind", Cache: mcp.CacheHint{TTL: time.Minute, Scope: mcp.CachePublic},
 	})
 	echoTool(t, s)
@@ -92,7 +92,7 @@ func TestModernDiscoverDescribesTheServer(t *testing.T) {
 }
 
 func TestModernMetaIsRequired(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
 	c := dialModern(t, s)
 	cases := map[string]any{
@@ -124,7 +124,7 @@ func TestModernMetaIsRequired(t *testing.T) {
 }
 
 func TestModernUnsupportedVersionListsTheServedOnes(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	c := dialModern(t, s)
 	p := modernParams(nil, "", map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"})
 	_, rerr := c.call(t, "server/discover", p)
@@ -136,7 +136,7 @@ func TestModernUnsupportedVersionListsTheServedOnes(t *testing.T) {
 }
 
 func TestModernMethodsOfTheHandshakeEraAreNotFound(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
 	c := dialModern(t, s)
 	for _, m := range []string{"ping", "logging/setLevel", "resources/subscribe", "tasks/get", "prompts/list", "no/such"} {
@@ -147,7 +147,7 @@ func TestModernMethodsOfTheHandshakeEraAreNotFound(t *testing.T) {
 }
 
 func TestModernParamsAreCheckedAgainstThe2026Schema(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
 	c := dialModern(t, s)
 	_, rerr := c.call(t, "tools/call", modernParams(map[string]any{"arguments": map[string]any{}}, "", nil))
@@ -157,7 +157,7 @@ func TestModernParamsAreCheckedAgainstThe2026Schema(t *testing.T) {
 }
 
 func TestModernListsCarryResultTypeAndCacheHints(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{
 		Cache: mcp.CacheHint{TTL: time.Hour, Scope: mcp.CachePublic},
 	})
 	echoTool(t, s, mcp.WithCache(mcp.CacheHint{TTL: 5 * time.Second, Scope: mcp.CachePrivate}))
@@ -177,7 +177,7 @@ func TestModernListsCarryResultTypeAndCacheHints(t *testing.T) {
 }
 
 func TestModernToolCallAndItsNotifications(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "work"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		assert.True(t, req.Modern())
 		assert.Nil(t, req.Session)
@@ -239,7 +239,7 @@ func askName(t *testing.T, s *mcp.Server) {
 }
 
 func TestModernInputRequiredRoundTrip(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	askName(t, s)
 	c := dialModern(t, s)
 	args := map[string]any{"polite": true}
@@ -293,7 +293,7 @@ func TestModernInputRequiredRoundTrip(t *testing.T) {
 }
 
 func TestModernInputRequiredNeedsTheDeclaredCapability(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	askName(t, s)
 	c := dialModern(t, s)
 	_, rerr := c.call(t, "tools/call", modernParams(map[string]any{"name": "greet"}, `{"sampling":{}}`, nil))
@@ -318,7 +318,7 @@ func (e *elicitor) ElicitationCreate(context.Context, *v20251125.ElicitRequestPa
 }
 
 func TestInputRequiredInASessionIsAskedByTheServer(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	askName(t, s)
 	cb := &elicitor{}
 	c := dial(t, s, clientOptions{caps: json.RawMessage(`{"elicitation":{}}`), callbacks: cb})
@@ -337,7 +337,7 @@ func TestInputRequiredInASessionIsAskedByTheServer(t *testing.T) {
 }
 
 func TestModernResourceNotFoundIsInvalidParams(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	require.NoError(t, s.AddResource(&mcp.Resource{URI: "test://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []mcp.AnyResourceContents{mcp.TextResource("test://a", "text/plain", "A")}}, nil
 	}, mcp.WithCache(mcp.CacheHint{TTL: 2 * time.Second, Scope: mcp.CachePublic})))
@@ -355,7 +355,7 @@ func TestModernResourceNotFoundIsInvalidParams(t *testing.T) {
 }
 
 func TestModernListen(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{HasPrompts: true})
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{HasPrompts: true})
 	echoTool(t, s)
 	c := dialModern(t, s)
 
@@ -412,7 +412,7 @@ func TestModernListen(t *testing.T) {
 }
 
 func TestOneConnectionServesBothEras(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
 	c := dial(t, s, clientOptions{}) // a 2025-11-25 session
 	raw, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "legacy"}})
@@ -424,7 +424,7 @@ func TestOneConnectionServesBothEras(t *testing.T) {
 }
 
 func TestStatelessOnlyServerRefusesInitialize(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20260728}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20260728}})
 	c := dial(t, s, clientOptions{noInit: true})
 	_, rerr := c.call(t, "initialize", map[string]any{
 		"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "x", "version": "1"},
@@ -435,7 +435,7 @@ func TestStatelessOnlyServerRefusesInitialize(t *testing.T) {
 }
 
 func TestSessionOnlyServerTreatsModernRequestsAsSessionOnes(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20251125}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20251125}})
 	c := dial(t, s, clientOptions{noInit: true})
 	_, rerr := c.call(t, "server/discover", modernParams(nil, "", nil))
 	require.NotNil(t, rerr)
@@ -444,7 +444,7 @@ func TestSessionOnlyServerTreatsModernRequestsAsSessionOnes(t *testing.T) {
 
 func TestNewServerRefusesABadStateKey(t *testing.T) {
 	assert.PanicsWithValue(t, "mcp: ServerOptions.StateKey: "+mustSealerErr(t), func() {
-		mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, &mcp.ServerOptions{StateKey: []byte("short")})
+		mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, &mcp.ServerOptions{StateKey: []byte("short")})
 	})
 }
 
@@ -455,7 +455,7 @@ func mustSealerErr(t *testing.T) string {
 }
 
 func TestInputRequiredThatCannotBeAsked(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	add := func(name string, ir *mcp.InputRequired) {
 		require.NoError(t, s.AddTool(&mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, ir
@@ -492,7 +492,7 @@ func (rootsLister) RootsList(context.Context, *v20251125.RequestParams) (*v20251
 }
 
 func TestModernPromptAsksForInput(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	require.NoError(t, s.AddPrompt(&mcp.Prompt{Name: "p"}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		if r, ok := req.Roots("roots"); ok {
 			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: "user", Content: mcp.Text(r.Roots[0].URI)}}}, nil

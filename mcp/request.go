@@ -40,16 +40,17 @@ func (r *Request[P]) ProtocolVersion() string {
 
 // ClientCapabilities returns what the client declared: in the request's
 // own _meta (stateless) or in its session's initialize.
-func (r *Request[P]) ClientCapabilities() ClientCapabilities {
-	if r.Session != nil {
+func (r *Request[P]) ClientCapabilities() *ClientCapabilities {
+	var caps ClientCapabilities
+	switch {
+	case r.Session != nil:
 		r.Session.mu.Lock()
-		defer r.Session.mu.Unlock()
-		return r.Session.declared
+		caps = r.Session.declared
+		r.Session.mu.Unlock()
+	case r.call != nil:
+		caps = r.call.caps
 	}
-	if r.call != nil {
-		return r.call.caps
-	}
-	return ClientCapabilities{}
+	return &caps
 }
 
 // Log sends a log message about the request (notifications/message). In a
@@ -78,16 +79,20 @@ func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string,
 	return r.call.sink.notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
 }
 
-// CallToolRequest is the request a tool handler receives.
+// CallToolRequest is the request a tool handler receives: a [Request] whose
+// Params are the [CallToolRequestParams].
 type CallToolRequest = Request[*CallToolRequestParams]
 
-// ReadResourceRequest is the request a resource handler receives.
+// ReadResourceRequest is the request a resource handler receives: a [Request] whose
+// Params are the [ReadResourceRequestParams].
 type ReadResourceRequest = Request[*ReadResourceRequestParams]
 
-// GetPromptRequest is the request a prompt handler receives.
+// GetPromptRequest is the request a prompt handler receives: a [Request] whose
+// Params are the [GetPromptRequestParams].
 type GetPromptRequest = Request[*GetPromptRequestParams]
 
-// CompleteRequest is the request a completion handler receives.
+// CompleteRequest is the request a completion handler receives: a [Request] whose
+// Params are the [CompleteRequestParams].
 type CompleteRequest = Request[*CompleteRequestParams]
 
 // Progress tells the client how far the call has come, when the client

@@ -62,7 +62,7 @@ func secServer(t *testing.T, log *slog.Logger, opts *mcp.ServerOptions) *mcp.Ser
 		opts = &mcp.ServerOptions{}
 	}
 	opts.Logger = log
-	s := mcp.NewServer(mcp.Implementation{Name: "sec", Version: "1"}, opts)
+	s := mcp.NewServer(&mcp.Implementation{Name: "sec", Version: "1"}, opts)
 	tool := func(name string, h mcp.ToolHandler) {
 		require.NoError(t, s.AddTool(&mcp.Tool{Name: name, Execution: &mcp.ToolExecution{TaskSupport: "optional"}}, h))
 	}
@@ -320,7 +320,7 @@ func TestAPanickingTaskFailsTheTaskNotTheServer(t *testing.T) {
 }
 
 func TestHostAndOriginAreCheckedByDefault(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "sec", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "sec", Version: "1"}, nil)
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(s, nil)) // zero options; 127.0.0.1
 	t.Cleanup(srv.Close)
 	_, port, err := net.SplitHostPort(srv.Listener.Addr().String())
@@ -368,7 +368,7 @@ func TestListenAndServeBindsLoopbackAndChecksHosts(t *testing.T) {
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	ln.Close()
 
-	s := mcp.NewServer(mcp.Implementation{Name: "sec", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "sec", Version: "1"}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mcp.ListenAndServe(ctx, ":"+port, mcp.NewStreamableHTTPHandler(s, nil)) }()
@@ -410,7 +410,7 @@ func TestListenAndServeBindsLoopbackAndChecksHosts(t *testing.T) {
 // and carries state to the retry, and "other" does the same; with key
 // (nil: random) and ttl (0: the default).
 func secStateServer(t *testing.T, key []byte, ttl time.Duration) *rpc.Conn {
-	s := mcp.NewServer(mcp.Implementation{Name: "sec", Version: "1"}, &mcp.ServerOptions{StateKey: key, StateTTL: ttl})
+	s := mcp.NewServer(&mcp.Implementation{Name: "sec", Version: "1"}, &mcp.ServerOptions{StateKey: key, StateTTL: ttl})
 	for _, name := range []string{"confirm", "other"} {
 		require.NoError(t, s.AddTool(&mcp.Tool{Name: name}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if st := req.State(); st != nil {

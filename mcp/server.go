@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -49,11 +50,14 @@ type ServerOptions struct {
 	// Instructions tell the client how to use the server; sent in the
 	// initialize result when not empty.
 	Instructions string
-	// Logger receives the server's own logs; nil discards them. On stdio it
-	// must not write to stdout. Every message received is logged at debug
-	// level, handler failures and panics at error with the request's
-	// method and id, sessions starting and ending at info; params never
-	// unless LogParams (docs/operations.md, "Logs").
+	// Logger receives the server's own logs. Nil passes the warnings and
+	// errors to slog.Default() (standard error, unless the program changed
+	// it), so that the cause of a failure the client sees only as -32603
+	// is never lost; slog.New(slog.DiscardHandler) silences the server.
+	// On stdio it must not write to stdout. Every message received is
+	// logged at debug level, handler failures and panics at error with the
+	// request's method and id, sessions starting and ending at info;
+	// params never unless LogParams (docs/operations.md, "Logs").
 	Logger *slog.Logger
 	// LogParams adds to the debug lines the params of every message
 	// received (tool arguments included), cut after 1 KiB, and the
@@ -144,8 +148,11 @@ type ServerOptions struct {
 
 // NewServer returns a server that introduces itself as info. opts may be
 // nil. It panics when opts.StateKey is set but not 16, 24 or 32 bytes long.
-func NewServer(info Implementation, opts *ServerOptions) *Server {
-	s := &Server{info: info, router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}, listens: map[*listener]struct{}{}}
+func NewServer(info *Implementation, opts *ServerOptions) *Server {
+	s := &Server{router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}, listens: map[*listener]struct{}{}}
+	if info != nil {
+		s.info = *info
+	}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -156,7 +163,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	s.sealer = sealer
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
+		s.log = logx.Fallback()
 	}
 	if s.opts.PageSize <= 0 {
 		s.opts.PageSize = 100

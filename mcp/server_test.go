@@ -14,7 +14,7 @@ import (
 
 func newServer(t *testing.T, opts *mcp.ServerOptions) *mcp.Server {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "test-server", Version: "0.1.0"}, opts)
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "0.1.0"}, opts)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "echo", Description: "Echoes text.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -259,7 +259,7 @@ func TestHTTPShutdownPastItsDeadlineCancelsCallsOfBothEras(t *testing.T) {
 
 func TestServeLetsStdioCallsFinishWhenItsContextEnds(t *testing.T) {
 	noLeaks(t)
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	g := addGatedTools(t, s)
 	srvEnd, cliEnd := rpc.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -304,7 +304,7 @@ func TestServeLetsStdioCallsFinishWhenItsContextEnds(t *testing.T) {
 
 func TestStdioEndOfInputCancelsCallsAfterTheGracePeriod(t *testing.T) {
 	noLeaks(t)
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ShutdownGrace: 30 * time.Millisecond})
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ShutdownGrace: 30 * time.Millisecond})
 	g := addGatedTools(t, s)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -352,7 +352,7 @@ func dribble(addr string, parts []string, pause time.Duration) (answer string, c
 
 func TestSlowClientsAreCutOffAndLeaveNothingBehind(t *testing.T) {
 	noLeaks(t)
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	h := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{BodyTimeout: 150 * time.Millisecond})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -419,7 +419,7 @@ func TestSlowClientsAreCutOffAndLeaveNothingBehind(t *testing.T) {
 
 func TestServeListenerShutsDownGracefully(t *testing.T) {
 	noLeaks(t)
-	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	g := addGatedTools(t, s)
 	h := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{JSONResponse: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -208,8 +208,7 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	}
 	res, err := runWithInput(ctx, ss, c, run)
 	if errors.Is(err, ErrNotDeclared) {
-		r := ToolError(err.Error())
-		res, err = &r, nil
+		res, err = ToolError(err.Error()), nil
 	}
 	if err != nil {
 		return nil, err
@@ -232,8 +231,7 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		r := ToolError(err.Error())
-		return &r, nil
+		return ToolError(err.Error()), nil
 	}
 	if res == nil {
 		res = &CallToolResult{}
@@ -274,9 +272,9 @@ func (s *Server) checkOutput(e *toolEntry, out json.RawMessage) error {
 
 // ToolError returns a tool result that reports a failure to the model:
 // isError set and the message as text.
-func ToolError(message string) CallToolResult {
+func ToolError(message string) *CallToolResult {
 	yes := true
-	return CallToolResult{Content: []ContentBlock{Text(message)}, IsError: &yes}
+	return &CallToolResult{Content: []ContentBlock{Text(message)}, IsError: &yes}
 }
 
 func isError(r *CallToolResult) bool { return r.IsError != nil && *r.IsError }

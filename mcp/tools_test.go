@@ -148,7 +148,7 @@ func TestOutputNotMatchingItsSchemaIsAnInternalError(t *testing.T) {
 }
 
 func TestAddToolRejectsBadDefinitions(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "s", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	h := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
 	cases := map[string]struct {
 		tool *mcp.Tool

@@ -14,7 +14,7 @@ import (
 // between replicas live in Redis. Run as many as needed behind a load
 // balancer, each with the same Redis and prefix.
 func Example() {
-	server := mcp.NewServer(mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
 
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()

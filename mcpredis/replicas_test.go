@@ -24,7 +24,7 @@ import (
 // request whose answer may be POSTed to another replica), "poll" closes
 // its SSE stream so that the client resumes it, perhaps elsewhere.
 func replicaServer(t *testing.T) *mcp.Server {
-	s := mcp.NewServer(mcp.Implementation{Name: "replica", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "replica", Version: "1"}, nil)
 	object := json.RawMessage(`{"type":"object"}`)
 	text := func(s string) *mcp.CallToolResult {
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(s)}}

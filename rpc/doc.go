@@ -19,8 +19,11 @@
 //
 // # Logs
 //
-// [WithLogger] gives the runtime a log/slog logger (by default it logs
-// nothing). Every line's message is a constant string and its details are
+// [WithLogger] gives the runtime a log/slog logger. Without one, the
+// warnings and errors go to [slog.Default], which writes to standard error
+// unless the program changed it (never to stdout, which carries the
+// protocol on stdio): a handler's failure reaches the peer as a bare
+// -32603 and its cause is never lost. Every line's message is a constant string and its details are
 // attributes under one set of keys: method, id (the request id as JSON
 // text), code (the JSON-RPC error code), error, transport (stream,
 // websocket, pipe, http), bytes, and params or excerpt only when asked.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
 // Default limits. Each can be changed per connection or handler with the
@@ -65,7 +67,7 @@ type options struct {
 }
 
 func buildOptions(opts []Option) options {
-	o := options{limits: defaultLimits(), logger: slog.New(slog.DiscardHandler), grace: DefaultShutdownGrace, inlineBudget: DefaultInlineBudget}
+	o := options{limits: defaultLimits(), logger: logx.Fallback(), grace: DefaultShutdownGrace, inlineBudget: DefaultInlineBudget}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -8,9 +8,11 @@ import (
 	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
-// WithLogger sets where the runtime logs; the default discards logs. The
-// package doc ("Logs") lists what is logged at which level under which
-// keys. Params, results and the bytes of messages are never logged unless
+// WithLogger sets where the runtime logs. Without it, warnings and errors
+// go to [slog.Default] (standard error, unless the program changed it), so
+// that the cause of a -32603 is never lost; slog.New(slog.DiscardHandler)
+// silences the runtime. The package doc ("Logs") lists what is logged at
+// which level under which keys. Params, results and the bytes of messages are never logged unless
 // [WithLogParams] asks for them.
 func WithLogger(l *slog.Logger) Option {
 	return func(o *options) {

@@ -50,7 +50,7 @@ func findRecord(recs []logRecord, msg string) logRecord {
 	return nil
 }
 
-// awaitRecord polls buf (for at most a second) for a record with the
+// awaitRecord polls buf (for at most ten seconds) for a record with the
 // message msg: handlers log after the reply may have been read.
 func awaitRecord(t *testing.T, buf *syncbuf.Buffer, msg string) logRecord {
 	t.Helper()
@@ -58,7 +58,7 @@ func awaitRecord(t *testing.T, buf *syncbuf.Buffer, msg string) logRecord {
 	require.Eventually(t, func() bool {
 		rec = findRecord(logRecords(t, buf), msg)
 		return rec != nil
-	}, time.Second, 5*time.Millisecond, "no %q record in: %s", msg, buf.String())
+	}, 10*time.Second, 5*time.Millisecond, "no %q record in: %s", msg, buf.String())
 	return rec
 }
 

@@ -72,8 +72,10 @@ func compare(dir string, files []gen.File) ([]string, error) {
 	var stale []string
 	want := map[string]bool{}
 	for _, f := range files {
-		want[f.Name] = true
-		path := filepath.Join(dir, f.Name)
+		path := f.Path(dir)
+		if f.Dir == "" {
+			want[f.Name] = true
+		}
 		have, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

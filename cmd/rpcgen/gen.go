@@ -27,7 +27,9 @@ Nothing is written unless every file renders. The input is a schemarpc
 index (docs/schema-format.md), a published MCP schema.json or an OpenRPC
 document; the format is detected unless --format names it. A config file
 (docs/codegen.md) can name the input, output and package, and set renames,
-type overrides and initialisms; flags win over it.
+type overrides and initialisms, and ask for documented aliases of the types
+in another package (written into that package's directory); flags win over
+it.
 
 Flags:
 `
@@ -49,14 +51,16 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeFiles writes every file into dir. Each file is written to a temporary
-// name first and renamed into place, so a reader never sees half a file.
+// writeFiles writes every file into dir, or into its own directory when it
+// has one (gen.File.Dir). Each file is written to a temporary name first and
+// renamed into place, so a reader never sees half a file.
 func writeFiles(dir string, files []gen.File) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	for _, f := range files {
-		tmp, err := os.CreateTemp(dir, "."+f.Name+".*")
+		path := f.Path(dir)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(path), "."+f.Name+".*")
 		if err != nil {
 			return err
 		}
@@ -66,7 +70,7 @@ func writeFiles(dir string, files []gen.File) error {
 			os.Remove(tmp.Name())
 			return err
 		}
-		if err := os.Rename(tmp.Name(), filepath.Join(dir, f.Name)); err != nil {
+		if err := os.Rename(tmp.Name(), path); err != nil {
 			os.Remove(tmp.Name())
 			return err
 		}

@@ -24,7 +24,7 @@ func addServer(t *testing.T) string {
 		A float64 `json:"a"`
 		B float64 `json:"b"`
 	}
-	s := mcp.NewServer(mcp.Implementation{Name: "adder", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "adder", Version: "1.0.0"}, nil)
 	err := mcp.AddTool(s, &mcp.Tool{Name: "add_numbers", Description: "Adds two numbers."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(fmt.Sprintf("The sum is %g", in.A+in.B))}}, nil, nil

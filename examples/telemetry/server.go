@@ -20,7 +20,7 @@ type server struct {
 // newMCPServer is an instrumented MCP server with one tool, echo, and one
 // that fails, broken.
 func newMCPServer(tel *telemetry) *mcp.Server {
-	s := mcp.NewServer(mcp.Implementation{Name: "telemetry-example", Version: "1.0.0"}, tel.inst.Instrument(&mcp.ServerOptions{}))
+	s := mcp.NewServer(&mcp.Implementation{Name: "telemetry-example", Version: "1.0.0"}, tel.inst.Instrument(&mcp.ServerOptions{}))
 	s.AddTool(&mcp.Tool{Name: "echo", Description: "Echoes its text.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -32,8 +32,7 @@ func newMCPServer(tel *telemetry) *mcp.Server {
 		})
 	s.AddTool(&mcp.Tool{Name: "broken", Description: "Always fails.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			r := mcp.ToolError("this tool always fails")
-			return &r, nil
+			return mcp.ToolError("this tool always fails"), nil
 		})
 	return s
 }

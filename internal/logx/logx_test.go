@@ -54,3 +54,33 @@ func TestWithLeavesADiscardingLoggerAlone(t *testing.T) {
 	logx.With(l, logx.Transport, "stdio").Info("x")
 	assert.Contains(t, buf.String(), `"transport":"stdio"`)
 }
+
+// useDefault makes l slog's default logger for the rest of the test.
+func useDefault(t *testing.T, l *slog.Logger) {
+	prev := slog.Default()
+	slog.SetDefault(l)
+	t.Cleanup(func() { slog.SetDefault(prev) })
+}
+
+func TestFallbackPassesWarningsAndErrorsToTheDefaultLoggerOfTheMoment(t *testing.T) {
+	var first, second bytes.Buffer
+	useDefault(t, slog.New(slog.NewJSONHandler(&first, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	l := logx.Fallback().With("transport", "stdio").WithGroup("g").With("k", "v")
+
+	l.Info("routine")
+	l.Debug("chatter")
+	assert.False(t, l.Enabled(t.Context(), slog.LevelInfo), "below warn is never passed on, whatever the default's level")
+	assert.Empty(t, first.String())
+
+	l.Error("handler failed", "error", "disk on fire")
+	assert.Contains(t, first.String(), `"msg":"handler failed"`)
+	assert.Contains(t, first.String(), `"transport":"stdio","g":{"k":"v","error":"disk on fire"}`, "attributes and groups added before are kept")
+
+	useDefault(t, slog.New(slog.NewJSONHandler(&second, nil)))
+	l.Warn("request refused")
+	assert.NotContains(t, first.String(), "request refused")
+	assert.Contains(t, second.String(), `"msg":"request refused"`, "a default set later takes effect at once")
+
+	useDefault(t, slog.New(slog.NewJSONHandler(&second, &slog.HandlerOptions{Level: slog.LevelError})))
+	assert.False(t, l.Enabled(t.Context(), slog.LevelWarn), "the default's own level still applies")
+}

@@ -36,7 +36,7 @@ type echoOut struct {
 // that fails, a slow tool that honours cancellation, a resource and a
 // prompt), without its background timers.
 func newServer(log *slog.Logger) (*mcp.Server, error) {
-	s := mcp.NewServer(mcp.Implementation{Name: "soak", Version: "1"}, &mcp.ServerOptions{Logger: log})
+	s := mcp.NewServer(&mcp.Implementation{Name: "soak", Version: "1"}, &mcp.ServerOptions{Logger: log})
 	err := mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Returns its text."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
 			return nil, echoOut(in), nil

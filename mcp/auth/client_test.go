@@ -31,7 +31,7 @@ func TestTheMCPClientAuthorizesThroughTheTransport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newFakeAS(t, nil)
 			sessions := auth.NewSessionTokens(0)
-			s := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
+			s := mcp.NewServer(&mcp.Implementation{Name: "protected", Version: "1"}, nil)
 			require.NoError(t, s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					who := "nobody"

@@ -17,7 +17,7 @@ import (
 // A protected MCP server: the MCP handler behind Require, and the
 // protected resource metadata that tells clients where to get a token.
 func ExampleRequire() {
-	s := mcp.NewServer(mcp.Implementation{Name: "notes", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1.0.0"}, nil)
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux) // in production: the server's public origin
 	defer srv.Close()

@@ -28,7 +28,7 @@ func protectedMCP(t *testing.T) *httptest.Server {
 // streaming through SessionTokens' response writer is exercised.
 func protectedMCPWith(t *testing.T, sessions *auth.SessionTokens) *httptest.Server {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "protected", Version: "1"}, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			who := "nobody"

@@ -59,7 +59,7 @@ func secProtected(t *testing.T, sessions *auth.SessionTokens, logs *syncbuf.Buff
 	t.Cleanup(up.srv.Close)
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
-	s := mcp.NewServer(mcp.Implementation{Name: "sec", Version: "1"}, &mcp.ServerOptions{Logger: logger})
+	s := mcp.NewServer(&mcp.Implementation{Name: "sec", Version: "1"}, &mcp.ServerOptions{Logger: logger})
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "fetch"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r, err := http.NewRequestWithContext(ctx, http.MethodGet, up.srv.URL, nil)
 		if err != nil {

@@ -33,7 +33,7 @@ func BenchmarkToolsCallInstrumented(b *testing.B) {
 				tm := mk()
 				sopts, copts = tm.server.Instrument(sopts), tm.client.InstrumentClient(copts)
 			}
-			s := mcp.NewServer(mcp.Implementation{Name: "b", Version: "1"}, sopts)
+			s := mcp.NewServer(&mcp.Implementation{Name: "b", Version: "1"}, sopts)
 			s.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)},
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("ok")}}, nil

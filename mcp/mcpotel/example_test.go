@@ -20,7 +20,7 @@ func ExampleInstrumentation_Instrument() {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	inst := mcpotel.New(mcpotel.WithTracerProvider(tp), mcpotel.WithPropagators(propagation.TraceContext{}))
 
-	s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1"}, inst.Instrument(&mcp.ServerOptions{}))
+	s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1"}, inst.Instrument(&mcp.ServerOptions{}))
 	s.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("hello")}}, nil

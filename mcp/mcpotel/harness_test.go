@@ -156,7 +156,7 @@ func matches(set attribute.Set, match map[string]string) bool {
 // broken (a tool error) and steps (reports progress).
 func (tm *telemetry) newServer(t *testing.T) *mcp.Server {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "otel", Version: "1"}, tm.server.Instrument(&mcp.ServerOptions{}))
+	s := mcp.NewServer(&mcp.Implementation{Name: "otel", Version: "1"}, tm.server.Instrument(&mcp.ServerOptions{}))
 	obj := json.RawMessage(`{"type":"object"}`)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -164,8 +164,7 @@ func (tm *telemetry) newServer(t *testing.T) *mcp.Server {
 		}))
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "broken", InputSchema: obj},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			r := mcp.ToolError("it broke")
-			return &r, nil
+			return mcp.ToolError("it broke"), nil
 		}))
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", InputSchema: obj},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

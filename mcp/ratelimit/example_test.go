@@ -24,7 +24,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	s := mcp.NewServer(mcp.Implementation{Name: "search", Version: "1"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, &mcp.ServerOptions{
 		Middleware: []rpc.Middleware{limits.Middleware()},
 	})
 	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(`{"type":"object"}`)},

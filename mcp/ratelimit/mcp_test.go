@@ -30,7 +30,7 @@ var (
 // through l.
 func limitedServer(t *testing.T, l *ratelimit.Limiter) *mcp.Server {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "limited", Version: "1"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "limited", Version: "1"}, &mcp.ServerOptions{
 		Middleware: []rpc.Middleware{l.Middleware()},
 	})
 	for _, name := range []string{"a", "b"} {
@@ -259,7 +259,7 @@ func TestNotificationsFlowPastAnExhaustedLimit(t *testing.T) {
 			return next.Handle(ctx, req)
 		})
 	}
-	s := mcp.NewServer(mcp.Implementation{Name: "limited", Version: "1"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "limited", Version: "1"}, &mcp.ServerOptions{
 		Middleware: []rpc.Middleware{l.Middleware(), count},
 	})
 	srv, cli := rpc.NewPipe()
@@ -285,7 +285,7 @@ func TestNotificationsFlowPastAnExhaustedLimit(t *testing.T) {
 func TestAClientLimitsWhatAServerAsksOfIt(t *testing.T) {
 	l, err := ratelimit.New(ratelimit.Options{}, ratelimit.Quota(2, time.Hour).For("ping", "").By(ratelimit.Everyone))
 	require.NoError(t, err)
-	s := mcp.NewServer(mcp.Implementation{Name: "pinger", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "pinger", Version: "1"}, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "ping3", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var errs []string

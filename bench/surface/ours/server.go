@@ -15,7 +15,7 @@ import (
 // New returns a server with the tools echo and add. logger may be nil (no
 // logs).
 func New(logger *slog.Logger) *mcp.Server {
-	s := mcp.NewServer(mcp.Implementation{Name: surface.Name, Version: surface.Version}, &mcp.ServerOptions{Logger: logger})
+	s := mcp.NewServer(&mcp.Implementation{Name: surface.Name, Version: surface.Version}, &mcp.ServerOptions{Logger: logger})
 	must(mcp.AddTool(s, &mcp.Tool{
 		Name:        surface.EchoTool,
 		Description: surface.EchoDescription,

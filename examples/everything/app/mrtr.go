@@ -266,7 +266,7 @@ func irCapabilities(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolR
 		asks["capability_roots"] = mcp.RootsInput()
 	}
 	if len(asks) == 0 {
-		return nil, mcp.MissingCapability(mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}})
+		return nil, mcp.MissingCapability(&mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}})
 	}
 	var answered []string
 	for key := range asks {

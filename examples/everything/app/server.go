@@ -21,7 +21,7 @@ func newServer(logger *slog.Logger, pageSize int, w *watched, adjust ...func(*mc
 	for _, a := range adjust {
 		a(opts)
 	}
-	s := mcp.NewServer(mcp.Implementation{Name: "everything", Version: "1.0.0"}, opts)
+	s := mcp.NewServer(&mcp.Implementation{Name: "everything", Version: "1.0.0"}, opts)
 	for _, add := range []func(*mcp.Server) error{
 		addTools,
 		func(s *mcp.Server) error { return addResources(s, w) },

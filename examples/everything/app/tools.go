@@ -132,8 +132,7 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolR
 }
 
 func errorHandling(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	res := mcp.ToolError(textToolFailure)
-	return &res, nil
+	return mcp.ToolError(textToolFailure), nil
 }
 
 // reconnection works a moment, ends the POST stream it answers on (over Streamable
