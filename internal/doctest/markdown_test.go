@@ -115,7 +115,12 @@ func packageCommentSnippets(root, file string) ([]snippet, error) {
 		switch {
 		case strings.HasPrefix(text, "\t"):
 			if cur == nil {
-				cur = &snippet{doc: file, line: i + 1, lang: "go"}
+				// A program is Go; anything else (a diagram, say) is text.
+				lang := "text"
+				if strings.HasPrefix(text, "\tpackage ") {
+					lang = "go"
+				}
+				cur = &snippet{doc: file, line: i + 1, lang: lang}
 			}
 			cur.code += strings.TrimPrefix(text, "\t") + "\n"
 		case text == "" && cur != nil:
@@ -159,6 +164,6 @@ func TestPackageCommentSnippetsAreItsIndentedBlocks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []snippet{
 		{doc: "doc.go", line: 3, lang: "go", code: "package main\n\nfunc main() {}\n"},
-		{doc: "doc.go", line: 9, lang: "go", code: "x := 1\n"},
+		{doc: "doc.go", line: 9, lang: "text", code: "x := 1\n"},
 	}, got)
 }
