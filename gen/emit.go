@@ -67,6 +67,12 @@ func comment(g commenter, text string, deprecated bool) {
 		lines = append(lines, "Deprecated: the schema marks this as deprecated.")
 	}
 	for _, l := range lines {
+		if strings.HasPrefix(l, "\t") {
+			// A code block line: written as it is ("//\tcode"), since
+			// gofmt of Go 1.26 and 1.27 disagree about "// \tcode" in an
+			// interface, which jennifer would write.
+			l = "//" + l
+		}
 		g.Comment(l)
 	}
 }

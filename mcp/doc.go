@@ -2,6 +2,66 @@
 // one Server: the handshake versions 2024-11-05, 2025-03-26, 2025-06-18 and
 // 2025-11-25, and the stateless 2026-07-28.
 //
+// A server with one tool, on stdio; the tool's input schema is derived from
+// greetArgs (see [AddTool]):
+//
+//	package main
+//
+//	import (
+//		"context"
+//		"log"
+//
+//		"github.com/schemarpc/schemarpc/mcp"
+//	)
+//
+//	type greetArgs struct {
+//		Name string `json:"name" jsonschema:"who to greet"`
+//	}
+//
+//	func main() {
+//		s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
+//		mcp.AddTool(s, &mcp.Tool{Name: "greet", Description: "Says hello."},
+//			func(ctx context.Context, req *mcp.CallToolRequest, in greetArgs) (*mcp.CallToolResult, any, error) {
+//				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("hello, " + in.Name)}}, nil, nil
+//			})
+//		if err := s.ServeStdio(context.Background()); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// A client that starts that server (built as greeter) and calls the tool:
+//
+//	package main
+//
+//	import (
+//		"context"
+//		"encoding/json"
+//		"fmt"
+//		"log"
+//		"os/exec"
+//
+//		"github.com/schemarpc/schemarpc/mcp"
+//	)
+//
+//	func main() {
+//		ctx := context.Background()
+//		c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
+//		session, err := c.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("./greeter")})
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer session.Close()
+//		res, err := session.CallTool(ctx, &mcp.CallToolRequestParams{Name: "greet", Arguments: json.RawMessage(`{"name":"Ada"}`)})
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		fmt.Println(res.Content[0].Value.(mcp.TextContent).Text) // hello, Ada
+//	}
+//
+// The package example runs both in one process.
+//
+// # What is in the package
+//
 // A [Server] holds tools, resources, resource templates, prompts and a
 // completion handler, and serves them over stdio ([Server.ServeStdio]), any
 // rpc.Transport ([Server.Serve]) or Streamable HTTP

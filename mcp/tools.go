@@ -90,6 +90,22 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 // required unless omitempty or omitzero); likewise the output schema from
 // Out, unless Out is an interface type. Arguments are validated against
 // the input schema, then decoded into In.
+//
+// A field's `jsonschema:"…"` tag adds to its schema: free text is the
+// description; a tag that begins with KEYWORD= lists keywords, separated by
+// commas (a comma ends a value only where another KEYWORD= follows):
+//
+//	Limit int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100,default=10,description=how many, at most"`
+//	Sort  string `json:"sort" jsonschema:"enum=asc|desc"`
+//
+// The keywords are description, title, enum, minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum, minLength, maxLength, pattern,
+// format, default and examples; enum and examples separate their values
+// with |, which are strings for a string field and JSON otherwise. On a
+// slice or array field the keywords that constrain a value apply to its
+// items. A tag that cannot be read, or a default or example the field's
+// schema refuses, is an error. docs/mcp-server.md ("Schemas from Go
+// types") has the whole mapping.
 func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts ...RegisterOption) error {
 	if h == nil {
 		return fmt.Errorf("mcp: tool %q: nil handler", t.Name)

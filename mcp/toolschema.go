@@ -60,14 +60,36 @@ func (noLoader) Load(url string) (any, error) {
 }
 
 // schemaFor derives a JSON Schema from the Go type of T: struct fields by
-// their json names, required unless omitempty or omitzero, and the field
-// tag `jsonschema:"…"` as the property's description.
+// their json names, required unless omitempty or omitzero, and what the
+// field tag `jsonschema:"…"` says (see schematag.go).
 func schemaFor[T any]() (json.RawMessage, error) {
-	s, err := gojsonschema.For[T](&gojsonschema.ForOptions{})
+	t := reflect.TypeFor[T]()
+	s, err := inferSchema(t)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: cannot derive a JSON Schema from %v: %w", reflect.TypeFor[T](), err)
+		return nil, fmt.Errorf("mcp: cannot derive a JSON Schema from %v: %w", t, err)
 	}
 	return json.Marshal(s)
+}
+
+// rawJSONSchemas makes a json.RawMessage field any JSON value, which is
+// what it holds, not the array of bytes its Go type would say.
+var rawJSONSchemas = map[reflect.Type]*gojsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
+
+// inferSchema derives the schema of t with the schema library, then sets
+// what the keyword tags say, which the library does not read.
+func inferSchema(t reflect.Type) (*gojsonschema.Schema, error) {
+	plain, err := withoutKeywordTags(t, map[reflect.Type]bool{})
+	if err != nil {
+		return nil, err
+	}
+	s, err := gojsonschema.ForType(plain, &gojsonschema.ForOptions{TypeSchemas: rawJSONSchemas})
+	if err != nil {
+		return nil, err
+	}
+	if err := applyKeywordTags(t, s, map[reflect.Type]bool{}); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // decodeInstance reads JSON for validation: numbers stay exact.

@@ -148,9 +148,10 @@ func (c *Conn) readLoop() {
 		err = nil
 	}
 	// The peer sends nothing more: calls waiting for its responses fail now,
-	// the peer's own calls in flight still get their answers.
-	c.fail(err)
+	// the peer's own calls in flight still get their answers (and may still
+	// send notifications before them).
 	close(c.readDone)
+	c.fail(err)
 	c.drainFor(c.grace)
 	c.eng.wg.Wait()
 	c.eng.pool.stop()
@@ -310,13 +311,22 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	return c.notify(ctx, method, params)
 }
 
-// notify sends one notification.
+// notify sends one notification. It needs no answer, so unlike a call it
+// still goes out after the peer's input ended, while the calls in flight
+// finish and their responses are written (progress and log messages come
+// before them); it fails once the connection is closed.
 func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	msg, err := encodeRequest(ID{}, method, params)
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, msg)
+	if c.ctx.Err() != nil {
+		return c.closedErr()
+	}
+	if err := c.out.write(ctx, msg); err != nil {
+		return fmt.Errorf("rpc: write: %w", err)
+	}
+	return nil
 }
 
 // Batch sends the calls as one batch and waits for every response. Each
@@ -394,6 +404,8 @@ func (c *Conn) finish(o *outstanding) {
 	delete(c.sends, o)
 }
 
+// send writes a request or a batch: once the peer's input has ended no
+// answer can come, and it fails.
 func (c *Conn) send(ctx context.Context, msg []byte) error {
 	select {
 	case <-c.readDone:

@@ -13,6 +13,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -228,6 +231,47 @@ func TestEndOfInputLetsCallsInFlightFinish(t *testing.T) {
 	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":"released"}`, string(<-replyc))
 	a.Close()
 	require.NoError(t, server.Wait())
+}
+
+func TestACallInFlightStillNotifiesAfterTheInputEnds(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	notifyErr := make(chan error, 1)
+	h := rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+		conn := rpc.ConnFromContext(ctx)
+		// The peer never answers: this call fails when its input ends.
+		if err := conn.Call(ctx, "never_answered", nil, nil); !errors.Is(err, rpc.ErrClosed) {
+			return nil, fmt.Errorf("the call to the peer: got %v, want rpc.ErrClosed", err)
+		}
+		err := conn.Notify(ctx, "progress", map[string]int{"done": 1})
+		notifyErr <- err
+		return "finished", err
+	})
+	pr, pw := io.Pipe()
+	out := &syncbuf.Buffer{}
+	c := rpc.NewConn(rpc.NewStreamTransport(pr, out), rpc.WithHandler(h))
+	go func() {
+		io.WriteString(pw, `{"jsonrpc":"2.0","method":"work","id":1}`+"\n")
+		pw.Close()
+	}()
+	require.NoError(t, c.Wait())
+	require.NoError(t, <-notifyErr)
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.Contains(line, "never_answered") { // written only when sent before the end of input
+			lines = append(lines, line)
+		}
+	}
+	assert.Equal(t, []string{
+		`{"jsonrpc":"2.0","method":"progress","params":{"done":1}}`,
+		`{"jsonrpc":"2.0","id":1,"result":"finished"}`,
+	}, lines)
+}
+
+func TestNotifyFailsOnAClosedConn(t *testing.T) {
+	a, _ := rpc.NewPipe()
+	c := rpc.NewConn(a)
+	require.NoError(t, c.Close())
+	assert.ErrorIs(t, c.Notify(context.Background(), "late", nil), rpc.ErrClosed)
 }
 
 func TestBothSidesCallEachOther(t *testing.T) {

@@ -1,6 +1,70 @@
 // Package rpc is a JSON-RPC 2.0 runtime that validates every message against
 // JSON Schema.
 //
+// A server with one method, on stdio (newline-delimited JSON):
+//
+//	package main
+//
+//	import (
+//		"context"
+//		"log"
+//		"os"
+//
+//		"github.com/schemarpc/schemarpc/rpc"
+//	)
+//
+//	func main() {
+//		router := rpc.NewRouter()
+//		router.Register("add", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+//			var p struct {
+//				A float64 `json:"a"`
+//				B float64 `json:"b"`
+//			}
+//			if err := req.DecodeParams(&p); err != nil {
+//				return nil, err
+//			}
+//			return p.A + p.B, nil
+//		}})
+//		if err := rpc.Serve(context.Background(), rpc.NewStreamTransport(os.Stdin, os.Stdout), router); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// A client that starts that server (built as adder) and calls it:
+//
+//	package main
+//
+//	import (
+//		"context"
+//		"fmt"
+//		"log"
+//		"os/exec"
+//
+//		"github.com/schemarpc/schemarpc/rpc"
+//	)
+//
+//	func main() {
+//		cmd := exec.Command("./adder")
+//		stdin, _ := cmd.StdinPipe()
+//		stdout, _ := cmd.StdoutPipe()
+//		if err := cmd.Start(); err != nil {
+//			log.Fatal(err)
+//		}
+//		conn := rpc.NewConn(rpc.NewStreamTransport(stdout, stdin))
+//		var sum float64
+//		if err := conn.Call(context.Background(), "add", map[string]float64{"a": 40, "b": 2}, &sum); err != nil {
+//			log.Fatal(err)
+//		}
+//		fmt.Println(sum) // 42
+//		conn.Close()
+//		cmd.Wait()
+//	}
+//
+// The package example runs both in one process. A method's params are
+// validated when the method has a params schema ([Method]); with a schema
+// file and rpcgen, the schema, the types, the server interface and the
+// typed client are generated (docs/getting-started.md).
+//
 // A message flows one way through the package:
 //
 //	bytes → parse (-32700) → envelope schema (-32600) → Router lookup (-32601)

@@ -9,6 +9,9 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -94,4 +97,28 @@ func writeUsage(w io.Writer) {
 	fmt.Fprintf(&b, "\t%-*s  %s\n", width, "help", "show this help, or a command's flags")
 	b.WriteString("\nRun \"rpcgen help <command>\" for a command's flags.\n")
 	io.WriteString(w, b.String())
+}
+
+// parseFlags parses a command's flags with fs, whose Usage writes to
+// fs.Output(). Asked for help (-h, -help, --help), it prints the usage once,
+// to stdout, and returns exitOK; on a bad flag it prints flag's message and
+// the usage to stderr and returns exitUsage. ok is true when the command
+// should go on; fs then writes to stderr.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	// flag prints the usage itself, to fs.Output(), before it returns
+	// flag.ErrHelp; collect it and send it to the one place it belongs.
+	var printed bytes.Buffer
+	fs.SetOutput(&printed)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case err == nil:
+		return exitOK, true
+	case errors.Is(err, flag.ErrHelp):
+		stdout.Write(printed.Bytes())
+		return exitOK, false
+	default:
+		stderr.Write(printed.Bytes())
+		return exitUsage, false
+	}
 }

@@ -67,6 +67,37 @@ func TestHelpForACommandShowsItsFlags(t *testing.T) {
 	assert.Contains(t, stderr, `unknown command "nope"`)
 }
 
+func TestCommandHelpIsPrintedOnceToStdout(t *testing.T) {
+	require.NotEmpty(t, commands)
+	for name := range commands {
+		for _, args := range [][]string{{name, "-h"}, {name, "-help"}, {name, "--help"}, {"help", name}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := rpcgen(args...)
+				assert.Equal(t, exitOK, code)
+				assert.Empty(t, stderr)
+				require.NotEmpty(t, stdout)
+				firstLine, _, _ := strings.Cut(stdout, "\n")
+				assert.Equal(t, 1, strings.Count(stdout, firstLine), "the help is printed once:\n%s", stdout)
+			})
+		}
+	}
+}
+
+func TestBadFlagPrintsTheUsageOnceToStderr(t *testing.T) {
+	for _, name := range []string{"gen", "check", "validate", "proxy"} {
+		t.Run(name, func(t *testing.T) {
+			_, help, _ := rpcgen(name, "-h")
+			firstLine, _, _ := strings.Cut(help, "\n")
+			require.NotEmpty(t, firstLine)
+			code, stdout, stderr := rpcgen(name, "--no-such-flag")
+			assert.Equal(t, exitUsage, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, "flag provided but not defined: -no-such-flag")
+			assert.Equal(t, 1, strings.Count(stderr, firstLine), "the usage is printed once:\n%s", stderr)
+		})
+	}
+}
+
 func TestVersionPrintsTheVersion(t *testing.T) {
 	code, stdout, _ := rpcgen("version")
 	assert.Equal(t, exitOK, code)

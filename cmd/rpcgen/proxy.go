@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,13 +88,8 @@ func parseProxy(args []string, stdout, stderr io.Writer) (cfg proxyConfig, code 
 		fmt.Fprintf(stderr, "rpcgen proxy: %s\n\nRun \"rpcgen help proxy\" for usage.\n", msg)
 		return cfg, exitUsage, false
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return cfg, exitOK, false
-		}
-		return cfg, exitUsage, false
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return cfg, code, false
 	}
 	cfg.command = fs.Args()
 	if !validFormat(cfg.format) {

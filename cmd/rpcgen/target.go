@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -82,13 +81,8 @@ func parseTarget(name, help string, args []string, stdout, stderr io.Writer) (op
 		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return opts, "", exitOK, false
-		}
-		return opts, "", exitUsage, false // flag has printed the error and the usage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return opts, "", code, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "rpcgen %s: unexpected argument %q\n\n", name, fs.Arg(0))

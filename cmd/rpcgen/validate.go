@@ -74,13 +74,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), validateHelp)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if *list {
 		for _, s := range validate.Builtins() {

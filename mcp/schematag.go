@@ -1,0 +1,336 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	gojsonschema "github.com/google/jsonschema-go/jsonschema"
+)
+
+// The `jsonschema:"…"` struct tag of a field whose schema is inferred: see
+// AddTool for the syntax. The schema library reads free-text tags as the
+// description and refuses tags that begin with WORD=, which it reserves;
+// those are read here, from a copy of the type without them.
+
+// tagKeywords are the keywords a jsonschema tag may set, in the order they
+// are documented.
+var tagKeywords = []string{
+	"description", "title", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+	"minLength", "maxLength", "pattern", "format", "default", "examples",
+}
+
+// itemKeywords are the keywords that, on a slice or array field, constrain
+// its items.
+var itemKeywords = map[string]bool{
+	"enum": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"minLength": true, "maxLength": true, "pattern": true, "format": true,
+}
+
+// keywordTag matches a tag in keyword form: it begins with WORD=, the
+// prefix the schema library reserves and refuses.
+var keywordTag = regexp.MustCompile(`^[^ \t\n]*=`)
+
+// tagKeyword is one KEYWORD=VALUE of a tag.
+type tagKeyword struct{ name, value string }
+
+// parseSchemaTag splits a tag in keyword form into its keywords.
+func parseSchemaTag(tag string) ([]tagKeyword, error) {
+	// Split at the commas followed by a known KEYWORD=.
+	var cuts []int
+	for i := 0; i < len(tag); i++ {
+		if i == 0 || tag[i-1] == ',' {
+			for _, k := range tagKeywords {
+				if strings.HasPrefix(tag[i:], k+"=") {
+					cuts = append(cuts, i)
+					break
+				}
+			}
+		}
+	}
+	if len(cuts) == 0 || cuts[0] != 0 {
+		name, _, _ := strings.Cut(tag, "=")
+		return nil, fmt.Errorf("unknown keyword %q (known: %s)", name, strings.Join(tagKeywords, ", "))
+	}
+	var kws []tagKeyword
+	seen := map[string]bool{}
+	for i, start := range cuts {
+		end := len(tag)
+		if i+1 < len(cuts) {
+			end = cuts[i+1] - 1 // the comma before the next keyword
+		}
+		name, value, _ := strings.Cut(tag[start:end], "=")
+		if seen[name] {
+			return nil, fmt.Errorf("keyword %q given twice", name)
+		}
+		seen[name] = true
+		kws = append(kws, tagKeyword{name, value})
+	}
+	return kws, nil
+}
+
+// hasKeywordTags reports whether t, or a type it is built from, has a
+// struct field with a jsonschema tag in keyword form.
+func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Map {
+		return hasKeywordTags(t.Elem(), seen)
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return false
+	}
+	seen[t] = true
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
+			return true
+		}
+		if hasKeywordTags(f.Type, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutKeywordTags returns a type that encodes as t does but whose
+// keyword tags are gone, for the schema library, which refuses them: the
+// same type when t has none, otherwise struct types rebuilt with
+// reflect.StructOf.
+func withoutKeywordTags(t reflect.Type, seen map[reflect.Type]bool) (reflect.Type, error) {
+	if !hasKeywordTags(t, map[reflect.Type]bool{}) || seen[t] {
+		// A type that refers to itself is left as it is: the schema library
+		// refuses the cycle with its own error.
+		return t, nil
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		elem, err := withoutKeywordTags(t.Elem(), seen)
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind() {
+		case reflect.Pointer:
+			return reflect.PointerTo(elem), nil
+		case reflect.Slice:
+			return reflect.SliceOf(elem), nil
+		case reflect.Array:
+			return reflect.ArrayOf(t.Len(), elem), nil
+		default:
+			return reflect.MapOf(t.Key(), elem), nil
+		}
+	}
+	var fields []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			continue // never encoded
+		}
+		if f.PkgPath != "" {
+			return nil, fmt.Errorf("%v embeds the unexported type %v: keyword tags are not supported there", t, f.Type)
+		}
+		ft, err := withoutKeywordTags(f.Type, seen)
+		if err != nil {
+			return nil, err
+		}
+		f.Type = ft
+		// The schema library reads only these two keys.
+		orig := f.Tag
+		f.Tag = ""
+		if j, ok := orig.Lookup("json"); ok {
+			f.Tag = reflect.StructTag("json:" + strconv.Quote(j))
+		}
+		if tag, ok := orig.Lookup("jsonschema"); ok && !keywordTag.MatchString(tag) {
+			f.Tag += reflect.StructTag(" jsonschema:" + strconv.Quote(tag))
+		}
+		f.Index, f.Offset = nil, 0
+		fields = append(fields, f)
+	}
+	return reflect.StructOf(fields), nil
+}
+
+// applyKeywordTags sets on s, the schema inferred for t, what the keyword
+// tags of t's fields say.
+func applyKeywordTags(t reflect.Type, s *gojsonschema.Schema, seen map[reflect.Type]bool) error {
+	if s == nil || seen[t] {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return applyKeywordTags(t.Elem(), s, seen)
+	case reflect.Slice, reflect.Array:
+		return applyKeywordTags(t.Elem(), s.Items, seen)
+	case reflect.Map:
+		return applyKeywordTags(t.Elem(), s.AdditionalProperties, seen)
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	for _, f := range reflect.VisibleFields(t) {
+		name, ok := jsonName(f)
+		if !ok {
+			continue
+		}
+		prop := s.Properties[name]
+		if prop == nil {
+			continue
+		}
+		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
+			if err := applyTag(f.Type, prop, tag); err != nil {
+				return fmt.Errorf("field %s.%s: jsonschema tag %q: %w", t, f.Name, tag, err)
+			}
+		}
+		if !f.Anonymous {
+			if err := applyKeywordTags(f.Type, prop, seen); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonName is the property name encoding/json gives f, and whether it
+// encodes f at all.
+func jsonName(f reflect.StructField) (string, bool) {
+	if !f.IsExported() {
+		return "", false
+	}
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	switch {
+	case f.Tag.Get("json") == "-":
+		return "", false
+	case name == "":
+		return f.Name, true
+	}
+	return name, true
+}
+
+// applyTag sets the keywords of one field's tag on its schema prop; t is
+// the field's Go type.
+func applyTag(t reflect.Type, prop *gojsonschema.Schema, tag string) error {
+	kws, err := parseSchemaTag(tag)
+	if err != nil {
+		return err
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	for _, kw := range kws {
+		target, vt := prop, t
+		if itemKeywords[kw.name] && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && prop.Items != nil {
+			target, vt = prop.Items, t.Elem()
+			for vt.Kind() == reflect.Pointer {
+				vt = vt.Elem()
+			}
+		}
+		if err := setKeyword(target, vt, kw); err != nil {
+			return fmt.Errorf("%s: %w", kw.name, err)
+		}
+	}
+	// What the tag gave must fit the schema it is part of.
+	resolved, err := prop.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	if len(prop.Default) > 0 {
+		var v any
+		if err := json.Unmarshal(prop.Default, &v); err != nil {
+			return fmt.Errorf("default: %w", err)
+		}
+		if err := resolved.Validate(v); err != nil {
+			return fmt.Errorf("default %s: %w", prop.Default, err)
+		}
+	}
+	for _, ex := range prop.Examples {
+		if err := resolved.Validate(ex); err != nil {
+			return fmt.Errorf("example %v: %w", ex, err)
+		}
+	}
+	return nil
+}
+
+// setKeyword sets one keyword on s, the schema of a value of Go type t.
+func setKeyword(s *gojsonschema.Schema, t reflect.Type, kw tagKeyword) error {
+	switch kw.name {
+	case "description":
+		s.Description = kw.value
+	case "title":
+		s.Title = kw.value
+	case "format":
+		s.Format = kw.value
+	case "pattern":
+		if _, err := regexp.Compile(kw.value); err != nil {
+			return err
+		}
+		s.Pattern = kw.value
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		n, err := strconv.ParseFloat(kw.value, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", kw.value)
+		}
+		switch kw.name {
+		case "minimum":
+			s.Minimum = &n
+		case "maximum":
+			s.Maximum = &n
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum = &n
+		default:
+			s.ExclusiveMaximum = &n
+		}
+	case "minLength", "maxLength":
+		n, err := strconv.Atoi(kw.value)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a length", kw.value)
+		}
+		if kw.name == "minLength" {
+			s.MinLength = &n
+		} else {
+			s.MaxLength = &n
+		}
+	case "enum", "examples":
+		var values []any
+		for _, text := range strings.Split(kw.value, "|") {
+			v, err := tagValue(t, text)
+			if err != nil {
+				return err
+			}
+			values = append(values, v)
+		}
+		if kw.name == "enum" {
+			s.Enum = values
+		} else {
+			s.Examples = values
+		}
+	case "default":
+		v, err := tagValue(t, kw.value)
+		if err != nil {
+			return err
+		}
+		if s.Default, err = json.Marshal(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tagValue reads a value given in a tag for a field of Go type t: the text
+// itself for a string, JSON otherwise.
+func tagValue(t reflect.Type, text string) (any, error) {
+	if t.Kind() == reflect.String {
+		return text, nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return nil, fmt.Errorf("%q is not JSON", text)
+	}
+	return v, nil
+}
