@@ -19,7 +19,7 @@
 //	}
 //
 //	func main() {
-//		s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
+//		s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
 //		mcp.AddTool(s, &mcp.Tool{Name: "greet", Description: "Says hello."},
 //			func(ctx context.Context, req *mcp.CallToolRequest, in greetArgs) (*mcp.CallToolResult, any, error) {
 //				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("hello, " + in.Name)}}, nil, nil

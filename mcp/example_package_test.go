@@ -15,7 +15,7 @@ type greetArgs struct {
 // newGreeter is the server of the package overview: one tool, its input
 // schema derived from greetArgs.
 func newGreeter() *mcp.Server {
-	s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "greet", Description: "Says hello."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in greetArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("hello, " + in.Name)}}, nil, nil
