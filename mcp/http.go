@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/httpguard"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -133,7 +134,7 @@ type StreamableHTTPHandler struct {
 	server *Server
 	opts   HTTPOptions
 	store  EventStore
-	hosts  hostPolicy
+	hosts  httpguard.HostPolicy
 	log    *slog.Logger
 	drain  *drain
 	bodies *bodyGuard  // bounds body reads; nil without BodyTimeout
@@ -180,7 +181,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	if h.store == nil {
 		h.store = NewMemoryEventStore(nil)
 	}
-	h.hosts = newHostPolicy(&h.opts)
+	h.hosts = httpguard.NewHostPolicy(h.opts.AllowedHosts, h.opts.AllowedOrigins, h.opts.DisableHostCheck)
 	h.initLimits()
 	h.self = rand.Text()
 	h.rep = newReplicas(h)
@@ -190,7 +191,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if reason := h.hosts.check(r); reason != "" {
+	if reason := h.hosts.Check(r); reason != "" {
 		writeHTTPError(w, http.StatusForbidden, rpc.CodeInvalidRequest, reason)
 		return
 	}

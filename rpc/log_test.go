@@ -327,7 +327,7 @@ func TestAnInfoLoggerCostsAMessageNoAllocation(t *testing.T) {
 		h := rpc.NewHTTPHandler(logHandler, opts...)
 		return testing.AllocsPerRun(100, func() {
 			for _, b := range bodies {
-				req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(b))
+				req := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(b))
 				req.Header.Set("Content-Type", "application/json")
 				h.ServeHTTP(httptest.NewRecorder(), req)
 			}
@@ -352,7 +352,7 @@ func TestHTTPRefusalsAreLoggedAtWarnWithTheirStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf syncbuf.Buffer
 			h := rpc.NewHTTPHandler(logHandler, rpc.WithLogger(jsonLogger(&buf, slog.LevelDebug)))
-			req := httptest.NewRequest(tt.method, "/", strings.NewReader(`{"jsonrpc":"2.0","method":"ok","params":["`+logSecret+`"],"id":1}`))
+			req := httptest.NewRequest(tt.method, "http://localhost/", strings.NewReader(`{"jsonrpc":"2.0","method":"ok","params":["`+logSecret+`"],"id":1}`))
 			req.Header.Set("Content-Type", tt.contentType)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
