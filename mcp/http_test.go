@@ -938,16 +938,21 @@ func TestCloseEndsEverySession(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 }
 
-func TestListenAndServeDefaultsToLoopback(t *testing.T) {
-	for in, want := range map[string]string{
-		":8080":          "127.0.0.1:8080",
-		"0.0.0.0:8080":   "0.0.0.0:8080",
-		"localhost:9":    "localhost:9",
-		"[::1]:7":        "[::1]:7",
-		"not an address": "not an address",
-	} {
-		assert.Equal(t, want, mcp.LoopbackDefault(in), in)
-	}
+// The server has rpc's bounds on headers and idle connections but no
+// whole-request read or write timeout, which would cut SSE streams.
+func TestNewHTTPServerBoundsHeadersButNotStreams(t *testing.T) {
+	srv := mcp.NewHTTPServer(http.NotFoundHandler(), nil)
+	assert.Equal(t, mcp.DefaultReadHeaderTimeout, srv.ReadHeaderTimeout)
+	assert.Equal(t, mcp.DefaultIdleTimeout, srv.IdleTimeout)
+	assert.Equal(t, rpc.DefaultMaxHeaderBytes, srv.MaxHeaderBytes)
+	assert.Zero(t, srv.ReadTimeout)
+	assert.Zero(t, srv.WriteTimeout)
+
+	srv = mcp.NewHTTPServer(http.NotFoundHandler(), &mcp.HTTPServerOptions{ReadHeaderTimeout: time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 1 << 20})
+	assert.Equal(t, time.Second, srv.ReadHeaderTimeout)
+	assert.Equal(t, time.Minute, srv.IdleTimeout)
+	assert.Equal(t, 1<<20, srv.MaxHeaderBytes)
+	assert.Zero(t, srv.WriteTimeout)
 }
 
 func TestListenAndServeServesUntilTheContextEnds(t *testing.T) {
