@@ -683,7 +683,7 @@ type frame struct {
 	batch      bool
 	requests   []string // the ids of the messages to answer, as JSON text
 	initialize bool     // a single initialize request
-	id         rpc.ID   // a single message's id, echoed when the whole POST is refused; null otherwise
+	id         rpc.ID   // a lone message to answer: its id, echoed when the POST is refused; else null
 }
 
 // parseFrame classifies a POST body with the reading every other transport
@@ -704,9 +704,6 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 	if f.Batch && len(f.Messages) == 0 {
 		return fr, rpc.InvalidRequest("empty batch")
 	}
-	if !f.Batch && !f.Messages[0].ID.IsZero() {
-		fr.id = f.Messages[0].ID
-	}
 	var unanswerable *rpc.Error // an invalid message to answer with id null
 	for _, m := range f.Messages {
 		switch {
@@ -726,6 +723,9 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 	}
 	if unanswerable != nil && len(fr.requests) == 0 {
 		return fr, unanswerable
+	}
+	if !f.Batch && len(fr.requests) == 1 {
+		fr.id = f.Messages[0].ID
 	}
 	return fr, nil
 }

@@ -330,6 +330,7 @@ func TestSessionIDIsRequiredAndChecked(t *testing.T) {
 		{"POST without the header", func() *http.Response { return f.post("", ping) }, http.StatusBadRequest, "2"},
 		{"POST with an unknown id", func() *http.Response { return f.post("nope", ping) }, http.StatusNotFound, "2"},
 		{"batch without the header", func() *http.Response { return f.post("", "["+ping+"]") }, http.StatusBadRequest, "null"},
+		{"response without the header", func() *http.Response { return f.post("", `{"jsonrpc":"2.0","id":99,"result":{}}`) }, http.StatusBadRequest, "null"},
 		{"GET without the header", func() *http.Response { return f.request(http.MethodGet, "", sse) }, http.StatusBadRequest, "null"},
 		{"GET with an unknown id", func() *http.Response {
 			return f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: "nope"})

@@ -3,6 +3,7 @@ package rpc_test
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -120,4 +122,19 @@ func TestWebSocketAcceptOriginPatternsAreNotUsed(t *testing.T) {
 	ws, _, err := websocket.Dial(ctx, wsURL(srv), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://localhost:5173"}}})
 	require.NoError(t, err, "a loopback page may connect to a loopback server")
 	ws.CloseNow()
+}
+
+func TestARefusedWebSocketUpgradeIsLoggedAtWarn(t *testing.T) {
+	var buf syncbuf.Buffer
+	srv := httptest.NewServer(rpc.NewWebSocketHandler(testService(t), nil, rpc.WithLogger(jsonLogger(&buf, slog.LevelDebug))))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _, err := websocket.Dial(ctx, wsURL(srv), &websocket.DialOptions{Host: "evil.example.com"})
+	require.Error(t, err)
+	line := findRecord(logRecords(t, &buf), "jsonrpc: WebSocket upgrade refused")
+	require.NotNil(t, line, buf.String())
+	assert.Equal(t, "WARN", line["level"])
+	assert.Equal(t, float64(http.StatusForbidden), line["status"])
+	assert.Equal(t, "websocket", line["transport"])
 }
