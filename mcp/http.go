@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/internal/httpguard"
 	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -133,7 +132,7 @@ type StreamableHTTPHandler struct {
 	server *Server
 	opts   HTTPOptions
 	store  EventStore
-	hosts  hostPolicy
+	hosts  httpguard.HostPolicy
 	log    *slog.Logger
 	drain  *drain
 	bodies *bodyGuard  // bounds body reads; nil without BodyTimeout
@@ -180,7 +179,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	if h.store == nil {
 		h.store = NewMemoryEventStore(nil)
 	}
-	h.hosts = newHostPolicy(&h.opts)
+	h.hosts = httpguard.NewHostPolicy(h.opts.AllowedHosts, h.opts.AllowedOrigins, h.opts.DisableHostCheck)
 	h.initLimits()
 	h.self = rand.Text()
 	h.rep = newReplicas(h)
@@ -190,8 +189,13 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if reason := h.hosts.check(r); reason != "" {
+	if reason := h.hosts.Check(r); reason != "" {
 		writeHTTPError(w, http.StatusForbidden, rpc.CodeInvalidRequest, reason)
+		return
+	}
+	if r.Method == http.MethodPost && httpguard.Encoded(r) {
+		httpguard.RefuseEncoded(w.Header())
+		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, httpguard.EncodedReason)
 		return
 	}
 	if r.Method == http.MethodPost {
@@ -240,11 +244,11 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	fr, rerr := parseFrame(body)
 	if rerr != nil {
-		writeHTTPError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+		writeRefusal(w, http.StatusBadRequest, fr.id, rerr)
 		return
 	}
 	if len(fr.requests) > 0 && h.shuttingDown() {
-		refuseShuttingDown(w, rpc.NullID())
+		refuseShuttingDown(w, fr.id)
 		return
 	}
 	sess, created, status, rerr := h.sessionFor(r, fr)
@@ -252,11 +256,11 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		if rerr.Code == rpc.CodeServerBusy {
 			w.Header().Set("Retry-After", retryAfterBusy)
 		}
-		writeHTTPError(w, status, rerr.Code, rerr.Message)
+		writeRefusal(w, status, fr.id, rerr)
 		return
 	}
 	if !sess.enter() {
-		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
+		writeRefusal(w, http.StatusNotFound, fr.id, rpc.NewError(rpc.CodeInvalidRequest, "session not found"))
 		return
 	}
 	defer sess.leave()
@@ -677,65 +681,51 @@ func (h *StreamableHTTPHandler) Close() error {
 // frame is what the handler needs to know of a POST body.
 type frame struct {
 	batch      bool
-	requests   []string // the ids of its requests, as JSON text
+	requests   []string // the ids of the messages to answer, as JSON text
 	initialize bool     // a single initialize request
+	id         rpc.ID   // a lone message to answer: its id, echoed when the POST is refused; else null
 }
 
-// parseFrame classifies a POST body: one message or a batch, each element
-// a request (with a string or number id), a notification or a response.
-// What cannot be routed is refused here: text that is not JSON (-32700),
-// anything else that is not such a message, an empty batch, a request id
-// of null (-32600).
+// parseFrame classifies a POST body with the reading every other transport
+// uses (rpc.ParseFrame): one message or a batch, each element a request, a
+// notification or a response. A message the envelope refuses but whose id
+// can be read is answered by the session under that id, as on any other
+// transport, so it counts as a request. What cannot be routed is refused
+// here, with the error to answer and the id to answer it under: bytes that
+// are not one JSON text (-32700, id null), an empty batch, a request id
+// of null, a body whose only messages to answer have no readable id
+// (-32600).
 func parseFrame(body []byte) (frame, *rpc.Error) {
-	// One strict scan vouches for the whole body (JSON, depth, names,
-	// UTF-8); only a body it refuses is looked at again, for the error.
-	strict := jsonscan.Strict(body, rpc.DefaultMaxDepth)
-	if !strict && !json.Valid(body) {
-		return frame{}, rpc.ParseError("the body is not one JSON text")
+	f, perr := rpc.ParseFrame(body)
+	if perr != nil {
+		return frame{id: rpc.NullID()}, perr
 	}
-	if !strict && depthExceeds(body, rpc.DefaultMaxDepth) {
-		return frame{}, rpc.ParseError(fmt.Sprintf("nesting deeper than %d levels", rpc.DefaultMaxDepth))
+	fr := frame{batch: f.Batch, id: rpc.NullID()}
+	if f.Batch && len(f.Messages) == 0 {
+		return fr, rpc.InvalidRequest("empty batch")
 	}
-	var fr frame
-	elems := []json.RawMessage{body}
-	if isBatch(body) {
-		fr.batch = true
-		elems = nil
-		if err := rpc.DecodeJSON(body, &elems); err != nil {
-			return frame{}, rpc.InvalidRequest(err.Error())
-		}
-		if len(elems) == 0 {
-			return frame{}, rpc.InvalidRequest("empty batch")
-		}
-	}
-	for _, el := range elems {
-		if b := bytes.TrimLeft(el, " \t\r\n"); len(b) == 0 || b[0] != '{' {
-			return frame{}, rpc.InvalidRequest("a message must be a JSON object")
-		}
-		var e envelope
-		var err error
-		if strict {
-			e = envelopeOfStrict(el)
-		} else {
-			e, err = envelopeOf(el)
-		}
-		if err != nil {
-			return frame{}, rpc.InvalidRequest(err.Error())
-		}
+	var unanswerable *rpc.Error // an invalid message to answer with id null
+	for _, m := range f.Messages {
 		switch {
-		case e.Method != nil && e.ID != nil:
-			var id rpc.ID
-			if id.UnmarshalJSON(e.ID) != nil || id.IsNull() {
-				return frame{}, rpc.InvalidRequest("a request id must be a string or a number")
+		case m.Kind == rpc.KindRequest && m.ID.IsNull():
+			return fr, rpc.InvalidRequest("a request id must be a string or a number")
+		case m.Kind == rpc.KindRequest:
+			fr.requests = append(fr.requests, m.ID.String())
+			fr.initialize = m.Request.Method == "initialize" && len(f.Messages) == 1
+		case m.Kind != rpc.KindInvalid || m.LooksLikeResponse:
+		case m.ID.IsNull():
+			if unanswerable == nil {
+				unanswerable = m.Invalid
 			}
-			fr.requests = append(fr.requests, id.String())
-			method, _ := jsonscan.String(e.Method)
-			fr.initialize = method == "initialize" && len(elems) == 1
-		case e.Method != nil:
-		case e.Result != nil || e.Error != nil:
 		default:
-			return frame{}, rpc.InvalidRequest("a message must be a request, a notification or a response")
+			fr.requests = append(fr.requests, m.ID.String())
 		}
+	}
+	if unanswerable != nil && len(fr.requests) == 0 {
+		return fr, unanswerable
+	}
+	if !f.Batch && len(fr.requests) == 1 {
+		fr.id = f.Messages[0].ID
 	}
 	return fr, nil
 }
@@ -743,7 +733,13 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 // writeHTTPError answers with an HTTP error status and a JSON-RPC error
 // body with id null.
 func writeHTTPError(w http.ResponseWriter, status, code int, message string) {
-	body := rpc.EncodeError(rpc.NullID(), rpc.NewError(code, message))
+	writeRefusal(w, status, rpc.NullID(), rpc.NewError(code, message))
+}
+
+// writeRefusal answers with an HTTP error status and a JSON-RPC error body
+// under id: the id of the request refused, or null.
+func writeRefusal(w http.ResponseWriter, status int, id rpc.ID, err *rpc.Error) {
+	body := rpc.EncodeError(id, err)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(body)

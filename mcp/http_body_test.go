@@ -52,10 +52,10 @@ func TestABodyNestedPastTheDepthLimitIsAParseError(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "exactly at the limit the body is read")
 }
 
-func TestABodyWithRepeatedNamesIsAnInvalidRequest(t *testing.T) {
+func TestABodyWithRepeatedNamesIsAParseError(t *testing.T) {
 	f := newFixture(t, nil)
 	session := f.initialize(mcp.Version20251125)
 	resp := f.post(session, `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`)
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-	assert.Equal(t, rpc.CodeInvalidRequest, errorBody(t, resp).Code)
+	assert.Equal(t, rpc.CodeParseError, errorBody(t, resp).Code)
 }

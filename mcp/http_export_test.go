@@ -24,9 +24,6 @@ func SessionCountForTest(h *StreamableHTTPHandler) int {
 	return len(h.sessions)
 }
 
-// LoopbackDefault exposes loopbackDefault.
-var LoopbackDefault = loopbackDefault
-
 // NotifyWithContextForTest sends a notification on a session with a given
 // context, as a handler of another session would.
 func NotifyWithContextForTest(ctx context.Context, ss *ServerSession, method string) error {

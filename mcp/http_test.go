@@ -218,14 +218,22 @@ func messages(t *testing.T, resp *http.Response) []message {
 	return out
 }
 
-// errorBody reads the JSON-RPC error of an HTTP error response.
+// errorBody reads the JSON-RPC error of an HTTP error response, which
+// carries id null.
 func errorBody(t *testing.T, resp *http.Response) *rpc.Error {
+	t.Helper()
+	return refusal(t, resp, "null")
+}
+
+// refusal reads the JSON-RPC error of an HTTP error response and checks
+// its id (JSON text).
+func refusal(t *testing.T, resp *http.Response, id string) *rpc.Error {
 	t.Helper()
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	m := decode(t, string(b))
-	assert.Equal(t, "null", string(m.ID))
+	assert.Equal(t, id, string(m.ID))
 	require.NotNil(t, m.Error, string(b))
 	return m.Error
 }
@@ -289,7 +297,6 @@ func TestNotificationsAndResponsesAreAcceptedWithoutABody(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`,
 		`{"jsonrpc":"2.0","id":99,"result":{}}`,
 		`{"jsonrpc":"2.0","id":98,"error":{"code":-1,"message":"no"}}`,
-		`{"jsonrpc":"1.0","method":"notifications/bad"}`, // never answered
 	} {
 		resp := f.post(session, body)
 		assert.Equal(t, http.StatusAccepted, resp.StatusCode, body)
@@ -297,6 +304,16 @@ func TestNotificationsAndResponsesAreAcceptedWithoutABody(t *testing.T) {
 		assert.Empty(t, b)
 	}
 	assert.Len(t, messages(t, f.post(session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)), 1)
+}
+
+// A message that is not a valid notification and has no id is an invalid
+// request to answer with id null, as on every other transport.
+func TestAnInvalidNotificationIsRefusedWithIDNull(t *testing.T) {
+	f := newFixture(t, nil)
+	session := f.initialize(mcp.Version20251125)
+	resp := f.post(session, `{"jsonrpc":"1.0","method":"notifications/bad"}`)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Equal(t, rpc.CodeInvalidRequest, errorBody(t, resp).Code)
 }
 
 func TestSessionIDIsRequiredAndChecked(t *testing.T) {
@@ -308,23 +325,25 @@ func TestSessionIDIsRequiredAndChecked(t *testing.T) {
 		name   string
 		resp   func() *http.Response
 		status int
+		id     string // of the error: a single request's own
 	}{
-		{"POST without the header", func() *http.Response { return f.post("", ping) }, http.StatusBadRequest},
-		{"POST with an unknown id", func() *http.Response { return f.post("nope", ping) }, http.StatusNotFound},
-		{"batch without the header", func() *http.Response { return f.post("", "["+ping+"]") }, http.StatusBadRequest},
-		{"GET without the header", func() *http.Response { return f.request(http.MethodGet, "", sse) }, http.StatusBadRequest},
+		{"POST without the header", func() *http.Response { return f.post("", ping) }, http.StatusBadRequest, "2"},
+		{"POST with an unknown id", func() *http.Response { return f.post("nope", ping) }, http.StatusNotFound, "2"},
+		{"batch without the header", func() *http.Response { return f.post("", "["+ping+"]") }, http.StatusBadRequest, "null"},
+		{"response without the header", func() *http.Response { return f.post("", `{"jsonrpc":"2.0","id":99,"result":{}}`) }, http.StatusBadRequest, "null"},
+		{"GET without the header", func() *http.Response { return f.request(http.MethodGet, "", sse) }, http.StatusBadRequest, "null"},
 		{"GET with an unknown id", func() *http.Response {
 			return f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: "nope"})
-		}, http.StatusNotFound},
-		{"DELETE without the header", func() *http.Response { return f.request(http.MethodDelete, "", nil) }, http.StatusBadRequest},
+		}, http.StatusNotFound, "null"},
+		{"DELETE without the header", func() *http.Response { return f.request(http.MethodDelete, "", nil) }, http.StatusBadRequest, "null"},
 		{"DELETE with an unknown id", func() *http.Response {
 			return f.request(http.MethodDelete, "", map[string]string{mcp.HeaderSessionID: "nope"})
-		}, http.StatusNotFound},
+		}, http.StatusNotFound, "null"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := tc.resp()
 			assert.Equal(t, tc.status, resp.StatusCode)
-			errorBody(t, resp)
+			refusal(t, resp, tc.id)
 		})
 	}
 	assert.Equal(t, http.StatusOK, f.post(session, ping).StatusCode)
@@ -402,12 +421,12 @@ func TestBodiesThatCannotBeRoutedAreRefused(t *testing.T) {
 	}{
 		{"not JSON", `{"jsonrpc":`, rpc.CodeParseError},
 		{"not an object", `42`, rpc.CodeInvalidRequest},
-		{"no method, no result", `{"jsonrpc":"2.0","id":3}`, rpc.CodeInvalidRequest},
 		{"null request id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, rpc.CodeInvalidRequest},
 		{"object request id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, rpc.CodeInvalidRequest},
 		{"empty batch", `[]`, rpc.CodeInvalidRequest},
-		{"batch with a non-object", `[{"jsonrpc":"2.0","id":3,"method":"ping"},1]`, rpc.CodeInvalidRequest},
-		{"duplicate member", `{"jsonrpc":"2.0","id":3,"id":4,"method":"ping"}`, rpc.CodeInvalidRequest},
+		{"batch of non-objects", `[1,2]`, rpc.CodeInvalidRequest},
+		{"duplicate member", `{"jsonrpc":"2.0","id":3,"id":4,"method":"ping"}`, rpc.CodeParseError},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"\xff\"}", rpc.CodeParseError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := f.post(session, tc.body)
@@ -427,6 +446,9 @@ func TestInvalidRequestsAreAnsweredOnTheirStream(t *testing.T) {
 		{"params not structured", `{"jsonrpc":"2.0","id":"s","method":"ping","params":3}`, `"s"`},
 		{"unknown method", `{"jsonrpc":"2.0","id":6,"method":"nope"}`, "6"},
 		{"escaped string id", `{"jsonrpc":"2.0","id":"\u00e9","method":"nope"}`, `"\u00e9"`},
+		{"no method, no result", `{"jsonrpc":"2.0","id":3}`, "3"},
+		{"method in capitals", `{"jsonrpc":"2.0","id":"M","Method":"ping"}`, `"M"`},
+		{"method with a NUL", `{"jsonrpc":"2.0","id":8,"method\u0000":"ping"}`, "8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := f.post(session, tc.body)
@@ -437,6 +459,31 @@ func TestInvalidRequestsAreAnsweredOnTheirStream(t *testing.T) {
 			assert.NotNil(t, msgs[0].Error)
 		})
 	}
+}
+
+// In a batch, an element that is not a message is answered in the batch's
+// array with id null, beside the answers of the others, as on every other
+// transport.
+func TestABatchElementThatIsNotAMessageIsAnsweredInTheArray(t *testing.T) {
+	f := newFixture(t, nil)
+	session := f.initialize(mcp.Version20250326)
+	resp := f.post(session, `[{"jsonrpc":"2.0","id":3,"method":"ping"},1]`)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var data []string
+	for _, ev := range newSSE(t, resp).all(t) {
+		if ev.Data != "" {
+			data = append(data, ev.Data)
+		}
+	}
+	require.Len(t, data, 1)
+	var replies []message
+	require.NoError(t, json.Unmarshal([]byte(data[0]), &replies), data[0])
+	require.Len(t, replies, 2)
+	assert.Equal(t, "3", string(replies[0].ID))
+	assert.NotNil(t, replies[0].Result)
+	assert.Equal(t, "null", string(replies[1].ID))
+	require.NotNil(t, replies[1].Error)
+	assert.Equal(t, rpc.CodeInvalidRequest, replies[1].Error.Code)
 }
 
 func TestProtocolVersionHeader(t *testing.T) {
@@ -892,16 +939,21 @@ func TestCloseEndsEverySession(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 }
 
-func TestListenAndServeDefaultsToLoopback(t *testing.T) {
-	for in, want := range map[string]string{
-		":8080":          "127.0.0.1:8080",
-		"0.0.0.0:8080":   "0.0.0.0:8080",
-		"localhost:9":    "localhost:9",
-		"[::1]:7":        "[::1]:7",
-		"not an address": "not an address",
-	} {
-		assert.Equal(t, want, mcp.LoopbackDefault(in), in)
-	}
+// The server has rpc's bounds on headers and idle connections but no
+// whole-request read or write timeout, which would cut SSE streams.
+func TestNewHTTPServerBoundsHeadersButNotStreams(t *testing.T) {
+	srv := mcp.NewHTTPServer(http.NotFoundHandler(), nil)
+	assert.Equal(t, mcp.DefaultReadHeaderTimeout, srv.ReadHeaderTimeout)
+	assert.Equal(t, mcp.DefaultIdleTimeout, srv.IdleTimeout)
+	assert.Equal(t, rpc.DefaultMaxHeaderBytes, srv.MaxHeaderBytes)
+	assert.Zero(t, srv.ReadTimeout)
+	assert.Zero(t, srv.WriteTimeout)
+
+	srv = mcp.NewHTTPServer(http.NotFoundHandler(), &mcp.HTTPServerOptions{ReadHeaderTimeout: time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 1 << 20})
+	assert.Equal(t, time.Second, srv.ReadHeaderTimeout)
+	assert.Equal(t, time.Minute, srv.IdleTimeout)
+	assert.Equal(t, 1<<20, srv.MaxHeaderBytes)
+	assert.Zero(t, srv.WriteTimeout)
 }
 
 func TestListenAndServeServesUntilTheContextEnds(t *testing.T) {

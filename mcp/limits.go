@@ -86,35 +86,6 @@ func writeBusy(w http.ResponseWriter, id rpc.ID, err *rpc.Error) {
 	writeModernJSON(w, http.StatusServiceUnavailable, id, nil, err)
 }
 
-// depthExceeds reports whether a JSON text that is known to be valid
-// nests arrays and objects deeper than max.
-func depthExceeds(b []byte, max int) bool {
-	depth := 0
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			depth++
-			if depth > max {
-				return true
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return false
-}
-
 // initLimits sets the handler's bounds from its options.
 func (h *StreamableHTTPHandler) initLimits() {
 	h.opts.MaxSessions = limitOr(h.opts.MaxSessions, DefaultMaxSessions)

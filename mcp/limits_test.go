@@ -519,7 +519,7 @@ func TestSessionsPastTheBoundAreRefusedAndNothingIsMade(t *testing.T) {
 		sessions = append(sessions, f.initialize(mcp.Version20251125))
 	}
 	resp := f.post("", fmt.Sprintf(initMessage, mcp.Version20251125))
-	assertBusy(t, resp, "null", limit)
+	assertBusy(t, resp, "1", limit) // the initialize's own id
 	assert.Empty(t, resp.Header.Get(mcp.HeaderSessionID))
 	assert.Equal(t, limit, mcp.SessionCountForTest(f.h))
 	assert.Len(t, f.srv.Sessions(), limit)
@@ -539,7 +539,7 @@ func TestSessionsAreBoundedByDefault(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		resp.Body.Close()
 	}
-	assertBusy(t, f.post("", fmt.Sprintf(initMessage, mcp.Version20251125)), "null", mcp.DefaultMaxSessions)
+	assertBusy(t, f.post("", fmt.Sprintf(initMessage, mcp.Version20251125)), "1", mcp.DefaultMaxSessions)
 }
 
 // openListen starts a subscriptions/listen and waits for its

@@ -40,7 +40,7 @@ func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (an
 		Notifications subscriptionFilter `json:"notifications"`
 	}
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		return nil, rpc.InvalidParams(err.Error())
+		return nil, rpc.InvalidParams(rpc.DecodeReason(err))
 	}
 	offered := s.offer(Version20260728)
 	want := p.Notifications

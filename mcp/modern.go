@@ -519,7 +519,7 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 	c.bindTarget, c.bindArgs = target, args
 	if len(inputs) > 0 && string(inputs) != "null" {
 		if err := json.Unmarshal(inputs, &c.inputs); err != nil {
-			return rpc.InvalidParams("params.inputResponses: " + err.Error())
+			return rpc.InvalidParams("params.inputResponses: " + rpc.DecodeReason(err))
 		}
 	}
 	if len(state) > 0 && string(state) != "null" {

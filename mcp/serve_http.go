@@ -2,21 +2,20 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"io"
 	"net"
 	"net/http"
-	"sync"
 	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // The defaults of HTTPServerOptions.
 const (
 	// DefaultReadHeaderTimeout bounds reading a request's headers.
-	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadHeaderTimeout = rpc.DefaultReadHeaderTimeout
 	// DefaultIdleTimeout bounds how long a kept-alive connection may wait
 	// for its next request.
-	DefaultIdleTimeout = 120 * time.Second
+	DefaultIdleTimeout = rpc.DefaultIdleTimeout
 	// DefaultBodyTimeout bounds reading a POST body (HTTPOptions.BodyTimeout).
 	DefaultBodyTimeout = 30 * time.Second
 )
@@ -25,7 +24,8 @@ const (
 // [ListenAndServe] run. The zero value gives the defaults. There is
 // deliberately no whole-request read or write timeout: SSE streams live as
 // long as their calls or sessions do. A body is bounded by the handler
-// instead ([HTTPOptions].BodyTimeout).
+// instead ([HTTPOptions].BodyTimeout). The server is the one rpc runs
+// ([rpc.ServeListener]) without those two bounds.
 type HTTPServerOptions struct {
 	// ReadHeaderTimeout bounds reading the headers of a request, so a
 	// client that dribbles them is cut off. 0 means 10 seconds.
@@ -33,41 +33,35 @@ type HTTPServerOptions struct {
 	// IdleTimeout bounds how long a kept-alive connection waits for its
 	// next request. 0 means 120 seconds.
 	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds the size of a request's headers (the request
+	// line included); larger ones get 431. 0 means 64 KiB
+	// (rpc.DefaultMaxHeaderBytes).
+	MaxHeaderBytes int
 	// ShutdownGrace bounds how long requests in flight may take to finish
 	// once the context of ServeListener ends; past it they are cancelled.
 	// 0 means 10 seconds.
 	ShutdownGrace time.Duration
 }
 
-func (o *HTTPServerOptions) withDefaults() HTTPServerOptions {
-	var v HTTPServerOptions
+// rpcOptions are the options of rpc's server that o stands for: no read
+// or write timeout.
+func (o *HTTPServerOptions) rpcOptions() *rpc.HTTPServerOptions {
+	v := rpc.HTTPServerOptions{ReadTimeout: -1, WriteTimeout: -1}
 	if o != nil {
-		v = *o
+		v.ReadHeaderTimeout, v.IdleTimeout, v.MaxHeaderBytes, v.ShutdownGrace = o.ReadHeaderTimeout, o.IdleTimeout, o.MaxHeaderBytes, o.ShutdownGrace
 	}
-	if v.ReadHeaderTimeout <= 0 {
-		v.ReadHeaderTimeout = DefaultReadHeaderTimeout
-	}
-	if v.IdleTimeout <= 0 {
-		v.IdleTimeout = DefaultIdleTimeout
-	}
-	if v.ShutdownGrace <= 0 {
-		v.ShutdownGrace = DefaultShutdownGrace
-	}
-	return v
+	return &v
 }
 
-// NewHTTPServer returns an http.Server for h with the timeouts of o (nil
+// NewHTTPServer returns an http.Server for h with the bounds of o (nil
 // means the defaults), for callers that run their own server.
 func NewHTTPServer(h http.Handler, o *HTTPServerOptions) *http.Server {
-	v := o.withDefaults()
-	return &http.Server{Handler: h, ReadHeaderTimeout: v.ReadHeaderTimeout, IdleTimeout: v.IdleTimeout}
+	return rpc.NewHTTPServer(h, o.rpcOptions())
 }
 
 // Shutdowner is a handler that can stop gracefully: a
 // StreamableHTTPHandler, an rpc.HTTPHandler or an rpc.WebSocketHandler.
-type Shutdowner interface {
-	Shutdown(ctx context.Context) error
-}
+type Shutdowner = rpc.Shutdowner
 
 // ServeListener serves h on ln until ctx is done, then shuts down within
 // o.ShutdownGrace: the listener closes, and when h is a [Shutdowner] (a
@@ -77,34 +71,7 @@ type Shutdowner interface {
 // period are cancelled and their connections closed. It returns ctx's
 // error after a shutdown, or the error that stopped serving.
 func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, o *HTTPServerOptions) error {
-	v := o.withDefaults()
-	srv := NewHTTPServer(h, o)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), v.ShutdownGrace)
-	defer cancel()
-	var wg sync.WaitGroup
-	var serverErr error
-	wg.Go(func() { serverErr = srv.Shutdown(sctx) })
-	switch x := h.(type) {
-	case Shutdowner:
-		x.Shutdown(sctx)
-	case io.Closer:
-		x.Close()
-	}
-	wg.Wait()
-	if serverErr != nil {
-		srv.Close()
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return ctx.Err()
+	return rpc.ServeListener(ctx, ln, h, o.rpcOptions())
 }
 
 // ListenAndServe serves h on addr with the default [HTTPServerOptions]
@@ -112,18 +79,5 @@ func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, o *HTTP
 // without a host (":8080") binds 127.0.0.1, not every interface; name the
 // host to listen elsewhere.
 func ListenAndServe(ctx context.Context, addr string, h http.Handler) error {
-	ln, err := net.Listen("tcp", loopbackDefault(addr))
-	if err != nil {
-		return err
-	}
-	return ServeListener(ctx, ln, h, nil)
-}
-
-// loopbackDefault puts 127.0.0.1 in an address without a host.
-func loopbackDefault(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || host != "" {
-		return addr
-	}
-	return net.JoinHostPort("127.0.0.1", port)
+	return rpc.ListenAndServe(ctx, addr, h, (*HTTPServerOptions)(nil).rpcOptions())
 }

@@ -153,8 +153,8 @@ func TestHTTPShutdownAnswersASessionsCallInFlightAndRefusesNewRequests(t *testin
 
 	shut := shutdownAsync(f.h, 5*time.Second)
 	sessionHdr := map[string]string{mcp.HeaderSessionID: session, mcp.HeaderProtocolVersion: mcp.Version20251125}
-	untilRefused(t, f.ts.URL, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, sessionHdr, "null")
-	untilRefused(t, f.ts.URL, fmt.Sprintf(initMessage, mcp.Version20251125), nil, "null")
+	untilRefused(t, f.ts.URL, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, sessionHdr, "3")
+	untilRefused(t, f.ts.URL, fmt.Sprintf(initMessage, mcp.Version20251125), nil, "1")
 	// No new GET stream either.
 	get := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: session, mcp.HeaderProtocolVersion: mcp.Version20251125})
 	assert.Equal(t, http.StatusServiceUnavailable, get.StatusCode)

@@ -127,7 +127,7 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts 
 	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
 		var in In // callTool has set absent arguments to {}
 		if err := rpc.DecodeJSON(req.Params.Arguments, &in); err != nil {
-			return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
+			return nil, rpc.InvalidParams("invalid arguments: " + rpc.DecodeReason(err))
 		}
 		res, out, err := h(ctx, req, in)
 		if err != nil {

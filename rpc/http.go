@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/schemarpc/schemarpc/internal/httpguard"
 	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
@@ -16,8 +17,13 @@ import (
 // there is nothing to answer (notifications, responses). JSON-RPC errors,
 // -32700 included, travel in a 200 body. HTTP itself answers:
 //
+//   - 403 when the Host or Origin header names a site this server does not
+//     answer for (the DNS-rebinding defence: [WithAllowedHosts],
+//     [WithAllowedOrigins], [WithoutHostCheck]);
 //   - 405 with "Allow: POST" for any other method;
-//   - 415 unless Content-Type is application/json (parameters allowed);
+//   - 415 unless Content-Type is application/json (parameters allowed),
+//     and for any Content-Encoding but identity: bodies are not
+//     decompressed;
 //   - 413 when the body exceeds the size limit (4 MiB by default);
 //   - 429 with Retry-After (whole seconds, rounded up) and the JSON-RPC
 //     error in the body when a lone request is refused with a retry hint
@@ -29,14 +35,16 @@ type HTTPHandler struct {
 	eng   *engine
 	limit int
 	gate  admission
+	hosts httpguard.HostPolicy
 }
 
 // NewHTTPHandler returns an http.Handler serving h. Options: the limits,
-// [WithLogger].
+// [WithLogger], and the Host and Origin checks ([WithAllowedHosts],
+// [WithAllowedOrigins], [WithoutHostCheck]).
 func NewHTTPHandler(h Handler, opts ...Option) *HTTPHandler {
 	o := buildOptions(append(opts, WithHandler(h)))
 	withTransportName("http")(&o)
-	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize, gate: newAdmission()}
+	return &HTTPHandler{eng: newEngine(o), limit: o.maxMessageSize, gate: newAdmission(), hosts: o.hostPolicy()}
 }
 
 // refuse answers r with an HTTP error and logs it at warn: the client
@@ -48,6 +56,10 @@ func (h *HTTPHandler) refuse(w http.ResponseWriter, r *http.Request, status int,
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if reason := h.hosts.Check(r); reason != "" {
+		h.refuse(w, r, http.StatusForbidden, reason)
+		return
+	}
 	ctx, leave, ok := h.gate.enter(r.Context())
 	if !ok {
 		refuseShuttingDown(w)
@@ -61,6 +73,11 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		h.refuse(w, r, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		return
+	}
+	if httpguard.Encoded(r) {
+		httpguard.RefuseEncoded(w.Header())
+		h.refuse(w, r, http.StatusUnsupportedMediaType, httpguard.EncodedReason)
 		return
 	}
 	if r.ContentLength > int64(h.limit) {

@@ -153,7 +153,7 @@ func (b *brokenBody) Read(p []byte) (int, error) {
 }
 
 func TestHTTPAnswers400WhenTheBodyCannotBeRead(t *testing.T) {
-	req := httptest.NewRequest(http.MethodPost, "/", &brokenBody{})
+	req := httptest.NewRequest(http.MethodPost, "http://localhost/", &brokenBody{})
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	rpc.NewHTTPHandler(testService(t)).ServeHTTP(rec, req)

@@ -64,6 +64,10 @@ type options struct {
 	// WithInlineBudget); <= 0 serves none there.
 	inlineBudget time.Duration
 	firstID      int64 // see WithFirstID
+
+	allowedHosts   []string // see WithAllowedHosts
+	allowedOrigins []string // see WithAllowedOrigins
+	hostCheckOff   bool     // see WithoutHostCheck
 }
 
 func buildOptions(opts []Option) options {

@@ -327,7 +327,7 @@ func TestAnInfoLoggerCostsAMessageNoAllocation(t *testing.T) {
 		h := rpc.NewHTTPHandler(logHandler, opts...)
 		return testing.AllocsPerRun(100, func() {
 			for _, b := range bodies {
-				req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(b))
+				req := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(b))
 				req.Header.Set("Content-Type", "application/json")
 				h.ServeHTTP(httptest.NewRecorder(), req)
 			}
@@ -343,17 +343,26 @@ func TestAnInfoLoggerCostsAMessageNoAllocation(t *testing.T) {
 func TestHTTPRefusalsAreLoggedAtWarnWithTheirStatus(t *testing.T) {
 	tests := []struct {
 		name, method, contentType string
+		host, encoding            string
 		status                    int
 	}{
 		{name: "not POST", method: http.MethodGet, contentType: "application/json", status: http.StatusMethodNotAllowed},
 		{name: "not JSON", method: http.MethodPost, contentType: "text/plain", status: http.StatusUnsupportedMediaType},
+		{name: "foreign host", method: http.MethodPost, contentType: "application/json", host: "evil.example.com", status: http.StatusForbidden},
+		{name: "compressed", method: http.MethodPost, contentType: "application/json", encoding: "gzip", status: http.StatusUnsupportedMediaType},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf syncbuf.Buffer
 			h := rpc.NewHTTPHandler(logHandler, rpc.WithLogger(jsonLogger(&buf, slog.LevelDebug)))
-			req := httptest.NewRequest(tt.method, "/", strings.NewReader(`{"jsonrpc":"2.0","method":"ok","params":["`+logSecret+`"],"id":1}`))
+			req := httptest.NewRequest(tt.method, "http://localhost/", strings.NewReader(`{"jsonrpc":"2.0","method":"ok","params":["`+logSecret+`"],"id":1}`))
 			req.Header.Set("Content-Type", tt.contentType)
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			if tt.encoding != "" {
+				req.Header.Set("Content-Encoding", tt.encoding)
+			}
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
 			require.Equal(t, tt.status, rec.Code)

@@ -39,7 +39,7 @@ func (r *Request) DecodeParams(v any) error {
 		return nil
 	}
 	if err := DecodeJSON(r.Params, v); err != nil {
-		return InvalidParams(fmt.Sprintf("cannot decode: %v", err))
+		return InvalidParams("cannot decode: " + DecodeReason(err))
 	}
 	return nil
 }

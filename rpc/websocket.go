@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sync"
 
 	"github.com/coder/websocket"
+
+	"github.com/schemarpc/schemarpc/internal/httpguard"
+	"github.com/schemarpc/schemarpc/internal/logx"
 )
 
 // WebSocketTransport carries one message per WebSocket text frame. A binary
@@ -54,24 +58,46 @@ func (t *WebSocketTransport) Close() error {
 // WebSocketHandler upgrades HTTP requests to WebSocket and serves JSON-RPC
 // on each connection, in both directions: handlers can call the client back
 // through [ConnFromContext].
+//
+// Before upgrading it checks Host and Origin as [HTTPHandler] does, and
+// answers 403 to a request that could come from a page using DNS
+// rebinding, or from a page of another site: the browser's same-origin
+// policy does not cover WebSocket.
 type WebSocketHandler struct {
 	h      Handler
 	opts   []Option
 	accept *websocket.AcceptOptions
 	gate   admission
+	hosts  httpguard.HostPolicy
+	log    *slog.Logger
 
 	mu    sync.Mutex
 	conns map[*Conn]struct{}
 }
 
-// NewWebSocketHandler returns a handler serving h. accept may be nil; by
-// default only same-origin browser connections are accepted.
+// NewWebSocketHandler returns a handler serving h. accept may be nil. The
+// Host and Origin checks are those of the options ([WithAllowedHosts],
+// [WithAllowedOrigins], [WithoutHostCheck]): they replace the websocket
+// library's own origin check, so accept's OriginPatterns and
+// InsecureSkipVerify are not used.
 func NewWebSocketHandler(h Handler, accept *websocket.AcceptOptions, opts ...Option) *WebSocketHandler {
-	return &WebSocketHandler{h: h, opts: opts, accept: accept, gate: newAdmission(), conns: map[*Conn]struct{}{}}
+	o := buildOptions(opts)
+	a := websocket.AcceptOptions{}
+	if accept != nil {
+		a = *accept
+	}
+	a.OriginPatterns, a.InsecureSkipVerify = nil, true // the host policy has decided
+	return &WebSocketHandler{h: h, opts: opts, accept: &a, gate: newAdmission(), hosts: o.hostPolicy(),
+		log: logx.With(o.logger, logx.Transport, "websocket"), conns: map[*Conn]struct{}{}}
 }
 
 // ServeHTTP upgrades the request and serves the connection until it ends.
 func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if reason := h.hosts.Check(r); reason != "" {
+		h.log.LogAttrs(r.Context(), slog.LevelWarn, "jsonrpc: WebSocket upgrade refused", slog.Int(logx.Status, http.StatusForbidden), slog.String(logx.Error, reason))
+		http.Error(w, reason, http.StatusForbidden)
+		return
+	}
 	ctx, leave, ok := h.gate.enter(r.Context())
 	if !ok {
 		refuseShuttingDown(w)

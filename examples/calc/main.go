@@ -3,7 +3,11 @@
 //
 // By default it speaks newline-delimited JSON-RPC on stdin and stdout. With
 // -http ADDR it serves JSON-RPC over HTTP POST at "/"; with -ws ADDR it
-// serves WebSocket at "/". It listens only where told, and logs to stderr.
+// serves WebSocket at "/". It listens only where told (an address without
+// a host, ":8080", means 127.0.0.1), with rpc.ListenAndServe's timeouts, and
+// logs to stderr. Over HTTP and WebSocket it answers only requests whose
+// Host and Origin name this machine (403 otherwise), the defence against
+// DNS rebinding.
 //
 //	echo '{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1}' | go run ./examples/calc
 //	go run ./examples/calc -http 127.0.0.1:8080
@@ -17,12 +21,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/schemarpc/schemarpc/examples/calc/calcrpc"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -87,39 +89,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var addr string
+	var h http.Handler
 	switch {
 	case *httpAddr != "":
-		return serveHTTP(ctx, *httpAddr, rpc.NewHTTPHandler(router, rpc.WithLogger(log)), log)
+		addr, h = *httpAddr, rpc.NewHTTPHandler(router, rpc.WithLogger(log))
 	case *wsAddr != "":
-		return serveHTTP(ctx, *wsAddr, rpc.NewWebSocketHandler(router, nil, rpc.WithLogger(log)), log)
+		addr, h = *wsAddr, rpc.NewWebSocketHandler(router, nil, rpc.WithLogger(log))
 	default:
 		return rpc.Serve(ctx, rpc.NewStreamTransport(stdin, stdout), router, rpc.WithLogger(log))
 	}
-}
-
-// serveHTTP serves h on addr until ctx ends, then shuts down gracefully.
-func serveHTTP(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
+	err := rpc.ListenAndServe(ctx, addr, h, &rpc.HTTPServerOptions{Logger: log})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil // a signal: shut down as asked
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/", h)
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	log.Info("calc: listening", "addr", ln.Addr().String())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		return srv.Shutdown(shutdown)
-	}
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -67,7 +68,14 @@ func start(t *testing.T, args ...string) (cmd *exec.Cmd, stdin io.WriteCloser, s
 // returns the address it reports.
 func listening(t *testing.T, flag string) string {
 	t.Helper()
-	_, _, _, stderr := start(t, flag, "127.0.0.1:0")
+	addr, _ := listeningCmd(t, flag)
+	return addr
+}
+
+// listeningCmd is listening that also returns the process.
+func listeningCmd(t *testing.T, flag string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd, _, _, stderr := start(t, flag, "127.0.0.1:0")
 	re := regexp.MustCompile(`addr=(127\.0\.0\.1:\d+)`)
 	lines := make(chan string)
 	go func() {
@@ -90,7 +98,7 @@ func listening(t *testing.T, flag string) string {
 					for range lines {
 					}
 				}()
-				return m[1]
+				return m[1], cmd
 			}
 		case <-deadline:
 			t.Fatal("calc did not report its address")
@@ -210,6 +218,85 @@ func TestCalcOverWebSocket(t *testing.T) {
 	require.NoError(t, err)
 	defer conn.Close()
 	exerciseClient(t, conn)
+}
+
+// Over HTTP and WebSocket, calc answers only requests whose Host and
+// Origin name this machine: a page of another site, or one that rebinds
+// its own name to 127.0.0.1, gets 403.
+func TestCalcRefusesAForeignHostOrOrigin(t *testing.T) {
+	call := `{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1}`
+	for _, flag := range []string{"-http", "-ws"} {
+		addr := listening(t, flag)
+		for _, tc := range []struct {
+			name, host, origin string
+			want               int
+		}{
+			{"loopback", "", "", 0},
+			{"loopback page", "", "http://localhost:3000", 0},
+			{"foreign host", "evil.example.com", "", http.StatusForbidden},
+			{"foreign origin", "", "http://evil.example.com", http.StatusForbidden},
+		} {
+			t.Run(flag+"/"+tc.name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				hdr := http.Header{}
+				if tc.origin != "" {
+					hdr.Set("Origin", tc.origin)
+				}
+				if flag == "-ws" {
+					ws, resp, err := websocket.Dial(ctx, "ws://"+addr+"/", &websocket.DialOptions{Host: tc.host, HTTPHeader: hdr})
+					if tc.want == http.StatusForbidden {
+						require.Error(t, err)
+						require.NotNil(t, resp)
+						assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+						return
+					}
+					require.NoError(t, err)
+					defer ws.CloseNow()
+					require.NoError(t, ws.Write(ctx, websocket.MessageText, []byte(call)))
+					_, b, err := ws.Read(ctx)
+					require.NoError(t, err)
+					assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":3}`, string(b))
+					return
+				}
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/", strings.NewReader(call))
+				require.NoError(t, err)
+				req.Header = hdr
+				req.Header.Set("Content-Type", "application/json")
+				if tc.host != "" {
+					req.Host = tc.host
+				}
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err)
+				defer resp.Body.Close()
+				if tc.want == http.StatusForbidden {
+					assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+					return
+				}
+				b, err := io.ReadAll(resp.Body)
+				require.NoError(t, err)
+				assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":3}`, string(b))
+			})
+		}
+	}
+}
+
+// On SIGINT, calc over HTTP shuts down gracefully and exits with status 0.
+func TestCalcShutsDownCleanlyOnInterrupt(t *testing.T) {
+	for _, flag := range []string{"-http", "-ws"} {
+		t.Run(flag, func(t *testing.T) {
+			_, cmd := listeningCmd(t, flag)
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				assert.NoError(t, err, "exit status 0")
+			case <-time.After(20 * time.Second):
+				t.Fatal("calc did not exit")
+			}
+		})
+	}
 }
 
 func TestCalcRefusesBadFlags(t *testing.T) {

@@ -148,7 +148,7 @@ func (w *worker) rawSession(ctx context.Context) {
 		w.runCase(ctx, pick(w.rnd, sessionCases), fmt.Sprint(10+i), sessionHeaders(sid)...)
 	}
 	w.deleteSession(ctx, sid)
-	w.runCase(ctx, httpCase{name: "session/after-delete", body: call("ping", `{}`), want: expect{status: 404, code: -32600, id: "null"}}, "99", sessionHeaders(sid)...)
+	w.runCase(ctx, httpCase{name: "session/after-delete", body: call("ping", `{}`), want: expect{status: 404, code: -32600, id: "99"}}, "99", sessionHeaders(sid)...)
 }
 
 // openSession initializes a session by hand and reports its id.
@@ -191,7 +191,7 @@ func (w *worker) rawModern(ctx context.Context) {
 // method.
 func (w *worker) unknownSession(ctx context.Context) {
 	sid := randomSessionID()
-	w.runCase(ctx, httpCase{name: "unknown-session/post", body: call("ping", `{}`), want: expect{status: 404, code: -32600, id: "null"}}, "1", sessionHeaders(sid)...)
+	w.runCase(ctx, httpCase{name: "unknown-session/post", body: call("ping", `{}`), want: expect{status: 404, code: -32600, id: "1"}}, "1", sessionHeaders(sid)...)
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		req := request(ctx, method, w.env.url, nil, append(sessionHeaders(sid), "Accept", "text/event-stream")...)
 		r, err := exchange(w.env.hc, req)

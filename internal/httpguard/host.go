@@ -1,4 +1,4 @@
-package mcp
+package httpguard
 
 import (
 	"net"
@@ -7,8 +7,7 @@ import (
 	"strings"
 )
 
-// hostPolicy is the DNS-rebinding protection of the Streamable HTTP
-// handler: which Host and Origin headers a request may carry.
+// HostPolicy says which Host and Origin headers a request may carry.
 //
 // A web page can make a browser send requests to a server on the user's own
 // machine by pointing a domain it controls at 127.0.0.1; such requests carry
@@ -18,26 +17,33 @@ import (
 // an http(s) origin with a loopback name, an allowed origin, or the request's
 // own Host. On other connections Host is checked only against the allowed
 // hosts, when there are any, and Origin as above minus the loopback rule.
-type hostPolicy struct {
+//
+// The zero HostPolicy checks with no allowed names besides those rules.
+type HostPolicy struct {
 	off     bool
 	hosts   map[string]bool // lower case, "name" (any port) or "name:port"
 	origins map[string]bool // lower case, "scheme://host[:port]" or "null"
 }
 
-// newHostPolicy builds the policy from the handler's options.
-func newHostPolicy(opts *HTTPOptions) hostPolicy {
-	p := hostPolicy{off: opts.DisableHostCheck, hosts: map[string]bool{}, origins: map[string]bool{}}
-	for _, h := range opts.AllowedHosts {
+// NewHostPolicy builds a policy. hosts are Host header values accepted besides the
+// loopback names, "name" (any port) or "name:port"; origins are Origin
+// header values accepted besides loopback origins and the request's own
+// host, "scheme://host[:port]" (or "null"). off turns the checks off, for
+// a server behind a proxy that does them.
+func NewHostPolicy(hosts, origins []string, off bool) HostPolicy {
+	p := HostPolicy{off: off, hosts: map[string]bool{}, origins: map[string]bool{}}
+	for _, h := range hosts {
 		p.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 	}
-	for _, o := range opts.AllowedOrigins {
+	for _, o := range origins {
 		p.origins[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(o), "/"))] = true
 	}
 	return p
 }
 
-// check returns why r must be refused, or "" when it may be served.
-func (p hostPolicy) check(r *http.Request) string {
+// Check returns why r must be refused (with 403), or "" when it may be
+// served.
+func (p HostPolicy) Check(r *http.Request) string {
 	if p.off {
 		return ""
 	}
@@ -60,7 +66,7 @@ func (p hostPolicy) check(r *http.Request) string {
 
 // originOK reports whether an Origin header value is acceptable for a
 // request to reqHost.
-func (p hostPolicy) originOK(origin, reqHost string, local bool) bool {
+func (p HostPolicy) originOK(origin, reqHost string, local bool) bool {
 	o := strings.ToLower(strings.TrimSpace(origin))
 	if p.origins[o] {
 		return true

@@ -1,0 +1,4 @@
+package rpc
+
+// LoopbackDefault exposes loopbackDefault.
+var LoopbackDefault = loopbackDefault
