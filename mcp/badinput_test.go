@@ -62,7 +62,7 @@ func badInputTransports(t *testing.T) map[string]answerOver {
 			return resp.StatusCode, one(t, messages(t, resp))
 		},
 		"mcp stdio": overStream(func(tr rpc.Transport) error {
-			return mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil).Serve(context.Background(), tr)
+			return mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil).Serve(context.Background(), tr)
 		}),
 		"rpc stream": overStream(func(tr rpc.Transport) error {
 			return rpc.Serve(context.Background(), tr, router)
