@@ -249,3 +249,17 @@ func (ss *ServerSession) awaitInit(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// cancelCalls cancels every request of the session in flight; each is
+// answered as its handler returns.
+func (ss *ServerSession) cancelCalls() {
+	ss.mu.Lock()
+	calls := make([]*requestContext, 0, len(ss.inflight))
+	for _, rc := range ss.inflight {
+		calls = append(calls, rc)
+	}
+	ss.mu.Unlock()
+	for _, rc := range calls {
+		rc.cancel()
+	}
+}
