@@ -282,7 +282,7 @@ func (h *StreamableHTTPHandler) cancelOrphans() {
 		orphan := sess.active == 0 && !sess.ended
 		sess.mu.Unlock()
 		if orphan {
-			sess.ss.cancelCalls()
+			sess.ss.cancelCalls(false)
 		}
 	}
 }

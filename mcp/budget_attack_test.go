@@ -38,7 +38,7 @@ func liveHeap() int64 {
 func TestAHeldCallKeepsItsParamsNotItsRequest(t *testing.T) {
 	const calls, pad = 6, 1 << 20
 	t.Run("session call awaiting the client", func(t *testing.T) {
-		hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: -1})
+		hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: -1}, nil)
 		f := hs.f
 		session := f.initialize(mcp.Version20251125)
 		before := liveHeap()
@@ -150,9 +150,9 @@ type attackSize struct {
 func TestMemoryAttacksStayWithinTheBudget(t *testing.T) {
 	size := attackSize{budget: 8 << 20, share: 3 << 20, pad: 1 << 20, heldSessions: 5, heldCalls: 4, idleSessions: 4, reads: 20, uri: 64 << 10}
 	if *budgetFull {
-		size = attackSize{budget: 0, pad: 4<<20 - 200, heldSessions: 10, heldCalls: 200, idleSessions: 100, reads: 200, uri: 1 << 20}
+		size = attackSize{pad: 4<<20 - 200, heldSessions: 5, heldCalls: 200, idleSessions: 20, reads: 50, uri: 1 << 20}
 	}
-	hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: size.budget, MemoryShare: size.share})
+	hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: size.budget, MemoryShare: size.share}, nil)
 	f := hs.f
 	budget := size.budget
 	if budget == 0 {

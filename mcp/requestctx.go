@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -27,6 +28,9 @@ type requestContext struct {
 	// session tracks.
 	cancel    context.CancelFunc
 	cancelled bool
+	// awaiting counts the requests the call has sent the client and
+	// waits for (sampling, elicitation, roots, ping).
+	awaiting atomic.Int32
 }
 
 // newRequestContext returns the context of req, served within parent.
