@@ -25,8 +25,9 @@ import (
 const (
 	// DefaultMemoryBudget is the budget of a Server whose
 	// ServerOptions.MemoryBudget is 0: 256 MiB. It suits a container of
-	// 512 MiB: Go's collector lets the heap grow to about twice what is
-	// live (GOGC=100) before it collects.
+	// 512 MiB run with GOMEMLIMIT a little below that: the budget counts
+	// what is live, and Go's collector lets the heap grow to about twice
+	// that between collections unless the limit makes it collect sooner.
 	DefaultMemoryBudget = 256 << 20
 	// DefaultMemoryShareDivisor gives one client's share of the budget
 	// when ServerOptions.MemoryShare is 0: a quarter of it (64 MiB of the

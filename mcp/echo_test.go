@@ -29,12 +29,12 @@ func echoServer(t *testing.T) *mcp.Server {
 	return s
 }
 
-// An error answer that would quote a megabyte of what the client sent (an
+// An error answer that would quote 64 KiB of what the client sent (an
 // unknown URI, tool, prompt or method) quotes at most about a kilobyte of
 // it, marked as cut, in its message and in each string of its data, in
 // both eras.
 func TestErrorAnswersQuoteABoundedExcerptOfTheInput(t *testing.T) {
-	huge := strings.Repeat("é", 1<<19) // 1 MiB, two bytes a character
+	huge := strings.Repeat("é", 32<<10) // 64 KiB, two bytes a character
 	cases := []struct {
 		name   string
 		modern bool
