@@ -174,8 +174,20 @@ type charge struct {
 	holders atomic.Int32
 }
 
-// hold adds a holder.
-func (c *charge) hold() { c.holders.Add(1) }
+// hold adds a holder. It reports false when the bytes were given back
+// already: a call that starts after its POST ended (it waited for a place
+// while the client hung up) is counted on its own instead.
+func (c *charge) hold() bool {
+	for {
+		n := c.holders.Load()
+		if n == 0 {
+			return false
+		}
+		if c.holders.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
 
 // release drops a holder; the last gives the bytes back.
 func (c *charge) release() {
@@ -217,12 +229,11 @@ func accountOf(ctx context.Context, ss *ServerSession, r *http.Request) string {
 }
 
 // admitCall counts a client request against the budget while it runs: a
-// request that came in a POST holds the POST's charge, any other is
-// counted by its own size. The returned release must be called when the
+// request that came in a POST holds the POST's charge while there is one,
+// any other is counted by its own size. The returned release must be called when the
 // call returns; past the budget it returns the refusal instead.
 func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Request) (release func(), refusal *rpc.Error) {
-	if c := chargeFromContext(ctx); c != nil {
-		c.hold()
+	if c := chargeFromContext(ctx); c != nil && c.hold() {
 		return c.release, nil
 	}
 	account := accountOf(ctx, ss, nil)
@@ -246,11 +257,11 @@ func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Reques
 	n += callOverhead
 	c := &charge{b: h.server.mem, account: accountOf(r.Context(), nil, r), n: n}
 	if err := c.b.take(c.account, n); err != nil {
-		h.log.Debug("mcp: POST refused: memory budget", "account", c.account, "limit", string(err.Data))
+		h.log.Debug("mcp: POST refused: memory budget", "account", c.account, "reason", err.Message)
 		writeBusy(w, rpc.NullID(), err)
 		return nil, nil, false
 	}
-	c.hold()
+	c.holders.Store(1)
 	return r.WithContext(context.WithValue(r.Context(), chargeKey{}, c)), c.release, true
 }
 

@@ -225,3 +225,68 @@ func TestStoredEventsAreCountedAndThinnedUnderTheBudget(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, resp.StatusCode)
 	waitFor(t, "the ended session's events are given back", func() bool { return mcp.EventBytesForTest(f.srv, idle) == 0 })
 }
+
+// A call that waited for a place while its client hung up starts after
+// its POST ended: it is counted on its own then, once, and everything is
+// given back when the session ends.
+func TestACallStartingAfterItsPOSTEndedIsCountedOnce(t *testing.T) {
+	hs := newHoldServer(t, &mcp.ServerOptions{MaxInFlight: 1}, &mcp.HTTPOptions{RetryInterval: time.Hour})
+	f := hs.f
+	session := f.initialize(mcp.Version20251125)
+	first, _ := postOpen(t, f, session, holdCall(10, 10))
+	require.Equal(t, http.StatusOK, first.StatusCode)
+	r := newSSE(t, first)
+	var ask message
+	for ask.Method != "sampling/createMessage" {
+		ev, err := r.next()
+		require.NoError(t, err)
+		if ev.Data != "" {
+			ask = decode(t, ev.Data)
+		}
+	}
+	calls := func() int64 { return mcp.MemoryInUseForTest(f.srv) - mcp.EventBytesForTest(f.srv, session) }
+	queued, hangUp := postOpen(t, f, session, holdCall(11, 200<<10))
+	require.Equal(t, http.StatusOK, queued.StatusCode)
+	hangUp()
+	waitFor(t, "the queued call's POST ends", func() bool { return calls() < 100<<10 })
+
+	answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}}`, ask.ID)
+	require.Equal(t, http.StatusAccepted, f.post(session, answer).StatusCode)
+	waitFor(t, "the queued call starts and waits", func() bool { return len(hs.cancelled) == 0 && hs.held.Load() == 1 && calls() > 200<<10 })
+
+	resp := f.request(http.MethodDelete, "", map[string]string{mcp.HeaderSessionID: session})
+	require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	waitFor(t, "the call ends with the session", func() bool { return hs.held.Load() == 0 })
+	waitFor(t, "everything is given back", func() bool { return mcp.MemoryInUseForTest(f.srv) == 0 })
+}
+
+// MemoryShare defaults to a quarter of MemoryBudget; a negative value of
+// either turns that bound off.
+func TestMemoryBudgetOptions(t *testing.T) {
+	cases := []struct {
+		name          string
+		budget, share int64
+		size          int
+		refusedBy     string // "" when served
+	}{
+		{"the default share is a quarter", 1 << 20, 0, 300 << 10, "memory budget per client"},
+		{"within the default share", 1 << 20, 0, 200 << 10, ""},
+		{"no share: up to the budget", 1 << 20, -1, 900 << 10, ""},
+		{"no share, past the budget", 1 << 20, -1, 1100 << 10, "memory budget"},
+		{"no budget", -1, 0, 1100 << 10, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mcp.NewServer(mcp.Implementation{Name: "budget", Version: "1"}, &mcp.ServerOptions{MemoryBudget: tc.budget, MemoryShare: tc.share})
+			echoTool(t, s)
+			c := dial(t, s, clientOptions{})
+			_, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": strings.Repeat("x", tc.size)}})
+			if tc.refusedBy == "" {
+				assert.Nil(t, rerr)
+				return
+			}
+			require.NotNil(t, rerr)
+			assert.Equal(t, "server busy: "+tc.refusedBy+" exhausted", rerr.Message)
+		})
+	}
+}
