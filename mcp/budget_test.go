@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -289,4 +290,36 @@ func TestMemoryBudgetOptions(t *testing.T) {
 			assert.Equal(t, "server busy: "+tc.refusedBy+" exhausted", rerr.Message)
 		})
 	}
+}
+
+// The sessions of one principal (mcp.WithPrincipal, as auth.Require sets
+// it) share one share of the budget; another principal has its own.
+func TestTheSessionsOfAPrincipalShareOneShare(t *testing.T) {
+	hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: 4 << 20, MemoryShare: 256 << 10}, nil)
+	who := "alice"
+	var mu sync.Mutex
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		p := who
+		mu.Unlock()
+		hs.f.h.ServeHTTP(w, r.WithContext(mcp.WithPrincipal(r.Context(), p)))
+	}))
+	t.Cleanup(ts.Close)
+	f := &fixture{t: t, srv: hs.f.srv, h: hs.f.h, ts: ts}
+	for i, want := range []int{http.StatusOK, http.StatusOK, http.StatusServiceUnavailable} {
+		session := f.initialize(mcp.Version20251125)
+		resp, _ := postOpen(t, f, session, holdCall(10, 100<<10))
+		require.Equal(t, want, resp.StatusCode, "alice's session %d", i+1)
+		if want == http.StatusOK {
+			waitFor(t, "the call is held", func() bool { return hs.held.Load() == int64(i+1) })
+		} else {
+			assert.Equal(t, "memory budget per client", busyRefusal(t, resp))
+		}
+	}
+	mu.Lock()
+	who = "bob"
+	mu.Unlock()
+	session := f.initialize(mcp.Version20251125)
+	resp, _ := postOpen(t, f, session, holdCall(10, 100<<10))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "bob has a share of his own")
 }
