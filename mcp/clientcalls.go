@@ -18,6 +18,19 @@ func (ss *ServerSession) callbacks() *v20251125.MCPCallbacksClient {
 	return v20251125.NewMCPCallbacksClient(ss.conn)
 }
 
+// awaitClient marks the client request ctx serves as waiting for the
+// client's answer to a request of the server's, until the returned func
+// is called: a session whose client is gone cancels such calls (see
+// cancelAwaiting).
+func awaitClient(ctx context.Context) (done func()) {
+	rc, _ := ctx.Value(requestContextKey{}).(*requestContext)
+	if rc == nil {
+		return func() {}
+	}
+	rc.awaiting.Add(1)
+	return func() { rc.awaiting.Add(-1) }
+}
+
 // CreateMessage asks the client to sample its language model
 // (sampling/createMessage). The client must have declared sampling, and
 // sampling.tools when params offer tools. Use the handler's ctx: on
@@ -36,6 +49,7 @@ func (ss *ServerSession) CreateMessage(ctx context.Context, p *CreateMessageRequ
 	if p.Messages == nil {
 		p.Messages = []SamplingMessage{}
 	}
+	defer awaitClient(ctx)()
 	return ss.callbacks().SamplingCreateMessage(ctx, p)
 }
 
@@ -57,6 +71,7 @@ func (ss *ServerSession) Elicit(ctx context.Context, p *ElicitRequestParams) (*E
 			return nil, fmt.Errorf("%w: elicitation", ErrNotDeclared)
 		}
 	}
+	defer awaitClient(ctx)()
 	return ss.callbacks().ElicitationCreate(ctx, p)
 }
 
@@ -69,11 +84,13 @@ func (ss *ServerSession) ListRoots(ctx context.Context) (*ListRootsResult, error
 	if !ok {
 		return nil, fmt.Errorf("%w: roots", ErrNotDeclared)
 	}
+	defer awaitClient(ctx)()
 	return ss.callbacks().RootsList(ctx, &RequestParams{})
 }
 
 // Ping checks that the client answers.
 func (ss *ServerSession) Ping(ctx context.Context) error {
+	defer awaitClient(ctx)()
 	_, err := ss.callbacks().Ping(ctx, &RequestParams{})
 	return err
 }

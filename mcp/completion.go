@@ -18,6 +18,7 @@ func (s *Server) SetCompletionHandler(h CompletionHandler) {
 }
 
 func (s *Server) completeArgument(ctx context.Context, ss *ServerSession, p *CompleteRequestParams) (*CompleteResult, error) {
+	paramsDecoded(ctx, p.Meta, nil)
 	s.mu.Lock()
 	h := s.complete
 	s.mu.Unlock()

@@ -53,6 +53,9 @@ type MemoryEventStoreOptions struct {
 // events.
 type MemoryEventStore struct {
 	maxEvents, maxBytes int
+	// mem counts the events against a server's memory budget, under the
+	// session's account; nil until a StreamableHTTPHandler uses the store.
+	mem *budget
 
 	mu       sync.Mutex
 	sessions map[string]*eventLog
@@ -104,25 +107,79 @@ func (m *MemoryEventStore) Append(_ context.Context, session, stream string, dat
 	}
 	n := l.next
 	l.next++
+	m.count(session, l, len(data))
 	l.events = append(l.events, storedEvent{stream: stream, n: n, data: append([]byte(nil), data...)})
 	l.bytes += len(data)
 	for len(l.events) > m.maxEvents || (l.bytes > m.maxBytes && len(l.events) > 1) {
-		l.evict(m.maxEvents)
+		m.uncount(session, l.evict(m.maxEvents))
 	}
 	return formatEventID(stream, n), nil
 }
 
-// evict discards the oldest event and remembers that its stream lost it.
-// The per-stream record is bounded: past limit streams, the oldest records
-// are folded into floor.
-func (l *eventLog) evict(limit int) {
+// count counts size bytes of a new event of a session against the memory
+// budget, discarding the session's oldest events while they do not fit;
+// the new event is always kept, and counted. m.mu is held.
+func (m *MemoryEventStore) count(session string, l *eventLog, size int) {
+	if m.mem == nil {
+		return
+	}
+	account := eventAccount(session)
+	for !m.mem.fits(account, int64(size)) {
+		if len(l.events) == 0 {
+			m.mem.force(account, int64(size))
+			return
+		}
+		m.uncount(session, l.evict(m.maxEvents))
+	}
+}
+
+// uncount gives size bytes of a session's events back to the budget.
+func (m *MemoryEventStore) uncount(session string, size int) {
+	if m.mem != nil && size > 0 {
+		m.mem.give(eventAccount(session), int64(size))
+	}
+}
+
+// eventAccount is the budget account of a session's stored events.
+func eventAccount(session string) string { return "events:" + session }
+
+// useBudget makes the store count its events against b, and thin them
+// when b is short, unless it counts against a budget already.
+func (m *MemoryEventStore) useBudget(b *budget) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mem != nil {
+		return
+	}
+	m.mem = b
+	b.onPressure(m.thin)
+}
+
+// thin discards the older half, by bytes, of every session's events: what
+// is stored is there only for clients that resume, the first thing to go
+// when the memory budget is short.
+func (m *MemoryEventStore) thin() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for session, l := range m.sessions {
+		keep := l.bytes / 2
+		for l.bytes > keep && len(l.events) > 1 {
+			m.uncount(session, l.evict(m.maxEvents))
+		}
+	}
+}
+
+// evict discards the oldest event, remembers that its stream lost it, and
+// returns its size. The per-stream record is bounded: past limit streams,
+// the oldest records are folded into floor.
+func (l *eventLog) evict(limit int) int {
 	e := l.events[0]
 	l.events[0] = storedEvent{}
 	l.events = l.events[1:]
 	l.bytes -= len(e.data)
 	l.evicted[e.stream] = e.n
 	if len(l.evicted) <= 4*limit {
-		return
+		return len(e.data)
 	}
 	// Keep the newer half of the records.
 	cut := l.medianEvicted()
@@ -132,6 +189,7 @@ func (l *eventLog) evict(limit int) {
 			delete(l.evicted, s)
 		}
 	}
+	return len(e.data)
 }
 
 // medianEvicted returns the median of the evicted numbers.
@@ -175,6 +233,9 @@ func (m *MemoryEventStore) Replay(_ context.Context, session, lastEventID string
 // Forget drops a session's events.
 func (m *MemoryEventStore) Forget(_ context.Context, session string) error {
 	m.mu.Lock()
+	if l := m.sessions[session]; l != nil {
+		m.uncount(session, l.bytes)
+	}
 	delete(m.sessions, session)
 	m.mu.Unlock()
 	return nil

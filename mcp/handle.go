@@ -45,11 +45,27 @@ func hasTasks(f features) bool { return f.tasks }
 // (initialize first, only ping before it), the version's method set and
 // the capabilities offered, tracks the request for cancellation, and hands
 // it to the server's router, which validates params against the schema.
+// A request is counted against the memory budget while it runs (refused
+// with -32000 and a retry hint past it), and an error answer never quotes
+// more than a bounded excerpt of what the client sent.
 //
 // A request of the stateless protocol (its params._meta names the
 // version, or its method exists only there) is served statelessly instead,
 // beside the session: one stdio process serves both eras.
 func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
+	if !req.IsNotification() {
+		release, refusal := ss.server.admitCall(ctx, ss, req)
+		if refusal != nil {
+			return nil, refusal
+		}
+		defer release()
+	}
+	res, err := ss.handle(ctx, req)
+	return res, boundError(err)
+}
+
+// handle is Handle before boundError.
+func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, error) {
 	if !req.IsNotification() && ss.server.servesModern() && isModernMethod(req.Method, req.Params) {
 		return ss.handleModern(ctx, req)
 	}
@@ -65,7 +81,7 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 	if err := ss.admit(req.Method); err != nil {
 		return nil, err
 	}
-	rc := newRequestContext(ctx, ss, nil, req.ID, req.Params)
+	rc := newRequestContext(ctx, ss, nil, req)
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	ss.track(rc)
 	res, err := ss.server.router.Handle(rc, req)

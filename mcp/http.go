@@ -46,7 +46,10 @@ type HTTPOptions struct {
 	JSONResponse bool
 	// EventStore keeps SSE events for clients that resume a broken stream
 	// (GET with Last-Event-ID). nil means an in-memory store with the
-	// default bounds of NewMemoryEventStore.
+	// default bounds of NewMemoryEventStore. The events of a
+	// MemoryEventStore count against ServerOptions.MemoryBudget, as does
+	// every POST body from the moment it is read until the calls it
+	// carried return.
 	EventStore EventStore
 	// SessionTimeout ends a session that has had no HTTP request in
 	// progress for this long. 0 means 30 minutes; negative, never.
@@ -183,6 +186,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	h.initLimits()
 	h.self = rand.Text()
 	h.rep = newReplicas(h)
+	h.useBudget()
 	h.stopTasks = h.shareTasks()
 	return h
 }
@@ -202,6 +206,12 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		// Counted before any look at the shutdown state (see Shutdown).
 		h.drain.posts.Add(1)
 		defer h.drain.posts.Add(-1)
+		var release func()
+		var ok bool
+		if r, release, ok = h.chargePOST(w, r); !ok {
+			return
+		}
+		defer release()
 	}
 	modern, body, ok := h.modernEra(w, r)
 	switch {

@@ -49,6 +49,10 @@ type httpSession struct {
 	active     int        // HTTP requests being served
 	idleSince  time.Time  // when the last HTTP request ended
 	idle       *time.Timer
+	// orphan cancels the calls waiting for a client that is gone (see
+	// orphan.go); armed while orphanArmed.
+	orphan      *time.Timer
+	orphanArmed bool
 
 	replicaState // with HTTPOptions.Sessions
 }
@@ -502,6 +506,9 @@ func (s *httpSession) Close() error {
 		if s.idle != nil {
 			s.idle.Stop()
 		}
+		if s.orphan != nil {
+			s.orphan.Stop()
+		}
 		local := s.local
 		s.mu.Unlock()
 		s.h.forget(s)
@@ -543,10 +550,14 @@ func (s *httpSession) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.active--
-	if s.active > 0 || s.ended || s.h.opts.SessionTimeout < 0 {
+	if s.active > 0 || s.ended {
 		return
 	}
 	s.idleSince = time.Now()
+	s.watchOrphan()
+	if s.h.opts.SessionTimeout < 0 {
+		return
+	}
 	if s.idle == nil {
 		s.idle = time.AfterFunc(s.h.opts.SessionTimeout, s.checkIdle)
 	}

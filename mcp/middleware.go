@@ -125,5 +125,5 @@ func (s *Server) serveModernCustom(ctx context.Context, req *rpc.Request, sink m
 		return nil, err
 	}
 	c.sink = sink
-	return s.router.Handle(newRequestContext(ctx, nil, c, req.ID, req.Params), req)
+	return s.router.Handle(newRequestContext(ctx, nil, c, req), req)
 }

@@ -294,6 +294,12 @@ var modernMethods = map[string]modernMethod{
 // ends. Notifications about the request go to sink. Notifications from the
 // client are never answered; cancellation is the transport's business.
 func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+	res, err := s.serveModernUnbounded(ctx, req, sink)
+	return res, boundError(err)
+}
+
+// serveModernUnbounded is serveModern before boundError.
+func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	if req.IsNotification() {
 		return nil, nil
 	}
@@ -322,7 +328,7 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 	}
 	c.sink = sink
 	c.principal = PrincipalFromContext(ctx)
-	res, err := router.Handle(newRequestContext(ctx, nil, c, req.ID, req.Params), req)
+	res, err := router.Handle(newRequestContext(ctx, nil, c, req), req)
 	var ir *InputRequired
 	if m.input && errors.As(err, &ir) {
 		return s.modernInputRequired(c, ir)

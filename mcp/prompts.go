@@ -51,6 +51,7 @@ func (s *Server) listPrompts(ctx context.Context, p *PaginatedRequestParams) (*L
 // getPrompt answers prompts/get: an unknown prompt or a missing required
 // argument is -32602.
 func (s *Server) getPrompt(ctx context.Context, ss *ServerSession, p *GetPromptRequestParams) (*GetPromptResult, error) {
+	paramsDecoded(ctx, p.Meta, nil)
 	e, ok := s.prompts.get(p.Name)
 	if !ok {
 		return nil, rpc.InvalidParams(fmt.Sprintf("unknown prompt %q", p.Name))

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -18,6 +20,7 @@ type requestContext struct {
 	ss       *ServerSession
 	call     *callState
 	id       rpc.ID
+	req      *rpc.Request // until paramsDecoded drops its params
 	progress progressState
 
 	// cancel ends the request's own context; cancelled records that the
@@ -25,12 +28,55 @@ type requestContext struct {
 	// session tracks.
 	cancel    context.CancelFunc
 	cancelled bool
+	// awaiting counts the requests the call has sent the client and
+	// waits for (sampling, elicitation, roots, ping).
+	awaiting atomic.Int32
 }
 
-// newRequestContext returns the context of the request with this id and
-// these params, served within parent.
-func newRequestContext(parent context.Context, ss *ServerSession, c *callState, id rpc.ID, params json.RawMessage) *requestContext {
-	return &requestContext{Context: parent, ss: ss, call: c, id: id, progress: progressState{params: params}}
+// newRequestContext returns the context of req, served within parent.
+func newRequestContext(parent context.Context, ss *ServerSession, c *callState, req *rpc.Request) *requestContext {
+	return &requestContext{Context: parent, ss: ss, call: c, id: req.ID, req: req, progress: progressState{params: req.Params}}
+}
+
+// requestContextKey finds the requestContext itself.
+type requestContextKey struct{}
+
+// paramsDecoded drops every reference the server keeps to the raw params of
+// the request ctx serves, once they are decoded into the handler's typed
+// params, so that a call that waits (for the client, say) keeps what its
+// handler holds and not the bytes of the message it came in. meta is the
+// decoded _meta, where the progress token is taken from; args the decoded
+// arguments, when the method has them as JSON, which a stateless request
+// binds its requestState to.
+func paramsDecoded(ctx context.Context, meta *RequestMeta, args json.RawMessage) {
+	c, _ := ctx.Value(requestContextKey{}).(*requestContext)
+	if c == nil || c.req == nil {
+		return
+	}
+	c.progress.mu.Lock()
+	if !c.progress.read {
+		c.progress.read = true
+		if meta != nil && meta.ProgressToken != nil {
+			c.progress.token, c.progress.found = *meta.ProgressToken, true
+		}
+	}
+	c.progress.params = nil
+	c.progress.mu.Unlock()
+	if c.call != nil {
+		if c.call.params != nil {
+			// Zeroed, not only let go: it may share an allocation with
+			// the call.
+			*c.call.params = modernParams{}
+			c.call.params = nil
+		}
+		if args != nil {
+			c.call.bindArgs = args
+		} else {
+			c.call.bindArgs = bytes.Clone(c.call.bindArgs)
+		}
+	}
+	c.req.DropParams()
+	c.req = nil
 }
 
 // Value answers the request's own keys and passes the others on.
@@ -48,6 +94,8 @@ func (c *requestContext) Value(key any) any {
 		return &c.id
 	case progressKey:
 		return &c.progress
+	case requestContextKey:
+		return c
 	}
 	return c.Context.Value(key)
 }

@@ -107,6 +107,7 @@ func (s *Server) listTemplates(ctx context.Context, p *PaginatedRequestParams) (
 // the templates in the order they were added; nothing → -32002 with the
 // URI in data.
 func (s *Server) readResource(ctx context.Context, ss *ServerSession, p *ReadResourceRequestParams) (*ReadResourceResult, error) {
+	paramsDecoded(ctx, p.Meta, nil)
 	c := callOf(ctx, ss)
 	req := &ReadResourceRequest{Session: ss, Params: p, call: c}
 	var h ResourceHandler

@@ -37,6 +37,7 @@ type Server struct {
 	custom    map[string]bool // methods added with Register
 
 	sealer   *StateSealer
+	mem      *budget // ServerOptions.MemoryBudget
 	infoOnce sync.Once
 	infoRaw  []byte
 
@@ -105,6 +106,22 @@ type ServerOptions struct {
 	// with HTTPOptions.MaxBodyBytes instead.
 	MaxMessageBytes int
 
+	// MemoryBudget bounds, in bytes, what the server holds for its clients:
+	// the requests in flight, from the start of an HTTP body until every
+	// call it carried has returned (calls waiting for the client's answer
+	// included), and the events a MemoryEventStore keeps. Past it new work
+	// is refused with a retry hint (HTTP 503 and Retry-After; -32000 with
+	// retryAfterMs elsewhere) while the work held goes on; under pressure
+	// stored events are thinned and the calls of HTTP sessions whose client
+	// is gone are cancelled. 0 means DefaultMemoryBudget (256 MiB);
+	// negative, no bound. See docs/security.md, "Memory budget".
+	MemoryBudget int64
+	// MemoryShare bounds what one client holds of MemoryBudget: a
+	// principal (WithPrincipal, set by auth.Require), else a session, else
+	// (a 2026-07-28 request over HTTP) a remote address. 0 means a quarter
+	// of MemoryBudget; negative, no bound but the budget.
+	MemoryShare int64
+
 	// ProtocolVersions limits the versions served, handshake and stateless
 	// alike; nil serves every version of SupportedVersions and
 	// StatelessVersions. Without a handshake version the server is
@@ -161,6 +178,7 @@ func NewServer(info *Implementation, opts *ServerOptions) *Server {
 		panic("mcp: ServerOptions.StateKey: " + err.Error())
 	}
 	s.sealer = sealer
+	s.mem = newBudget(s.opts.MemoryBudget, s.opts.MemoryShare)
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = logx.Fallback()

@@ -249,3 +249,20 @@ func (ss *ServerSession) awaitInit(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// cancelCalls cancels the requests of the session in flight, all of them
+// or only those waiting for the client's answer to a request of the
+// server's (awaiting); each is answered as its handler returns.
+func (ss *ServerSession) cancelCalls(awaiting bool) {
+	ss.mu.Lock()
+	calls := make([]*requestContext, 0, len(ss.inflight))
+	for _, rc := range ss.inflight {
+		if !awaiting || rc.awaiting.Load() > 0 {
+			calls = append(calls, rc)
+		}
+	}
+	ss.mu.Unlock()
+	for _, rc := range calls {
+		rc.cancel()
+	}
+}

@@ -185,6 +185,7 @@ func (s *Server) listTools(ctx context.Context, ss *ServerSession, p *PaginatedR
 // InvalidArgumentsAsError); a task-augmented call becomes a task; the
 // result's structuredContent is checked against the output schema.
 func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolRequestParams) (*CallToolOutcome, error) {
+	paramsDecoded(ctx, p.Meta, p.Arguments)
 	e, ok := s.tools.get(p.Name)
 	if !ok {
 		return nil, rpc.InvalidParams(fmt.Sprintf("unknown tool %q", p.Name))

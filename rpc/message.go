@@ -44,6 +44,14 @@ func (r *Request) DecodeParams(v any) error {
 	return nil
 }
 
+// DropParams forgets the params, raw and parsed, once they have been
+// decoded for the handler: a call that then waits long (for the peer, say)
+// no longer keeps the bytes of the message it came in, which Params
+// shares. Middleware that reads Params after the handler returns sees nil.
+func (r *Request) DropParams() {
+	r.Params, r.tree, r.hasTree = nil, nil, false
+}
+
 // paramsTree returns the params as a validation tree, parsing Params if the
 // request did not come off the wire.
 func (r *Request) paramsTree() (any, error) {

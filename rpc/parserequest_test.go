@@ -44,3 +44,16 @@ func TestParseRequest(t *testing.T) {
 		})
 	}
 }
+
+// DropParams forgets the params of a request: decoding them afterwards
+// leaves the value untouched.
+func TestDropParamsForgetsTheParams(t *testing.T) {
+	req, _, rerr := rpc.ParseRequest([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}`))
+	require.Nil(t, rerr)
+	require.NotNil(t, req.Params)
+	req.DropParams()
+	assert.Nil(t, req.Params)
+	v := map[string]int{"kept": 2}
+	require.NoError(t, req.DecodeParams(&v))
+	assert.Equal(t, map[string]int{"kept": 2}, v)
+}

@@ -1,0 +1,300 @@
+package mcp
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// The memory budget bounds the bytes one Server holds for its clients: the
+// requests in flight (from the moment an HTTP body starts to be read until
+// every call it carried has returned, calls that wait for the client's
+// answer to a sampling or elicitation request included, and calls waiting
+// for a place), and the events a MemoryEventStore keeps for resumption.
+// Each client has a share of it, so that one client filling its share
+// leaves the rest to the others. Past either bound new work is refused with
+// a retry hint: 503 and Retry-After over HTTP, -32000 with data
+// {"retryAfterMs", "limit"} on other transports. docs/security.md,
+// "Memory budget", says what is counted and what the figures are.
+
+const (
+	// DefaultMemoryBudget is the budget of a Server whose
+	// ServerOptions.MemoryBudget is 0: 256 MiB. It suits a container of
+	// 512 MiB run with GOMEMLIMIT a little below that: the budget counts
+	// what is live, and Go's collector lets the heap grow to about twice
+	// that between collections unless the limit makes it collect sooner.
+	DefaultMemoryBudget = 256 << 20
+	// DefaultMemoryShareDivisor gives one client's share of the budget
+	// when ServerOptions.MemoryShare is 0: a quarter of it (64 MiB of the
+	// default), room for sixteen calls of the largest body
+	// (HTTPOptions.MaxBodyBytes, 4 MiB) at once, while three other clients
+	// as greedy still fit.
+	DefaultMemoryShareDivisor = 4
+)
+
+// callOverhead is what a call in flight costs besides its bytes: its
+// goroutine's stack and the bookkeeping around it.
+const callOverhead = 8 << 10
+
+// retryAfterBudget is the wait a refusal for want of memory asks for.
+const retryAfterBudget = time.Second
+
+// budget counts the bytes held per account (a client) against a total and
+// a per-account share. A zero bound means none. Its lock is held for
+// counting only: reclaimers run outside it.
+type budget struct {
+	total, share int64
+
+	mu       sync.Mutex
+	used     int64
+	accounts map[string]int64
+	// reclaim frees memory that can go when the total is reached: stored
+	// events, calls of clients gone. Set before the server serves.
+	reclaim []func()
+}
+
+// newBudget returns the budget of ServerOptions: total and share where 0
+// means the default and a negative value no bound.
+func newBudget(total, share int64) *budget {
+	switch {
+	case total == 0:
+		total = DefaultMemoryBudget
+	case total < 0:
+		total = 0
+	}
+	switch {
+	case share == 0:
+		share = total / DefaultMemoryShareDivisor
+	case share < 0:
+		share = 0
+	}
+	return &budget{total: total, share: share, accounts: map[string]int64{}}
+}
+
+// onPressure adds a reclaimer, run when a request is refused because the
+// total is reached, so that the next one may fit.
+func (b *budget) onPressure(f func()) {
+	b.mu.Lock()
+	b.reclaim = append(b.reclaim, f)
+	b.mu.Unlock()
+}
+
+// take counts n bytes against account. It returns nil, counting nothing,
+// when n would pass the total or the account's share: the -32000 error to
+// refuse the work with. A refusal at the total runs the reclaimers.
+func (b *budget) take(account string, n int64) *rpc.Error {
+	b.mu.Lock()
+	limit := ""
+	switch {
+	case b.share > 0 && b.accounts[account]+n > b.share:
+		limit = "memory budget per client"
+	case b.total > 0 && b.used+n > b.total:
+		limit = "memory budget"
+	default:
+		b.add(account, n)
+		b.mu.Unlock()
+		return nil
+	}
+	reclaim := b.reclaim
+	b.mu.Unlock()
+	if limit == "memory budget" {
+		for _, f := range reclaim {
+			f()
+		}
+	}
+	return budgetExceeded(limit)
+}
+
+// fits counts n bytes against account when they fit, reporting whether they
+// did; it never reclaims (its callers hold locks reclaimers take).
+func (b *budget) fits(account string, n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if (b.share > 0 && b.accounts[account]+n > b.share) || (b.total > 0 && b.used+n > b.total) {
+		return false
+	}
+	b.add(account, n)
+	return true
+}
+
+// force counts n bytes whether they fit or not: memory already held that
+// cannot be refused, such as the newest event of a stream.
+func (b *budget) force(account string, n int64) {
+	b.mu.Lock()
+	b.add(account, n)
+	b.mu.Unlock()
+}
+
+// give returns n bytes of account.
+func (b *budget) give(account string, n int64) {
+	b.mu.Lock()
+	b.add(account, -n)
+	b.mu.Unlock()
+}
+
+// add moves the counts by n; b.mu is held.
+func (b *budget) add(account string, n int64) {
+	b.used += n
+	left := b.accounts[account] + n
+	if left <= 0 {
+		delete(b.accounts, account)
+		return
+	}
+	b.accounts[account] = left
+}
+
+// usage returns the bytes counted in all and for account.
+func (b *budget) usage(account string) (total, mine int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used, b.accounts[account]
+}
+
+// budgetExceeded is the refusal of work past the memory budget: -32000
+// with a retry hint naming the bound reached.
+func budgetExceeded(limit string) *rpc.Error {
+	e := rpc.RateLimited(retryAfterBudget, limit)
+	e.Message = "server busy: " + limit + " exhausted"
+	return e
+}
+
+// charge is bytes counted for one POST body: held by the POST while it is
+// served and by each call it carried while the call runs, and given back
+// when the last of them is done. A call outlives its POST when the client
+// hangs up while the call waits.
+type charge struct {
+	b       *budget
+	account string
+	n       int64
+	holders atomic.Int32
+}
+
+// hold adds a holder. It reports false when the bytes were given back
+// already: a call that starts after its POST ended (it waited for a place
+// while the client hung up) is counted on its own instead.
+func (c *charge) hold() bool {
+	for {
+		n := c.holders.Load()
+		if n == 0 {
+			return false
+		}
+		if c.holders.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// release drops a holder; the last gives the bytes back.
+func (c *charge) release() {
+	if c.holders.Add(-1) == 0 {
+		c.b.give(c.account, c.n)
+	}
+}
+
+// chargeKey carries the charge of the POST a message came in.
+type chargeKey struct{}
+
+// chargeFromContext returns the charge of the POST ctx comes from, or nil.
+func chargeFromContext(ctx context.Context) *charge {
+	c, _ := ctx.Value(chargeKey{}).(*charge)
+	return c
+}
+
+// accountOf names whose share a request counts against: its principal
+// (WithPrincipal, which auth.Require sets) when it has one, else its
+// session, else the address it came from.
+func accountOf(ctx context.Context, ss *ServerSession, r *http.Request) string {
+	if p := PrincipalFromContext(ctx); p != "" {
+		return "principal:" + p
+	}
+	if ss != nil {
+		return "session:" + ss.taskOwner()
+	}
+	if r != nil {
+		if id := r.Header.Get(HeaderSessionID); id != "" {
+			return "session:" + id
+		}
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		return "address:" + host
+	}
+	return ""
+}
+
+// admitCall counts a client request against the budget while it runs: a
+// request that came in a POST holds the POST's charge while there is one,
+// any other is counted by its own size. The returned release must be called when the
+// call returns; past the budget it returns the refusal instead.
+func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Request) (release func(), refusal *rpc.Error) {
+	if c := chargeFromContext(ctx); c != nil && c.hold() {
+		return c.release, nil
+	}
+	account := accountOf(ctx, ss, nil)
+	n := int64(len(req.Params)+len(req.Method)) + callOverhead
+	if err := s.mem.take(account, n); err != nil {
+		return nil, err
+	}
+	return func() { s.mem.give(account, n) }, nil
+}
+
+// chargePOST counts a POST body against the budget before it is read: its
+// Content-Length, or HTTPOptions.MaxBodyBytes when the length is unknown.
+// It returns the request to serve, carrying the charge for the calls the
+// body holds, and the release of the POST's own hold; past the budget it
+// answers 503 with Retry-After and returns ok false.
+func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Request) (_ *http.Request, release func(), ok bool) {
+	n := r.ContentLength
+	if n < 0 || n > h.opts.MaxBodyBytes {
+		n = h.opts.MaxBodyBytes
+	}
+	n += callOverhead
+	c := &charge{b: h.server.mem, account: accountOf(r.Context(), nil, r), n: n}
+	if err := c.b.take(c.account, n); err != nil {
+		h.log.Debug("mcp: POST refused: memory budget", "account", c.account, "reason", err.Message)
+		writeBusy(w, rpc.NullID(), err)
+		return nil, nil, false
+	}
+	c.holders.Store(1)
+	return r.WithContext(context.WithValue(r.Context(), chargeKey{}, c)), c.release, true
+}
+
+// useBudget puts the handler's memory under the server's budget: the
+// events of a MemoryEventStore are counted, and when the budget is short
+// the calls of sessions whose client is gone are cancelled.
+func (h *StreamableHTTPHandler) useBudget() {
+	if m, ok := h.store.(*MemoryEventStore); ok {
+		m.useBudget(h.server.mem)
+	}
+	if h.rep == nil {
+		h.server.mem.onPressure(h.cancelOrphans)
+	}
+}
+
+// cancelOrphans cancels the calls in flight of every session that no HTTP
+// request is being served for: its client has no stream open to hear
+// them, and what they hold (a call waiting for the client's answer to an
+// elicitation, say) would stay until the session times out. Their answers
+// are kept in the event store for a client that resumes.
+func (h *StreamableHTTPHandler) cancelOrphans() {
+	h.mu.Lock()
+	all := make([]*httpSession, 0, len(h.sessions))
+	for _, sess := range h.sessions {
+		all = append(all, sess)
+	}
+	h.mu.Unlock()
+	for _, sess := range all {
+		sess.mu.Lock()
+		orphan := sess.active == 0 && !sess.ended
+		sess.mu.Unlock()
+		if orphan {
+			sess.ss.cancelCalls(false)
+		}
+	}
+}

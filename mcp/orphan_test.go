@@ -1,0 +1,74 @@
+package mcp_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// retryFast makes the grace before a gone client's calls are cancelled
+// (ten reconnection delays) a tenth of a second.
+var retryFast = &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond}
+
+// holdAndHangUp starts a hold call in a session, reads the sampling
+// request it sends the client, and hangs up; it returns that request's id.
+func holdAndHangUp(t *testing.T, hs *holdServer, session string) string {
+	t.Helper()
+	resp, hangUp := postOpen(t, hs.f, session, holdCall(10, 10))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	r := newSSE(t, resp)
+	for {
+		ev, err := r.next()
+		require.NoError(t, err)
+		if ev.Data == "" {
+			continue
+		}
+		m := decode(t, ev.Data)
+		if m.Method == "sampling/createMessage" {
+			hangUp()
+			return string(m.ID)
+		}
+	}
+}
+
+// A call waiting for the answer of a client that hung up, and whose
+// session has no HTTP request in progress, is cancelled after ten
+// reconnection delays, not at the session's idle timeout.
+func TestACallAwaitingAClientThatLeftIsCancelled(t *testing.T) {
+	hs := newHoldServer(t, nil, retryFast)
+	session := hs.f.initialize(mcp.Version20251125)
+	holdAndHangUp(t, hs, session)
+	select {
+	case <-hs.cancelled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call was not cancelled")
+	}
+	waitFor(t, "the call returns", func() bool { return hs.held.Load() == 0 })
+}
+
+// A call waiting for a client that keeps a stream open (here the GET
+// stream, after the call's own stream broke) is not cancelled, and ends
+// with the client's answer.
+func TestACallAwaitingAClientWithAStreamOpenGoesOn(t *testing.T) {
+	hs := newHoldServer(t, nil, retryFast)
+	f := hs.f
+	session := f.initialize(mcp.Version20251125)
+	id := holdAndHangUp(t, hs, session)
+	get := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: session})
+	require.Equal(t, http.StatusOK, get.StatusCode)
+	// Many times the grace, with the GET stream open all along.
+	time.Sleep(3 * 10 * retryFast.RetryInterval)
+	assert.Empty(t, hs.cancelled, "the call goes on")
+	require.Equal(t, int64(1), hs.held.Load())
+
+	answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}}`, id)
+	require.Equal(t, http.StatusAccepted, f.post(session, answer).StatusCode)
+	waitFor(t, "the answered call returns", func() bool { return hs.held.Load() == 0 })
+	assert.Empty(t, hs.cancelled, "it ended with the answer")
+}
