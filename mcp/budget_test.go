@@ -34,7 +34,7 @@ type holdServer struct {
 
 func newHoldServer(t *testing.T, opts *mcp.ServerOptions, hopts *mcp.HTTPOptions) *holdServer {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "budget", Version: "1"}, opts)
+	s := mcp.NewServer(&mcp.Implementation{Name: "budget", Version: "1"}, opts)
 	hs := &holdServer{cancelled: make(chan struct{}, 1024)}
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "hold"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		hs.held.Add(1)
@@ -181,7 +181,7 @@ func TestPastTheBudgetTheCallsOfSessionsWithoutAClientAreCancelled(t *testing.T)
 // On a transport without HTTP (stdio, a pipe), a request past the budget
 // is answered with -32000 and a retry hint; the session goes on.
 func TestARequestPastTheBudgetOnAPipeGetsARetryHint(t *testing.T) {
-	s := mcp.NewServer(mcp.Implementation{Name: "budget", Version: "1"}, &mcp.ServerOptions{MemoryBudget: 1 << 20, MemoryShare: 64 << 10})
+	s := mcp.NewServer(&mcp.Implementation{Name: "budget", Version: "1"}, &mcp.ServerOptions{MemoryBudget: 1 << 20, MemoryShare: 64 << 10})
 	echoTool(t, s)
 	c := dial(t, s, clientOptions{})
 	_, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": strings.Repeat("x", 100<<10)}})
@@ -278,7 +278,7 @@ func TestMemoryBudgetOptions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mcp.NewServer(mcp.Implementation{Name: "budget", Version: "1"}, &mcp.ServerOptions{MemoryBudget: tc.budget, MemoryShare: tc.share})
+			s := mcp.NewServer(&mcp.Implementation{Name: "budget", Version: "1"}, &mcp.ServerOptions{MemoryBudget: tc.budget, MemoryShare: tc.share})
 			echoTool(t, s)
 			c := dial(t, s, clientOptions{})
 			_, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": strings.Repeat("x", tc.size)}})

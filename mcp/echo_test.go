@@ -18,7 +18,7 @@ import (
 // methods are offered and an unknown name reaches the feature's own error.
 func echoServer(t *testing.T) *mcp.Server {
 	t.Helper()
-	s := mcp.NewServer(mcp.Implementation{Name: "echo", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
 	echoTool(t, s)
 	require.NoError(t, s.AddResource(&mcp.Resource{URI: "echo://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{}, nil
