@@ -282,7 +282,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st, err := sess.open(fr.requests, sse, fr.initialize)
+	st, err := sess.open(fr.requests, sse, fr.initialize, sess.streamPolls(body, fr.initialize))
 	if err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "a request with this id is already in flight in the session")

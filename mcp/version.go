@@ -89,6 +89,10 @@ func (s *Server) negotiate(requested string) string {
 type features struct {
 	batches      bool // JSON-RPC batches (2025-03-26 only)
 	audio        bool // audio content blocks
+	annotations  bool // Tool.annotations
+	titles       bool // title fields, _meta on protocol objects, Annotations.lastModified
+	icons        bool // icons, Implementation.description and websiteUrl
+	ssePolling   bool // SSE priming event, retry field, stream closed before the response
 	progressText bool // a message in progress notifications
 	completions  bool // the completions capability gates completion/complete
 	resourceLink bool // resource_link content blocks
@@ -104,15 +108,17 @@ func featuresOf(v string) features {
 	case Version20241105:
 		return features{}
 	case Version20250326:
-		return features{batches: true, audio: true, progressText: true, completions: true}
-	case Version20260728:
-		// Tasks left the core for an extension; batches stay gone.
-		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
-			urlElicit: true}
+		return features{batches: true, audio: true, annotations: true, progressText: true, completions: true}
 	case Version20250618:
-		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true}
+		return features{audio: true, annotations: true, titles: true, progressText: true, completions: true,
+			resourceLink: true, structured: true, elicitation: true}
+	case Version20260728:
+		// Tasks left the core for an extension; batches stay gone; a
+		// stream cannot be resumed, so it is never primed nor closed early.
+		return features{audio: true, annotations: true, titles: true, icons: true, progressText: true, completions: true,
+			resourceLink: true, structured: true, elicitation: true, urlElicit: true}
 	default:
-		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
-			tasks: true, urlElicit: true}
+		return features{audio: true, annotations: true, titles: true, icons: true, ssePolling: true, progressText: true,
+			completions: true, resourceLink: true, structured: true, elicitation: true, tasks: true, urlElicit: true}
 	}
 }
