@@ -87,19 +87,20 @@ func (s *Server) negotiate(requested string) string {
 // features says what a protocol version has, for the parts of the protocol
 // whose shape changed between versions.
 type features struct {
-	batches      bool // JSON-RPC batches (2025-03-26 only)
-	audio        bool // audio content blocks
-	annotations  bool // Tool.annotations
-	titles       bool // title fields, _meta on protocol objects, Annotations.lastModified
-	icons        bool // icons, Implementation.description and websiteUrl
-	ssePolling   bool // SSE priming event, retry field, stream closed before the response
-	progressText bool // a message in progress notifications
-	completions  bool // the completions capability gates completion/complete
-	resourceLink bool // resource_link content blocks
-	structured   bool // Tool.outputSchema and CallToolResult.structuredContent
-	elicitation  bool // elicitation/create
-	tasks        bool // tasks/* and task-augmented requests
-	urlElicit    bool // URL-mode elicitation and notifications/elicitation/complete
+	batches       bool // JSON-RPC batches (2025-03-26 only)
+	audio         bool // audio content blocks
+	annotations   bool // Tool.annotations
+	titles        bool // title fields, _meta on protocol objects, Annotations.lastModified
+	icons         bool // icons, Implementation.description and websiteUrl
+	ssePolling    bool // SSE priming event, retry field, stream closed before the response
+	progressText  bool // a message in progress notifications
+	completions   bool // the completions capability gates completion/complete
+	resourceLink  bool // resource_link content blocks
+	structured    bool // Tool.outputSchema and CallToolResult.structuredContent
+	elicitation   bool // elicitation/create
+	tasks         bool // tasks/* and task-augmented requests
+	samplingTools bool // tools and toolChoice in sampling/createMessage
+	urlElicit     bool // URL-mode elicitation and notifications/elicitation/complete
 }
 
 // featuresOf returns the features of a negotiated version.
@@ -116,9 +117,10 @@ func featuresOf(v string) features {
 		// Tasks left the core for an extension; batches stay gone; a
 		// stream cannot be resumed, so it is never primed nor closed early.
 		return features{audio: true, annotations: true, titles: true, icons: true, progressText: true, completions: true,
-			resourceLink: true, structured: true, elicitation: true, urlElicit: true}
+			resourceLink: true, structured: true, elicitation: true, urlElicit: true, samplingTools: true}
 	default:
 		return features{audio: true, annotations: true, titles: true, icons: true, ssePolling: true, progressText: true,
-			completions: true, resourceLink: true, structured: true, elicitation: true, tasks: true, urlElicit: true}
+			completions: true, resourceLink: true, structured: true, elicitation: true, tasks: true, urlElicit: true,
+			samplingTools: true}
 	}
 }

@@ -1,0 +1,219 @@
+package mcp
+
+import "fmt"
+
+// A session answers in the shape of its negotiated version: what a later
+// version added is left out for an older client (docs/versions.md). The
+// stateless version has every feature listed here, so a stateless request
+// (a nil session, featuresOf(Version20260728)) gets everything.
+//
+// Each function takes a value and returns a copy fitted to f; the value
+// itself, which the server's registry may hold, is not changed.
+
+// downgradeContent fits content blocks to a version. Blocks the version
+// does not know become text blocks that say what they were, so an older
+// client still gets a valid message with the information in it.
+func downgradeContent(blocks []ContentBlock, f features) []ContentBlock {
+	if f.titles && f.audio && f.resourceLink {
+		return blocks
+	}
+	out := make([]ContentBlock, len(blocks))
+	for i, b := range blocks {
+		out[i] = downgradeBlock(b, f)
+	}
+	return out
+}
+
+// downgradeBlock fits one content block to a version.
+func downgradeBlock(b ContentBlock, f features) ContentBlock {
+	if a, ok := b.AsAudio(); ok && !f.audio {
+		return Text(fmt.Sprintf("[audio content (%s) left out: this protocol version has no audio]", a.MIMEType))
+	}
+	if l, ok := b.AsResourceLink(); ok && !f.resourceLink {
+		return Text(fmt.Sprintf("Resource: %s (%s)", l.URI, l.Name))
+	}
+	if f.titles {
+		return b
+	}
+	// Before 2025-06-18 content blocks have no _meta and annotations no
+	// lastModified.
+	if x, ok := b.AsText(); ok {
+		c := *x
+		c.Meta, c.Annotations = nil, downgradeAnnotations(c.Annotations, f)
+		return ContentBlock{Value: c}
+	}
+	if x, ok := b.AsImage(); ok {
+		c := *x
+		c.Meta, c.Annotations = nil, downgradeAnnotations(c.Annotations, f)
+		return ContentBlock{Value: c}
+	}
+	if x, ok := b.AsAudio(); ok {
+		c := *x
+		c.Meta, c.Annotations = nil, downgradeAnnotations(c.Annotations, f)
+		return ContentBlock{Value: c}
+	}
+	if x, ok := b.AsResource(); ok {
+		c := *x
+		c.Meta, c.Annotations = nil, downgradeAnnotations(c.Annotations, f)
+		c.Resource = downgradeContents(c.Resource, f)
+		return ContentBlock{Value: c}
+	}
+	return b
+}
+
+// downgradeAnnotations leaves out lastModified (2025-06-18) for older
+// versions.
+func downgradeAnnotations(a *Annotations, f features) *Annotations {
+	if a == nil || f.titles || a.LastModified == "" {
+		return a
+	}
+	c := *a
+	c.LastModified = ""
+	return &c
+}
+
+// downgradeContents leaves out the _meta of resource contents (2025-06-18)
+// for older versions.
+func downgradeContents(r AnyResourceContents, f features) AnyResourceContents {
+	if f.titles {
+		return r
+	}
+	if t, ok := r.AsTextResourceContents(); ok && t.Meta != nil {
+		c := *t
+		c.Meta = nil
+		return AnyResourceContents{Value: c}
+	}
+	if b, ok := r.AsBlobResourceContents(); ok && b.Meta != nil {
+		c := *b
+		c.Meta = nil
+		return AnyResourceContents{Value: c}
+	}
+	return r
+}
+
+// downgradeToolResult fits a tool result to a version.
+func downgradeToolResult(r CallToolResult, f features) CallToolResult {
+	r.Content = downgradeContent(r.Content, f)
+	if !f.structured {
+		r.StructuredContent = nil
+	}
+	return r
+}
+
+// downgradeReadResult fits the contents of a resources/read result to a
+// version.
+func downgradeReadResult(r *ReadResourceResult, f features) *ReadResourceResult {
+	if r == nil || f.titles {
+		return r
+	}
+	c := *r
+	c.Contents = make([]AnyResourceContents, len(r.Contents))
+	for i, x := range r.Contents {
+		c.Contents[i] = downgradeContents(x, f)
+	}
+	return &c
+}
+
+// downgradeTool fits a tool's description to a version: annotations from
+// 2025-03-26; title, _meta and outputSchema from 2025-06-18; icons and
+// execution from 2025-11-25 (execution also needs tasks, which 2026-07-28
+// moved to an extension).
+func downgradeTool(t Tool, f features) Tool {
+	if !f.annotations {
+		t.Annotations = nil
+	}
+	if !f.titles {
+		t.Title, t.Meta = "", nil
+	}
+	if !f.structured {
+		t.OutputSchema = nil
+	}
+	if !f.icons {
+		t.Icons = nil
+	}
+	if !f.tasks {
+		t.Execution = nil
+	}
+	return t
+}
+
+// downgradeResource fits a resource's description to a version.
+func downgradeResource(r Resource, f features) Resource {
+	if !f.titles {
+		r.Title, r.Meta = "", nil
+	}
+	if !f.icons {
+		r.Icons = nil
+	}
+	r.Annotations = downgradeAnnotations(r.Annotations, f)
+	return r
+}
+
+// downgradeTemplate fits a resource template's description to a version.
+func downgradeTemplate(r ResourceTemplate, f features) ResourceTemplate {
+	if !f.titles {
+		r.Title, r.Meta = "", nil
+	}
+	if !f.icons {
+		r.Icons = nil
+	}
+	r.Annotations = downgradeAnnotations(r.Annotations, f)
+	return r
+}
+
+// downgradePrompt fits a prompt's description to a version.
+func downgradePrompt(p Prompt, f features) Prompt {
+	if !f.icons {
+		p.Icons = nil
+	}
+	if f.titles {
+		return p
+	}
+	p.Title, p.Meta = "", nil
+	if len(p.Arguments) > 0 {
+		args := make([]PromptArgument, len(p.Arguments))
+		for i, a := range p.Arguments {
+			a.Title = ""
+			args[i] = a
+		}
+		p.Arguments = args
+	}
+	return p
+}
+
+// downgradeImplementation fits the server's identity to a version: title
+// from 2025-06-18; description, icons and websiteUrl from 2025-11-25.
+func downgradeImplementation(i Implementation, f features) Implementation {
+	if !f.titles {
+		i.Title = ""
+	}
+	if !f.icons {
+		i.Description, i.Icons, i.WebsiteURL = "", nil, ""
+	}
+	return i
+}
+
+// downgradeElicit leaves out the mode member of a form request for
+// 2025-06-18, which has only form mode and no such member.
+func downgradeElicit(p *ElicitRequestParams, f features) *ElicitRequestParams {
+	if f.urlElicit {
+		return p
+	}
+	var form ElicitRequestFormParams
+	switch x := p.Value.(type) {
+	case ElicitRequestFormParams:
+		form = x
+	case *ElicitRequestFormParams:
+		if x == nil {
+			return p
+		}
+		form = *x
+	default:
+		return p
+	}
+	if form.Mode == "" {
+		return p
+	}
+	form.Mode = ""
+	return &ElicitRequestParams{Value: form}
+}

@@ -1,0 +1,162 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// versionedServer registers one of each kind of primitive, each using every
+// optional field some version added.
+func versionedServer(t *testing.T) *mcp.Server {
+	t.Helper()
+	icons := []mcp.Icon{{Src: "data:image/png;base64,AA=="}}
+	meta := mcp.Meta{"com.example/k": json.RawMessage(`1`)}
+	prio := 0.5
+	notes := &mcp.Annotations{Priority: &prio, LastModified: "2025-01-01T00:00:00Z"}
+	yes := true
+	s := mcp.NewServer(&mcp.Implementation{Name: "v", Version: "1", Title: "Versioned", Description: "d",
+		Icons: icons, WebsiteURL: "https://example.com"}, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "t", Title: "T", Icons: icons, Meta: meta,
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: &yes},
+		InputSchema:  json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{
+				Content:           []mcp.ContentBlock{{Value: mcp.TextContent{Text: "x", Meta: meta, Annotations: notes}}},
+				StructuredContent: json.RawMessage(`{"n":1}`)}, nil
+		}))
+	require.NoError(t, s.AddResource(&mcp.Resource{URI: "test://r", Name: "r", Title: "R", Icons: icons, Meta: meta, Annotations: notes},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []mcp.AnyResourceContents{
+				{Value: mcp.TextResourceContents{URI: "test://r", Text: "r", Meta: meta}}}}, nil
+		}))
+	require.NoError(t, s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "test://t/{x}", Name: "tt", Title: "TT", Icons: icons, Meta: meta},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []mcp.AnyResourceContents{mcp.TextResource(req.Params.URI, "", "t")}}, nil
+		}))
+	require.NoError(t, s.AddPrompt(&mcp.Prompt{Name: "p", Title: "P", Icons: icons, Meta: meta,
+		Arguments: []mcp.PromptArgument{{Name: "a", Title: "A"}}},
+		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: mcp.RoleUser,
+				Content: mcp.ContentBlock{Value: mcp.TextContent{Text: "p", Meta: meta, Annotations: notes}}}}}, nil
+		}))
+	s.SetCompletionHandler(func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+		return &mcp.CompleteResult{Completion: mcp.CompleteResultCompletion{Values: []string{"one"}}}, nil
+	})
+	return s
+}
+
+// has reports whether the JSON value has a member at path: object member
+// names and array indexes.
+func has(t *testing.T, raw json.RawMessage, path ...any) bool {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(raw, &v))
+	for _, step := range path {
+		switch k := step.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return false
+			}
+			if v, ok = m[k]; !ok {
+				return false
+			}
+		case int:
+			a, ok := v.([]any)
+			if !ok || k >= len(a) {
+				return false
+			}
+			v = a[k]
+		}
+	}
+	return true
+}
+
+// Each optional member a version added reaches only clients of that
+// version or later; the stateless version has them all.
+func TestResultsHaveOnlyTheMembersOfTheSessionsVersion(t *testing.T) {
+	type probe struct {
+		method string
+		params map[string]any
+		path   []any
+		since  string
+	}
+	probes := []probe{
+		{"tools/list", nil, []any{"tools", 0, "annotations"}, mcp.Version20250326},
+		{"tools/list", nil, []any{"tools", 0, "title"}, mcp.Version20250618},
+		{"tools/list", nil, []any{"tools", 0, "_meta"}, mcp.Version20250618},
+		{"tools/list", nil, []any{"tools", 0, "outputSchema"}, mcp.Version20250618},
+		{"tools/list", nil, []any{"tools", 0, "icons"}, mcp.Version20251125},
+		{"tools/list", nil, []any{"tools", 0, "inputSchema"}, mcp.Version20241105},
+		{"tools/call", map[string]any{"name": "t"}, []any{"structuredContent"}, mcp.Version20250618},
+		{"tools/call", map[string]any{"name": "t"}, []any{"content", 0, "_meta"}, mcp.Version20250618},
+		{"tools/call", map[string]any{"name": "t"}, []any{"content", 0, "annotations", "lastModified"}, mcp.Version20250618},
+		{"tools/call", map[string]any{"name": "t"}, []any{"content", 0, "annotations", "priority"}, mcp.Version20241105},
+		{"resources/list", nil, []any{"resources", 0, "title"}, mcp.Version20250618},
+		{"resources/list", nil, []any{"resources", 0, "_meta"}, mcp.Version20250618},
+		{"resources/list", nil, []any{"resources", 0, "annotations", "lastModified"}, mcp.Version20250618},
+		{"resources/list", nil, []any{"resources", 0, "annotations", "priority"}, mcp.Version20241105},
+		{"resources/list", nil, []any{"resources", 0, "icons"}, mcp.Version20251125},
+		{"resources/templates/list", nil, []any{"resourceTemplates", 0, "title"}, mcp.Version20250618},
+		{"resources/templates/list", nil, []any{"resourceTemplates", 0, "_meta"}, mcp.Version20250618},
+		{"resources/templates/list", nil, []any{"resourceTemplates", 0, "icons"}, mcp.Version20251125},
+		{"resources/read", map[string]any{"uri": "test://r"}, []any{"contents", 0, "_meta"}, mcp.Version20250618},
+		{"prompts/list", nil, []any{"prompts", 0, "title"}, mcp.Version20250618},
+		{"prompts/list", nil, []any{"prompts", 0, "_meta"}, mcp.Version20250618},
+		{"prompts/list", nil, []any{"prompts", 0, "arguments", 0, "title"}, mcp.Version20250618},
+		{"prompts/list", nil, []any{"prompts", 0, "icons"}, mcp.Version20251125},
+		{"prompts/get", map[string]any{"name": "p"}, []any{"messages", 0, "content", "_meta"}, mcp.Version20250618},
+		{"completion/complete", map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "p"},
+			"argument": map[string]any{"name": "a", "value": ""}}, []any{"completion", "values", 0}, mcp.Version20241105},
+	}
+	s := versionedServer(t)
+	for _, v := range everyVersion {
+		t.Run(v, func(t *testing.T) {
+			stateless := v == mcp.Version20260728
+			c := dial(t, s, clientOptions{version: v, noInit: stateless})
+			for _, p := range probes {
+				params := p.params
+				if stateless {
+					params = modernParams(p.params, "", nil)
+				}
+				res, rerr := c.call(t, p.method, params)
+				require.Nil(t, rerr, "%s: %v", p.method, rerr)
+				assert.Equal(t, v >= p.since, has(t, res, p.path...), "%s %v (since %s): %s", p.method, p.path, p.since, res)
+			}
+		})
+	}
+}
+
+// The initialize result announces what the session's version has.
+func TestTheInitializeResultHasOnlyTheMembersOfTheVersion(t *testing.T) {
+	probes := []struct {
+		path  []any
+		since string
+	}{
+		{[]any{"capabilities", "completions"}, mcp.Version20250326},
+		{[]any{"capabilities", "tools"}, mcp.Version20241105},
+		{[]any{"serverInfo", "title"}, mcp.Version20250618},
+		{[]any{"serverInfo", "description"}, mcp.Version20251125},
+		{[]any{"serverInfo", "icons"}, mcp.Version20251125},
+		{[]any{"serverInfo", "websiteUrl"}, mcp.Version20251125},
+	}
+	s := versionedServer(t)
+	for _, v := range mcp.SupportedVersions() {
+		t.Run(v, func(t *testing.T) {
+			c := dial(t, s, clientOptions{version: v, noInit: true})
+			res, rerr := c.call(t, "initialize", map[string]any{"protocolVersion": v, "capabilities": map[string]any{},
+				"clientInfo": map[string]any{"name": "t", "version": "1"}})
+			require.Nil(t, rerr)
+			for _, p := range probes {
+				assert.Equal(t, v >= p.since, has(t, res, p.path...), "%v (since %s): %s", p.path, p.since, res)
+			}
+		})
+	}
+}
