@@ -160,3 +160,55 @@ func TestTheInitializeResultHasOnlyTheMembersOfTheVersion(t *testing.T) {
 		})
 	}
 }
+
+// Requests the server sends the client fit the session's version too: a
+// form elicitation has no mode member before 2025-11-25, and sampling with
+// tools needs 2025-11-25 even when the client declares sampling.tools.
+func TestRequestsToTheClientFitTheSessionsVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version      string
+		modeSent     bool
+		samplingTool bool
+	}{
+		{mcp.Version20250618, false, false},
+		{mcp.Version20251125, true, true},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			s := newServer(t, nil)
+			errs := make(chan error, 2)
+			require.NoError(t, s.AddTool(&mcp.Tool{Name: "ask"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				_, err := req.Session.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestFormParams{Mode: "form", Message: "name?",
+					RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)}})
+				errs <- err
+				_, err = req.Session.CreateMessage(ctx, &mcp.CreateMessageRequestParams{MaxTokens: 1,
+					Messages: []mcp.SamplingMessage{{Role: "user", Content: mcp.SamplingMessageContent{Value: mcp.TextContent{Text: "hi"}}}},
+					Tools:    []mcp.Tool{{Name: "x", InputSchema: json.RawMessage(`{"type":"object"}`)}}})
+				errs <- err
+				return nil, nil
+			}))
+			c := dial(t, s, clientOptions{version: tc.version, caps: json.RawMessage(`{"sampling":{"tools":{}},"elicitation":{}}`), callbacks: fakeClient{}})
+			_, rerr := callTool(t, c, "ask", nil)
+			require.Nil(t, rerr)
+			require.NoError(t, <-errs, "the form elicitation is sent")
+			if tc.samplingTool {
+				assert.NoError(t, <-errs)
+			} else {
+				assert.ErrorIs(t, <-errs, mcp.ErrNotDeclared, "no sampling with tools before 2025-11-25")
+			}
+			var elicit, sampling []byte
+			for _, m := range c.server.messages() {
+				var msg struct{ Method string }
+				require.NoError(t, json.Unmarshal(m, &msg))
+				switch msg.Method {
+				case "elicitation/create":
+					elicit = m
+				case "sampling/createMessage":
+					sampling = m
+				}
+			}
+			require.NotNil(t, elicit)
+			assert.Equal(t, tc.modeSent, has(t, elicit, "params", "mode"), string(elicit))
+			assert.Equal(t, tc.samplingTool, sampling != nil, "a refused request is not sent")
+		})
+	}
+}
