@@ -1,6 +1,11 @@
 package mcp
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
 
 // A session answers in the shape of its negotiated version: what a later
 // version added is left out for an older client (docs/versions.md). The
@@ -91,13 +96,34 @@ func downgradeContents(r AnyResourceContents, f features) AnyResourceContents {
 	return r
 }
 
-// downgradeToolResult fits a tool result to a version.
+// downgradeToolResult fits a tool result to a version. Structured content
+// a version cannot carry (any before 2025-06-18; anything but an object
+// before 2026-07-28) is left out, and when the result has no other content
+// it is sent as text instead.
 func downgradeToolResult(r CallToolResult, f features) CallToolResult {
 	r.Content = downgradeContent(r.Content, f)
-	if !f.structured {
-		r.StructuredContent = nil
+	sc := r.StructuredContent
+	if len(sc) == 0 || (f.structured && (f.anyStructured || isJSONObject(sc))) {
+		return r
+	}
+	r.StructuredContent = nil
+	if len(r.Content) == 0 {
+		r.Content = []ContentBlock{Text(string(sc))}
 	}
 	return r
+}
+
+// isJSONObject reports whether raw JSON text is an object.
+func isJSONObject(raw []byte) bool {
+	b := bytes.TrimLeft(raw, " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
+}
+
+// objectRooted reports whether a JSON Schema says "type": "object" at its
+// root, as output schemas must before 2026-07-28.
+func objectRooted(schema []byte) bool {
+	t, _ := jsonscan.Member(schema, "type")
+	return jsonscan.StringIs(t, "object")
 }
 
 // downgradeReadResult fits the contents of a resources/read result to a
@@ -115,7 +141,8 @@ func downgradeReadResult(r *ReadResourceResult, f features) *ReadResourceResult 
 }
 
 // downgradeTool fits a tool's description to a version: annotations from
-// 2025-03-26; title, _meta and outputSchema from 2025-06-18; icons and
+// 2025-03-26; title, _meta and outputSchema from 2025-06-18 (an output
+// schema whose root is not an object only from 2026-07-28); icons and
 // execution from 2025-11-25 (execution also needs tasks, which 2026-07-28
 // moved to an extension).
 func downgradeTool(t Tool, f features) Tool {
@@ -125,7 +152,7 @@ func downgradeTool(t Tool, f features) Tool {
 	if !f.titles {
 		t.Title, t.Meta = "", nil
 	}
-	if !f.structured {
+	if !f.structured || (!f.anyStructured && len(t.OutputSchema) > 0 && !objectRooted(t.OutputSchema)) {
 		t.OutputSchema = nil
 	}
 	if !f.icons {

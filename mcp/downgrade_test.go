@@ -212,3 +212,47 @@ func TestRequestsToTheClientFitTheSessionsVersion(t *testing.T) {
 		})
 	}
 }
+
+// Structured output of any JSON type exists only in 2026-07-28: before,
+// a tool whose output schema is not an object has no outputSchema, and
+// its result carries the value as text.
+func TestNonObjectStructuredOutputOnlyInTheStatelessVersion(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "nums", OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"integer"}}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: json.RawMessage(`[1,2]`)}, nil
+		}))
+	for _, v := range everyVersion {
+		t.Run(v, func(t *testing.T) {
+			stateless := v == mcp.Version20260728
+			c := dial(t, s, clientOptions{version: v, noInit: stateless})
+			params := func(p map[string]any) any {
+				if stateless {
+					return modernParams(p, "", nil)
+				}
+				return p
+			}
+			list, rerr := c.call(t, "tools/list", params(nil))
+			require.Nil(t, rerr)
+			assert.Equal(t, stateless, has(t, list, "tools", 0, "outputSchema"), string(list))
+			res, rerr := c.call(t, "tools/call", params(map[string]any{"name": "nums"}))
+			require.Nil(t, rerr)
+			if stateless {
+				assert.JSONEq(t, `[1,2]`, string(mustMember(t, res, "structuredContent")))
+				return
+			}
+			assert.False(t, has(t, res, "structuredContent"), string(res))
+			assert.JSONEq(t, `[{"type":"text","text":"[1,2]"}]`, string(mustMember(t, res, "content")))
+		})
+	}
+}
+
+// mustMember returns a member of a JSON object.
+func mustMember(t *testing.T, raw json.RawMessage, name string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &m))
+	v, ok := m[name]
+	require.True(t, ok, "no %s in %s", name, raw)
+	return v
+}

@@ -97,6 +97,7 @@ type features struct {
 	completions   bool // the completions capability gates completion/complete
 	resourceLink  bool // resource_link content blocks
 	structured    bool // Tool.outputSchema and CallToolResult.structuredContent
+	anyStructured bool // structured output of any JSON type, not only objects
 	elicitation   bool // elicitation/create
 	tasks         bool // tasks/* and task-augmented requests
 	samplingTools bool // tools and toolChoice in sampling/createMessage
@@ -117,7 +118,7 @@ func featuresOf(v string) features {
 		// Tasks left the core for an extension; batches stay gone; a
 		// stream cannot be resumed, so it is never primed nor closed early.
 		return features{audio: true, annotations: true, titles: true, icons: true, progressText: true, completions: true,
-			resourceLink: true, structured: true, elicitation: true, urlElicit: true, samplingTools: true}
+			resourceLink: true, structured: true, anyStructured: true, elicitation: true, urlElicit: true, samplingTools: true}
 	default:
 		return features{audio: true, annotations: true, titles: true, icons: true, ssePolling: true, progressText: true,
 			completions: true, resourceLink: true, structured: true, elicitation: true, tasks: true, urlElicit: true,
