@@ -244,3 +244,21 @@ func downgradeElicit(p *ElicitRequestParams, f features) *ElicitRequestParams {
 	form.Mode = ""
 	return &ElicitRequestParams{Value: form}
 }
+
+// downgradeClientCapabilities fits what a client declares to the version
+// it offers: no elicitation before 2025-06-18, and before 2025-11-25 an
+// empty elicitation object (form mode, the only one) and no sampling.tools.
+func downgradeClientCapabilities(c ClientCapabilities, f features) ClientCapabilities {
+	if c.Elicitation != nil && !f.elicitation {
+		c.Elicitation = nil
+	}
+	if c.Elicitation != nil && !f.urlElicit {
+		c.Elicitation = &ClientCapabilitiesElicitation{}
+	}
+	if c.Sampling != nil && !f.samplingTools && c.Sampling.Tools != nil {
+		sampling := *c.Sampling
+		sampling.Tools = nil
+		c.Sampling = &sampling
+	}
+	return c
+}

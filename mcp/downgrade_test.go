@@ -95,6 +95,11 @@ func TestResultsHaveOnlyTheMembersOfTheSessionsVersion(t *testing.T) {
 		{"tools/list", nil, []any{"tools", 0, "outputSchema"}, mcp.Version20250618},
 		{"tools/list", nil, []any{"tools", 0, "icons"}, mcp.Version20251125},
 		{"tools/list", nil, []any{"tools", 0, "inputSchema"}, mcp.Version20241105},
+		{"tools/list", nil, []any{"resultType"}, mcp.Version20260728},
+		{"tools/list", nil, []any{"ttlMs"}, mcp.Version20260728},
+		{"tools/list", nil, []any{"cacheScope"}, mcp.Version20260728},
+		{"tools/list", nil, []any{"_meta", "io.modelcontextprotocol/serverInfo"}, mcp.Version20260728},
+		{"tools/call", map[string]any{"name": "t"}, []any{"resultType"}, mcp.Version20260728},
 		{"tools/call", map[string]any{"name": "t"}, []any{"structuredContent"}, mcp.Version20250618},
 		{"tools/call", map[string]any{"name": "t"}, []any{"content", 0, "_meta"}, mcp.Version20250618},
 		{"tools/call", map[string]any{"name": "t"}, []any{"content", 0, "annotations", "lastModified"}, mcp.Version20250618},
@@ -255,4 +260,30 @@ func mustMember(t *testing.T, raw json.RawMessage, name string) json.RawMessage 
 	v, ok := m[name]
 	require.True(t, ok, "no %s in %s", name, raw)
 	return v
+}
+
+// A client pinned to a version declares only what that version has: no
+// elicitation before 2025-06-18; before 2025-11-25 an empty elicitation
+// object (form mode, the only one) and no sampling.tools.
+func TestAPinnedClientDeclaresTheCapabilitiesOfItsVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		want    string
+	}{
+		{mcp.Version20241105, `{"sampling":{},"roots":{"listChanged":true}}`},
+		{mcp.Version20250326, `{"sampling":{},"roots":{"listChanged":true}}`},
+		{mcp.Version20250618, `{"sampling":{},"elicitation":{},"roots":{"listChanged":true}}`},
+		{mcp.Version20251125, `{"sampling":{"tools":{}},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true}}`},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil)
+			opts := handlersOptions(tc.version)
+			opts.SamplingTools, opts.ElicitURL = true, true
+			opts.ListRoots = func(ctx context.Context) (*mcp.ListRootsResult, error) { return &mcp.ListRootsResult{}, nil }
+			connect(t, s, opts)
+			sessions := s.Sessions()
+			require.Len(t, sessions, 1)
+			assert.JSONEq(t, tc.want, string(sessions[0].ClientCapabilities()))
+		})
+	}
 }
