@@ -287,3 +287,21 @@ func TestAPinnedClientDeclaresTheCapabilitiesOfItsVersion(t *testing.T) {
 		})
 	}
 }
+
+// A progress notification carries its message from 2025-03-26 on.
+func TestProgressCarriesAMessageFrom20250326(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "work"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, req.Progress(ctx, 1, 2, "half")
+	}))
+	for _, v := range mcp.SupportedVersions() {
+		t.Run(v, func(t *testing.T) {
+			c := dial(t, s, clientOptions{version: v})
+			_, rerr := c.call(t, "tools/call", map[string]any{"name": "work", "_meta": map[string]any{"progressToken": "p"}})
+			require.Nil(t, rerr)
+			n := c.note(t, "notifications/progress")
+			assert.Equal(t, v >= mcp.Version20250326, has(t, n.Params, "message"), string(n.Params))
+			assert.True(t, has(t, n.Params, "total"))
+		})
+	}
+}
