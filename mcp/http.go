@@ -82,7 +82,8 @@ type HTTPOptions struct {
 	// behind a proxy that does them.
 	DisableHostCheck bool
 	// RetryInterval is the reconnection delay announced at the start of
-	// every POST stream (the SSE retry field). 0 means one second.
+	// every POST stream of a 2025-11-25 session, and before CloseSSEStream
+	// ends one (the SSE retry field). 0 means one second.
 	RetryInterval time.Duration
 	// KeepAlive is the silence after which an open stream gets an SSE
 	// comment, so that proxies keep it and a vanished client is noticed; a
