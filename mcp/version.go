@@ -15,8 +15,9 @@ const (
 	// Version20250618 removed batches and added structured tool output,
 	// elicitation, resource links and titles.
 	Version20250618 = "2025-06-18"
-	// Version20251125 added icons, URL-mode elicitation, sampling with tools
-	// and tasks.
+	// Version20251125 added icons, URL-mode elicitation, sampling with tools,
+	// tasks and SSE polling (a priming event, and streams the server may end
+	// before the response).
 	Version20251125 = "2025-11-25"
 
 	// Version20260728 is the stateless protocol: no initialize and no
@@ -85,7 +86,7 @@ func (s *Server) negotiate(requested string) string {
 }
 
 // features says what a protocol version has, for the parts of the protocol
-// whose shape changed between versions.
+// whose shape changed between versions (docs/versions.md has the table).
 type features struct {
 	batches       bool // JSON-RPC batches (2025-03-26 only)
 	audio         bool // audio content blocks
