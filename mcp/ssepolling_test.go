@@ -163,3 +163,36 @@ func TestAPinnedClientGetsTheResultOfACallThatClosesItsStream(t *testing.T) {
 		})
 	}
 }
+
+// CloseSSEStream has nothing to close outside a handshake session's SSE
+// stream: over stdio, and on a stateless request's stream, it reports
+// false and the call answers as usual.
+func TestCloseSSEStreamDoesNothingOverStdioNorStateless(t *testing.T) {
+	tool := func(s *mcp.Server) {
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "poll"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if mcp.CloseSSEStream(ctx) {
+				return mcp.ToolError("closed"), nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("open")}}, nil
+		}))
+	}
+	t.Run("stdio", func(t *testing.T) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil)
+		tool(s)
+		for _, v := range mcp.SupportedVersions() {
+			c := dial(t, s, clientOptions{version: v})
+			out, rerr := callTool(t, c, "poll", nil)
+			require.Nil(t, rerr)
+			assert.Equal(t, "open", out["content"].([]any)[0].(map[string]any)["text"], v)
+		}
+	})
+	t.Run("stateless HTTP", func(t *testing.T) {
+		f := newFixture(t, nil)
+		tool(f.srv)
+		resp := f.post("", modernBody(t, 1, "tools/call", map[string]any{"name": "poll"}, nil), mirrored("tools/call", "poll")...)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		msgs := messages(t, resp)
+		require.Len(t, msgs, 1)
+		assert.Equal(t, "open", msgs[0].Result["content"].([]any)[0].(map[string]any)["text"])
+	})
+}
