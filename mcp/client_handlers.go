@@ -178,7 +178,9 @@ func (legacyCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestPa
 }
 
 func (legacyCallbacks) RootsList(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
-	return clientSessionFrom(ctx).roots(ctx)
+	s := clientSessionFrom(ctx)
+	res, err := s.roots(ctx)
+	return downgradeRoots(res, featuresOf(s.ProtocolVersion())), err
 }
 
 func (legacyCallbacks) NotificationsCancelled(ctx context.Context, p *CancelledNotificationParams) error {

@@ -262,3 +262,18 @@ func downgradeClientCapabilities(c ClientCapabilities, f features) ClientCapabil
 	}
 	return c
 }
+
+// downgradeRoots leaves out the _meta of roots (2025-06-18) for older
+// versions: the client's answer to roots/list.
+func downgradeRoots(r *ListRootsResult, f features) *ListRootsResult {
+	if r == nil || f.titles {
+		return r
+	}
+	c := *r
+	c.Roots = make([]Root, len(r.Roots))
+	for i, root := range r.Roots {
+		root.Meta = nil
+		c.Roots[i] = root
+	}
+	return &c
+}

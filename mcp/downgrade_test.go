@@ -305,3 +305,33 @@ func TestProgressCarriesAMessageFrom20250326(t *testing.T) {
 		})
 	}
 }
+
+// Our client's answer to roots/list has root _meta only from 2025-06-18.
+func TestAPinnedClientAnswersRootsInItsVersionsShape(t *testing.T) {
+	for _, v := range mcp.SupportedVersions() {
+		t.Run(v, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil)
+			require.NoError(t, s.AddTool(&mcp.Tool{Name: "roots"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				res, err := req.Session.ListRoots(ctx)
+				if err != nil {
+					return nil, err
+				}
+				b, err := json.Marshal(res)
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(string(b))}}, nil
+			}))
+			opts := versionOptions(v)
+			opts.ListRoots = func(ctx context.Context) (*mcp.ListRootsResult, error) {
+				return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///r", Meta: mcp.Meta{"com.example/k": json.RawMessage(`1`)}}}}, nil
+			}
+			cs := connect(t, s, opts).session
+			res, err := cs.CallTool(chCtx(t), &mcp.CallToolRequestParams{Name: "roots"})
+			require.NoError(t, err)
+			text := chClientText(t, res)
+			assert.Equal(t, v >= mcp.Version20250618, has(t, json.RawMessage(text), "roots", 0, "_meta"), text)
+			assert.True(t, has(t, json.RawMessage(text), "roots", 0, "uri"), text)
+		})
+	}
+}
