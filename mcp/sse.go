@@ -221,10 +221,10 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive, h
 // holdFor waits, at most d, for a POST stream to have a message to send
 // (its priming event, when it has one, does not count). It reports whole
 // when the stream is finished (every answer queued): the response can then
-// be written in one piece. It
-// returns whole false as soon as anything else is queued (a notification
-// or request a handler sends while it runs, which the client should get at
-// once), or when d has passed with the calls still running.
+// be written in one piece. It returns whole false as soon as a message is
+// queued (a notification or request a handler sends while it runs, which
+// the client should get at once), or when d has passed with the calls
+// still running.
 func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err error) {
 	check := func() (done, whole bool) {
 		c.mu.Lock()
