@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
@@ -103,7 +102,7 @@ func downgradeContents(r AnyResourceContents, f features) AnyResourceContents {
 func downgradeToolResult(r CallToolResult, f features) CallToolResult {
 	r.Content = downgradeContent(r.Content, f)
 	sc := r.StructuredContent
-	if len(sc) == 0 || (f.structured && (f.anyStructured || isJSONObject(sc))) {
+	if _, object := jsonscan.NewObject(sc); len(sc) == 0 || (f.structured && (f.anyStructured || object)) {
 		return r
 	}
 	r.StructuredContent = nil
@@ -111,12 +110,6 @@ func downgradeToolResult(r CallToolResult, f features) CallToolResult {
 		r.Content = []ContentBlock{Text(string(sc))}
 	}
 	return r
-}
-
-// isJSONObject reports whether raw JSON text is an object.
-func isJSONObject(raw []byte) bool {
-	b := bytes.TrimLeft(raw, " \t\r\n")
-	return len(b) > 0 && b[0] == '{'
 }
 
 // objectRooted reports whether a JSON Schema says "type": "object" at its
