@@ -7,9 +7,9 @@ import (
 )
 
 // A session answers in the shape of its negotiated version: what a later
-// version added is left out for an older client (docs/versions.md). The
-// stateless version has every feature listed here, so a stateless request
-// (a nil session, featuresOf(Version20260728)) gets everything.
+// version added is left out for an older client (docs/versions.md). A
+// stateless request (a nil session) is fitted to 2026-07-28, which has all
+// of it but the 2025-11-25 tasks (a tool's execution member).
 //
 // Each function takes a value and returns a copy fitted to f; the value
 // itself, which the server's registry may hold, is not changed.
