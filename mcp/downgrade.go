@@ -270,3 +270,30 @@ func downgradeRoots(r *ListRootsResult, f features) *ListRootsResult {
 	}
 	return &c
 }
+
+// downgradeSamplingResult fits our client's answer to sampling/createMessage
+// to the server's version, as downgradeBlock does a content block: audio
+// (2025-03-26) becomes text; _meta and lastModified (2025-06-18) are left
+// out.
+func downgradeSamplingResult(r *CreateMessageResult, f features) *CreateMessageResult {
+	if r == nil || (f.titles && f.audio) {
+		return r
+	}
+	var b ContentBlock
+	if x, ok := r.Content.AsText(); ok {
+		b.Value = *x
+	} else if x, ok := r.Content.AsImage(); ok {
+		b.Value = *x
+	} else if x, ok := r.Content.AsAudio(); ok {
+		b.Value = *x
+	} else {
+		return r
+	}
+	v, ok := downgradeBlock(b, f).Value.(CreateMessageResultContentVariant)
+	if !ok {
+		return r
+	}
+	c := *r
+	c.Content = CreateMessageResultContent{Value: v}
+	return &c
+}

@@ -335,3 +335,52 @@ func TestAPinnedClientAnswersRootsInItsVersionsShape(t *testing.T) {
 		})
 	}
 }
+
+// Our client's sampling answer fits the server's version: audio becomes
+// text before 2025-03-26, content _meta is left out before 2025-06-18.
+func TestAPinnedClientAnswersSamplingInItsVersionsShape(t *testing.T) {
+	for _, tc := range []struct {
+		version   string
+		audio     bool
+		audioMeta bool
+	}{
+		{mcp.Version20241105, false, false},
+		{mcp.Version20250326, true, false},
+		{mcp.Version20250618, true, true},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil)
+			require.NoError(t, s.AddTool(&mcp.Tool{Name: "ask"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageRequestParams{MaxTokens: 1,
+					Messages: []mcp.SamplingMessage{{Role: "user", Content: mcp.SamplingMessageContent{Value: mcp.TextContent{Text: "hi"}}}}})
+				if err != nil {
+					return nil, err
+				}
+				b, err := json.Marshal(res)
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(string(b))}}, nil
+			}))
+			opts := versionOptions(tc.version)
+			opts.CreateMessage = func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
+				return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "m", Content: mcp.CreateMessageResultContent{
+					Value: mcp.AudioContent{Data: "AQ==", MIMEType: "audio/wav", Meta: mcp.Meta{"com.example/k": json.RawMessage(`1`)}}}}, nil
+			}
+			cs := connect(t, s, opts).session
+			res, err := cs.CallTool(chCtx(t), &mcp.CallToolRequestParams{Name: "ask"})
+			require.NoError(t, err)
+			text := json.RawMessage(chClientText(t, res))
+			var got struct {
+				Content struct{ Type string }
+			}
+			require.NoError(t, json.Unmarshal(text, &got))
+			if tc.audio {
+				assert.Equal(t, "audio", got.Content.Type, string(text))
+			} else {
+				assert.Equal(t, "text", got.Content.Type, string(text))
+			}
+			assert.Equal(t, tc.audioMeta, has(t, text, "content", "_meta"), string(text))
+		})
+	}
+}
