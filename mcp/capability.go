@@ -52,8 +52,10 @@ func (s *Server) offer(v string) capSet {
 }
 
 // capabilities is the ServerCapabilities object of the initialize result
-// for the offered set. Every list announces its changes.
-func (c capSet) capabilities() ServerCapabilities {
+// for the offered set, in the shape of a version with features f. Every
+// list announces its changes. Before 2025-03-26 completion/complete has no
+// capability: a session of 2024-11-05 is served it without one announced.
+func (c capSet) capabilities(f features) ServerCapabilities {
 	yes := true
 	empty := func() map[string]json.RawMessage { return map[string]json.RawMessage{} }
 	var out ServerCapabilities
@@ -67,7 +69,7 @@ func (c capSet) capabilities() ServerCapabilities {
 	if c.has(capPrompts) {
 		out.Prompts = &ServerCapabilitiesPrompts{ListChanged: &yes}
 	}
-	if c.has(capCompletions) {
+	if c.has(capCompletions) && f.completions {
 		out.Completions = empty()
 	}
 	if c.has(capLogging) {

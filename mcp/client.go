@@ -236,6 +236,16 @@ func (c *Client) capabilities() ClientCapabilities {
 	return caps
 }
 
+// handshakeCapabilities returns what the client declares in an initialize
+// offering version: what the client's options derive, fitted to the
+// version (capabilities set in ClientOptions.Capabilities go as they are).
+func (c *Client) handshakeCapabilities(version string) ClientCapabilities {
+	if c.opts.Capabilities != nil {
+		return *c.opts.Capabilities
+	}
+	return downgradeClientCapabilities(c.capabilities(), featuresOf(version))
+}
+
 // statelessCapabilities returns what the client declares in a 2026-07-28
 // request, which has no roots.listChanged (the notification is gone).
 func (c *Client) statelessCapabilities() ClientCapabilities {

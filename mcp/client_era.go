@@ -184,7 +184,7 @@ func (s *ClientSession) initialize(ctx context.Context, version string) error {
 	var res InitializeResult
 	err = s.call(ctx, vs, false, "initialize", &InitializeRequestParams{
 		ProtocolVersion: version,
-		Capabilities:    s.client.capabilities(),
+		Capabilities:    s.client.handshakeCapabilities(version),
 		ClientInfo:      s.client.info,
 	}, &res)
 	if err != nil {

@@ -165,7 +165,9 @@ func (legacyCallbacks) Ping(context.Context, *RequestParams) (*EmptyResult, erro
 }
 
 func (legacyCallbacks) SamplingCreateMessage(ctx context.Context, p *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return clientSessionFrom(ctx).sample(ctx, p)
+	s := clientSessionFrom(ctx)
+	res, err := s.sample(ctx, p)
+	return downgradeSamplingResult(res, featuresOf(s.ProtocolVersion())), err
 }
 
 func (legacyCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestParams) (*ElicitResult, error) {
@@ -178,7 +180,9 @@ func (legacyCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestPa
 }
 
 func (legacyCallbacks) RootsList(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
-	return clientSessionFrom(ctx).roots(ctx)
+	s := clientSessionFrom(ctx)
+	res, err := s.roots(ctx)
+	return downgradeRoots(res, featuresOf(s.ProtocolVersion())), err
 }
 
 func (legacyCallbacks) NotificationsCancelled(ctx context.Context, p *CancelledNotificationParams) error {

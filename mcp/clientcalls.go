@@ -43,7 +43,7 @@ func (ss *ServerSession) CreateMessage(ctx context.Context, p *CreateMessageRequ
 	if !caps.sampling {
 		return nil, fmt.Errorf("%w: sampling", ErrNotDeclared)
 	}
-	if len(p.Tools) > 0 && !caps.samplingTools {
+	if len(p.Tools) > 0 && (!caps.samplingTools || !ss.features().samplingTools) {
 		return nil, fmt.Errorf("%w: sampling.tools", ErrNotDeclared)
 	}
 	if p.Messages == nil {
@@ -70,6 +70,7 @@ func (ss *ServerSession) Elicit(ctx context.Context, p *ElicitRequestParams) (*E
 		if !f.elicitation || !caps.elicitForm {
 			return nil, fmt.Errorf("%w: elicitation", ErrNotDeclared)
 		}
+		p = downgradeElicit(p, f)
 	}
 	defer awaitClient(ctx)()
 	return ss.callbacks().ElicitationCreate(ctx, p)

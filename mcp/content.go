@@ -1,9 +1,6 @@
 package mcp
 
-import (
-	"encoding/base64"
-	"fmt"
-)
+import "encoding/base64"
 
 // Text returns a text content block.
 func Text(s string) ContentBlock { return ContentBlock{Value: TextContent{Text: s}} }
@@ -42,36 +39,4 @@ func TextResource(uri, mimeType, text string) AnyResourceContents {
 // BlobResource returns the contents of a binary resource, base64-encoded.
 func BlobResource(uri, mimeType string, data []byte) AnyResourceContents {
 	return AnyResourceContents{Value: BlobResourceContents{URI: uri, MIMEType: mimeType, Blob: base64.StdEncoding.EncodeToString(data)}}
-}
-
-// downgradeContent rewrites the content blocks a session's version does
-// not know as text blocks that say what they were, so an older client
-// still gets a valid message with the information in it.
-func downgradeContent(blocks []ContentBlock, f features) []ContentBlock {
-	changed := false
-	out := make([]ContentBlock, len(blocks))
-	for i, b := range blocks {
-		out[i] = b
-		if a, ok := b.AsAudio(); ok && !f.audio {
-			out[i] = Text(fmt.Sprintf("[audio content (%s) left out: this protocol version has no audio]", a.MIMEType))
-			changed = true
-		}
-		if l, ok := b.AsResourceLink(); ok && !f.resourceLink {
-			out[i] = Text(fmt.Sprintf("Resource: %s (%s)", l.URI, l.Name))
-			changed = true
-		}
-	}
-	if !changed {
-		return blocks
-	}
-	return out
-}
-
-// downgradeToolResult fits a tool result to the session's version.
-func downgradeToolResult(r CallToolResult, f features) CallToolResult {
-	r.Content = downgradeContent(r.Content, f)
-	if !f.structured {
-		r.StructuredContent = nil
-	}
-	return r
 }

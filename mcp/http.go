@@ -84,7 +84,8 @@ type HTTPOptions struct {
 	// behind a proxy that does them.
 	DisableHostCheck bool
 	// RetryInterval is the reconnection delay announced at the start of
-	// every POST stream (the SSE retry field). 0 means one second.
+	// every POST stream of a 2025-11-25 session, and before CloseSSEStream
+	// ends one (the SSE retry field). 0 means one second.
 	RetryInterval time.Duration
 	// KeepAlive is the silence after which an open stream gets an SSE
 	// comment, so that proxies keep it and a vanished client is noticed; a
@@ -296,7 +297,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st, err := sess.open(fr.requests, sse, fr.initialize)
+	st, err := sess.open(fr.requests, sse, fr.initialize, sess.streamPolls(body, fr.initialize))
 	if err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "a request with this id is already in flight in the session")

@@ -71,6 +71,7 @@ type stream struct {
 	id      string
 	sse     bool
 	init    bool          // the POST carried initialize
+	polling bool          // its version has SSE polling (see streamPolls)
 	pending idSet         // ids of requests not answered yet
 	conn    *sseConn      // the client connected to it, or nil
 	first   *sseConn      // the POST's own connection, set once in open
@@ -315,8 +316,9 @@ func (s *httpSession) complete(st *stream) {
 }
 
 // open starts the stream of a POST carrying requests with these ids.
-// An SSE stream gets a connection with the priming event queued.
-func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
+// An SSE stream gets a connection, with the priming event queued when
+// the stream's version has SSE polling.
+func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
@@ -335,10 +337,12 @@ func (s *httpSession) open(ids []string, sse, init bool) (*stream, error) {
 		// name keeps them apart in the shared event store.
 		name = s.h.rep.self[:8] + "." + name
 	}
-	st := &stream{id: name, sse: sse, init: init, pending: pending, done: make(chan struct{})}
+	st := &stream{id: name, sse: sse, init: init, polling: polling, pending: pending, done: make(chan struct{})}
 	if sse {
 		st.conn = newSSEConn()
 		st.first = st.conn
+	}
+	if sse && polling {
 		prime := sseEvent{retry: s.h.opts.RetryInterval}
 		id, err := s.h.store.Append(context.Background(), s.id, st.id, nil)
 		if err != nil {
@@ -456,8 +460,14 @@ var byServerSession sync.Map // *ServerSession → *httpSession
 // sends afterwards, its response included, is kept in the event store, and
 // the client receives it by resuming the stream with GET and Last-Event-ID
 // (SSE polling, for long calls through proxies that cut long responses).
-// It reports false, doing nothing, outside such a request: on other
-// transports, in JSON-response mode, or once the stream is closed.
+//
+// Only sessions of 2025-11-25 have SSE polling: in 2025-03-26 and
+// 2025-06-18 the server should not end a call's stream before its
+// response, so there CloseSSEStream does nothing, and the stream stays
+// open until the response. It reports false, doing nothing, outside a
+// request it can close: a session of an older version, another transport,
+// a stateless (2026-07-28) request, JSON-response mode, or a stream
+// already closed.
 func CloseSSEStream(ctx context.Context) bool {
 	ss := SessionFromContext(ctx)
 	rid, ok := requestIDFromContext(ctx)
@@ -476,7 +486,7 @@ func (s *httpSession) closeStream(rid string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.byRequest[rid]
-	if st == nil || !st.sse || st.conn == nil {
+	if st == nil || !st.sse || !st.polling || st.conn == nil {
 		return false
 	}
 	st.conn.push(sseEvent{retry: s.h.opts.RetryInterval})

@@ -32,10 +32,11 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) (*InitializeResu
 		ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session initialized",
 			slog.String(logx.Version, v), slog.String("client", p.ClientInfo.Name), slog.String("client_version", p.ClientInfo.Version))
 	}
+	f := featuresOf(v)
 	return &InitializeResult{
 		ProtocolVersion: v,
-		Capabilities:    offered.capabilities(),
-		ServerInfo:      ss.server.info,
+		Capabilities:    offered.capabilities(f),
+		ServerInfo:      downgradeImplementation(ss.server.info, f),
 		Instructions:    ss.server.opts.Instructions,
 	}, nil
 }

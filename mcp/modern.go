@@ -244,14 +244,14 @@ var modernMethods = map[string]modernMethod{
 		if err := req.DecodeParams(p); err != nil {
 			return nil, err
 		}
-		return s.listResources(ctx, p)
+		return s.listResources(ctx, nil, p)
 	}},
 	"resources/templates/list": {capability: capResources, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
 		p := new(PaginatedRequestParams)
 		if err := req.DecodeParams(p); err != nil {
 			return nil, err
 		}
-		return s.listTemplates(ctx, p)
+		return s.listTemplates(ctx, nil, p)
 	}},
 	"resources/read": {capability: capResources, input: true, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
 		p := new(ReadResourceRequestParams)
@@ -265,7 +265,7 @@ var modernMethods = map[string]modernMethod{
 		if err := req.DecodeParams(p); err != nil {
 			return nil, err
 		}
-		return s.listPrompts(ctx, p)
+		return s.listPrompts(ctx, nil, p)
 	}},
 	"prompts/get": {capability: capPrompts, input: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
 		p := new(GetPromptRequestParams)
@@ -565,7 +565,7 @@ func (s *Server) discover(ctx context.Context) *discoverResult {
 	setCache(ctx, s.opts.Cache)
 	return &discoverResult{
 		SupportedVersions: s.servedVersions(),
-		Capabilities:      s.offer(Version20260728).capabilities(),
+		Capabilities:      s.offer(Version20260728).capabilities(featuresOf(Version20260728)),
 		Instructions:      s.opts.Instructions,
 	}
 }

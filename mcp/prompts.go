@@ -35,15 +35,16 @@ func (s *Server) RemovePrompts(names ...string) {
 	}
 }
 
-func (s *Server) listPrompts(ctx context.Context, p *PaginatedRequestParams) (*ListPromptsResult, error) {
+func (s *Server) listPrompts(ctx context.Context, ss *ServerSession, p *PaginatedRequestParams) (*ListPromptsResult, error) {
 	page, next, err := s.prompts.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
 	setCache(ctx, pageHint(s.opts.Cache, page, func(e *promptEntry) *CacheHint { return e.cache }))
+	f := ss.features()
 	out := &ListPromptsResult{Prompts: make([]Prompt, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
-		out.Prompts = append(out.Prompts, e.prompt)
+		out.Prompts = append(out.Prompts, downgradePrompt(e.prompt, f))
 	}
 	return out, nil
 }

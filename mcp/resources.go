@@ -77,28 +77,30 @@ func TemplateVars(ctx context.Context) map[string]string {
 	return m
 }
 
-func (s *Server) listResources(ctx context.Context, p *PaginatedRequestParams) (*ListResourcesResult, error) {
+func (s *Server) listResources(ctx context.Context, ss *ServerSession, p *PaginatedRequestParams) (*ListResourcesResult, error) {
 	page, next, err := s.resources.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
 	setCache(ctx, pageHint(s.opts.Cache, page, func(e *resourceEntry) *CacheHint { return e.cache }))
+	f := ss.features()
 	out := &ListResourcesResult{Resources: make([]Resource, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
-		out.Resources = append(out.Resources, e.resource)
+		out.Resources = append(out.Resources, downgradeResource(e.resource, f))
 	}
 	return out, nil
 }
 
-func (s *Server) listTemplates(ctx context.Context, p *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
+func (s *Server) listTemplates(ctx context.Context, ss *ServerSession, p *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
 	page, next, err := s.templates.page(string(p.Cursor), s.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
 	setCache(ctx, pageHint(s.opts.Cache, page, func(e *templateEntry) *CacheHint { return e.cache }))
+	f := ss.features()
 	out := &ListResourceTemplatesResult{ResourceTemplates: make([]ResourceTemplate, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
-		out.ResourceTemplates = append(out.ResourceTemplates, e.template)
+		out.ResourceTemplates = append(out.ResourceTemplates, downgradeTemplate(e.template, f))
 	}
 	return out, nil
 }
@@ -137,7 +139,7 @@ func (s *Server) readResource(ctx context.Context, ss *ServerSession, p *ReadRes
 	if res.Contents == nil {
 		res.Contents = []AnyResourceContents{}
 	}
-	return res, nil
+	return downgradeReadResult(res, ss.features()), nil
 }
 
 func (s *Server) matchTemplate(uri string) (*templateEntry, map[string]string) {

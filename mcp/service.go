@@ -48,11 +48,11 @@ func (v service) ToolsCall(ctx context.Context, p *CallToolRequestParams) (*Call
 }
 
 func (v service) ResourcesList(ctx context.Context, p *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return v.s.listResources(ctx, p)
+	return v.s.listResources(ctx, session(ctx), p)
 }
 
 func (v service) ResourcesTemplatesList(ctx context.Context, p *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return v.s.listTemplates(ctx, p)
+	return v.s.listTemplates(ctx, session(ctx), p)
 }
 
 func (v service) ResourcesRead(ctx context.Context, p *ReadResourceRequestParams) (*ReadResourceResult, error) {
@@ -70,7 +70,7 @@ func (v service) ResourcesUnsubscribe(ctx context.Context, p *UnsubscribeRequest
 }
 
 func (v service) PromptsList(ctx context.Context, p *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return v.s.listPrompts(ctx, p)
+	return v.s.listPrompts(ctx, session(ctx), p)
 }
 
 func (v service) PromptsGet(ctx context.Context, p *GetPromptRequestParams) (*GetPromptResult, error) {

@@ -218,12 +218,13 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive, h
 	}
 }
 
-// holdFor waits, at most d, for a POST stream to have more to send than its
-// priming event. It reports whole when the stream is finished (every
-// answer queued): the response can then be written in one piece. It
-// returns whole false as soon as anything else is queued (a notification
-// or request a handler sends while it runs, which the client should get at
-// once), or when d has passed with the calls still running.
+// holdFor waits, at most d, for a POST stream to have a message to send
+// (its priming event, when it has one, does not count). It reports whole
+// when the stream is finished (every answer queued): the response can then
+// be written in one piece. It returns whole false as soon as a message is
+// queued (a notification or request a handler sends while it runs, which
+// the client should get at once), or when d has passed with the calls
+// still running.
 func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err error) {
 	check := func() (done, whole bool) {
 		c.mu.Lock()
@@ -231,7 +232,7 @@ func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err
 		switch {
 		case c.finishing:
 			return true, true
-		case len(c.queue) > 1:
+		case c.hasMessage():
 			return true, false
 		}
 		return false, false
@@ -255,6 +256,17 @@ func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err
 			return whole, nil
 		}
 	}
+}
+
+// hasMessage reports whether a message (not only a priming event or a
+// retry field) is queued; c.mu is held.
+func (c *sseConn) hasMessage() bool {
+	for _, e := range c.queue {
+		if len(e.data) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // requeue puts events that were not written back at the head of the queue.

@@ -168,14 +168,7 @@ func (s *Server) listTools(ctx context.Context, ss *ServerSession, p *PaginatedR
 	f := ss.features()
 	out := &ListToolsResult{Tools: make([]Tool, 0, len(page)), NextCursor: Cursor(next)}
 	for _, e := range page {
-		t := e.tool
-		if !f.structured {
-			t.OutputSchema = nil
-		}
-		if !f.tasks {
-			t.Execution = nil
-		}
-		out.Tools = append(out.Tools, t)
+		out.Tools = append(out.Tools, downgradeTool(e.tool, f))
 	}
 	return out, nil
 }

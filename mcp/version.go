@@ -15,8 +15,9 @@ const (
 	// Version20250618 removed batches and added structured tool output,
 	// elicitation, resource links and titles.
 	Version20250618 = "2025-06-18"
-	// Version20251125 added icons, URL-mode elicitation, sampling with tools
-	// and tasks.
+	// Version20251125 added icons, URL-mode elicitation, sampling with tools,
+	// tasks and SSE polling (a priming event, and streams the server may end
+	// before the response).
 	Version20251125 = "2025-11-25"
 
 	// Version20260728 is the stateless protocol: no initialize and no
@@ -85,17 +86,23 @@ func (s *Server) negotiate(requested string) string {
 }
 
 // features says what a protocol version has, for the parts of the protocol
-// whose shape changed between versions.
+// whose shape changed between versions (docs/versions.md has the table).
 type features struct {
-	batches      bool // JSON-RPC batches (2025-03-26 only)
-	audio        bool // audio content blocks
-	progressText bool // a message in progress notifications
-	completions  bool // the completions capability gates completion/complete
-	resourceLink bool // resource_link content blocks
-	structured   bool // Tool.outputSchema and CallToolResult.structuredContent
-	elicitation  bool // elicitation/create
-	tasks        bool // tasks/* and task-augmented requests
-	urlElicit    bool // URL-mode elicitation and notifications/elicitation/complete
+	batches       bool // JSON-RPC batches (2025-03-26 only)
+	audio         bool // audio content blocks
+	annotations   bool // Tool.annotations
+	titles        bool // title fields, _meta on protocol objects, Annotations.lastModified
+	icons         bool // icons, Implementation.description and websiteUrl
+	ssePolling    bool // SSE priming event, retry field, stream closed before the response
+	progressText  bool // a message in progress notifications
+	completions   bool // the completions capability gates completion/complete
+	resourceLink  bool // resource_link content blocks
+	structured    bool // Tool.outputSchema and CallToolResult.structuredContent
+	anyStructured bool // structured output of any JSON type, not only objects
+	elicitation   bool // elicitation/create
+	tasks         bool // tasks/* and task-augmented requests
+	samplingTools bool // tools and toolChoice in sampling/createMessage
+	urlElicit     bool // URL-mode elicitation and notifications/elicitation/complete
 }
 
 // featuresOf returns the features of a negotiated version.
@@ -104,15 +111,18 @@ func featuresOf(v string) features {
 	case Version20241105:
 		return features{}
 	case Version20250326:
-		return features{batches: true, audio: true, progressText: true, completions: true}
-	case Version20260728:
-		// Tasks left the core for an extension; batches stay gone.
-		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
-			urlElicit: true}
+		return features{batches: true, audio: true, annotations: true, progressText: true, completions: true}
 	case Version20250618:
-		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true}
+		return features{audio: true, annotations: true, titles: true, progressText: true, completions: true,
+			resourceLink: true, structured: true, elicitation: true}
+	case Version20260728:
+		// Tasks left the core for an extension; batches stay gone; a
+		// stream cannot be resumed, so it is never primed nor closed early.
+		return features{audio: true, annotations: true, titles: true, icons: true, progressText: true, completions: true,
+			resourceLink: true, structured: true, anyStructured: true, elicitation: true, urlElicit: true, samplingTools: true}
 	default:
-		return features{audio: true, progressText: true, completions: true, resourceLink: true, structured: true, elicitation: true,
-			tasks: true, urlElicit: true}
+		return features{audio: true, annotations: true, titles: true, icons: true, ssePolling: true, progressText: true,
+			completions: true, resourceLink: true, structured: true, elicitation: true, tasks: true, urlElicit: true,
+			samplingTools: true}
 	}
 }
