@@ -136,8 +136,9 @@ func errorHandling(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, 
 }
 
 // reconnection works a moment, ends the POST stream it answers on (over Streamable
-// HTTP), and answers after another pause: the client gets the result by resuming with GET
-// and Last-Event-ID. Elsewhere it just pauses.
+// HTTP, in a 2025-11-25 session: the only version that lets a server end a stream before
+// its response), and answers after another pause: the client gets the result by resuming
+// with GET and Last-Event-ID. Elsewhere it just pauses.
 func reconnection(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if err := pause(ctx, step); err != nil {
 		return nil, err
