@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"sync"
 )
 
 // callState is what the server knows about one client request while it is
@@ -28,6 +29,18 @@ type callState struct {
 	// The answers of a multi-round-trip retry.
 	inputs map[string]json.RawMessage
 	state  []byte
+
+	// The questions a stateless handler asks through its Request (see
+	// ask.go): mayAsk when the method may answer input_required; asked
+	// counts this run's questions; answers are those of earlier rounds
+	// (read from state once, answersRead) and of this one; pending is the
+	// first question without an answer, which ends the round.
+	askMu       sync.Mutex
+	mayAsk      bool
+	asked       int
+	answers     []json.RawMessage
+	answersRead bool
+	pending     *InputRequired
 
 	// cache is the hint a cacheable result sets for the stateless era.
 	cache *CacheHint

@@ -9,12 +9,16 @@ import (
 
 // Request is what a feature handler receives: the session the call came on
 // and the call's params, decoded and validated against the schema. Its
-// methods work in both eras: they read the session of a handshake-era
-// call, and the request itself for a stateless (2026-07-28) one.
+// methods work in both eras, so that a handler never needs to know which
+// one it serves: Log, Progress, CreateMessage, Elicit, ListRoots and
+// ElicitationComplete talk to the client of a handshake session, and make a
+// stateless (2026-07-28) request's notifications or input_required rounds.
 type Request[P any] struct {
-	// Session is the client's session: log to it, call it back. It is nil
-	// for a request of the stateless protocol, which has no session; use
-	// the Request's methods there.
+	// Session is the handshake session the call came on, for what only a
+	// session has: its id, Ping, a logger for work that outlives the call
+	// (ServerSession.Logger), resource subscriptions. It is nil for a
+	// stateless request (2026-07-28), which has no session: to ask or tell
+	// the client anything about the call, use the Request's methods.
 	Session *ServerSession
 	// Params are the call's params.
 	Params P

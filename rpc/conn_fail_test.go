@@ -63,7 +63,7 @@ func TestAbandonHookNamesTheCallWhoseContextEnded(t *testing.T) {
 		method string
 	}
 	got := make(chan abandoned, 1)
-	c, seen := silentPeer(t, rpc.WithAbandonHook(func(id rpc.ID, method string) {
+	c, seen := silentPeer(t, rpc.WithAbandonHook(func(_ context.Context, id rpc.ID, method string) {
 		got <- abandoned{id, method}
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -83,7 +83,7 @@ func TestAbandonHookNamesTheCallWhoseContextEnded(t *testing.T) {
 
 func TestAbandonHookIsNotCalledForAnsweredCalls(t *testing.T) {
 	called := false
-	client, _ := connPair(t, testService(t), nil, rpc.WithAbandonHook(func(rpc.ID, string) { called = true }))
+	client, _ := connPair(t, testService(t), nil, rpc.WithAbandonHook(func(context.Context, rpc.ID, string) { called = true }))
 	var sum float64
 	require.NoError(t, client.Call(context.Background(), "add", []int{1, 2}, &sum))
 	assert.False(t, called)
