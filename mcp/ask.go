@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 )
 
 // Asking the client from a handler. The Request's CreateMessage, Elicit and
@@ -120,48 +121,82 @@ func askKey(n int) string { return "ask" + strconv.Itoa(n+1) }
 // rounds, telling it apart from a state a handler returned itself.
 var askStateTag = []byte("\x00mcp/asks\x00")
 
+// askState is what a stateless request's handler asked through its
+// Request: asked counts this run's questions; answers are those of earlier
+// rounds (read from the request's state once, answersRead) and of this
+// one; pending is the first question without an answer, which ends the
+// round.
+type askState struct {
+	mu          sync.Mutex
+	asked       int
+	answers     []json.RawMessage
+	answersRead bool
+	pending     *InputRequired
+}
+
+// askState returns the request's askState, made on first use.
+func (c *callState) askState() *askState {
+	if a := c.asks.Load(); a != nil {
+		return a
+	}
+	c.asks.CompareAndSwap(nil, new(askState))
+	return c.asks.Load()
+}
+
+// pendingQuestion returns the question that ends the round, or nil.
+func (c *callState) pendingQuestion() *InputRequired {
+	a := c.asks.Load()
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pending
+}
+
 // ask returns the answer to the question of this step of the run: from an
 // earlier round, or from this round's inputResponses when it is a valid
 // def. Otherwise the question is pending: the error (an *InputRequired)
 // ends the round, and the server sends the question with the answers so
 // far as the request's state.
 func (c *callState) ask(q InputRequest, def string) (json.RawMessage, error) {
-	c.askMu.Lock()
-	defer c.askMu.Unlock()
 	if !c.mayAsk {
 		return nil, &UnsupportedError{Method: q.Method, Version: c.version, Reason: c.method + " cannot answer input_required"}
 	}
-	if !c.answersRead {
-		c.answersRead = true
+	a := c.askState()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.answersRead {
+		a.answersRead = true
 		if st, ok := bytes.CutPrefix(c.state, askStateTag); ok {
-			if err := json.Unmarshal(st, &c.answers); err != nil {
+			if err := json.Unmarshal(st, &a.answers); err != nil {
 				return nil, fmt.Errorf("mcp: the request state's answers: %w", err)
 			}
 		}
 	}
-	n := c.asked
-	c.asked++
-	if n < len(c.answers) {
-		return c.answers[n], nil
+	n := a.asked
+	a.asked++
+	if n < len(a.answers) {
+		return a.answers[n], nil
 	}
-	if c.pending != nil {
-		return nil, c.pending // a question is already pending: this one waits for the next round
+	if a.pending != nil {
+		return nil, a.pending // a question is already pending: this one waits for the next round
 	}
 	key := askKey(n)
 	if raw, ok := c.inputs[key]; ok && validDef(def, raw) {
-		c.answers = append(c.answers, raw)
+		a.answers = append(a.answers, raw)
 		return raw, nil
 	}
 	one := &InputRequired{Requests: map[string]InputRequest{key: q}}
 	if missing := one.required(c.caps); missing != nil {
 		return nil, &notDeclaredError{missing}
 	}
-	state, err := json.Marshal(c.answers)
+	state, err := json.Marshal(a.answers)
 	if err != nil {
 		return nil, err
 	}
 	one.State = append(bytes.Clone(askStateTag), state...)
-	c.pending = one
+	a.pending = one
 	return nil, one
 }
 

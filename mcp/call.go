@@ -3,7 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"sync"
+	"sync/atomic"
 )
 
 // callState is what the server knows about one client request while it is
@@ -11,6 +11,7 @@ import (
 // session, a stateless request's from its own params._meta.
 type callState struct {
 	modern   bool
+	mayAsk   bool               // modern: the method may answer input_required
 	version  string             // modern: the version the request names
 	caps     ClientCapabilities // declared by the request (modern) or the session
 	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
@@ -30,17 +31,10 @@ type callState struct {
 	inputs map[string]json.RawMessage
 	state  []byte
 
-	// The questions a stateless handler asks through its Request (see
-	// ask.go): mayAsk when the method may answer input_required; asked
-	// counts this run's questions; answers are those of earlier rounds
-	// (read from state once, answersRead) and of this one; pending is the
-	// first question without an answer, which ends the round.
-	askMu       sync.Mutex
-	mayAsk      bool
-	asked       int
-	answers     []json.RawMessage
-	answersRead bool
-	pending     *InputRequired
+	// asks holds the questions a stateless handler asked through its
+	// Request (see ask.go), made on the first one, so that a request that
+	// asks nothing pays nothing for them.
+	asks atomic.Pointer[askState]
 
 	// cache is the hint a cacheable result sets for the stateless era.
 	cache *CacheHint

@@ -324,10 +324,10 @@ func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernS
 	c.principal = PrincipalFromContext(ctx)
 	res, err := router.Handle(newRequestContext(ctx, nil, c, req.ID, req.Params), req)
 	var ir *InputRequired
-	if m.input && c.pending != nil {
+	if q := c.pendingQuestion(); m.input && q != nil {
 		// A question the handler asked through its Request is pending,
 		// whatever the handler made of the error it got.
-		return s.modernInputRequired(c, c.pending)
+		return s.modernInputRequired(c, q)
 	}
 	if m.input && errors.As(err, &ir) {
 		return s.modernInputRequired(c, ir)
