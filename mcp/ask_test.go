@@ -175,17 +175,12 @@ func TestAskingForAnUndeclaredCapabilitySaysWhatIsMissing(t *testing.T) {
 			f := connect(t, s, &mcp.ClientOptions{ProtocolVersions: []string{v}})
 			ctx := bg(t)
 
-			// A stateless request names the form mode its _meta lacks;
-			// a session's client that declares elicitation offers forms.
-			form, formCaps := "elicitation", `{"elicitation":{}}`
-			if v == mcp.Version20260728 {
-				form, formCaps = "elicitation.form", `{"elicitation":{"form":{}}}`
-			}
+			form, formCaps := "elicitation.form", `{"elicitation":{"form":{}}}`
 			res, err := f.session.CallTool(ctx, &mcp.CallToolRequestParams{Name: "needy"})
 			if v == mcp.Version20251125 {
 				require.NoError(t, err)
 				assert.True(t, res.IsError != nil && *res.IsError)
-				assert.Equal(t, "mcp: the client did not declare this capability: elicitation", toolText(t, res))
+				assert.Equal(t, "mcp: the client did not declare this capability: elicitation.form", toolText(t, res))
 			} else {
 				assertMissing(t, err, form, formCaps)
 			}

@@ -69,7 +69,7 @@ func (ss *ServerSession) Elicit(ctx context.Context, p *ElicitRequestParams) (*E
 		}
 	default:
 		if !f.elicitation || !caps.elicitForm {
-			return nil, notDeclared("elicitation")
+			return nil, notDeclared("elicitation", "form")
 		}
 	}
 	return ss.callbacks().ElicitationCreate(ctx, p)

@@ -93,29 +93,38 @@ func answerSampling(_ context.Context, p *mcp.CreateMessageRequestParams) (*mcp.
 }
 
 // dialEverything serves a fresh everything server over transport ("stdio" or "http")
-// and connects a client speaking only version to it.
+// and connects a client speaking only version to it, one that answers sampling,
+// elicitation (form and URL) and roots.
 func dialEverything(t *testing.T, version, transport string) *eraClient {
+	return dialEverythingAs(t, version, transport, true)
+}
+
+// dialEverythingAs is dialEverything with a client that answers nothing unless able.
+func dialEverythingAs(t *testing.T, version, transport string, able bool) *eraClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	s, err := newServer(slog.New(slog.NewTextHandler(io.Discard, nil)), 0, &watched{})
 	require.NoError(t, err)
 	c := &eraClient{}
-	client := mcp.NewClient(&mcp.Implementation{Name: "both-eras", Version: "1"}, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		ProtocolVersions: []string{version},
-		CreateMessage:    answerSampling,
-		Elicit:           answerForm,
-		ElicitURL:        true,
-		ListRoots: func(context.Context) (*mcp.ListRootsResult, error) {
-			return &mcp.ListRootsResult{Roots: roots}, nil
-		},
 		OnLog: func(_ context.Context, p *mcp.LoggingMessageNotificationParams) {
 			c.mu.Lock()
 			c.logs = append(c.logs, string(p.Data))
 			c.mu.Unlock()
 		},
 		Logger: slog.New(slog.DiscardHandler),
-	})
+	}
+	if able {
+		opts.CreateMessage = answerSampling
+		opts.Elicit = answerForm
+		opts.ElicitURL = true
+		opts.ListRoots = func(context.Context) (*mcp.ListRootsResult, error) {
+			return &mcp.ListRootsResult{Roots: roots}, nil
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "both-eras", Version: "1"}, opts)
 	var ct mcp.ClientTransport
 	switch transport {
 	case "stdio":
@@ -373,4 +382,51 @@ func TestEveryResourceReadsInBothEras(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"1", "123"}, done.Completion.Values, fmt.Sprintf("%s over %s", version, transport))
 	})
+}
+
+// A client that offers neither sampling, elicitation nor roots learns from every tool and
+// prompt that needs one what it lacks, in both eras over both transports: a tool result
+// with isError naming it in a session, -32021 with data.requiredCapabilities otherwise.
+func TestEverythingSaysWhatAClientWithoutCapabilitiesLacks(t *testing.T) {
+	needs := []struct {
+		tool, args, missing, required string
+	}{
+		{"test_sampling", `{"prompt":"Hi"}`, "sampling", `{"sampling":{}}`},
+		{"test_elicitation", `{"message":"Who?"}`, "elicitation.form", `{"elicitation":{"form":{}}}`},
+		{"test_elicitation_sep1034_defaults", "", "elicitation.form", `{"elicitation":{"form":{}}}`},
+		{"test_elicitation_url", "", "elicitation.url", `{"elicitation":{"url":{}}}`},
+		{"test_list_roots", "", "roots", `{"roots":{}}`},
+		{"test_input_required_result_sampling", "", "sampling", `{"sampling":{}}`},
+		{"test_missing_capability", "", "sampling", `{"sampling":{}}`},
+	}
+	eachEra(t, func(t *testing.T, version, transport string) {
+		c := dialEverythingAs(t, version, transport, false)
+		for _, n := range needs {
+			p := &mcp.CallToolRequestParams{Name: n.tool}
+			if n.args != "" {
+				p.Arguments = json.RawMessage(n.args)
+			}
+			res, err := c.session.CallTool(callCtx(t), p)
+			if version == mcp.Version20251125 {
+				require.NoError(t, err, n.tool)
+				assert.True(t, res.IsError != nil && *res.IsError, n.tool)
+				assert.JSONEq(t, blocks(textBlock("mcp: the client did not declare this capability: "+n.missing)), toJSON(t, res.Content), n.tool)
+				continue
+			}
+			assertLacks(t, err, n.missing, n.required, n.tool)
+		}
+		_, err := c.session.GetPrompt(callCtx(t), &mcp.GetPromptRequestParams{Name: "test_input_required_result_prompt"})
+		assertLacks(t, err, "elicitation.form", `{"elicitation":{"form":{}}}`, "the prompt")
+	})
+}
+
+// assertLacks checks that err is -32021 naming missing in its message and required in
+// data.requiredCapabilities.
+func assertLacks(t *testing.T, err error, missing, required, what string) {
+	t.Helper()
+	var rerr *rpc.Error
+	require.ErrorAs(t, err, &rerr, what)
+	assert.Equal(t, mcp.CodeMissingCapability, rerr.Code, what)
+	assert.Equal(t, "the request needs a client capability it did not declare: "+missing, rerr.Message, what)
+	assert.JSONEq(t, `{"requiredCapabilities":`+required+`}`, string(rerr.Data), what)
 }
