@@ -43,6 +43,9 @@ type UnsupportedError struct {
 
 // Error says what cannot be done, in which version and why.
 func (e *UnsupportedError) Error() string {
+	if e.Version == "" {
+		return fmt.Sprintf("mcp: %s is not possible: %s", e.Method, e.Reason)
+	}
 	return fmt.Sprintf("mcp: %s is not possible in protocol version %s: %s", e.Method, e.Version, e.Reason)
 }
 

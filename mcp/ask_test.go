@@ -202,6 +202,7 @@ func TestAskingForAnUndeclaredCapabilitySaysWhatIsMissing(t *testing.T) {
 				assert.ErrorIs(t, got, mcp.ErrNotInVersion)
 				assert.Equal(t, "sampling/createMessage", unsupported.Method)
 				assert.Equal(t, mcp.Version20260728, unsupported.Version)
+				assert.Equal(t, "mcp: sampling/createMessage is not possible in protocol version 2026-07-28: completion/complete cannot answer input_required", got.Error())
 			}
 		})
 	}
@@ -223,21 +224,52 @@ func assertMissing(t *testing.T, err error, what, required string) {
 }
 
 // A handler that swallows the error of its pending question still gets
-// the question sent: what it returned instead is discarded.
+// the question sent, alone: a later question of the same run waits for the
+// next round, and what the handler returned instead is discarded.
 func TestStatelessQuestionIsSentEvenWhenTheHandlerSwallowsItsError(t *testing.T) {
 	s := newServer(t, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "stubborn", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			roots, err := req.ListRoots(ctx)
-			if err != nil {
-				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("no roots")}}, nil
+			text := "no roots"
+			if roots, err := req.ListRoots(ctx); err == nil {
+				text = fmt.Sprintf("%d roots", len(roots.Roots))
 			}
-			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(fmt.Sprintf("%d roots", len(roots.Roots)))}}, nil
+			if slogan, err := req.CreateMessage(ctx, &mcp.CreateMessageRequestParams{MaxTokens: 5}); err == nil {
+				text += ", " + string(mustJSON(t, slogan.Content))
+			}
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(text)}}, nil
 		}))
 	f := connect(t, s, handlersOptions(mcp.Version20260728))
 	res, err := f.session.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "stubborn"})
 	require.NoError(t, err)
-	assert.Equal(t, "2 roots", toolText(t, res))
+	assert.Equal(t, `2 roots, {"type":"text","text":"fly"}`, toolText(t, res))
+	var asked []string
+	for _, m := range f.wire.received() {
+		r, ok := m["result"].(map[string]any)
+		if !ok || r["resultType"] != "input_required" {
+			continue
+		}
+		for k := range r["inputRequests"].(map[string]any) {
+			asked = append(asked, k)
+		}
+	}
+	assert.Equal(t, []string{"ask1", "ask2"}, asked, "one question per round")
+}
+
+// A Request the server did not make (a handler called directly, in a unit
+// test) has no client to ask: a typed error, never a nil pointer.
+func TestARequestWithoutAServerCannotAsk(t *testing.T) {
+	req := &mcp.CallToolRequest{}
+	_, err := req.Elicit(context.Background(), &mcp.ElicitRequestParams{Value: mcp.ElicitRequestFormParams{Message: "?"}})
+	assert.ErrorIs(t, err, mcp.ErrNotInVersion)
+	_, err = req.CreateMessage(context.Background(), &mcp.CreateMessageRequestParams{})
+	var unsupported *mcp.UnsupportedError
+	require.ErrorAs(t, err, &unsupported)
+	assert.Equal(t, "sampling/createMessage", unsupported.Method)
+	assert.Equal(t, "mcp: sampling/createMessage is not possible: the request was not made by a server", err.Error())
+	_, err = req.ListRoots(context.Background())
+	assert.ErrorIs(t, err, mcp.ErrNotInVersion)
+	assert.NoError(t, req.Log(context.Background(), "info", "", "nobody hears this"))
 }
 
 // When the client cancels a call while the server waits for the answer to
