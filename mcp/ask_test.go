@@ -326,3 +326,35 @@ func TestServerCancelsItsQuestionWhenTheCallIsCancelled(t *testing.T) {
 		})
 	}
 }
+
+// A handler's slog records reach the client as log messages in both eras,
+// at or above the level the client asked for.
+func TestRequestLoggerLogsToTheClientInBothEras(t *testing.T) {
+	for _, v := range eras {
+		t.Run(v, func(t *testing.T) {
+			s := newServer(t, nil)
+			require.NoError(t, s.AddTool(&mcp.Tool{Name: "chatty", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					log := req.Logger("chatty")
+					log.DebugContext(ctx, "too quiet to send")
+					log.WarnContext(ctx, "heard", "n", 1)
+					return &mcp.CallToolResult{}, nil
+				}))
+			got := make(chan *mcp.LoggingMessageNotificationParams, 4)
+			f := connect(t, s, &mcp.ClientOptions{ProtocolVersions: []string{v},
+				OnLog: func(_ context.Context, p *mcp.LoggingMessageNotificationParams) { got <- p }})
+			require.NoError(t, f.session.SetLoggingLevel(bg(t), "info"))
+			_, err := f.session.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "chatty"})
+			require.NoError(t, err)
+			select {
+			case p := <-got:
+				assert.Equal(t, mcp.LoggingLevel("warning"), p.Level)
+				assert.Equal(t, "chatty", p.Logger)
+				assert.JSONEq(t, `{"message":"heard","n":1}`, string(p.Data))
+			case <-time.After(10 * time.Second):
+				t.Fatal("no log message arrived")
+			}
+			assert.Len(t, got, 0, "the debug record is below the level")
+		})
+	}
+}

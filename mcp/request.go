@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 )
 
@@ -81,6 +82,32 @@ func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string,
 		return fmt.Errorf("mcp: log data: %w", err)
 	}
 	return r.call.sink.notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
+}
+
+// Logger returns an slog.Logger whose records about the request go to the
+// client as log messages (see [LogHandler]), in both eras: in a session as
+// its logging/setLevel allows, in a stateless request at or above the level
+// its _meta names. Use the handler's ctx with it, so that the messages
+// travel with the request.
+func (r *Request[P]) Logger(name string) *slog.Logger {
+	if r.Session != nil {
+		return r.Session.Logger(name)
+	}
+	return slog.New(&LogHandler{to: requestLog[P]{r}, logger: name})
+}
+
+// requestLog is the logTarget of a stateless request.
+type requestLog[P any] struct{ r *Request[P] }
+
+func (l requestLog[P]) minLevel() int {
+	if l.r.call == nil || !l.r.call.modern {
+		return -1
+	}
+	return l.r.call.logLevel
+}
+
+func (l requestLog[P]) Log(ctx context.Context, level LoggingLevel, logger string, data any) error {
+	return l.r.Log(ctx, level, logger, data)
 }
 
 // CallToolRequest is the request a tool handler receives: a [Request] whose
