@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 )
 
 // callState is what the server knows about one client request while it is
@@ -10,6 +11,7 @@ import (
 // session, a stateless request's from its own params._meta.
 type callState struct {
 	modern   bool
+	mayAsk   bool               // modern: the method may answer input_required
 	version  string             // modern: the version the request names
 	caps     ClientCapabilities // declared by the request (modern) or the session
 	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
@@ -28,6 +30,11 @@ type callState struct {
 	// The answers of a multi-round-trip retry.
 	inputs map[string]json.RawMessage
 	state  []byte
+
+	// asks holds the questions a stateless handler asked through its
+	// Request (see ask.go), made on the first one, so that a request that
+	// asks nothing pays nothing for them.
+	asks atomic.Pointer[askState]
 
 	// cache is the hint a cacheable result sets for the stateless era.
 	cache *CacheHint

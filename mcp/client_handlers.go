@@ -94,7 +94,7 @@ func (s *ClientSession) cancelled(id rpc.ID) {
 // (handshake versions, and 2026-07-28 on a stream). Nothing is cancelled
 // while connecting (initialize never is; an unanswered discovery probe is
 // left alone).
-func (s *ClientSession) abandoned(id rpc.ID, method string) {
+func (s *ClientSession) abandoned(_ context.Context, id rpc.ID, method string) {
 	if !s.established.Load() || method == "initialize" {
 		return
 	}

@@ -3,15 +3,30 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
+	"time"
 
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // ErrNotDeclared is returned (wrapped) when a handler asks the client for
 // something it did not declare in its capabilities, or that the session's
 // version does not have; nothing is sent then.
 var ErrNotDeclared = errors.New("mcp: the client did not declare this capability")
+
+// abandoned runs when a request of the server's ended before the client
+// answered it, because the call it serves was cancelled (the client's
+// notifications/cancelled, or its stream closed) or ended: the client is
+// told to stop with notifications/cancelled, on the way the request went,
+// as the client does for its own calls (ClientSession.abandoned).
+func (ss *ServerSession) abandoned(ctx context.Context, id rpc.ID, method string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	err := ss.conn.Notify(ctx, "notifications/cancelled", &CancelledNotificationParams{RequestID: &id, Reason: "the call that asked was cancelled"})
+	if err != nil {
+		ss.log.Debug("mcp: notifications/cancelled not sent", "id", id.String(), "method", method, "error", err)
+	}
+}
 
 // callbacks is the generated client of the methods the client serves.
 func (ss *ServerSession) callbacks() *v20251125.MCPCallbacksClient {
@@ -41,10 +56,10 @@ func (ss *ServerSession) CreateMessage(ctx context.Context, p *CreateMessageRequ
 	caps := ss.caps
 	ss.mu.Unlock()
 	if !caps.sampling {
-		return nil, fmt.Errorf("%w: sampling", ErrNotDeclared)
+		return nil, notDeclared("sampling")
 	}
 	if len(p.Tools) > 0 && (!caps.samplingTools || !ss.features().samplingTools) {
-		return nil, fmt.Errorf("%w: sampling.tools", ErrNotDeclared)
+		return nil, notDeclared("sampling", "tools")
 	}
 	if p.Messages == nil {
 		p.Messages = []SamplingMessage{}
@@ -64,11 +79,11 @@ func (ss *ServerSession) Elicit(ctx context.Context, p *ElicitRequestParams) (*E
 	switch p.Value.(type) {
 	case ElicitRequestURLParams, *ElicitRequestURLParams:
 		if !f.urlElicit || !caps.elicitURL {
-			return nil, fmt.Errorf("%w: elicitation.url", ErrNotDeclared)
+			return nil, notDeclared("elicitation", "url")
 		}
 	default:
 		if !f.elicitation || !caps.elicitForm {
-			return nil, fmt.Errorf("%w: elicitation", ErrNotDeclared)
+			return nil, notDeclared("elicitation", "form")
 		}
 		p = downgradeElicit(p, f)
 	}
@@ -83,7 +98,7 @@ func (ss *ServerSession) ListRoots(ctx context.Context) (*ListRootsResult, error
 	ok := ss.caps.roots
 	ss.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("%w: roots", ErrNotDeclared)
+		return nil, notDeclared("roots")
 	}
 	defer awaitClient(ctx)()
 	return ss.callbacks().RootsList(ctx, &RequestParams{})
@@ -104,7 +119,7 @@ func (ss *ServerSession) ElicitationComplete(ctx context.Context, elicitationID 
 	ok := ss.caps.elicitURL
 	ss.mu.Unlock()
 	if !ss.features().urlElicit || !ok {
-		return fmt.Errorf("%w: elicitation.url", ErrNotDeclared)
+		return notDeclared("elicitation", "url")
 	}
 	return ss.conn.Notify(ctx, "notifications/elicitation/complete", ElicitationCompleteNotificationParams{ElicitationID: elicitationID})
 }

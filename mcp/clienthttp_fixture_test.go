@@ -49,7 +49,7 @@ func chConnect(t *testing.T, tr mcp.ClientTransport, h rpc.Handler) *chLinked {
 	link, err := mcp.DialHTTPLinkForTest(chCtx(t), tr, nil)
 	require.NoError(t, err)
 	c := &chLinked{link: link, cancelled: make(chan bool, 16)}
-	opts := []rpc.Option{rpc.WithAbandonHook(func(id rpc.ID, method string) { c.cancelled <- link.Cancel(id) })}
+	opts := []rpc.Option{rpc.WithAbandonHook(func(_ context.Context, id rpc.ID, method string) { c.cancelled <- link.Cancel(id) })}
 	if h != nil {
 		opts = append(opts, rpc.WithHandler(h))
 	}

@@ -26,7 +26,7 @@ func (s *Server) completeArgument(ctx context.Context, ss *ServerSession, p *Com
 	if h != nil {
 		r, err := h(ctx, &CompleteRequest{Session: ss, Params: p, call: callOf(ctx, ss)})
 		if err != nil {
-			return nil, err
+			return nil, asRPC(err)
 		}
 		if r != nil {
 			res = r

@@ -133,7 +133,7 @@ func answer[T, P any](r *Request[P], key, def string) (*T, bool) {
 // (InputRequired.State), opened and verified by the server; nil on the
 // first round.
 func (r *Request[P]) State() []byte {
-	if r.call == nil {
+	if r.call == nil || askedState(r.call.state) {
 		return nil
 	}
 	return r.call.state
@@ -314,42 +314,4 @@ func (ss *ServerSession) askClient(ctx context.Context, reqs map[string]InputReq
 		out[k] = rawJSON(res)
 	}
 	return out, nil
-}
-
-// notDeclaredError is the handshake era's failure to ask a client for
-// input it did not declare it can give. It wraps ErrNotDeclared: a tool
-// reports it as a tool error; prompts and resources as -32021.
-type notDeclaredError struct{ missing map[string]any }
-
-func (e *notDeclaredError) Error() string {
-	keys := make([]string, 0, len(e.missing))
-	for k := range e.missing {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return fmt.Sprintf("%s: %s", ErrNotDeclared.Error(), strings.Join(keys, ", "))
-}
-
-func (e *notDeclaredError) Unwrap() error { return ErrNotDeclared }
-
-// asRPC turns a notDeclaredError into -32021; other errors pass.
-func asRPC(err error) error {
-	var nd *notDeclaredError
-	if errors.As(err, &nd) {
-		return missingCapability(nd.missing)
-	}
-	return err
-}
-
-// MissingCapability is the stateless protocol's error (-32021) for a
-// request that needs a client capability it did not declare; required is
-// a ClientCapabilities object naming what is needed, such as
-// {"sampling": {}}.
-func MissingCapability(required *ClientCapabilities) *rpc.Error {
-	return missingCapability(required)
-}
-
-func missingCapability(required any) *rpc.Error {
-	return rpc.NewError(CodeMissingCapability, "the request needs a client capability it did not declare").
-		WithData(map[string]any{"requiredCapabilities": required})
 }

@@ -57,9 +57,10 @@ func (ss *ServerSession) Log(ctx context.Context, level LoggingLevel, logger str
 // notifications/message: the message and attributes as a JSON object, the
 // level mapped to the protocol's (Debug → debug, Info → info, Warn →
 // warning, Error → error, above Error → critical). The client's
-// logging/setLevel decides what is sent.
+// logging/setLevel decides what is sent (for a stateless request, the level
+// its _meta names; see [Request.Logger]).
 type LogHandler struct {
-	ss     *ServerSession
+	to     logTarget
 	logger string
 	attrs  []groupedAttr // from WithAttrs, each under the groups open then
 	groups []string
@@ -71,10 +72,24 @@ type groupedAttr struct {
 	attr   slog.Attr
 }
 
+// logTarget is where a LogHandler's records go: the lowest level wanted
+// (an index in logLevels, -1 for none) and how a message is sent.
+type logTarget interface {
+	minLevel() int
+	Log(ctx context.Context, level LoggingLevel, logger string, data any) error
+}
+
+// minLevel is the lowest level the session's client asked for.
+func (ss *ServerSession) minLevel() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.logLevel
+}
+
 // NewLogHandler returns a handler that logs to the session's client under
 // the logger name (may be "").
 func NewLogHandler(ss *ServerSession, logger string) *LogHandler {
-	return &LogHandler{ss: ss, logger: logger}
+	return &LogHandler{to: ss, logger: logger}
 }
 
 // Logger returns an slog.Logger that sends its records to the session's
@@ -98,9 +113,7 @@ func mcpLevel(l slog.Level) LoggingLevel {
 
 // Enabled reports whether the client wants records of this level.
 func (h *LogHandler) Enabled(_ context.Context, l slog.Level) bool {
-	h.ss.mu.Lock()
-	min := h.ss.logLevel
-	h.ss.mu.Unlock()
+	min := h.to.minLevel()
 	return min >= 0 && severity(mcpLevel(l)) >= min
 }
 
@@ -114,7 +127,7 @@ func (h *LogHandler) Handle(ctx context.Context, r slog.Record) error {
 		putAttr(obj, h.groups, a)
 		return true
 	})
-	return h.ss.Log(ctx, mcpLevel(r.Level), h.logger, obj)
+	return h.to.Log(ctx, mcpLevel(r.Level), h.logger, obj)
 }
 
 // putAttr sets an attribute in obj, nested under groups.

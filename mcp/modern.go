@@ -330,6 +330,11 @@ func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sin
 	c.principal = PrincipalFromContext(ctx)
 	res, err := router.Handle(newRequestContext(ctx, nil, c, req), req)
 	var ir *InputRequired
+	if q := c.pendingQuestion(); m.input && q != nil {
+		// A question the handler asked through its Request is pending,
+		// whatever the handler made of the error it got.
+		return s.modernInputRequired(c, q)
+	}
 	if m.input && errors.As(err, &ir) {
 		return s.modernInputRequired(c, ir)
 	}
@@ -354,9 +359,11 @@ func (s *Server) statelessRouter() (*rpc.Router, error) {
 		for name, m := range modernMethods {
 			r.Register(name, rpc.Method{Params: sch.params[name], Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 				if m.input {
-					if err := s.openRound(callFromContext(ctx), req); err != nil {
+					c := callFromContext(ctx)
+					if err := s.openRound(c, req); err != nil {
 						return nil, err
 					}
+					c.mayAsk = true
 				}
 				return m.serve(ctx, s, req)
 			}})

@@ -4,17 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 )
 
 // Request is what a feature handler receives: the session the call came on
 // and the call's params, decoded and validated against the schema. Its
-// methods work in both eras: they read the session of a handshake-era
-// call, and the request itself for a stateless (2026-07-28) one.
+// methods work in both eras, so that a handler never needs to know which
+// one it serves: Log, Progress, CreateMessage, Elicit, ListRoots and
+// ElicitationComplete talk to the client of a handshake session, and make a
+// stateless (2026-07-28) request's notifications or input_required rounds.
 type Request[P any] struct {
-	// Session is the client's session: log to it, call it back. It is nil
-	// for a request of the stateless protocol, which has no session; use
-	// the Request's methods there.
+	// Session is the handshake session the call came on, for what only a
+	// session has: its id, Ping, a logger for work that outlives the call
+	// (ServerSession.Logger), resource subscriptions. It is nil for a
+	// stateless request (2026-07-28), which has no session: to ask or tell
+	// the client anything about the call, use the Request's methods.
 	Session *ServerSession
 	// Params are the call's params.
 	Params P
@@ -77,6 +82,32 @@ func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string,
 		return fmt.Errorf("mcp: log data: %w", err)
 	}
 	return r.call.sink.notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
+}
+
+// Logger returns an slog.Logger whose records about the request go to the
+// client as log messages (see [LogHandler]), in both eras: in a session as
+// its logging/setLevel allows, in a stateless request at or above the level
+// its _meta names. Use the handler's ctx with it, so that the messages
+// travel with the request.
+func (r *Request[P]) Logger(name string) *slog.Logger {
+	if r.Session != nil {
+		return r.Session.Logger(name)
+	}
+	return slog.New(&LogHandler{to: requestLog[P]{r}, logger: name})
+}
+
+// requestLog is the logTarget of a stateless request.
+type requestLog[P any] struct{ r *Request[P] }
+
+func (l requestLog[P]) minLevel() int {
+	if l.r.call == nil || !l.r.call.modern {
+		return -1
+	}
+	return l.r.call.logLevel
+}
+
+func (l requestLog[P]) Log(ctx context.Context, level LoggingLevel, logger string, data any) error {
+	return l.r.Log(ctx, level, logger, data)
 }
 
 // CallToolRequest is the request a tool handler receives: a [Request] whose

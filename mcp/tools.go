@@ -218,6 +218,9 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	}
 	res, err := runWithInput(ctx, ss, c, run)
 	if errors.Is(err, ErrNotDeclared) {
+		if c.modern {
+			return nil, asRPC(err)
+		}
 		res, err = ToolError(err.Error()), nil
 	}
 	if err != nil {
@@ -237,6 +240,9 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 		var ir *InputRequired
 		if errors.As(err, &ir) {
 			return nil, ir
+		}
+		if errors.Is(err, ErrNotDeclared) {
+			return nil, err // callTool says what is missing, as the era asks
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

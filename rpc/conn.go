@@ -36,7 +36,7 @@ type Conn struct {
 	readDone chan struct{}
 	done     chan struct{}
 
-	onAbandon func(id ID, method string)
+	onAbandon func(ctx context.Context, id ID, method string)
 	grace     time.Duration
 	outgoing  Handler // the WithOutgoing chain, nil without one
 
@@ -281,7 +281,7 @@ func (c *Conn) call(ctx context.Context, id ID, method string, params, result an
 		return r.decode(result)
 	case <-ctx.Done():
 		if c.onAbandon != nil {
-			c.onAbandon(id, method)
+			c.onAbandon(ctx, id, method)
 		}
 		return ctx.Err()
 	}

@@ -57,16 +57,21 @@ func TestFailEndsTheWaitingCallWithTheGivenError(t *testing.T) {
 	assert.NoError(t, c.Err())
 }
 
+// hookKey is a context key the abandon hook test looks for.
+type hookKey struct{}
+
 func TestAbandonHookNamesTheCallWhoseContextEnded(t *testing.T) {
 	type abandoned struct {
 		id     rpc.ID
 		method string
+		value  any
+		err    error
 	}
 	got := make(chan abandoned, 1)
-	c, seen := silentPeer(t, rpc.WithAbandonHook(func(id rpc.ID, method string) {
-		got <- abandoned{id, method}
+	c, seen := silentPeer(t, rpc.WithAbandonHook(func(ctx context.Context, id rpc.ID, method string) {
+		got <- abandoned{id, method, ctx.Value(hookKey{}), ctx.Err()}
 	}))
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), hookKey{}, "route"))
 	done := make(chan error, 1)
 	go func() { done <- c.Call(ctx, "tools/call", map[string]string{"name": "x"}, nil) }()
 	<-seen
@@ -76,6 +81,9 @@ func TestAbandonHookNamesTheCallWhoseContextEnded(t *testing.T) {
 	case a := <-got:
 		assert.Equal(t, rpc.Int64ID(1), a.id)
 		assert.Equal(t, "tools/call", a.method)
+		// The hook gets the call's own context: ended, its values there.
+		assert.Equal(t, "route", a.value)
+		assert.ErrorIs(t, a.err, context.Canceled)
 	default:
 		t.Fatal("the abandon hook was not called before Call returned")
 	}
@@ -83,7 +91,7 @@ func TestAbandonHookNamesTheCallWhoseContextEnded(t *testing.T) {
 
 func TestAbandonHookIsNotCalledForAnsweredCalls(t *testing.T) {
 	called := false
-	client, _ := connPair(t, testService(t), nil, rpc.WithAbandonHook(func(rpc.ID, string) { called = true }))
+	client, _ := connPair(t, testService(t), nil, rpc.WithAbandonHook(func(context.Context, rpc.ID, string) { called = true }))
 	var sum float64
 	require.NoError(t, client.Call(context.Background(), "add", []int{1, 2}, &sum))
 	assert.False(t, called)

@@ -51,7 +51,7 @@ type options struct {
 	handler   Handler
 	logger    *slog.Logger
 	header    map[string][]string
-	onAbandon func(id ID, method string)
+	onAbandon func(ctx context.Context, id ID, method string)
 	grace     time.Duration // see WithShutdownGrace
 	outgoing  []Middleware  // see WithOutgoing
 	// errorDetail puts the cause of internal errors in error.data (see
@@ -108,8 +108,10 @@ func WithMaxQueued(n int) Option { return func(o *options) { o.maxQueued = max(n
 // WithAbandonHook has a [Conn] call f with a call's id and method when
 // Call returns because its context ended before the response came: the
 // place to tell the peer that the call is abandoned (MCP sends
-// notifications/cancelled). f runs on the caller's goroutine.
-func WithAbandonHook(f func(id ID, method string)) Option {
+// notifications/cancelled). f runs on the caller's goroutine with the
+// call's context, which has ended but still carries its values (use
+// context.WithoutCancel to send with them).
+func WithAbandonHook(f func(ctx context.Context, id ID, method string)) Option {
 	return func(o *options) { o.onAbandon = f }
 }
 

@@ -110,7 +110,7 @@ func withLogging(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolRe
 				return nil, err
 			}
 		}
-		if err := req.Session.Log(ctx, "info", "everything", m); err != nil {
+		if err := req.Log(ctx, "info", "everything", m); err != nil {
 			return nil, err
 		}
 	}
@@ -191,7 +191,7 @@ type samplingArgs struct {
 }
 
 func sampling(ctx context.Context, req *mcp.CallToolRequest, in samplingArgs) (*mcp.CallToolResult, any, error) {
-	res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageRequestParams{
+	res, err := req.CreateMessage(ctx, &mcp.CreateMessageRequestParams{
 		Messages: []mcp.SamplingMessage{{
 			Role:    "user",
 			Content: mcp.SamplingMessageContent{Value: mcp.TextContent{Text: in.Prompt}},
@@ -269,7 +269,7 @@ func elicitEnums(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolRe
 }
 
 func listRoots(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	res, err := req.Session.ListRoots(ctx)
+	res, err := req.ListRoots(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func elicitURL(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResu
 	if _, err := rand.Read(id); err != nil {
 		return nil, err
 	}
-	res, err := req.Session.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestURLParams{
+	res, err := req.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestURLParams{
 		Mode:          "url",
 		Message:       "Please open the page to give your consent",
 		ElicitationID: hex.EncodeToString(id),
@@ -300,7 +300,7 @@ func elicitURL(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResu
 	}
 	if res.Action == "accept" {
 		// The consent page "finished" at once: say so, as URL mode asks.
-		if err := req.Session.ElicitationComplete(ctx, hex.EncodeToString(id)); err != nil {
+		if err := req.ElicitationComplete(ctx, hex.EncodeToString(id)); err != nil {
 			return nil, err
 		}
 	}
@@ -309,7 +309,7 @@ func elicitURL(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResu
 
 // elicitForm asks the user to fill in the form described by schema and reports the answer.
 func elicitForm(ctx context.Context, req *mcp.CallToolRequest, message, schema string) (*mcp.CallToolResult, error) {
-	res, err := req.Session.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestFormParams{
+	res, err := req.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestFormParams{
 		Message:         message,
 		RequestedSchema: json.RawMessage(schema),
 	}})
