@@ -65,6 +65,7 @@ func load(opts Options, describing bool) (*service, error) {
 		return nil, err
 	}
 	l.describing = describing
+	l.warn = opts.Warn
 	format := opts.Format
 	if format == "" && opts.Config != nil {
 		format = opts.Config.Format

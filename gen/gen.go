@@ -37,6 +37,11 @@ type Options struct {
 	// Config holds renames, type overrides, initialisms and the URL of an
 	// input without $id. Nil means none.
 	Config *Config
+	// Warn, when set, receives each warning: something in the input that
+	// generation carries on past (a keyword the generator does not know,
+	// which every JSON Schema draft reads as an annotation). Each is
+	// reported once, at the first place it was found.
+	Warn func(*Error)
 }
 
 // File is one generated Go source file.

@@ -67,6 +67,25 @@ type loader struct {
 	docs       map[string]*document // by rel
 	order      []*document          // in load order; the index first
 	failed     map[string]bool      // rels already reported as unreadable
+	// warn receives warnings (Options.Warn); warned holds the keys of
+	// those already given, so each is given once.
+	warn   func(*Error)
+	warned map[string]bool
+}
+
+// warnOnce gives the warning at `at` unless one with the same key was given
+// before.
+func (l *loader) warnOnce(key string, at loc, format string, args ...any) {
+	if l.warned[key] {
+		return
+	}
+	if l.warned == nil {
+		l.warned = map[string]bool{}
+	}
+	l.warned[key] = true
+	if l.warn != nil {
+		l.warn(&Error{File: at.doc.rel, Pointer: at.ptr, Message: fmt.Sprintf(format, args...)})
+	}
 }
 
 // readIndex reads and parses the index file, from fsys when it is set (input

@@ -43,7 +43,7 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	}
 	doc.dialect = draft07
 	doc.containers = []string{"/components/schemas"}
-	checkKeys(doc.root, root, openrpcKeys, "an OpenRPC document", &p)
+	checkKeys(l, doc.root, root, openrpcKeys, "an OpenRPC document")
 	checkOpenRPCVersion(doc.root, root, &p)
 
 	svc := &service{inputName: doc.rel}
@@ -123,12 +123,13 @@ func metaSchemaStub(doc *document, p *problems) *document {
 	return stub
 }
 
-// checkKeys reports the members of n that the object may not have; x-
-// extensions are always allowed.
-func checkKeys(n *node, at loc, known map[string]bool, what string, p *problems) {
+// checkKeys warns, once per kind of object and member, of the members of n
+// that the object does not define: a later or vendor version of OpenRPC may,
+// so they are ignored rather than fatal. x- extensions are always allowed.
+func checkKeys(l *loader, n *node, at loc, known map[string]bool, what string) {
 	for _, m := range n.members {
 		if !known[m.key] && !strings.HasPrefix(m.key, "x-") {
-			p.add(at.at(m.key), "unknown member %s in %s (want %s, or an x- extension)", m.key, what, strings.Join(sortedKeys(known), ", "))
+			l.warnOnce("member\x00"+what+"\x00"+m.key, at.at(m.key), "unknown member %s in %s ignored (want %s, or an x- extension)", m.key, what, strings.Join(sortedKeys(known), ", "))
 		}
 	}
 }
@@ -302,7 +303,7 @@ func (r *openrpcReader) components(n *node, at loc) {
 		r.p.add(at, "components must be an object, not %s", n.kind)
 		return
 	}
-	checkKeys(n, at, openrpcComponentKeys, "components", r.p)
+	checkKeys(r.c.l, n, at, openrpcComponentKeys, "components")
 	for _, k := range sortedKeys(openrpcComponentKeys) {
 		if v := n.get(k); v != nil && v.kind != kindObject {
 			r.p.add(at.at(k), "components.%s must be an object, not %s", k, v.kind)
@@ -350,7 +351,7 @@ func (r *openrpcReader) descriptor(n *node, at loc) *descriptor {
 		return nil
 	}
 	before := len(r.p.list)
-	checkKeys(n, at, openrpcDescriptorKeys, "a content descriptor", r.p)
+	checkKeys(r.c.l, n, at, openrpcDescriptorKeys, "a content descriptor")
 	d := &descriptor{at: at, schemaAt: at.at("schema")}
 	switch name := n.get("name"); {
 	case name == nil:
@@ -410,7 +411,7 @@ func (r *openrpcReader) method(n *node, at loc) *method {
 		r.p.add(at, "a method must be an object, not %s", n.kind)
 		return nil
 	}
-	checkKeys(n, at, openrpcMethodKeys, "a method", r.p)
+	checkKeys(r.c.l, n, at, openrpcMethodKeys, "a method")
 	name := n.get("name")
 	switch {
 	case name == nil:

@@ -43,7 +43,7 @@ func (r *openrpcReader) declaredError(n *node, at loc) *rpcError {
 		return nil
 	}
 	before := len(r.p.list)
-	checkKeys(n, at, openrpcErrorKeys, "an error", r.p)
+	checkKeys(r.c.l, n, at, openrpcErrorKeys, "an error")
 	var v errorValue
 	switch code := n.get("code"); {
 	case code == nil:

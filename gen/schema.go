@@ -390,9 +390,9 @@ func (c *converter) convertSchema(n *node, at loc, name string, into *namedType,
 	return res, ok
 }
 
-// checkKeywords rejects unknown keywords, which are most often typos that
-// would otherwise silently loosen the generated type, and constructs that
-// cannot be mapped.
+// checkKeywords rejects constructs that cannot be mapped, and warns of
+// unknown keywords, which every draft reads as annotations but which may be
+// typos that loosen the generated type.
 func (c *converter) checkKeywords(n *node, at loc, docRoot bool) bool {
 	ok := true
 	draft7 := at.doc.dialect == draft07
@@ -404,18 +404,22 @@ func (c *converter) checkKeywords(n *node, at loc, docRoot bool) bool {
 			ok = c.checkAnnotation(k, m.val, at.at(k)) && ok
 		case documentKeywords[k] && docRoot:
 		case k == "definitions" && docRoot && (draft7 || slices.Contains(at.doc.defsContainers(), "/definitions")):
-		case documentKeywords[k] || k == "definitions" && draft7:
-			c.p.add(at.at(k), "%s inside a schema is not supported: put definitions in the document's top-level %s", k, strings.TrimPrefix(at.doc.defsContainers()[0], "/"))
+		case k == "$defs" || k == "definitions":
+			// Definitions nested in a schema are only containers: a
+			// $ref reaches them by pointer, and they shape nothing here.
+		case k == "$schema":
+			// A dialect named inside a schema is read with the
+			// document's; the runtime validator honours it.
+		case documentKeywords[k]:
+			c.p.add(at.at(k), "%s inside a schema is not supported: it would change where $refs resolve; move the schema into its own file", k)
 			ok = false
 		case unsupportedKeywords[k]:
 			c.p.add(at.at(k), "%s is not supported", k)
 			ok = false
-		case k == "definitions":
-			c.p.add(at.at(k), "unknown keyword definitions: Draft 2020-12 uses $defs")
-			ok = false
 		default:
-			c.p.add(at.at(k), "unknown keyword %s (extensions must start with x-)", k)
-			ok = false
+			// Every draft reads a keyword it does not know as an
+			// annotation, so it changes no type.
+			c.l.warnOnce("keyword\x00"+k, at.at(k), "unknown keyword %s ignored (read as an annotation; extensions should start with x-)", k)
 		}
 	}
 	return ok

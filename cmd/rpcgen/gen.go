@@ -37,6 +37,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	opts.Warn = func(e *gen.Error) { fmt.Fprintf(stderr, "rpcgen gen: warning: %v\n", e) }
 	files, err := gen.Generate(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "rpcgen gen: %v\n", err)

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGenWarnsOfUnknownKeywordsOnStderrAndStillWrites(t *testing.T) {
+	dir := t.TempDir()
+	input := writeFile(t, dir, "svc.json", strings.Replace(goodIndex, `"result": {"type": "string"}`, `"result": {"type": "string", "media": {"binaryEncoding": "base64"}}`, 1))
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := rpcgen("gen", "--input", input, "--out", out, "--package", "svc")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "rpcgen gen: warning: svc.json#/methods/0/result/media: unknown keyword media ignored (read as an annotation; extensions should start with x-)\n", stderr)
+	assert.FileExists(t, filepath.Join(out, "types_gen.go"))
+}
