@@ -67,6 +67,13 @@ type converter struct {
 	// so that one reached again inside its own flattening is an error
 	// instead of an endless expansion.
 	merging map[string]bool
+	// declared holds each inline type by the location of its schema, from
+	// the moment it is declared, for $refs that point at it.
+	declared map[string]*namedType
+	// pointedAgain records the types declared for $ref targets inside
+	// other schemas that were reached again while being converted, and so
+	// must stay declared.
+	pointedAgain map[*namedType]bool
 	// used records the config renames and types that matched something.
 	used map[string]bool
 	// KeepExtras makes every struct whose schema does not mention
@@ -83,7 +90,7 @@ func newConverter(l *loader, p *problems, cfg *Config) *converter {
 		cfg = &Config{}
 	}
 	return &converter{l: l, p: p, cfg: cfg, namer: newNamer(cfg.Initialisms),
-		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}}
+		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}}
 }
 
 // exportedName turns a schema name into an exported Go identifier with the
@@ -203,12 +210,7 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	case t.ptr == "":
 		defName = strings.TrimSuffix(path.Base(t.doc.rel), path.Ext(t.doc.rel))
 	default:
-		container, entry, ok := splitDefPointer(t.ptr)
-		if !ok || !slices.Contains(t.doc.defsContainers(), container) {
-			c.p.add(from, "$ref target %s#%s is not supported: point at a %s entry or a whole document", t.doc.rel, t.ptr, strings.Join(t.doc.defsContainers(), " or "))
-			return nil
-		}
-		defName = entry
+		_, defName, _ = splitDefPointer(t.ptr) // an entry: see isEntry
 	}
 	n, ok := t.doc.root.lookup(t.ptr)
 	if !ok {
@@ -291,6 +293,11 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 	}
 	if res, ok := c.inline[key]; ok && into == nil {
 		return res, true
+	}
+	if nt := c.byTarget[key]; nt != nil && into == nil {
+		// A $ref into this schema declared its type first.
+		c.pointedAgain[nt] = true
+		return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nt.nullable}, true
 	}
 	res, ok := c.convertSchema(n, at, name, into, docRoot)
 	if n.kind == kindObject {
@@ -510,20 +517,7 @@ func (c *converter) convertRef(n, ref *node, at loc) (conv, bool) {
 			}
 		}
 	}
-	nt := c.refTarget(ref, at)
-	if nt == nil {
-		return conv{t: raw}, false
-	}
-	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nt.nullable}, true
-}
-
-// refTarget resolves the $ref of the schema at `at` to its named type.
-func (c *converter) refTarget(ref *node, at loc) *namedType {
-	tgt, ok := c.l.resolve(at.at("$ref"), ref.str, c.p)
-	if !ok {
-		return nil
-	}
-	return c.namedAt(tgt, at.at("$ref"))
+	return c.refConv(ref, at)
 }
 
 // refNode resolves the $ref of n (found at `at`) to the schema it names and
@@ -557,5 +551,6 @@ func (c *converter) named(into *namedType, n *node, name string, at loc) (*named
 		return nil, false
 	}
 	c.types = append(c.types, nt)
+	c.declared[at.String()] = nt
 	return nt, true
 }

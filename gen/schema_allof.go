@@ -171,7 +171,7 @@ func (c *converter) allOfParts(n *node, at loc, seen map[string]bool, check bool
 			c.p.add(at.at("$ref"), "$ref must be a string, not %s", ref.kind)
 			return nil, false
 		}
-		if c.refTarget(ref, at) == nil { // reports what is wrong, and declares the base
+		if _, ok := c.refConv(ref, at); !ok { // reports what is wrong, and declares the base
 			return nil, false
 		}
 		target, tat, _ := c.refNode(n, at)
@@ -230,8 +230,8 @@ func (c *converter) mergeAllOf(n *node, at loc, name string, into *namedType, me
 	}
 	for _, m := range members {
 		if ref := m.n.get("$ref"); ref != nil {
-			if nt := c.refTarget(ref, m.at); nt != nil {
-				spec.bases = append(spec.bases, nt.name)
+			if res, ok := c.refConv(ref, m.at); ok && res.t.kind == refNamed {
+				spec.bases = append(spec.bases, res.t.named.name)
 			}
 		}
 	}
