@@ -120,6 +120,27 @@ func isNullSchema(n *node) bool {
 	return false
 }
 
+// refsNull reports whether the schema n at `at` is a $ref (or a chain of
+// them) to a schema that allows only null, such as a definition named
+// notFound: as an alternative it makes the union nullable, as an inline
+// null would.
+func (c *converter) refsNull(n *node, at loc) bool {
+	for range 32 { // a longer chain is a cycle, which the conversion reports
+		if len(n.members) != 1 {
+			return false // something beside the $ref shapes the value
+		}
+		target, tat, ok := c.refNode(n, at)
+		if !ok || target.kind != kindObject {
+			return false
+		}
+		if target.get("$ref") == nil {
+			return isNullSchema(target)
+		}
+		n, at = target, tat
+	}
+	return false
+}
+
 func typedBeside(n *node, k string) bool {
 	return typed(withoutKeyword(n, k))
 }
@@ -165,6 +186,10 @@ func (c *converter) convertUnion(n *node, at loc, name string, into *namedType) 
 func (c *converter) expandBranches(list *node, at loc) (branches []branch, nullable bool) {
 	for i, b := range list.items {
 		bat := at.at(fmt.Sprint(i))
+		if b.kind == kindObject && b.get("$ref") != nil && c.refsNull(b, bat) {
+			nullable = true
+			continue
+		}
 		if b.kind != kindObject || b.get("$ref") != nil {
 			branches = append(branches, branch{b, bat})
 			continue
