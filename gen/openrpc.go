@@ -52,7 +52,6 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	l.indexURL, _ = url.Parse(svc.indexURL)
 
 	c := newConverter(l, &p, cfg)
-	c.origins = map[*node]loc{}
 	r := &openrpcReader{c: c, p: &p, doc: doc,
 		descriptors: map[string]*descriptor{}, errorsAt: map[string]*rpcError{},
 		errorsByValue: map[errorValue]*rpcError{}, params: map[*method][]*descriptor{}}

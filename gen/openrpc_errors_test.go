@@ -50,6 +50,11 @@ func TestBadOpenRPCIsReportedWithItsPointer(t *testing.T) {
 		{"component schema the converter refuses", orpc(`"methods": [], "components": {"schemas": {"A": {"$dynamicRef": "#x"}}}`), []string{"input.json#/components/schemas/A/$dynamicRef: $dynamicRef is not supported"}},
 		{"component named like the server", orpc(`"methods": [], "components": {"schemas": {"XServer": {"type": "string"}}}`), []string{"input.json#/components/schemas/XServer: Go name XServer collides with the one generated for input.json#/info/title"}},
 
+		{"allOf over a union with a variant that is no object", orpc(`"methods": [], "components": {"schemas": {"U": {"oneOf": [{"type": "string"}, {"type": "object", "properties": {"a": {"type": "string"}}}]}, "A": {"allOf": [{"$ref": "#/components/schemas/U"}, {"properties": {"b": {"type": "string"}}}]}}}`),
+			[]string{"input.json#/components/schemas/A/allOf: cannot distribute this allOf over the variant at input.json#/components/schemas/U/oneOf/0: it is not a plain object schema"}},
+		{"allOf of two unions", orpc(`"methods": [], "components": {"schemas": {"A": {"allOf": [{"oneOf": [{"type": "string"}, {"type": "integer"}]}, {"anyOf": [{"type": "string"}, {"type": "boolean"}]}]}}}`),
+			[]string{"input.json#/components/schemas/A/allOf: allOf of two unions (input.json#/components/schemas/A/allOf/0 and input.json#/components/schemas/A/allOf/1) is not supported"}},
+
 		// Methods.
 		{"method not an object", orpc(`"methods": [1]`), []string{"input.json#/methods/0: a method must be an object, not number"}},
 		{"method without name", orpc(`"methods": [{"params": []}]`), []string{"input.json#/methods/0: a method needs a name"}},

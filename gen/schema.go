@@ -90,7 +90,7 @@ func newConverter(l *loader, p *problems, cfg *Config) *converter {
 		cfg = &Config{}
 	}
 	return &converter{l: l, p: p, cfg: cfg, namer: newNamer(cfg.Initialisms),
-		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}}
+		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}, origins: map[*node]loc{}}
 }
 
 // exportedName turns a schema name into an exported Go identifier with the

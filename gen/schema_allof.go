@@ -93,14 +93,21 @@ func (c *converter) convertAllOf(n *node, at loc, name string, into *namedType) 
 		parts = append(parts, ps...)
 	}
 	parts = append(parts, allOfPart{own, at})
-	for _, p := range parts {
+	unionAt := -1
+	for i, p := range parts {
 		objectish = objectish || isObjectish(p.n)
 		for _, k := range []string{"anyOf", "oneOf"} {
 			if u := p.n.get(k); u != nil && !constraintOnly(u) {
-				c.p.add(p.at.at(k), "%s inside allOf is not supported: write the union on its own, or list the shared properties in each variant", k)
-				return conv{t: raw}, false
+				if unionAt >= 0 {
+					c.p.add(at.at("allOf"), "allOf of two unions (%s and %s) is not supported: write the combinations as one union", parts[unionAt].at, p.at)
+					return conv{t: raw}, false
+				}
+				unionAt = i
 			}
 		}
+	}
+	if unionAt >= 0 {
+		return c.distributeAllOf(n, at, name, into, parts, unionAt)
 	}
 	var typedAt []allOfMember
 	requires := 0 // schemas that list required properties
