@@ -130,6 +130,73 @@ func TestUnionsEncodeVariantsAndFillTheirConst(t *testing.T) {
 	}
 }
 `,
+	"discriminators": `package discriminators
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDiscriminatedUnionsRoundTrip(t *testing.T) {
+	roundTrip[SendParams](t,
+		` + "`" + `{"tx": {"type": "0x0", "gasPrice": "1"}}` + "`" + `,
+		` + "`" + `{"tx": {"type": "0x2", "maxFee": "2"}}` + "`" + `,
+		` + "`" + `{"tx": {"type": "0x7", "blob": [1, 2.50]}}` + "`" + `,
+	)
+	roundTrip[Receipt](t, ` + "`" + `{"status": "ok", "gasUsed": 21000}` + "`" + `, ` + "`" + `{"status": "failed", "reason": "out of gas"}` + "`" + `)
+	roundTrip[FilterParams](t,
+		` + "`" + `{"f": {"address": "a", "block": "b"}, "topics": ["0xaa"]}` + "`" + `,
+		` + "`" + `{"f": {"address": "a", "from": "1", "to": "2", "block": "b"}, "topics": [1, 2]}` + "`" + `,
+		` + "`" + `{"f": {"address": "a"}, "topics": []}` + "`" + `,
+	)
+}
+
+func TestVariantsAreChosenByPatternConstThroughAllOfRequiredSetsAndItemKind(t *testing.T) {
+	var p SendParams
+	if err := json.Unmarshal([]byte(` + "`" + `{"tx": {"type": "0x2", "maxFee": "9"}}` + "`" + `), &p); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := p.Tx.AsDynamicFee(); !ok || d.MaxFee != "9" {
+		t.Errorf("tx = %#v", p.Tx.Value)
+	}
+	var r Receipt
+	if err := json.Unmarshal([]byte(` + "`" + `{"status": "failed", "reason": "r"}` + "`" + `), &r); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := r.AsFailure(); !ok || *f.Reason != "r" {
+		t.Errorf("receipt = %#v", r.Value)
+	}
+	for in, want := range map[string]string{
+		` + "`" + `{"address": "a", "block": "b"}` + "`" + `:                     "block",
+		` + "`" + `{"address": "a", "from": "1", "to": "2", "block": "b"}` + "`" + `: "range",
+		` + "`" + `{"address": "a", "from": "1"}` + "`" + `:                      "any",
+	} {
+		var f Filter
+		if err := json.Unmarshal([]byte(in), &f); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		switch f.Value.(type) {
+		case FilterByBlock:
+			got = "block"
+		case FilterByRange:
+			got = "range"
+		case FilterAny:
+			got = "any"
+		}
+		if got != want {
+			t.Errorf("%s decoded as %T, want %s", in, f.Value, want)
+		}
+	}
+	var tp Topics
+	if err := json.Unmarshal([]byte(` + "`" + `[3, 4]` + "`" + `), &tp); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := tp.AsPositions(); !ok || len(*n) != 2 {
+		t.Errorf("topics = %#v", tp.Value)
+	}
+}
+`,
 	"extras": `package extras
 
 import (

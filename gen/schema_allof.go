@@ -137,6 +137,11 @@ func (c *converter) convertAllOf(n *node, at loc, name string, into *namedType) 
 		case 1:
 			return c.convert(typedAt[0].n, typedAt[0].at, name, into, false)
 		}
+		if m, ok := narrowingBase(typedAt); ok {
+			// The others narrow its values (a const or enum of a $ref'd
+			// enum): the type is the base's; the validator checks the rest.
+			return c.convert(m.n, m.at, name, into, false)
+		}
 		var locs []string
 		for _, m := range typedAt {
 			locs = append(locs, m.at.String())
@@ -259,4 +264,44 @@ func (c *converter) mergeAllOf(n *node, at loc, name string, into *namedType, me
 		spec.extra = &raw
 	}
 	return conv{t: typeRef{kind: refNamed, named: nt}}, c.buildStruct(nt, spec) && ok
+}
+
+// narrowingBase finds, among the typed members of a non-object allOf, the
+// one that gives the type (a $ref, or else the first with a type) when
+// every other one only narrows values with type, const or enum.
+func narrowingBase(typedAt []allOfMember) (allOfMember, bool) {
+	base := -1
+	for i, m := range typedAt {
+		if m.n.get("$ref") != nil {
+			base = i
+			break
+		}
+	}
+	if base < 0 {
+		for i, m := range typedAt {
+			if m.n.get("type") != nil {
+				base = i
+				break
+			}
+		}
+	}
+	if base < 0 {
+		return allOfMember{}, false
+	}
+	for i, m := range typedAt {
+		if i == base {
+			continue
+		}
+		for _, mem := range m.n.members {
+			if shapingKeywords[mem.key] && mem.key != "type" && mem.key != "const" && mem.key != "enum" {
+				return allOfMember{}, false
+			}
+		}
+		// A type beside the base's must be the same one (or the base a
+		// $ref, whose type it restates): string and number allow nothing.
+		if t, bt := m.n.get("type"), typedAt[base].n.get("type"); t != nil && bt != nil && nodeJSON(t) != nodeJSON(bt) {
+			return allOfMember{}, false
+		}
+	}
+	return typedAt[base], true
 }

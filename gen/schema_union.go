@@ -31,7 +31,14 @@ type variant struct {
 	kinds    kindSet // the JSON kinds its values have
 	tags     []string
 	key      string // a required member only this variant has
-	wrapper  bool   // typ was declared only to carry the marker method
+	// keys are the required members that, all present, select this
+	// variant, when no single key does (see unionCase.bySet).
+	keys    []string
+	wrapper bool // typ was declared only to carry the marker method
+	// itemClasses are the first-byte classes of this array variant's
+	// items, when array variants are told apart by them (unionCase.byItem).
+	itemClasses []byte
+	titled      bool // an inline variant named after its title
 }
 
 // unionCase dispatches the values of one JSON kind: on their first byte.
@@ -45,6 +52,13 @@ type unionCase struct {
 	// presence of each variant's key.
 	tagProp string
 	def     *variant
+	// bySet, when set, replaces the single keys: the variants in the
+	// order their required sets are tried, larger sets first, so that a
+	// value with every member of a larger set goes to its variant.
+	bySet []*variant
+	// byItem tells array variants apart by the class of their first item;
+	// an empty array goes to the first variant.
+	byItem bool
 }
 
 // kindSet is a set of JSON kinds.
@@ -336,7 +350,8 @@ func (c *converter) unionVariant(u *namedType, b branch, name string) (*variant,
 	if t.kind == refNamed && !t.ptr && t.named.kind != namedAlias {
 		// A definition still being converted (it refers back to this
 		// union) is checked when the union is planned.
-		return &variant{typ: t.named, origin: b.at}, res.nullable, true
+		title := b.n.get("title")
+		return &variant{typ: t.named, origin: b.at, titled: !isRef && title != nil && title.kind == kindString}, res.nullable, true
 	}
 	// A Go type without a name of its own (string, []T, a config type)
 	// gets one, to carry the marker method.
@@ -387,7 +402,10 @@ func (c *converter) variantNames(unionName string, branches []branch) ([]string,
 		}
 		suffix := ""
 		typ := branchType(b.n)
-		if props := b.n.get("properties"); props != nil && props.kind == kindObject {
+		if t := b.n.get("title"); t != nil && t.kind == kindString {
+			suffix = c.exportedName(t.str) // the author's name for it
+		}
+		if props := b.n.get("properties"); suffix == "" && props != nil && props.kind == kindObject {
 			for _, m := range props.members {
 				if consts := c.stringConsts(m.val, b.at.at("properties", m.key)); len(consts) == 1 {
 					suffix = c.exportedName(consts[0])
@@ -620,6 +638,11 @@ func (c *converter) plan(nt *namedType) {
 				fail("%s", reason)
 				return
 			}
+		case cl.class == '[':
+			if reason := c.arrayDispatch(uc); reason != "" {
+				fail("%s", reason)
+				return
+			}
 		default:
 			var names []string
 			for _, v := range uc.variants {
@@ -704,11 +727,43 @@ candidates:
 		}
 		if v.key == "" {
 			if uc.def != nil {
-				return fmt.Sprintf("the object variants %s share no property with distinct const values, and neither %s nor %s has a required property the others lack", strings.Join(names, ", "), uc.def.typ.name, v.typ.name)
+				return c.requiredSetDispatch(uc, structs, names)
 			}
 			uc.def = v // takes the objects with none of the other variants' keys
 		}
 	}
+	return ""
+}
+
+// requiredSetDispatch tells object variants apart by the set of members
+// each requires, when no single member does: a value goes to the variant
+// with the largest required set it has every member of. Two variants that
+// require the same set cannot be told apart; at most one may require
+// nothing (it takes the rest). It returns why it cannot work, or "".
+func (c *converter) requiredSetDispatch(uc *unionCase, structs [][]*field, names []string) string {
+	uc.def = nil
+	seen := map[string]*variant{}
+	for i, v := range uc.variants {
+		v.key = ""
+		v.keys = nil
+		for _, f := range structs[i] {
+			if f.required {
+				v.keys = append(v.keys, f.jsonName)
+			}
+		}
+		slices.Sort(v.keys)
+		set := strings.Join(v.keys, "\x00")
+		if prev, dup := seen[set]; dup {
+			return fmt.Sprintf("the object variants %s share no property with distinct const values, and %s and %s require the same members (%s)", strings.Join(names, ", "), prev.typ.name, v.typ.name, strings.Join(v.keys, ", "))
+		}
+		seen[set] = v
+		if len(v.keys) == 0 {
+			uc.def = v
+			continue
+		}
+		uc.bySet = append(uc.bySet, v)
+	}
+	slices.SortStableFunc(uc.bySet, func(a, b *variant) int { return len(b.keys) - len(a.keys) })
 	return ""
 }
 
@@ -731,7 +786,7 @@ func (c *converter) nameAccessors(nt *namedType) {
 	used := map[string]bool{"Value": true}
 	for _, v := range u.variants {
 		name := ""
-		if len(v.tags) == 1 {
+		if len(v.tags) == 1 && !v.titled {
 			name = c.exportedName(v.tags[0])
 		}
 		if name == "" {
@@ -806,4 +861,44 @@ func (c *converter) collapseScalar(nt *namedType) bool {
 		return true
 	}
 	return false
+}
+
+// arrayDispatch tells array variants apart by the JSON kind of their items
+// ([]string and []int64): each variant's items must fall in first-byte
+// classes no other variant's items do. It returns why it cannot, or "".
+func (c *converter) arrayDispatch(uc *unionCase) string {
+	owner := map[byte]*variant{}
+	for _, v := range uc.variants {
+		kinds, ok := c.itemKinds(v.typ)
+		if !ok || kinds&kAny != 0 {
+			return fmt.Sprintf("%s is an array whose items may be any JSON value", v.typ.name)
+		}
+		for _, cl := range unionClasses {
+			if kinds&cl.kinds == 0 {
+				continue
+			}
+			if prev := owner[cl.class]; prev != nil {
+				return fmt.Sprintf("the array variants %s and %s both hold %s", prev.typ.name, v.typ.name, cl.word)
+			}
+			owner[cl.class] = v
+			v.itemClasses = append(v.itemClasses, cl.class)
+		}
+	}
+	uc.byItem = true
+	return ""
+}
+
+// itemKinds returns the JSON kinds of the items of an array type (a slice,
+// or a tuple's first position), seeing through names.
+func (c *converter) itemKinds(nt *namedType) (kindSet, bool) {
+	for (nt.kind == namedDefined || nt.kind == namedAlias) && nt.underlying.kind == refNamed {
+		nt = nt.underlying.named
+	}
+	switch {
+	case (nt.kind == namedDefined || nt.kind == namedAlias) && nt.underlying.kind == refSlice:
+		return c.kindsOf(*nt.underlying.elem), true
+	case nt.kind == namedTuple && len(nt.fields) > 0:
+		return c.kindsOf(nt.fields[0].base), true
+	}
+	return 0, false
 }

@@ -31,7 +31,7 @@ type node struct {
 func (n *node) QzChainID(context.Context) (Uint, error) { return "0x539", nil }
 
 func (n *node) QzSyncing(context.Context) (*SyncingStatus, error) {
-	return &SyncingStatus{Value: SyncingStatusBoolean(false)}, nil
+	return &SyncingStatus{Value: SyncingStatusNotSyncing(false)}, nil
 }
 
 func (n *node) QzGetBalance(_ context.Context, p *QzGetBalanceParams) (Uint, error) {
@@ -163,7 +163,7 @@ func TestUnionResultOfAKindAndAnObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := s.Value.(SyncingStatusBoolean); !ok || bool(v) {
+	if v, ok := s.Value.(SyncingStatusNotSyncing); !ok || bool(v) {
 		t.Errorf("got %#v", s.Value)
 	}
 }
@@ -251,7 +251,7 @@ func TestHexPatternsAreEnforcedAtTheirPosition(t *testing.T) {
 
 func TestSubscriptionNotificationCarriesAUnion(t *testing.T) {
 	c, _, wire, n := connect(t)
-	ev := SubscriptionEvent{Value: SubscriptionEventNewPendingTransactions{Hash: txHash}}
+	ev := SubscriptionEvent{Value: SubscriptionEventNewPendingTransaction{Hash: txHash}}
 	if err := c.QzSubscription(context.Background(), &QzSubscriptionParams{Subscription: "0x1", Result: ev}); err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestSubscriptionNotificationCarriesAUnion(t *testing.T) {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if v, ok := n.events[0].Result.Value.(SubscriptionEventNewPendingTransactions); !ok || v.Hash != txHash {
+	if v, ok := n.events[0].Result.Value.(SubscriptionEventNewPendingTransaction); !ok || v.Hash != txHash {
 		t.Errorf("got %#v", n.events[0].Result.Value)
 	}
 }
