@@ -102,8 +102,6 @@ func TestBadOpenRPCIsReportedWithItsPointer(t *testing.T) {
 		{"error without message", orpcMethod(`"params": [], "errors": [{"code": 1}]`), []string{"input.json#/methods/0/errors/0: an error needs a message"}},
 		{"message not a string", orpcMethod(`"params": [], "errors": [{"code": 1, "message": 1}]`), []string{"input.json#/methods/0/errors/0/message: message must be a string, not number"}},
 		{"message without a Go name", orpcMethod(`"params": [], "errors": [{"code": 1, "message": "?!"}]`), []string{`input.json#/methods/0/errors/0: the error's message "?!" gives no Go name`}},
-		{"two errors with one Go name", orpcMethod(`"params": [], "errors": [{"code": 1, "message": "Gone"}, {"code": 2, "message": "gone"}]`),
-			[]string{"input.json#/methods/0/errors/1: Go name CodeGone collides with the one generated for input.json#/methods/0/errors/0"}},
 		{"two codes in one method", orpc(`"methods": [{"name": "m", "params": [], "errors": [{"code": 1, "message": "A"}, {"$ref": "#/components/errors/B"}]}], "components": {"errors": {"B": {"code": 1, "message": "B"}}}`),
 			[]string{"input.json#/methods/0/errors/1: code 1 is already declared for this method at input.json#/methods/0/errors/0"}},
 
