@@ -421,7 +421,7 @@ func (r *openrpcReader) method(n *node, at loc) *method {
 		return nil
 	}
 	m := &method{name: name.str, origin: at, structure: either}
-	if m.stem = r.c.exportedName(m.name); m.stem == "" {
+	if m.stem = r.c.destutter(r.c.exportedName(m.name)); m.stem == "" {
 		r.p.add(at.at("name"), "method name %q gives no Go identifier", m.name)
 		return nil
 	}
@@ -523,7 +523,7 @@ func (r *openrpcReader) paramsStruct(m *method, ds []*descriptor, at loc) {
 		{key: "required", val: required},
 		{key: "additionalProperties", val: &node{kind: kindBool}},
 	}}
-	res, ok := r.c.convert(obj, at, m.stem+"Params", nil, false)
+	res, ok := r.c.convert(obj, at, r.c.joinName(m.stem, "Params"), nil, false)
 	if !ok || res.t.kind != refNamed || res.t.named.kind != namedStruct {
 		return
 	}

@@ -181,6 +181,21 @@ func annotations(n *node) (doc string, deprecated bool) {
 	return doc, deprecated
 }
 
+// typeAnnotations reads the doc and deprecated flag of a schema that
+// declares the Go type name: its description or, without one, its title,
+// unless the title only spells the name or the end of it (Syncing status
+// for SyncingStatus, legacy for the variant TxLegacy).
+func (c *converter) typeAnnotations(n *node, name string) (doc string, deprecated bool) {
+	doc, deprecated = annotations(n)
+	if doc != "" || n == nil || n.kind != kindObject {
+		return doc, deprecated
+	}
+	if t := n.get("title"); t != nil && t.kind == kindString && !strings.HasSuffix(strings.ToLower(name), strings.ToLower(c.exportedName(t.str))) {
+		doc = strings.TrimSuffix(cleanDoc(t.str), ".") + "."
+	}
+	return doc, deprecated
+}
+
 // joinNote appends a paragraph to a doc text.
 func joinNote(doc, note string) string {
 	if note == "" {
@@ -228,7 +243,7 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	name = c.rename(name, origin)
 	c.claim(name, origin)
 	nt := &namedType{name: name, origin: origin, nullable: peekNullable(n)}
-	nt.doc, nt.deprecated = annotations(n)
+	nt.doc, nt.deprecated = c.typeAnnotations(n, name)
 	c.byTarget[key] = nt
 	c.types = append(c.types, nt)
 	res, _ := c.convert(n, origin, name, nt, t.ptr == "")
@@ -546,7 +561,7 @@ func (c *converter) named(into *namedType, n *node, name string, at loc) (*named
 	}
 	name = c.rename(name, at)
 	nt := &namedType{name: name, origin: at}
-	nt.doc, nt.deprecated = annotations(n)
+	nt.doc, nt.deprecated = c.typeAnnotations(n, name)
 	if !c.claim(name, at) {
 		return nil, false
 	}

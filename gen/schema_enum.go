@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 func (c *converter) convertEnum(n, e *node, schemaAt loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
@@ -60,12 +61,16 @@ func (c *converter) convertEnum(n, e *node, schemaAt loc, name string, into *nam
 	nt.kind = namedEnum
 	ok := true
 	seen := map[string]int{}
+	words := wordCaseEnum(e.items)
 	for i, v := range e.items {
 		if v.kind == kindNull {
 			continue
 		}
 		vat := at.at(fmt.Sprint(i))
 		suffix := c.namer.enumSuffix(v.str)
+		if words {
+			suffix = c.namer.enumSuffix(strings.ToLower(v.str))
+		}
 		if suffix == "" && c.cfg.Renames[vat.String()] == "" {
 			c.p.add(vat, "enum value %q gives no Go identifier; name its constant in the config (renames: %q: \"Name\")", v.str, vat.String())
 			ok = false
@@ -261,4 +266,27 @@ func literalPattern(p *node) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// wordCaseEnum reports whether the string values of an enum are written in
+// upper case as words (RECEIVED beside PRE_CONFIRMED): then every constant
+// is named from the words in one case (TxnStatusReceived,
+// TxnStatusPreConfirmed) rather than a lone word kept in capitals beside
+// words made MixedCaps. An enum of lone upper-case words only (GET, POST)
+// keeps them as they are.
+func wordCaseEnum(values []*node) bool {
+	screaming, several := false, false
+	for _, v := range values {
+		if v.kind != kindString {
+			continue
+		}
+		if strings.ToUpper(v.str) != v.str || !strings.ContainsFunc(v.str, unicode.IsLetter) {
+			return false // lower-case letters: names come from the words as written
+		}
+		screaming = true
+		if len(splitWords(v.str)) > 1 {
+			several = true
+		}
+	}
+	return screaming && several
 }

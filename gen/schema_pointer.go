@@ -101,7 +101,7 @@ func (c *converter) pointerConv(t target, from loc) (conv, bool) {
 	// The target is declared before its body is converted, so that a
 	// reference back to it from inside is a reference to the type.
 	nt := &namedType{name: name, origin: origin, nullable: peekNullable(n)}
-	nt.doc, nt.deprecated = annotations(n)
+	nt.doc, nt.deprecated = c.typeAnnotations(n, name)
 	c.byTarget[key] = nt
 	c.types = append(c.types, nt)
 	res, ok := c.convert(n, origin, name, nt, false)

@@ -101,7 +101,7 @@ func (n *node) EngineForkchoiceUpdatedV1(_ context.Context, p *EngineForkchoiceU
 	if p.ForkchoiceState.HeadBlockHash == zero32 {
 		return nil, NewInvalidForkchoiceStateError()
 	}
-	res := &ForkchoiceUpdatedResult{PayloadStatus: PayloadStatus{Status: PayloadStatusV1VALID, LatestValidHash: &p.ForkchoiceState.HeadBlockHash}}
+	res := &ForkchoiceUpdatedResult{PayloadStatus: PayloadStatus{Status: PayloadStatusV1Valid, LatestValidHash: &p.ForkchoiceState.HeadBlockHash}}
 	if attrs, ok := p.PayloadAttributes.Get(); ok && attrs.Timestamp != "" {
 		id := Bytes8("0x0000000000000001")
 		res.PayloadID = &id
