@@ -142,6 +142,7 @@ func TestDiscriminatedUnionsRoundTrip(t *testing.T) {
 		` + "`" + `{"tx": {"type": "0x0", "gasPrice": "1"}}` + "`" + `,
 		` + "`" + `{"tx": {"type": "0x2", "maxFee": "2"}}` + "`" + `,
 		` + "`" + `{"tx": {"type": "0x7", "blob": [1, 2.50]}}` + "`" + `,
+		` + "`" + `{"tx": {"type": "0x0", "gasPrice": "1", "v": "0x1b", "accessList": [{"address": "a"}], "chainId": 1.0}}` + "`" + `,
 	)
 	roundTrip[Receipt](t, ` + "`" + `{"status": "ok", "gasUsed": 21000}` + "`" + `, ` + "`" + `{"status": "failed", "reason": "out of gas"}` + "`" + `)
 	roundTrip[FilterParams](t,

@@ -52,6 +52,10 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	l.indexURL, _ = url.Parse(svc.indexURL)
 
 	c := newConverter(l, &p, cfg)
+	// Draft-07 objects are open unless they say otherwise: keep the
+	// members a schema does not name, so that forwarding or logging a
+	// value loses nothing.
+	c.keepExtras = true
 	r := &openrpcReader{c: c, p: &p, doc: doc,
 		descriptors: map[string]*descriptor{}, errorsAt: map[string]*rpcError{},
 		errorsByValue: map[errorValue]*rpcError{}, params: map[*method][]*descriptor{}}

@@ -3,6 +3,7 @@
 package allofunion
 
 import (
+	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
 )
@@ -13,11 +14,16 @@ type Circle struct {
 	Kind string `json:"kind"`
 
 	Radius float64 `json:"radius"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Circle to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
-// an empty Kind written as the value the schema requires.
+// an empty Kind written as the value the schema requires, then the Extra
+// members sorted by name.
 func (v Circle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -31,6 +37,11 @@ func (v Circle) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "radius"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -38,6 +49,28 @@ func (v Circle) AppendJSON(b []byte) ([]byte, error) {
 func (v Circle) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes Circle, keeping the members the schema does not name in
+// Extra.
+func (v *Circle) UnmarshalJSON(b []byte) error {
+	*v = Circle{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "kind":
+			return true, rpc.DecodeString(value, &v.Kind)
+		case "radius":
+			return true, rpc.DecodeFloat(value, &v.Radius)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Circle as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Circle) UnmarshalJSONChecksInput() {}
 
 // DrawParams are the params of draw.
 type DrawParams struct {
@@ -66,17 +99,28 @@ func (v DrawParams) MarshalJSON() ([]byte, error) {
 type InlineA struct {
 	A      string `json:"a"`
 	Common *bool  `json:"common,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of InlineA to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v InlineA) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"a":`...)
 	b = rpc.AppendJSONString(b, v.A)
 	if v.Common != nil {
 		b = append(b, `,"common":`...)
 		b = strconv.AppendBool(b, *v.Common)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "a", "common"); err != nil {
+			return nil, err
+		}
 	}
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -86,21 +130,54 @@ func (v InlineA) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes InlineA, keeping the members the schema does not name
+// in Extra.
+func (v *InlineA) UnmarshalJSON(b []byte) error {
+	*v = InlineA{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "a":
+			return true, rpc.DecodeString(value, &v.A)
+		case "common":
+			return true, rpc.DecodePointer(value, &v.Common, rpc.DecodeBool[bool])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks InlineA as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*InlineA) UnmarshalJSONChecksInput() {}
+
 // InlineB is generated from input.json#/components/schemas/Inline/oneOf/1.
 type InlineB struct {
 	B      int64 `json:"b"`
 	Common *bool `json:"common,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of InlineB to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v InlineB) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"b":`...)
 	b = strconv.AppendInt(b, v.B, 10)
 	if v.Common != nil {
 		b = append(b, `,"common":`...)
 		b = strconv.AppendBool(b, *v.Common)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "b", "common"); err != nil {
+			return nil, err
+		}
 	}
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -109,6 +186,28 @@ func (v InlineB) AppendJSON(b []byte) ([]byte, error) {
 func (v InlineB) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes InlineB, keeping the members the schema does not name
+// in Extra.
+func (v *InlineB) UnmarshalJSON(b []byte) error {
+	*v = InlineB{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "b":
+			return true, rpc.DecodeInt(value, &v.B)
+		case "common":
+			return true, rpc.DecodePointer(value, &v.Common, rpc.DecodeBool[bool])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks InlineB as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*InlineB) UnmarshalJSONChecksInput() {}
 
 // LabelledShapeCircle is generated from
 // input.json#/components/schemas/LabelledShape/oneOf/0.
@@ -119,11 +218,16 @@ type LabelledShapeCircle struct {
 	Radius float64                   `json:"radius"`
 	Label  string                    `json:"label"`
 	Style  *LabelledShapeCircleStyle `json:"style,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of LabelledShapeCircle to b and returns
 // the extended slice: the members of its fields in order, an absent optional
-// one left out, an empty Kind written as the value the schema requires.
+// one left out, an empty Kind written as the value the schema requires, then
+// the Extra members sorted by name.
 func (v LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -145,6 +249,11 @@ func (v LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "radius", "label", "style"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -153,20 +262,56 @@ func (v LabelledShapeCircle) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes LabelledShapeCircle, keeping the members the schema
+// does not name in Extra.
+func (v *LabelledShapeCircle) UnmarshalJSON(b []byte) error {
+	*v = LabelledShapeCircle{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "kind":
+			return true, rpc.DecodeString(value, &v.Kind)
+		case "radius":
+			return true, rpc.DecodeFloat(value, &v.Radius)
+		case "label":
+			return true, rpc.DecodeString(value, &v.Label)
+		case "style":
+			return true, rpc.DecodePointer(value, &v.Style, rpc.DecodeUnmarshaler[LabelledShapeCircleStyle])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks LabelledShapeCircle as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LabelledShapeCircle) UnmarshalJSONChecksInput() {}
+
 // LabelledShapeCircleStyle is generated from
 // input.json#/components/schemas/LabelledShape/allOf/1/properties/style.
 type LabelledShapeCircleStyle struct {
 	Colour *string `json:"colour,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of LabelledShapeCircleStyle to b and
 // returns the extended slice: the members of its fields in order, an absent
-// optional one left out.
+// optional one left out, then the Extra members sorted by name.
 func (v LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	if v.Colour != nil {
 		b = append(b, `,"colour":`...)
 		b = rpc.AppendJSONString(b, *v.Colour)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "colour"); err != nil {
+			return nil, err
+		}
 	}
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -175,6 +320,26 @@ func (v LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
 func (v LabelledShapeCircleStyle) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes LabelledShapeCircleStyle, keeping the members the
+// schema does not name in Extra.
+func (v *LabelledShapeCircleStyle) UnmarshalJSON(b []byte) error {
+	*v = LabelledShapeCircleStyle{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "colour":
+			return true, rpc.DecodePointer(value, &v.Colour, rpc.DecodeString[string])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks LabelledShapeCircleStyle as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LabelledShapeCircleStyle) UnmarshalJSONChecksInput() {}
 
 // LabelledShapeSquare is generated from
 // input.json#/components/schemas/LabelledShape/oneOf/1.
@@ -185,11 +350,16 @@ type LabelledShapeSquare struct {
 	Side  float64                   `json:"side"`
 	Label string                    `json:"label"`
 	Style *LabelledShapeCircleStyle `json:"style,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of LabelledShapeSquare to b and returns
 // the extended slice: the members of its fields in order, an absent optional
-// one left out, an empty Kind written as the value the schema requires.
+// one left out, an empty Kind written as the value the schema requires, then
+// the Extra members sorted by name.
 func (v LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -211,6 +381,11 @@ func (v LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "side", "label", "style"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -218,6 +393,32 @@ func (v LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 func (v LabelledShapeSquare) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes LabelledShapeSquare, keeping the members the schema
+// does not name in Extra.
+func (v *LabelledShapeSquare) UnmarshalJSON(b []byte) error {
+	*v = LabelledShapeSquare{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "kind":
+			return true, rpc.DecodeString(value, &v.Kind)
+		case "side":
+			return true, rpc.DecodeFloat(value, &v.Side)
+		case "label":
+			return true, rpc.DecodeString(value, &v.Label)
+		case "style":
+			return true, rpc.DecodePointer(value, &v.Style, rpc.DecodeUnmarshaler[LabelledShapeCircleStyle])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks LabelledShapeSquare as a
+// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
+// rpc.DecodeJSON does not check it first.
+func (*LabelledShapeSquare) UnmarshalJSONChecksInput() {}
 
 // Any shape but the empty circle: the not only constrains, so the type is
 // Shape's.
@@ -229,11 +430,16 @@ type ShapeSquare struct {
 	Kind string `json:"kind"`
 
 	Side float64 `json:"side"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of ShapeSquare to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out, an empty Kind written as the value the schema requires.
+// left out, an empty Kind written as the value the schema requires, then the
+// Extra members sorted by name.
 func (v ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -247,6 +453,11 @@ func (v ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
 		return nil, err
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "side"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -254,3 +465,25 @@ func (v ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 func (v ShapeSquare) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes ShapeSquare, keeping the members the schema does not
+// name in Extra.
+func (v *ShapeSquare) UnmarshalJSON(b []byte) error {
+	*v = ShapeSquare{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "kind":
+			return true, rpc.DecodeString(value, &v.Kind)
+		case "side":
+			return true, rpc.DecodeFloat(value, &v.Side)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks ShapeSquare as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ShapeSquare) UnmarshalJSONChecksInput() {}

@@ -3,6 +3,7 @@
 package discriminators
 
 import (
+	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
 )
@@ -10,16 +11,26 @@ import (
 // FilterAny is generated from input.json#/components/schemas/Filter/anyOf/2.
 type FilterAny struct {
 	Address *string `json:"address,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of FilterAny to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v FilterAny) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	if v.Address != nil {
 		b = append(b, `,"address":`...)
 		b = rpc.AppendJSONString(b, *v.Address)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address"); err != nil {
+			return nil, err
+		}
 	}
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -29,22 +40,52 @@ func (v FilterAny) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes FilterAny, keeping the members the schema does not name
+// in Extra.
+func (v *FilterAny) UnmarshalJSON(b []byte) error {
+	*v = FilterAny{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "address":
+			return true, rpc.DecodePointer(value, &v.Address, rpc.DecodeString[string])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks FilterAny as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*FilterAny) UnmarshalJSONChecksInput() {}
+
 // FilterByBlock is generated from
 // input.json#/components/schemas/Filter/anyOf/0.
 type FilterByBlock struct {
 	Address string `json:"address"`
 	Block   string `json:"block"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of FilterByBlock to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"address":`...)
 	b = rpc.AppendJSONString(b, v.Address)
 	b = append(b, `,"block":`...)
 	b = rpc.AppendJSONString(b, v.Block)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -53,6 +94,28 @@ func (v FilterByBlock) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes FilterByBlock, keeping the members the schema does not
+// name in Extra.
+func (v *FilterByBlock) UnmarshalJSON(b []byte) error {
+	*v = FilterByBlock{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "address":
+			return true, rpc.DecodeString(value, &v.Address)
+		case "block":
+			return true, rpc.DecodeString(value, &v.Block)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks FilterByBlock as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*FilterByBlock) UnmarshalJSONChecksInput() {}
+
 // FilterByRange is generated from
 // input.json#/components/schemas/Filter/anyOf/1.
 type FilterByRange struct {
@@ -60,12 +123,17 @@ type FilterByRange struct {
 	Block   *string `json:"block,omitempty"`
 	From    string  `json:"from"`
 	To      string  `json:"to"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of FilterByRange to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v FilterByRange) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"address":`...)
 	b = rpc.AppendJSONString(b, v.Address)
@@ -77,6 +145,11 @@ func (v FilterByRange) AppendJSON(b []byte) ([]byte, error) {
 	b = rpc.AppendJSONString(b, v.From)
 	b = append(b, `,"to":`...)
 	b = rpc.AppendJSONString(b, v.To)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block", "from", "to"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -84,6 +157,32 @@ func (v FilterByRange) AppendJSON(b []byte) ([]byte, error) {
 func (v FilterByRange) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes FilterByRange, keeping the members the schema does not
+// name in Extra.
+func (v *FilterByRange) UnmarshalJSON(b []byte) error {
+	*v = FilterByRange{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "address":
+			return true, rpc.DecodeString(value, &v.Address)
+		case "block":
+			return true, rpc.DecodePointer(value, &v.Block, rpc.DecodeString[string])
+		case "from":
+			return true, rpc.DecodeString(value, &v.From)
+		case "to":
+			return true, rpc.DecodeString(value, &v.To)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks FilterByRange as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*FilterByRange) UnmarshalJSONChecksInput() {}
 
 // FilterParams are the params of filter.
 type FilterParams struct {
@@ -146,18 +245,28 @@ func (v Kind) AppendJSON(b []byte) ([]byte, error) {
 type ReceiptFailure struct {
 	Status Kind    `json:"status"`
 	Reason *string `json:"reason,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of ReceiptFailure to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"status":`...)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.Reason != nil {
 		b = append(b, `,"reason":`...)
 		b = rpc.AppendJSONString(b, *v.Reason)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "status", "reason"); err != nil {
+			return nil, err
+		}
 	}
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -167,23 +276,55 @@ func (v ReceiptFailure) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes ReceiptFailure, keeping the members the schema does not
+// name in Extra.
+func (v *ReceiptFailure) UnmarshalJSON(b []byte) error {
+	*v = ReceiptFailure{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "status":
+			return true, rpc.DecodeString(value, &v.Status)
+		case "reason":
+			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks ReceiptFailure as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ReceiptFailure) UnmarshalJSONChecksInput() {}
+
 // ReceiptSuccess is generated from
 // input.json#/components/schemas/Receipt/oneOf/0.
 type ReceiptSuccess struct {
 	Status  Kind   `json:"status"`
 	GasUsed *int64 `json:"gasUsed,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of ReceiptSuccess to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"status":`...)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.GasUsed != nil {
 		b = append(b, `,"gasUsed":`...)
 		b = strconv.AppendInt(b, *v.GasUsed, 10)
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "status", "gasUsed"); err != nil {
+			return nil, err
+		}
 	}
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -192,6 +333,28 @@ func (v ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
 func (v ReceiptSuccess) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes ReceiptSuccess, keeping the members the schema does not
+// name in Extra.
+func (v *ReceiptSuccess) UnmarshalJSON(b []byte) error {
+	*v = ReceiptSuccess{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "status":
+			return true, rpc.DecodeString(value, &v.Status)
+		case "gasUsed":
+			return true, rpc.DecodePointer(value, &v.GasUsed, rpc.DecodeInt[int64])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks ReceiptSuccess as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ReceiptSuccess) UnmarshalJSONChecksInput() {}
 
 // SendParams are the params of send.
 type SendParams struct {
@@ -262,12 +425,18 @@ func (v TopicsPositions) AppendJSON(b []byte) ([]byte, error) {
 type TxDynamicFee struct {
 	Type   string `json:"type"`
 	MaxFee string `json:"maxFee"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of TxDynamicFee to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out, an empty Type written as the value the schema requires.
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
 func (v TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	if v.Type == "" {
@@ -277,6 +446,11 @@ func (v TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"maxFee":`...)
 	b = rpc.AppendJSONString(b, v.MaxFee)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "maxFee"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -285,16 +459,44 @@ func (v TxDynamicFee) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes TxDynamicFee, keeping the members the schema does not
+// name in Extra.
+func (v *TxDynamicFee) UnmarshalJSON(b []byte) error {
+	*v = TxDynamicFee{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeString(value, &v.Type)
+		case "maxFee":
+			return true, rpc.DecodeString(value, &v.MaxFee)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks TxDynamicFee as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TxDynamicFee) UnmarshalJSONChecksInput() {}
+
 // TxLegacy is generated from input.json#/components/schemas/Tx/oneOf/0.
 type TxLegacy struct {
 	Type     string `json:"type"`
 	GasPrice string `json:"gasPrice"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of TxLegacy to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out, an empty Type written as the value the schema requires.
+// left out, an empty Type written as the value the schema requires, then the
+// Extra members sorted by name.
 func (v TxLegacy) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
 	if v.Type == "" {
@@ -304,6 +506,11 @@ func (v TxLegacy) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"gasPrice":`...)
 	b = rpc.AppendJSONString(b, v.GasPrice)
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "gasPrice"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -311,3 +518,25 @@ func (v TxLegacy) AppendJSON(b []byte) ([]byte, error) {
 func (v TxLegacy) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes TxLegacy, keeping the members the schema does not name
+// in Extra.
+func (v *TxLegacy) UnmarshalJSON(b []byte) error {
+	*v = TxLegacy{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "type":
+			return true, rpc.DecodeString(value, &v.Type)
+		case "gasPrice":
+			return true, rpc.DecodeString(value, &v.GasPrice)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks TxLegacy as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*TxLegacy) UnmarshalJSONChecksInput() {}

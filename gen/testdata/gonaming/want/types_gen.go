@@ -3,6 +3,7 @@
 package gonaming
 
 import (
+	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
 )
@@ -11,11 +12,17 @@ import (
 type Decoded struct {
 	Verb Verb   `json:"verb,omitempty"`
 	Size *int64 `json:"size,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Decoded to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v Decoded) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
 	if v.Verb != "" {
 		b = append(b, `,"verb":`...)
@@ -25,6 +32,11 @@ func (v Decoded) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"size":`...)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "verb", "size"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -32,6 +44,28 @@ func (v Decoded) AppendJSON(b []byte) ([]byte, error) {
 func (v Decoded) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes Decoded, keeping the members the schema does not name
+// in Extra.
+func (v *Decoded) UnmarshalJSON(b []byte) error {
+	*v = Decoded{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "verb":
+			return true, rpc.DecodeString(value, &v.Verb)
+		case "size":
+			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Decoded as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Decoded) UnmarshalJSONChecksInput() {}
 
 // NodeStateDecodeParams are the params of Node.StateDecodeParams.
 type NodeStateDecodeParams struct {

@@ -12,10 +12,15 @@ import (
 type Block struct {
 	Hash   string               `json:"hash"`
 	Parent rpc.Nullable[*Block] `json:"parent,omitzero"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Block to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v Block) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -35,6 +40,11 @@ func (v Block) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "hash", "parent"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -42,6 +52,28 @@ func (v Block) AppendJSON(b []byte) ([]byte, error) {
 func (v Block) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes Block, keeping the members the schema does not name in
+// Extra.
+func (v *Block) UnmarshalJSON(b []byte) error {
+	*v = Block{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "hash":
+			return true, rpc.DecodeString(value, &v.Hash)
+		case "parent":
+			return true, rpc.DecodeJSON(value, &v.Parent)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Block as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Block) UnmarshalJSONChecksInput() {}
 
 // GetBlockParams are the params of getBlock.
 type GetBlockParams struct {

@@ -2,21 +2,34 @@
 
 package refpointer
 
-import "github.com/schemarpc/schemarpc/rpc"
+import (
+	"encoding/json"
+	"github.com/schemarpc/schemarpc/rpc"
+)
 
 // Fleet is generated from input.json#/components/schemas/Fleet.
 type Fleet struct {
 	Last *Sighting `json:"last,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Fleet to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v Fleet) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Last != nil {
 		b = append(b, `,"last":`...)
 		if b, err = v.Last.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "last"); err != nil {
 			return nil, err
 		}
 	}
@@ -27,6 +40,26 @@ func (v Fleet) AppendJSON(b []byte) ([]byte, error) {
 func (v Fleet) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes Fleet, keeping the members the schema does not name in
+// Extra.
+func (v *Fleet) UnmarshalJSON(b []byte) error {
+	*v = Fleet{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "last":
+			return true, rpc.DecodePointer(value, &v.Last, rpc.DecodeUnmarshaler[Sighting])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Fleet as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Fleet) UnmarshalJSONChecksInput() {}
 
 // MoveParams are the params of move.
 type MoveParams struct {
@@ -93,10 +126,15 @@ type Ship struct {
 	Owner    *string         `json:"owner,omitempty"`
 	Position *ShipPosition   `json:"position,omitempty"`
 	Holds    []ShipHoldsItem `json:"holds,omitzero"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Ship to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v Ship) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -123,6 +161,11 @@ func (v Ship) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "owner", "position", "holds"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -131,16 +174,44 @@ func (v Ship) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes Ship, keeping the members the schema does not name in
+// Extra.
+func (v *Ship) UnmarshalJSON(b []byte) error {
+	*v = Ship{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "owner":
+			return true, rpc.DecodePointer(value, &v.Owner, rpc.DecodeString[string])
+		case "position":
+			return true, rpc.DecodePointer(value, &v.Position, rpc.DecodeUnmarshaler[ShipPosition])
+		case "holds":
+			return true, rpc.DecodeSlice(value, &v.Holds, rpc.DecodeUnmarshaler[ShipHoldsItem])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Ship as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Ship) UnmarshalJSONChecksInput() {}
+
 // ShipHoldsItem is generated from
 // input.json#/components/schemas/Ship/properties/holds/items.
 type ShipHoldsItem struct {
 	Name  *string        `json:"name,omitempty"`
 	Inner *ShipHoldsItem `json:"inner,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of ShipHoldsItem to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -154,6 +225,11 @@ func (v ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "inner"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -162,16 +238,42 @@ func (v ShipHoldsItem) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes ShipHoldsItem, keeping the members the schema does not
+// name in Extra.
+func (v *ShipHoldsItem) UnmarshalJSON(b []byte) error {
+	*v = ShipHoldsItem{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "name":
+			return true, rpc.DecodePointer(value, &v.Name, rpc.DecodeString[string])
+		case "inner":
+			return true, rpc.DecodePointer(value, &v.Inner, rpc.DecodeUnmarshaler[ShipHoldsItem])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks ShipHoldsItem as a rpc.CheckingUnmarshaler:
+// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ShipHoldsItem) UnmarshalJSONChecksInput() {}
+
 // ShipPosition is generated from
 // input.json#/components/schemas/Ship/properties/position.
 type ShipPosition struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of ShipPosition to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v ShipPosition) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -183,6 +285,11 @@ func (v ShipPosition) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
 		return nil, err
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "x", "y"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -191,21 +298,52 @@ func (v ShipPosition) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
+// UnmarshalJSON decodes ShipPosition, keeping the members the schema does not
+// name in Extra.
+func (v *ShipPosition) UnmarshalJSON(b []byte) error {
+	*v = ShipPosition{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "x":
+			return true, rpc.DecodeFloat(value, &v.X)
+		case "y":
+			return true, rpc.DecodeFloat(value, &v.Y)
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks ShipPosition as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*ShipPosition) UnmarshalJSONChecksInput() {}
+
 // Sighting is generated from
 // input.json#/components/schemas/Fleet/$defs/Sighting.
 type Sighting struct {
 	At *ShipPosition `json:"at,omitempty"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Sighting to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
-// left out.
+// left out, then the Extra members sorted by name.
 func (v Sighting) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.At != nil {
 		b = append(b, `,"at":`...)
 		if b, err = v.At.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "at"); err != nil {
 			return nil, err
 		}
 	}
@@ -216,3 +354,23 @@ func (v Sighting) AppendJSON(b []byte) ([]byte, error) {
 func (v Sighting) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes Sighting, keeping the members the schema does not name
+// in Extra.
+func (v *Sighting) UnmarshalJSON(b []byte) error {
+	*v = Sighting{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "at":
+			return true, rpc.DecodePointer(value, &v.At, rpc.DecodeUnmarshaler[ShipPosition])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Sighting as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Sighting) UnmarshalJSONChecksInput() {}
