@@ -56,6 +56,7 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	// members a schema does not name, so that forwarding or logging a
 	// value loses nothing.
 	c.keepExtras = true
+	c.dedupe = true
 	r := &openrpcReader{c: c, p: &p, doc: doc,
 		descriptors: map[string]*descriptor{}, errorsAt: map[string]*rpcError{},
 		errorsByValue: map[errorValue]*rpcError{}, params: map[*method][]*descriptor{}}
@@ -527,6 +528,7 @@ func (r *openrpcReader) paramsStruct(m *method, ds []*descriptor, at loc) {
 		{key: "required", val: required},
 		{key: "additionalProperties", val: &node{kind: kindBool}},
 	}}
+	r.c.synthetic[obj] = true // each method's params are its own type
 	res, ok := r.c.convert(obj, at, r.c.joinName(m.stem, "Params"), nil, false)
 	if !ok || res.t.kind != refNamed || res.t.named.kind != namedStruct {
 		return

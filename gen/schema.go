@@ -81,6 +81,12 @@ type converter struct {
 	// survive a decode and encode. A front end sets it for open schemas
 	// that must round-trip (MCP).
 	keepExtras bool
+	// dedupe makes inline schemas written alike one Go type (shapes holds
+	// them by document and JSON text); synthetic marks the schemas a front
+	// end assembled, which are never shared.
+	dedupe    bool
+	shapes    map[string]conv
+	synthetic map[*node]bool
 	// finished is set by finish.
 	finished bool
 }
@@ -90,7 +96,7 @@ func newConverter(l *loader, p *problems, cfg *Config) *converter {
 		cfg = &Config{}
 	}
 	return &converter{l: l, p: p, cfg: cfg, namer: newNamer(cfg.Initialisms),
-		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}, origins: map[*node]loc{}}
+		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}, origins: map[*node]loc{}, shapes: map[string]conv{}, synthetic: map[*node]bool{}}
 }
 
 // exportedName turns a schema name into an exported Go identifier with the
@@ -314,14 +320,35 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 		c.pointedAgain[nt] = true
 		return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nt.nullable}, true
 	}
+	shape := ""
+	if c.dedupe && into == nil && n.kind == kindObject && !c.synthetic[n] && !c.configured(at) {
+		// An inline schema written the same way as one converted before
+		// (lotus repeats each struct in every method) is the same type.
+		shape = at.doc.rel + "\x00" + shapeJSON(n)
+		if res, ok := c.shapes[shape]; ok {
+			return res, true
+		}
+	}
 	res, ok := c.convertSchema(n, at, name, into, docRoot)
 	if n.kind == kindObject {
 		res.note = joinNote(res.note, runtimeNote(n))
 	}
 	if into == nil && res.t.kind == refNamed && !res.t.ptr && res.t.named.origin == at {
 		c.inline[key] = res
+		if shape != "" && ok {
+			c.shapes[shape] = res
+		}
 	}
 	return res, ok
+}
+
+// configured reports whether the config renames or retypes the schema at
+// `at` by its location, which makes it a type of its own.
+func (c *converter) configured(at loc) bool {
+	key := at.String()
+	_, renamed := c.cfg.Renames[key]
+	_, typed := c.cfg.Types[key]
+	return renamed || typed
 }
 
 // runtimeNote is the doc line for constraints only the runtime checks.
