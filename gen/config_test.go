@@ -89,5 +89,5 @@ func TestParseFormat(t *testing.T) {
 		assert.Equal(t, f, got)
 	}
 	_, err := gen.ParseFormat("OpenRPC")
-	assert.EqualError(t, err, `unknown format "OpenRPC" (want schemarpc, mcp or openrpc)`)
+	assert.EqualError(t, err, `unknown format "OpenRPC" (want schemarpc, mcp, openrpc or jsonschema)`)
 }

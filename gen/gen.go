@@ -31,8 +31,8 @@ type Options struct {
 	// Package is the name of the generated Go package.
 	Package string
 	// Format names the front end that reads Input: FormatSchemarpc,
-	// FormatMCP or FormatOpenRPC. Empty means detect it from the document
-	// (see DetectFormat).
+	// FormatMCP, FormatOpenRPC or FormatJSONSchema. Empty means detect it
+	// from the document (see DetectFormat).
 	Format Format
 	// Config holds renames, type overrides, initialisms and the URL of an
 	// input without $id. Nil means none.
@@ -76,6 +76,9 @@ func Generate(opts Options) ([]File, error) {
 	for _, part := range parts {
 		if part.role == "unions" && !e.hasUnions() {
 			continue // no unions, no file
+		}
+		if part.role == "methods" && svc.typesOnly {
+			continue // no methods: no server, client or constants
 		}
 		f, err := render(cfg.fileName(part.role), part.file())
 		if err != nil {

@@ -15,7 +15,7 @@ var (
 		"enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "additionalItems")
 	// runtimeKeywords are annotations or are checked by the runtime
 	// validator only; they do not change the Go type.
-	runtimeKeywords = set("title", "description", "deprecated", "default", "examples", "$comment",
+	runtimeKeywords = set("id", "title", "description", "deprecated", "default", "examples", "$comment",
 		"readOnly", "writeOnly", "format", "minLength", "maxLength", "pattern",
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"minItems", "maxItems", "uniqueItems", "minContains", "maxContains",
@@ -87,6 +87,9 @@ type converter struct {
 	dedupe    bool
 	shapes    map[string]conv
 	synthetic map[*node]bool
+	// rootName, when set, names the type of the input document itself,
+	// which is a schema (the JSON Schema front end).
+	rootName string
 	// finished is set by finish.
 	finished bool
 }
@@ -225,6 +228,8 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	c.byTarget[key] = nil // a failure is reported once, at the first reference
 	var defName string
 	switch {
+	case t.ptr == "" && c.l.indexURL != nil && t.doc.url == c.l.indexURL.String() && c.rootName != "":
+		defName = c.rootName // a JSON Schema document is itself a schema
 	case t.ptr == "" && c.l.indexURL != nil && t.doc.url == c.l.indexURL.String():
 		c.p.add(from, "$ref points at the whole index, which is not a schema: point at a $defs entry")
 		return nil

@@ -256,6 +256,10 @@ func typeNames(n *node) (types []string, nullable bool) {
 // convertTypeUnion maps a type list of several types (["string",
 // "integer"]) to a union with one variant per type.
 func (c *converter) convertTypeUnion(n *node, at loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
+	if anyType(types) && len(n.members) > 0 && typedOnlyBy(n, "type") {
+		// Every JSON type: any value, which raw JSON holds as it is.
+		return conv{t: raw, nullable: nullable}, true
+	}
 	return c.buildUnion(n, at, name, into, "type", typeBranches(n, at, types), nullable)
 }
 
@@ -901,4 +905,25 @@ func (c *converter) itemKinds(nt *namedType) (kindSet, bool) {
 		return c.kindsOf(nt.fields[0].base), true
 	}
 	return 0, false
+}
+
+// anyType reports whether a type list names every JSON type but null
+// (integer may be left out: number includes it).
+func anyType(types []string) bool {
+	for _, t := range []string{"string", "number", "boolean", "object", "array"} {
+		if !slices.Contains(types, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// typedOnlyBy reports whether k is the only shaping keyword of n.
+func typedOnlyBy(n *node, k string) bool {
+	for _, m := range n.members {
+		if shapingKeywords[m.key] && m.key != k {
+			return false
+		}
+	}
+	return true
 }

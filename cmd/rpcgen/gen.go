@@ -24,8 +24,9 @@ Reads the input document at PATH (and the documents it references), checks
 it, and writes the generated files (types_gen.go, unions_gen.go,
 methods_gen.go, schema_gen.go, …) into DIR, which is created if needed.
 Nothing is written unless every file renders. The input is a schemarpc
-index (docs/schema-format.md), a published MCP schema.json or an OpenRPC
-document; the format is detected unless --format names it. A config file
+index (docs/schema-format.md), a published MCP schema.json, an OpenRPC
+document or a plain JSON Schema document (types only); the format is
+detected unless --format names it. Unknown keywords are warnings on stderr. A config file
 (docs/codegen.md) can name the input, output and package, and set renames,
 type overrides and initialisms; flags win over it.
 

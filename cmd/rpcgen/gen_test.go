@@ -19,3 +19,15 @@ func TestGenWarnsOfUnknownKeywordsOnStderrAndStillWrites(t *testing.T) {
 	assert.Equal(t, "rpcgen gen: warning: svc.json#/methods/0/result/media: unknown keyword media ignored (read as an annotation; extensions should start with x-)\n", stderr)
 	assert.FileExists(t, filepath.Join(out, "types_gen.go"))
 }
+
+func TestGenFormatJSONSchemaOverridesDetection(t *testing.T) {
+	dir := t.TempDir()
+	input := writeFile(t, dir, "thing.json", `{"$id": "https://example.test/thing.json", "title": "Thing"}`)
+	out := filepath.Join(dir, "out")
+	code, _, _ := rpcgen("gen", "--input", input, "--out", out, "--package", "thing")
+	require.Equal(t, exitFail, code, "an $id alone reads as a schemarpc index, which needs methods")
+	code, _, stderr := rpcgen("gen", "--input", input, "--out", out, "--package", "thing", "--format", "jsonschema")
+	require.Equal(t, exitOK, code, stderr)
+	assert.FileExists(t, filepath.Join(out, "types_gen.go"))
+	assert.NoFileExists(t, filepath.Join(out, "methods_gen.go"), "a JSON Schema document has no methods")
+}

@@ -23,7 +23,7 @@ func (t *target) flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.input, "input", "", "`PATH` of the input document (a schemarpc index, an MCP schema.json or an OpenRPC document)")
 	fs.StringVar(&t.out, "out", "", "`DIR` the generated files go to")
 	fs.StringVar(&t.pkg, "package", "", "`NAME` of the generated Go package")
-	fs.StringVar(&t.format, "format", "", "input `FORMAT`: schemarpc, mcp or openrpc (default: detected from the document)")
+	fs.StringVar(&t.format, "format", "", "input `FORMAT`: schemarpc, mcp, openrpc or jsonschema (default: detected from the document)")
 }
 
 // resolve reads the config file, if any, and merges it with the flags. A
