@@ -71,13 +71,14 @@ func detectFormat(root *node) (Format, bool) {
 }
 
 // load reads the input with the front end its format calls for.
-func load(opts Options, describing bool) (*service, error) {
+func load(opts Options, describing bool, typeAt map[string]typeRef) (*service, error) {
 	l, doc, err := readIndex(opts.Input, opts.FS)
 	if err != nil {
 		return nil, err
 	}
 	l.describing = describing
 	l.warn = opts.Warn
+	l.typeAt = typeAt
 	format := opts.Format
 	if format == "" && opts.Config != nil {
 		format = opts.Config.Format

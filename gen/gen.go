@@ -54,10 +54,16 @@ type File struct {
 // all rendered before any is returned. Problems in the input come back as an
 // ErrorList, each naming the file and JSON pointer at fault.
 func Generate(opts Options) ([]File, error) {
+	return generate(opts, nil)
+}
+
+// generate is Generate, recording the Go type of every schema converted in
+// typeAt when it is not nil.
+func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" || token.IsKeyword(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	svc, err := load(opts, false)
+	svc, err := load(opts, false, typeAt)
 	if err != nil {
 		return nil, err
 	}

@@ -71,6 +71,10 @@ type loader struct {
 	// those already given, so each is given once.
 	warn   func(*Error)
 	warned map[string]bool
+	// typeAt, when set, records the Go type each schema converted became,
+	// by location (file#pointer): for tests that check a document's own
+	// examples against the types made of it.
+	typeAt map[string]typeRef
 }
 
 // warnOnce gives the warning at `at` unless one with the same key was given

@@ -307,6 +307,14 @@ func peekNullable(n *node) bool {
 // docRoot is true when n is the top of a document, where $schema, $id and
 // $defs may appear.
 func (c *converter) convert(n *node, at loc, name string, into *namedType, docRoot bool) (conv, bool) {
+	res, ok := c.convertAt(n, at, name, into, docRoot)
+	if c.l.typeAt != nil && ok {
+		c.l.typeAt[at.String()] = res.t
+	}
+	return res, ok
+}
+
+func (c *converter) convertAt(n *node, at loc, name string, into *namedType, docRoot bool) (conv, bool) {
 	key := at.String()
 	if gt, ok := c.cfg.Types[key]; ok {
 		c.used["types\x00"+key] = true
