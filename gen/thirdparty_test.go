@@ -58,6 +58,9 @@ func TestThirdPartyDocumentsGenerateBuildAndRoundTripTheirExamples(t *testing.T)
 		valid, invalid = valid+len(exs), invalid+bad
 		require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "examples_test.go"), []byte(examplesTest(pkg, exs)), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "roundtrip_test.go"), []byte("package "+pkg+"\n"+roundTripHelper), 0o644))
+		if strings.HasPrefix(filepath.Base(path), "lotus-") {
+			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "server_test.go"), []byte(fmt.Sprintf(lotusServerTest, pkg)), 0o644))
+		}
 	}
 	t.Logf("%d documents; %d examples valid against their schemas round-trip, %d invalid ones left out", len(docs), valid, invalid)
 	assert.Positive(t, valid, "the documents show valid examples")
@@ -205,3 +208,39 @@ func examplesTest(pkg string, exs []example) string {
 	b.WriteString("}\n")
 	return b.String()
 }
+
+// lotusServerTest pins what the generated server of the largest document
+// answers to a bad positional param: -32602 naming the param by position
+// and by name.
+const lotusServerTest = `package %s
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+func TestABadPositionalParamIsNamedByPositionAndName(t *testing.T) {
+	r := rpc.NewRouter()
+	RegisterLotusRPCAPIServer(r, UnimplementedLotusRPCAPIServer{})
+	_, err := r.Handle(context.Background(), &rpc.Request{Method: MethodFilecoinChainGetTipSetByHeight, Params: json.RawMessage(` + "`" + `["ten", {}]` + "`" + `)})
+	var e *rpc.Error
+	if !errors.As(err, &e) || e.Code != rpc.CodeInvalidParams {
+		t.Fatalf("got %%v, want -32602", err)
+	}
+	if !strings.Contains(e.Message, "/0 (p1): ") {
+		t.Errorf("message %%q does not name /0 (p1)", e.Message)
+	}
+	var data rpc.ValidationData
+	if err := json.Unmarshal(e.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Errors) == 0 || data.Errors[0].InstanceLocation != "/0" || data.Errors[0].Param != "p1" {
+		t.Errorf("data = %%s", e.Data)
+	}
+}
+`
