@@ -37,6 +37,10 @@ type Options struct {
 	// Config holds renames, type overrides, initialisms and the URL of an
 	// input without $id. Nil means none.
 	Config *Config
+	// ClientParams, when set, overrides Config.ClientParams: how the
+	// client sends an either method's params, ClientParamsByName or
+	// ClientParamsByPosition.
+	ClientParams string
 	// Warn, when set, receives each warning: something in the input that
 	// generation carries on past (a keyword the generator does not know,
 	// which every JSON Schema draft reads as an annotation). Each is
@@ -63,12 +67,19 @@ func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" || token.IsKeyword(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
+	cfg := opts.Config
+	clientParams := opts.ClientParams
+	if clientParams == "" && cfg != nil {
+		clientParams = cfg.ClientParams
+	}
+	if err := checkClientParams(clientParams); err != nil {
+		return nil, fmt.Errorf("client params: %v", err)
+	}
 	svc, err := load(opts, false, typeAt)
 	if err != nil {
 		return nil, err
 	}
-	e := &emitter{svc: svc, pkg: opts.Package}
-	cfg := opts.Config
+	e := &emitter{svc: svc, pkg: opts.Package, clientByPosition: clientParams != ClientParamsByName}
 	parts := []struct {
 		role string
 		file func() *jen.File

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,4 +31,20 @@ func TestGenFormatJSONSchemaOverridesDetection(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	assert.FileExists(t, filepath.Join(out, "types_gen.go"))
 	assert.NoFileExists(t, filepath.Join(out, "methods_gen.go"), "a JSON Schema document has no methods")
+}
+
+func TestGenClientParamsFlagChoosesByPosition(t *testing.T) {
+	dir := t.TempDir()
+	input := writeFile(t, dir, "svc.json", `{"openrpc": "1.3.2", "info": {"title": "Svc", "version": "1"}, "methods": [
+		{"name": "add", "params": [{"name": "a", "required": true, "schema": {"type": "integer"}}], "result": {"name": "r", "schema": {"type": "integer"}}}]}`)
+	out := filepath.Join(dir, "out")
+	code, _, stderr := rpcgen("gen", "--input", input, "--out", out, "--package", "svc", "--client-params", "by-position")
+	require.Equal(t, exitOK, code, stderr)
+	src, err := os.ReadFile(filepath.Join(out, "methods_gen.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "rpc.EncodeParams(params, rpc.Either")
+
+	code, _, stderr = rpcgen("gen", "--input", input, "--out", out, "--package", "svc", "--client-params", "sideways")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `--client-params "sideways": want by-name or by-position`)
 }

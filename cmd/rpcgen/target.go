@@ -15,6 +15,7 @@ import (
 // config file.
 type target struct {
 	config, input, out, pkg, format string
+	clientParams                    string
 }
 
 // flags declares the target's flags on fs.
@@ -24,6 +25,7 @@ func (t *target) flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.out, "out", "", "`DIR` the generated files go to")
 	fs.StringVar(&t.pkg, "package", "", "`NAME` of the generated Go package")
 	fs.StringVar(&t.format, "format", "", "input `FORMAT`: schemarpc, mcp, openrpc or jsonschema (default: detected from the document)")
+	fs.StringVar(&t.clientParams, "client-params", "", "how the client sends the params of a method that takes them either way: `by-name` (the default) or by-position (overrides the config's clientParams)")
 }
 
 // resolve reads the config file, if any, and merges it with the flags. A
@@ -55,6 +57,13 @@ func (t *target) resolve() (opts gen.Options, out string, usage string, err erro
 			return gen.Options{}, "", "--format: " + ferr.Error(), nil
 		}
 		opts.Format = f
+	}
+	switch t.clientParams {
+	case "":
+	case gen.ClientParamsByName, gen.ClientParamsByPosition:
+		opts.ClientParams = t.clientParams
+	default:
+		return gen.Options{}, "", fmt.Sprintf("--client-params %q: want %s or %s", t.clientParams, gen.ClientParamsByName, gen.ClientParamsByPosition), nil
 	}
 	switch {
 	case opts.Input == "":
