@@ -220,7 +220,8 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // The ways a generated client sends the params of an either method.
 const (
-	// ClientParamsByName sends them as an object (the default).
+	// ClientParamsByName sends them as an object (the default), so that a
+	// server's errors name the members (/key) rather than positions (/0).
 	ClientParamsByName = "by-name"
 	// ClientParamsByPosition sends them as an array when it says exactly
 	// what the object says, as an object otherwise.

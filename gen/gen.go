@@ -79,7 +79,7 @@ func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &emitter{svc: svc, pkg: opts.Package, clientByPosition: clientParams != ClientParamsByName}
+	e := &emitter{svc: svc, pkg: opts.Package, clientByPosition: clientParams == ClientParamsByPosition}
 	parts := []struct {
 		role string
 		file func() *jen.File

@@ -67,9 +67,9 @@ func NewShapesClient(c rpc.Caller) *ShapesClient {
 
 // Draw sends the draw request.
 func (c *ShapesClient) Draw(ctx context.Context, params *DrawParams) (*NotEmpty, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"shape"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *NotEmpty
 	if err := c.caller.Call(ctx, MethodDraw, p, &result); err != nil {

@@ -113,9 +113,9 @@ func (c *ChainClient) Head(ctx context.Context) (*HeadResult, error) {
 
 // Block sends the block request.
 func (c *ChainClient) Block(ctx context.Context, params *BlockParams) (*HeadResult, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"p1"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *HeadResult
 	if err := c.caller.Call(ctx, MethodBlock, p, &result); err != nil {
@@ -126,9 +126,9 @@ func (c *ChainClient) Block(ctx context.Context, params *BlockParams) (*HeadResu
 
 // Parent sends the parent request.
 func (c *ChainClient) Parent(ctx context.Context, params *ParentParams) (*ParentResult, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"p1"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *ParentResult
 	if err := c.caller.Call(ctx, MethodParent, p, &result); err != nil {

@@ -89,9 +89,9 @@ func NewChainClient(c rpc.Caller) *ChainClient {
 
 // Send sends the send request.
 func (c *ChainClient) Send(ctx context.Context, params *SendParams) (*Receipt, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"tx"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *Receipt
 	if err := c.caller.Call(ctx, MethodSend, p, &result); err != nil {
@@ -102,9 +102,9 @@ func (c *ChainClient) Send(ctx context.Context, params *SendParams) (*Receipt, e
 
 // Filter sends the filter request.
 func (c *ChainClient) Filter(ctx context.Context, params *FilterParams) (bool, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"f", "topics"}, nil)
-	if err != nil {
-		return false, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result bool
 	if err := c.caller.Call(ctx, MethodFilter, p, &result); err != nil {

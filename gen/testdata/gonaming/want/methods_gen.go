@@ -108,9 +108,9 @@ func (c *NodeClient) NodeStatus(ctx context.Context) (TxnStatus, error) {
 //
 // Declared errors: [NewBadParamsError] (7).
 func (c *NodeClient) NodeStateDecodeParams(ctx context.Context, params *NodeStateDecodeParams) (*Decoded, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"raw"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *Decoded
 	if err := c.caller.Call(ctx, MethodNodeStateDecodeParams, p, &result); err != nil {

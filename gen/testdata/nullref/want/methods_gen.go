@@ -82,9 +82,9 @@ func NewLookupClient(c rpc.Caller) *LookupClient {
 
 // GetBlock sends the getBlock request.
 func (c *LookupClient) GetBlock(ctx context.Context, params *GetBlockParams) (*Block, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"number"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *Block
 	if err := c.caller.Call(ctx, MethodGetBlock, p, &result); err != nil {

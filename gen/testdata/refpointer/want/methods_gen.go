@@ -93,9 +93,9 @@ func NewPointersClient(c rpc.Caller) *PointersClient {
 
 // Move sends the move request.
 func (c *PointersClient) Move(ctx context.Context, params *MoveParams) (*Ship, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"to", "owner", "cargo"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *Ship
 	if err := c.caller.Call(ctx, MethodMove, p, &result); err != nil {
@@ -106,9 +106,9 @@ func (c *PointersClient) Move(ctx context.Context, params *MoveParams) (*Ship, e
 
 // Scan sends the scan request.
 func (c *PointersClient) Scan(ctx context.Context, params *ScanParams) ([]Sighting, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"area"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result []Sighting
 	if err := c.caller.Call(ctx, MethodScan, p, &result); err != nil {
