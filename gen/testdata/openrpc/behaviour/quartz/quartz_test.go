@@ -2,7 +2,6 @@ package quartz
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -45,7 +44,7 @@ func (n *node) QzGetBlockByNumber(_ context.Context, p *QzGetBlockByNumberParams
 	if p.Block == "pending" {
 		return nil, nil
 	}
-	return &Block{Number: "0x10", Hash: zero32, Size: "0x200", Transactions: json.RawMessage(`["` + string(txHash) + `"]`), Uncles: []Hash32{}}, nil
+	return &Block{Number: "0x10", Hash: zero32, Size: "0x200", Transactions: BlockTransactions{Value: BlockTransactionsTransactionHashes{txHash}}, Uncles: []Hash32{}}, nil
 }
 
 func (n *node) QzGetTransactionByHash(_ context.Context, p *QzGetTransactionByHashParams) (*TransactionInfo, error) {
@@ -140,7 +139,10 @@ func TestNullResultsAndTypedTransactions(t *testing.T) {
 		t.Fatalf("got %+v, %v", b, err)
 	}
 	b, err = c.QzGetBlockByNumber(ctx, &QzGetBlockByNumberParams{Block: "0x10", HydratedTransactions: false})
-	if err != nil || b == nil || b.Number != "0x10" || !strings.Contains(string(b.Transactions), string(txHash)) {
+	if err != nil || b == nil || b.Number != "0x10" {
+		t.Fatalf("got %+v, %v", b, err)
+	}
+	if hashes, ok := b.Transactions.AsTransactionHashes(); !ok || len(*hashes) != 1 || (*hashes)[0] != txHash {
 		t.Fatalf("got %+v, %v", b, err)
 	}
 	info, err := c.QzGetTransactionByHash(ctx, &QzGetTransactionByHashParams{TransactionHash: txHash})
