@@ -189,6 +189,16 @@ func TestVariantsAreChosenByPatternConstThroughAllOfRequiredSetsAndItemKind(t *t
 			t.Errorf("%s decoded as %T, want %s", in, f.Value, want)
 		}
 	}
+	for in, want := range map[string]string{` + "`" + `"latest"` + "`" + `: "latest", ` + "`" + `"0x10"` + "`" + `: "0x10"} {
+		var ref BlockRef
+		if err := json.Unmarshal([]byte(in), &ref); err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := ref.AsString(); !ok || string(*s) != want {
+			t.Errorf("%s decoded as %#v", in, ref.Value)
+		}
+	}
+	roundTrip[BlockRef](t, ` + "`" + `"latest"` + "`" + `, ` + "`" + `"0x10"` + "`" + `, ` + "`" + `{"blockHash": "0xab"}` + "`" + `)
 	var tp Topics
 	if err := json.Unmarshal([]byte(` + "`" + `[3, 4]` + "`" + `), &tp); err != nil {
 		t.Fatal(err)

@@ -616,6 +616,7 @@ func (c *converter) plan(nt *namedType) {
 	if c.collapseScalar(nt) {
 		return
 	}
+	c.mergeStringForms(nt)
 	for _, cl := range unionClasses {
 		uc := &unionCase{class: cl.class}
 		for _, v := range u.variants {
@@ -926,4 +927,42 @@ func typedOnlyBy(n *node, k string) bool {
 		}
 	}
 	return true
+}
+
+// mergeStringForms replaces the variants of a union that are all plain
+// strings (a block number, a tag and a hash beside an object), which nothing
+// in the JSON tells apart, by one variant of Go type string, <Union>String:
+// every form decodes to the same Go value, so nothing is lost, and which
+// form a value takes is the runtime validator's business, as for a union
+// whose forms are all strings (collapseScalar).
+func (c *converter) mergeStringForms(nt *namedType) {
+	u := nt.union
+	var forms []*variant
+	for _, v := range u.variants {
+		if v.kinds == kString {
+			forms = append(forms, v)
+		}
+	}
+	if len(forms) < 2 {
+		return
+	}
+	name := nt.name + "String"
+	if _, taken := c.names[name]; taken {
+		return // the union keeps its variants, and says it cannot tell them apart
+	}
+	c.names[name] = nt.origin
+	var names []string
+	for _, v := range forms {
+		names = append(names, v.typ.name)
+		if v.wrapper { // nothing refers to it: it only carried the marker
+			c.types = slices.DeleteFunc(c.types, func(t *namedType) bool { return t == v.typ })
+			delete(c.names, v.typ.name)
+		}
+	}
+	merged := &namedType{name: name, origin: nt.origin, kind: namedDefined, underlying: basic("string"),
+		doc: fmt.Sprintf("%s holds the string forms of %s (%s): nothing in the JSON tells them apart, so the Go type is string; the runtime validator checks which form a value takes.", name, nt.name, strings.Join(names, ", "))}
+	c.types = append(c.types, merged)
+	v := &variant{typ: merged, origin: forms[0].origin, kinds: kString, wrapper: true}
+	u.variants = slices.DeleteFunc(u.variants, func(x *variant) bool { return slices.Contains(forms, x) })
+	u.variants = append([]*variant{v}, u.variants...)
 }
