@@ -164,7 +164,7 @@ func (c *converter) joinName(stem, role string) string {
 
 // destutter drops a word that repeats the one before it
 // (Filecoin.FilecoinAddressToEthAddress → FilecoinAddressToEthAddress),
-// unless another name already has the shorter form.
+// unless another name, or another method's own stem, has the shorter form.
 func (c *converter) destutter(name string) string {
 	words := splitWords(name)
 	var b strings.Builder
@@ -180,7 +180,7 @@ func (c *converter) destutter(name string) string {
 	if short == name || short == "" {
 		return name
 	}
-	if _, taken := c.names["Method"+short]; taken {
+	if _, taken := c.names["Method"+short]; taken || c.stems[short] {
 		return name
 	}
 	return short

@@ -388,6 +388,13 @@ func (r *openrpcReader) methods(list *node, at loc) []*method {
 		r.p.add(at, "methods must be a list, not %s", list.kind)
 		return nil
 	}
+	// Every method's own stem is reserved first, so that dropping a
+	// repeated word from one stem never takes another method's.
+	for _, item := range list.items {
+		if name := item.get("name"); item.kind == kindObject && name != nil && name.kind == kindString {
+			r.c.stems[r.c.exportedName(name.str)] = true
+		}
+	}
 	var out []*method
 	byName := map[string]loc{}
 	for i, item := range list.items {

@@ -87,6 +87,9 @@ type converter struct {
 	dedupe    bool
 	shapes    map[string]conv
 	synthetic map[*node]bool
+	// stems holds the Go stems the methods' names give as written, which
+	// destutter must not take from another method.
+	stems map[string]bool
 	// rootName, when set, names the type of the input document itself,
 	// which is a schema (the JSON Schema front end).
 	rootName string
@@ -99,7 +102,7 @@ func newConverter(l *loader, p *problems, cfg *Config) *converter {
 		cfg = &Config{}
 	}
 	return &converter{l: l, p: p, cfg: cfg, namer: newNamer(cfg.Initialisms),
-		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}, origins: map[*node]loc{}, shapes: map[string]conv{}, synthetic: map[*node]bool{}}
+		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}, origins: map[*node]loc{}, shapes: map[string]conv{}, synthetic: map[*node]bool{}, stems: map[string]bool{}}
 }
 
 // exportedName turns a schema name into an exported Go identifier with the
