@@ -134,8 +134,8 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 		{"anyOf and oneOf together", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "number"}]}`)},
 			[]string{"input.json#/$defs/A/oneOf: anyOf and oneOf in one schema are not supported"}},
 		{"empty anyOf", map[string]string{"input.json": withDefs(`"A": {"type": "object", "properties": {"x": {"anyOf": []}}}`)}, []string{"input.json#/$defs/A/properties/x/anyOf: anyOf must be a non-empty list of schemas"}},
-		{"properties beside oneOf", map[string]string{"input.json": withDefs(`"A": {"properties": {"a": {"type": "string"}}, "oneOf": [{"type": "object"}, {"type": "string"}]}`)},
-			[]string{"input.json#/$defs/A/properties: properties beside oneOf is not supported: move it into each variant"}},
+		{"properties beside a oneOf with a string variant", map[string]string{"input.json": withDefs(`"A": {"properties": {"a": {"type": "string"}}, "oneOf": [{"type": "object"}, {"type": "string"}]}`)},
+			[]string{"input.json#/$defs/A: cannot distribute the properties beside oneOf over the variant at input.json#/$defs/A/oneOf/1: it is not a plain object schema"}},
 		{"union containing itself", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "string"}]}, "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "number"}]}`)},
 			[]string{"union A is a variant of itself"}},
 

@@ -41,10 +41,16 @@ func (c *converter) distributeAllOf(n *node, at loc, name string, into *namedTyp
 		return c.convert(u.n, u.at, name, into, false)
 	}
 	list := u.n.get(kw)
+	// Problems are reported where the shared part was written: the allOf,
+	// or the schema whose properties stand beside the union.
+	shareAt, what := at.at("allOf"), "this allOf"
+	if n.get("allOf") == nil {
+		shareAt, what = at, "the properties beside "+kw
+	}
 	variants := &node{kind: kindArray}
 	for i, v := range list.items {
 		vat := u.at.at(kw, fmt.Sprint(i))
-		merged, ok := c.mergeVariant(v, vat, shared, at)
+		merged, ok := c.mergeVariant(v, vat, shared, shareAt, what)
 		if !ok {
 			return conv{t: raw}, false
 		}
@@ -64,8 +70,8 @@ func (c *converter) distributeAllOf(n *node, at loc, name string, into *namedTyp
 // mergeVariant returns one variant of a distributed allOf: the variant's
 // object schema (its $refs followed) with the shared parts' properties,
 // required lists and additionalProperties added. A variant that is not an
-// object is an error at the allOf.
-func (c *converter) mergeVariant(v *node, vat loc, shared []allOfPart, at loc) (*node, bool) {
+// object is an error at shareAt, where the shared part was written.
+func (c *converter) mergeVariant(v *node, vat loc, shared []allOfPart, shareAt loc, what string) (*node, bool) {
 	title := ""
 	for v.kind == kindObject && v.get("$ref") != nil {
 		target, tat, ok := c.refNode(v, vat)
@@ -79,7 +85,7 @@ func (c *converter) mergeVariant(v *node, vat loc, shared []allOfPart, at loc) (
 		v, vat = target, tat
 	}
 	if v.kind != kindObject || !isObjectish(v) || v.get("allOf") != nil || v.get("oneOf") != nil || v.get("anyOf") != nil {
-		c.p.add(at.at("allOf"), "cannot distribute this allOf over the variant at %s: it is not a plain object schema; list the shared properties in each variant", vat)
+		c.p.add(shareAt, "cannot distribute %s over the variant at %s: it is not a plain object schema; list the shared properties in each variant", what, vat)
 		return nil, false
 	}
 	props := &node{kind: kindObject}

@@ -178,6 +178,14 @@ func (c *converter) convertUnion(n *node, at loc, name string, into *namedType) 
 	if constraintOnly(list) {
 		return conv{}, false, true
 	}
+	if n.get("allOf") != nil {
+		return conv{}, false, true // convertAllOf distributes the allOf over the variants
+	}
+	if rest := withoutKeyword(n, kw); rest.get("properties") != nil || rest.get("additionalProperties") != nil {
+		// Shared properties beside the variants: each variant gets them.
+		res, ok := c.distributeAllOf(n, at, name, into, []allOfPart{{n, at}}, 0)
+		return res, true, ok
+	}
 	for _, m := range n.members {
 		if shapingKeywords[m.key] && m.key != kw && m.key != "type" && m.key != "required" {
 			c.p.add(at.at(m.key), "%s beside %s is not supported: move it into each variant", m.key, kw)
