@@ -79,3 +79,21 @@ func TestJSONSchemaFormatIsDetectedAndCanBeNamed(t *testing.T) {
 		})
 	}
 }
+
+func TestReferencedDocumentsMayBeOfAnyDraft(t *testing.T) {
+	files := map[string]string{
+		"input.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {
+			"Launch": {"type": "object", "properties": {"env": {"$ref": "common.json#/definitions/Env"}, "at": {"$ref": "types/pos.json"}}}}}`,
+		"common.json":    `{"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {"Env": {"type": "object", "additionalProperties": {"type": "string"}}}}`,
+		"types/pos.json": `{"type": "array", "items": [{"type": "integer"}, {"type": "integer"}]}`,
+	}
+	generated, err := gen.Generate(gen.Options{Input: writeInput(t, files), Package: "x"})
+	require.NoError(t, err)
+	src := string(generated[0].Content)
+	assert.Contains(t, src, "Env map[string]string", "a draft-04 document's definitions")
+	assert.Contains(t, src, "type Pos struct {", "a document without $schema is read in the input's draft: items [...] is a tuple")
+
+	files["common.json"] = `{"$schema": "https://example.test/mine", "definitions": {"Env": {"type": "object"}}}`
+	_, err = gen.Generate(gen.Options{Input: writeInput(t, files), Package: "x"})
+	assert.ErrorContains(t, err, `common.json#/$schema: $schema "https://example.test/mine" names no JSON Schema draft this generator reads`)
+}

@@ -268,7 +268,7 @@ func (l *loader) checkDocHeader(doc *document) error {
 		p.add(at, "a referenced document must be a JSON object (a schema with $defs), not %s", doc.root.kind)
 		return p.err()
 	}
-	checkDialect(doc.root, at, &p)
+	l.readDialect(doc, at, &p)
 	if id := doc.root.get("$id"); id != nil {
 		if id.kind != kindString {
 			p.add(at.at("$id"), "$id must be a string")
@@ -293,5 +293,25 @@ func checkDialect(root *node, at loc, p *problems) {
 	}
 	if s.kind != kindString || strings.TrimSuffix(s.str, "#") != draft202012 {
 		p.add(at.at("$schema"), "$schema must be %q (JSON Schema Draft 2020-12)", draft202012)
+	}
+}
+
+// readDialect sets the dialect and definitions containers of a referenced
+// document: the JSON Schema draft its $schema names (draft-04 to 2020-12),
+// or, without one, the input's; its definitions live in $defs and, if it
+// has them, definitions.
+func (l *loader) readDialect(doc *document, at loc, p *problems) {
+	doc.dialect = l.order[0].dialect
+	if s := doc.root.get("$schema"); s != nil {
+		d, named := draftOf(doc.root)
+		if !named {
+			p.add(at.at("$schema"), "$schema %s names no JSON Schema draft this generator reads (draft-04, 06, 07, 2019-09, 2020-12)", describe(s))
+			return
+		}
+		doc.dialect = d
+	}
+	doc.containers = []string{"/$defs"}
+	if doc.root.get("definitions") != nil {
+		doc.containers = append(doc.containers, "/definitions")
 	}
 }
