@@ -1,13 +1,15 @@
-// Package gen turns a schemarpc index — a JSON Schema 2020-12 document that
-// lists a service's methods — into Go bindings: types, a server interface
-// with its Register function, a typed client, and the embedded schemas the
-// runtime validates params against.
+// Package gen turns a description of a JSON-RPC service — a schemarpc index
+// (a JSON Schema 2020-12 document that lists its methods), a published MCP
+// schema.json, or an OpenRPC document — into Go bindings: types, a server
+// interface with its Register function, a typed client, and the embedded
+// schemas the runtime validates params against. A plain JSON Schema
+// document (draft-04 to 2020-12) gives types only.
 //
 // The work runs in two steps: the front end reads and checks the index and
 // the documents it references, and fills an intermediate representation
 // (named types and a method index); the emitter renders that with jennifer,
 // which appears nowhere else.
-// docs/schema-format.md describes the input.
+// docs/codegen.md describes the inputs and the mapping.
 package gen
 
 import (
