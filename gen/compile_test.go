@@ -130,6 +130,157 @@ func TestUnionsEncodeVariantsAndFillTheirConst(t *testing.T) {
 	}
 }
 `,
+	"discriminators": `package discriminators
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDiscriminatedUnionsRoundTrip(t *testing.T) {
+	roundTrip[SendParams](t,
+		` + "`" + `{"tx": {"type": "0x0", "gasPrice": "1"}}` + "`" + `,
+		` + "`" + `{"tx": {"type": "0x2", "maxFee": "2"}}` + "`" + `,
+		` + "`" + `{"tx": {"type": "0x7", "blob": [1, 2.50]}}` + "`" + `,
+		` + "`" + `{"tx": {"type": "0x0", "gasPrice": "1", "v": "0x1b", "accessList": [{"address": "a"}], "chainId": 1.0}}` + "`" + `,
+	)
+	roundTrip[Receipt](t, ` + "`" + `{"status": "ok", "gasUsed": 21000}` + "`" + `, ` + "`" + `{"status": "failed", "reason": "out of gas"}` + "`" + `)
+	roundTrip[FilterParams](t,
+		` + "`" + `{"f": {"address": "a", "block": "b"}, "topics": ["0xaa"]}` + "`" + `,
+		` + "`" + `{"f": {"address": "a", "from": "1", "to": "2", "block": "b"}, "topics": [1, 2]}` + "`" + `,
+		` + "`" + `{"f": {"address": "a"}, "topics": []}` + "`" + `,
+	)
+}
+
+func TestVariantsAreChosenByPatternConstThroughAllOfRequiredSetsAndItemKind(t *testing.T) {
+	var p SendParams
+	if err := json.Unmarshal([]byte(` + "`" + `{"tx": {"type": "0x2", "maxFee": "9"}}` + "`" + `), &p); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := p.Tx.AsDynamicFee(); !ok || d.MaxFee != "9" {
+		t.Errorf("tx = %#v", p.Tx.Value)
+	}
+	var r Receipt
+	if err := json.Unmarshal([]byte(` + "`" + `{"status": "failed", "reason": "r"}` + "`" + `), &r); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := r.AsFailure(); !ok || *f.Reason != "r" {
+		t.Errorf("receipt = %#v", r.Value)
+	}
+	for in, want := range map[string]string{
+		` + "`" + `{"address": "a", "block": "b"}` + "`" + `:                     "block",
+		` + "`" + `{"address": "a", "from": "1", "to": "2", "block": "b"}` + "`" + `: "range",
+		` + "`" + `{"address": "a", "from": "1"}` + "`" + `:                      "any",
+	} {
+		var f Filter
+		if err := json.Unmarshal([]byte(in), &f); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		switch f.Value.(type) {
+		case FilterByBlock:
+			got = "block"
+		case FilterByRange:
+			got = "range"
+		case FilterAny:
+			got = "any"
+		}
+		if got != want {
+			t.Errorf("%s decoded as %T, want %s", in, f.Value, want)
+		}
+	}
+	for in, want := range map[string]string{` + "`" + `"latest"` + "`" + `: "latest", ` + "`" + `"0x10"` + "`" + `: "0x10"} {
+		var ref BlockRef
+		if err := json.Unmarshal([]byte(in), &ref); err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := ref.AsString(); !ok || string(*s) != want {
+			t.Errorf("%s decoded as %#v", in, ref.Value)
+		}
+	}
+	roundTrip[BlockRef](t, ` + "`" + `"latest"` + "`" + `, ` + "`" + `"0x10"` + "`" + `, ` + "`" + `{"blockHash": "0xab"}` + "`" + `)
+	var tp Topics
+	if err := json.Unmarshal([]byte(` + "`" + `[3, 4]` + "`" + `), &tp); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := tp.AsPositions(); !ok || len(*n) != 2 {
+		t.Errorf("topics = %#v", tp.Value)
+	}
+}
+`,
+	"allofunion": `package allofunion
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDistributedVariantsCarryTheSharedProperties(t *testing.T) {
+	roundTrip[LabelledShape](t,
+		` + "`" + `{"kind": "circle", "radius": 2, "label": "sun", "style": {"colour": "gold"}}` + "`" + `,
+		` + "`" + `{"kind": "square", "side": 1.5, "label": "box", "note": "kept"}` + "`" + `,
+	)
+	roundTrip[Event](t, ` + "`" + `{"at": "t0", "x": 3}` + "`" + `, ` + "`" + `{"at": "t1", "code": "Enter"}` + "`" + `)
+	var s LabelledShape
+	if err := json.Unmarshal([]byte(` + "`" + `{"kind": "square", "side": 1, "label": "box"}` + "`" + `), &s); err != nil {
+		t.Fatal(err)
+	}
+	if sq, ok := s.AsSquare(); !ok || sq.Label != "box" || sq.Side != 1 {
+		t.Errorf("shape = %#v", s.Value)
+	}
+	var _ NotEmpty = Shape{} // only constraints beside the union: the union's type
+}
+`,
+	"nullref": `package nullref
+
+import "testing"
+
+func TestARefToNullMakesTheTypeNullable(t *testing.T) {
+	roundTrip[*Block](t, ` + "`" + `{"hash": "a", "parent": null}` + "`" + `, ` + "`" + `{"hash": "b", "parent": {"hash": "a"}}` + "`" + `, ` + "`" + `{"hash": "c"}` + "`" + `, ` + "`" + `{"hash": "d", "other": 1}` + "`" + `)
+	roundTrip[*Block](t, "null") // the result of getBlock when nothing has that number
+	var b Block
+	if b.Parent.Set || b.Parent.Valid {
+		t.Error("an absent parent is neither set nor valid")
+	}
+}
+`,
+	"jsonschema04": `package jsonschema04
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDraft04MessagesRoundTripWithTheirNarrowedMembers(t *testing.T) {
+	roundTrip[LaunchRequest](t, ` + "`" + `{"seq": 1, "type": "request", "command": "launch", "arguments": {"noDebug": true, "__restart": {"any": [1]}, "program": "a.out"}}` + "`" + `)
+	roundTrip[StoppedEvent](t, ` + "`" + `{"seq": 2, "type": "event", "event": "stopped", "body": {"reason": "step", "threadId": 1, "hitBreakpointIds": [4, 5]}}` + "`" + `)
+	roundTrip[Range](t, ` + "`" + `[1, 2]` + "`" + `)
+	var r LaunchRequest
+	if err := json.Unmarshal([]byte(` + "`" + `{"seq": 1, "type": "request", "command": "launch", "arguments": {}}` + "`" + `), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Command != LaunchRequestCommandLaunch || r.Type != RequestTypeRequest {
+		t.Errorf("got %+v", r)
+	}
+}
+`,
+	"refpointer": `package refpointer
+
+import "testing"
+
+func TestRefsIntoPropertiesShareTheTargetsType(t *testing.T) {
+	var p MoveParams
+	var ship Ship
+	p.To = ShipPosition{X: 1, Y: 2}
+	ship.Position = &p.To // one Go type for the $ref and the property it points at
+	var cargo ShipHoldsItem = ShipHoldsItem{Inner: &ShipHoldsItem{}}
+	p.Cargo = &cargo
+	var s ScanParams = ScanParams{Area: ship.Position}
+	_ = s
+	roundTrip[MoveParams](t, ` + "`" + `{"to": {"x": 1, "y": 2.5}, "owner": "me", "cargo": {"name": "tea", "inner": {"name": "cup"}}}` + "`" + `)
+	roundTrip[Fleet](t, ` + "`" + `{"last": {"at": {"x": 0, "y": 0}}}` + "`" + `)
+}
+`,
 	"extras": `package extras
 
 import (

@@ -56,6 +56,11 @@ type Config struct {
 	// Aliases, when set, also writes a file of documented aliases for the
 	// generated types into another package.
 	Aliases *Aliases `json:"aliases,omitempty"`
+	// ClientParams says how the generated client sends the params of a
+	// method that takes them either way (OpenRPC paramStructure "either",
+	// the default): ClientParamsByName (the default: errors then name
+	// members, not positions) or ClientParamsByPosition.
+	ClientParams string `json:"clientParams,omitempty"`
 
 	dir  string // the config file's directory; relative paths start here
 	file string // the config file's path, for messages
@@ -110,6 +115,9 @@ func (c *Config) check() error {
 		if _, err := ParseFormat(string(c.Format)); err != nil {
 			bad("format", "%v", err)
 		}
+	}
+	if err := checkClientParams(c.ClientParams); err != nil {
+		bad("clientParams", "%v", err)
 	}
 	if c.SchemaURL != "" {
 		if u, err := url.Parse(c.SchemaURL); err != nil || !u.IsAbs() || u.Host == "" || u.Fragment != "" || u.RawQuery != "" {
@@ -214,4 +222,23 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// The ways a generated client sends the params of an either method.
+const (
+	// ClientParamsByName sends them as an object (the default), so that a
+	// server's errors name the members (/key) rather than positions (/0).
+	ClientParamsByName = "by-name"
+	// ClientParamsByPosition sends them as an array when it says exactly
+	// what the object says, as an object otherwise.
+	ClientParamsByPosition = "by-position"
+)
+
+// checkClientParams accepts "", by-name and by-position.
+func checkClientParams(s string) error {
+	switch s {
+	case "", ClientParamsByName, ClientParamsByPosition:
+		return nil
+	}
+	return fmt.Errorf("%q is neither %q nor %q", s, ClientParamsByName, ClientParamsByPosition)
 }

@@ -46,6 +46,7 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 		{"not json", `{"package": `, []string{"unexpected EOF"}},
 		{"two values", `{} {}`, []string{"more than one JSON value"}},
 		{"wrong type", `{"renames": []}`, []string{"cannot unmarshal array"}},
+		{"client params", `{"clientParams": "positional"}`, []string{`clientParams: "positional" is neither "by-name" nor "by-position"`}},
 		{"everything at once", `{
 			"package": "my-pkg", "format": "yaml", "schemaURL": "svc.json", "service": "_",
 			"initialisms": ["sse"], "renames": {"x.json#/a": "lower"},
@@ -89,5 +90,5 @@ func TestParseFormat(t *testing.T) {
 		assert.Equal(t, f, got)
 	}
 	_, err := gen.ParseFormat("OpenRPC")
-	assert.EqualError(t, err, `unknown format "OpenRPC" (want schemarpc, mcp or openrpc)`)
+	assert.EqualError(t, err, `unknown format "OpenRPC" (want schemarpc, mcp, openrpc or jsonschema)`)
 }

@@ -55,7 +55,7 @@ type MethodInfo struct {
 // as Generate does, and returns its method index and documents. opts.Package
 // is not needed. Problems in the input come back as an ErrorList.
 func Describe(opts Options) (*Description, error) {
-	svc, err := load(opts, true)
+	svc, err := load(opts, true, nil)
 	if err != nil {
 		return nil, err
 	}

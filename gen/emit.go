@@ -26,6 +26,10 @@ const commentWidth = 77
 type emitter struct {
 	svc *service
 	pkg string
+	// clientByPosition makes the client send an either method's params
+	// by position when an array says what the object says; by name
+	// otherwise (the default).
+	clientByPosition bool
 }
 
 func (e *emitter) newFile() *jen.File {

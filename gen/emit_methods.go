@@ -314,7 +314,7 @@ func (e *emitter) client(f *jen.File, fam *family) {
 func (e *emitter) clientBody(g *jen.Group, m *method) {
 	params := jen.Nil()
 	switch {
-	case m.hasParams && m.structure != byName && len(m.paramNames) > 0:
+	case m.hasParams && len(m.paramNames) > 0 && (m.structure == byPosition || m.structure == either && e.clientByPosition):
 		params = positionalParams(g, m)
 	case m.hasParams:
 		// A nil pointer, map or RawMessage would go out as "params": null,

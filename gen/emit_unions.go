@@ -43,7 +43,7 @@ func (e *emitter) unionsFile() *jen.File {
 
 // helperNeeds says which shared helpers the union codecs call.
 type helperNeeds struct {
-	tag, integer bool
+	tag, integer, has bool
 }
 
 // describeVariant says how the codec recognises a variant, for the docs.
@@ -59,6 +59,26 @@ func describeVariant(uc *unionCase, v *variant) string {
 			s += ", or no " + strconv.Quote(uc.tagProp)
 		}
 		return s
+	case uc.byItem:
+		var words []string
+		for _, cl := range v.itemClasses {
+			for _, u := range unionClasses {
+				if u.class == cl {
+					words = append(words, u.word)
+				}
+			}
+		}
+		s := "an array of " + strings.Join(words, " or ")
+		if uc.variants[0] == v {
+			s += ", or an empty array"
+		}
+		return s
+	case uc.class == '{' && len(v.keys) > 0:
+		var keys []string
+		for _, k := range v.keys {
+			keys = append(keys, strconv.Quote(k))
+		}
+		return "an object with " + strings.Join(keys, " and ") + " (the largest required set present wins)"
 	case uc.class == '{' && len(uc.variants) > 1 && v.key == "":
 		return "an object with none of the members above"
 	case uc.class == '{' && len(uc.variants) > 1:
@@ -232,6 +252,33 @@ func (e *emitter) unionCase(g *jen.Group, nt *namedType, uc *unionCase, need *he
 				}
 			}),
 		)
+	case uc.byItem:
+		g.Var().Id("items").Index().Qual(jsonPath, "RawMessage")
+		g.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.Len(jen.Id("items")).Op("==").Lit(0)).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, uc.variants[0]) })
+		g.Switch(jen.Id("unionClass").Call(jen.Id("items").Index(jen.Lit(0)))).BlockFunc(func(sg *jen.Group) {
+			for _, v := range uc.variants {
+				var lits []jen.Code
+				for _, cl := range v.itemClasses {
+					lits = append(lits, jen.LitRune(rune(cl)))
+				}
+				sg.Case(lits...).BlockFunc(func(cg *jen.Group) { decodeVariant(cg, v) })
+			}
+		})
+	case uc.bySet != nil:
+		need.has = true
+		g.Var().Id("members").Map(jen.String()).Qual(jsonPath, "RawMessage")
+		g.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		for _, v := range uc.bySet {
+			args := []jen.Code{jen.Id("members")}
+			for _, k := range v.keys {
+				args = append(args, jen.Lit(k))
+			}
+			g.If(jen.Id("unionHas").Call(args...)).BlockFunc(func(ig *jen.Group) { decodeVariant(ig, v) })
+		}
+		if uc.def != nil {
+			decodeVariant(g, uc.def)
+		}
 	default:
 		g.Var().Id("members").Map(jen.String()).Qual(jsonPath, "RawMessage")
 		g.If(jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("b"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
@@ -269,6 +316,16 @@ func unionHelpers(f *jen.File, need helperNeeds) {
 			jen.If(jen.Id("unionClass").Call(jen.Id("raw")).Op("!=").LitRune('"')).Block(jen.Return(jen.Lit(""), jen.False())),
 			jen.Err().Op(":=").Qual(rpcPath, "DecodeJSON").Call(jen.Id("raw"), jen.Op("&").Id("s")),
 			jen.Return(jen.Id("s"), jen.Err().Op("==").Nil()),
+		)
+	}
+	if need.has {
+		f.Line()
+		comment(f, "unionHas reports whether an object has every one of the members.", false)
+		f.Func().Id("unionHas").Params(jen.Id("members").Map(jen.String()).Qual(jsonPath, "RawMessage"), jen.Id("keys").Op("...").String()).Bool().Block(
+			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("keys")).Block(
+				jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("members").Index(jen.Id("k")), jen.Op("!").Id("ok")).Block(jen.Return(jen.False())),
+			),
+			jen.Return(jen.True()),
 		)
 	}
 	if need.integer {

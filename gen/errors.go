@@ -58,10 +58,21 @@ func (l loc) at(toks ...string) loc { return loc{l.doc, pointerJoin(l.ptr, toks.
 // everything that is wrong with the input.
 type problems struct {
 	list ErrorList
+	seen map[Error]bool
 }
 
+// add records a problem, once: a schema reached on several paths is
+// reported at its own location a single time.
 func (p *problems) add(at loc, format string, args ...any) {
-	p.list = append(p.list, &Error{File: at.doc.rel, Pointer: at.ptr, Message: fmt.Sprintf(format, args...)})
+	e := Error{File: at.doc.rel, Pointer: at.ptr, Message: fmt.Sprintf(format, args...)}
+	if p.seen[e] {
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[Error]bool{}
+	}
+	p.seen[e] = true
+	p.list = append(p.list, &e)
 }
 
 func (p *problems) err() error {

@@ -1,13 +1,15 @@
-// Package gen turns a schemarpc index — a JSON Schema 2020-12 document that
-// lists a service's methods — into Go bindings: types, a server interface
-// with its Register function, a typed client, and the embedded schemas the
-// runtime validates params against.
+// Package gen turns a description of a JSON-RPC service — a schemarpc index
+// (a JSON Schema 2020-12 document that lists its methods), a published MCP
+// schema.json, or an OpenRPC document — into Go bindings: types, a server
+// interface with its Register function, a typed client, and the embedded
+// schemas the runtime validates params against. A plain JSON Schema
+// document (draft-04 to 2020-12) gives types only.
 //
 // The work runs in two steps: the front end reads and checks the index and
 // the documents it references, and fills an intermediate representation
 // (named types and a method index); the emitter renders that with jennifer,
 // which appears nowhere else.
-// docs/schema-format.md describes the input.
+// docs/codegen.md describes the inputs and the mapping.
 package gen
 
 import (
@@ -32,12 +34,21 @@ type Options struct {
 	// Package is the name of the generated Go package.
 	Package string
 	// Format names the front end that reads Input: FormatSchemarpc,
-	// FormatMCP or FormatOpenRPC. Empty means detect it from the document
-	// (see DetectFormat).
+	// FormatMCP, FormatOpenRPC or FormatJSONSchema. Empty means detect it
+	// from the document (see DetectFormat).
 	Format Format
 	// Config holds renames, type overrides, initialisms and the URL of an
 	// input without $id. Nil means none.
 	Config *Config
+	// ClientParams, when set, overrides Config.ClientParams: how the
+	// client sends an either method's params, ClientParamsByName or
+	// ClientParamsByPosition.
+	ClientParams string
+	// Warn, when set, receives each warning: something in the input that
+	// generation carries on past (a keyword the generator does not know,
+	// which every JSON Schema draft reads as an annotation). Each is
+	// reported once, at the first place it was found.
+	Warn func(*Error)
 }
 
 // File is one generated Go source file.
@@ -61,15 +72,28 @@ func (f File) Path(out string) string {
 // all rendered before any is returned. Problems in the input come back as an
 // ErrorList, each naming the file and JSON pointer at fault.
 func Generate(opts Options) ([]File, error) {
+	return generate(opts, nil)
+}
+
+// generate is Generate, recording the Go type of every schema converted in
+// typeAt when it is not nil.
+func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" || token.IsKeyword(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	svc, err := load(opts, false)
+	cfg := opts.Config
+	clientParams := opts.ClientParams
+	if clientParams == "" && cfg != nil {
+		clientParams = cfg.ClientParams
+	}
+	if err := checkClientParams(clientParams); err != nil {
+		return nil, fmt.Errorf("client params: %v", err)
+	}
+	svc, err := load(opts, false, typeAt)
 	if err != nil {
 		return nil, err
 	}
-	e := &emitter{svc: svc, pkg: opts.Package}
-	cfg := opts.Config
+	e := &emitter{svc: svc, pkg: opts.Package, clientByPosition: clientParams == ClientParamsByPosition}
 	parts := []struct {
 		role string
 		file func() *jen.File
@@ -83,6 +107,9 @@ func Generate(opts Options) ([]File, error) {
 	for _, part := range parts {
 		if part.role == "unions" && !e.hasUnions() {
 			continue // no unions, no file
+		}
+		if part.role == "methods" && svc.typesOnly {
+			continue // no methods: no server, client or constants
 		}
 		f, err := render(cfg.fileName(part.role), part.file())
 		if err != nil {

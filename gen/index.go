@@ -291,7 +291,7 @@ func (c *converter) method(n *node, at loc, errs map[string]*rpcError) *method {
 func (c *converter) params(m *method, n *node, at loc) {
 	m.hasParams = true
 	m.paramsURL = c.l.indexURL.String() + "#" + fragment(at.ptr)
-	res, ok := c.convert(n, at, m.stem+"Params", nil, false)
+	res, ok := c.convert(n, at, c.joinName(m.stem, "Params"), nil, false)
 	if !ok {
 		return
 	}
@@ -337,7 +337,7 @@ func fragment(ptr string) string {
 
 func (c *converter) result(m *method, n *node, at loc) {
 	m.resultURLs = []string{at.doc.url + "#" + fragment(at.ptr)}
-	res, ok := c.convert(n, at, m.stem+"Result", nil, false)
+	res, ok := c.convert(n, at, c.joinName(m.stem, "Result"), nil, false)
 	if !ok {
 		return
 	}

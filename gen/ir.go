@@ -18,6 +18,9 @@ type service struct {
 	// the Go files: set by front ends that derive the index by convention
 	// (MCP), where a schema upgrade should show up as a reviewable diff.
 	lock bool
+	// typesOnly says the input has no methods (a plain JSON Schema
+	// document): no server, client or method constants are generated.
+	typesOnly bool
 	// version is the version of the protocol the input describes, when the
 	// front end knows it (MCP: from the input's directory name).
 	version string

@@ -67,6 +67,29 @@ type loader struct {
 	docs       map[string]*document // by rel
 	order      []*document          // in load order; the index first
 	failed     map[string]bool      // rels already reported as unreadable
+	// warn receives warnings (Options.Warn); warned holds the keys of
+	// those already given, so each is given once.
+	warn   func(*Error)
+	warned map[string]bool
+	// typeAt, when set, records the Go type each schema converted became,
+	// by location (file#pointer): for tests that check a document's own
+	// examples against the types made of it.
+	typeAt map[string]typeRef
+}
+
+// warnOnce gives the warning at `at` unless one with the same key was given
+// before.
+func (l *loader) warnOnce(key string, at loc, format string, args ...any) {
+	if l.warned[key] {
+		return
+	}
+	if l.warned == nil {
+		l.warned = map[string]bool{}
+	}
+	l.warned[key] = true
+	if l.warn != nil {
+		l.warn(&Error{File: at.doc.rel, Pointer: at.ptr, Message: fmt.Sprintf(format, args...)})
+	}
 }
 
 // readIndex reads and parses the index file, from fsys when it is set (input
@@ -245,7 +268,7 @@ func (l *loader) checkDocHeader(doc *document) error {
 		p.add(at, "a referenced document must be a JSON object (a schema with $defs), not %s", doc.root.kind)
 		return p.err()
 	}
-	checkDialect(doc.root, at, &p)
+	l.readDialect(doc, at, &p)
 	if id := doc.root.get("$id"); id != nil {
 		if id.kind != kindString {
 			p.add(at.at("$id"), "$id must be a string")
@@ -270,5 +293,25 @@ func checkDialect(root *node, at loc, p *problems) {
 	}
 	if s.kind != kindString || strings.TrimSuffix(s.str, "#") != draft202012 {
 		p.add(at.at("$schema"), "$schema must be %q (JSON Schema Draft 2020-12)", draft202012)
+	}
+}
+
+// readDialect sets the dialect and definitions containers of a referenced
+// document: the JSON Schema draft its $schema names (draft-04 to 2020-12),
+// or, without one, the input's; its definitions live in $defs and, if it
+// has them, definitions.
+func (l *loader) readDialect(doc *document, at loc, p *problems) {
+	doc.dialect = l.order[0].dialect
+	if s := doc.root.get("$schema"); s != nil {
+		d, named := draftOf(doc.root)
+		if !named {
+			p.add(at.at("$schema"), "$schema %s names no JSON Schema draft this generator reads (draft-04, 06, 07, 2019-09, 2020-12)", describe(s))
+			return
+		}
+		doc.dialect = d
+	}
+	doc.containers = []string{"/$defs"}
+	if doc.root.get("definitions") != nil {
+		doc.containers = append(doc.containers, "/definitions")
 	}
 }

@@ -31,7 +31,7 @@ func TestPublishedMCPSchemas(t *testing.T) {
 	var roundTrip string
 	for _, v := range gen.MCPVersions {
 		pkg := "v" + strings.ReplaceAll(v, "-", "")
-		opts := gen.Options{Input: filepath.Join(gen.MCPSpecDir, v, "schema.json"), Package: pkg, Format: gen.FormatMCP}
+		opts := gen.Options{Input: filepath.Join(gen.MCPSpecDir, v, "schema.json"), Package: pkg} // as is: the format is detected
 		files, err := gen.Generate(opts)
 		require.NoError(t, err, "version %s", v)
 		again, err := gen.Generate(opts)

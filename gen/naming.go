@@ -148,3 +148,40 @@ func exportedName(s string) string { return defaultNamer.exported(s) }
 
 // enumConstSuffix is namer.enumSuffix with the built-in initialisms only.
 func enumConstSuffix(v string) string { return defaultNamer.enumSuffix(v) }
+
+// joinName appends a role (Params, Result) to a stem, without saying it
+// twice: a method named StateDecodeParams has the params type
+// StateDecodeParams, not StateDecodeParamsParams, unless that name is
+// already taken.
+func (c *converter) joinName(stem, role string) string {
+	if strings.HasSuffix(stem, role) && len(stem) > len(role) {
+		if _, taken := c.names[stem]; !taken {
+			return stem
+		}
+	}
+	return stem + role
+}
+
+// destutter drops a word that repeats the one before it
+// (Filecoin.FilecoinAddressToEthAddress → FilecoinAddressToEthAddress),
+// unless another name, or another method's own stem, has the shorter form.
+func (c *converter) destutter(name string) string {
+	words := splitWords(name)
+	var b strings.Builder
+	prev := ""
+	for _, w := range words {
+		if w == prev && !unicode.IsDigit([]rune(w)[0]) {
+			continue
+		}
+		b.WriteString(w)
+		prev = w
+	}
+	short := b.String()
+	if short == name || short == "" {
+		return name
+	}
+	if _, taken := c.names["Method"+short]; taken || c.stems[short] {
+		return name
+	}
+	return short
+}

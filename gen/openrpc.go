@@ -43,7 +43,7 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	}
 	doc.dialect = draft07
 	doc.containers = []string{"/components/schemas"}
-	checkKeys(doc.root, root, openrpcKeys, "an OpenRPC document", &p)
+	checkKeys(l, doc.root, root, openrpcKeys, "an OpenRPC document")
 	checkOpenRPCVersion(doc.root, root, &p)
 
 	svc := &service{inputName: doc.rel}
@@ -52,7 +52,11 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 	l.indexURL, _ = url.Parse(svc.indexURL)
 
 	c := newConverter(l, &p, cfg)
-	c.origins = map[*node]loc{}
+	// Draft-07 objects are open unless they say otherwise: keep the
+	// members a schema does not name, so that forwarding or logging a
+	// value loses nothing.
+	c.keepExtras = true
+	c.dedupe = true
 	r := &openrpcReader{c: c, p: &p, doc: doc,
 		descriptors: map[string]*descriptor{}, errorsAt: map[string]*rpcError{},
 		errorsByValue: map[errorValue]*rpcError{}, params: map[*method][]*descriptor{}}
@@ -123,12 +127,13 @@ func metaSchemaStub(doc *document, p *problems) *document {
 	return stub
 }
 
-// checkKeys reports the members of n that the object may not have; x-
-// extensions are always allowed.
-func checkKeys(n *node, at loc, known map[string]bool, what string, p *problems) {
+// checkKeys warns, once per kind of object and member, of the members of n
+// that the object does not define: a later or vendor version of OpenRPC may,
+// so they are ignored rather than fatal. x- extensions are always allowed.
+func checkKeys(l *loader, n *node, at loc, known map[string]bool, what string) {
 	for _, m := range n.members {
 		if !known[m.key] && !strings.HasPrefix(m.key, "x-") {
-			p.add(at.at(m.key), "unknown member %s in %s (want %s, or an x- extension)", m.key, what, strings.Join(sortedKeys(known), ", "))
+			l.warnOnce("member\x00"+what+"\x00"+m.key, at.at(m.key), "unknown member %s in %s ignored (want %s, or an x- extension)", m.key, what, strings.Join(sortedKeys(known), ", "))
 		}
 	}
 }
@@ -302,7 +307,7 @@ func (r *openrpcReader) components(n *node, at loc) {
 		r.p.add(at, "components must be an object, not %s", n.kind)
 		return
 	}
-	checkKeys(n, at, openrpcComponentKeys, "components", r.p)
+	checkKeys(r.c.l, n, at, openrpcComponentKeys, "components")
 	for _, k := range sortedKeys(openrpcComponentKeys) {
 		if v := n.get(k); v != nil && v.kind != kindObject {
 			r.p.add(at.at(k), "components.%s must be an object, not %s", k, v.kind)
@@ -350,7 +355,7 @@ func (r *openrpcReader) descriptor(n *node, at loc) *descriptor {
 		return nil
 	}
 	before := len(r.p.list)
-	checkKeys(n, at, openrpcDescriptorKeys, "a content descriptor", r.p)
+	checkKeys(r.c.l, n, at, openrpcDescriptorKeys, "a content descriptor")
 	d := &descriptor{at: at, schemaAt: at.at("schema")}
 	switch name := n.get("name"); {
 	case name == nil:
@@ -383,6 +388,13 @@ func (r *openrpcReader) methods(list *node, at loc) []*method {
 		r.p.add(at, "methods must be a list, not %s", list.kind)
 		return nil
 	}
+	// Every method's own stem is reserved first, so that dropping a
+	// repeated word from one stem never takes another method's.
+	for _, item := range list.items {
+		if name := item.get("name"); item.kind == kindObject && name != nil && name.kind == kindString {
+			r.c.stems[r.c.exportedName(name.str)] = true
+		}
+	}
 	var out []*method
 	byName := map[string]loc{}
 	for i, item := range list.items {
@@ -410,7 +422,7 @@ func (r *openrpcReader) method(n *node, at loc) *method {
 		r.p.add(at, "a method must be an object, not %s", n.kind)
 		return nil
 	}
-	checkKeys(n, at, openrpcMethodKeys, "a method", r.p)
+	checkKeys(r.c.l, n, at, openrpcMethodKeys, "a method")
 	name := n.get("name")
 	switch {
 	case name == nil:
@@ -421,7 +433,7 @@ func (r *openrpcReader) method(n *node, at loc) *method {
 		return nil
 	}
 	m := &method{name: name.str, origin: at, structure: either}
-	if m.stem = r.c.exportedName(m.name); m.stem == "" {
+	if m.stem = r.c.destutter(r.c.exportedName(m.name)); m.stem == "" {
 		r.p.add(at.at("name"), "method name %q gives no Go identifier", m.name)
 		return nil
 	}
@@ -523,7 +535,8 @@ func (r *openrpcReader) paramsStruct(m *method, ds []*descriptor, at loc) {
 		{key: "required", val: required},
 		{key: "additionalProperties", val: &node{kind: kindBool}},
 	}}
-	res, ok := r.c.convert(obj, at, m.stem+"Params", nil, false)
+	r.c.synthetic[obj] = true // each method's params are its own type
+	res, ok := r.c.convert(obj, at, r.c.joinName(m.stem, "Params"), nil, false)
 	if !ok || res.t.kind != refNamed || res.t.named.kind != namedStruct {
 		return
 	}

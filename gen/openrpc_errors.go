@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -43,7 +44,7 @@ func (r *openrpcReader) declaredError(n *node, at loc) *rpcError {
 		return nil
 	}
 	before := len(r.p.list)
-	checkKeys(n, at, openrpcErrorKeys, "an error", r.p)
+	checkKeys(r.c.l, n, at, openrpcErrorKeys, "an error")
 	var v errorValue
 	switch code := n.get("code"); {
 	case code == nil:
@@ -82,6 +83,12 @@ func (r *openrpcReader) declaredError(n *node, at loc) *rpcError {
 		r.p.add(at, "the error's message %q gives no Go name: declare it under components/errors, whose key names it, or name it in the config's renames", v.message)
 		return nil
 	}
+	if r.errorNameTaken(e.name) {
+		// Another error's message gives the same name (messages that
+		// differ in case, one message with several codes): the code
+		// tells them apart, deterministically.
+		e.name += codeSuffix(v.code)
+	}
 	if !r.c.claim("Code"+e.name, at) || !r.c.claim("New"+e.name+"Error", at) {
 		return nil
 	}
@@ -89,6 +96,25 @@ func (r *openrpcReader) declaredError(n *node, at loc) *rpcError {
 	r.errorsByValue[v] = e
 	r.errors = append(r.errors, e)
 	return e
+}
+
+// errorNameTaken reports whether an error declared before has the Go stem.
+func (r *openrpcReader) errorNameTaken(name string) bool {
+	for _, e := range r.errors {
+		if e.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// codeSuffix writes an error code as a Go name part: 32001 for 32001 and
+// for -32001 alike (Go names have no minus sign).
+func codeSuffix(code int64) string {
+	if code < 0 {
+		code = -code
+	}
+	return strconv.FormatInt(code, 10)
 }
 
 // errorName is the Go stem of an error: the name made from s without a

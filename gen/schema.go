@@ -15,7 +15,7 @@ var (
 		"enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "additionalItems")
 	// runtimeKeywords are annotations or are checked by the runtime
 	// validator only; they do not change the Go type.
-	runtimeKeywords = set("title", "description", "deprecated", "default", "examples", "$comment",
+	runtimeKeywords = set("id", "title", "description", "deprecated", "default", "examples", "$comment",
 		"readOnly", "writeOnly", "format", "minLength", "maxLength", "pattern",
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"minItems", "maxItems", "uniqueItems", "minContains", "maxContains",
@@ -67,6 +67,13 @@ type converter struct {
 	// so that one reached again inside its own flattening is an error
 	// instead of an endless expansion.
 	merging map[string]bool
+	// declared holds each inline type by the location of its schema, from
+	// the moment it is declared, for $refs that point at it.
+	declared map[string]*namedType
+	// pointedAgain records the types declared for $ref targets inside
+	// other schemas that were reached again while being converted, and so
+	// must stay declared.
+	pointedAgain map[*namedType]bool
 	// used records the config renames and types that matched something.
 	used map[string]bool
 	// KeepExtras makes every struct whose schema does not mention
@@ -74,6 +81,18 @@ type converter struct {
 	// survive a decode and encode. A front end sets it for open schemas
 	// that must round-trip (MCP).
 	keepExtras bool
+	// dedupe makes inline schemas written alike one Go type (shapes holds
+	// them by document and JSON text); synthetic marks the schemas a front
+	// end assembled, which are never shared.
+	dedupe    bool
+	shapes    map[string]conv
+	synthetic map[*node]bool
+	// stems holds the Go stems the methods' names give as written, which
+	// destutter must not take from another method.
+	stems map[string]bool
+	// rootName, when set, names the type of the input document itself,
+	// which is a schema (the JSON Schema front end).
+	rootName string
 	// finished is set by finish.
 	finished bool
 }
@@ -83,7 +102,7 @@ func newConverter(l *loader, p *problems, cfg *Config) *converter {
 		cfg = &Config{}
 	}
 	return &converter{l: l, p: p, cfg: cfg, namer: newNamer(cfg.Initialisms),
-		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}}
+		byTarget: map[string]*namedType{}, names: map[string]loc{}, inline: map[string]conv{}, used: map[string]bool{}, pointedAgain: map[*namedType]bool{}, declared: map[string]*namedType{}, origins: map[*node]loc{}, shapes: map[string]conv{}, synthetic: map[*node]bool{}, stems: map[string]bool{}}
 }
 
 // exportedName turns a schema name into an exported Go identifier with the
@@ -174,6 +193,21 @@ func annotations(n *node) (doc string, deprecated bool) {
 	return doc, deprecated
 }
 
+// typeAnnotations reads the doc and deprecated flag of a schema that
+// declares the Go type name: its description or, without one, its title,
+// unless the title only spells the name or the end of it (Syncing status
+// for SyncingStatus, legacy for the variant TxLegacy).
+func (c *converter) typeAnnotations(n *node, name string) (doc string, deprecated bool) {
+	doc, deprecated = annotations(n)
+	if doc != "" || n == nil || n.kind != kindObject {
+		return doc, deprecated
+	}
+	if t := n.get("title"); t != nil && t.kind == kindString && !strings.HasSuffix(strings.ToLower(name), strings.ToLower(c.exportedName(t.str))) {
+		doc = strings.TrimSuffix(cleanDoc(t.str), ".") + "."
+	}
+	return doc, deprecated
+}
+
 // joinNote appends a paragraph to a doc text.
 func joinNote(doc, note string) string {
 	if note == "" {
@@ -197,18 +231,15 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	c.byTarget[key] = nil // a failure is reported once, at the first reference
 	var defName string
 	switch {
+	case t.ptr == "" && c.l.indexURL != nil && t.doc.url == c.l.indexURL.String() && c.rootName != "":
+		defName = c.rootName // a JSON Schema document is itself a schema
 	case t.ptr == "" && c.l.indexURL != nil && t.doc.url == c.l.indexURL.String():
 		c.p.add(from, "$ref points at the whole index, which is not a schema: point at a $defs entry")
 		return nil
 	case t.ptr == "":
 		defName = strings.TrimSuffix(path.Base(t.doc.rel), path.Ext(t.doc.rel))
 	default:
-		container, entry, ok := splitDefPointer(t.ptr)
-		if !ok || !slices.Contains(t.doc.defsContainers(), container) {
-			c.p.add(from, "$ref target %s#%s is not supported: point at a %s entry or a whole document", t.doc.rel, t.ptr, strings.Join(t.doc.defsContainers(), " or "))
-			return nil
-		}
-		defName = entry
+		_, defName, _ = splitDefPointer(t.ptr) // an entry: see isEntry
 	}
 	n, ok := t.doc.root.lookup(t.ptr)
 	if !ok {
@@ -226,7 +257,7 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	name = c.rename(name, origin)
 	c.claim(name, origin)
 	nt := &namedType{name: name, origin: origin, nullable: peekNullable(n)}
-	nt.doc, nt.deprecated = annotations(n)
+	nt.doc, nt.deprecated = c.typeAnnotations(n, name)
 	c.byTarget[key] = nt
 	c.types = append(c.types, nt)
 	res, _ := c.convert(n, origin, name, nt, t.ptr == "")
@@ -279,6 +310,14 @@ func peekNullable(n *node) bool {
 // docRoot is true when n is the top of a document, where $schema, $id and
 // $defs may appear.
 func (c *converter) convert(n *node, at loc, name string, into *namedType, docRoot bool) (conv, bool) {
+	res, ok := c.convertAt(n, at, name, into, docRoot)
+	if c.l.typeAt != nil && ok {
+		c.l.typeAt[at.String()] = res.t
+	}
+	return res, ok
+}
+
+func (c *converter) convertAt(n *node, at loc, name string, into *namedType, docRoot bool) (conv, bool) {
 	key := at.String()
 	if gt, ok := c.cfg.Types[key]; ok {
 		c.used["types\x00"+key] = true
@@ -292,14 +331,40 @@ func (c *converter) convert(n *node, at loc, name string, into *namedType, docRo
 	if res, ok := c.inline[key]; ok && into == nil {
 		return res, true
 	}
+	if nt := c.byTarget[key]; nt != nil && into == nil {
+		// A $ref into this schema declared its type first.
+		c.pointedAgain[nt] = true
+		return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nt.nullable}, true
+	}
+	shape := ""
+	if c.dedupe && into == nil && n.kind == kindObject && !c.synthetic[n] && !c.configured(at) {
+		// An inline schema written the same way as one converted before
+		// (lotus repeats each struct in every method) is the same type.
+		shape = at.doc.rel + "\x00" + shapeJSON(n)
+		if res, ok := c.shapes[shape]; ok {
+			return res, true
+		}
+	}
 	res, ok := c.convertSchema(n, at, name, into, docRoot)
 	if n.kind == kindObject {
 		res.note = joinNote(res.note, runtimeNote(n))
 	}
 	if into == nil && res.t.kind == refNamed && !res.t.ptr && res.t.named.origin == at {
 		c.inline[key] = res
+		if shape != "" && ok {
+			c.shapes[shape] = res
+		}
 	}
 	return res, ok
+}
+
+// configured reports whether the config renames or retypes the schema at
+// `at` by its location, which makes it a type of its own.
+func (c *converter) configured(at loc) bool {
+	key := at.String()
+	_, renamed := c.cfg.Renames[key]
+	_, typed := c.cfg.Types[key]
+	return renamed || typed
 }
 
 // runtimeNote is the doc line for constraints only the runtime checks.
@@ -390,9 +455,9 @@ func (c *converter) convertSchema(n *node, at loc, name string, into *namedType,
 	return res, ok
 }
 
-// checkKeywords rejects unknown keywords, which are most often typos that
-// would otherwise silently loosen the generated type, and constructs that
-// cannot be mapped.
+// checkKeywords rejects constructs that cannot be mapped, and warns of
+// unknown keywords, which every draft reads as annotations but which may be
+// typos that loosen the generated type.
 func (c *converter) checkKeywords(n *node, at loc, docRoot bool) bool {
 	ok := true
 	draft7 := at.doc.dialect == draft07
@@ -404,18 +469,22 @@ func (c *converter) checkKeywords(n *node, at loc, docRoot bool) bool {
 			ok = c.checkAnnotation(k, m.val, at.at(k)) && ok
 		case documentKeywords[k] && docRoot:
 		case k == "definitions" && docRoot && (draft7 || slices.Contains(at.doc.defsContainers(), "/definitions")):
-		case documentKeywords[k] || k == "definitions" && draft7:
-			c.p.add(at.at(k), "%s inside a schema is not supported: put definitions in the document's top-level %s", k, strings.TrimPrefix(at.doc.defsContainers()[0], "/"))
+		case k == "$defs" || k == "definitions":
+			// Definitions nested in a schema are only containers: a
+			// $ref reaches them by pointer, and they shape nothing here.
+		case k == "$schema":
+			// A dialect named inside a schema is read with the
+			// document's; the runtime validator honours it.
+		case documentKeywords[k]:
+			c.p.add(at.at(k), "%s inside a schema is not supported: it would change where $refs resolve; move the schema into its own file", k)
 			ok = false
 		case unsupportedKeywords[k]:
 			c.p.add(at.at(k), "%s is not supported", k)
 			ok = false
-		case k == "definitions":
-			c.p.add(at.at(k), "unknown keyword definitions: Draft 2020-12 uses $defs")
-			ok = false
 		default:
-			c.p.add(at.at(k), "unknown keyword %s (extensions must start with x-)", k)
-			ok = false
+			// Every draft reads a keyword it does not know as an
+			// annotation, so it changes no type.
+			c.l.warnOnce("keyword\x00"+k, at.at(k), "unknown keyword %s ignored (read as an annotation; extensions should start with x-)", k)
 		}
 	}
 	return ok
@@ -506,20 +575,7 @@ func (c *converter) convertRef(n, ref *node, at loc) (conv, bool) {
 			}
 		}
 	}
-	nt := c.refTarget(ref, at)
-	if nt == nil {
-		return conv{t: raw}, false
-	}
-	return conv{t: typeRef{kind: refNamed, named: nt}, nullable: nt.nullable}, true
-}
-
-// refTarget resolves the $ref of the schema at `at` to its named type.
-func (c *converter) refTarget(ref *node, at loc) *namedType {
-	tgt, ok := c.l.resolve(at.at("$ref"), ref.str, c.p)
-	if !ok {
-		return nil
-	}
-	return c.namedAt(tgt, at.at("$ref"))
+	return c.refConv(ref, at)
 }
 
 // refNode resolves the $ref of n (found at `at`) to the schema it names and
@@ -548,10 +604,11 @@ func (c *converter) named(into *namedType, n *node, name string, at loc) (*named
 	}
 	name = c.rename(name, at)
 	nt := &namedType{name: name, origin: at}
-	nt.doc, nt.deprecated = annotations(n)
+	nt.doc, nt.deprecated = c.typeAnnotations(n, name)
 	if !c.claim(name, at) {
 		return nil, false
 	}
 	c.types = append(c.types, nt)
+	c.declared[at.String()] = nt
 	return nt, true
 }

@@ -93,14 +93,21 @@ func (c *converter) convertAllOf(n *node, at loc, name string, into *namedType) 
 		parts = append(parts, ps...)
 	}
 	parts = append(parts, allOfPart{own, at})
-	for _, p := range parts {
+	unionAt := -1
+	for i, p := range parts {
 		objectish = objectish || isObjectish(p.n)
 		for _, k := range []string{"anyOf", "oneOf"} {
 			if u := p.n.get(k); u != nil && !constraintOnly(u) {
-				c.p.add(p.at.at(k), "%s inside allOf is not supported: write the union on its own, or list the shared properties in each variant", k)
-				return conv{t: raw}, false
+				if unionAt >= 0 {
+					c.p.add(at.at("allOf"), "allOf of two unions (%s and %s) is not supported: write the combinations as one union", parts[unionAt].at, p.at)
+					return conv{t: raw}, false
+				}
+				unionAt = i
 			}
 		}
+	}
+	if unionAt >= 0 {
+		return c.distributeAllOf(n, at, name, into, parts, unionAt)
 	}
 	var typedAt []allOfMember
 	requires := 0 // schemas that list required properties
@@ -129,6 +136,11 @@ func (c *converter) convertAllOf(n *node, at loc, name string, into *namedType) 
 			return conv{t: raw}, true
 		case 1:
 			return c.convert(typedAt[0].n, typedAt[0].at, name, into, false)
+		}
+		if m, ok := narrowingBase(typedAt); ok {
+			// The others narrow its values (a const or enum of a $ref'd
+			// enum): the type is the base's; the validator checks the rest.
+			return c.convert(m.n, m.at, name, into, false)
 		}
 		var locs []string
 		for _, m := range typedAt {
@@ -171,7 +183,7 @@ func (c *converter) allOfParts(n *node, at loc, seen map[string]bool, check bool
 			c.p.add(at.at("$ref"), "$ref must be a string, not %s", ref.kind)
 			return nil, false
 		}
-		if c.refTarget(ref, at) == nil { // reports what is wrong, and declares the base
+		if _, ok := c.refConv(ref, at); !ok { // reports what is wrong, and declares the base
 			return nil, false
 		}
 		target, tat, _ := c.refNode(n, at)
@@ -230,8 +242,8 @@ func (c *converter) mergeAllOf(n *node, at loc, name string, into *namedType, me
 	}
 	for _, m := range members {
 		if ref := m.n.get("$ref"); ref != nil {
-			if nt := c.refTarget(ref, m.at); nt != nil {
-				spec.bases = append(spec.bases, nt.name)
+			if res, ok := c.refConv(ref, m.at); ok && res.t.kind == refNamed {
+				spec.bases = append(spec.bases, res.t.named.name)
 			}
 		}
 	}
@@ -252,4 +264,44 @@ func (c *converter) mergeAllOf(n *node, at loc, name string, into *namedType, me
 		spec.extra = &raw
 	}
 	return conv{t: typeRef{kind: refNamed, named: nt}}, c.buildStruct(nt, spec) && ok
+}
+
+// narrowingBase finds, among the typed members of a non-object allOf, the
+// one that gives the type (a $ref, or else the first with a type) when
+// every other one only narrows values with type, const or enum.
+func narrowingBase(typedAt []allOfMember) (allOfMember, bool) {
+	base := -1
+	for i, m := range typedAt {
+		if m.n.get("$ref") != nil {
+			base = i
+			break
+		}
+	}
+	if base < 0 {
+		for i, m := range typedAt {
+			if m.n.get("type") != nil {
+				base = i
+				break
+			}
+		}
+	}
+	if base < 0 {
+		return allOfMember{}, false
+	}
+	for i, m := range typedAt {
+		if i == base {
+			continue
+		}
+		for _, mem := range m.n.members {
+			if shapingKeywords[mem.key] && mem.key != "type" && mem.key != "const" && mem.key != "enum" {
+				return allOfMember{}, false
+			}
+		}
+		// A type beside the base's must be the same one (or the base a
+		// $ref, whose type it restates): string and number allow nothing.
+		if t, bt := m.n.get("type"), typedAt[base].n.get("type"); t != nil && bt != nil && nodeJSON(t) != nodeJSON(bt) {
+			return allOfMember{}, false
+		}
+	}
+	return typedAt[base], true
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 func (c *converter) convertEnum(n, e *node, schemaAt loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
@@ -59,12 +61,16 @@ func (c *converter) convertEnum(n, e *node, schemaAt loc, name string, into *nam
 	nt.kind = namedEnum
 	ok := true
 	seen := map[string]int{}
+	words := wordCaseEnum(e.items)
 	for i, v := range e.items {
 		if v.kind == kindNull {
 			continue
 		}
 		vat := at.at(fmt.Sprint(i))
 		suffix := c.namer.enumSuffix(v.str)
+		if words {
+			suffix = c.namer.enumSuffix(strings.ToLower(v.str))
+		}
 		if suffix == "" && c.cfg.Renames[vat.String()] == "" {
 			c.p.add(vat, "enum value %q gives no Go identifier; name its constant in the config (renames: %q: \"Name\")", v.str, vat.String())
 			ok = false
@@ -113,8 +119,17 @@ func (c *converter) convertConst(k *node, at loc, types []string, nullable bool)
 }
 
 // stringConsts returns the string values a property schema pins itself to
-// with const or enum (following $refs), or nil.
+// with const or enum (following $refs), a pattern that matches one string
+// only ("^0x2$"), or an allOf member that does one of these; nil when it
+// pins none.
 func (c *converter) stringConsts(n *node, at loc) []string {
+	return c.stringConstsDepth(n, at, 0)
+}
+
+func (c *converter) stringConstsDepth(n *node, at loc, depth int) []string {
+	if depth > 8 {
+		return nil
+	}
 	// A chain of $refs that comes back on itself has no type: the
 	// converter reports it where it meets it; here it pins nothing.
 	seen := map[*node]bool{}
@@ -140,7 +155,28 @@ func (c *converter) stringConsts(n *node, at loc) []string {
 	}
 	e := n.get("enum")
 	if e == nil || e.kind != kindArray || len(e.items) == 0 {
-		return nil
+		if lit, ok := literalPattern(n.get("pattern")); ok {
+			return []string{lit}
+		}
+		// allOf members each narrow the values: the values are those
+		// every pinning member allows.
+		var out []string
+		if all := n.get("allOf"); all != nil && all.kind == kindArray {
+			for i, m := range all.items {
+				vals := c.stringConstsDepth(m, at.at("allOf", fmt.Sprint(i)), depth+1)
+				switch {
+				case vals == nil:
+				case out == nil:
+					out = vals
+				default:
+					out = slices.DeleteFunc(out, func(v string) bool { return !slices.Contains(vals, v) })
+				}
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
 	}
 	var out []string
 	for _, v := range e.items {
@@ -199,4 +235,58 @@ func jsonQuote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// literalPattern reads a pattern that matches exactly one string:
+// anchored at both ends, with nothing but literal characters (a
+// backslash-escaped punctuation character counts as the character).
+func literalPattern(p *node) (string, bool) {
+	if p == nil || p.kind != kindString || len(p.str) < 2 || p.str[0] != '^' || !strings.HasSuffix(p.str, "$") || strings.HasSuffix(p.str, "\\$") {
+		return "", false
+	}
+	body := p.str[1 : len(p.str)-1]
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		ch := body[i]
+		switch {
+		case ch == '\\':
+			if i+1 >= len(body) {
+				return "", false
+			}
+			next := body[i+1]
+			if !strings.ContainsRune(`.^$*+?()[]{}|\\/-`, rune(next)) {
+				return "", false // \d, \w, \s… are classes, not literals
+			}
+			b.WriteByte(next)
+			i++
+		case strings.ContainsRune(`.^$*+?()[]{}|`, rune(ch)):
+			return "", false
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String(), true
+}
+
+// wordCaseEnum reports whether the string values of an enum are written in
+// upper case as words (RECEIVED beside PRE_CONFIRMED): then every constant
+// is named from the words in one case (TxnStatusReceived,
+// TxnStatusPreConfirmed) rather than a lone word kept in capitals beside
+// words made MixedCaps. An enum of lone upper-case words only (GET, POST)
+// keeps them as they are.
+func wordCaseEnum(values []*node) bool {
+	screaming, several := false, false
+	for _, v := range values {
+		if v.kind != kindString {
+			continue
+		}
+		if strings.ToUpper(v.str) != v.str || !strings.ContainsFunc(v.str, unicode.IsLetter) {
+			return false // lower-case letters: names come from the words as written
+		}
+		screaming = true
+		if len(splitWords(v.str)) > 1 {
+			several = true
+		}
+	}
+	return screaming && several
 }

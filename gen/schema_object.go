@@ -174,6 +174,14 @@ func (c *converter) buildStruct(nt *namedType, spec structSpec) bool {
 				c.presence(prev, p.val, p.at)
 			case fc.t.kind == refRaw && !fc.t.ptr:
 				// A later unconstrained declaration adds nothing.
+			case !prev.base.same(fc.t) && c.narrows(fc, prev):
+				// A later member narrows a scalar or a union of kinds (a
+				// string to an enum, any JSON to one struct): an allOf
+				// value satisfies both, so the narrower type holds it.
+				*prev = field{name: fname, jsonName: p.key, origin: p.at, schema: p.val, typ: fc.t, base: fc.t, nullable: fc.nullable && prev.nullable, required: prev.required}
+				prev.doc, prev.deprecated = annotations(p.val)
+				prev.doc = joinNote(prev.doc, fc.note)
+				c.presence(prev, p.val, p.at)
 			case !prev.base.same(fc.t) || prev.nullable != fc.nullable:
 				c.p.add(p.at, "property %q is declared here as %s and at %s as %s: the allOf members disagree", p.key, fc.t.describe(fc.nullable), prev.origin, prev.base.describe(prev.nullable))
 				ok = false
@@ -369,4 +377,29 @@ func shapeJSON(n *node) string {
 		cp.members = append(cp.members, member{m.key, v})
 	}
 	return nodeJSON(&cp)
+}
+
+// narrows reports whether the type of a later allOf declaration of a
+// property holds only values the earlier one's does, where the earlier one
+// is no struct (whose members the later type might not keep): string →
+// enum, number → integer, a union of JSON kinds → one of them.
+func (c *converter) narrows(later conv, prev *field) bool {
+	if later.nullable && !prev.nullable {
+		return false
+	}
+	t := prev.base
+	for t.kind == refNamed && !t.ptr && (t.named.kind == namedAlias || t.named.kind == namedDefined) && t.named.underlying.kind == refNamed {
+		t = t.named.underlying
+	}
+	if t.kind == refNamed && (t.named.kind == namedStruct || t.named.kind == namedTuple) {
+		return false
+	}
+	wide, narrow := c.kindsOf(t), c.kindsOf(later.t)
+	if wide&kAny != 0 || narrow&kAny != 0 {
+		return false
+	}
+	if wide&kNumber != 0 {
+		wide |= kInteger
+	}
+	return narrow != 0 && narrow&^wide == 0
 }

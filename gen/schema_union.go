@@ -31,7 +31,14 @@ type variant struct {
 	kinds    kindSet // the JSON kinds its values have
 	tags     []string
 	key      string // a required member only this variant has
-	wrapper  bool   // typ was declared only to carry the marker method
+	// keys are the required members that, all present, select this
+	// variant, when no single key does (see unionCase.bySet).
+	keys    []string
+	wrapper bool // typ was declared only to carry the marker method
+	// itemClasses are the first-byte classes of this array variant's
+	// items, when array variants are told apart by them (unionCase.byItem).
+	itemClasses []byte
+	titled      bool // an inline variant named after its title
 }
 
 // unionCase dispatches the values of one JSON kind: on their first byte.
@@ -45,6 +52,13 @@ type unionCase struct {
 	// presence of each variant's key.
 	tagProp string
 	def     *variant
+	// bySet, when set, replaces the single keys: the variants in the
+	// order their required sets are tried, larger sets first, so that a
+	// value with every member of a larger set goes to its variant.
+	bySet []*variant
+	// byItem tells array variants apart by the class of their first item;
+	// an empty array goes to the first variant.
+	byItem bool
 }
 
 // kindSet is a set of JSON kinds.
@@ -120,6 +134,27 @@ func isNullSchema(n *node) bool {
 	return false
 }
 
+// refsNull reports whether the schema n at `at` is a $ref (or a chain of
+// them) to a schema that allows only null, such as a definition named
+// notFound: as an alternative it makes the union nullable, as an inline
+// null would.
+func (c *converter) refsNull(n *node, at loc) bool {
+	for range 32 { // a longer chain is a cycle, which the conversion reports
+		if len(n.members) != 1 {
+			return false // something beside the $ref shapes the value
+		}
+		target, tat, ok := c.refNode(n, at)
+		if !ok || target.kind != kindObject {
+			return false
+		}
+		if target.get("$ref") == nil {
+			return isNullSchema(target)
+		}
+		n, at = target, tat
+	}
+	return false
+}
+
 func typedBeside(n *node, k string) bool {
 	return typed(withoutKeyword(n, k))
 }
@@ -143,6 +178,14 @@ func (c *converter) convertUnion(n *node, at loc, name string, into *namedType) 
 	if constraintOnly(list) {
 		return conv{}, false, true
 	}
+	if n.get("allOf") != nil {
+		return conv{}, false, true // convertAllOf distributes the allOf over the variants
+	}
+	if rest := withoutKeyword(n, kw); rest.get("properties") != nil || rest.get("additionalProperties") != nil {
+		// Shared properties beside the variants: each variant gets them.
+		res, ok := c.distributeAllOf(n, at, name, into, []allOfPart{{n, at}}, 0)
+		return res, true, ok
+	}
 	for _, m := range n.members {
 		if shapingKeywords[m.key] && m.key != kw && m.key != "type" && m.key != "required" {
 			c.p.add(at.at(m.key), "%s beside %s is not supported: move it into each variant", m.key, kw)
@@ -165,6 +208,10 @@ func (c *converter) convertUnion(n *node, at loc, name string, into *namedType) 
 func (c *converter) expandBranches(list *node, at loc) (branches []branch, nullable bool) {
 	for i, b := range list.items {
 		bat := at.at(fmt.Sprint(i))
+		if b.kind == kindObject && b.get("$ref") != nil && c.refsNull(b, bat) {
+			nullable = true
+			continue
+		}
 		if b.kind != kindObject || b.get("$ref") != nil {
 			branches = append(branches, branch{b, bat})
 			continue
@@ -217,6 +264,10 @@ func typeNames(n *node) (types []string, nullable bool) {
 // convertTypeUnion maps a type list of several types (["string",
 // "integer"]) to a union with one variant per type.
 func (c *converter) convertTypeUnion(n *node, at loc, name string, into *namedType, types []string, nullable bool) (conv, bool) {
+	if anyType(types) && len(n.members) > 0 && typedOnlyBy(n, "type") {
+		// Every JSON type: any value, which raw JSON holds as it is.
+		return conv{t: raw, nullable: nullable}, true
+	}
 	return c.buildUnion(n, at, name, into, "type", typeBranches(n, at, types), nullable)
 }
 
@@ -311,7 +362,8 @@ func (c *converter) unionVariant(u *namedType, b branch, name string) (*variant,
 	if t.kind == refNamed && !t.ptr && t.named.kind != namedAlias {
 		// A definition still being converted (it refers back to this
 		// union) is checked when the union is planned.
-		return &variant{typ: t.named, origin: b.at}, res.nullable, true
+		title := b.n.get("title")
+		return &variant{typ: t.named, origin: b.at, titled: !isRef && title != nil && title.kind == kindString}, res.nullable, true
 	}
 	// A Go type without a name of its own (string, []T, a config type)
 	// gets one, to carry the marker method.
@@ -362,7 +414,10 @@ func (c *converter) variantNames(unionName string, branches []branch) ([]string,
 		}
 		suffix := ""
 		typ := branchType(b.n)
-		if props := b.n.get("properties"); props != nil && props.kind == kindObject {
+		if t := b.n.get("title"); t != nil && t.kind == kindString {
+			suffix = c.exportedName(t.str) // the author's name for it
+		}
+		if props := b.n.get("properties"); suffix == "" && props != nil && props.kind == kindObject {
 			for _, m := range props.members {
 				if consts := c.stringConsts(m.val, b.at.at("properties", m.key)); len(consts) == 1 {
 					suffix = c.exportedName(consts[0])
@@ -569,6 +624,7 @@ func (c *converter) plan(nt *namedType) {
 	if c.collapseScalar(nt) {
 		return
 	}
+	c.mergeStringForms(nt)
 	for _, cl := range unionClasses {
 		uc := &unionCase{class: cl.class}
 		for _, v := range u.variants {
@@ -592,6 +648,11 @@ func (c *converter) plan(nt *namedType) {
 			uc.integer, uc.number = a, b
 		case cl.class == '{':
 			if reason := c.objectDispatch(uc); reason != "" {
+				fail("%s", reason)
+				return
+			}
+		case cl.class == '[':
+			if reason := c.arrayDispatch(uc); reason != "" {
 				fail("%s", reason)
 				return
 			}
@@ -679,11 +740,43 @@ candidates:
 		}
 		if v.key == "" {
 			if uc.def != nil {
-				return fmt.Sprintf("the object variants %s share no property with distinct const values, and neither %s nor %s has a required property the others lack", strings.Join(names, ", "), uc.def.typ.name, v.typ.name)
+				return c.requiredSetDispatch(uc, structs, names)
 			}
 			uc.def = v // takes the objects with none of the other variants' keys
 		}
 	}
+	return ""
+}
+
+// requiredSetDispatch tells object variants apart by the set of members
+// each requires, when no single member does: a value goes to the variant
+// with the largest required set it has every member of. Two variants that
+// require the same set cannot be told apart; at most one may require
+// nothing (it takes the rest). It returns why it cannot work, or "".
+func (c *converter) requiredSetDispatch(uc *unionCase, structs [][]*field, names []string) string {
+	uc.def = nil
+	seen := map[string]*variant{}
+	for i, v := range uc.variants {
+		v.key = ""
+		v.keys = nil
+		for _, f := range structs[i] {
+			if f.required {
+				v.keys = append(v.keys, f.jsonName)
+			}
+		}
+		slices.Sort(v.keys)
+		set := strings.Join(v.keys, "\x00")
+		if prev, dup := seen[set]; dup {
+			return fmt.Sprintf("the object variants %s share no property with distinct const values, and %s and %s require the same members (%s)", strings.Join(names, ", "), prev.typ.name, v.typ.name, strings.Join(v.keys, ", "))
+		}
+		seen[set] = v
+		if len(v.keys) == 0 {
+			uc.def = v
+			continue
+		}
+		uc.bySet = append(uc.bySet, v)
+	}
+	slices.SortStableFunc(uc.bySet, func(a, b *variant) int { return len(b.keys) - len(a.keys) })
 	return ""
 }
 
@@ -706,7 +799,7 @@ func (c *converter) nameAccessors(nt *namedType) {
 	used := map[string]bool{"Value": true}
 	for _, v := range u.variants {
 		name := ""
-		if len(v.tags) == 1 {
+		if len(v.tags) == 1 && !v.titled {
 			name = c.exportedName(v.tags[0])
 		}
 		if name == "" {
@@ -781,4 +874,103 @@ func (c *converter) collapseScalar(nt *namedType) bool {
 		return true
 	}
 	return false
+}
+
+// arrayDispatch tells array variants apart by the JSON kind of their items
+// ([]string and []int64): each variant's items must fall in first-byte
+// classes no other variant's items do. It returns why it cannot, or "".
+func (c *converter) arrayDispatch(uc *unionCase) string {
+	owner := map[byte]*variant{}
+	for _, v := range uc.variants {
+		kinds, ok := c.itemKinds(v.typ)
+		if !ok || kinds&kAny != 0 {
+			return fmt.Sprintf("%s is an array whose items may be any JSON value", v.typ.name)
+		}
+		for _, cl := range unionClasses {
+			if kinds&cl.kinds == 0 {
+				continue
+			}
+			if prev := owner[cl.class]; prev != nil {
+				return fmt.Sprintf("the array variants %s and %s both hold %s", prev.typ.name, v.typ.name, cl.word)
+			}
+			owner[cl.class] = v
+			v.itemClasses = append(v.itemClasses, cl.class)
+		}
+	}
+	uc.byItem = true
+	return ""
+}
+
+// itemKinds returns the JSON kinds of the items of an array type (a slice,
+// or a tuple's first position), seeing through names.
+func (c *converter) itemKinds(nt *namedType) (kindSet, bool) {
+	for (nt.kind == namedDefined || nt.kind == namedAlias) && nt.underlying.kind == refNamed {
+		nt = nt.underlying.named
+	}
+	switch {
+	case (nt.kind == namedDefined || nt.kind == namedAlias) && nt.underlying.kind == refSlice:
+		return c.kindsOf(*nt.underlying.elem), true
+	case nt.kind == namedTuple && len(nt.fields) > 0:
+		return c.kindsOf(nt.fields[0].base), true
+	}
+	return 0, false
+}
+
+// anyType reports whether a type list names every JSON type but null
+// (integer may be left out: number includes it).
+func anyType(types []string) bool {
+	for _, t := range []string{"string", "number", "boolean", "object", "array"} {
+		if !slices.Contains(types, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// typedOnlyBy reports whether k is the only shaping keyword of n.
+func typedOnlyBy(n *node, k string) bool {
+	for _, m := range n.members {
+		if shapingKeywords[m.key] && m.key != k {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeStringForms replaces the variants of a union that are all plain
+// strings (a block number, a tag and a hash beside an object), which nothing
+// in the JSON tells apart, by one variant of Go type string, <Union>String:
+// every form decodes to the same Go value, so nothing is lost, and which
+// form a value takes is the runtime validator's business, as for a union
+// whose forms are all strings (collapseScalar).
+func (c *converter) mergeStringForms(nt *namedType) {
+	u := nt.union
+	var forms []*variant
+	for _, v := range u.variants {
+		if v.kinds == kString {
+			forms = append(forms, v)
+		}
+	}
+	if len(forms) < 2 {
+		return
+	}
+	name := nt.name + "String"
+	if _, taken := c.names[name]; taken {
+		return // the union keeps its variants, and says it cannot tell them apart
+	}
+	c.names[name] = nt.origin
+	var names []string
+	for _, v := range forms {
+		names = append(names, v.typ.name)
+		if v.wrapper { // nothing refers to it: it only carried the marker
+			c.types = slices.DeleteFunc(c.types, func(t *namedType) bool { return t == v.typ })
+			delete(c.names, v.typ.name)
+		}
+	}
+	merged := &namedType{name: name, origin: nt.origin, kind: namedDefined, underlying: basic("string"),
+		doc: fmt.Sprintf("%s holds the string forms of %s (%s): nothing in the JSON tells them apart, so the Go type is string; the runtime validator checks which form a value takes.", name, nt.name, strings.Join(names, ", "))}
+	c.types = append(c.types, merged)
+	v := &variant{typ: merged, origin: forms[0].origin, kinds: kString, wrapper: true}
+	u.variants = slices.DeleteFunc(u.variants, func(x *variant) bool { return slices.Contains(forms, x) })
+	u.variants = append([]*variant{v}, u.variants...)
 }

@@ -119,16 +119,16 @@ func TestInvalidRequestsAnswerMinus32600(t *testing.T) {
 
 func TestInvalidParamsNameTheLocation(t *testing.T) {
 	cases := []struct {
-		name, params, location, message string
+		name, params, location, param, message string
 	}{
-		{"wrong type by name", `{"a":1,"b":"two"}`, "/b", "want number"},
-		{"wrong type by position", `[1,"two"]`, "/1", "want number"},
-		{"missing member", `{"a":1}`, "", "missing property 'b'"},
-		{"missing by position", `[1]`, "", "missing property 'b'"},
-		{"absent params", ``, "", "missing properties 'a', 'b'"},
-		{"empty array", `[]`, "", "missing properties 'a', 'b'"},
-		{"extra member", `{"a":1,"b":2,"c":3}`, "", "additional properties 'c'"},
-		{"too many by position", `[1,2,3]`, "", "at most 2 positional params"},
+		{"wrong type by name", `{"a":1,"b":"two"}`, "/b", "", "want number"},
+		{"wrong type by position", `[1,"two"]`, "/1", "b", "want number"},
+		{"missing member", `{"a":1}`, "", "", "missing property 'b'"},
+		{"missing by position", `[1]`, "", "", "missing property 'b'"},
+		{"absent params", ``, "", "", "missing properties 'a', 'b'"},
+		{"empty array", `[]`, "", "", "missing properties 'a', 'b'"},
+		{"extra member", `{"a":1,"b":2,"c":3}`, "", "", "additional properties 'c'"},
+		{"too many by position", `[1,2,3]`, "", "", "at most 2 positional params"},
 	}
 	forEachTransport(t, testService(t), func(t *testing.T, p peer) {
 		for _, c := range cases {
@@ -143,10 +143,15 @@ func TestInvalidParamsNameTheLocation(t *testing.T) {
 				assert.Equal(t, rpc.CodeInvalidParams, r.Error.Code)
 				assert.Contains(t, r.Error.Message, c.message)
 				if c.location != "" {
-					assert.Contains(t, r.Error.Message, c.location+": ")
+					named := c.location
+					if c.param != "" {
+						named += " (" + c.param + ")" // by position and by name
+					}
+					assert.Contains(t, r.Error.Message, named+": ")
 					var data rpc.ValidationData
 					require.NoError(t, json.Unmarshal(r.Error.Data, &data))
 					assert.Equal(t, c.location, data.Errors[0].InstanceLocation)
+					assert.Equal(t, c.param, data.Errors[0].Param)
 					assert.Equal(t, testSchemaURL+"#/$defs/add/properties/b/type", data.Errors[0].KeywordLocation)
 				}
 			})

@@ -26,6 +26,15 @@ type Violation struct {
 	KeywordLocation string `json:"keywordLocation"`
 	// Message says what is wrong in one line.
 	Message string `json:"message"`
+	// Param names the param the failing value belongs to when the params
+	// came by position: InstanceLocation then starts with its index, and
+	// Param says which param that index is.
+	Param string `json:"param,omitempty"`
+	// Alternatives, for a value that matched none of the alternatives of
+	// an anyOf or oneOf, lists how each one failed (its first violation):
+	// the violation itself comes from the alternative that explains the
+	// failure best, and this says which others were tried.
+	Alternatives []Violation `json:"alternatives,omitempty"`
 }
 
 // ValidationData is the data of an error produced by schema validation.
@@ -50,18 +59,13 @@ func validationError(code int, prefix string, err error, rename map[string]strin
 	}
 	leaves := collect(ve, nil)
 	if len(leaves) == 0 {
-		leaves = []*jsonschema.ValidationError{ve}
+		leaves = []leaf{{e: ve}}
 	}
 	all := make([]Violation, len(leaves))
 	for i, l := range leaves {
-		if k, ok := l.ErrorKind.(*kind.AdditionalProperties); ok {
-			// The validator lists them in map order: sort, for one answer.
-			slices.Sort(k.Properties)
-		}
-		all[i] = Violation{
-			InstanceLocation: pointer(l.InstanceLocation, rename),
-			KeywordLocation:  keywordLocation(l),
-			Message:          l.ErrorKind.LocalizedString(printer),
+		all[i] = violation(l.e, rename)
+		for _, alt := range l.alternatives {
+			all[i].Alternatives = append(all[i].Alternatives, violation(alt, rename))
 		}
 	}
 	// The validator walks members in map order: sort, so that the same
@@ -75,7 +79,10 @@ func validationError(code int, prefix string, err error, rename map[string]strin
 	data := ValidationData{Errors: all[:min(len(all), MaxViolations)], Truncated: len(all) > MaxViolations}
 	first := data.Errors[0]
 	msg := prefix + first.Message
-	if first.InstanceLocation != "" {
+	switch {
+	case first.Param != "":
+		msg = prefix + first.InstanceLocation + " (" + first.Param + "): " + first.Message
+	case first.InstanceLocation != "":
 		msg = prefix + first.InstanceLocation + ": " + first.Message
 	}
 	if n := len(leaves) - 1; n > 0 {
@@ -85,12 +92,38 @@ func validationError(code int, prefix string, err error, rename map[string]strin
 	return &Error{Code: code, Message: msg, Data: b}
 }
 
+// violation renders one failure; rename maps the first segment of its
+// instance location (a by-position param's name to its index), and the name
+// is kept in Param.
+func violation(e *jsonschema.ValidationError, rename map[string]string) Violation {
+	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+		// The validator lists them in map order: sort, for one answer.
+		slices.Sort(k.Properties)
+	}
+	v := Violation{
+		InstanceLocation: pointer(e.InstanceLocation, rename),
+		KeywordLocation:  keywordLocation(e),
+		Message:          e.ErrorKind.LocalizedString(printer),
+	}
+	if len(e.InstanceLocation) > 0 && rename[e.InstanceLocation[0]] != "" {
+		v.Param = e.InstanceLocation[0]
+	}
+	return v
+}
+
+// leaf is one failure to report, with, when it comes from an anyOf or
+// oneOf, the first failure of each of its alternatives.
+type leaf struct {
+	e            *jsonschema.ValidationError
+	alternatives []*jsonschema.ValidationError
+}
+
 // collect appends the leaf failures under e, depth first. Wrappers (schema,
 // group, $ref hops) are skipped; for anyOf and oneOf only the branch that
-// best explains the failure is kept.
-func collect(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+// best explains the failure is kept, and the others are listed beside it.
+func collect(e *jsonschema.ValidationError, out []leaf) []leaf {
 	if len(e.Causes) == 0 {
-		return append(out, e)
+		return append(out, leaf{e: e})
 	}
 	switch e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
@@ -107,35 +140,45 @@ func collect(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) [
 // "type") are dropped; of the rest, the one whose failures lie deepest, then
 // the one with the fewest failures. When every branch is dropped the
 // combinator itself is reported.
-func bestBranch(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
-	var best []*jsonschema.ValidationError
+func bestBranch(e *jsonschema.ValidationError, out []leaf) []leaf {
+	var best []leaf
+	var tried []*jsonschema.ValidationError
 	bestDepth := -1
 	for _, c := range e.Causes {
 		leaves := collect(c, nil)
+		if len(leaves) > 0 {
+			tried = append(tried, leaves[0].e)
+		}
 		if onlyDiscriminator(leaves) {
 			continue
 		}
 		d := 0
 		for _, l := range leaves {
-			d = max(d, len(l.InstanceLocation))
+			d = max(d, len(l.e.InstanceLocation))
 		}
 		if d > bestDepth || (d == bestDepth && len(leaves) < len(best)) {
 			best, bestDepth = leaves, d
 		}
 	}
 	if best == nil {
-		return append(out, &jsonschema.ValidationError{
+		return append(out, leaf{e: &jsonschema.ValidationError{
 			SchemaURL:        e.SchemaURL,
 			InstanceLocation: e.InstanceLocation,
 			ErrorKind:        e.ErrorKind,
-		})
+		}, alternatives: tried})
 	}
-	return append(out, best...)
+	for _, l := range best {
+		if l.alternatives == nil {
+			l.alternatives = tried
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
-func onlyDiscriminator(leaves []*jsonschema.ValidationError) bool {
+func onlyDiscriminator(leaves []leaf) bool {
 	for _, l := range leaves {
-		switch l.ErrorKind.(type) {
+		switch l.e.ErrorKind.(type) {
 		case *kind.Const, *kind.Enum:
 		default:
 			return false

@@ -139,7 +139,7 @@ func TestGenRejectsABadConfigOrFormat(t *testing.T) {
 
 	code, _, stderr = rpcgen("gen", "--input", input, "--out", dir, "--package", "p", "--format", "yaml")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, `--format: unknown format "yaml" (want schemarpc, mcp or openrpc)`)
+	assert.Contains(t, stderr, `--format: unknown format "yaml" (want schemarpc, mcp, openrpc or jsonschema)`)
 
 	code, _, stderr = rpcgen("gen", "--input", input, "--out", filepath.Join(dir, "o"), "--package", "p", "--format", "openrpc")
 	assert.Equal(t, exitFail, code, "a forced format reads the document as that format")

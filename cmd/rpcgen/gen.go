@@ -24,8 +24,9 @@ Reads the input document at PATH (and the documents it references), checks
 it, and writes the generated files (types_gen.go, unions_gen.go,
 methods_gen.go, schema_gen.go, …) into DIR, which is created if needed.
 Nothing is written unless every file renders. The input is a schemarpc
-index (docs/schema-format.md), a published MCP schema.json or an OpenRPC
-document; the format is detected unless --format names it. A config file
+index (docs/schema-format.md), a published MCP schema.json, an OpenRPC
+document or a plain JSON Schema document (types only); the format is
+detected unless --format names it. Unknown keywords are warnings on stderr. A config file
 (docs/codegen.md) can name the input, output and package, and set renames,
 type overrides and initialisms, and ask for documented aliases of the types
 in another package (written into that package's directory); flags win over
@@ -39,6 +40,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	opts.Warn = func(e *gen.Error) { fmt.Fprintf(stderr, "rpcgen gen: warning: %v\n", e) }
 	files, err := gen.Generate(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "rpcgen gen: %v\n", err)

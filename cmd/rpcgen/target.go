@@ -14,6 +14,7 @@ import (
 // config file.
 type target struct {
 	config, input, out, pkg, format string
+	clientParams                    string
 }
 
 // flags declares the target's flags on fs.
@@ -22,7 +23,8 @@ func (t *target) flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.input, "input", "", "`PATH` of the input document (a schemarpc index, an MCP schema.json or an OpenRPC document)")
 	fs.StringVar(&t.out, "out", "", "`DIR` the generated files go to")
 	fs.StringVar(&t.pkg, "package", "", "`NAME` of the generated Go package")
-	fs.StringVar(&t.format, "format", "", "input `FORMAT`: schemarpc, mcp or openrpc (default: detected from the document)")
+	fs.StringVar(&t.format, "format", "", "input `FORMAT`: schemarpc, mcp, openrpc or jsonschema (default: detected from the document)")
+	fs.StringVar(&t.clientParams, "client-params", "", "how the client sends the params of a method that takes them either way: `by-name` (the default) or by-position (overrides the config's clientParams)")
 }
 
 // resolve reads the config file, if any, and merges it with the flags. A
@@ -54,6 +56,13 @@ func (t *target) resolve() (opts gen.Options, out string, usage string, err erro
 			return gen.Options{}, "", "--format: " + ferr.Error(), nil
 		}
 		opts.Format = f
+	}
+	switch t.clientParams {
+	case "":
+	case gen.ClientParamsByName, gen.ClientParamsByPosition:
+		opts.ClientParams = t.clientParams
+	default:
+		return gen.Options{}, "", fmt.Sprintf("--client-params %q: want %s or %s", t.clientParams, gen.ClientParamsByName, gen.ClientParamsByPosition), nil
 	}
 	switch {
 	case opts.Input == "":

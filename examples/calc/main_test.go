@@ -151,7 +151,7 @@ func exerciseClient(t *testing.T, c rpc.Caller) {
 	assert.Equal(t, 4.0, sum)
 	for params, location := range map[string]string{
 		`{"a":1,"b":"x"}`:     "/b",
-		`[1,"x"]`:             "/1",
+		`[1,"x"]`:             "/1 (b)", // by position and by name
 		`{"a":1}`:             "",
 		`{"a":1,"b":2,"c":3}`: "",
 		`[1,2,3]`:             "",

@@ -168,9 +168,9 @@ func (c *CalcClient) Echo(ctx context.Context, params json.RawMessage) (json.Raw
 // Add returns the sum of a and b. The params may come by name ({"a": 1, "b":
 // 2}) or by position ([1, 2]).
 func (c *CalcClient) Add(ctx context.Context, params *AddParams) (float64, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"a", "b"}, nil)
-	if err != nil {
-		return 0, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result float64
 	if err := c.caller.Call(ctx, MethodAdd, p, &result); err != nil {

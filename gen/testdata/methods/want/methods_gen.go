@@ -256,9 +256,9 @@ func (c *StoreClient) Get(ctx context.Context, params *GetParams) (*GetResult, e
 //
 // Declared errors: [NewNotFoundError] (-32001), [NewConflictError] (409).
 func (c *StoreClient) Put(ctx context.Context, params *Entry) (*string, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"key", "value"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result *string
 	if err := c.caller.Call(ctx, MethodPut, p, &result); err != nil {

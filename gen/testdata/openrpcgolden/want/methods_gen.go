@@ -202,9 +202,9 @@ func (c *NotesClient) NotesRead(ctx context.Context, params *NotesReadParams) (*
 //
 // Finds notes whose title or body contains the text.
 func (c *NotesClient) NotesSearch(ctx context.Context, params *NotesSearchParams) ([]Note, error) {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"text", "limit"}, nil)
-	if err != nil {
-		return nil, err
+	var p any
+	if params != nil {
+		p = params
 	}
 	var result []Note
 	if err := c.caller.Call(ctx, MethodNotesSearch, p, &result); err != nil {
@@ -219,9 +219,9 @@ func (c *NotesClient) NotesSearch(ctx context.Context, params *NotesSearchParams
 //
 // Deprecated: the schema marks this as deprecated.
 func (c *NotesClient) NotesChanged(ctx context.Context, params *NotesChangedParams) error {
-	p, err := rpc.EncodeParams(params, rpc.Either, []string{"id", "kind"}, nil)
-	if err != nil {
-		return err
+	var p any
+	if params != nil {
+		p = params
 	}
 	return c.caller.Notify(ctx, MethodNotesChanged, p)
 }

@@ -3,6 +3,7 @@
 package openrpcgolden
 
 import (
+	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
 )
@@ -14,10 +15,15 @@ type Note struct {
 	Body    *string `json:"body,omitempty"`
 	Tags    []Tag   `json:"tags,omitzero"`
 	Related []Note  `json:"related,omitzero"`
+
+	// Extra holds the members the schema does not name as properties, so that
+	// they are encoded again as they were received.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AppendJSON appends the JSON encoding of Note to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out.
+// slice: the members of its fields in order, an absent optional one left out,
+// then the Extra members sorted by name.
 func (v Note) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -55,6 +61,11 @@ func (v Note) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	if len(v.Extra) > 0 {
+		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "id", "title", "body", "tags", "related"); err != nil {
+			return nil, err
+		}
+	}
 	return rpc.EndJSONObject(b, start), nil
 }
 
@@ -62,6 +73,34 @@ func (v Note) AppendJSON(b []byte) ([]byte, error) {
 func (v Note) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// UnmarshalJSON decodes Note, keeping the members the schema does not name in
+// Extra.
+func (v *Note) UnmarshalJSON(b []byte) error {
+	*v = Note{}
+	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+		switch string(name) {
+		case "id":
+			return true, rpc.DecodeString(value, &v.ID)
+		case "title":
+			return true, rpc.DecodeString(value, &v.Title)
+		case "body":
+			return true, rpc.DecodePointer(value, &v.Body, rpc.DecodeString[string])
+		case "tags":
+			return true, rpc.DecodeSlice(value, &v.Tags, rpc.DecodeString[Tag])
+		case "related":
+			return true, rpc.DecodeSlice(value, &v.Related, rpc.DecodeUnmarshaler[Note])
+		}
+		return false, nil
+	})
+	v.Extra = extra
+	return err
+}
+
+// UnmarshalJSONChecksInput marks Note as a rpc.CheckingUnmarshaler: its
+// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
+// first.
+func (*Note) UnmarshalJSONChecksInput() {}
 
 // NoteID is generated from input.json#/components/schemas/NoteId.
 type NoteID string

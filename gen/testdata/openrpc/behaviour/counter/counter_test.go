@@ -69,14 +69,14 @@ func connect(t *testing.T) (*CounterClient, *rpc.Conn, *harness.Wire) {
 	return NewCounterClient(conn), conn, wire
 }
 
-func TestDefaultParamStructureIsEither(t *testing.T) {
+func TestDefaultParamStructureIsEitherAndTheClientSendsByName(t *testing.T) {
 	c, conn, wire := connect(t)
 	ctx := context.Background()
 	v, err := c.CounterAdd(ctx, &CounterAddParams{ID: "hits", Amount: 3})
 	if err != nil || v != 10 {
 		t.Fatalf("got %d, %v", v, err)
 	}
-	if got := wire.Last(MethodCounterAdd); got != `["hits",3]` {
+	if got := wire.Last(MethodCounterAdd); got != `{"id":"hits","amount":3}` {
 		t.Errorf("sent %s", got)
 	}
 	yes := true
@@ -84,7 +84,7 @@ func TestDefaultParamStructureIsEither(t *testing.T) {
 	if err != nil || v != 1000 {
 		t.Fatalf("got %d, %v", v, err)
 	}
-	if got := wire.Last(MethodCounterAdd); got != `["hits",5000,true]` {
+	if got := wire.Last(MethodCounterAdd); got != `{"id":"hits","amount":5000,"saturate":true}` {
 		t.Errorf("sent %s", got)
 	}
 	if e, _ := harness.Raw(t, conn, MethodCounterGet, `{"id": "hits"}`); e != nil {

@@ -147,13 +147,13 @@ func TestByPositionGapThatCannotBeNullFailsBeforeSending(t *testing.T) {
 	}
 }
 
-func TestEitherMethodSendsAnArrayWhenItCanAndAnObjectOtherwise(t *testing.T) {
+func TestEitherMethodSendsByNameByDefault(t *testing.T) {
 	c, _, wire, s := connect(t)
 	q, err := c.InventoryAdjust(context.Background(), &InventoryAdjustParams{Sku: "BLT-0001", Delta: -2})
 	if err != nil || q != 10 {
 		t.Fatalf("got %d, %v", q, err)
 	}
-	if got := wire.Last(MethodInventoryAdjust); got != `["BLT-0001",-2]` {
+	if got := wire.Last(MethodInventoryAdjust); got != `{"sku":"BLT-0001","delta":-2}` {
 		t.Errorf("sent %s", got)
 	}
 	q, err = c.InventoryAdjust(context.Background(), &InventoryAdjustParams{Sku: "BLT-0001", Delta: 1, Movement: &Movement{Kind: MovementKindCorrection, Delta: 1}})

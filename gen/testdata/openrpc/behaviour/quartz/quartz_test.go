@@ -2,7 +2,6 @@ package quartz
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -31,7 +30,7 @@ type node struct {
 func (n *node) QzChainID(context.Context) (Uint, error) { return "0x539", nil }
 
 func (n *node) QzSyncing(context.Context) (*SyncingStatus, error) {
-	return &SyncingStatus{Value: SyncingStatusBoolean(false)}, nil
+	return &SyncingStatus{Value: SyncingStatusNotSyncing(false)}, nil
 }
 
 func (n *node) QzGetBalance(_ context.Context, p *QzGetBalanceParams) (Uint, error) {
@@ -45,7 +44,7 @@ func (n *node) QzGetBlockByNumber(_ context.Context, p *QzGetBlockByNumberParams
 	if p.Block == "pending" {
 		return nil, nil
 	}
-	return &Block{Number: "0x10", Hash: zero32, Size: "0x200", Transactions: json.RawMessage(`["` + string(txHash) + `"]`), Uncles: []Hash32{}}, nil
+	return &Block{Number: "0x10", Hash: zero32, Size: "0x200", Transactions: BlockTransactions{Value: BlockTransactionsTransactionHashes{txHash}}, Uncles: []Hash32{}}, nil
 }
 
 func (n *node) QzGetTransactionByHash(_ context.Context, p *QzGetTransactionByHashParams) (*TransactionInfo, error) {
@@ -101,7 +100,7 @@ func (n *node) EngineForkchoiceUpdatedV1(_ context.Context, p *EngineForkchoiceU
 	if p.ForkchoiceState.HeadBlockHash == zero32 {
 		return nil, NewInvalidForkchoiceStateError()
 	}
-	res := &ForkchoiceUpdatedResult{PayloadStatus: PayloadStatus{Status: PayloadStatusV1VALID, LatestValidHash: &p.ForkchoiceState.HeadBlockHash}}
+	res := &ForkchoiceUpdatedResult{PayloadStatus: PayloadStatus{Status: PayloadStatusV1Valid, LatestValidHash: &p.ForkchoiceState.HeadBlockHash}}
 	if attrs, ok := p.PayloadAttributes.Get(); ok && attrs.Timestamp != "" {
 		id := Bytes8("0x0000000000000001")
 		res.PayloadID = &id
@@ -140,7 +139,10 @@ func TestNullResultsAndTypedTransactions(t *testing.T) {
 		t.Fatalf("got %+v, %v", b, err)
 	}
 	b, err = c.QzGetBlockByNumber(ctx, &QzGetBlockByNumberParams{Block: "0x10", HydratedTransactions: false})
-	if err != nil || b == nil || b.Number != "0x10" || !strings.Contains(string(b.Transactions), string(txHash)) {
+	if err != nil || b == nil || b.Number != "0x10" {
+		t.Fatalf("got %+v, %v", b, err)
+	}
+	if hashes, ok := b.Transactions.AsTransactionHashes(); !ok || len(*hashes) != 1 || (*hashes)[0] != txHash {
 		t.Fatalf("got %+v, %v", b, err)
 	}
 	info, err := c.QzGetTransactionByHash(ctx, &QzGetTransactionByHashParams{TransactionHash: txHash})
@@ -163,7 +165,7 @@ func TestUnionResultOfAKindAndAnObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := s.Value.(SyncingStatusBoolean); !ok || bool(v) {
+	if v, ok := s.Value.(SyncingStatusNotSyncing); !ok || bool(v) {
 		t.Errorf("got %#v", s.Value)
 	}
 }
@@ -251,7 +253,7 @@ func TestHexPatternsAreEnforcedAtTheirPosition(t *testing.T) {
 
 func TestSubscriptionNotificationCarriesAUnion(t *testing.T) {
 	c, _, wire, n := connect(t)
-	ev := SubscriptionEvent{Value: SubscriptionEventNewPendingTransactions{Hash: txHash}}
+	ev := SubscriptionEvent{Value: SubscriptionEventNewPendingTransaction{Hash: txHash}}
 	if err := c.QzSubscription(context.Background(), &QzSubscriptionParams{Subscription: "0x1", Result: ev}); err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func TestSubscriptionNotificationCarriesAUnion(t *testing.T) {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if v, ok := n.events[0].Result.Value.(SubscriptionEventNewPendingTransactions); !ok || v.Hash != txHash {
+	if v, ok := n.events[0].Result.Value.(SubscriptionEventNewPendingTransaction); !ok || v.Hash != txHash {
 		t.Errorf("got %#v", n.events[0].Result.Value)
 	}
 }
