@@ -16,14 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// rewrittenElsewhere are documents rewritten on another branch at the time
-// this test was written: a problem in their snippets skips their subtest,
-// listing the problems, instead of failing it.
-var rewrittenElsewhere = map[string]string{
-	"docs/codegen.md": "being rewritten on the branch that reworks the generator documentation",
-	"docs/openrpc.md": "being rewritten on the branch that reworks the generator documentation",
-}
-
 // packageComments are the Go files whose package comment shows code.
 var packageComments = []string{"mcp/doc.go", "rpc/doc.go"}
 
@@ -215,9 +207,6 @@ func TestDocSnippetsCompile(t *testing.T) {
 
 	for _, src := range sortedKeys(keysOf(bySource)) {
 		t.Run(src, func(t *testing.T) {
-			if why, ok := rewrittenElsewhere[src]; ok && len(problems[src]) > 0 {
-				t.Skipf("%s is %s, which marks or completes its snippets; until then they fail here:\n%s", src, why, strings.Join(problems[src], "\n"))
-			}
 			for _, p := range problems[src] {
 				t.Error(p)
 			}
