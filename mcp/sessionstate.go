@@ -18,17 +18,23 @@ type sharedState struct {
 	Ready        bool            `json:"ready,omitempty"` // notifications/initialized arrived
 	LogLevel     int             `json:"logLevel"`        // index in logLevels; -1: off
 	Subscribed   []string        `json:"subscribed,omitempty"`
+	// Revision counts the changes of the state: a copy leaves a state of
+	// its own revision or older unapplied, so that a state read or
+	// published before a change does not undo it.
+	Revision uint64 `json:"revision,omitempty"`
 }
 
-// snapshot returns the session's shared state; ok is false before
-// initialize has been answered.
+// snapshot returns the session's shared state as its next revision; ok
+// is false before initialize has been answered.
 func (ss *ServerSession) snapshot() (st sharedState, ok bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.state == stateNew {
 		return sharedState{}, false
 	}
+	ss.revision++
 	return sharedState{
+		Revision:     ss.revision,
 		Version:      ss.version,
 		Capabilities: ss.clientCaps,
 		ClientInfo:   ss.clientInfo,
@@ -45,6 +51,9 @@ var errBadSharedState = errors.New("mcp: the stored session state is not usable"
 // restore takes up a session initialized elsewhere from its shared state,
 // or brings a copy up to date with what another replica changed: after it
 // the session is as the state says, log level and subscriptions included.
+// Once the copy holds a state, one of its own revision or older changes
+// nothing: it was read or published before a change the copy already has
+// (possibly one made here and not yet saved).
 func (ss *ServerSession) restore(doc []byte) error {
 	var st sharedState
 	if err := json.Unmarshal(doc, &st); err != nil || st.Version == "" || !ss.server.serves(st.Version) || st.LogLevel < -1 || st.LogLevel >= len(logLevels) {
@@ -58,6 +67,10 @@ func (ss *ServerSession) restore(doc []byte) error {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if ss.state != stateNew && st.Revision <= ss.revision {
+		return nil
+	}
+	ss.revision = st.Revision
 	ss.state = stateInitialized
 	if st.Ready {
 		ss.state = stateReady
