@@ -129,7 +129,7 @@ func (ss *ServerSession) notification(ctx context.Context, req *rpc.Request) err
 			ss.state = stateReady
 		}
 		ss.mu.Unlock()
-		if first {
+		if first && !relayed(ctx) {
 			ss.stateChanged()
 		}
 		if first && ss.server.opts.Initialized != nil {

@@ -107,7 +107,7 @@ func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
 func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	select {
 	case f := <-s.in:
-		var mctx context.Context
+		mctx := f.ctx // a frame another replica passed on has no POST
 		if f.r != nil {
 			mctx = rpc.WithHTTPRequest(f.ctx, f.r)
 		}

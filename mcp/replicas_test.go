@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -535,6 +536,53 @@ func TestAStateChangeHoldsAtTheNextRequestAtAnotherCopy(t *testing.T) {
 			assert.Equal(t, level.logs, strings.Contains(w.Body.String(), "a debug line"), "replica %d after %s set at replica %d", i, level.name, level.replica)
 		}
 	}
+}
+
+// puttingSessions records the states put.
+type puttingSessions struct {
+	mcp.SessionStore
+	mu   sync.Mutex
+	puts []string
+}
+
+func (p *puttingSessions) Put(ctx context.Context, id string, state []byte, ttl time.Duration) error {
+	p.mu.Lock()
+	p.puts = append(p.puts, string(state))
+	p.mu.Unlock()
+	return p.SessionStore.Put(ctx, id, state, ttl)
+}
+
+func (p *puttingSessions) states() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.puts)
+}
+
+// The state a notification changes is saved by the replica it was POSTed
+// to alone: a copy that hears of it from that replica applies it without
+// putting its own whole state, which could land after, and undo, a change
+// made meanwhile at a third replica.
+func TestARelayedNotificationIsSavedOnlyWhereItWasPosted(t *testing.T) {
+	store := &puttingSessions{SessionStore: mcp.NewMemorySessionStore()}
+	var replicas atomic.Int32
+	initialized := []chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		i := replicas.Add(1) - 1
+		return newServer(t, &mcp.ServerOptions{Initialized: func(context.Context, *mcp.ServerSession) { initialized[i] <- struct{}{} }})
+	}, &mcp.HTTPOptions{Sessions: store, Broker: &forgetfulBroker{}}) // replica 1 hears of the notification, not of the state it makes
+	session := c.initialize(t, 0)
+	require.Equal(t, http.StatusOK, c.post(t, 1, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Code, "replica 1 takes up a copy")
+	require.Equal(t, http.StatusAccepted, c.post(t, 0, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	for i, ch := range initialized {
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("replica %d never handled notifications/initialized", i)
+		}
+	}
+	puts := store.states()
+	require.Len(t, puts, 2, "initialize, and notifications/initialized at replica 0 only: %v", puts)
+	assert.Contains(t, puts[1], `"ready":true`)
 }
 
 // A call's stream closed for polling and resumed at another replica than
