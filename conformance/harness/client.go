@@ -220,29 +220,32 @@ func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary
 // JudgeClientLeg judges one client leg's results: every scenario req names must have run,
 // everything that ran is judged (scored or not), leg.Expectations are excused, and a CLI
 // exit status that contradicts the results fails the leg. leg.CheckFaults are taken out
-// of their scenarios first and reported as excused (or as failures when stale). A
+// of their scenarios first and reported as excused (or as failures when stale), and so
+// are the warnings of a reconnection late on a busy machine (ExcuseLateReconnects). A
 // --requirements leg is judged by JudgeLeg (the CLI exits non-zero iff a scored scenario
 // recorded a FAILURE); with --suite the CLI exits non-zero iff any check failed or warned.
 func JudgeClientLeg(scenarios []Scenario, req Requirements, leg ClientLeg, exitCode int) Report {
 	scenarios, excused, stale := ExcuseChecks(scenarios, leg.CheckFaults)
+	scenarios, late := ExcuseLateReconnects(scenarios)
 	var r Report
 	if leg.Revision != "" {
 		r = JudgeLeg(scenarios, req, leg.Expectations, exitCode)
 	} else {
-		r = judgeSuiteLeg(scenarios, req, leg.Expectations, exitCode)
+		r = judgeSuiteLeg(scenarios, req, leg.Expectations, exitCode, len(late) > 0)
 	}
 	for _, v := range stale {
 		r.add(v)
 	}
-	r.Excused = append(r.Excused, excused...)
+	r.Excused = append(append(r.Excused, excused...), late...)
 	return r
 }
 
 // judgeSuiteLeg is JudgeLeg for a --suite run, whose exit status is non-zero iff any
-// check of any scenario failed or warned.
-func judgeSuiteLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int) Report {
+// check of any scenario failed or warned; warned tells that a warning was taken out of
+// the scenarios before (ExcuseLateReconnects).
+func judgeSuiteLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int, warned bool) Report {
 	r := Judge(scenarios, req.All())
-	cliFailure := false
+	cliFailure := warned
 	for _, v := range r.Verdicts {
 		cliFailure = cliFailure || v.Failed > 0 || v.Warnings > 0
 	}
