@@ -34,6 +34,7 @@ type ServerSession struct {
 	logLevel   int             // index in logLevels; -1 = logging off
 	subscribed map[string]bool // resource URIs
 	revision   uint64          // of the shared state this copy holds (see sharedState.Revision)
+	principal  string          // who initialize acted for (WithPrincipal); "" for none
 	inflight   map[string]*requestContext
 	onChange   func()      // set before the session serves: the shared state changed (see stateChanged)
 	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)

@@ -19,6 +19,7 @@ type sharedState struct {
 	Ready        bool            `json:"ready,omitempty"` // notifications/initialized arrived
 	LogLevel     int             `json:"logLevel"`        // index in logLevels; -1: off
 	Subscribed   []string        `json:"subscribed,omitempty"`
+	Principal    string          `json:"principal,omitempty"` // see ServerSession.admits
 	// Revision counts the changes of the state: a copy leaves a state of
 	// its own revision or older unapplied, so that a state read or
 	// published before a change does not undo it.
@@ -42,6 +43,7 @@ func (ss *ServerSession) snapshot() (st sharedState, ok bool) {
 		Ready:        ss.state == stateReady,
 		LogLevel:     ss.logLevel,
 		Subscribed:   slices.Sorted(maps.Keys(ss.subscribed)),
+		Principal:    ss.principal,
 	}, true
 }
 
@@ -83,6 +85,7 @@ func (ss *ServerSession) restore(doc []byte) error {
 	ss.declared = caps
 	ss.offered = ss.server.offer(st.Version)
 	ss.logLevel = st.LogLevel
+	ss.principal = st.Principal
 	clear(ss.subscribed)
 	for _, uri := range st.Subscribed {
 		ss.subscribed[uri] = true
