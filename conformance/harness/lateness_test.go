@@ -74,3 +74,22 @@ func TestJudgeClientLegStaysGreenWithAReconnectionLateOnABusyMachine(t *testing.
 	r = harness.JudgeClientLeg([]harness.Scenario{s}, req, harness.ClientLeg{Suite: "all"}, 1)
 	assert.False(t, r.Green(true), "a very late reconnection fails")
 }
+
+func TestExitWithoutSolo(t *testing.T) {
+	late := harness.Scenario{Name: "sse-retry", Checks: []harness.Check{retryTiming(harness.StatusFailure, slightlyLate)}}
+	tests := []struct {
+		name      string
+		scenarios []harness.Scenario
+		exit      int
+		want      int
+	}{
+		{"only the solo scenario failed", []harness.Scenario{late, scenario("tools_call", "SUCCESS")}, 1, 0},
+		{"another scenario failed too", []harness.Scenario{late, scenario("tools_call", "FAILURE")}, 1, 1},
+		{"another scenario warned", []harness.Scenario{late, scenario("tools_call", "WARNING")}, 1, 1},
+		{"nothing failed, yet the CLI did: it stays for the cross-check", []harness.Scenario{scenario("sse-retry", "SUCCESS"), scenario("tools_call", "SUCCESS")}, 1, 1},
+		{"all passed", []harness.Scenario{scenario("sse-retry", "SUCCESS")}, 0, 0},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, harness.ExitWithoutSolo(tt.scenarios, tt.exit), tt.name)
+	}
+}
