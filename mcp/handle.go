@@ -123,6 +123,12 @@ func (ss *ServerSession) admit(method string) error {
 func (ss *ServerSession) notification(ctx context.Context, req *rpc.Request) error {
 	switch req.Method {
 	case "notifications/initialized":
+		if f := ss.refresh; f != nil && !relayed(ctx) {
+			// It is handled after its POST was answered: the client may
+			// have changed the state at another replica since. Saving the
+			// copy as it was would undo that.
+			f()
+		}
 		ss.mu.Lock()
 		first := ss.state == stateInitialized
 		if first {

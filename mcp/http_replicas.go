@@ -97,6 +97,11 @@ func topic(session string) string { return "mcp/session/" + session }
 // It puts the state at once when there is one (a session taken up).
 func (r *replicas) share(sess *httpSession) {
 	sess.ss.onChange = func() { r.save(sess) }
+	sess.ss.refresh = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		r.refresh(ctx, sess)
+	}
 	sess.ss.hears = sess.hasGetClient
 	if r.broker == nil {
 		return
@@ -159,6 +164,28 @@ func (r *replicas) load(ctx context.Context, id string) (*httpSession, int, erro
 func (r *replicas) touch(ctx context.Context, sess *httpSession) bool {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
+	if !r.refresh(ctx, sess) {
+		return false
+	}
+	now := time.Now()
+	if !sess.touchDue(now, r.ttl/4) {
+		return true
+	}
+	err := r.sessions.Touch(ctx, sess.id, r.ttl)
+	if errors.Is(err, ErrSessionNotFound) {
+		return false
+	}
+	if err != nil {
+		r.h.log.Warn("mcp: cannot renew a shared session", "session", sess.id, "error", err)
+		return true
+	}
+	sess.touched(now)
+	return true
+}
+
+// refresh brings the copy of a shared session up to date with the store;
+// false when the store no longer has the session.
+func (r *replicas) refresh(ctx context.Context, sess *httpSession) bool {
 	doc, err := r.sessions.Get(ctx, sess.id)
 	switch {
 	case errors.Is(err, ErrSessionNotFound):
@@ -170,19 +197,6 @@ func (r *replicas) touch(ctx context.Context, sess *httpSession) bool {
 			r.h.log.Warn("mcp: the stored state of a session is not usable", "session", sess.id, "error", err)
 		}
 	}
-	now := time.Now()
-	if !sess.touchDue(now, r.ttl/4) {
-		return true
-	}
-	err = r.sessions.Touch(ctx, sess.id, r.ttl)
-	if errors.Is(err, ErrSessionNotFound) {
-		return false
-	}
-	if err != nil {
-		r.h.log.Warn("mcp: cannot renew a shared session", "session", sess.id, "error", err)
-		return true
-	}
-	sess.touched(now)
 	return true
 }
 

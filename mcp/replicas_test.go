@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // cluster is several replicas of one server, each its own Server and
@@ -583,6 +584,55 @@ func TestARelayedNotificationIsSavedOnlyWhereItWasPosted(t *testing.T) {
 	puts := store.states()
 	require.Len(t, puts, 2, "initialize, and notifications/initialized at replica 0 only: %v", puts)
 	assert.Contains(t, puts[1], `"ready":true`)
+}
+
+// notifications/initialized is handled after its POST was answered, so the
+// client may change the session's state at another replica before the
+// replica it was POSTed to saves it: that replica takes the change up
+// before saving, instead of putting back the state it had.
+func TestAStateChangeMadeWhileNotificationsInitializedWaitsIsKept(t *testing.T) {
+	var c *cluster
+	var session string
+	var replicas atomic.Int32
+	handled := make(chan struct{}, 1)
+	c = newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		i := replicas.Add(1) - 1
+		opts := &mcp.ServerOptions{}
+		if i == 1 {
+			opts.Middleware = []rpc.Middleware{func(next rpc.Handler) rpc.Handler {
+				return rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+					if req.Method != "notifications/initialized" {
+						return next.Handle(ctx, req)
+					}
+					// The client's next request, served at replica 0 before this
+					// notification is handled here.
+					w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"debug"}}`)
+					assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
+					defer func() { handled <- struct{}{} }()
+					return next.Handle(ctx, req)
+				})
+			}}
+		}
+		s := newServer(t, opts)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "chatty"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			require.NoError(t, req.Session.Log(ctx, mcp.LoggingLevel("debug"), "t", "a debug line"))
+			return &mcp.CallToolResult{}, nil
+		}))
+		return s
+	}, &mcp.HTTPOptions{Broker: &forgetfulBroker{}})
+	session = c.initialize(t, 0)
+	require.Equal(t, http.StatusAccepted, c.post(t, 1, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	select {
+	case <-handled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("replica 1 never handled notifications/initialized")
+	}
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"chatty"}}`
+	for i := range 2 {
+		w := c.post(t, i, session, call)
+		require.Equal(t, http.StatusOK, w.Code)
+		assert.Contains(t, w.Body.String(), "a debug line", "the level set at replica 0 holds at replica %d", i)
+	}
 }
 
 // A call's stream closed for polling and resumed at another replica than
