@@ -97,11 +97,6 @@ func topic(session string) string { return "mcp/session/" + session }
 // It puts the state at once when there is one (a session taken up).
 func (r *replicas) share(sess *httpSession) {
 	sess.ss.onChange = func() { r.save(sess) }
-	sess.ss.refresh = func() {
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		defer cancel()
-		r.refresh(ctx, sess)
-	}
 	sess.ss.hears = sess.hasGetClient
 	if r.broker == nil {
 		return
@@ -236,7 +231,7 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 	}
 	switch m.Kind {
 	case kindFrame:
-		if sess.deliverShared(context.Background(), inFrame{msg: m.Body, ctx: withRelayed(context.Background())}) != nil {
+		if sess.deliverShared(context.Background(), inFrame{msg: m.Body, ctx: context.Background()}) != nil {
 			r.h.log.Debug("mcp: a shared frame reached an ended session", "session", sess.id)
 		}
 	case kindEnd:

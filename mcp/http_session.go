@@ -107,7 +107,7 @@ func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
 func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	select {
 	case f := <-s.in:
-		mctx := f.ctx // a frame another replica passed on has no POST
+		var mctx context.Context
 		if f.r != nil {
 			mctx = rpc.WithHTTPRequest(f.ctx, f.r)
 		}

@@ -559,11 +559,11 @@ func (p *puttingSessions) states() []string {
 	return slices.Clone(p.puts)
 }
 
-// The state a notification changes is saved by the replica it was POSTed
-// to alone: a copy that hears of it from that replica applies it without
-// putting its own whole state, which could land after, and undo, a change
-// made meanwhile at a third replica.
-func TestARelayedNotificationIsSavedOnlyWhereItWasPosted(t *testing.T) {
+// notifications/initialized puts no state, at the replica it was POSTed to
+// or at a copy that hears of it: it is handled after its 202, and a whole
+// state put then could undo a change made meanwhile at another replica.
+// The next change a request makes takes it along.
+func TestNotificationsInitializedPutsNoState(t *testing.T) {
 	store := &puttingSessions{SessionStore: mcp.NewMemorySessionStore()}
 	var replicas atomic.Int32
 	initialized := []chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}
@@ -582,14 +582,18 @@ func TestARelayedNotificationIsSavedOnlyWhereItWasPosted(t *testing.T) {
 		}
 	}
 	puts := store.states()
-	require.Len(t, puts, 2, "initialize, and notifications/initialized at replica 0 only: %v", puts)
-	assert.Contains(t, puts[1], `"ready":true`)
+	require.Len(t, puts, 1, "initialize alone: %v", puts)
+	assert.NotContains(t, puts[0], `"ready"`)
+	w := c.post(t, 1, session, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"debug"}}`)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	puts = store.states()
+	require.Len(t, puts, 2)
+	assert.Contains(t, puts[1], `"ready":true`, "the next change takes it along")
 }
 
 // notifications/initialized is handled after its POST was answered, so the
 // client may change the session's state at another replica before the
-// replica it was POSTed to saves it: that replica takes the change up
-// before saving, instead of putting back the state it had.
+// replica it was POSTed to handles it: that change holds.
 func TestAStateChangeMadeWhileNotificationsInitializedWaitsIsKept(t *testing.T) {
 	var c *cluster
 	var session string

@@ -37,7 +37,6 @@ type ServerSession struct {
 	principal  string          // who initialize acted for (WithPrincipal); "" for none
 	inflight   map[string]*requestContext
 	onChange   func()      // set before the session serves: the shared state changed (see stateChanged)
-	refresh    func()      // set before the session serves: take up the latest shared state (see notification)
 	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
 	tasks      *taskRunner // set before the session serves: where its tasks are kept; nil: the server's
 	owner      string      // its tasks' owner without an id (see taskOwner)

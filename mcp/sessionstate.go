@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -99,22 +98,4 @@ func (ss *ServerSession) stateChanged() {
 	if f := ss.onChange; f != nil {
 		f()
 	}
-}
-
-type relayedKey struct{}
-
-// withRelayed marks the context of a message another replica was POSTed
-// and passed on to this one's copy of the session.
-func withRelayed(ctx context.Context) context.Context {
-	return context.WithValue(ctx, relayedKey{}, true)
-}
-
-// relayed reports whether the message being handled was passed on by the
-// replica it was POSTed to. What such a message changes in the session's
-// state is that replica's to save: the copies apply it, and saving it too
-// would race the save of a change made elsewhere meanwhile (a whole state
-// put later undoes one put sooner).
-func relayed(ctx context.Context) bool {
-	v, _ := ctx.Value(relayedKey{}).(bool)
-	return v
 }
