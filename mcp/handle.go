@@ -139,15 +139,16 @@ func (ss *ServerSession) admit(method string) error {
 func (ss *ServerSession) notification(ctx context.Context, req *rpc.Request) error {
 	switch req.Method {
 	case "notifications/initialized":
+		// Not saved (stateChanged): a notification is handled after its
+		// POST was answered, when the client may have changed the session
+		// at another replica; putting this copy's whole state then would
+		// undo that. The next change a request makes takes it along.
 		ss.mu.Lock()
 		first := ss.state == stateInitialized
 		if first {
 			ss.state = stateReady
 		}
 		ss.mu.Unlock()
-		if first {
-			ss.stateChanged()
-		}
 		if first && ss.server.opts.Initialized != nil {
 			ss.server.opts.Initialized(ctx, ss)
 		}

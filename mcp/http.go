@@ -527,17 +527,18 @@ func (h *StreamableHTTPHandler) find(ctx context.Context, id string) (*httpSessi
 		if sess == nil {
 			return nil, http.StatusNotFound, errors.New("session not found")
 		}
-		return sess, 0, nil
+		return admitted(ctx, sess, 0, nil)
 	}
 	if sess == nil {
-		return h.rep.load(ctx, id)
+		sess, status, err := h.rep.load(ctx, id)
+		return admitted(ctx, sess, status, err)
 	}
 	if !h.rep.touch(ctx, sess) {
 		// Ended or expired on the other replicas.
 		sess.release()
 		return nil, http.StatusNotFound, errors.New("session not found")
 	}
-	return sess, 0, nil
+	return admitted(ctx, sess, 0, nil)
 }
 
 // malformedSessionID is the reason a session id that no server could have

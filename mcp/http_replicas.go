@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/schemarpc/schemarpc/rpc"
@@ -108,8 +109,11 @@ func (r *replicas) share(sess *httpSession) {
 	sess.unshare = stop
 }
 
-// save puts a session's state in the store.
+// save puts a session's state in the store. Saves of one session run one
+// at a time, so that the store ends with the latest revision.
 func (r *replicas) save(sess *httpSession) {
+	sess.saving.Lock()
+	defer sess.saving.Unlock()
 	st, ok := sess.ss.snapshot()
 	if !ok {
 		return
@@ -144,16 +148,24 @@ func (r *replicas) load(ctx context.Context, id string) (*httpSession, int, erro
 	return r.h.adopt(id, doc)
 }
 
-// touch keeps a shared session alive in the store, at most every quarter
-// of its ttl; false when the store no longer has it (it ended or expired
-// elsewhere).
+// touch brings a shared session this replica holds up to date with the
+// store before one of its requests is served, and keeps it alive there,
+// at most every quarter of its ttl; false when the store no longer has it
+// (it ended or expired elsewhere). The state is read on every request:
+// the word of a change made at another replica (kindState) travels apart
+// from the client's next request and may come after it, or never, when
+// this copy subscribed after it was published; the store has every change
+// a client has seen answered.
 func (r *replicas) touch(ctx context.Context, sess *httpSession) bool {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	if !r.refresh(ctx, sess) {
+		return false
+	}
 	now := time.Now()
 	if !sess.touchDue(now, r.ttl/4) {
 		return true
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	defer cancel()
 	err := r.sessions.Touch(ctx, sess.id, r.ttl)
 	if errors.Is(err, ErrSessionNotFound) {
 		return false
@@ -163,9 +175,19 @@ func (r *replicas) touch(ctx context.Context, sess *httpSession) bool {
 		return true
 	}
 	sess.touched(now)
-	// The renewal also brings this copy up to date, in case the word of a
-	// change made at another replica was lost.
-	if doc, err := r.sessions.Get(ctx, sess.id); err == nil {
+	return true
+}
+
+// refresh brings the copy of a shared session up to date with the store;
+// false when the store no longer has the session.
+func (r *replicas) refresh(ctx context.Context, sess *httpSession) bool {
+	doc, err := r.sessions.Get(ctx, sess.id)
+	switch {
+	case errors.Is(err, ErrSessionNotFound):
+		return false
+	case err != nil:
+		r.h.log.Warn("mcp: cannot read a shared session's state", "session", sess.id, "error", err)
+	default:
 		if err := sess.ss.restore(doc); err != nil {
 			r.h.log.Warn("mcp: the stored state of a session is not usable", "session", sess.id, "error", err)
 		}
@@ -234,6 +256,7 @@ type replicaState struct {
 	unshare   func()                  // ends the broker subscription; nil when none
 	local     bool                    // closing lets this copy go; the session lives on elsewhere
 	lastTouch time.Time
+	saving    sync.Mutex // held by save: one at a time (not guarded by mu)
 }
 
 // touchDue reports whether the session's state was last renewed longer

@@ -11,8 +11,9 @@ import (
 // client's when supported, else the latest), records the client's
 // capabilities and offers the server's. A server configured without any
 // handshake version refuses with -32022 and the versions it serves, so
-// that a client can switch to the stateless protocol.
-func (ss *ServerSession) initialize(p *InitializeRequestParams) (*InitializeResult, error) {
+// that a client can switch to the stateless protocol. The session is
+// bound to the principal of ctx (WithPrincipal), when there is one.
+func (ss *ServerSession) initialize(ctx context.Context, p *InitializeRequestParams) (*InitializeResult, error) {
 	if !ss.server.servesLegacy() {
 		return nil, ss.server.unsupportedVersion(p.ProtocolVersion)
 	}
@@ -26,6 +27,7 @@ func (ss *ServerSession) initialize(p *InitializeRequestParams) (*InitializeResu
 	ss.caps = clientCapsOf(p.Capabilities)
 	ss.declared = p.Capabilities
 	ss.offered = offered
+	ss.principal = PrincipalFromContext(ctx)
 	ss.mu.Unlock()
 	ss.stateChanged()
 	if ss.log.Enabled(context.Background(), slog.LevelInfo) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // cluster is several replicas of one server, each its own Server and
@@ -378,29 +380,32 @@ func TestAClosedReplicaTakesUpNoSession(t *testing.T) {
 }
 
 // A session whose state left the store (expired, or dropped without a
-// word to this replica) is 404 at a replica holding a copy, once the copy
-// is due to renew it.
+// word to this replica) is 404 at a replica holding a copy, from its next
+// request on: every request reads the state.
 func TestACopyOfASessionGoneFromTheStoreIsNotFound(t *testing.T) {
 	store := mcp.NewMemorySessionStore()
-	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: store, SessionTimeout: 2 * time.Second})
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: store, SessionTimeout: time.Hour})
 	id := c.initialize(t, 0)
 	require.Equal(t, http.StatusOK, c.post(t, 1, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`).Code) // replica 1 holds a copy
 	require.NoError(t, store.Delete(bg(t), id))
-	time.Sleep(600 * time.Millisecond) // past a quarter of the ttl: the next request renews
 	w := c.post(t, 1, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	assert.Equal(t, http.StatusNotFound, w.Code)
 	assert.Contains(t, w.Body.String(), "session not found")
 }
 
-// unreliableSessions fails the calls named.
+// unreliableSessions fails the calls named; with keep, what it is put
+// lives an hour whatever the ttl, so that a failed renewal loses nothing.
 type unreliableSessions struct {
 	mcp.SessionStore
-	put, touch bool
+	put, touch, keep bool
 }
 
 func (u unreliableSessions) Put(ctx context.Context, id string, state []byte, ttl time.Duration) error {
 	if u.put {
 		return errors.New("connection refused")
+	}
+	if u.keep {
+		ttl = time.Hour
 	}
 	return u.SessionStore.Put(ctx, id, state, ttl)
 }
@@ -426,7 +431,7 @@ func TestASessionTheStoreCouldNotTakeEnds(t *testing.T) {
 // A store that fails to renew a session does not end it: the request is
 // served, and the renewal tried again later.
 func TestAFailedRenewalDoesNotEndASession(t *testing.T) {
-	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: unreliableSessions{SessionStore: mcp.NewMemorySessionStore(), touch: true}, SessionTimeout: 400 * time.Millisecond})
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: unreliableSessions{SessionStore: mcp.NewMemorySessionStore(), touch: true, keep: true}, SessionTimeout: 400 * time.Millisecond})
 	id := c.initialize(t, 0)
 	for i := range 3 {
 		time.Sleep(150 * time.Millisecond) // a renewal is due at every request
@@ -485,6 +490,153 @@ func TestAStateChangeReachesTheOtherCopies(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return strings.Contains(c.post(t, 1, session, call).Body.String(), "a debug line")
 	}, 5*time.Second, 20*time.Millisecond, "the copy at replica 1 follows the level set at replica 0")
+}
+
+// forgetfulBroker loses what replicas publish about a session's state
+// (kind "state"), as a subscription made just after the publication, or
+// a message that comes after the client's next request, would.
+type forgetfulBroker struct{ mcp.MemoryBroker }
+
+func (b *forgetfulBroker) Publish(ctx context.Context, topic string, msg []byte) error {
+	if strings.Contains(string(msg), `"kind":"state"`) {
+		return nil
+	}
+	return b.MemoryBroker.Publish(ctx, topic, msg)
+}
+
+// A change of a session's state answered at one replica holds for the
+// client's very next request at a replica that already holds a copy, even
+// when the word of it from the other replica never arrives: a copy reads
+// the state before each request.
+func TestAStateChangeHoldsAtTheNextRequestAtAnotherCopy(t *testing.T) {
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		s := newServer(t, nil)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "chatty"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			require.NoError(t, req.Session.Log(ctx, mcp.LoggingLevel("debug"), "t", "a debug line"))
+			return &mcp.CallToolResult{}, nil
+		}))
+		return s
+	}, &mcp.HTTPOptions{Broker: &forgetfulBroker{}})
+	session := c.initialize(t, 0)
+	require.Equal(t, http.StatusAccepted, c.post(t, 0, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty"}}`
+	w := c.post(t, 1, session, call) // replica 1 takes up a copy: logging is off
+	require.Equal(t, http.StatusOK, w.Code)
+	require.NotContains(t, w.Body.String(), "a debug line")
+
+	for _, level := range []struct {
+		name    string
+		logs    bool
+		replica int
+	}{{"debug", true, 0}, {"error", false, 1}, {"debug", true, 0}} {
+		w = c.post(t, level.replica, session, `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"`+level.name+`"}}`)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		for i := range 2 {
+			w = c.post(t, i, session, call)
+			require.Equal(t, http.StatusOK, w.Code)
+			assert.Equal(t, level.logs, strings.Contains(w.Body.String(), "a debug line"), "replica %d after %s set at replica %d", i, level.name, level.replica)
+		}
+	}
+}
+
+// puttingSessions records the states put.
+type puttingSessions struct {
+	mcp.SessionStore
+	mu   sync.Mutex
+	puts []string
+}
+
+func (p *puttingSessions) Put(ctx context.Context, id string, state []byte, ttl time.Duration) error {
+	p.mu.Lock()
+	p.puts = append(p.puts, string(state))
+	p.mu.Unlock()
+	return p.SessionStore.Put(ctx, id, state, ttl)
+}
+
+func (p *puttingSessions) states() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.puts)
+}
+
+// notifications/initialized puts no state, at the replica it was POSTed to
+// or at a copy that hears of it: it is handled after its 202, and a whole
+// state put then could undo a change made meanwhile at another replica.
+// The next change a request makes takes it along.
+func TestNotificationsInitializedPutsNoState(t *testing.T) {
+	store := &puttingSessions{SessionStore: mcp.NewMemorySessionStore()}
+	var replicas atomic.Int32
+	initialized := []chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}
+	c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		i := replicas.Add(1) - 1
+		return newServer(t, &mcp.ServerOptions{Initialized: func(context.Context, *mcp.ServerSession) { initialized[i] <- struct{}{} }})
+	}, &mcp.HTTPOptions{Sessions: store, Broker: &forgetfulBroker{}}) // replica 1 hears of the notification, not of the state it makes
+	session := c.initialize(t, 0)
+	require.Equal(t, http.StatusOK, c.post(t, 1, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Code, "replica 1 takes up a copy")
+	require.Equal(t, http.StatusAccepted, c.post(t, 0, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	for i, ch := range initialized {
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("replica %d never handled notifications/initialized", i)
+		}
+	}
+	puts := store.states()
+	require.Len(t, puts, 1, "initialize alone: %v", puts)
+	assert.NotContains(t, puts[0], `"ready"`)
+	w := c.post(t, 1, session, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"debug"}}`)
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	puts = store.states()
+	require.Len(t, puts, 2)
+	assert.Contains(t, puts[1], `"ready":true`, "the next change takes it along")
+}
+
+// notifications/initialized is handled after its POST was answered, so the
+// client may change the session's state at another replica before the
+// replica it was POSTed to handles it: that change holds.
+func TestAStateChangeMadeWhileNotificationsInitializedWaitsIsKept(t *testing.T) {
+	var c *cluster
+	var session string
+	var replicas atomic.Int32
+	handled := make(chan struct{}, 1)
+	c = newCluster(t, 2, func(t *testing.T) *mcp.Server {
+		i := replicas.Add(1) - 1
+		opts := &mcp.ServerOptions{}
+		if i == 1 {
+			opts.Middleware = []rpc.Middleware{func(next rpc.Handler) rpc.Handler {
+				return rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
+					if req.Method != "notifications/initialized" {
+						return next.Handle(ctx, req)
+					}
+					// The client's next request, served at replica 0 before this
+					// notification is handled here.
+					w := c.post(t, 0, session, `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"debug"}}`)
+					assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
+					defer func() { handled <- struct{}{} }()
+					return next.Handle(ctx, req)
+				})
+			}}
+		}
+		s := newServer(t, opts)
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: "chatty"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			require.NoError(t, req.Session.Log(ctx, mcp.LoggingLevel("debug"), "t", "a debug line"))
+			return &mcp.CallToolResult{}, nil
+		}))
+		return s
+	}, &mcp.HTTPOptions{Broker: &forgetfulBroker{}})
+	session = c.initialize(t, 0)
+	require.Equal(t, http.StatusAccepted, c.post(t, 1, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Code)
+	select {
+	case <-handled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("replica 1 never handled notifications/initialized")
+	}
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"chatty"}}`
+	for i := range 2 {
+		w := c.post(t, i, session, call)
+		require.Equal(t, http.StatusOK, w.Code)
+		assert.Contains(t, w.Body.String(), "a debug line", "the level set at replica 0 holds at replica %d", i)
+	}
 }
 
 // A call's stream closed for polling and resumed at another replica than

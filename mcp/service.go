@@ -30,7 +30,7 @@ func session(ctx context.Context) *ServerSession { return SessionFromContext(ctx
 func emptyResult() *EmptyResult { return &EmptyResult{} }
 
 func (v service) Initialize(ctx context.Context, p *InitializeRequestParams) (*InitializeResult, error) {
-	return session(ctx).initialize(p)
+	return session(ctx).initialize(ctx, p)
 }
 
 func (v service) NotificationsInitialized(context.Context, *NotificationParams) error { return nil }

@@ -33,6 +33,8 @@ type ServerSession struct {
 	initDone   chan struct{}   // closed when an initialize read earlier has been handled
 	logLevel   int             // index in logLevels; -1 = logging off
 	subscribed map[string]bool // resource URIs
+	revision   uint64          // of the shared state this copy holds (see sharedState.Revision)
+	principal  string          // who initialize acted for (WithPrincipal); "" for none
 	inflight   map[string]*requestContext
 	onChange   func()      // set before the session serves: the shared state changed (see stateChanged)
 	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)

@@ -18,23 +18,31 @@ type sharedState struct {
 	Ready        bool            `json:"ready,omitempty"` // notifications/initialized arrived
 	LogLevel     int             `json:"logLevel"`        // index in logLevels; -1: off
 	Subscribed   []string        `json:"subscribed,omitempty"`
+	Principal    string          `json:"principal,omitempty"` // see ServerSession.admits
+	// Revision counts the changes of the state: a copy leaves a state of
+	// its own revision or older unapplied, so that a state read or
+	// published before a change does not undo it.
+	Revision uint64 `json:"revision,omitempty"`
 }
 
-// snapshot returns the session's shared state; ok is false before
-// initialize has been answered.
+// snapshot returns the session's shared state as its next revision; ok
+// is false before initialize has been answered.
 func (ss *ServerSession) snapshot() (st sharedState, ok bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.state == stateNew {
 		return sharedState{}, false
 	}
+	ss.revision++
 	return sharedState{
+		Revision:     ss.revision,
 		Version:      ss.version,
 		Capabilities: ss.clientCaps,
 		ClientInfo:   ss.clientInfo,
 		Ready:        ss.state == stateReady,
 		LogLevel:     ss.logLevel,
 		Subscribed:   slices.Sorted(maps.Keys(ss.subscribed)),
+		Principal:    ss.principal,
 	}, true
 }
 
@@ -45,6 +53,9 @@ var errBadSharedState = errors.New("mcp: the stored session state is not usable"
 // restore takes up a session initialized elsewhere from its shared state,
 // or brings a copy up to date with what another replica changed: after it
 // the session is as the state says, log level and subscriptions included.
+// Once the copy holds a state, one of its own revision or older changes
+// nothing: it was read or published before a change the copy already has
+// (possibly one made here and not yet saved).
 func (ss *ServerSession) restore(doc []byte) error {
 	var st sharedState
 	if err := json.Unmarshal(doc, &st); err != nil || st.Version == "" || !ss.server.serves(st.Version) || st.LogLevel < -1 || st.LogLevel >= len(logLevels) {
@@ -58,6 +69,10 @@ func (ss *ServerSession) restore(doc []byte) error {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if ss.state != stateNew && st.Revision <= ss.revision {
+		return nil
+	}
+	ss.revision = st.Revision
 	ss.state = stateInitialized
 	if st.Ready {
 		ss.state = stateReady
@@ -69,6 +84,7 @@ func (ss *ServerSession) restore(doc []byte) error {
 	ss.declared = caps
 	ss.offered = ss.server.offer(st.Version)
 	ss.logLevel = st.LogLevel
+	ss.principal = st.Principal
 	clear(ss.subscribed)
 	for _, uri := range st.Subscribed {
 		ss.subscribed[uri] = true

@@ -24,8 +24,17 @@ type RetryData struct {
 // when limit is not empty, which limit it hit. The request was not run.
 // Over HTTP the transports answer it with 429 and a Retry-After header.
 func RateLimited(retryAfter time.Duration, limit string) *Error {
+	return RetryLater("rate limit exceeded", retryAfter, limit)
+}
+
+// RetryLater returns a refusal of a request that was not run and may
+// succeed later: code -32000 with message, and data {"retryAfterMs": n,
+// "limit": "…"} as [RateLimited] has it, so that [RetryAfter] and the
+// HTTP transports (429 with Retry-After) treat every such refusal alike.
+// A circuit breaker that fails calls fast uses it.
+func RetryLater(message string, retryAfter time.Duration, limit string) *Error {
 	ms := (retryAfter + time.Millisecond - 1) / time.Millisecond
-	return ServerError(CodeServerBusy, "rate limit exceeded").WithData(RetryData{RetryAfterMs: max(int64(ms), 1), Limit: limit})
+	return ServerError(CodeServerBusy, message).WithData(RetryData{RetryAfterMs: max(int64(ms), 1), Limit: limit})
 }
 
 // RetryAfter reports the wait a refusal asks for: the retryAfterMs of the

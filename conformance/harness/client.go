@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -212,37 +213,105 @@ func runClientLeg(ctx context.Context, opts ClientOptions, leg ClientLeg, binary
 	if err != nil && !errors.Is(err, ErrNoResults) {
 		return lr, err
 	}
+	exitCode := run.ExitCode
+	if leg.Suite == "all" && !leg.Next {
+		if scenarios, exitCode, err = runSolo(ctx, tools, binary, timeout, outDir, scenarios, exitCode, log); err != nil {
+			return lr, err
+		}
+	}
 	lr.Scenarios = scenarios
-	lr.Report = JudgeClientLeg(scenarios, lr.Required, leg, run.ExitCode)
+	lr.Report = JudgeClientLeg(scenarios, lr.Required, leg, exitCode)
 	return lr, nil
+}
+
+// SoloClientScenarios are the 0.1.16 client scenarios whose checks time the client on
+// the suite's wall clock (sse-retry: the reconnection after the retry delay). The CLI
+// runs a suite's scenarios in parallel, their mock servers in its one Node process, whose
+// event loop, busy with the others, can take the GET of a punctual client half a second
+// late. So each of these runs again alone after the suite, into the same output directory,
+// and is judged from that run (ReadClientResults keeps the latest).
+var SoloClientScenarios = []string{"sse-retry"}
+
+// runSolo runs each of SoloClientScenarios that ran in the suite again alone, and returns
+// the results with the solo runs in place and the exit status that goes with them
+// (ExitWithoutSolo's, then the solo runs' worst).
+func runSolo(ctx context.Context, tools Tools, binary string, timeout time.Duration, outDir string, scenarios []Scenario, exitCode int, log io.Writer) ([]Scenario, int, error) {
+	exitCode = ExitWithoutSolo(scenarios, exitCode)
+	ran := map[string]bool{}
+	for _, s := range scenarios {
+		ran[s.Name] = true
+	}
+	again := false
+	for _, name := range SoloClientScenarios {
+		if !ran[name] {
+			continue
+		}
+		fmt.Fprintf(log, "running %s again alone\n", name)
+		run, err := tools.runCLI(ctx, "client", "--command", binary, "--scenario", name,
+			"--timeout", strconv.FormatInt(timeout.Milliseconds(), 10), "-o", outDir)
+		if err != nil {
+			return scenarios, exitCode, err
+		}
+		exitCode = max(exitCode, run.ExitCode)
+		again = true
+	}
+	if !again {
+		return scenarios, exitCode, nil
+	}
+	scenarios, err := ReadClientResults(outDir)
+	return scenarios, exitCode, err
+}
+
+// ExitWithoutSolo returns the exit status of a --suite run with what its
+// SoloClientScenarios contributed taken out: 0 when they alone had failing or warning
+// checks (the CLI exits non-zero iff any check failed or warned), else exitCode.
+func ExitWithoutSolo(scenarios []Scenario, exitCode int) int {
+	soloBad := false
+	for _, s := range scenarios {
+		v := judgeScenario(s)
+		if v.Failed == 0 && v.Warnings == 0 {
+			continue
+		}
+		if !slices.Contains(SoloClientScenarios, s.Name) {
+			return exitCode
+		}
+		soloBad = true
+	}
+	if soloBad {
+		return 0
+	}
+	return exitCode
 }
 
 // JudgeClientLeg judges one client leg's results: every scenario req names must have run,
 // everything that ran is judged (scored or not), leg.Expectations are excused, and a CLI
 // exit status that contradicts the results fails the leg. leg.CheckFaults are taken out
-// of their scenarios first and reported as excused (or as failures when stale). A
+// of their scenarios first and reported as excused (or as failures when stale), and so
+// are the warnings of a reconnection late on a busy machine (ExcuseLateReconnects). A
 // --requirements leg is judged by JudgeLeg (the CLI exits non-zero iff a scored scenario
 // recorded a FAILURE); with --suite the CLI exits non-zero iff any check failed or warned.
 func JudgeClientLeg(scenarios []Scenario, req Requirements, leg ClientLeg, exitCode int) Report {
 	scenarios, excused, stale := ExcuseChecks(scenarios, leg.CheckFaults)
+	scenarios, late := ExcuseLateReconnects(scenarios)
 	var r Report
 	if leg.Revision != "" {
 		r = JudgeLeg(scenarios, req, leg.Expectations, exitCode)
 	} else {
-		r = judgeSuiteLeg(scenarios, req, leg.Expectations, exitCode)
+		r = judgeSuiteLeg(scenarios, req, leg.Expectations, exitCode, len(late) > 0)
 	}
 	for _, v := range stale {
 		r.add(v)
 	}
-	r.Excused = append(r.Excused, excused...)
+	r.Excused = append(append(r.Excused, excused...), late...)
 	return r
 }
 
 // judgeSuiteLeg is JudgeLeg for a --suite run, whose exit status is non-zero iff any
-// check of any scenario failed or warned.
-func judgeSuiteLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int) Report {
+// check of any scenario failed or warned; warned tells that a warning was taken out of
+// the scenarios before (ExcuseLateReconnects).
+func judgeSuiteLeg(scenarios []Scenario, req Requirements, exps []Expectation, exitCode int, warned bool) Report {
 	r := Judge(scenarios, req.All())
-	cliFailure := false
+	cliFailure := warned
 	for _, v := range r.Verdicts {
 		cliFailure = cliFailure || v.Failed > 0 || v.Warnings > 0
 	}

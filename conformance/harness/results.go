@@ -29,6 +29,8 @@ type Check struct {
 	Description  string `json:"description"`
 	Status       string `json:"status"`
 	ErrorMessage string `json:"errorMessage,omitempty"`
+	// Details are what the check measured, as the suite wrote them.
+	Details json.RawMessage `json:"details,omitempty"`
 }
 
 // Scenario is the outcome of one suite scenario: its name and the checks it recorded.

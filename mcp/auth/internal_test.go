@@ -157,32 +157,79 @@ func TestSameIssuer(t *testing.T) {
 	assert.False(t, sameIssuer("https://AS", "https://as"))
 }
 
+// admitted tells whether s admits info, shown as token, in session sid.
+func admitted(s *SessionTokens, sid string, info *TokenInfo, token string) bool {
+	return s.admit(sid, info, identityOf(info, token))
+}
+
+// open records session sid as opened with info, shown as token.
+func open(s *SessionTokens, sid string, info *TokenInfo, token string) {
+	s.opened(sid, info, identityOf(info, token))
+}
+
 func TestSessionTokensForgetIdleSessions(t *testing.T) {
 	now := time.Unix(1000, 0)
 	s := NewSessionTokens(time.Minute)
 	s.now = func() time.Time { return now }
 	alice := &TokenInfo{Subject: "alice", ClientID: "c"}
-	s.opened("old", alice)
+	open(s, "old", alice, "t1")
 	now = now.Add(30 * time.Second)
-	assert.True(t, s.admit("old", alice), "seen again: kept")
+	assert.True(t, admitted(s, "old", alice, "t1"), "seen again: kept")
 	now = now.Add(90 * time.Second)
-	s.opened("new", alice) // opening a session sweeps idle ones
+	open(s, "new", alice, "t1") // opening a session sweeps idle ones
 	assert.Nil(t, s.Get("old"))
 	assert.NotNil(t, s.Get("new"))
-	assert.False(t, s.admit("new", &TokenInfo{Subject: "alice", ClientID: "other"}), "another client")
-	assert.True(t, s.admit("", &TokenInfo{Subject: "bob"}))
+	assert.False(t, admitted(s, "new", &TokenInfo{Subject: "alice", ClientID: "other"}, "t2"), "another client")
+	assert.True(t, admitted(s, "", &TokenInfo{Subject: "bob"}, "t3"))
 }
 
 func TestSessionTokensRecordOnlySessionsTheySawOpened(t *testing.T) {
 	s := NewSessionTokens(time.Minute)
 	bob := &TokenInfo{Subject: "bob"}
 	for i := range 1000 {
-		assert.True(t, s.admit(fmt.Sprintf("made-up-%d", i), bob), "nothing to check an unknown id against")
+		assert.True(t, admitted(s, fmt.Sprintf("made-up-%d", i), bob, "t1"), "nothing to check an unknown id against")
 	}
 	assert.Empty(t, s.sessions, "made-up ids leave nothing behind")
 	assert.Nil(t, s.Get("made-up-1"))
-	s.opened("real", bob)
-	assert.True(t, s.admit("real", bob))
-	assert.False(t, s.admit("real", &TokenInfo{Subject: "alice"}), "a recorded session stays bound")
+	open(s, "real", bob, "t1")
+	assert.True(t, admitted(s, "real", bob, "t1"))
+	assert.False(t, admitted(s, "real", &TokenInfo{Subject: "alice"}, "t2"), "a recorded session stays bound")
 	assert.Len(t, s.sessions, 1)
+}
+
+func TestASessionIsBoundToTheWholeIdentityOfItsToken(t *testing.T) {
+	opener := &TokenInfo{Issuer: "https://as-1", Subject: "alice", ClientID: "app"}
+	nobody := &TokenInfo{Issuer: "https://as-1", Scopes: []string{"mcp"}}
+	tests := []struct {
+		name         string
+		opened       *TokenInfo
+		openedToken  string
+		next         *TokenInfo
+		nextToken    string
+		wantAdmitted bool
+	}{
+		{"the same identity with a fresh token", opener, "t1", &TokenInfo{Issuer: "https://as-1", Subject: "alice", ClientID: "app", Scopes: []string{"more"}}, "t2", true},
+		{"another issuer's alice", opener, "t1", &TokenInfo{Issuer: "https://as-2", Subject: "alice", ClientID: "app"}, "t1", false},
+		{"another subject", opener, "t1", &TokenInfo{Issuer: "https://as-1", Subject: "bob", ClientID: "app"}, "t1", false},
+		{"another client", opener, "t1", &TokenInfo{Issuer: "https://as-1", Subject: "alice", ClientID: "cli"}, "t1", false},
+		{"a token that identifies no one, on an identified session", opener, "t1", nobody, "t2", false},
+		{"quoting keeps issuer and subject apart", &TokenInfo{Issuer: "a\x00b", Subject: "c"}, "t1", &TokenInfo{Issuer: "a", Subject: "b\x00c"}, "t1", false},
+		{"another token that identifies no one", nobody, "anon-1", &TokenInfo{Issuer: "https://as-1", Scopes: []string{"mcp"}}, "anon-2", false},
+		{"an identified token on a session opened by no one", nobody, "anon-1", opener, "t1", false},
+		{"the very token that identifies no one", nobody, "anon-1", nobody, "anon-1", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewSessionTokens(time.Minute)
+			open(s, "sid", tt.opened, tt.openedToken)
+			assert.Equal(t, tt.wantAdmitted, admitted(s, "sid", tt.next, tt.nextToken))
+			assert.True(t, admitted(s, "sid", tt.opened, tt.openedToken), "the opener keeps its session")
+		})
+	}
+}
+
+func TestAnIdentityNeverCarriesTheToken(t *testing.T) {
+	id := identityOf(&TokenInfo{}, "secret-token-value")
+	assert.NotContains(t, id, "secret-token-value")
+	assert.NotEqual(t, identityOf(&TokenInfo{}, "secret-token-valuf"), id)
 }

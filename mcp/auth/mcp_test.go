@@ -57,6 +57,9 @@ func protectedMCPWith(t *testing.T, sessions *auth.SessionTokens) *httptest.Serv
 		Resource: resource, AuthorizationServers: []string{"https://as.example.com"}, ScopesSupported: []string{"mcp"},
 	}))
 	verify := auth.VerifierFunc(func(ctx context.Context, token string) (*auth.TokenInfo, error) {
+		if strings.HasPrefix(token, "anon-") { // a token that identifies no one
+			return &auth.TokenInfo{Scopes: []string{"mcp"}, Audience: []string{resource}}, nil
+		}
 		who, ok := strings.CutSuffix(token, "-token")
 		if !ok {
 			return nil, auth.ErrInvalidToken
@@ -156,19 +159,25 @@ func TestRequestStateIssuedToOneUserOpensForNoOther(t *testing.T) {
 		}
 		return string(m.Result), ""
 	}
-	first, msg := call("alice-token", "")
-	require.Empty(t, msg)
-	var r struct {
-		RequestState string `json:"requestState"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(first), &r))
-	require.NotEmpty(t, r.RequestState)
+	for _, tt := range []struct{ issuedTo, other string }{
+		{"alice-token", "bob-token"},
+		{"anon-1", "anon-2"}, // two tokens that identify no one
+		{"anon-1", "alice-token"},
+	} {
+		first, msg := call(tt.issuedTo, "")
+		require.Empty(t, msg)
+		var r struct {
+			RequestState string `json:"requestState"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(first), &r))
+		require.NotEmpty(t, r.RequestState)
 
-	_, msg = call("bob-token", r.RequestState)
-	assert.Equal(t, "invalid params: requestState was not issued for this request or has expired", msg, "another user's retry")
-	res, msg := call("alice-token", r.RequestState)
-	require.Empty(t, msg)
-	assert.Contains(t, res, "resumed pending", "the user it was issued to")
+		_, msg = call(tt.other, r.RequestState)
+		assert.Equal(t, "invalid params: requestState was not issued for this request or has expired", msg, "%s retries %s's call", tt.other, tt.issuedTo)
+		res, msg := call(tt.issuedTo, r.RequestState)
+		require.Empty(t, msg)
+		assert.Contains(t, res, "resumed pending", "the token it was issued to")
+	}
 }
 
 func TestProtectedResourceMetadataIsServed(t *testing.T) {

@@ -29,9 +29,10 @@ type RequireOptions struct {
 	// metadata, named in every challenge so that clients can discover the
 	// authorization server.
 	ResourceMetadataURL string
-	// Sessions binds each handshake-era session to the user and client
-	// that opened it (another user's or client's token on it is refused
-	// with 403) and keeps the token of its latest request for the
+	// Sessions binds each handshake-era session to the identity of the
+	// token that opened it: issuer, subject and client, or the token
+	// itself when it names neither subject nor client (another identity's
+	// token on it is refused with 403) and keeps the token of its latest request for the
 	// session's handlers ([SessionTokens.For]). nil means a SessionTokens
 	// of Require's own: sessions are bound in any case.
 	Sessions *SessionTokens
@@ -116,9 +117,10 @@ func Require(opts RequireOptions) func(http.Handler) http.Handler {
 				opts.refuse(w, http.StatusForbidden, "insufficient_scope", "the access token lacks a scope this request needs", need)
 				return
 			}
-			r2 := r.Clone(mcp.WithPrincipal(WithTokenInfo(r.Context(), info), principalOf(info)))
+			id := identityOf(info, token)
+			r2 := r.Clone(mcp.WithPrincipal(WithTokenInfo(r.Context(), info), id))
 			r2.Header.Del("Authorization")
-			opts.serveSession(w, r2, info, next)
+			opts.serveSession(w, r2, info, id, next)
 		})
 	}
 }

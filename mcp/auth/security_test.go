@@ -33,6 +33,8 @@ var secTokens = map[string]struct {
 	"tok-noscope-4d5e": {"carol", "app", nil},
 	"tok-expired-6f7a": {"dave", "app", []string{"mcp"}},
 	"tok-foreign-8b9c": {"erin", "app", []string{"mcp"}},
+	"tok-anon-1111":    {"", "", []string{"mcp"}}, // tokens that identify no one
+	"tok-anon-2222":    {"", "", []string{"mcp"}},
 }
 
 // secUpstream is a service the MCP server's tool calls; it records the
@@ -183,6 +185,24 @@ func TestASessionIsBoundToTheSubjectThatOpenedIt(t *testing.T) {
 			assert.Equal(t, http.StatusNoContent, resp.StatusCode)
 		})
 	}
+}
+
+func TestASessionOpenedByATokenThatIdentifiesNoOneIsBoundToThatToken(t *testing.T) {
+	var logs syncbuf.Buffer
+	url, _, _ := secProtected(t, nil, &logs)
+	anon := secOpen(t, url, "tok-anon-1111")
+	for _, intruder := range []string{"tok-anon-2222", "tok-alice-9f8e7d"} {
+		resp, body := secDo(t, http.MethodPost, url, intruder, secCall, anon...)
+		assert.Equal(t, http.StatusForbidden, resp.StatusCode, "%s on the session of another token: %s", intruder, body)
+		assert.NotContains(t, body, "upstream ok")
+	}
+	resp, body := secDo(t, http.MethodPost, url, "tok-anon-1111", secCall, anon...)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "the session still works for its token: %s", body)
+	assert.Contains(t, body, "upstream ok")
+
+	alice := secOpen(t, url, "tok-alice-9f8e7d")
+	resp, body = secDo(t, http.MethodPost, url, "tok-anon-1111", secCall, alice...)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "a token that identifies no one on alice's session: %s", body)
 }
 
 func TestTheBearerTokenGoesNowhereElse(t *testing.T) {

@@ -11,10 +11,12 @@ import (
 
 // SessionTokens remembers, for each MCP session of the handshake era
 // (Streamable HTTP's Mcp-Session-Id), the token its latest request was
-// admitted with, and binds the session to the subject and client that
-// opened it: [Require] with RequireOptions.Sessions refuses (403) a
-// request of the session that comes with another user's or client's
-// token. Handlers see the token of their own request through
+// admitted with, and binds the session to the identity of the token that
+// opened it (its issuer, subject and client; the token itself when it
+// names neither a subject nor a client): [Require] with
+// RequireOptions.Sessions refuses (403) a request of the session that
+// comes with another issuer's, user's or client's token, and, on a session
+// opened by a token that identifies no one, any other token. Handlers see the token of their own request through
 // [TokenInfoFromContext]; [SessionTokens.For] and [SessionTokens.Get] give
 // the one a session last showed, outside a request too. Only sessions
 // whose initialize passed through Require are recorded, so that made-up
@@ -29,9 +31,9 @@ type SessionTokens struct {
 }
 
 type sessionEntry struct {
-	info            *TokenInfo
-	subject, client string
-	seen            time.Time
+	info     *TokenInfo
+	identity string // identityOf the opening token
+	seen     time.Time
 }
 
 // NewSessionTokens returns an empty SessionTokens whose entries live ttl
@@ -66,9 +68,10 @@ func (s *SessionTokens) For(ctx context.Context, ss *mcp.ServerSession) *TokenIn
 	return s.Get(ss.ID())
 }
 
-// admit checks that info may be used in session sid ("" for none) and
-// records it; it reports false for another subject's or client's token.
-func (s *SessionTokens) admit(sid string, info *TokenInfo) bool {
+// admit checks that info, of identity id, may be used in session sid (""
+// for none) and records it; it reports false for a token of another
+// identity than the one that opened the session.
+func (s *SessionTokens) admit(sid string, info *TokenInfo, id string) bool {
 	if sid == "" {
 		return true
 	}
@@ -82,15 +85,16 @@ func (s *SessionTokens) admit(sid string, info *TokenInfo) bool {
 		// cannot grow the table with ids of its own.
 		return true
 	}
-	if e.subject != info.Subject || e.client != info.ClientID {
+	if e.identity != id {
 		return false
 	}
 	e.info, e.seen = info, s.now()
 	return true
 }
 
-// opened records the session an initialize answer named.
-func (s *SessionTokens) opened(sid string, info *TokenInfo) {
+// opened records the session an initialize answer named, bound to the
+// identity id of the token info that opened it.
+func (s *SessionTokens) opened(sid string, info *TokenInfo, id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
@@ -99,7 +103,7 @@ func (s *SessionTokens) opened(sid string, info *TokenInfo) {
 			delete(s.sessions, id)
 		}
 	}
-	s.sessions[sid] = &sessionEntry{info: info, subject: info.Subject, client: info.ClientID, seen: now}
+	s.sessions[sid] = &sessionEntry{info: info, identity: id, seen: now}
 }
 
 // closed forgets a session.
@@ -148,16 +152,16 @@ func (w *sessionRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter
 
 // serveSession runs next for an admitted request, keeping o.Sessions up
 // to date, or answers 403 when the request's session belongs to another
-// subject or client.
-func (o *RequireOptions) serveSession(w http.ResponseWriter, r *http.Request, info *TokenInfo, next http.Handler) {
+// identity than ident, the one of the request's token info.
+func (o *RequireOptions) serveSession(w http.ResponseWriter, r *http.Request, info *TokenInfo, ident string, next http.Handler) {
 	sid := r.Header.Get(mcp.HeaderSessionID)
-	if !o.Sessions.admit(sid, info) {
-		o.refuse(w, http.StatusForbidden, "", "the session was opened by another user or client", nil)
+	if !o.Sessions.admit(sid, info, ident) {
+		o.refuse(w, http.StatusForbidden, "", "the session was opened with another token's identity", nil)
 		return
 	}
 	rec := &sessionRecorder{ResponseWriter: w, onHeader: func(status int, h http.Header) {
 		if id := h.Get(mcp.HeaderSessionID); sid == "" && id != "" && status/100 == 2 {
-			o.Sessions.opened(id, info)
+			o.Sessions.opened(id, info, ident)
 		}
 	}}
 	next.ServeHTTP(rec, r)

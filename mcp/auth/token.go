@@ -2,13 +2,20 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"slices"
+	"strconv"
 	"time"
 )
 
 // TokenInfo is what a [Verifier] learned about an access token.
 type TokenInfo struct {
+	// Issuer is the authorization server that issued the token (its
+	// iss), "" when unknown. A session is bound to it with the subject
+	// and the client, so that equal subjects of two issuers stay apart.
+	Issuer string
 	// Subject is the resource owner (the token's sub), "" when unknown.
 	Subject string
 	// ClientID is the client the token was issued to.
@@ -69,9 +76,17 @@ func TokenInfoFromContext(ctx context.Context) *TokenInfo {
 	return info
 }
 
-// principalOf names whom a token acts for, as mcp.WithPrincipal wants it:
-// its subject and its client, so that state issued to one user, or to one
-// client of the same user, opens for no other.
-func principalOf(info *TokenInfo) string {
-	return info.Subject + "\x00" + info.ClientID
+// identityOf names whom a token acts for, as mcp.WithPrincipal and the
+// session binding want it: its issuer, subject and client, each quoted so
+// that no two identities read alike, and so that state issued to one
+// user, or to one client of the same user, opens for no other. A token
+// with neither a subject nor a client identifies no one: it stands for
+// itself alone (a digest of the token), so that two such tokens share
+// nothing.
+func identityOf(info *TokenInfo, token string) string {
+	if info.Subject == "" && info.ClientID == "" {
+		sum := sha256.Sum256([]byte(token))
+		return "token " + hex.EncodeToString(sum[:])
+	}
+	return strconv.Quote(info.Issuer) + " " + strconv.Quote(info.Subject) + " " + strconv.Quote(info.ClientID)
 }

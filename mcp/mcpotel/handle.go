@@ -138,7 +138,7 @@ func (i *Instrumentation) handle(ctx context.Context, req *rpc.Request, next rpc
 	}
 
 	out := otelcore.ErrorOutcome(err, !d.outgoing)
-	if err == nil && req.Method == "tools/call" && toolFailed(res) {
+	if err == nil && req.Method == "tools/call" && mcp.ToolFailed(res) {
 		out = otelcore.Outcome{ErrorType: "tool_error", Message: "the tool reported an error (isError)"}
 	}
 	otelcore.EndSpan(span, out)

@@ -1,8 +1,6 @@
 package mcpotel
 
 import (
-	"encoding/json"
-	"reflect"
 	"slices"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
@@ -109,51 +107,3 @@ var versions = slices.Concat(mcp.StatelessVersions(), mcp.SupportedVersions())
 // knownVersion reports whether v is a protocol version this module
 // speaks: only those go into metrics, whatever a peer writes in _meta.
 func knownVersion(v string) bool { return slices.Contains(versions, v) }
-
-// toolFailed reports whether the result of a tools/call is a tool error
-// (isError true). It reads the raw JSON a client receives, and the values
-// a server's handlers return.
-func toolFailed(res any) bool {
-	switch r := res.(type) {
-	case nil:
-		return false
-	case json.RawMessage:
-		v, ok := jsonscan.Member(r, "isError")
-		return ok && string(v) == "true"
-	case *mcp.CallToolResult:
-		return r != nil && r.IsError != nil && *r.IsError
-	case mcp.CallToolResult:
-		return r.IsError != nil && *r.IsError
-	case *mcp.CallToolOutcome:
-		return r != nil && toolFailed(r.Value)
-	}
-	return reflectFailed(reflect.ValueOf(res), 3)
-}
-
-// reflectFailed looks for an IsError field (bool or *bool) in a result of
-// another type (an era's own result), or in the Value or Result it wraps.
-func reflectFailed(v reflect.Value, depth int) bool {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return false
-		}
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct || depth == 0 {
-		return false
-	}
-	if f := v.FieldByName("IsError"); f.IsValid() {
-		switch {
-		case f.Kind() == reflect.Bool:
-			return f.Bool()
-		case f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.Bool:
-			return f.Elem().Bool()
-		}
-	}
-	for _, name := range []string{"Value", "Result"} {
-		if f := v.FieldByName(name); f.IsValid() && f.CanInterface() && reflectFailed(f, depth-1) {
-			return true
-		}
-	}
-	return false
-}
