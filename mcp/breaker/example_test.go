@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	s := mcp.NewServer(mcp.Implementation{Name: "search", Version: "1"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, &mcp.ServerOptions{
 		Middleware: []rpc.Middleware{breakers.Middleware()},
 	})
 	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(`{"type":"object"}`)},
