@@ -1,7 +1,5 @@
 package jsonscan
 
-import "unicode/utf8"
-
 // Strict reports whether data is exactly one JSON text under I-JSON rules
 // (RFC 7493): valid UTF-8, no lone surrogate escapes, no repeated member
 // names, nesting at most maxDepth levels, nothing but whitespace around
@@ -219,87 +217,16 @@ func (p *strict) skipArray(depth int) bool {
 	}
 }
 
-// skipStr checks the string at p.pos (its opening quote) and moves past its closing quote. escaped reports whether it
-// holds escape sequences.
+// skipStr checks the string at p.pos (its opening quote) with StringEnd
+// and moves past its closing quote. escaped reports whether it holds
+// escape sequences.
 func (p *strict) skipStr() (escaped, ok bool) {
-	p.pos++ // '"'
-	d := p.data
-	for p.pos < len(d) {
-		c := d[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			return escaped, true
-		case c < 0x20:
-			return false, false
-		case c == '\\':
-			escaped = true
-			if !p.skipEscape() {
-				return false, false
-			}
-		case c < 0x80:
-			p.pos++
-		default:
-			r, size := utf8.DecodeRune(d[p.pos:])
-			if r == utf8.RuneError && size <= 1 {
-				return false, false
-			}
-			p.pos += size
-		}
+	end, escaped := StringEnd(p.data, p.pos)
+	if end < 0 {
+		return false, false
 	}
-	return false, false
-}
-
-// skipEscape checks the escape sequence at p.pos: a lone or reversed
-// surrogate escape is refused.
-func (p *strict) skipEscape() bool {
-	d := p.data
-	if p.pos+1 >= len(d) {
-		return false
-	}
-	c := d[p.pos+1]
-	p.pos += 2
-	switch c {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return true
-	case 'u':
-		r, ok := p.skipHex4()
-		if !ok {
-			return false
-		}
-		if r < 0xD800 || r > 0xDFFF {
-			return true
-		}
-		if r >= 0xDC00 || p.pos+1 >= len(d) || d[p.pos] != '\\' || d[p.pos+1] != 'u' {
-			return false
-		}
-		p.pos += 2
-		r2, ok := p.skipHex4()
-		return ok && r2 >= 0xDC00 && r2 <= 0xDFFF
-	}
-	return false
-}
-
-// skipHex4 reads four hexadecimal digits.
-func (p *strict) skipHex4() (rune, bool) {
-	if p.pos+4 > len(p.data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	p.pos += 4
-	return r, true
+	p.pos = end
+	return escaped, true
 }
 
 // span is a half-open byte range [start, end) of the input.

@@ -1,0 +1,177 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The token scanners below are the project's only strict reading of JSON
+// strings and numbers: Strict, Members and the rpc parser check text with
+// them, and internal/fastschema scans with them as it validates.
+
+// StringEnd checks the JSON string whose opening quote is data[i] and
+// returns the index just past its closing quote, and whether it holds
+// escape sequences. end is -1 when the string is not strict: a control
+// character, invalid UTF-8, a bad escape, a lone or reversed surrogate
+// escape, or no closing quote. Plain ASCII is skipped eight bytes at a
+// time.
+func StringEnd(data []byte, i int) (end int, escaped bool) {
+	j := i + 1
+	for j < len(data) {
+		for j+8 <= len(data) {
+			if m := special(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j >= len(data) {
+			break
+		}
+		c := data[j]
+		switch {
+		case c == '"':
+			return j + 1, escaped
+		case c == '\\':
+			escaped = true
+			if j = EscapeEnd(data, j); j < 0 {
+				return -1, false
+			}
+		case c < 0x20:
+			return -1, false
+		case c < utf8.RuneSelf:
+			j++
+		default:
+			r, size := utf8.DecodeRune(data[j:])
+			if r == utf8.RuneError && size <= 1 {
+				return -1, false
+			}
+			j += size
+		}
+	}
+	return -1, false
+}
+
+// Masks for testing eight bytes at once.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// special flags the bytes of x (eight string bytes, little-endian) that end
+// a run of plain ASCII: a quote, a backslash, a control character or a
+// non-ASCII byte. The lowest flagged byte is always a genuine one.
+func special(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	b := x ^ (lsb * '\\')
+	return (((x - lsb*0x20) &^ x) | ((q - lsb) &^ q) | ((b - lsb) &^ b) | x) & msb
+}
+
+// EscapeEnd checks the escape sequence at data[j] == '\\' and returns the
+// index just past it, or -1: a \u escape of a surrogate must be a high
+// one followed at once by an escaped low one.
+func EscapeEnd(data []byte, j int) int {
+	if j+1 >= len(data) {
+		return -1
+	}
+	switch data[j+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return j + 2
+	case 'u':
+	default:
+		return -1
+	}
+	r, ok := Hex4(data, j+2)
+	if !ok {
+		return -1
+	}
+	switch {
+	case r >= 0xD800 && r < 0xDC00:
+		if j+11 >= len(data) || data[j+6] != '\\' || data[j+7] != 'u' {
+			return -1
+		}
+		lo, ok := Hex4(data, j+8)
+		if !ok || lo < 0xDC00 || lo >= 0xE000 {
+			return -1
+		}
+		return j + 12
+	case r >= 0xDC00 && r < 0xE000:
+		return -1
+	}
+	return j + 6
+}
+
+// Hex4 decodes the four hexadecimal digits at data[i:].
+func Hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// NumberEnd returns the index just past the JSON number that starts at
+// data[i], or -1 when none does.
+func NumberEnd(data []byte, i int) int {
+	if i >= len(data) {
+		return -1
+	}
+	return numberEnd(data, i)
+}
+
+// AppendUnescaped appends the decoded form of raw, the content of a JSON
+// string that StringEnd has accepted, to dst.
+func AppendUnescaped(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				return append(dst, raw[i:]...)
+			}
+			dst = append(dst, raw[i:i+j]...)
+			i += j
+			continue
+		}
+		switch raw[i+1] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, _ := Hex4(raw, i+2)
+			if r >= 0xD800 && r < 0xDC00 {
+				lo, _ := Hex4(raw, i+8)
+				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+				i += 6
+			}
+			dst = utf8.AppendRune(dst, r)
+			i += 6
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, raw[i+1])
+		}
+		i += 2
+	}
+	return dst
+}
