@@ -256,7 +256,7 @@ func (s *httpSession) touched(at time.Time) {
 // (it is some other replica's).
 func (s *httpSession) deliverShared(ctx context.Context, f inFrame) error {
 	if !isBatch(f.msg) {
-		if e, err := envelopeOf(f.msg); err == nil && e.Method == nil && e.ID != nil {
+		if e, ok := rpc.ReadEnvelope(f.msg); ok && e.Method == nil && e.ID != nil {
 			var id rpc.ID
 			if json.Unmarshal(e.ID, &id) != nil || !s.ss.conn.Awaits(id) {
 				return nil

@@ -66,9 +66,8 @@ func isInitialize(msg []byte) bool {
 	if !bytes.Contains(msg, []byte(`"initialize"`)) {
 		return false
 	}
-	e, err := envelopeOf(msg)
-	method, _ := jsonscan.String(e.Method)
-	return err == nil && method == "initialize" && e.ID != nil
+	e, ok := rpc.ReadEnvelope(msg)
+	return ok && e.Kind() == rpc.KindRequest && jsonscan.StringIs(e.Method, "initialize")
 }
 
 // InputPending reports whether the underlying transport has input read
