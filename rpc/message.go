@@ -157,24 +157,26 @@ func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Err
 	return items, batch, nil
 }
 
-// element parses one message at depth and classifies it.
+// element reads one message at depth and classifies it. The strict
+// scanner checks it first; the fast path classifies it from the bytes, the
+// slow path from the tree it builds (whose schema errors explain).
 func (p *parser) element(depth int) (inbound, error) {
-	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
-		if _, err := p.value(depth); err != nil {
-			return inbound{}, err
-		}
+	start := p.pos
+	end := jsonscan.StrictEnd(p.data, start, depth, p.maxDepth)
+	if end < 0 {
+		return inbound{}, p.explain(start, depth)
+	}
+	if p.data[start] != '{' {
+		p.pos = end
 		return inbound{invalid: InvalidRequest("a message must be a JSON object"), id: NullID()}, nil
 	}
-	start := p.pos
-	if end := jsonscan.StrictEnd(p.data, start, depth, p.maxDepth); end > 0 {
-		if it, ok := classifyScanned(p.data[start:end]); ok {
-			p.pos = end
-			return it, nil
-		}
+	if it, ok := classifyScanned(p.data[start:end]); ok {
+		p.pos = end
+		return it, nil
 	}
-	obj, members, err := p.object(depth, true)
-	if err != nil {
-		return inbound{}, err
+	obj, members, ok := p.object(depth, true)
+	if !ok {
+		return inbound{}, p.explain(start, depth)
 	}
 	return classify(p.data, obj, members), nil
 }

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -18,6 +19,12 @@ import (
 // escape, or no closing quote. Plain ASCII is skipped eight bytes at a
 // time.
 func StringEnd(data []byte, i int) (end int, escaped bool) {
+	return strictString(data, i, nil)
+}
+
+// strictString is StringEnd, which also says in f (when not nil) why it
+// refuses a string.
+func strictString(data []byte, i int, f *Fault) (end int, escaped bool) {
 	j := i + 1
 	for j < len(data) {
 		for j+8 <= len(data) {
@@ -36,22 +43,22 @@ func StringEnd(data []byte, i int) (end int, escaped bool) {
 			return j + 1, escaped
 		case c == '\\':
 			escaped = true
-			if j = EscapeEnd(data, j); j < 0 {
+			if j = escapeEnd(data, j, f); j < 0 {
 				return -1, false
 			}
 		case c < 0x20:
-			return -1, false
+			return f.set(j, "control character in a string"), false
 		case c < utf8.RuneSelf:
 			j++
 		default:
 			r, size := utf8.DecodeRune(data[j:])
 			if r == utf8.RuneError && size <= 1 {
-				return -1, false
+				return f.set(j, "invalid UTF-8 in a string"), false
 			}
 			j += size
 		}
 	}
-	return -1, false
+	return f.set(len(data), "unexpected end of input in a string"), false
 }
 
 // Masks for testing eight bytes at once.
@@ -72,35 +79,57 @@ func special(x uint64) uint64 {
 // EscapeEnd checks the escape sequence at data[j] == '\\' and returns the
 // index just past it, or -1: a \u escape of a surrogate must be a high
 // one followed at once by an escaped low one.
-func EscapeEnd(data []byte, j int) int {
+func EscapeEnd(data []byte, j int) int { return escapeEnd(data, j, nil) }
+
+// escapeEnd is EscapeEnd, which also says in f (when not nil) why it
+// refuses an escape.
+func escapeEnd(data []byte, j int, f *Fault) int {
 	if j+1 >= len(data) {
-		return -1
+		return f.set(j, "unexpected end of input in an escape")
 	}
-	switch data[j+1] {
+	switch c := data[j+1]; c {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		return j + 2
 	case 'u':
 	default:
+		if f != nil {
+			f.set(j+1, fmt.Sprintf("invalid escape '\\%c'", c))
+		}
 		return -1
 	}
-	r, ok := Hex4(data, j+2)
-	if !ok {
-		return -1
-	}
+	r, end := hex4At(data, j+2, f)
 	switch {
-	case r >= 0xD800 && r < 0xDC00:
-		if j+11 >= len(data) || data[j+6] != '\\' || data[j+7] != 'u' {
-			return -1
-		}
-		lo, ok := Hex4(data, j+8)
-		if !ok || lo < 0xDC00 || lo >= 0xE000 {
-			return -1
-		}
-		return j + 12
-	case r >= 0xDC00 && r < 0xE000:
+	case end < 0:
 		return -1
+	case r >= 0xDC00 && r < 0xE000:
+		return f.set(j+6, "lone surrogate escape in a string")
+	case r < 0xD800 || r >= 0xE000:
+		return j + 6
 	}
-	return j + 6
+	if j+7 >= len(data) || data[j+6] != '\\' || data[j+7] != 'u' {
+		return f.set(j+6, "lone surrogate escape in a string")
+	}
+	lo, end := hex4At(data, j+8, f)
+	switch {
+	case end < 0:
+		return -1
+	case lo < 0xDC00 || lo >= 0xE000:
+		return f.set(j+12, "lone surrogate escape in a string")
+	}
+	return j + 12
+}
+
+// hex4At decodes the four hexadecimal digits of a \u escape at data[i:]
+// and returns the index past them, or -1 with the reason in f.
+func hex4At(data []byte, i int, f *Fault) (rune, int) {
+	if i+4 > len(data) {
+		return 0, f.set(i, "unexpected end of input in a \\u escape")
+	}
+	r, ok := Hex4(data, i)
+	if !ok {
+		return 0, f.set(i, "invalid \\u escape")
+	}
+	return r, i + 4
 }
 
 // Hex4 decodes the four hexadecimal digits at data[i:].
@@ -130,7 +159,7 @@ func NumberEnd(data []byte, i int) int {
 	if i >= len(data) {
 		return -1
 	}
-	return numberEnd(data, i)
+	return numberEnd(data, i, nil)
 }
 
 // AppendUnescaped appends the decoded form of raw, the content of a JSON
