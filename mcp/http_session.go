@@ -597,7 +597,7 @@ func (s *httpSession) checkIdle() {
 // response or a batch of them). isResponse is false for requests and
 // notifications. Responses with id null contribute no id.
 func outboundIDs(msg []byte) (ids []string, isResponse bool) {
-	if isBatch(msg) {
+	if rpc.IsBatch(msg) {
 		batch, _ := jsonscan.NewArray(bytes.Trim(msg, " \t\r\n"))
 		for {
 			el, more := batch.Next()

@@ -44,6 +44,14 @@ func (e *Envelope) Kind() MessageKind {
 	return KindInvalid
 }
 
+// IsBatch reports whether the frame msg is a batch: a JSON array, '[' its
+// first byte after whitespace. It is the one test of it, for the
+// connection and for mcp's batch rule alike.
+func IsBatch(msg []byte) bool {
+	i := jsonscan.SkipSpace(msg, 0)
+	return i < len(msg) && msg[i] == '['
+}
+
 // ReadEnvelope reads the envelope of msg, one message (not a batch). ok is
 // false when msg is not one JSON object that the strict scanner
 // (jsonscan.Strict, with the default nesting limit) accepts.

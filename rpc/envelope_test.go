@@ -45,3 +45,12 @@ func TestReadEnvelopeRefusesWhatTheConnectionRefuses(t *testing.T) {
 		assert.False(t, ok, "%q", msg)
 	}
 }
+
+func TestIsBatchLooksAtTheFirstByteAfterWhitespace(t *testing.T) {
+	for msg, want := range map[string]bool{
+		`[{"method":"m"}]`: true, " \r\n\t[]": true, `[`: true,
+		`{"method":"m"}`: false, ` "["`: false, ``: false, `  `: false,
+	} {
+		assert.Equal(t, want, rpc.IsBatch([]byte(msg)), "%q", msg)
+	}
+}

@@ -118,7 +118,7 @@ func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Err
 	if p.pos >= len(b) {
 		return nil, false, ParseError("empty message")
 	}
-	if b[p.pos] == '[' {
+	if IsBatch(b) {
 		batch = true
 		p.pos++
 		p.skipSpace()
