@@ -13,11 +13,6 @@
 // Object, Member, Array) read text that has already been checked.
 package jsonscan
 
-import (
-	"encoding/json"
-	"unicode/utf8"
-)
-
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -281,13 +276,13 @@ func hasEscape(raw []byte) bool {
 	return false
 }
 
-// unescape decodes string content that has escapes; the rare path.
+// unescape decodes string content that has escapes, the rare path: it
+// checks the content with StringEnd and decodes it with AppendUnescaped.
 func unescape(raw []byte) (string, bool) {
 	q := make([]byte, 0, len(raw)+2)
 	q = append(append(append(q, '"'), raw...), '"')
-	var s string
-	if json.Unmarshal(q, &s) != nil || !utf8.ValidString(s) {
+	if end, _ := StringEnd(q, 0); end != len(q) {
 		return "", false
 	}
-	return s, true
+	return string(AppendUnescaped(q[:0], raw)), true
 }
