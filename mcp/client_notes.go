@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -95,16 +96,16 @@ func (s *ClientSession) runNotes() {
 // of its call runs now, everything else is queued. It reports whether msg
 // was a notification.
 func (s *ClientSession) takeNote(msg []byte) bool {
-	var env struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(msg, &env) != nil || env.Method == "" || env.ID != nil {
+	env, ok := rpc.ReadEnvelope(msg)
+	if !ok || env.Kind() != rpc.KindNotification {
 		return false
 	}
-	s.noteReceived(env.Method, env.Params)
-	if env.Method == "notifications/progress" {
+	method, ok := jsonscan.String(env.Method)
+	if !ok || method == "" {
+		return false
+	}
+	s.noteReceived(method, env.Params)
+	if method == "notifications/progress" {
 		var p struct {
 			Token json.RawMessage `json:"progressToken"`
 		}
@@ -118,8 +119,8 @@ func (s *ClientSession) takeNote(msg []byte) bool {
 			}
 		}
 	}
-	if !s.notes.push(&rpc.Request{Method: env.Method, Params: env.Params}) {
-		s.log.Warn("mcp: too many notifications waiting for their handlers; the oldest was dropped", logx.Method, env.Method)
+	if !s.notes.push(&rpc.Request{Method: method, Params: env.Params}) {
+		s.log.Warn("mcp: too many notifications waiting for their handlers; the oldest was dropped", logx.Method, method)
 	}
 	return true
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -179,32 +180,43 @@ const (
 // wireMessage is the envelope of a JSON-RPC message, as far as a link
 // needs to read it.
 type wireMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *rpc.Error      `json:"error"`
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+	Result json.RawMessage
+	Error  *rpc.Error
+	Kind   rpc.MessageKind // what rpc.Envelope.Kind makes of the message
 }
 
-// parseWire reads a message's envelope; ok is false when msg is not one
-// JSON object.
+// parseWire reads a message's envelope with rpc.ReadEnvelope; ok is false
+// when msg is not one strict JSON object, or its method is not a string or
+// its error not an error object.
 func parseWire(msg []byte) (wireMessage, bool) {
-	var m wireMessage
-	b := bytes.TrimLeft(msg, " \t\r\n")
-	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil {
+	e, ok := rpc.ReadEnvelope(msg)
+	if !ok {
+		return wireMessage{}, false
+	}
+	m := wireMessage{ID: e.ID, Params: e.Params, Result: e.Result, Kind: e.Kind()}
+	if e.Method != nil {
+		if m.Method, ok = jsonscan.String(e.Method); !ok {
+			return wireMessage{}, false
+		}
+	}
+	if e.Error != nil && json.Unmarshal(e.Error, &m.Error) != nil {
 		return wireMessage{}, false
 	}
 	return m, true
 }
 
-// kind classifies the message.
+// kind is the message's kind as a link routes it: a response must have an
+// id to be matched with its request.
 func (m *wireMessage) kind() int {
 	switch {
-	case m.Method != "" && m.ID != nil:
+	case m.Kind == rpc.KindRequest:
 		return wireRequest
-	case m.Method != "":
+	case m.Kind == rpc.KindNotification:
 		return wireNotification
-	case m.ID != nil && (m.Result != nil || m.Error != nil):
+	case m.Kind == rpc.KindResponse && m.ID != nil:
 		return wireResponse
 	}
 	return wireInvalid

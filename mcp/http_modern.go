@@ -60,11 +60,7 @@ func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request
 		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
 		return false, nil, false
 	}
-	var msg struct {
-		Method json.RawMessage `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) && json.Unmarshal(body, &msg) == nil {
+	if msg, isMessage := rpc.ReadEnvelope(body); isMessage {
 		if isModernRequest(msg.Params) {
 			return true, body, true
 		}

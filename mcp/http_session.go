@@ -1,8 +1,8 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -606,20 +607,28 @@ func (s *httpSession) checkIdle() {
 // response or a batch of them). isResponse is false for requests and
 // notifications. Responses with id null contribute no id.
 func outboundIDs(msg []byte) (ids []string, isResponse bool) {
-	if isBatch(msg) {
-		var batch []envelope
-		if json.Unmarshal(msg, &batch) != nil {
-			return nil, true
-		}
-		for _, e := range batch {
+	if rpc.IsBatch(msg) {
+		batch, _ := jsonscan.NewArray(bytes.Trim(msg, " \t\r\n"))
+		for {
+			el, more := batch.Next()
+			if !more {
+				break
+			}
+			e, ok := rpc.ReadEnvelope(el)
+			if !ok {
+				return nil, true
+			}
 			if e.Method == nil && e.ID != nil && string(e.ID) != "null" {
 				ids = append(ids, string(e.ID))
 			}
 		}
+		if batch.Err() {
+			return nil, true
+		}
 		return ids, true
 	}
-	e, err := envelopeOf(msg)
-	if err != nil || e.Method != nil {
+	e, ok := rpc.ReadEnvelope(msg)
+	if !ok || e.Method != nil {
 		return nil, false
 	}
 	if e.ID != nil && string(e.ID) != "null" {

@@ -48,7 +48,7 @@ func (t *sessionTransport) ReadContext(ctx context.Context) (context.Context, []
 		if err != nil {
 			return nil, nil, err
 		}
-		if isBatch(msg) && !t.ss.acceptsBatches() {
+		if rpc.IsBatch(msg) && !t.ss.acceptsBatches() {
 			if err := t.Write(ctx, batchRefusal()); err != nil {
 				return nil, nil, err
 			}
@@ -66,9 +66,8 @@ func isInitialize(msg []byte) bool {
 	if !bytes.Contains(msg, []byte(`"initialize"`)) {
 		return false
 	}
-	e, err := envelopeOf(msg)
-	method, _ := jsonscan.String(e.Method)
-	return err == nil && method == "initialize" && e.ID != nil
+	e, ok := rpc.ReadEnvelope(msg)
+	return ok && e.Kind() == rpc.KindRequest && jsonscan.StringIs(e.Method, "initialize")
 }
 
 // InputPending reports whether the underlying transport has input read
@@ -111,12 +110,6 @@ func newSessionTransport(t rpc.Transport, ss *ServerSession) rpc.Transport {
 		return batchingSessionTransport{st, mw}
 	}
 	return st
-}
-
-// isBatch reports whether a message is a JSON array.
-func isBatch(msg []byte) bool {
-	b := bytes.TrimLeft(msg, " \t\r\n")
-	return len(b) > 0 && b[0] == '['
 }
 
 // batchRefusal is the answer to a batch outside a 2025-03-26 session.

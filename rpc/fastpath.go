@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"encoding/json"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -56,60 +55,34 @@ func validFast(s *jsonschema.Schema, data []byte) bool {
 // only the fast envelope validators. ok is false when they cannot vouch
 // for the message; the caller then classifies it the slow way.
 func classifyScanned(msg []byte) (it inbound, ok bool) {
-	o, isObject := jsonscan.NewObject(msg)
+	e, isObject := envelopeOf(msg)
 	if !isObject {
 		return inbound{}, false
 	}
-	var id, method, params, result []byte
-	var hasID, hasMethod, hasParams, hasResult, hasError bool
-	for {
-		k, v, more := o.Next()
-		if !more {
-			break
-		}
-		switch {
-		case jsonscan.NameIs(k, "id"):
-			id, hasID = v, true
-		case jsonscan.NameIs(k, "method"):
-			method, hasMethod = v, true
-		case jsonscan.NameIs(k, "params"):
-			params, hasParams = v, true
-		case jsonscan.NameIs(k, "result"):
-			result, hasResult = v, true
-		case jsonscan.NameIs(k, "error"):
-			hasError = true
-		}
-	}
-	if o.Err() {
-		return inbound{}, false
-	}
 	env := envelopeSchemas()
-	switch {
-	case hasMethod:
+	switch kind := e.Kind(); {
+	case kind == KindRequest || kind == KindNotification:
 		sch := env.notification
-		if hasID {
+		if kind == KindRequest {
 			sch = env.request
 		}
 		if !validFast(sch, msg) {
 			return inbound{}, false
 		}
-		name, isString := jsonscan.String(method)
+		name, isString := jsonscan.String(e.Method)
 		if !isString {
 			return inbound{}, false
 		}
-		req := &Request{Method: name}
-		if hasID {
-			req.ID = ID{raw: string(id)}
-		}
-		if hasParams {
-			req.Params = json.RawMessage(params)
+		req := &Request{Method: name, Params: e.Params}
+		if kind == KindRequest {
+			req.ID = ID{raw: string(e.ID)}
 		}
 		return inbound{req: req}, true
-	case hasResult && !hasError:
+	case kind == KindResponse && e.Error == nil:
 		if !validFast(env.response, msg) {
 			return inbound{}, false
 		}
-		return inbound{resp: &Response{ID: ID{raw: string(id)}, Result: json.RawMessage(result)}}, true
+		return inbound{resp: &Response{ID: ID{raw: string(e.ID)}, Result: e.Result}}, true
 	}
 	return inbound{}, false
 }

@@ -118,7 +118,7 @@ func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Err
 	if p.pos >= len(b) {
 		return nil, false, ParseError("empty message")
 	}
-	if b[p.pos] == '[' {
+	if IsBatch(b) {
 		batch = true
 		p.pos++
 		p.skipSpace()
@@ -157,91 +157,95 @@ func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Err
 	return items, batch, nil
 }
 
-// element parses one message at depth and classifies it.
+// element reads one message at depth and classifies it. The strict
+// scanner checks it first; the fast path classifies it from the bytes, the
+// slow path from the tree it builds (whose schema errors explain).
 func (p *parser) element(depth int) (inbound, error) {
-	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
-		if _, err := p.value(depth); err != nil {
-			return inbound{}, err
-		}
+	start := p.pos
+	end := jsonscan.StrictEnd(p.data, start, depth, p.maxDepth)
+	if end < 0 {
+		return inbound{}, p.explain(start, depth)
+	}
+	if p.data[start] != '{' {
+		p.pos = end
 		return inbound{invalid: InvalidRequest("a message must be a JSON object"), id: NullID()}, nil
 	}
-	start := p.pos
-	if end := jsonscan.StrictEnd(p.data, start, depth, p.maxDepth); end > 0 {
-		if it, ok := classifyScanned(p.data[start:end]); ok {
-			p.pos = end
-			return it, nil
-		}
+	if it, ok := classifyScanned(p.data[start:end]); ok {
+		p.pos = end
+		return it, nil
 	}
-	obj, members, err := p.object(depth, true)
-	if err != nil {
-		return inbound{}, err
+	obj, members, ok := p.object(depth, true)
+	if !ok {
+		return inbound{}, p.explain(start, depth)
 	}
 	return classify(p.data, obj, members), nil
 }
 
-// classify checks a message object against the envelope schemas.
+// classify checks a message object against the envelope schemas: its
+// kind is Envelope.Kind of its members, as on the fast path.
 func classify(data []byte, obj map[string]any, members []member) inbound {
-	var id, params, result, errObj member
-	var hasID, hasParams, hasResult bool
+	var e Envelope
+	var idTree, paramsTree, resultTree any
 	for _, m := range members {
+		v := json.RawMessage(data[m.val.start:m.val.end])
 		switch m.key {
 		case "id":
-			id, hasID = m, true
+			e.ID, idTree = v, m.tree
+		case "method":
+			e.Method = v
 		case "params":
-			params, hasParams = m, true
+			e.Params, paramsTree = v, m.tree
 		case "result":
-			result, hasResult = m, true
+			e.Result, resultTree = v, m.tree
 		case "error":
-			errObj = m
+			e.Error = v
 		}
 	}
 	replyID := NullID()
-	if hasID {
-		switch id.tree.(type) {
+	if e.ID != nil {
+		switch idTree.(type) {
 		case string, json.Number, nil:
-			replyID = ID{raw: string(data[id.val.start:id.val.end])}
+			replyID = ID{raw: string(e.ID)}
 		}
 	}
 	env := envelopeSchemas()
-	_, hasMethod := obj["method"]
-	_, hasError := obj["error"]
-	switch {
-	case hasMethod:
+	switch kind := e.Kind(); kind {
+	case KindRequest, KindNotification:
 		sch := env.notification
-		if hasID {
+		if kind == KindRequest {
 			sch = env.request
 		}
 		if err := sch.Validate(obj); err != nil {
 			return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err, nil), id: replyID}
 		}
 		req := &Request{Method: obj["method"].(string)}
-		if hasID {
+		if kind == KindRequest {
 			req.ID = replyID
 		}
-		if hasParams {
-			req.Params = json.RawMessage(data[params.val.start:params.val.end])
-			req.tree, req.hasTree = params.tree, true
+		if e.Params != nil {
+			req.Params = e.Params
+			req.tree, req.hasTree = paramsTree, true
 		}
 		return inbound{req: req}
-	case hasResult || hasError:
+	case KindResponse:
 		sch := env.response
-		if hasError {
+		if e.Error != nil {
 			sch = env.errorResponse
 		}
 		if err := sch.Validate(obj); err != nil {
 			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err, nil), id: replyID}
 		}
 		resp := &Response{ID: replyID}
-		if hasResult {
-			resp.Result = json.RawMessage(data[result.val.start:result.val.end])
-			resp.tree = result.tree
+		if e.Result != nil {
+			resp.Result = e.Result
+			resp.tree = resultTree
 		} else {
 			// Decoded from the raw bytes, so data keeps its exact text.
-			var e Error
-			if err := DecodeJSON(data[errObj.val.start:errObj.val.end], &e); err != nil {
+			var er Error
+			if err := DecodeJSON(e.Error, &er); err != nil {
 				return inbound{dropped: InvalidRequest("invalid response: error: " + err.Error()), id: replyID}
 			}
-			resp.Error = &e
+			resp.Error = &er
 		}
 		return inbound{resp: resp}
 	default:

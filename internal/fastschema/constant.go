@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // constant is one value of a "const" or "enum" keyword, prepared for
@@ -88,7 +90,7 @@ func (s *state) equalConst(c *constant, i int) result {
 			return boolResult(string(raw) == c.s)
 		}
 		mark := len(s.buf)
-		s.buf = appendUnescaped(s.buf, raw)
+		s.buf = jsonscan.AppendUnescaped(s.buf, raw)
 		eq := string(s.buf[mark:]) == c.s
 		s.buf = s.buf[:mark]
 		return boolResult(eq)

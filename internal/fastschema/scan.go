@@ -2,9 +2,8 @@ package fastschema
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
-	"unicode/utf8"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // maxDepth bounds the nesting of arrays and objects the checker follows;
@@ -315,7 +314,7 @@ func (s *state) decodedKey(k keyRef) []byte {
 		return raw
 	}
 	mark := len(s.buf)
-	s.buf = appendUnescaped(s.buf, raw)
+	s.buf = jsonscan.AppendUnescaped(s.buf, raw)
 	return s.buf[mark:]
 }
 
@@ -365,203 +364,17 @@ func (it *items) after(s *state, e int) {
 	}
 }
 
-// scanString scans the string starting with the quote at i. It returns the
-// index after the closing quote and whether the string holds escapes. It
-// rejects control characters, invalid UTF-8, bad escapes and escaped
-// surrogates that do not form a pair.
+// scanString scans the string starting with the quote at i with
+// jsonscan.StringEnd. It returns the index after the closing quote and
+// whether the string holds escapes.
 func (s *state) scanString(i int) (end int, esc bool, ok bool) {
-	d := s.data
-	j := i + 1
-	for j < len(d) {
-		// Skip plain ASCII eight bytes at a time.
-		for j+8 <= len(d) {
-			if m := special(binary.LittleEndian.Uint64(d[j:])); m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			j += 8
-		}
-		if j >= len(d) {
-			break
-		}
-		c := d[j]
-		switch {
-		case c == '"':
-			return j + 1, esc, true
-		case c == '\\':
-			esc = true
-			n, ok := scanEscape(d, j)
-			if !ok {
-				return -1, false, false
-			}
-			j = n
-		case c < 0x20:
-			return -1, false, false
-		case c < utf8.RuneSelf:
-			j++
-		default:
-			r, size := utf8.DecodeRune(d[j:])
-			if r == utf8.RuneError && size <= 1 {
-				return -1, false, false
-			}
-			j += size
-		}
-	}
-	return -1, false, false
+	end, esc = jsonscan.StringEnd(s.data, i)
+	return end, esc, end >= 0
 }
 
-// Masks for testing eight bytes at once.
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// special flags the bytes of x (eight string bytes, little-endian) that end
-// a run of plain ASCII: a quote, a backslash, a control character or a
-// non-ASCII byte. The lowest flagged byte is always a genuine one.
-func special(x uint64) uint64 {
-	q := x ^ (lsb * '"')
-	b := x ^ (lsb * '\\')
-	return (((x - lsb*0x20) &^ x) | ((q - lsb) &^ q) | ((b - lsb) &^ b) | x) & msb
-}
-
-// scanEscape checks the escape sequence at d[j] == '\\' and returns the
+// scanNumber scans the number at i with jsonscan.NumberEnd and returns the
 // index after it.
-func scanEscape(d []byte, j int) (int, bool) {
-	if j+1 >= len(d) {
-		return -1, false
-	}
-	switch d[j+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return j + 2, true
-	case 'u':
-	default:
-		return -1, false
-	}
-	r, ok := hex4(d, j+2)
-	if !ok {
-		return -1, false
-	}
-	switch {
-	case r >= 0xD800 && r < 0xDC00:
-		if j+11 >= len(d) || d[j+6] != '\\' || d[j+7] != 'u' {
-			return -1, false
-		}
-		lo, ok := hex4(d, j+8)
-		if !ok || lo < 0xDC00 || lo >= 0xE000 {
-			return -1, false
-		}
-		return j + 12, true
-	case r >= 0xDC00 && r < 0xE000:
-		return -1, false
-	}
-	return j + 6, true
-}
-
-// hex4 decodes the four hex digits at d[i:].
-func hex4(d []byte, i int) (rune, bool) {
-	if i+4 > len(d) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
-// appendUnescaped appends the decoded form of raw, the checked content of a
-// JSON string, to dst.
-func appendUnescaped(dst, raw []byte) []byte {
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			j := bytes.IndexByte(raw[i:], '\\')
-			if j < 0 {
-				return append(dst, raw[i:]...)
-			}
-			dst = append(dst, raw[i:i+j]...)
-			i += j
-			continue
-		}
-		switch raw[i+1] {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, _ := hex4(raw, i+2)
-			if r >= 0xD800 && r < 0xDC00 {
-				lo, _ := hex4(raw, i+8)
-				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
-				i += 6
-			}
-			dst = utf8.AppendRune(dst, r)
-			i += 6
-			continue
-		default: // '"', '\\', '/'
-			dst = append(dst, raw[i+1])
-		}
-		i += 2
-	}
-	return dst
-}
-
-// scanNumber scans the number at i and returns the index after it.
 func (s *state) scanNumber(i int) (int, bool) {
-	d := s.data
-	j := i
-	if j < len(d) && d[j] == '-' {
-		j++
-	}
-	switch {
-	case j < len(d) && d[j] == '0':
-		j++
-	case j < len(d) && d[j] >= '1' && d[j] <= '9':
-		j = digits(d, j+1)
-	default:
-		return -1, false
-	}
-	if j < len(d) && d[j] == '.' {
-		k := digits(d, j+1)
-		if k == j+1 {
-			return -1, false
-		}
-		j = k
-	}
-	if j < len(d) && (d[j] == 'e' || d[j] == 'E') {
-		j++
-		if j < len(d) && (d[j] == '+' || d[j] == '-') {
-			j++
-		}
-		k := digits(d, j)
-		if k == j {
-			return -1, false
-		}
-		j = k
-	}
-	return j, true
-}
-
-// digits returns the index of the first non-digit at or after i.
-func digits(d []byte, i int) int {
-	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-		i++
-	}
-	return i
+	e := jsonscan.NumberEnd(s.data, i)
+	return e, e >= 0
 }

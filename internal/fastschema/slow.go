@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // The slow paths below build the oracle's generic value for one part of the
@@ -66,7 +68,7 @@ func (s *state) checkFormat(f *jsonschema.Format, i int) result {
 			return rBad
 		}
 		if esc {
-			v = string(appendUnescaped(nil, d[i+1:e-1]))
+			v = string(jsonscan.AppendUnescaped(nil, d[i+1:e-1]))
 		} else {
 			v = string(d[i+1 : e-1])
 		}

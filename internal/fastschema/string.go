@@ -1,6 +1,10 @@
 package fastschema
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
 
 // evalString checks the string at i against the string keywords st.
 // Lengths count the code points of the decoded string, as the oracle does.
@@ -12,7 +16,7 @@ func (s *state) evalString(st *stringRules, i int) (result, int) {
 	str := s.data[i+1 : e-1]
 	mark := len(s.buf)
 	if esc {
-		s.buf = appendUnescaped(s.buf, str)
+		s.buf = jsonscan.AppendUnescaped(s.buf, str)
 		str = s.buf[mark:]
 	}
 	res := rOK

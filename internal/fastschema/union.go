@@ -1,5 +1,7 @@
 package fastschema
 
+import "github.com/schemarpc/schemarpc/internal/jsonscan"
+
 // union speeds up an anyOf or oneOf whose alternatives are objects told
 // apart by one member holding a different string constant in each (the
 // "type" of MCP content blocks). Every alternative requires the member and
@@ -141,7 +143,7 @@ func (s *state) pick(u *union, i int) (*node, result) {
 			}
 			val := s.data[v+1 : e-1]
 			if esc {
-				val = appendUnescaped(s.buf, val)[mark:]
+				val = jsonscan.AppendUnescaped(s.buf, val)[mark:]
 			}
 			for k, want := range u.values {
 				if string(val) == want {

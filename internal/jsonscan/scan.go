@@ -3,16 +3,15 @@
 // names and strings, without building a tree and, on the common paths,
 // without allocating.
 //
-// It is a reader for text that a strict parser has already accepted (the
-// rpc parser checks UTF-8, duplicate names, nesting and trailing data): it
-// never panics and reports malformed input as not ok, but it does not
-// diagnose it.
+// It holds the project's only strict JSON scanner (Strict, StrictEnd,
+// Members, Explain, and the token scanners StringEnd, EscapeEnd and
+// NumberEnd they are made of): valid UTF-8, no lone surrogate escapes, no
+// repeated member names, a nesting limit. The rpc connection and its
+// parser, rpc.ReadEnvelope (and so mcp), DecodeMembers and
+// internal/fastschema all check text with it; Explain gives the reason
+// for a refusal that rpc's -32700 errors quote. The lax walkers (End,
+// Object, Member, Array) read text that has already been checked.
 package jsonscan
-
-import (
-	"encoding/json"
-	"unicode/utf8"
-)
 
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -45,7 +44,7 @@ func End(data []byte, i int) int {
 	case c == 'n':
 		return literalEnd(data, i, "null")
 	case c == '-' || (c >= '0' && c <= '9'):
-		return numberEnd(data, i)
+		return numberEnd(data, i, nil)
 	}
 	return -1
 }
@@ -57,8 +56,9 @@ func literalEnd(data []byte, i int, word string) int {
 	return i + len(word)
 }
 
-// numberEnd accepts the JSON number grammar.
-func numberEnd(data []byte, i int) int {
+// numberEnd accepts the JSON number grammar; f (when not nil) says why it
+// refuses a number.
+func numberEnd(data []byte, i int, f *Fault) int {
 	if data[i] == '-' {
 		i++
 	}
@@ -66,20 +66,13 @@ func numberEnd(data []byte, i int) int {
 	case i < len(data) && data[i] == '0':
 		i++
 	case i < len(data) && data[i] >= '1' && data[i] <= '9':
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
+		i = digitsEnd(data, i)
 	default:
-		return -1
+		return f.set(i, "invalid number")
 	}
 	if i < len(data) && data[i] == '.' {
-		i++
-		start := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return -1
+		if i = digitsEnd(data, i+1); data[i-1] == '.' {
+			return f.set(i, "invalid number: no digits after '.'")
 		}
 	}
 	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
@@ -88,12 +81,18 @@ func numberEnd(data []byte, i int) int {
 			i++
 		}
 		start := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
+		if i = digitsEnd(data, i); i == start {
+			return f.set(i, "invalid number: no digits in the exponent")
 		}
-		if i == start {
-			return -1
-		}
+	}
+	return i
+}
+
+// digitsEnd returns the index of the first byte at or after i that is not
+// a decimal digit.
+func digitsEnd(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
 	}
 	return i
 }
@@ -277,13 +276,13 @@ func hasEscape(raw []byte) bool {
 	return false
 }
 
-// unescape decodes string content that has escapes; the rare path.
+// unescape decodes string content that has escapes, the rare path: it
+// checks the content with StringEnd and decodes it with AppendUnescaped.
 func unescape(raw []byte) (string, bool) {
 	q := make([]byte, 0, len(raw)+2)
 	q = append(append(append(q, '"'), raw...), '"')
-	var s string
-	if json.Unmarshal(q, &s) != nil || !utf8.ValidString(s) {
+	if end, _ := StringEnd(q, 0); end != len(q) {
 		return "", false
 	}
-	return s, true
+	return string(AppendUnescaped(q[:0], raw)), true
 }

@@ -1,12 +1,13 @@
 package jsonscan
 
-import "unicode/utf8"
+import "fmt"
 
 // Strict reports whether data is exactly one JSON text under I-JSON rules
 // (RFC 7493): valid UTF-8, no lone surrogate escapes, no repeated member
 // names, nesting at most maxDepth levels, nothing but whitespace around
 // the value. It allocates only for objects with many members or names
-// written with escapes.
+// written with escapes. It is the one strict scanner (see the package
+// documentation for who uses it); Explain says why it refuses a text.
 func Strict(data []byte, maxDepth int) bool {
 	p := strict{data: data, maxDepth: maxDepth}
 	p.pos = SkipSpace(data, 0)
@@ -24,11 +25,55 @@ func StrictEnd(data []byte, i, depth, maxDepth int) int {
 	return p.pos
 }
 
+// Explain says why the strict scanner refuses the value that starts at
+// data[i], where depth is the nesting level the value opens: the first
+// fault, where StrictEnd stops. Its At is -1 when the value is accepted.
+// A reader that needs the reason (the rpc parser's -32700 messages) asks
+// only once it has met a fault, so the common path pays nothing for it.
+func Explain(data []byte, i, depth, maxDepth int) Fault {
+	f := Fault{At: -1}
+	p := strict{data: data, pos: i, maxDepth: maxDepth, fault: &f}
+	p.skip(depth)
+	return f
+}
+
+// Fault is where and why the strict scanner refused a text.
+type Fault struct {
+	// At is the byte offset of the fault.
+	At int
+	// Reason says what is wrong there, in a few words.
+	Reason string
+}
+
+// set records the fault at, unless f is nil (nobody asked), and returns -1
+// for the caller to return.
+func (f *Fault) set(at int, reason string) int {
+	if f != nil {
+		f.At, f.Reason = at, reason
+	}
+	return -1
+}
+
 // strict is the state of one Strict check.
 type strict struct {
 	data     []byte
 	pos      int
 	maxDepth int
+	fault    *Fault // where to say why the text is refused; nil: nobody asks
+}
+
+// fail records a fault at the current position and returns false.
+func (p *strict) fail(reason string) bool {
+	p.fault.set(p.pos, reason)
+	return false
+}
+
+// deeper records that the value at the current position nests too deep.
+func (p *strict) deeper() bool {
+	if p.fault != nil {
+		p.fail(fmt.Sprintf("nesting deeper than %d levels", p.maxDepth))
+	}
+	return false
 }
 
 func (p *strict) skipSpace() { p.pos = SkipSpace(p.data, p.pos) }
@@ -36,14 +81,14 @@ func (p *strict) skipSpace() { p.pos = SkipSpace(p.data, p.pos) }
 func (p *strict) literal(word string) bool {
 	e := literalEnd(p.data, p.pos, word)
 	if e < 0 {
-		return false
+		return p.fail("invalid literal")
 	}
 	p.pos = e
 	return true
 }
 
 func (p *strict) number() bool {
-	e := numberEnd(p.data, p.pos)
+	e := numberEnd(p.data, p.pos, p.fault)
 	if e < 0 {
 		return false
 	}
@@ -58,7 +103,7 @@ const maxScanNames = 16
 // skip checks the value at p.pos and moves past it.
 func (p *strict) skip(depth int) bool {
 	if p.pos >= len(p.data) {
-		return false
+		return p.fail("unexpected end of input")
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{':
@@ -76,14 +121,18 @@ func (p *strict) skip(depth int) bool {
 		return p.literal("false")
 	case c == 'n':
 		return p.literal("null")
+	default:
+		if p.fault != nil {
+			return p.fail(fmt.Sprintf("invalid character %q looking for a value", rune(c)))
+		}
+		return false
 	}
-	return false
 }
 
 // skipObject checks an object, including that no member name repeats.
 func (p *strict) skipObject(depth int) bool {
 	if depth > p.maxDepth {
-		return false
+		return p.deeper()
 	}
 	p.pos++ // '{'
 	var names nameSet
@@ -94,16 +143,22 @@ func (p *strict) skipObject(depth int) bool {
 	}
 	for {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return false
+			return p.fail("expected a member name")
 		}
 		start := p.pos + 1
 		esc, ok := p.skipStr()
-		if !ok || !names.add(p, span{start, p.pos - 1}, esc) {
+		if !ok {
+			return false
+		}
+		if key := (span{start, p.pos - 1}); !names.add(p, key, esc) {
+			if p.fault != nil {
+				p.fault.set(start-1, fmt.Sprintf("duplicate member name %q", p.decodeName(key, esc)))
+			}
 			return false
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return false
+			return p.fail("expected ':' after a member name")
 		}
 		p.pos++
 		p.skipSpace()
@@ -112,7 +167,7 @@ func (p *strict) skipObject(depth int) bool {
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return false
+			return p.fail("unexpected end of input in an object")
 		}
 		switch p.data[p.pos] {
 		case ',':
@@ -122,7 +177,7 @@ func (p *strict) skipObject(depth int) bool {
 			p.pos++
 			return true
 		default:
-			return false
+			return p.fail("expected ',' or '}' in an object")
 		}
 	}
 }
@@ -190,7 +245,7 @@ func (p *strict) decodeName(s span, esc bool) string {
 
 func (p *strict) skipArray(depth int) bool {
 	if depth > p.maxDepth {
-		return false
+		return p.deeper()
 	}
 	p.pos++ // '['
 	p.skipSpace()
@@ -204,7 +259,7 @@ func (p *strict) skipArray(depth int) bool {
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return false
+			return p.fail("unexpected end of input in an array")
 		}
 		switch p.data[p.pos] {
 		case ',':
@@ -214,92 +269,21 @@ func (p *strict) skipArray(depth int) bool {
 			p.pos++
 			return true
 		default:
-			return false
+			return p.fail("expected ',' or ']' in an array")
 		}
 	}
 }
 
-// skipStr checks the string at p.pos (its opening quote) and moves past its closing quote. escaped reports whether it
-// holds escape sequences.
+// skipStr checks the string at p.pos (its opening quote) with StringEnd
+// and moves past its closing quote. escaped reports whether it holds
+// escape sequences.
 func (p *strict) skipStr() (escaped, ok bool) {
-	p.pos++ // '"'
-	d := p.data
-	for p.pos < len(d) {
-		c := d[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			return escaped, true
-		case c < 0x20:
-			return false, false
-		case c == '\\':
-			escaped = true
-			if !p.skipEscape() {
-				return false, false
-			}
-		case c < 0x80:
-			p.pos++
-		default:
-			r, size := utf8.DecodeRune(d[p.pos:])
-			if r == utf8.RuneError && size <= 1 {
-				return false, false
-			}
-			p.pos += size
-		}
+	end, escaped := strictString(p.data, p.pos, p.fault)
+	if end < 0 {
+		return false, false
 	}
-	return false, false
-}
-
-// skipEscape checks the escape sequence at p.pos: a lone or reversed
-// surrogate escape is refused.
-func (p *strict) skipEscape() bool {
-	d := p.data
-	if p.pos+1 >= len(d) {
-		return false
-	}
-	c := d[p.pos+1]
-	p.pos += 2
-	switch c {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return true
-	case 'u':
-		r, ok := p.skipHex4()
-		if !ok {
-			return false
-		}
-		if r < 0xD800 || r > 0xDFFF {
-			return true
-		}
-		if r >= 0xDC00 || p.pos+1 >= len(d) || d[p.pos] != '\\' || d[p.pos+1] != 'u' {
-			return false
-		}
-		p.pos += 2
-		r2, ok := p.skipHex4()
-		return ok && r2 >= 0xDC00 && r2 <= 0xDFFF
-	}
-	return false
-}
-
-// skipHex4 reads four hexadecimal digits.
-func (p *strict) skipHex4() (rune, bool) {
-	if p.pos+4 > len(p.data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	p.pos += 4
-	return r, true
+	p.pos = end
+	return escaped, true
 }
 
 // span is a half-open byte range [start, end) of the input.

@@ -60,7 +60,7 @@ func IsNumber(value []byte) bool {
 	if len(value) == 0 || value[0] != '-' && (value[0] < '0' || value[0] > '9') {
 		return false
 	}
-	return numberEnd(value, 0) == len(value)
+	return numberEnd(value, 0, nil) == len(value)
 }
 
 // Bare reports whether value starts and ends with something other than

@@ -1,4 +1,4 @@
-package fastschema
+package jsonscan
 
 import (
 	"encoding/binary"

@@ -1,0 +1,90 @@
+package rpc
+
+import (
+	"encoding/json"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
+
+// Envelope holds the members of one JSON-RPC message that say what it is,
+// as raw JSON (nil when absent).
+//
+// Envelope.Kind is the project's only message classifier: the connection
+// (both its scanned fast path and its parsed slow path, so ParseFrame,
+// rpcgen validate and rpcgen proxy too) and package mcp (its transports,
+// its HTTP handler and its client links) all decide a message's kind
+// with it. What the kind is worth is then each reader's affair: a
+// connection also checks the envelope schemas, a link only routes.
+type Envelope struct {
+	// ID is the id member.
+	ID json.RawMessage
+	// Method is the method member.
+	Method json.RawMessage
+	// Params is the params member.
+	Params json.RawMessage
+	// Result is the result member.
+	Result json.RawMessage
+	// Error is the error member.
+	Error json.RawMessage
+}
+
+// Kind classifies the message by the members it has, before any schema
+// checks them: with a method it is a call (a request with an id, a
+// notification without), else with a result or an error it is a
+// response, else it is invalid.
+func (e *Envelope) Kind() MessageKind {
+	switch {
+	case e.Method != nil && e.ID != nil:
+		return KindRequest
+	case e.Method != nil:
+		return KindNotification
+	case e.Result != nil || e.Error != nil:
+		return KindResponse
+	}
+	return KindInvalid
+}
+
+// IsBatch reports whether the frame msg is a batch: a JSON array, '[' its
+// first byte after whitespace. It is the one test of it, for the
+// connection and for mcp's batch rule alike.
+func IsBatch(msg []byte) bool {
+	i := jsonscan.SkipSpace(msg, 0)
+	return i < len(msg) && msg[i] == '['
+}
+
+// ReadEnvelope reads the envelope of msg, one message (not a batch). ok is
+// false when msg is not one JSON object that the strict scanner
+// (jsonscan.Strict, with the default nesting limit) accepts.
+func ReadEnvelope(msg []byte) (e Envelope, ok bool) {
+	if !jsonscan.Strict(msg, DefaultMaxDepth) {
+		return Envelope{}, false
+	}
+	return envelopeOf(msg)
+}
+
+// envelopeOf reads the envelope of msg, a value the strict scanner has
+// accepted; ok is false when it is not an object.
+func envelopeOf(msg []byte) (e Envelope, ok bool) {
+	o, isObject := jsonscan.NewObject(msg)
+	if !isObject {
+		return Envelope{}, false
+	}
+	for {
+		k, v, more := o.Next()
+		if !more {
+			return e, !o.Err()
+		}
+		switch {
+		case jsonscan.NameIs(k, "id"):
+			e.ID = v
+		case jsonscan.NameIs(k, "method"):
+			e.Method = v
+		case jsonscan.NameIs(k, "params"):
+			e.Params = v
+		case jsonscan.NameIs(k, "result"):
+			e.Result = v
+		case jsonscan.NameIs(k, "error"):
+			e.Error = v
+		}
+	}
+}
