@@ -1,0 +1,441 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// The 2026-07-28 tasks extension (SEP-2663): a server that enables tasks
+// (ServerOptions.Tasks) advertises extensionTasks under
+// capabilities.extensions; a request that declares it in its client
+// capabilities may get, for a tool whose execution.taskSupport is optional
+// or required, a task instead of the result (resultType "task"). The server
+// decides, not the client. The client follows the task with tasks/get (the
+// result or error inlined once it ends, the input it waits for while it is
+// input_required), answers input with tasks/update and stops it with
+// tasks/cancel. The same engine (taskRunner) and store serve the tasks of
+// 2025-11-25 sessions.
+
+// extensionTasks is the tasks extension's identifier.
+const extensionTasks = "io.modelcontextprotocol/tasks"
+
+// declaresTasks reports whether client capabilities declare the tasks
+// extension.
+func declaresTasks(caps ClientCapabilities) bool {
+	raw, ok := caps.Extra["extensions"]
+	if !ok {
+		return false
+	}
+	v, ok := jsonscan.Member(raw, extensionTasks)
+	return ok && string(v) != "null"
+}
+
+// missingTasksExtension is the -32021 error of a request that needs the
+// tasks extension without declaring it.
+func missingTasksExtension() *rpc.Error {
+	return missingCapability(map[string]any{"extensions": map[string]any{extensionTasks: map[string]any{}}})
+}
+
+// statelessTasks is the owner of the tasks stateless requests create: the
+// principal the requests act for (WithPrincipal), or everyone without one.
+// A task id is unguessable (130 random bits), so it is what a client must
+// know to reach a task. base is the context the work starts from: the
+// creating request's values, without its cancellation.
+type statelessTasks struct {
+	s     *Server
+	owner string
+	base  context.Context
+}
+
+func (t statelessTasks) taskOwner() string            { return t.owner }
+func (t statelessTasks) taskLogger() *slog.Logger     { return t.s.log }
+func (t statelessTasks) taskContext() context.Context { return t.base }
+
+// taskChanged tells the open listens that asked for task notifications
+// (see listen.go) of the new state.
+func (t statelessTasks) taskChanged(task Task) { t.s.notifyTaskListeners(t.owner, task) }
+
+// statelessTaskOwner is the store owner of the stateless tasks of a
+// principal.
+func statelessTaskOwner(principal string) string { return "stateless\x00" + principal }
+
+type runnerKey struct{}
+
+// withTaskRunner makes the stateless requests of ctx keep their tasks in r
+// (the Streamable HTTP handler's, shared by replicas) instead of the
+// server's own.
+func withTaskRunner(ctx context.Context, r *taskRunner) context.Context {
+	return context.WithValue(ctx, runnerKey{}, r)
+}
+
+// statelessTasksOf returns where the stateless request c of ctx keeps its
+// tasks, and as whom.
+func (s *Server) statelessTasksOf(ctx context.Context, c *callState) (*taskRunner, statelessTasks) {
+	r, _ := ctx.Value(runnerKey{}).(*taskRunner)
+	if r == nil {
+		r = s.tasks
+	}
+	return r, statelessTasks{s: s, owner: statelessTaskOwner(c.principal), base: context.WithoutCancel(ctx)}
+}
+
+// WithInputBeforeTask makes a tool that supports tasks ask for its input
+// in the request before it becomes a task, under the 2026-07-28 tasks
+// extension: a call that brings no input responses runs in the request,
+// so that the handler's InputRequired reaches the client as an
+// InputRequiredResult, and the retry that brings the answers becomes the
+// task. Without it the task is created at once and asks for its input
+// while it runs (status input_required, answered with tasks/update).
+func WithInputBeforeTask() RegisterOption {
+	return func(r *registration) { r.inputBeforeTask = true }
+}
+
+// taskSupport is a tool's execution.taskSupport, forbidden when unset.
+func (e *toolEntry) taskSupport() ToolExecutionTaskSupport {
+	if e.tool.Execution != nil && e.tool.Execution.TaskSupport != "" {
+		return e.tool.Execution.TaskSupport
+	}
+	return ToolExecutionTaskSupportForbidden
+}
+
+// statelessTaskMode decides how a stateless tools/call of e runs under
+// the tasks extension: as a task (asTask), in the request, or not at all
+// (-32021: the tool runs only as a task and the request did not declare
+// the extension). A tool registered WithInputBeforeTask runs in the
+// request until a round brings input responses.
+func (s *Server) statelessTaskMode(e *toolEntry, c *callState) (asTask bool, err error) {
+	mode := e.taskSupport()
+	if !c.modern || !s.offer(c.version).has(capTasksExtension) || mode == ToolExecutionTaskSupportForbidden {
+		return false, nil
+	}
+	if !declaresTasks(c.caps) {
+		if mode == ToolExecutionTaskSupportRequired {
+			return false, missingTasksExtension()
+		}
+		return false, nil
+	}
+	if e.inputBeforeTask && len(c.inputs) == 0 && c.state == nil {
+		return false, nil
+	}
+	return true, nil
+}
+
+// taskState is a task as the tasks extension writes it: Task's members
+// with the durations renamed (ttlMs, pollIntervalMs).
+type taskState struct {
+	TaskID         string     `json:"taskId"`
+	Status         TaskStatus `json:"status"`
+	StatusMessage  string     `json:"statusMessage,omitempty"`
+	CreatedAt      string     `json:"createdAt"`
+	LastUpdatedAt  string     `json:"lastUpdatedAt"`
+	TTLMs          *int64     `json:"ttlMs"`
+	PollIntervalMs *int64     `json:"pollIntervalMs,omitempty"`
+}
+
+func stateOf(t Task) taskState {
+	return taskState{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt,
+		LastUpdatedAt: t.LastUpdatedAt, TTLMs: t.TTL, PollIntervalMs: t.PollInterval}
+}
+
+// createdTask is the CreateTaskResult of the tasks extension: the task's
+// state, flat, with resultType "task".
+type createdTask struct {
+	ResultType string `json:"resultType"`
+	taskState
+}
+
+// detailedTask is what tasks/get answers: the task's state and, by
+// status, the result of a completed task, the error of a failed one, or
+// the input an input_required one waits for.
+type detailedTask struct {
+	taskState
+	Result        json.RawMessage            `json:"result,omitempty"`
+	Error         *rpc.Error                 `json:"error,omitempty"`
+	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
+}
+
+// taskAck is the empty answer of tasks/update and tasks/cancel; decorate
+// adds resultType "complete".
+type taskAck struct{}
+
+// startStatelessTask runs a stateless tools/call as a task: the answer is
+// the created task, and the call's handler runs in the background with a
+// state of its own. When the handler asks for input, the task waits in
+// input_required until tasks/update has answered every request, and the
+// handler is called again with the answers, as a retried request would be.
+func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callState, p *CallToolRequestParams) (*CallToolOutcome, error) {
+	r, owner := s.statelessTasksOf(ctx, c)
+	tc := *c
+	tc.sink = discardSink{} // the request's own stream ends with the answer
+	tc.cache = nil
+	req := &CallToolRequest{Params: p, call: &tc}
+	base := context.WithValue(owner.base, callKey{}, &tc)
+	owner.base = base
+	t, err := r.start(ctx, owner, nil, func(ctx context.Context) (any, error) {
+		res, err := r.runWithTaskInput(ctx, owner, &tc, func(ctx context.Context) (*CallToolResult, error) {
+			return s.runTool(ctx, e, req)
+		})
+		if errors.Is(err, ErrNotDeclared) {
+			return ToolError(err.Error()), nil
+		}
+		return res, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(createdTask{ResultType: "task", taskState: stateOf(t)})
+	if err != nil {
+		return nil, err
+	}
+	return &CallToolOutcome{Value: UnknownCallToolOutcome{Raw: raw}}, nil
+}
+
+type taskKeyOfWork struct{}
+
+// runWithTaskInput runs a task's handler and answers its InputRequired by
+// waiting for the client's tasks/update, up to maxInputRounds.
+func (r *taskRunner) runWithTaskInput(ctx context.Context, tc taskClient, c *callState, run func(ctx context.Context) (*CallToolResult, error)) (*CallToolResult, error) {
+	k, _ := ctx.Value(taskKeyOfWork{}).(taskKey)
+	for round := 0; ; round++ {
+		res, err := run(ctx)
+		var ir *InputRequired
+		if !errors.As(err, &ir) {
+			return res, err
+		}
+		if round+1 >= maxInputRounds {
+			return nil, fmt.Errorf("mcp: the handler still asked for input after %d rounds", maxInputRounds)
+		}
+		if err := ir.check(); err != nil {
+			tc.taskLogger().Error("mcp: handler asked for input it cannot get", "task", k.id, logx.Code, rpc.CodeInternalError, logx.Error, err)
+			return nil, rpc.InternalError()
+		}
+		if missing := ir.required(c.caps); missing != nil {
+			return nil, missingCapability(missing)
+		}
+		reqs, err := encodeInputRequests(ir.Requests)
+		if err != nil {
+			return nil, err
+		}
+		answers, err := r.waitForInput(ctx, k, reqs, func() { r.tellInputRequired(ctx, tc, k) })
+		if err != nil {
+			return nil, err
+		}
+		c.inputs, c.state = answers, ir.State
+	}
+}
+
+// taskInput is the input a task's work waits for: the requests not yet
+// answered, the answers so far, and done, closed once all are in.
+type taskInput struct {
+	pending map[string]json.RawMessage
+	answers map[string]json.RawMessage
+	done    chan struct{}
+}
+
+// waitForInput parks the task k until every request in reqs is answered
+// (answerHere) or ctx ends (the task was cancelled); parked runs once the
+// task is parked.
+func (r *taskRunner) waitForInput(ctx context.Context, k taskKey, reqs map[string]json.RawMessage, parked func()) (map[string]json.RawMessage, error) {
+	in := &taskInput{pending: reqs, answers: map[string]json.RawMessage{}, done: make(chan struct{})}
+	r.mu.Lock()
+	r.parked[k] = in
+	r.mu.Unlock()
+	parked()
+	defer func() {
+		r.mu.Lock()
+		if r.parked[k] == in {
+			delete(r.parked, k)
+		}
+		r.mu.Unlock()
+	}()
+	select {
+	case <-in.done:
+		return in.answers, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// tellInputRequired tells the owner that the task k waits for input.
+func (r *taskRunner) tellInputRequired(ctx context.Context, tc taskClient, k taskKey) {
+	rec, err := r.lookup(ctx, tc, k.id)
+	if err != nil || rec.Ended() {
+		return
+	}
+	rec.Task.Status = TaskStatusInputRequired
+	tc.taskChanged(rec.Task)
+}
+
+// answerHere gives the task k, when its work waits here, the answers to
+// requests it is waiting for; other keys are ignored. It reports whether
+// the task waits here.
+func (r *taskRunner) answerHere(k taskKey, answers map[string]json.RawMessage) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	in := r.parked[k]
+	if in == nil {
+		return false
+	}
+	for key, v := range answers {
+		if _, ok := in.pending[key]; ok {
+			in.answers[key] = v
+			delete(in.pending, key)
+		}
+	}
+	if len(in.pending) == 0 {
+		delete(r.parked, k)
+		close(in.done)
+	}
+	return true
+}
+
+// pendingInput returns a copy of the requests the task k waits for here,
+// nil when it waits for none here.
+func (r *taskRunner) pendingInput(k taskKey) map[string]json.RawMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	in := r.parked[k]
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(in.pending))
+	for key, v := range in.pending {
+		out[key] = v
+	}
+	return out
+}
+
+// encodeInputRequests writes input requests as the protocol's
+// inputRequests map: each a method and its params.
+func encodeInputRequests(reqs map[string]InputRequest) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(reqs))
+	for k, q := range reqs {
+		b, err := json.Marshal(struct {
+			Method string `json:"method"`
+			Params any    `json:"params"`
+		}{q.Method, q.Params})
+		if err != nil {
+			return nil, fmt.Errorf("mcp: input request %q: %w", k, err)
+		}
+		out[k] = b
+	}
+	return out, nil
+}
+
+// taskParams are the params of tasks/get, tasks/update and tasks/cancel.
+type taskParams struct {
+	TaskID         *string         `json:"taskId"`
+	InputResponses json.RawMessage `json:"inputResponses"`
+}
+
+// taskRequest admits a stateless tasks/* request: the request must
+// declare the extension (-32021) and name a task (-32602).
+func taskRequest(ctx context.Context, req *rpc.Request) (*callState, *taskParams, error) {
+	c := callFromContext(ctx)
+	if c == nil || !declaresTasks(c.caps) {
+		return nil, nil, missingTasksExtension()
+	}
+	p := new(taskParams)
+	if err := req.DecodeParams(p); err != nil {
+		return nil, nil, err
+	}
+	if p.TaskID == nil {
+		return nil, nil, rpc.InvalidParams("params.taskId is required")
+	}
+	return c, p, nil
+}
+
+// getTask answers the extension's tasks/get.
+func (s *Server) getTask(ctx context.Context, req *rpc.Request) (any, error) {
+	c, p, err := taskRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	r, owner := s.statelessTasksOf(ctx, c)
+	rec, err := r.lookup(ctx, owner, *p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	out := detailedTask{taskState: stateOf(rec.Task)}
+	switch {
+	case rec.Task.Status == TaskStatusCompleted:
+		out.Result = completeResult(rec.Result)
+	case rec.Task.Status == TaskStatusFailed:
+		out.Error = rec.Error
+	case !rec.Ended():
+		if pending := r.pendingInput(taskKey{owner.owner, rec.Task.TaskID}); pending != nil {
+			out.Status = TaskStatusInputRequired
+			out.InputRequests = pending
+		}
+	}
+	return out, nil
+}
+
+// completeResult marks a stored result as complete (resultType), as the
+// stateless protocol writes every result.
+func completeResult(raw json.RawMessage) json.RawMessage {
+	if _, has := jsonscan.Member(raw, "resultType"); has {
+		return raw
+	}
+	o, ok := jsonscan.NewObject(raw)
+	if !ok {
+		return raw
+	}
+	out := appendMember([]byte("{"), []byte("resultType"), []byte(`"complete"`))
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			break
+		}
+		out = appendMember(out, k, v)
+	}
+	if o.Err() {
+		return raw
+	}
+	return append(out, '}')
+}
+
+// updateTask answers the extension's tasks/update: the answers reach the
+// task's work, here or at the replica running it. Answers to requests the
+// task does not wait for, and answers to a task that ended, are ignored.
+func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) {
+	c, p, err := taskRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var answers map[string]json.RawMessage
+	if len(p.InputResponses) == 0 || json.Unmarshal(p.InputResponses, &answers) != nil || answers == nil {
+		return nil, rpc.InvalidParams("params.inputResponses must be an object")
+	}
+	r, owner := s.statelessTasksOf(ctx, c)
+	rec, err := r.lookup(ctx, owner, *p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	k := taskKey{owner.owner, rec.Task.TaskID}
+	if !rec.Ended() && !r.answerHere(k, answers) && r.signal != nil {
+		r.signal(taskSignal{Kind: taskAnswer, Session: k.session, Task: k.id, Answers: answers})
+	}
+	return taskAck{}, nil
+}
+
+// cancelTask answers the extension's tasks/cancel: the task becomes
+// cancelled; cancelling a task that ended changes nothing and is answered
+// alike.
+func (s *Server) cancelTask(ctx context.Context, req *rpc.Request) (any, error) {
+	c, p, err := taskRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	r, owner := s.statelessTasksOf(ctx, c)
+	if _, err := r.stop(ctx, owner, *p.TaskID); err != nil && !errors.Is(err, errTaskEnded) {
+		return nil, err
+	}
+	return taskAck{}, nil
+}
