@@ -222,7 +222,7 @@ func (r *taskRunner) runWithTaskInput(ctx context.Context, tc taskClient, c *cal
 		if err != nil {
 			return nil, err
 		}
-		answers, err := r.waitForInput(ctx, k, reqs, func() { r.tellInputRequired(ctx, tc, k) })
+		answers, err := r.waitForInput(ctx, tc, k, reqs)
 		if err != nil {
 			return nil, err
 		}
@@ -230,85 +230,44 @@ func (r *taskRunner) runWithTaskInput(ctx context.Context, tc taskClient, c *cal
 	}
 }
 
-// taskInput is the input a task's work waits for: the requests not yet
-// answered, the answers so far, and done, closed once all are in.
-type taskInput struct {
-	pending map[string]json.RawMessage
-	answers map[string]json.RawMessage
-	done    chan struct{}
-}
-
-// waitForInput parks the task k until every request in reqs is answered
-// (answerHere) or ctx ends (the task was cancelled); parked runs once the
-// task is parked.
-func (r *taskRunner) waitForInput(ctx context.Context, k taskKey, reqs map[string]json.RawMessage, parked func()) (map[string]json.RawMessage, error) {
-	in := &taskInput{pending: reqs, answers: map[string]json.RawMessage{}, done: make(chan struct{})}
-	r.mu.Lock()
-	r.parked[k] = in
-	r.mu.Unlock()
-	parked()
-	defer func() {
-		r.mu.Lock()
-		if r.parked[k] == in {
-			delete(r.parked, k)
-		}
-		r.mu.Unlock()
-	}()
-	select {
-	case <-in.done:
-		return in.answers, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// tellInputRequired tells the owner that the task k waits for input.
-func (r *taskRunner) tellInputRequired(ctx context.Context, tc taskClient, k taskKey) {
+// waitForInput records that the task k waits for the input reqs
+// (input_required), where every replica's tasks/get and tasks/update see
+// it, and waits until tasks/update has brought every answer and set the
+// task working again (word comes from wake, or the store is read every
+// taskWaitPoll), or ctx ends (the task was cancelled).
+func (r *taskRunner) waitForInput(ctx context.Context, tc taskClient, k taskKey, reqs map[string]json.RawMessage) (map[string]json.RawMessage, error) {
 	rec, err := r.lookup(ctx, tc, k.id)
-	if err != nil || rec.Ended() {
-		return
+	if err != nil {
+		return nil, err
 	}
 	rec.Task.Status = TaskStatusInputRequired
-	tc.taskChanged(rec.Task)
-}
-
-// answerHere gives the task k, when its work waits here, the answers to
-// requests it is waiting for; other keys are ignored. It reports whether
-// the task waits here.
-func (r *taskRunner) answerHere(k taskKey, answers map[string]json.RawMessage) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	in := r.parked[k]
-	if in == nil {
-		return false
+	rec.Task.LastUpdatedAt = now()
+	rec.Input, rec.Answers = reqs, map[string]json.RawMessage{}
+	rec.Revision++
+	sctx, cancel := storeContext(ctx)
+	ok, err := r.store.Update(sctx, rec)
+	cancel()
+	switch {
+	case err != nil:
+		return nil, r.storeFailed(tc, k.id, err)
+	case !ok:
+		return nil, errTaskEnded // cancelled meanwhile: the work is being stopped
 	}
-	for key, v := range answers {
-		if _, ok := in.pending[key]; ok {
-			in.answers[key] = v
-			delete(in.pending, key)
+	tc.taskChanged(rec.Task)
+	for {
+		rec, done, err := r.await(ctx, tc, k)
+		switch {
+		case err != nil:
+			return nil, err
+		case rec.Ended():
+			return nil, errTaskEnded
+		case rec.Task.Status != TaskStatusInputRequired:
+			return rec.Answers, nil
+		}
+		if err := done(); err != nil {
+			return nil, err
 		}
 	}
-	if len(in.pending) == 0 {
-		delete(r.parked, k)
-		close(in.done)
-	}
-	return true
-}
-
-// pendingInput returns a copy of the requests the task k waits for here,
-// nil when it waits for none here.
-func (r *taskRunner) pendingInput(k taskKey) map[string]json.RawMessage {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	in := r.parked[k]
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]json.RawMessage, len(in.pending))
-	for key, v := range in.pending {
-		out[key] = v
-	}
-	return out
 }
 
 // encodeInputRequests writes input requests as the protocol's
@@ -368,11 +327,8 @@ func (s *Server) getTask(ctx context.Context, req *rpc.Request) (any, error) {
 		out.Result = completeResult(rec.Result)
 	case rec.Task.Status == TaskStatusFailed:
 		out.Error = rec.Error
-	case !rec.Ended():
-		if pending := r.pendingInput(taskKey{owner.owner, rec.Task.TaskID}); pending != nil {
-			out.Status = TaskStatusInputRequired
-			out.InputRequests = pending
-		}
+	case rec.Task.Status == TaskStatusInputRequired:
+		out.InputRequests = rec.Input
 	}
 	return out, nil
 }
@@ -401,9 +357,12 @@ func completeResult(raw json.RawMessage) json.RawMessage {
 	return append(out, '}')
 }
 
-// updateTask answers the extension's tasks/update: the answers reach the
-// task's work, here or at the replica running it. Answers to requests the
-// task does not wait for, and answers to a task that ended, are ignored.
+// updateTask answers the extension's tasks/update: the answers to the
+// requests the task waits for are recorded, and once all are in the task
+// is working again and its work, here or at the replica running it, goes
+// on with them. Answers to requests the task does not wait for, and to a
+// task that does not wait, are ignored. Two updates at once cannot both
+// win: the loser reads the record again.
 func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) {
 	c, p, err := taskRequest(ctx, req)
 	if err != nil {
@@ -414,16 +373,59 @@ func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) 
 		return nil, rpc.InvalidParams("params.inputResponses must be an object")
 	}
 	r, owner := s.statelessTasksOf(ctx, c)
-	rec, err := r.lookup(ctx, owner, *p.TaskID)
-	if err != nil {
-		return nil, err
+	for range maxUpdateAttempts {
+		rec, err := r.lookup(ctx, owner, *p.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		if rec.Task.Status != TaskStatusInputRequired {
+			return taskAck{}, nil
+		}
+		taken := false
+		for key, v := range answers {
+			if _, ok := rec.Input[key]; ok {
+				if rec.Answers == nil {
+					rec.Answers = map[string]json.RawMessage{}
+				}
+				rec.Answers[key] = v
+				delete(rec.Input, key)
+				taken = true
+			}
+		}
+		if !taken {
+			return taskAck{}, nil
+		}
+		resumed := len(rec.Input) == 0
+		if resumed {
+			rec.Task.Status, rec.Input = TaskStatusWorking, nil
+		}
+		rec.Task.LastUpdatedAt = now()
+		rec.Revision++
+		sctx, cancel := storeContext(ctx)
+		ok, err := r.store.Update(sctx, rec)
+		cancel()
+		if err != nil {
+			return nil, r.storeFailed(owner, rec.Task.TaskID, err)
+		}
+		if !ok {
+			continue
+		}
+		if resumed {
+			k := taskKey{owner.owner, rec.Task.TaskID}
+			r.wake(k)
+			if r.signal != nil {
+				r.signal(taskSignal{Kind: taskResumed, Session: k.session, Task: k.id})
+			}
+			owner.taskChanged(rec.Task)
+		}
+		return taskAck{}, nil
 	}
-	k := taskKey{owner.owner, rec.Task.TaskID}
-	if !rec.Ended() && !r.answerHere(k, answers) && r.signal != nil {
-		r.signal(taskSignal{Kind: taskAnswer, Session: k.session, Task: k.id, Answers: answers})
-	}
-	return taskAck{}, nil
+	return nil, &rpc.Error{Code: rpc.CodeInternalError, Message: "the task changed too often to take the answers: try again"}
 }
+
+// maxUpdateAttempts bounds how often tasks/update reads a task again
+// after another update won.
+const maxUpdateAttempts = 8
 
 // cancelTask answers the extension's tasks/cancel: the task becomes
 // cancelled; cancelling a task that ended changes nothing and is answered

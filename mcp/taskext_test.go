@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -383,4 +385,58 @@ func TestTasksOverStreamableHTTP(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the task's work was not cancelled")
 	}
+}
+
+// statelessAt sends a stateless request declaring the tasks extension
+// straight to replica i and returns its result.
+func statelessAt(t *testing.T, c *cluster, i int, method, name string, params map[string]any) map[string]any {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(modernBodyCaps(t, 7, method, params, tasksCaps, nil)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdrs(mirrored(method, name)) {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	c.handlers[i].ServeHTTP(w, r)
+	require.Equal(t, http.StatusOK, w.Code, "%s at replica %d: %s", method, i, w.Body)
+	body := w.Body.String()
+	for line := range strings.SplitSeq(body, "\n") {
+		if data, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(data, `"id":7`) {
+			body = data
+		}
+	}
+	m := decode(t, body)
+	require.Nil(t, m.Error, "%s at replica %d", method, i)
+	return m.Result
+}
+
+// A stateless task that waits for input at one replica is seen waiting at
+// the others, takes its answers one at a time at any of them, and goes on
+// where it runs.
+func TestAStatelessTaskTakesItsInputAtAnyReplica(t *testing.T) {
+	c := newCluster(t, 3, func(t *testing.T) *mcp.Server { return newTaskTools(t).s },
+		&mcp.HTTPOptions{Tasks: mcp.NewMemoryTaskStore()})
+	created := statelessAt(t, c, 0, "tools/call", "ask", map[string]any{"name": "ask"})
+	require.Equal(t, "task", created["resultType"])
+	id := created["taskId"].(string)
+
+	var got map[string]any
+	require.Eventually(t, func() bool {
+		got = statelessAt(t, c, 1, "tasks/get", id, map[string]any{"taskId": id})
+		return got["status"] == "input_required"
+	}, 10*time.Second, 5*time.Millisecond, "replica 1 never saw the task wait")
+	assert.Equal(t, []string{"a", "b"}, keys(got["inputRequests"]))
+
+	statelessAt(t, c, 2, "tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"b": map[string]any{"action": "accept", "content": map[string]any{"v": "2"}}}})
+	got = statelessAt(t, c, 1, "tasks/get", id, map[string]any{"taskId": id})
+	assert.Equal(t, "input_required", got["status"])
+	assert.Equal(t, []string{"a"}, keys(got["inputRequests"]), "the answered request is gone everywhere at once")
+
+	statelessAt(t, c, 1, "tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}})
+	require.Eventually(t, func() bool {
+		got = statelessAt(t, c, 2, "tasks/get", id, map[string]any{"taskId": id})
+		return got["status"] == "completed"
+	}, 10*time.Second, 5*time.Millisecond, "the task never completed")
+	assert.Equal(t, "decline/accept", got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
 }

@@ -41,8 +41,8 @@ const relatedTaskKey = "io.modelcontextprotocol/related-task"
 // here; the record in the store is what every replica answers from. With
 // replicas, signal tells the others that a task ended (for their
 // tasks/result waits), is to be cancelled (for the replica running it) or
-// got input (for the replica whose task waits for it); without, it is nil
-// and this process is the only one.
+// has all the input it waited for (for the replica running it); without, it
+// is nil and this process is the only one.
 type taskRunner struct {
 	store  TaskStore
 	signal func(taskSignal) // nil: no other replicas
@@ -50,8 +50,7 @@ type taskRunner struct {
 	mu      sync.Mutex
 	running map[taskKey]context.CancelFunc         // tasks whose work runs here
 	busy    map[string]int                         // owner → its tasks whose work runs here
-	waiters map[taskKey]map[chan struct{}]struct{} // closed when the task ends
-	parked  map[taskKey]*taskInput                 // tasks whose work here waits for input
+	waiters map[taskKey]map[chan struct{}]struct{} // closed when the task ends or resumes
 }
 
 // taskClient is who a task belongs to, as the engine sees it: a handshake
@@ -70,22 +69,20 @@ type taskClient interface {
 // taskSignal is what replicas tell each other about a task.
 type taskSignal struct {
 	From    string `json:"from"`
-	Kind    string `json:"kind"` // taskEnded, taskCancel or taskAnswer
+	Kind    string `json:"kind"` // taskEnded, taskCancel or taskResumed
 	Session string `json:"session"`
 	Task    string `json:"task"`
-	// Answers are a taskAnswer's input responses, by key.
-	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 }
 
 const (
-	taskEnded  = "ended"  // the task's record is final
-	taskCancel = "cancel" // the task was cancelled: stop its work
-	taskAnswer = "answer" // the client answered input the task waits for
+	taskEnded   = "ended"   // the task's record is final
+	taskCancel  = "cancel"  // the task was cancelled: stop its work
+	taskResumed = "resumed" // the task has the input it waited for
 )
 
 func newTaskRunner(store TaskStore) *taskRunner {
 	return &taskRunner{store: store, busy: map[string]int{}, running: map[taskKey]context.CancelFunc{},
-		waiters: map[taskKey]map[chan struct{}]struct{}{}, parked: map[taskKey]*taskInput{}}
+		waiters: map[taskKey]map[chan struct{}]struct{}{}}
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
@@ -221,7 +218,7 @@ func (r *taskRunner) wake(k taskKey) {
 func (r *taskRunner) heard(sig taskSignal) {
 	k := taskKey{sig.Session, sig.Task}
 	switch sig.Kind {
-	case taskEnded:
+	case taskEnded, taskResumed:
 		r.wake(k)
 	case taskCancel:
 		r.mu.Lock()
@@ -231,8 +228,6 @@ func (r *taskRunner) heard(sig taskSignal) {
 			cancel()
 		}
 		r.wake(k)
-	case taskAnswer:
-		r.answerHere(k, sig.Answers)
 	}
 }
 
@@ -396,6 +391,7 @@ func (r *taskRunner) stop(ctx context.Context, tc taskClient, id string) (TaskRe
 	}
 	rec.Task.Status = TaskStatusCancelled
 	rec.Task.StatusMessage = "cancelled by the client"
+	rec.Input, rec.Answers = nil, nil
 	rec.Task.LastUpdatedAt = now()
 	ttl := defaultTaskTTL
 	if rec.Task.TTL != nil {
