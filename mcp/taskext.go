@@ -110,8 +110,11 @@ func (e *toolEntry) taskSupport() ToolExecutionTaskSupport {
 // the extension). A tool registered WithInputBeforeTask runs in the
 // request until a round brings input responses.
 func (s *Server) statelessTaskMode(e *toolEntry, c *callState) (asTask bool, err error) {
+	if !c.modern || !s.opts.Tasks {
+		return false, nil // tasks off: the extension is not offered (offer)
+	}
 	mode := e.taskSupport()
-	if !c.modern || !s.offer(c.version).has(capTasksExtension) || mode == ToolExecutionTaskSupportForbidden {
+	if mode == ToolExecutionTaskSupportForbidden {
 		return false, nil
 	}
 	if !declaresTasks(c.caps) {
@@ -255,13 +258,13 @@ func (r *taskRunner) waitForInput(ctx context.Context, tc taskClient, k taskKey,
 	}
 	tc.taskChanged(rec.Task)
 	for {
-		rec, done, err := r.await(ctx, tc, k)
+		rec, done, err := r.await(ctx, tc, k, TaskRecord.waitsForInput)
 		switch {
 		case err != nil:
 			return nil, err
 		case rec.Ended():
 			return nil, errTaskEnded
-		case rec.Task.Status != TaskStatusInputRequired:
+		case !rec.waitsForInput():
 			return rec.Answers, nil
 		}
 		if err := done(); err != nil {
@@ -327,7 +330,7 @@ func (s *Server) getTask(ctx context.Context, req *rpc.Request) (any, error) {
 		out.Result = completeResult(rec.Result)
 	case rec.Task.Status == TaskStatusFailed:
 		out.Error = rec.Error
-	case rec.Task.Status == TaskStatusInputRequired:
+	case rec.waitsForInput():
 		out.InputRequests = rec.Input
 	}
 	return out, nil
@@ -378,7 +381,7 @@ func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		if rec.Task.Status != TaskStatusInputRequired {
+		if !rec.waitsForInput() {
 			return taskAck{}, nil
 		}
 		taken := false

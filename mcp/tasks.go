@@ -269,7 +269,7 @@ func (r *taskRunner) get(ctx context.Context, tc taskClient, id string) (*GetTas
 func (r *taskRunner) result(ctx context.Context, tc taskClient, id string) (*GetTaskPayloadResult, error) {
 	k := taskKey{tc.taskOwner(), id}
 	for {
-		rec, done, err := r.await(ctx, tc, k)
+		rec, done, err := r.await(ctx, tc, k, TaskRecord.running)
 		if err != nil || rec.Ended() {
 			if err != nil {
 				return nil, err
@@ -282,9 +282,10 @@ func (r *taskRunner) result(ctx context.Context, tc taskClient, id string) (*Get
 	}
 }
 
-// await reads the task k and, while it runs, returns done, which waits
-// until word comes that it ended or taskWaitPoll has passed.
-func (r *taskRunner) await(ctx context.Context, tc taskClient, k taskKey) (TaskRecord, func() error, error) {
+// await reads the task k and, while waiting says it is still to be waited
+// for, returns done, which waits until word comes that it changed (wake)
+// or taskWaitPoll has passed.
+func (r *taskRunner) await(ctx context.Context, tc taskClient, k taskKey, waiting func(TaskRecord) bool) (TaskRecord, func() error, error) {
 	ch := make(chan struct{})
 	r.mu.Lock()
 	if r.waiters[k] == nil {
@@ -303,7 +304,7 @@ func (r *taskRunner) await(ctx context.Context, tc taskClient, k taskKey) (TaskR
 		r.mu.Unlock()
 	}
 	rec, err := r.lookup(ctx, tc, k.id)
-	if err != nil || rec.Ended() {
+	if err != nil || !waiting(rec) {
 		release()
 		return rec, nil, err
 	}

@@ -82,6 +82,12 @@ func (r TaskRecord) Ended() bool {
 	return false
 }
 
+// running reports whether the record is not final.
+func (r TaskRecord) running() bool { return !r.Ended() }
+
+// waitsForInput reports whether the task waits for the client's input.
+func (r TaskRecord) waitsForInput() bool { return r.Task.Status == TaskStatusInputRequired }
+
 // clone copies the parts of r that share memory, so that a store's caller
 // and the store never hold the same bytes.
 func (r TaskRecord) clone() TaskRecord {

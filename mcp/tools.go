@@ -311,10 +311,7 @@ func isError(r *CallToolResult) bool { return r.IsError != nil && *r.IsError }
 // checkTaskMode applies a tool's execution.taskSupport: a call in the
 // wrong mode is -32601, as the protocol says.
 func checkTaskMode(e *toolEntry, ss *ServerSession, p *CallToolRequestParams) error {
-	mode := ToolExecutionTaskSupport("forbidden")
-	if e.tool.Execution != nil && e.tool.Execution.TaskSupport != "" {
-		mode = e.tool.Execution.TaskSupport
-	}
+	mode := e.taskSupport()
 	tasks := ss.tasksEnabled()
 	switch {
 	case p.Task != nil && tasks && mode == "forbidden":
