@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -439,4 +440,86 @@ func TestAStatelessTaskTakesItsInputAtAnyReplica(t *testing.T) {
 		return got["status"] == "completed"
 	}, 10*time.Second, 5*time.Millisecond, "the task never completed")
 	assert.Equal(t, "decline/accept", got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+}
+
+// answersRefused is a task store where every update that brings answers
+// loses to another (as if a second tasks/update always came first), and
+// updatesFail one whose updates all fail.
+type answersRefused struct{ mcp.TaskStore }
+
+func (s answersRefused) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
+	if len(rec.Answers) > 0 {
+		return false, nil
+	}
+	return s.TaskStore.Update(ctx, rec)
+}
+
+type updatesFail struct{ mcp.TaskStore }
+
+func (updatesFail) Update(context.Context, mcp.TaskRecord) (bool, error) {
+	return false, errors.New("the store is down")
+}
+
+func TestAnUpdateThatKeepsLosingIsAnError(t *testing.T) {
+	tt := newTaskTools(t)
+	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: answersRefused{mcp.NewMemoryTaskStore()}})
+	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+	id := m.Result["taskId"].(string)
+	require.Eventually(t, func() bool {
+		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+		return m.Result["status"] == "input_required"
+	}, 10*time.Second, 5*time.Millisecond)
+	m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
+		mirrored("tasks/update", id)...))
+	require.NotNil(t, m.Error)
+	assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
+	assert.Contains(t, m.Error.Message, "changed too often")
+}
+
+func TestATaskWhoseWaitCannotBeRecordedFails(t *testing.T) {
+	tt := newTaskTools(t)
+	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: updatesFail{mcp.NewMemoryTaskStore()}})
+	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+	id := m.Result["taskId"].(string)
+	require.Eventually(t, func() bool {
+		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+		return m.Result["status"] == "failed"
+	}, 10*time.Second, 5*time.Millisecond)
+	assert.Equal(t, map[string]any{"code": float64(rpc.CodeInternalError), "message": "the task store is unavailable"}, m.Result["error"])
+}
+
+func TestATaskHandlerThatAsksWhatCannotBeAskedFails(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{Tasks: true})
+	var rounds atomic.Int32
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "bad", Execution: &mcp.ToolExecution{TaskSupport: mcp.ToolExecutionTaskSupportOptional}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"x": {Method: "tools/list"}}}
+		}))
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "greedy", Execution: &mcp.ToolExecution{TaskSupport: mcp.ToolExecutionTaskSupportOptional}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			rounds.Add(1)
+			return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"more": mcp.FormInput("More?", json.RawMessage(`{"type":"object"}`))}}
+		}))
+	c := dialModern(t, s)
+
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "bad"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "failed")
+	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"])
+
+	created, rerr = taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "greedy"})
+	require.Nil(t, rerr)
+	id := created["taskId"].(string)
+	for {
+		got = waitTask(t, c, id, "input_required", "failed")
+		if got["status"] == "failed" {
+			break
+		}
+		before := rounds.Load()
+		_, rerr := taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"more": map[string]any{"action": "decline"}}})
+		require.Nil(t, rerr)
+		require.Eventually(t, func() bool { return rounds.Load() > before }, 10*time.Second, time.Millisecond, "the handler was not called again")
+	}
+	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"], "a handler that never stops asking fails its task")
+	assert.EqualValues(t, 16, rounds.Load(), "the rounds are bounded as in a session")
 }

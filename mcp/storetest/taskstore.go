@@ -42,6 +42,7 @@ func TaskStore(t *testing.T, newStore func(t *testing.T) mcp.TaskStore) {
 		{"UpdateOfAnEndedTaskChangesNothing", tasksUpdateEnded},
 		{"UpdateToAFinalRecordChangesNothing", tasksUpdateToFinal},
 		{"UpdateOfAnAbsentTaskIsErrTaskNotFound", tasksUpdateAbsent},
+		{"UpdateKeepsTheExpiryOfCreate", tasksUpdateKeepsExpiry},
 		{"EndOfARunningTaskReplacesIt", tasksEndRunning},
 		{"EndOfAnInputRequiredTaskReplacesIt", tasksEndInputRequired},
 		{"EndOfAnEndedTaskChangesNothing", tasksEndEnded},
@@ -412,6 +413,12 @@ func tasksUpdateToFinal(t *testing.T, s mcp.TaskStore) {
 func tasksUpdateAbsent(t *testing.T, s mcp.TaskStore) {
 	_, err := s.Update(t.Context(), waitingTask(runningTask("S", "never-created")))
 	assert.ErrorIs(t, err, mcp.ErrTaskNotFound)
+}
+
+func tasksUpdateKeepsExpiry(t *testing.T, s mcp.TaskStore) {
+	createTask(t, s, runningTask("S", "short"), expiryTTL)
+	require.True(t, updateTask(t, s, waitingTask(runningTask("S", "short"))))
+	waitTaskExpired(t, s, "short")
 }
 
 func tasksEndRunning(t *testing.T, s mcp.TaskStore) {
