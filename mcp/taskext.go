@@ -196,6 +196,8 @@ func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callSt
 	if err != nil {
 		return nil, err
 	}
+	// CallToolOutcome (2025-11-25's union) has no variant for the
+	// extension's flat task: its Unknown variant carries the JSON as it is.
 	return &CallToolOutcome{Value: UnknownCallToolOutcome{Raw: raw}}, nil
 }
 
