@@ -26,9 +26,12 @@ type summary struct {
 	Ping        bool `json:"ping"`
 	LogLevelSet bool `json:"logLevelSet"`
 	Tools       struct {
-		Listed int      `json:"listed"`
-		Called int      `json:"called"`
-		Errors []string `json:"errors"`
+		Listed int `json:"listed"`
+		Called int `json:"called"`
+		// TaskOnly counts the tools whose execution.taskSupport is required,
+		// which a client without tasks does not call.
+		TaskOnly int      `json:"taskOnly"`
+		Errors   []string `json:"errors"`
 	} `json:"tools"`
 	Resources struct {
 		Listed int `json:"listed"`
@@ -60,8 +63,9 @@ type summary struct {
 	Problems []string `json:"problems"`
 }
 
-// The everything surface as the clients must see it: at least this many of each, and
-// exactly one tool that answers with isError.
+// The everything surface as the clients must see it: at least this many of each,
+// exactly one tool that answers with isError, and the tools of the tasks extension
+// scenarios that run only as tasks (failing_job, protocol_error_job, test_tool_with_task).
 const (
 	minTools       = 16
 	minResources   = 3
@@ -71,6 +75,7 @@ const (
 	minLogMessages = 3
 	minElicitation = 4
 	errorTool      = "test_error_handling"
+	taskOnlyTools  = 3
 )
 
 // serverArgs make the lists span several pages, so that both clients paginate.
@@ -184,7 +189,8 @@ func assertSurface(t *testing.T, s summary, watched bool) {
 	assert.True(t, s.Ping, "ping answered")
 	assert.True(t, s.LogLevelSet, "logging/setLevel answered")
 	assert.GreaterOrEqual(t, s.Tools.Listed, minTools, "tools listed")
-	assert.Equal(t, s.Tools.Listed, s.Tools.Called, "every listed tool called")
+	assert.Equal(t, taskOnlyTools, s.Tools.TaskOnly, "tools that run only as tasks, which the client does not call")
+	assert.Equal(t, s.Tools.Listed, s.Tools.Called+s.Tools.TaskOnly, "every other listed tool called")
 	assert.Equal(t, []string{errorTool}, s.Tools.Errors, "tools answering isError")
 	assert.GreaterOrEqual(t, s.Resources.Listed, minResources, "resources listed")
 	assert.Equal(t, s.Resources.Listed, s.Resources.Read, "every listed resource read")

@@ -56,7 +56,8 @@ type RegisterOption func(*registration)
 
 // registration is what the options of one registration set.
 type registration struct {
-	cache *CacheHint
+	cache           *CacheHint
+	inputBeforeTask bool
 }
 
 // WithCache sets the caching hint of one registration, for the stateless

@@ -1,6 +1,9 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // capability is one server capability a method can depend on.
 type capability uint
@@ -13,6 +16,7 @@ const (
 	capCompletions
 	capLogging
 	capTasks
+	capTasksExtension // the 2026-07-28 tasks extension
 )
 
 // capSet is a set of server capabilities.
@@ -24,8 +28,9 @@ func (c *capSet) add(x capability) { *c = capSet(uint(*c) | uint(x)) }
 
 // offer returns the capabilities a session of version v is offered: each
 // kind that is registered (or declared in the options), logging always,
-// completions when a handler is set, tasks when enabled and the version
-// has them.
+// completions when a handler is set, tasks when enabled: as the core
+// capability of the versions that have it, as the tasks extension in the
+// stateless ones.
 func (s *Server) offer(v string) capSet {
 	var c capSet
 	c.add(capLogging)
@@ -47,6 +52,9 @@ func (s *Server) offer(v string) capSet {
 	}
 	if s.opts.Tasks && featuresOf(v).tasks {
 		c.add(capTasks)
+	}
+	if s.opts.Tasks && slices.Contains(StatelessVersions(), v) {
+		c.add(capTasksExtension)
 	}
 	return c
 }
@@ -83,6 +91,9 @@ func (c capSet) capabilities(f features) ServerCapabilities {
 				Tools: &ServerCapabilitiesTasksRequestsTools{Call: empty()},
 			},
 		}
+	}
+	if c.has(capTasksExtension) {
+		out.Extra = map[string]json.RawMessage{"extensions": rawJSON(map[string]any{extensionTasks: map[string]any{}})}
 	}
 	return out
 }

@@ -286,6 +286,8 @@ func checkModernHeaders(h http.Header, method string, params json.RawMessage, ve
 		member = "name"
 	case "resources/read":
 		member = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		member = "taskId"
 	default:
 		return nil
 	}

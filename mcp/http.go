@@ -113,14 +113,16 @@ type HTTPOptions struct {
 	// passed on: a response or a cancellation POSTed to another replica
 	// than the one waiting for it is lost.
 	Broker Broker
-	// Tasks keeps the records of the sessions' 2025-11-25 tasks
-	// (ServerOptions.Tasks) where the other replicas can read them, so
-	// that tasks/get, tasks/result, tasks/list and tasks/cancel may land on
-	// any replica; the work runs where the task was created. With a
-	// Broker, a cancellation reaches the replica running the task, and a
-	// tasks/result waiting at another replica returns as soon as the task
-	// ends (without one, it looks at the store once a second). nil means
-	// the server's own store, in this process.
+	// Tasks keeps the records of the tasks (ServerOptions.Tasks) of the
+	// sessions (2025-11-25) and of the stateless requests (the 2026-07-28
+	// tasks extension) where the other replicas can read them, so that
+	// the tasks/* methods may land on any replica; the work runs where the
+	// task was created. With a Broker, a cancellation reaches the replica
+	// running the task, a tasks/result waiting at another replica returns
+	// as soon as the task ends, and a task whose input tasks/update
+	// completed at another replica goes on at once (without one, each
+	// looks at the store once a second). nil means the server's own store,
+	// in this process.
 	Tasks TaskStore
 }
 
@@ -142,7 +144,7 @@ type StreamableHTTPHandler struct {
 	bodies *bodyGuard  // bounds body reads; nil without BodyTimeout
 	self   string      // this replica's name in what it tells the others
 	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
-	tasks  *taskRunner // the sessions' tasks; nil without HTTPOptions.Tasks (the server's)
+	tasks  *taskRunner // the tasks of sessions and stateless requests; nil without HTTPOptions.Tasks (the server's)
 
 	stopTasks func() // stops hearing the other replicas about tasks
 

@@ -9,13 +9,15 @@ import (
 // task ended or is to be cancelled.
 const tasksTopic = "mcp/tasks"
 
-// shareTasks makes the handler's sessions keep their 2025-11-25 tasks in
-// HTTPOptions.Tasks, where every replica answers from, and, with a Broker,
-// connects this replica's tasks with the others': a tasks/cancel at any
-// replica stops the work where it runs, and a tasks/result waiting at any
-// replica returns as soon as the task ends. It returns what stops the
-// connection; without HTTPOptions.Tasks the sessions use the server's own
-// store, and it does nothing.
+// shareTasks makes the handler's sessions (2025-11-25) and stateless
+// requests (the tasks extension) keep their tasks in HTTPOptions.Tasks,
+// where every replica answers from, and, with a Broker, connects this
+// replica's tasks with the others': a tasks/cancel at any replica stops
+// the work where it runs, a tasks/result waiting at any replica returns as
+// soon as the task ends, and a task whose input a tasks/update at any
+// replica completed goes on at once. It returns what stops the connection;
+// without HTTPOptions.Tasks the server's own store serves, and it does
+// nothing.
 func (h *StreamableHTTPHandler) shareTasks() (stop func()) {
 	if h.opts.Tasks == nil {
 		return func() {}

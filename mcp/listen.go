@@ -24,7 +24,10 @@ type listener struct {
 	filter subscriptionFilter
 	sink   modernSink
 	ctx    context.Context
-	end    chan struct{} // closed to end the listen gracefully
+	// tasks is the task owner whose notifications/tasks the listen hears
+	// (its request declared the tasks extension); "" hears none.
+	tasks string
+	end   chan struct{} // closed to end the listen gracefully
 
 	mu sync.Mutex // orders the acknowledgement before everything else
 }
@@ -49,6 +52,9 @@ func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (an
 		ToolsListChanged:     want.ToolsListChanged && offered.has(capTools),
 		PromptsListChanged:   want.PromptsListChanged && offered.has(capPrompts),
 		ResourcesListChanged: want.ResourcesListChanged && offered.has(capResources),
+	}
+	if offered.has(capTasksExtension) && declaresTasks(c.caps) {
+		l.tasks = statelessTaskOwner(c.principal)
 	}
 	if offered.has(capSubscribe) {
 		l.filter.ResourceSubscriptions = slices.Compact(slices.Sorted(slices.Values(want.ResourceSubscriptions)))
@@ -97,12 +103,12 @@ func (s *Server) CloseSubscriptions() {
 }
 
 // listeners returns the open listens that match.
-func (s *Server) listeners(match func(subscriptionFilter) bool) []*listener {
+func (s *Server) listeners(match func(*listener) bool) []*listener {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*listener
 	for l := range s.listens {
-		if match(l.filter) {
+		if match(l) {
 			out = append(out, l)
 		}
 	}
@@ -123,7 +129,8 @@ func (l *listener) tell(method string, params map[string]any) error {
 
 // tellListChanged forwards a list change to the listens that asked for it.
 func (s *Server) tellListChanged(method string, c capability) {
-	match := func(f subscriptionFilter) bool {
+	match := func(l *listener) bool {
+		f := l.filter
 		switch c {
 		case capTools:
 			return f.ToolsListChanged
@@ -144,10 +151,32 @@ func (s *Server) tellListChanged(method string, c capability) {
 // tellResourceUpdated forwards a resource change to the listens that
 // subscribed to the resource.
 func (s *Server) tellResourceUpdated(uri string) {
-	match := func(f subscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, uri) }
+	match := func(l *listener) bool { return slices.Contains(l.filter.ResourceSubscriptions, uri) }
 	for _, l := range s.listeners(match) {
 		if err := l.tell("notifications/resources/updated", map[string]any{"uri": uri}); err != nil {
 			s.log.Debug("mcp: resource update not delivered to a listen", "uri", uri, "error", err)
 		}
 	}
 }
+
+// notifyTaskListeners sends notifications/tasks, a task's new state, to
+// the listens of its owner that declared the tasks extension.
+func (s *Server) notifyTaskListeners(owner string, t Task) {
+	st := stateOf(t)
+	for _, l := range s.listeners(func(l *listener) bool { return l.tasks == owner }) {
+		params := map[string]any{"taskId": st.TaskID, "status": st.Status, "createdAt": st.CreatedAt,
+			"lastUpdatedAt": st.LastUpdatedAt, "ttlMs": st.TTLMs}
+		if st.StatusMessage != "" {
+			params["statusMessage"] = st.StatusMessage
+		}
+		if st.PollIntervalMs != nil {
+			params["pollIntervalMs"] = *st.PollIntervalMs
+		}
+		if err := l.tell(methodTaskNotification, params); err != nil {
+			s.log.Debug("mcp: task status not delivered to a listen", "task", t.TaskID, "error", err)
+		}
+	}
+}
+
+// methodTaskNotification is the tasks extension's status notification.
+const methodTaskNotification = "notifications/tasks"

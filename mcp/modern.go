@@ -277,6 +277,16 @@ var modernMethods = map[string]modernMethod{
 	"subscriptions/listen": {serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
 		return s.listen(ctx, callFromContext(ctx), req)
 	}},
+	// The tasks extension (taskext.go).
+	"tasks/get": {capability: capTasksExtension, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		return s.getTask(ctx, req)
+	}},
+	"tasks/update": {capability: capTasksExtension, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		return s.updateTask(ctx, req)
+	}},
+	"tasks/cancel": {capability: capTasksExtension, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
+		return s.cancelTask(ctx, req)
+	}},
 	"completion/complete": {capability: capCompletions, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
 		p := new(CompleteRequestParams)
 		if err := req.DecodeParams(p); err != nil {

@@ -72,13 +72,16 @@ type ServerOptions struct {
 	// input schema a JSON-RPC -32602 error instead of the default, a tool
 	// result with isError set, which the model can act on.
 	InvalidArgumentsAsError bool
-	// Tasks enables 2025-11-25 tasks: tools/call with a task member runs in
-	// the background, and tasks/get, tasks/result, tasks/list and
-	// tasks/cancel serve its state. Tools opt in through
-	// Tool.Execution.TaskSupport. A task is kept for the ttl the client
-	// asks, between 1 s and 24 h (1 h when it names none), after it ends.
-	// Tasks are kept in process memory, or, over Streamable HTTP, in
-	// HTTPOptions.Tasks.
+	// Tasks enables tasks in both eras; tools opt in through
+	// Tool.Execution.TaskSupport. In 2025-11-25 a tools/call with a task
+	// member runs in the background, and tasks/get, tasks/result,
+	// tasks/list and tasks/cancel serve its state. In 2026-07-28 the server
+	// offers the tasks extension (io.modelcontextprotocol/tasks): a
+	// request that declares it gets a task for such a tool, served by
+	// tasks/get, tasks/update and tasks/cancel (docs/mcp-server.md, §8). A
+	// task is kept for the ttl the client asks, between 1 s and 24 h (1 h
+	// when it names none), after it ends. Tasks are kept in process
+	// memory, or, over Streamable HTTP, in HTTPOptions.Tasks.
 	Tasks bool
 	// HasTools, HasResources and HasPrompts advertise the capability even
 	// before anything of that kind is registered (a server that adds tools

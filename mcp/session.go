@@ -83,6 +83,17 @@ func (ss *ServerSession) taskOwner() string {
 	return ss.owner
 }
 
+// taskLogger, taskContext and taskChanged make a session the owner of its
+// tasks (taskClient): the work runs in the session's context and the
+// session hears notifications/tasks/status.
+func (ss *ServerSession) taskLogger() *slog.Logger { return ss.log }
+
+func (ss *ServerSession) taskContext() context.Context {
+	return withSession(context.Background(), ss)
+}
+
+func (ss *ServerSession) taskChanged(t Task) { notifyTask(ss, t) }
+
 // ID returns the session's Mcp-Session-Id on Streamable HTTP, and "" on
 // other transports.
 func (ss *ServerSession) ID() string { return ss.id }

@@ -112,6 +112,9 @@ func (h *StreamableHTTPHandler) shutdownSessions(ctx context.Context) error {
 // is done.
 func (h *StreamableHTTPHandler) modernContext(r *http.Request) (ctx context.Context, release func()) {
 	ctx, cancel := context.WithCancel(rpc.WithHTTPRequest(r.Context(), r))
+	if h.tasks != nil {
+		ctx = withTaskRunner(ctx, h.tasks)
+	}
 	stop := context.AfterFunc(h.drain.ctx, cancel)
 	return ctx, func() {
 		stop()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -32,38 +33,56 @@ const taskWaitPoll = time.Second
 // relatedTaskKey is the _meta key that ties a message to a task.
 const relatedTaskKey = "io.modelcontextprotocol/related-task"
 
-// taskRunner runs the tasks of 2025-11-25 task-augmented calls and answers
-// tasks/get, tasks/result, tasks/list and tasks/cancel from a TaskStore. A
-// task belongs to the session that created it; other sessions cannot see
-// it. The work runs here; the record in the store is what every replica
-// answers from. With replicas, signal tells the others that a task ended
-// (for their tasks/result waits) or is to be cancelled (for the replica
-// running it); without, it is nil and this process is the only one.
+// taskRunner is the one task engine of both eras: it runs the tasks of
+// 2025-11-25 task-augmented calls and of 2026-07-28 calls under the tasks
+// extension, and answers the tasks/* methods of each from a TaskStore. A
+// task belongs to the client that created it (a taskClient: a session, or
+// the principal of stateless requests); no other can see it. The work runs
+// here; the record in the store is what every replica answers from. With
+// replicas, signal tells the others that a task ended (for their
+// tasks/result waits), is to be cancelled (for the replica running it) or
+// has all the input it waited for (for the replica running it); without, it
+// is nil and this process is the only one.
 type taskRunner struct {
 	store  TaskStore
 	signal func(taskSignal) // nil: no other replicas
 
 	mu      sync.Mutex
 	running map[taskKey]context.CancelFunc         // tasks whose work runs here
-	busy    map[string]int                         // session → its tasks whose work runs here
-	waiters map[taskKey]map[chan struct{}]struct{} // closed when the task ends
+	busy    map[string]int                         // owner → its tasks whose work runs here
+	waiters map[taskKey]map[chan struct{}]struct{} // closed when the task ends or resumes
+}
+
+// taskClient is who a task belongs to, as the engine sees it: a handshake
+// session, or the principal of stateless requests.
+type taskClient interface {
+	// taskOwner names the owner in the task store.
+	taskOwner() string
+	// taskLogger is where the engine logs about the owner's tasks.
+	taskLogger() *slog.Logger
+	// taskContext is the context a task's work starts from.
+	taskContext() context.Context
+	// taskChanged tells the client, as best it can, of a task's new state.
+	taskChanged(Task)
 }
 
 // taskSignal is what replicas tell each other about a task.
 type taskSignal struct {
 	From    string `json:"from"`
-	Kind    string `json:"kind"` // taskEnded or taskCancel
+	Kind    string `json:"kind"` // taskEnded, taskCancel or taskResumed
 	Session string `json:"session"`
 	Task    string `json:"task"`
 }
 
 const (
-	taskEnded  = "ended"  // the task's record is final
-	taskCancel = "cancel" // the task was cancelled: stop its work
+	taskEnded   = "ended"   // the task's record is final
+	taskCancel  = "cancel"  // the task was cancelled: stop its work
+	taskResumed = "resumed" // the task has the input it waited for
 )
 
 func newTaskRunner(store TaskStore) *taskRunner {
-	return &taskRunner{store: store, busy: map[string]int{}, running: map[taskKey]context.CancelFunc{}, waiters: map[taskKey]map[chan struct{}]struct{}{}}
+	return &taskRunner{store: store, busy: map[string]int{}, running: map[taskKey]context.CancelFunc{},
+		waiters: map[taskKey]map[chan struct{}]struct{}{}}
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
@@ -74,17 +93,18 @@ func storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // storeFailed logs a store failure and returns what the client gets.
-func (r *taskRunner) storeFailed(ss *ServerSession, id string, err error) error {
+func (r *taskRunner) storeFailed(tc taskClient, id string, err error) error {
 	if errors.Is(err, ErrTaskNotFound) {
 		return rpc.InvalidParams(fmt.Sprintf("unknown task %q", id))
 	}
-	ss.log.Warn("mcp: the task store failed", "task", id, logx.Error, err)
+	tc.taskLogger().Warn("mcp: the task store failed", "task", id, logx.Error, err)
 	return &rpc.Error{Code: rpc.CodeInternalError, Message: "the task store is unavailable"}
 }
 
-// start records a new task of ss and runs fn in the background; it returns
-// the task's first state.
-func (r *taskRunner) start(ctx context.Context, ss *ServerSession, meta *TaskMetadata, fn func(ctx context.Context) (any, error)) (Task, error) {
+// start records a new task of tc and runs fn in the background; it returns
+// the task's first state only once the record is stored, so that a tasks/get
+// right after the answer finds it.
+func (r *taskRunner) start(ctx context.Context, tc taskClient, meta *TaskMetadata, fn func(ctx context.Context) (any, error)) (Task, error) {
 	ttl := defaultTaskTTL
 	if meta != nil && meta.TTL != nil && *meta.TTL >= 0 {
 		ttl = min(max(time.Duration(*meta.TTL)*time.Millisecond, minTaskTTL), maxTaskTTL)
@@ -92,21 +112,21 @@ func (r *taskRunner) start(ctx context.Context, ss *ServerSession, meta *TaskMet
 	ms, poll := ttl.Milliseconds(), int64(taskPollMillis)
 	first := Task{TaskID: rand.Text(), Status: TaskStatusWorking, CreatedAt: now(), TTL: &ms, PollInterval: &poll}
 	first.LastUpdatedAt = first.CreatedAt
-	k := taskKey{ss.taskOwner(), first.TaskID}
+	k := taskKey{tc.taskOwner(), first.TaskID}
 	sctx, cancelStore := storeContext(ctx)
 	err := r.store.Create(sctx, TaskRecord{Session: k.session, Task: first}, runningTaskTTL)
 	cancelStore()
 	if err != nil {
-		return Task{}, r.storeFailed(ss, first.TaskID, err)
+		return Task{}, r.storeFailed(tc, first.TaskID, err)
 	}
-	wctx, cancel := context.WithCancel(withSession(context.Background(), ss))
+	wctx, cancel := context.WithCancel(context.WithValue(tc.taskContext(), taskKeyOfWork{}, k))
 	r.mu.Lock()
 	r.running[k] = cancel
 	r.busy[k.session]++
 	r.mu.Unlock()
 	go func() {
-		res, err := runTask(wctx, ss, first.TaskID, fn)
-		r.finish(ss, k, first, ttl, res, err)
+		res, err := runTask(wctx, tc, first.TaskID, fn)
+		r.finish(tc, k, first, ttl, res, err)
 	}()
 	return first, nil
 }
@@ -115,10 +135,10 @@ func (r *taskRunner) start(ctx context.Context, ss *ServerSession, meta *TaskMet
 // would fail a request: the client sees no panic value, the log gets it
 // with the stack, and the process goes on (the work runs on a goroutine of
 // its own, where nothing else would recover it).
-func runTask(ctx context.Context, ss *ServerSession, id string, fn func(ctx context.Context) (any, error)) (res any, err error) {
+func runTask(ctx context.Context, tc taskClient, id string, fn func(ctx context.Context) (any, error)) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ss.log.Error("mcp: a task panicked", "task", id, logx.Code, rpc.CodeInternalError, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			tc.taskLogger().Error("mcp: a task panicked", "task", id, logx.Code, rpc.CodeInternalError, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res, err = nil, rpc.InternalError()
 		}
 	}()
@@ -128,7 +148,7 @@ func runTask(ctx context.Context, ss *ServerSession, id string, fn func(ctx cont
 // finish records the outcome of a task's work, unless the task was
 // cancelled first (then the record already says so and the outcome is
 // dropped).
-func (r *taskRunner) finish(ss *ServerSession, k taskKey, t Task, ttl time.Duration, res any, err error) {
+func (r *taskRunner) finish(tc taskClient, k taskKey, t Task, ttl time.Duration, res any, err error) {
 	r.mu.Lock()
 	cancel := r.running[k]
 	delete(r.running, k)
@@ -160,14 +180,14 @@ func (r *taskRunner) finish(ss *ServerSession, k taskKey, t Task, ttl time.Durat
 	cancelStore()
 	switch {
 	case serr != nil:
-		ss.log.Warn("mcp: a task's outcome could not be recorded", "task", k.id, logx.Error, serr)
+		tc.taskLogger().Warn("mcp: a task's outcome could not be recorded", "task", k.id, logx.Error, serr)
 	case ended:
 		r.ended(k)
-		notifyTask(ss, rec.Task)
+		tc.taskChanged(rec.Task)
 	}
 }
 
-// working reports whether work of the session's tasks runs here.
+// working reports whether work of the owner's tasks runs here.
 func (r *taskRunner) working(session string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -198,7 +218,7 @@ func (r *taskRunner) wake(k taskKey) {
 func (r *taskRunner) heard(sig taskSignal) {
 	k := taskKey{sig.Session, sig.Task}
 	switch sig.Kind {
-	case taskEnded:
+	case taskEnded, taskResumed:
 		r.wake(k)
 	case taskCancel:
 		r.mu.Lock()
@@ -220,19 +240,19 @@ func notifyTask(ss *ServerSession, t Task) {
 	}
 }
 
-// lookup reads a task of ss from the store.
-func (r *taskRunner) lookup(ctx context.Context, ss *ServerSession, id string) (TaskRecord, error) {
+// lookup reads a task of tc from the store.
+func (r *taskRunner) lookup(ctx context.Context, tc taskClient, id string) (TaskRecord, error) {
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	rec, err := r.store.Get(ctx, ss.taskOwner(), id)
+	rec, err := r.store.Get(ctx, tc.taskOwner(), id)
 	if err != nil {
-		return TaskRecord{}, r.storeFailed(ss, id, err)
+		return TaskRecord{}, r.storeFailed(tc, id, err)
 	}
 	return rec, nil
 }
 
-func (r *taskRunner) get(ctx context.Context, ss *ServerSession, id string) (*GetTaskResult, error) {
-	rec, err := r.lookup(ctx, ss, id)
+func (r *taskRunner) get(ctx context.Context, tc taskClient, id string) (*GetTaskResult, error) {
+	rec, err := r.lookup(ctx, tc, id)
 	if err != nil {
 		return nil, err
 	}
@@ -246,10 +266,10 @@ func (r *taskRunner) get(ctx context.Context, ss *ServerSession, id string) (*Ge
 // wait ends early when this replica or another says the task ended, and
 // looks at the store every taskWaitPoll meanwhile in case that word was
 // lost.
-func (r *taskRunner) result(ctx context.Context, ss *ServerSession, id string) (*GetTaskPayloadResult, error) {
-	k := taskKey{ss.taskOwner(), id}
+func (r *taskRunner) result(ctx context.Context, tc taskClient, id string) (*GetTaskPayloadResult, error) {
+	k := taskKey{tc.taskOwner(), id}
 	for {
-		rec, done, err := r.await(ctx, ss, k)
+		rec, done, err := r.await(ctx, tc, k, TaskRecord.running)
 		if err != nil || rec.Ended() {
 			if err != nil {
 				return nil, err
@@ -262,9 +282,10 @@ func (r *taskRunner) result(ctx context.Context, ss *ServerSession, id string) (
 	}
 }
 
-// await reads the task k and, while it runs, returns done, which waits
-// until word comes that it ended or taskWaitPoll has passed.
-func (r *taskRunner) await(ctx context.Context, ss *ServerSession, k taskKey) (TaskRecord, func() error, error) {
+// await reads the task k and, while waiting says it is still to be waited
+// for, returns done, which waits until word comes that it changed (wake)
+// or taskWaitPoll has passed.
+func (r *taskRunner) await(ctx context.Context, tc taskClient, k taskKey, waiting func(TaskRecord) bool) (TaskRecord, func() error, error) {
 	ch := make(chan struct{})
 	r.mu.Lock()
 	if r.waiters[k] == nil {
@@ -282,8 +303,8 @@ func (r *taskRunner) await(ctx context.Context, ss *ServerSession, k taskKey) (T
 		}
 		r.mu.Unlock()
 	}
-	rec, err := r.lookup(ctx, ss, k.id)
-	if err != nil || rec.Ended() {
+	rec, err := r.lookup(ctx, tc, k.id)
+	if err != nil || !waiting(rec) {
 		release()
 		return rec, nil, err
 	}
@@ -321,12 +342,12 @@ func payload(rec TaskRecord) (*GetTaskPayloadResult, error) {
 	return &out, nil
 }
 
-func (r *taskRunner) list(ctx context.Context, ss *ServerSession, cursor Cursor, size int) (*ListTasksResult, error) {
+func (r *taskRunner) list(ctx context.Context, tc taskClient, cursor Cursor, size int) (*ListTasksResult, error) {
 	sctx, cancel := storeContext(ctx)
-	recs, err := r.store.List(sctx, ss.taskOwner())
+	recs, err := r.store.List(sctx, tc.taskOwner())
 	cancel()
 	if err != nil {
-		return nil, r.storeFailed(ss, "", err)
+		return nil, r.storeFailed(tc, "", err)
 	}
 	reg := newRegistry[Task]()
 	for _, rec := range recs {
@@ -339,19 +360,39 @@ func (r *taskRunner) list(ctx context.Context, ss *ServerSession, cursor Cursor,
 	return &ListTasksResult{Tasks: page, NextCursor: Cursor(next)}, nil
 }
 
-// cancel answers tasks/cancel: the record becomes cancelled, and the work
-// stops, here or at the replica running it. A task that already ended is
-// -32602.
-func (r *taskRunner) cancel(ctx context.Context, ss *ServerSession, id string) (*CancelTaskResult, error) {
-	rec, err := r.lookup(ctx, ss, id)
+// cancel answers 2025-11-25's tasks/cancel: the record becomes
+// cancelled, and the work stops, here or at the replica running it. A task
+// that already ended is -32602.
+func (r *taskRunner) cancel(ctx context.Context, tc taskClient, id string) (*CancelTaskResult, error) {
+	rec, err := r.stop(ctx, tc, id)
+	if errors.Is(err, errTaskEnded) {
+		return nil, rpc.InvalidParams(fmt.Sprintf("task %q has already ended (%s)", id, rec.Task.Status))
+	}
 	if err != nil {
 		return nil, err
 	}
+	s := rec.Task
+	return &CancelTaskResult{TaskID: s.TaskID, Status: s.Status, StatusMessage: s.StatusMessage, CreatedAt: s.CreatedAt,
+		LastUpdatedAt: s.LastUpdatedAt, TTL: s.TTL, PollInterval: s.PollInterval}, nil
+}
+
+// errTaskEnded reports a cancellation that came after the task ended.
+var errTaskEnded = errors.New("mcp: the task has already ended")
+
+// stop cancels a running task of tc: its record becomes cancelled, and its
+// work stops, here or at the replica running it. A task that already
+// ended is errTaskEnded, with its record.
+func (r *taskRunner) stop(ctx context.Context, tc taskClient, id string) (TaskRecord, error) {
+	rec, err := r.lookup(ctx, tc, id)
+	if err != nil {
+		return rec, err
+	}
 	if rec.Ended() {
-		return nil, rpc.InvalidParams(fmt.Sprintf("task %q has already ended (%s)", id, rec.Task.Status))
+		return rec, errTaskEnded
 	}
 	rec.Task.Status = TaskStatusCancelled
 	rec.Task.StatusMessage = "cancelled by the client"
+	rec.Input, rec.Answers = nil, nil
 	rec.Task.LastUpdatedAt = now()
 	ttl := defaultTaskTTL
 	if rec.Task.TTL != nil {
@@ -361,10 +402,10 @@ func (r *taskRunner) cancel(ctx context.Context, ss *ServerSession, id string) (
 	ok, err := r.store.End(sctx, rec, ttl)
 	cancelStore()
 	if err != nil {
-		return nil, r.storeFailed(ss, id, err)
+		return rec, r.storeFailed(tc, id, err)
 	}
 	if !ok {
-		return nil, rpc.InvalidParams(fmt.Sprintf("task %q has already ended", id))
+		return rec, errTaskEnded
 	}
 	k := taskKey{rec.Session, id}
 	r.mu.Lock()
@@ -377,10 +418,8 @@ func (r *taskRunner) cancel(ctx context.Context, ss *ServerSession, id string) (
 	if r.signal != nil {
 		r.signal(taskSignal{Kind: taskCancel, Session: k.session, Task: id})
 	}
-	notifyTask(ss, rec.Task)
-	s := rec.Task
-	return &CancelTaskResult{TaskID: s.TaskID, Status: s.Status, StatusMessage: s.StatusMessage, CreatedAt: s.CreatedAt,
-		LastUpdatedAt: s.LastUpdatedAt, TTL: s.TTL, PollInterval: s.PollInterval}, nil
+	tc.taskChanged(rec.Task)
+	return rec, nil
 }
 
 // publicMessage is what a client may see of an error: the message of a

@@ -11,17 +11,18 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// TaskStore keeps the records of 2025-11-25 tasks where every replica of
-// a server can read them, so that tasks/get, tasks/result, tasks/list and
-// tasks/cancel may land on any replica behind a load balancer, not only on
-// the one running the task. The work itself runs at the replica that
-// created the task; the store holds what the client may ask about it.
+// TaskStore keeps the records of tasks (2025-11-25's, and the 2026-07-28
+// tasks extension's) where every replica of a server can read them, so that
+// the tasks/* methods may land on any replica behind a load balancer, not
+// only on the one running the task. The work itself runs at the replica
+// that created the task; the store holds what the client may ask about it.
 //
 // A record is created running (working or input_required) and ended once:
-// completed, failed or cancelled. End is the only way a record changes, and
-// it is atomic, so that a cancellation and the work's own end, at two
-// replicas at once, cannot both win. Implementations must be safe for
-// concurrent use.
+// completed, failed or cancelled. While it runs, Update changes it (a task
+// that waits for input, and the answers that come), one revision after the
+// other; End ends it. Both are atomic, so that a cancellation and the
+// work's own end, or two answers, at two replicas at once, cannot both win.
+// Implementations must be safe for concurrent use.
 type TaskStore interface {
 	// Create stores a new running task. It is dropped after keep if it
 	// never ends (its replica went away while it ran). A keep of zero or
@@ -33,6 +34,13 @@ type TaskStore interface {
 	// List returns the session's tasks, oldest first (tasks created in
 	// the same millisecond in a fixed order).
 	List(ctx context.Context, session string) ([]TaskRecord, error)
+	// Update replaces the record of a running task with rec, also
+	// running, when the stored record's Revision is rec.Revision-1; the
+	// record keeps the keep it had. It reports false, and changes nothing,
+	// when the stored task has ended or has another revision, or rec is
+	// final;
+	// ErrTaskNotFound when there is none.
+	Update(ctx context.Context, rec TaskRecord) (bool, error)
 	// End replaces the record of a running task with rec, a final one,
 	// kept for keep from now (zero or less: dropped at once). It reports false, and changes nothing, when
 	// the stored task has already ended; ErrTaskNotFound when there is
@@ -55,6 +63,13 @@ type TaskRecord struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	// Error is the call's error of a failed task.
 	Error *rpc.Error `json:"error,omitempty"`
+	// Input holds, while the task waits for the client's input
+	// (input_required), the requests not answered yet, by key; Answers
+	// the answers given so far (2026-07-28 tasks extension).
+	Input   map[string]json.RawMessage `json:"input,omitempty"`
+	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+	// Revision counts the updates of a running record (see Update).
+	Revision int64 `json:"revision,omitempty"`
 }
 
 // Ended reports whether the record is final: completed, failed or
@@ -67,6 +82,12 @@ func (r TaskRecord) Ended() bool {
 	return false
 }
 
+// running reports whether the record is not final.
+func (r TaskRecord) running() bool { return !r.Ended() }
+
+// waitsForInput reports whether the task waits for the client's input.
+func (r TaskRecord) waitsForInput() bool { return r.Task.Status == TaskStatusInputRequired }
+
 // clone copies the parts of r that share memory, so that a store's caller
 // and the store never hold the same bytes.
 func (r TaskRecord) clone() TaskRecord {
@@ -75,6 +96,7 @@ func (r TaskRecord) clone() TaskRecord {
 	if r.Result != nil && len(r.Result) == 0 {
 		r.Result = nil
 	}
+	r.Input, r.Answers = cloneRaws(r.Input), cloneRaws(r.Answers)
 	if r.Error != nil {
 		e := *r.Error
 		e.Data = append(json.RawMessage(nil), e.Data...)
@@ -84,6 +106,18 @@ func (r TaskRecord) clone() TaskRecord {
 		r.Error = &e
 	}
 	return r
+}
+
+// cloneRaws copies a map of JSON values; nil stays nil.
+func cloneRaws(m map[string]json.RawMessage) map[string]json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = append(json.RawMessage(nil), v...)
+	}
+	return out
 }
 
 func cloneTask(t Task) Task {
@@ -168,6 +202,21 @@ func (m *MemoryTaskStore) List(_ context.Context, session string) ([]TaskRecord,
 	}
 	m.setOrderLocked(session, keep)
 	return out, nil
+}
+
+// Update changes a running task.
+func (m *MemoryTaskStore) Update(_ context.Context, rec TaskRecord) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.live(taskKey{rec.Session, rec.Task.TaskID})
+	if !ok {
+		return false, ErrTaskNotFound
+	}
+	if t.rec.Ended() || rec.Ended() || t.rec.Revision != rec.Revision-1 {
+		return false, nil
+	}
+	t.rec = rec.clone()
+	return true, nil
 }
 
 // End ends a running task.

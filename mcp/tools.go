@@ -36,6 +36,9 @@ type toolEntry struct {
 	// they accept skips the tree decoding and the library's validation.
 	inFast, outFast *fastschema.Validator
 	handler         ToolHandler
+	// inputBeforeTask: a stateless call asks for its input in the request
+	// before it becomes a task (WithInputBeforeTask).
+	inputBeforeTask bool
 }
 
 // toolName is the protocol's rule for tool names.
@@ -54,7 +57,8 @@ func (s *Server) AddTool(t *Tool, h ToolHandler, opts ...RegisterOption) error {
 	if err != nil {
 		return err
 	}
-	e.cache = applyOptions(opts).cache
+	reg := applyOptions(opts)
+	e.cache, e.inputBeforeTask = reg.cache, reg.inputBeforeTask
 	s.tools.put(t.Name, e)
 	s.listChanged("notifications/tools/list_changed", capTools)
 	return nil
@@ -175,8 +179,10 @@ func (s *Server) listTools(ctx context.Context, ss *ServerSession, p *PaginatedR
 
 // callTool answers tools/call: unknown tool → -32602; arguments checked
 // against the input schema (a failure is an isError result, or -32602 with
-// InvalidArgumentsAsError); a task-augmented call becomes a task; the
-// result's structuredContent is checked against the output schema.
+// InvalidArgumentsAsError); a task-augmented call (2025-11-25), or a
+// stateless call under the tasks extension of a tool that supports tasks,
+// becomes a task; the result's structuredContent is checked against the
+// output schema.
 func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolRequestParams) (*CallToolOutcome, error) {
 	paramsDecoded(ctx, p.Meta, p.Arguments)
 	e, ok := s.tools.get(p.Name)
@@ -184,6 +190,11 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		return nil, rpc.InvalidParams(fmt.Sprintf("unknown tool %q", p.Name))
 	}
 	if err := checkTaskMode(e, ss, p); err != nil {
+		return nil, err
+	}
+	c := callOf(ctx, ss)
+	asTask, err := s.statelessTaskMode(e, c)
+	if err != nil {
 		return nil, err
 	}
 	if len(p.Arguments) == 0 {
@@ -204,7 +215,9 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 			return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
 		}
 	}
-	c := callOf(ctx, ss)
+	if asTask {
+		return s.startStatelessTask(ctx, e, c, p)
+	}
 	req := &CallToolRequest{Session: ss, Params: p, call: c}
 	run := func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) }
 	if p.Task != nil && ss.tasksEnabled() {
@@ -298,10 +311,7 @@ func isError(r *CallToolResult) bool { return r.IsError != nil && *r.IsError }
 // checkTaskMode applies a tool's execution.taskSupport: a call in the
 // wrong mode is -32601, as the protocol says.
 func checkTaskMode(e *toolEntry, ss *ServerSession, p *CallToolRequestParams) error {
-	mode := ToolExecutionTaskSupport("forbidden")
-	if e.tool.Execution != nil && e.tool.Execution.TaskSupport != "" {
-		mode = e.tool.Execution.TaskSupport
-	}
+	mode := e.taskSupport()
 	tasks := ss.tasksEnabled()
 	switch {
 	case p.Task != nil && tasks && mode == "forbidden":

@@ -15,7 +15,8 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// Tasks returns the store of 2025-11-25 task records.
+// Tasks returns the store of task records (2025-11-25's and the 2026-07-28
+// tasks extension's).
 func (s *Store) Tasks() mcp.TaskStore { return s.tasks }
 
 // taskStore is an mcp.TaskStore keeping each task in a hash that expires
@@ -24,9 +25,10 @@ func (s *Store) Tasks() mcp.TaskStore { return s.tasks }
 //
 // A task's hash holds its fields apart, as Redis strings, so that the
 // bytes of a result or of an error's data come back as they were given:
-// "status" (read by the End script), "task" (the Task's JSON), "result",
-// and "code", "message" and "data" of the error. A part that is absent has
-// no field.
+// "status" (read by the End and Update scripts), "task" (the Task's JSON),
+// "result", "code", "message" and "data" of the error, "input" and
+// "answers" (JSON objects) and "revision" (read by the Update script). A
+// part that is absent has no field.
 type taskStore struct {
 	rdb    redis.UniversalClient
 	prefix string
@@ -40,6 +42,9 @@ const (
 	taskFieldCode    = "code"
 	taskFieldMessage = "message"
 	taskFieldData    = "data"
+	taskFieldInput   = "input"
+	taskFieldAnswers = "answers"
+	taskFieldRev     = "revision"
 )
 
 // The scripts name a task's hash by its session's index key, ':' and the
@@ -106,6 +111,35 @@ end
 return 1
 `)
 
+// updateTaskScript replaces a running task's hash, keeping its expiry: -1
+// when there is none, 0 when it has ended or its revision is not ARGV[2]
+// (the record's revision, one less than the new one's), 1 when it was
+// replaced.
+//
+// KEYS: the session's index. ARGV: the escaped id, the expected revision,
+// then the hash's fields and values.
+var updateTaskScript = redis.NewScript(`
+local key = KEYS[1] .. ':' .. ARGV[1]
+local status = redis.call('HGET', key, 'status')
+if not status then
+	return -1
+end
+if status == 'completed' or status == 'failed' or status == 'cancelled' then
+	return 0
+end
+local rev = redis.call('HGET', key, 'revision') or '0'
+if rev ~= ARGV[2] then
+	return 0
+end
+local ms = redis.call('PTTL', key)
+redis.call('DEL', key)
+redis.call('HSET', key, unpack(ARGV, 3))
+if ms > 0 then
+	redis.call('PEXPIRE', key, ms)
+end
+return 1
+`)
+
 // listTasksScript returns the hashes of a session's tasks, oldest first,
 // and drops from the index the ids whose hash has expired.
 //
@@ -155,20 +189,59 @@ func (s *taskStore) End(ctx context.Context, rec mcp.TaskRecord, keep time.Durat
 	return n == 1, nil
 }
 
+// Update replaces the record with updateTaskScript.
+func (s *taskStore) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
+	if rec.Ended() {
+		return false, nil
+	}
+	n, err := s.run(ctx, updateTaskScript, rec, strconv.FormatInt(rec.Revision-1, 10)).Int64()
+	if err != nil {
+		return false, fmt.Errorf("mcpredis: updating task %q of session %q: %w", rec.Task.TaskID, rec.Session, err)
+	}
+	if n < 0 {
+		return false, mcp.ErrTaskNotFound
+	}
+	return n == 1, nil
+}
+
 // write runs script, createTaskScript or endTaskScript, for rec.
 func (s *taskStore) write(ctx context.Context, script *redis.Script, rec mcp.TaskRecord, keep time.Duration) *redis.Cmd {
+	ms := int64(0)
+	if keep > 0 {
+		ms = milliseconds(keep)
+	}
+	return s.run(ctx, script, rec, ms)
+}
+
+// run runs script for rec, with arg after the escaped id and before the
+// hash's fields and values.
+func (s *taskStore) run(ctx context.Context, script *redis.Script, rec mcp.TaskRecord, arg any) *redis.Cmd {
 	task, err := rec.Task.MarshalJSON()
 	if err != nil {
 		cmd := redis.NewCmd(ctx)
 		cmd.SetErr(fmt.Errorf("encoding the task: %w", err))
 		return cmd
 	}
-	ms := int64(0)
-	if keep > 0 {
-		ms = milliseconds(keep)
-	}
-	args := []any{url.PathEscape(rec.Task.TaskID), ms,
+	args := []any{url.PathEscape(rec.Task.TaskID), arg,
 		taskFieldStatus, string(rec.Task.Status), taskFieldTask, task}
+	for _, part := range []struct {
+		field string
+		m     map[string]json.RawMessage
+	}{{taskFieldInput, rec.Input}, {taskFieldAnswers, rec.Answers}} {
+		if part.m == nil {
+			continue
+		}
+		b, err := json.Marshal(part.m)
+		if err != nil {
+			cmd := redis.NewCmd(ctx)
+			cmd.SetErr(fmt.Errorf("encoding the task's %s: %w", part.field, err))
+			return cmd
+		}
+		args = append(args, part.field, b)
+	}
+	if rec.Revision != 0 {
+		args = append(args, taskFieldRev, rec.Revision)
+	}
 	if len(rec.Result) > 0 {
 		args = append(args, taskFieldResult, []byte(rec.Result))
 	}
@@ -255,6 +328,23 @@ func decodeTask(session string, fields map[string]string) (mcp.TaskRecord, error
 	}
 	if result, ok := fields[taskFieldResult]; ok {
 		rec.Result = json.RawMessage(result)
+	}
+	for _, part := range []struct {
+		field string
+		m     *map[string]json.RawMessage
+	}{{taskFieldInput, &rec.Input}, {taskFieldAnswers, &rec.Answers}} {
+		if raw, ok := fields[part.field]; ok {
+			if err := json.Unmarshal([]byte(raw), part.m); err != nil {
+				return rec, fmt.Errorf("%w: %s: %w", errBadTask, part.field, err)
+			}
+		}
+	}
+	if raw, ok := fields[taskFieldRev]; ok {
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			return rec, fmt.Errorf("%w: revision %q", errBadTask, raw)
+		}
+		rec.Revision = n
 	}
 	if code, ok := fields[taskFieldCode]; ok {
 		n, err := strconv.Atoi(code)

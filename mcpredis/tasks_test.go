@@ -157,9 +157,12 @@ func TestARecordTheStoreDidNotWriteIsAnError(t *testing.T) {
 	s := mcpredis.New(c, mcpredis.Options{Prefix: prefix}).Tasks()
 	index := prefix + "task:{s:S}"
 	for name, fields := range map[string][]any{
-		"no-task":  {"status", "working"},
-		"bad-task": {"status", "working", "task", "[1,2]"},
-		"bad-code": {"status", "failed", "task", `{"taskId":"bad-code","status":"failed"}`, "code", "x1"},
+		"no-task":      {"status", "working"},
+		"bad-task":     {"status", "working", "task", "[1,2]"},
+		"bad-code":     {"status", "failed", "task", `{"taskId":"bad-code","status":"failed"}`, "code", "x1"},
+		"bad-input":    {"status", "input_required", "task", `{"taskId":"bad-input","status":"input_required"}`, "input", "[1]"},
+		"bad-answers":  {"status", "input_required", "task", `{"taskId":"bad-answers","status":"input_required"}`, "answers", "{"},
+		"bad-revision": {"status", "working", "task", `{"taskId":"bad-revision","status":"working"}`, "revision", "one"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, c.HSet(ctx, index+":"+name, fields...).Err())
@@ -229,6 +232,12 @@ func taskOps(s mcp.TaskStore) []struct {
 		{"Create", func() error { return s.Create(ctx, workingTask("S", "t2"), time.Minute) }},
 		{"Get", func() error { _, err := s.Get(ctx, "S", "t1"); return err }},
 		{"List", func() error { _, err := s.List(ctx, "S"); return err }},
+		{"Update", func() error {
+			rec := workingTask("S", "t1")
+			rec.Revision = 1
+			_, err := s.Update(ctx, rec)
+			return err
+		}},
 		{"End", func() error { _, err := s.End(ctx, completedTask(workingTask("S", "t1")), time.Minute); return err }},
 	}
 }

@@ -33,7 +33,7 @@ const summary = {
   server: null,
   ping: false,
   logLevelSet: false,
-  tools: { listed: 0, called: 0, errors: [] },
+  tools: { listed: 0, called: 0, taskOnly: 0, errors: [] },
   resources: { listed: 0, read: 0 },
   templates: { listed: 0, read: 0 },
   prompts: { listed: 0, got: 0, skipped: 0 },
@@ -341,6 +341,11 @@ async function main() {
     const tools = (await step("tools/list", () => paginate((p) => client.listTools(p, options), "tools"))) || [];
     summary.tools.listed = tools.length;
     for (const tool of tools) {
+      // A tool that runs only as a task cannot be called by a client without tasks.
+      if (tool.execution?.taskSupport === "required") {
+        summary.tools.taskOnly++;
+        continue;
+      }
       await step(`tools/call ${tool.name}`, async () => {
         const result = await client.callTool({ name: tool.name, arguments: toolArguments(tool) }, undefined, {
           ...options,

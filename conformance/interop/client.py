@@ -43,7 +43,7 @@ summary: dict[str, Any] = {
     "server": None,
     "ping": False,
     "logLevelSet": False,
-    "tools": {"listed": 0, "called": 0, "errors": []},
+    "tools": {"listed": 0, "called": 0, "taskOnly": 0, "errors": []},
     "resources": {"listed": 0, "read": 0},
     "templates": {"listed": 0, "read": 0},
     "prompts": {"listed": 0, "got": 0},
@@ -301,6 +301,11 @@ async def exercise(session: ClientSession) -> None:
             tools = await paginate(session.list_tools, "tools")
         summary["tools"]["listed"] = len(tools)
         for tool in tools:
+            # A tool that runs only as a task cannot be called by a client without tasks.
+            execution = getattr(tool, "execution", None)
+            if execution is not None and getattr(execution, "task_support", None) == "required":
+                summary["tools"]["taskOnly"] += 1
+                continue
             async with Step(f"tools/call {tool.name}"):
                 progress: list[float] = []
 

@@ -168,6 +168,9 @@ func (c *Checker) checkCall(dir Direction, m map[string]any, method string) erro
 	if isRequest {
 		kind = "request"
 	}
+	if c.tasksExtension(method) {
+		return checkTasksExtensionCall(dir, m, method)
+	}
 	def, ok := c.ours.Method(method)
 	switch {
 	case !ok:
@@ -219,6 +222,12 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	delete(asked, key)
 	if isError {
 		return c.checkError(m)
+	}
+	switch {
+	case c.tasksExtension(method):
+		return checkTasksExtensionResult(method, m["result"])
+	case method == "tools/call" && c.version == ModernVersion && isCreatedTask(m["result"]):
+		return checkCreatedTask(m["result"])
 	}
 	def, ok := c.ours.Method(method)
 	if !ok || def.Notification {

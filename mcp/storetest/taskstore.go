@@ -37,6 +37,12 @@ func TaskStore(t *testing.T, newStore func(t *testing.T) mcp.TaskStore) {
 		{"ListIsOldestFirst", tasksListOrder},
 		{"ListOfAnUnknownSessionIsEmpty", tasksListUnknown},
 		{"SessionsAreIsolated", tasksSessionIsolation},
+		{"UpdateOfARunningTaskReplacesItWithItsInput", tasksUpdateRunning},
+		{"UpdateOfAnotherRevisionChangesNothing", tasksUpdateStale},
+		{"UpdateOfAnEndedTaskChangesNothing", tasksUpdateEnded},
+		{"UpdateToAFinalRecordChangesNothing", tasksUpdateToFinal},
+		{"UpdateOfAnAbsentTaskIsErrTaskNotFound", tasksUpdateAbsent},
+		{"UpdateKeepsTheExpiryOfCreate", tasksUpdateKeepsExpiry},
 		{"EndOfARunningTaskReplacesIt", tasksEndRunning},
 		{"EndOfAnInputRequiredTaskReplacesIt", tasksEndInputRequired},
 		{"EndOfAnEndedTaskChangesNothing", tasksEndEnded},
@@ -341,6 +347,78 @@ func tasksSessionIsolation(t *testing.T, s mcp.TaskStore) {
 	listB, err := s.List(ctx, "B")
 	require.NoError(t, err)
 	assert.Equal(t, []mcp.TaskRecord{b}, listB)
+}
+
+// waitingTask is rec waiting for input: the next revision, input_required,
+// one request pending and one answered.
+func waitingTask(rec mcp.TaskRecord) mcp.TaskRecord {
+	rec.Task.Status = mcp.TaskStatusInputRequired
+	rec.Task.LastUpdatedAt = taskTime(2)
+	rec.Input = map[string]json.RawMessage{"b": json.RawMessage(`{"method":"elicitation/create","params":{"message":"B?"}}`)}
+	rec.Answers = map[string]json.RawMessage{"a": json.RawMessage(`{"action":"accept","content":{"v":"1"}}`)}
+	rec.Revision++
+	return rec
+}
+
+func updateTask(t *testing.T, s mcp.TaskStore, rec mcp.TaskRecord) bool {
+	t.Helper()
+	ok, err := s.Update(t.Context(), rec)
+	require.NoError(t, err)
+	return ok
+}
+
+func tasksUpdateRunning(t *testing.T, s mcp.TaskStore) {
+	createTask(t, s, runningTask("S", "t1"), taskKeep)
+	waiting := waitingTask(runningTask("S", "t1"))
+	assert.True(t, updateTask(t, s, waiting))
+	assert.Equal(t, waiting, getTask(t, s, "S", "t1"))
+	resumed := waiting
+	resumed.Task.Status = mcp.TaskStatusWorking
+	resumed.Input, resumed.Revision = nil, waiting.Revision+1
+	assert.True(t, updateTask(t, s, resumed), "the next revision")
+	assert.Equal(t, resumed, getTask(t, s, "S", "t1"))
+	done := ended(runningTask("S", "t1"), mcp.TaskStatusCompleted)
+	assert.True(t, endTask(t, s, done, taskKeep), "an updated task still ends")
+	assert.Equal(t, done, getTask(t, s, "S", "t1"))
+}
+
+func tasksUpdateStale(t *testing.T, s mcp.TaskStore) {
+	createTask(t, s, runningTask("S", "t1"), taskKeep)
+	first := waitingTask(runningTask("S", "t1"))
+	require.True(t, updateTask(t, s, first))
+	assert.False(t, updateTask(t, s, first), "a second update of the same revision loses")
+	skip := waitingTask(first)
+	skip.Revision++
+	assert.False(t, updateTask(t, s, skip), "a revision ahead loses too")
+	assert.Equal(t, first, getTask(t, s, "S", "t1"))
+}
+
+func tasksUpdateEnded(t *testing.T, s mcp.TaskStore) {
+	createTask(t, s, runningTask("S", "t1"), taskKeep)
+	done := ended(runningTask("S", "t1"), mcp.TaskStatusCancelled)
+	require.True(t, endTask(t, s, done, taskKeep))
+	assert.False(t, updateTask(t, s, waitingTask(runningTask("S", "t1"))))
+	assert.Equal(t, done, getTask(t, s, "S", "t1"))
+}
+
+func tasksUpdateToFinal(t *testing.T, s mcp.TaskStore) {
+	rec := runningTask("S", "t1")
+	createTask(t, s, rec, taskKeep)
+	done := ended(rec, mcp.TaskStatusCompleted)
+	done.Revision = 1
+	assert.False(t, updateTask(t, s, done), "only End ends a task")
+	assert.Equal(t, rec, getTask(t, s, "S", "t1"))
+}
+
+func tasksUpdateAbsent(t *testing.T, s mcp.TaskStore) {
+	_, err := s.Update(t.Context(), waitingTask(runningTask("S", "never-created")))
+	assert.ErrorIs(t, err, mcp.ErrTaskNotFound)
+}
+
+func tasksUpdateKeepsExpiry(t *testing.T, s mcp.TaskStore) {
+	createTask(t, s, runningTask("S", "short"), expiryTTL)
+	require.True(t, updateTask(t, s, waitingTask(runningTask("S", "short"))))
+	waitTaskExpired(t, s, "short")
 }
 
 func tasksEndRunning(t *testing.T, s mcp.TaskStore) {

@@ -17,6 +17,7 @@ func newServer(logger *slog.Logger, pageSize int, w *watched, adjust ...func(*mc
 		Instructions: instructions,
 		Logger:       logger,
 		PageSize:     pageSize,
+		Tasks:        true,
 	}
 	for _, a := range adjust {
 		a(opts)
@@ -24,6 +25,7 @@ func newServer(logger *slog.Logger, pageSize int, w *watched, adjust ...func(*mc
 	s := mcp.NewServer(&mcp.Implementation{Name: "everything", Version: "1.0.0"}, opts)
 	for _, add := range []func(*mcp.Server) error{
 		addTools,
+		addTaskTools,
 		func(s *mcp.Server) error { return addResources(s, w) },
 		addPrompts,
 	} {

@@ -17,7 +17,13 @@ import (
 
 // scenarioTools are the tools the conformance scenarios call by name.
 var scenarioTools = []string{
+	"confirm_delete",
+	"failing_job",
+	"greet",
 	"json_schema_2020_12_tool",
+	"multi_input",
+	"protocol_error_job",
+	"slow_compute",
 	"test_audio_content",
 	"test_elicitation",
 	"test_elicitation_sep1034_defaults",
@@ -45,6 +51,7 @@ var scenarioTools = []string{
 	"test_streaming_elicitation",
 	"test_tool_with_logging",
 	"test_tool_with_progress",
+	"test_tool_with_task",
 	"test_trigger_prompt_change",
 	"test_trigger_tool_change",
 }
