@@ -44,6 +44,20 @@ type callState struct {
 	params *modernParams
 }
 
+// forTask returns the state a task's background run serves (see
+// startStatelessTask): the request's facts and answers, with no question
+// asked yet, no cache hint, and notifications going nowhere, since the
+// request's own stream ends with the created task. The fields are copied
+// one by one: asks must not be shared with the request.
+func (c *callState) forTask() *callState {
+	return &callState{
+		modern: c.modern, mayAsk: c.mayAsk, version: c.version, caps: c.caps, logLevel: c.logLevel,
+		sink:      discardSink{},
+		principal: c.principal, method: c.method, bindTarget: c.bindTarget, bindArgs: c.bindArgs, bound: c.bound,
+		inputs: c.inputs, state: c.state, params: c.params,
+	}
+}
+
 // binding names the request for requestState (see bindingOf), computed
 // once: only a multi-round-trip request needs it.
 func (c *callState) binding() string {

@@ -174,14 +174,12 @@ type taskAck struct{}
 // handler is called again with the answers, as a retried request would be.
 func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callState, p *CallToolRequestParams) (*CallToolOutcome, error) {
 	r, owner := s.statelessTasksOf(ctx, c)
-	tc := *c
-	tc.sink = discardSink{} // the request's own stream ends with the answer
-	tc.cache = nil
-	req := &CallToolRequest{Params: p, call: &tc}
-	base := context.WithValue(owner.base, callKey{}, &tc)
+	tc := c.forTask()
+	req := &CallToolRequest{Params: p, call: tc}
+	base := context.WithValue(owner.base, callKey{}, tc)
 	owner.base = base
 	t, err := r.start(ctx, owner, nil, func(ctx context.Context) (any, error) {
-		res, err := r.runWithTaskInput(ctx, owner, &tc, func(ctx context.Context) (*CallToolResult, error) {
+		res, err := r.runWithTaskInput(ctx, owner, tc, func(ctx context.Context) (*CallToolResult, error) {
 			return s.runTool(ctx, e, req)
 		})
 		if errors.Is(err, ErrNotDeclared) {
@@ -208,9 +206,14 @@ type taskKeyOfWork struct{}
 func (r *taskRunner) runWithTaskInput(ctx context.Context, tc taskClient, c *callState, run func(ctx context.Context) (*CallToolResult, error)) (*CallToolResult, error) {
 	k, _ := ctx.Value(taskKeyOfWork{}).(taskKey)
 	for round := 0; ; round++ {
+		c.asks.Store(nil) // each round asks its questions afresh (ask.go)
 		res, err := run(ctx)
 		var ir *InputRequired
-		if !errors.As(err, &ir) {
+		if q := c.pendingQuestion(); q != nil {
+			// A question the handler asked through its Request is pending,
+			// whatever the handler made of the error it got.
+			ir = q
+		} else if !errors.As(err, &ir) {
 			return res, err
 		}
 		if round+1 >= maxInputRounds {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -83,6 +84,23 @@ func newTaskTools(t *testing.T) *taskTools {
 			raw, _ := req.InputResponse("who")
 			return text("answered " + string(raw)), nil
 		}, mcp.WithInputBeforeTask())
+	add(&mcp.Tool{Name: "twice", Execution: support(mcp.ToolExecutionTaskSupportOptional)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			form := json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}}}`)
+			var got []string
+			for _, q := range []string{"First?", "Second?"} {
+				res, err := req.Elicit(ctx, &mcp.ElicitRequestParams{Value: mcp.ElicitRequestFormParams{Message: q, RequestedSchema: form}})
+				if err != nil {
+					return nil, err
+				}
+				v, err := json.Marshal(res.Content["v"])
+				if err != nil {
+					return nil, err
+				}
+				got = append(got, string(v))
+			}
+			return text(strings.Join(got, "+")), nil
+		})
 	add(&mcp.Tool{Name: "boom", Execution: support(mcp.ToolExecutionTaskSupportOptional)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, &rpc.Error{Code: rpc.CodeInternalError, Message: "it broke"}
@@ -299,6 +317,43 @@ func TestATaskAsksForInputAndTakesItAnswersOneAtATime(t *testing.T) {
 	update(map[string]any{"b": map[string]any{"action": "decline"}})
 	got = waitTask(t, c, id, "completed")
 	assert.Equal(t, "accept/decline", got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+}
+
+// A handler that asks through its Request (req.Elicit) inside a task gets
+// each answer at its own step: the task waits for the first question, then
+// for the second, and the handler sees both answers.
+func TestATaskWhoseHandlerAsksThroughItsRequestTakesAnAnswerPerStep(t *testing.T) {
+	c := dialModern(t, newTaskTools(t).s)
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "twice"})
+	require.Nil(t, rerr)
+	id := created["taskId"].(string)
+	for i, want := range []string{"First?", "Second?"} {
+		got := waitTask(t, c, id, "input_required")
+		reqs, _ := got["inputRequests"].(map[string]any)
+		require.Len(t, reqs, 1, "round %d asks one question", i+1)
+		for key, q := range reqs {
+			assert.Equal(t, want, q.(map[string]any)["params"].(map[string]any)["message"])
+			_, rerr := taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id,
+				"inputResponses": map[string]any{key: map[string]any{"action": "accept", "content": map[string]any{"v": fmt.Sprint(i + 1)}}}})
+			require.Nil(t, rerr)
+		}
+		if i == 0 {
+			require.Eventually(t, func() bool {
+				got, rerr := taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": id})
+				require.Nil(t, rerr)
+				reqs, _ := got["inputRequests"].(map[string]any)
+				for _, q := range reqs {
+					if q.(map[string]any)["params"].(map[string]any)["message"] == "Second?" {
+						return true
+					}
+				}
+				return got["status"] == "completed" || got["status"] == "failed"
+			}, 10*time.Second, 5*time.Millisecond, "the second question was never asked")
+		}
+	}
+	got := waitTask(t, c, id, "completed", "failed")
+	require.Equal(t, "completed", got["status"], "task: %v", got)
+	assert.Equal(t, `"1"+"2"`, got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
 }
 
 func TestATaskThatNeedsAnUndeclaredCapabilityFails(t *testing.T) {
