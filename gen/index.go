@@ -63,12 +63,8 @@ func loadSchemarpc(l *loader, idx *document, cfg *Config) (*service, error) {
 		return nil, err
 	}
 
-	svc.types = c.types
-	sort.Slice(svc.types, func(i, j int) bool { return svc.types[i].name < svc.types[j].name })
+	svc.setInputs(c.types, l.order)
 	svc.errors = collectErrors(svc.methods)
-	svc.docs = append([]*document(nil), l.order...)
-	sort.Slice(svc.docs, func(i, j int) bool { return svc.docs[i].url < svc.docs[j].url })
-	svc.inputHash = inputHash(l.order)
 	return svc, nil
 }
 

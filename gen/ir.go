@@ -1,5 +1,7 @@
 package gen
 
+import "sort"
+
 // The intermediate representation: what the front end fills and the emitter
 // reads. It holds Go names and shapes, never jennifer code.
 
@@ -24,6 +26,18 @@ type service struct {
 	// version is the version of the protocol the input describes, when the
 	// front end knows it (MCP: from the input's directory name).
 	version string
+}
+
+// setInputs gives svc what every front end ends with: the named types the
+// conversion made, sorted by name; the documents read (and any documents
+// the front end made, such as OpenRPC's inline schemas), sorted by URL; and
+// the hash of the documents read, for the header.
+func (svc *service) setInputs(types []*namedType, read []*document, made ...*document) {
+	svc.types = types
+	sort.Slice(svc.types, func(i, j int) bool { return svc.types[i].name < svc.types[j].name })
+	svc.docs = append(append([]*document(nil), read...), made...)
+	sort.Slice(svc.docs, func(i, j int) bool { return svc.docs[i].url < svc.docs[j].url })
+	svc.inputHash = inputHash(read)
 }
 
 // namedKind says what Go declaration a named type becomes.

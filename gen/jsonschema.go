@@ -3,7 +3,6 @@ package gen
 import (
 	"net/url"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -117,11 +116,7 @@ func loadJSONSchema(l *loader, doc *document, cfg *Config) (*service, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	svc.types = c.types
-	sort.Slice(svc.types, func(i, j int) bool { return svc.types[i].name < svc.types[j].name })
-	svc.docs = append([]*document(nil), l.order...)
-	sort.Slice(svc.docs, func(i, j int) bool { return svc.docs[i].url < svc.docs[j].url })
-	svc.inputHash = inputHash(l.order)
+	svc.setInputs(c.types, l.order)
 	return svc, nil
 }
 

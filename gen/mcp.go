@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -99,11 +98,7 @@ func loadMCP(l *loader, doc *document, cfg *Config) (*service, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	svc.types = c.types
-	sort.Slice(svc.types, func(i, j int) bool { return svc.types[i].name < svc.types[j].name })
-	svc.docs = append([]*document(nil), l.order...)
-	sort.Slice(svc.docs, func(i, j int) bool { return svc.docs[i].url < svc.docs[j].url })
-	svc.inputHash = inputHash(l.order)
+	svc.setInputs(c.types, l.order)
 	return svc, nil
 }
 

@@ -77,13 +77,9 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 		return nil, err
 	}
 
-	svc.types = c.types
-	sort.Slice(svc.types, func(i, j int) bool { return svc.types[i].name < svc.types[j].name })
+	svc.setInputs(c.types, l.order, generated...)
 	svc.errors = append([]*rpcError(nil), r.errors...)
 	sort.Slice(svc.errors, func(i, j int) bool { return svc.errors[i].name < svc.errors[j].name })
-	svc.docs = append(append([]*document(nil), l.order...), generated...)
-	sort.Slice(svc.docs, func(i, j int) bool { return svc.docs[i].url < svc.docs[j].url })
-	svc.inputHash = inputHash(l.order)
 	return svc, nil
 }
 
