@@ -47,6 +47,7 @@ var roots = []mcp.Root{{URI: "file:///work", Name: "work"}, {URI: "file:///tmp",
 // know are left out, for the client to fill in with the form's defaults.
 var formAnswers = map[string]mcp.ElicitResultContentValueVariant{
 	"name":           mcp.ElicitResultContentValueString("Alice"),
+	"confirm":        mcp.ElicitResultContentValueBoolean(true),
 	"ok":             mcp.ElicitResultContentValueBoolean(true),
 	"color":          mcp.ElicitResultContentValueString("blue"),
 	"context":        mcp.ElicitResultContentValueString("test context"),
@@ -190,6 +191,10 @@ type toolCase struct {
 	content string
 	isError bool
 	logs    []string
+	// taskOnly marks a tool that runs only as a task, which a plain call
+	// cannot start: a session answers -32601 (2025-11-25), a stateless
+	// request that does not declare the tasks extension -32021.
+	taskOnly bool
 }
 
 // everythingTools are the expected answers of every tool the everything server lists.
@@ -232,6 +237,14 @@ var everythingTools = map[string]toolCase{
 	"test_header_region":         {args: `{"region":"eu-west"}`, content: blocks(textBlock("Region: eu-west"))},
 	"test_trigger_tool_change":   {content: blocks(textBlock("The tool list changed."))},
 	"test_trigger_prompt_change": {content: blocks(textBlock("The prompt list changed."))},
+	// The tools of the tasks scenarios, called without a task.
+	"greet":               {args: `{"name":"Ada"}`, content: blocks(textBlock("Hello, Ada!"))},
+	"slow_compute":        {args: `{"seconds":0,"label":"x"}`, content: blocks(textBlock(`Computed "x" in 0 s.`))},
+	"confirm_delete":      {args: `{"filename":"a.txt"}`, content: blocks(textBlock("Deleted a.txt."))},
+	"multi_input":         {content: blocks(textBlock("Got Alice and Alice."))},
+	"failing_job":         {taskOnly: true},
+	"protocol_error_job":  {taskOnly: true},
+	"test_tool_with_task": {taskOnly: true},
 }
 
 // everythingPrompts are the arguments and the expected messages of every prompt.
@@ -313,6 +326,16 @@ func TestEveryToolAnswersInBothEras(t *testing.T) {
 			}
 			before := len(c.logged())
 			res, err := c.session.CallTool(ctx, p)
+			if tc.taskOnly {
+				want := int64(rpc.CodeMethodNotFound)
+				if version == mcp.Version20260728 {
+					want = mcp.CodeMissingCapability
+				}
+				var rerr *rpc.Error
+				require.ErrorAs(t, err, &rerr, name)
+				assert.EqualValues(t, want, rerr.Code, "%s: %v", name, err)
+				continue
+			}
 			require.NoError(t, err, name)
 			assert.JSONEq(t, tc.content, toJSON(t, res.Content), name)
 			assert.Equal(t, tc.isError, res.IsError != nil && *res.IsError, name)
