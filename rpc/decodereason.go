@@ -27,6 +27,7 @@ func DecodeReason(err error) string {
 	var syn *jsontext.SyntacticError
 	var typ *json.UnmarshalTypeError
 	var bad *json.SyntaxError
+	var b64 base64.CorruptInputError
 	switch {
 	case errors.As(err, &sem):
 		return semanticReason(sem)
@@ -36,6 +37,10 @@ func DecodeReason(err error) string {
 		return kindFound(typ.Value) + " where " + kindExpected(typ.Type) + " is expected" + at(fieldPointer(typ.Field))
 	case errors.As(err, &bad):
 		return "not valid JSON at byte " + strconv.FormatInt(bad.Offset, 10)
+	case errors.As(err, &b64):
+		// encoding/json before Go 1.27 returns base64's own error, which
+		// says neither what was expected nor where.
+		return "a string where a base64 string is expected"
 	}
 	return err.Error()
 }

@@ -33,17 +33,20 @@ func TestDecodeReasonSpeaksJSONNotGo(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		want     string
-		plain    string // what encoding/json's error becomes, when it has one
+		// plain is what encoding/json's error becomes, when it has one;
+		// plain127, when Go 1.27's encoding/json (built on the new
+		// decoder) says it more exactly.
+		plain, plain127 string
 	}{
-		{"wrong kind", `{"a":"x"}`, `a string where an integer is expected at "/a"`, `a string where an integer is expected at "/a"`},
-		{"fraction for an integer", `{"a":1.5}`, `a number where an integer is expected at "/a"`, `a number where an integer is expected at "/a"`},
-		{"in an array", `{"b":[1]}`, `a number where a string is expected at "/b/0"`, `a number where a string is expected at "/b"`},
-		{"whole value", `[1]`, `an array where an object is expected`, `an array where an object is expected`},
-		{"out of range", `{"c":{"n":300}}`, `a number out of range at "/c/n"`, `a number where an integer is expected at "/c/n"`},
-		{"not base64", `{"d":"!!"}`, `a string where a base64 string is expected at "/d"`, "illegal base64 data at input byte 0"},
-		{"duplicate name", `{"c":{"n":1,"n":2}}`, `duplicate member name "n" at "/c"`, ""},
-		{"truncated", `{"a":`, `unexpected EOF at "/a"`, "not valid JSON at byte 5"},
-		{"invalid UTF-8", "{\"b\":[\"\xff\"]}", `invalid UTF-8 at "/b/0"`, ""},
+		{"wrong kind", `{"a":"x"}`, `a string where an integer is expected at "/a"`, `a string where an integer is expected at "/a"`, ""},
+		{"fraction for an integer", `{"a":1.5}`, `a number where an integer is expected at "/a"`, `a number where an integer is expected at "/a"`, ""},
+		{"in an array", `{"b":[1]}`, `a number where a string is expected at "/b/0"`, `a number where a string is expected at "/b"`, `a number where a string is expected at "/b/0"`},
+		{"whole value", `[1]`, `an array where an object is expected`, `an array where an object is expected`, ""},
+		{"out of range", `{"c":{"n":300}}`, `a number out of range at "/c/n"`, `a number where an integer is expected at "/c/n"`, ""},
+		{"not base64", `{"d":"!!"}`, `a string where a base64 string is expected at "/d"`, "a string where a base64 string is expected", `a string where a base64 string is expected at "/d"`},
+		{"duplicate name", `{"c":{"n":1,"n":2}}`, `duplicate member name "n" at "/c"`, "", ""},
+		{"truncated", `{"a":`, `unexpected EOF at "/a"`, "not valid JSON at byte 5", ""},
+		{"invalid UTF-8", "{\"b\":[\"\xff\"]}", `invalid UTF-8 at "/b/0"`, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var v decodeTarget
@@ -54,7 +57,11 @@ func TestDecodeReasonSpeaksJSONNotGo(t *testing.T) {
 			assert.NotContains(t, got, "json")
 			assert.NotContains(t, got, "Go ")
 			if tc.plain != "" {
-				assert.Equal(t, tc.plain, rpc.DecodeReason(json.Unmarshal([]byte(tc.in), &v)))
+				want := []string{tc.plain}
+				if tc.plain127 != "" {
+					want = append(want, tc.plain127)
+				}
+				assert.Contains(t, want, rpc.DecodeReason(json.Unmarshal([]byte(tc.in), &v)))
 			}
 		})
 	}
