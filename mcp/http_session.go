@@ -208,13 +208,13 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 	get := s.streams[standaloneStream]
 	switch {
 	case st != nil && st.sse && st.conn != nil:
-		s.emit(ctx, st, msg)
+		s.emit(ctx, st, msg, false)
 	case get.conn != nil:
-		s.emit(ctx, get, msg)
+		s.emit(ctx, get, msg, false)
 	case st != nil && st.sse:
-		s.emit(ctx, st, msg) // kept for a client that resumes the stream
+		s.emit(ctx, st, msg, false) // kept for a client that resumes the stream
 	default:
-		s.emit(ctx, get, msg) // kept for the next GET stream
+		s.emit(ctx, get, msg, false) // kept for the next GET stream
 	}
 	return nil
 }
@@ -251,7 +251,10 @@ func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg 
 		}
 	}
 	if st.sse {
-		s.emit(ctx, st, msg)
+		// The last answer and the end go together, so that a stream
+		// held back (sseConn.holdFor) is written whole rather than begun
+		// on its answer a moment before it ends.
+		s.emit(ctx, st, msg, st.pending.len() == 0)
 	} else {
 		if st.answer == nil {
 			st.answer = msg
@@ -264,7 +267,9 @@ func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg 
 
 // emit stores an event on a stream and sends it to the stream's client, or
 // to the backlog for the GET stream when no client is connected to it.
-func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
+// last says the event is the stream's last: its connection is finished
+// with it, in one step.
+func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte, last bool) {
 	ev := sseEvent{data: msg}
 	id, err := s.h.store.Append(ctx, s.id, st.id, msg)
 	if err != nil {
@@ -273,7 +278,11 @@ func (s *httpSession) emit(ctx context.Context, st *stream, msg []byte) {
 	ev.id = id
 	switch {
 	case st.conn != nil:
-		if !st.conn.push(ev) {
+		push := st.conn.push
+		if last {
+			push = st.conn.pushLast
+		}
+		if !push(ev) {
 			s.h.log.Debug("mcp: a client reads too slowly; dropping its connection", "session", s.id, "stream", st.id)
 			st.conn.kill()
 			if st.id == standaloneStream {

@@ -124,6 +124,25 @@ func (c *sseConn) push(e sseEvent) bool {
 	return true
 }
 
+// pushLast queues a connection's last event and finishes it, in one step:
+// serve never sees the event without the end, so a stream it holds back
+// (holdFor) is written whole. It reports false, queuing nothing and
+// finishing nothing, when the queue is full.
+func (c *sseConn) pushLast(e sseEvent) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.finishing {
+		return true
+	}
+	if len(c.queue) >= maxQueuedEvents {
+		return false
+	}
+	c.queue = append(c.queue, e)
+	c.finishing = true
+	c.signal()
+	return true
+}
+
 // finish ends the connection after the events queued so far are written.
 func (c *sseConn) finish() {
 	c.mu.Lock()
@@ -218,13 +237,19 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive, h
 	}
 }
 
-// holdFor waits, at most d, for a POST stream to have a message to send
-// (its priming event, when it has one, does not count). It reports whole
-// when the stream is finished (every answer queued): the response can then
-// be written in one piece. It returns whole false as soon as a message is
-// queued (a notification or request a handler sends while it runs, which
-// the client should get at once), or when d has passed with the calls
-// still running.
+// requeue puts events that were not written back at the head of the queue.
+func (c *sseConn) requeue(q []sseEvent) {
+	c.mu.Lock()
+	c.queue = append(append([]sseEvent(nil), q...), c.queue...)
+	c.mu.Unlock()
+}
+
+// holdFor waits, at most d, for a POST stream to have more than one event
+// to send. It reports whole when the stream is finished (every answer
+// queued): the response can then be written in one piece. It returns whole
+// false as soon as a second event is queued (on a primed stream, a
+// notification or request a handler sends while it runs, which the client
+// should get at once), or when d has passed with the calls still running.
 func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err error) {
 	check := func() (done, whole bool) {
 		c.mu.Lock()
@@ -232,7 +257,15 @@ func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err
 		switch {
 		case c.finishing:
 			return true, true
-		case c.hasMessage():
+		case len(c.queue) > 1:
+			// Two events: a message beside the priming event, or, on a
+			// stream without one, two messages. A stream that is not primed
+			// therefore starts on its first message only when hold runs
+			// out (or the stream finishes): starting such a stream on its
+			// first message went with spurious "context canceled" errors
+			// of Go's HTTP client on other requests of a shared client,
+			// under load (internal/soak, about one run in eight; the cause
+			// is not yet understood).
 			return true, false
 		}
 		return false, false
@@ -256,24 +289,6 @@ func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err
 			return whole, nil
 		}
 	}
-}
-
-// hasMessage reports whether a message (not only a priming event or a
-// retry field) is queued; c.mu is held.
-func (c *sseConn) hasMessage() bool {
-	for _, e := range c.queue {
-		if len(e.data) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// requeue puts events that were not written back at the head of the queue.
-func (c *sseConn) requeue(q []sseEvent) {
-	c.mu.Lock()
-	c.queue = append(append([]sseEvent(nil), q...), c.queue...)
-	c.mu.Unlock()
 }
 
 // startSSE writes the header of an event-stream response.
