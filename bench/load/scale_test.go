@@ -62,11 +62,17 @@ func TestAQuickRunOfReplicasOnRedis(t *testing.T) {
 	rep, err := load.RunScale(ctx, cfg)
 	require.NoError(t, err)
 	require.Len(t, rep.Rows, 2*2*2)
+	// CPU comes in clock ticks (10 ms at 100 Hz): a 150 ms row on a busy
+	// machine may give its replicas less than one tick, so one row may
+	// read 0; the run as a whole cannot.
+	var cpu float64
 	for _, r := range rep.Rows {
 		assert.Positive(t, r.Median.Calls, "%s %s", r.Setup, r.Configuration)
-		assert.Positive(t, r.Median.CPUMsPer1000, "%s %s: the replicas' CPU is measured", r.Setup, r.Configuration)
+		assert.GreaterOrEqual(t, r.Median.CPUMsPer1000, 0.0, "%s %s", r.Setup, r.Configuration)
+		cpu += r.Median.CPUMsPer1000
 		require.Len(t, r.Rounds, 1)
 	}
+	assert.Positive(t, cpu, "the replicas' CPU is measured")
 	assert.Equal(t, 8, strings.Count(progress.String(), "round 1/1"))
 
 	var md bytes.Buffer
