@@ -307,8 +307,12 @@ func (c *converter) params(m *method, n *node, at loc) {
 	if ref := n.get("$ref"); n.kind == kindObject && ref != nil && len(n.members) == 1 {
 		// A bare $ref: validate against the definition itself, so that
 		// error locations name it.
-		nt := res.t.named
-		m.paramsURL = nt.origin.doc.url + "#" + fragment(nt.origin.ptr)
+		// A $ref whose target is no named type read from a document (the
+		// fuzzer found one) has no place to name: the params are then
+		// validated where they are written.
+		if nt := res.t.named; nt != nil && nt.origin.doc != nil {
+			m.paramsURL = nt.origin.doc.url + "#" + fragment(nt.origin.ptr)
+		}
 	}
 	if m.structure == byName {
 		return
