@@ -364,3 +364,31 @@ func TestBreakersWithoutRulesAddNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", res)
 }
+
+func TestAHandlerThatPanicsOpensItsCircuit(t *testing.T) {
+	b, err := breaker.New(breaker.Options{}, breaker.Rule{Method: "tools/call", Failures: 2, OpenFor: time.Hour})
+	require.NoError(t, err)
+	runs := 0
+	h := b.Middleware()(rpc.HandlerFunc(func(context.Context, *rpc.Request) (any, error) {
+		runs++
+		panic("the back end is gone")
+	}))
+	// The connection recovers a handler's panic outside the middleware
+	// (and answers -32603); here the test does.
+	call := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("panicked: %v", p)
+			}
+		}()
+		_, err = h.Handle(context.Background(), &rpc.Request{ID: rpc.StringID("1"), Method: "tools/call", Params: json.RawMessage(`{"name":"search"}`)})
+		return err
+	}
+	for i := range 2 {
+		require.EqualError(t, call(), "panicked: the back end is gone", "call %d ran", i+1)
+	}
+	assert.Equal(t, breaker.Open, b.State("tools/call", "search"), "each panic, the first included, is a failure")
+	_, hinted := rpc.RetryAfter(call())
+	assert.True(t, hinted, "the open circuit refuses the next call")
+	assert.Equal(t, 2, runs)
+}
