@@ -392,3 +392,18 @@ func TestAHandlerThatPanicsOpensItsCircuit(t *testing.T) {
 	assert.True(t, hinted, "the open circuit refuses the next call")
 	assert.Equal(t, 2, runs)
 }
+
+func TestOnlyARunWithinOneWindowOpensACircuit(t *testing.T) {
+	const window = 20 * time.Millisecond
+	hs := newHarness(t, breaker.Options{},
+		breaker.Rule{Failures: 2, Window: window, OpenFor: time.Hour}.For("tools/call", "slow"),
+		breaker.Rule{Failures: 2, Window: time.Hour, OpenFor: time.Hour}.For("tools/call", "fast"))
+	hs.be.fail("slow", true)
+	_, err := hs.call("slow")
+	require.Error(t, err)
+	time.Sleep(2 * window) // the window has passed, however busy the machine
+	_, err = hs.call("slow")
+	require.Error(t, err)
+	assert.Equal(t, breaker.Closed, hs.b.State("tools/call", "slow"), "the counts started over with the window")
+	hs.open(t, "fast", 2)
+}
