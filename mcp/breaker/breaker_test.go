@@ -1,7 +1,6 @@
 package breaker_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/mcp/breaker"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -60,30 +60,13 @@ type harness struct {
 	b      *breaker.Breakers
 	h      rpc.Handler
 	be     *backend
-	logs   *syncBuffer
+	logs   *syncbuf.Buffer
 	reader *sdkmetric.ManualReader
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newHarness(t *testing.T, opts breaker.Options, rules ...breaker.Rule) *harness {
 	t.Helper()
-	hs := &harness{be: newBackend(), logs: &syncBuffer{}, reader: sdkmetric.NewManualReader()}
+	hs := &harness{be: newBackend(), logs: &syncbuf.Buffer{}, reader: sdkmetric.NewManualReader()}
 	opts.Logger = slog.New(slog.NewTextHandler(hs.logs, nil))
 	opts.MeterProvider = sdkmetric.NewMeterProvider(sdkmetric.WithReader(hs.reader))
 	b, err := breaker.New(opts, rules...)
