@@ -142,14 +142,9 @@ func downgradeTool(t Tool, f features) Tool {
 	if !f.annotations {
 		t.Annotations = nil
 	}
-	if !f.titles {
-		t.Title, t.Meta = "", nil
-	}
+	downgradeLabels(&t.Title, &t.Meta, &t.Icons, f)
 	if !f.structured || (!f.anyStructured && len(t.OutputSchema) > 0 && !objectRooted(t.OutputSchema)) {
 		t.OutputSchema = nil
-	}
-	if !f.icons {
-		t.Icons = nil
 	}
 	if !f.tasks {
 		t.Execution = nil
@@ -159,38 +154,22 @@ func downgradeTool(t Tool, f features) Tool {
 
 // downgradeResource fits a resource's description to a version.
 func downgradeResource(r Resource, f features) Resource {
-	if !f.titles {
-		r.Title, r.Meta = "", nil
-	}
-	if !f.icons {
-		r.Icons = nil
-	}
+	downgradeLabels(&r.Title, &r.Meta, &r.Icons, f)
 	r.Annotations = downgradeAnnotations(r.Annotations, f)
 	return r
 }
 
 // downgradeTemplate fits a resource template's description to a version.
 func downgradeTemplate(r ResourceTemplate, f features) ResourceTemplate {
-	if !f.titles {
-		r.Title, r.Meta = "", nil
-	}
-	if !f.icons {
-		r.Icons = nil
-	}
+	downgradeLabels(&r.Title, &r.Meta, &r.Icons, f)
 	r.Annotations = downgradeAnnotations(r.Annotations, f)
 	return r
 }
 
 // downgradePrompt fits a prompt's description to a version.
 func downgradePrompt(p Prompt, f features) Prompt {
-	if !f.icons {
-		p.Icons = nil
-	}
-	if f.titles {
-		return p
-	}
-	p.Title, p.Meta = "", nil
-	if len(p.Arguments) > 0 {
+	downgradeLabels(&p.Title, &p.Meta, &p.Icons, f)
+	if !f.titles && len(p.Arguments) > 0 {
 		args := make([]PromptArgument, len(p.Arguments))
 		for i, a := range p.Arguments {
 			a.Title = ""
@@ -199,6 +178,18 @@ func downgradePrompt(p Prompt, f features) Prompt {
 		p.Arguments = args
 	}
 	return p
+}
+
+// downgradeLabels fits the title, _meta and icons of a tool's, resource's,
+// template's or prompt's description to a version: title and _meta from
+// 2025-06-18, icons from 2025-11-25.
+func downgradeLabels(title *string, meta *Meta, icons *[]Icon, f features) {
+	if !f.titles {
+		*title, *meta = "", nil
+	}
+	if !f.icons {
+		*icons = nil
+	}
 }
 
 // downgradeImplementation fits the server's identity to a version: title

@@ -837,3 +837,57 @@ func TestAFollowedStreamEndsWhenTheStoreFails(t *testing.T) {
 	assert.ErrorIs(t, err, io.EOF, "the followed stream ends")
 	assert.Contains(t, log.String(), "cannot follow a stream another replica serves")
 }
+
+// flakyGets is a session store whose Get fails once armed.
+type flakyGets struct {
+	mcp.SessionStore
+	armed atomic.Bool
+}
+
+func (f *flakyGets) Get(ctx context.Context, id string) ([]byte, error) {
+	if f.armed.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return f.SessionStore.Get(ctx, id)
+}
+
+// A replica reads a session's state before each request; when the store
+// cannot be read, or holds a state this server cannot use, a replica that
+// holds a copy logs it and serves on from the copy (the session may well
+// live on), where one without a copy can take nothing up.
+func TestACopyServesOnWhenTheStoredStateCannotBeRead(t *testing.T) {
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for name, tc := range map[string]struct {
+		spoil       func(t *testing.T, store *flakyGets, session string)
+		logged      string
+		otherStatus int
+	}{
+		"the store fails": {
+			spoil:       func(_ *testing.T, store *flakyGets, _ string) { store.armed.Store(true) },
+			logged:      "cannot read a shared session's state",
+			otherStatus: http.StatusServiceUnavailable,
+		},
+		"a newer state this server cannot use": {
+			spoil: func(t *testing.T, store *flakyGets, session string) {
+				require.NoError(t, store.Put(bg(t), session, []byte(`{"protocolVersion":"1999-01-01","logLevel":-1,"revision":1000}`), time.Hour))
+			},
+			logged:      "the stored state of a session is not usable",
+			otherStatus: http.StatusNotFound,
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			log := &secLog{}
+			store := &flakyGets{SessionStore: mcp.NewMemorySessionStore()}
+			c := newCluster(t, 2, func(t *testing.T) *mcp.Server {
+				return newServer(t, &mcp.ServerOptions{Logger: log.logger()})
+			}, &mcp.HTTPOptions{Sessions: store, SessionTimeout: time.Hour})
+			session := c.initialize(t, 0)
+			tc.spoil(t, store, session)
+			w := c.post(t, 0, session, ping)
+			assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			assert.Contains(t, w.Body.String(), `"result":{}`)
+			assert.Contains(t, log.String(), tc.logged)
+			assert.Equal(t, tc.otherStatus, c.post(t, 1, session, ping).Code, "a replica without a copy")
+		})
+	}
+}

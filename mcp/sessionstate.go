@@ -5,6 +5,9 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // sharedState is what a SessionStore keeps of a
@@ -57,6 +60,9 @@ var errBadSharedState = errors.New("mcp: the stored session state is not usable"
 // nothing: it was read or published before a change the copy already has
 // (possibly one made here and not yet saved).
 func (ss *ServerSession) restore(doc []byte) error {
+	if ss.holdsRevisionOf(doc) {
+		return nil
+	}
 	var st sharedState
 	if err := json.Unmarshal(doc, &st); err != nil || st.Version == "" || !ss.server.serves(st.Version) || st.LogLevel < -1 || st.LogLevel >= len(logLevels) {
 		return errBadSharedState
@@ -90,6 +96,25 @@ func (ss *ServerSession) restore(doc []byte) error {
 		ss.subscribed[uri] = true
 	}
 	return nil
+}
+
+// holdsRevisionOf reports whether the copy already holds a state of doc's
+// revision or a later one, reading only the revision: a replica reads the
+// state before each request of a session, and mostly finds the one it
+// holds, which need not be decoded again. A doc whose revision cannot be
+// read gets false, and restore's full reading.
+func (ss *ServerSession) holdsRevisionOf(doc []byte) bool {
+	v, ok := jsonscan.Member(doc, "revision")
+	if !ok {
+		return false
+	}
+	rev, err := strconv.ParseUint(string(v), 10, 64)
+	if err != nil {
+		return false
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.state != stateNew && rev <= ss.revision
 }
 
 // stateChanged tells whoever shares the session's state (the Streamable

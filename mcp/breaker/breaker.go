@@ -215,29 +215,36 @@ func (b *Breakers) handle(ctx context.Context, req *rpc.Request, next rpc.Handle
 	b.mu.Lock()
 	c := b.circuits[k]
 	b.mu.Unlock()
+	outcome := Failure // a panic is one
 	if c == nil {
 		// No circuit until the first failure: names a client makes up
 		// cost nothing.
-		res, err := next.Handle(ctx, req)
-		if b.classify(req, res, err) == Failure {
-			if c := b.circuitFor(k); c != nil {
-				if done, err := c.cb.Allow(); err == nil {
-					done(errFailed)
-				}
+		defer func() {
+			if outcome == Failure {
+				b.firstFailure(k)
 			}
+		}()
+	} else {
+		done, err := c.cb.Allow()
+		if err != nil {
+			b.refused.Add(ctx, 1, metric.WithAttributes(c.attrs...))
+			return nil, rpc.RetryLater("circuit open", c.retryAfter(errors.Is(err, gobreaker.ErrTooManyRequests)), "circuit breaker of "+c.desc)
 		}
-		return res, err
+		defer func() { done(outcome.err()) }()
 	}
-	done, err := c.cb.Allow()
-	if err != nil {
-		b.refused.Add(ctx, 1, metric.WithAttributes(c.attrs...))
-		return nil, rpc.RetryLater("circuit open", c.retryAfter(errors.Is(err, gobreaker.ErrTooManyRequests)), "circuit breaker of "+c.desc)
-	}
-	outcome := Failure // a panic is one
-	defer func() { done(outcome.err()) }()
 	res, err := next.Handle(ctx, req)
 	outcome = b.classify(req, res, err)
 	return res, err
+}
+
+// firstFailure counts the failure of a call that had no circuit yet in the
+// circuit of k, made for it.
+func (b *Breakers) firstFailure(k circuitKey) {
+	if c := b.circuitFor(k); c != nil {
+		if done, err := c.cb.Allow(); err == nil {
+			done(errFailed)
+		}
+	}
 }
 
 // keyOf returns the circuit of the calls of method and name under the

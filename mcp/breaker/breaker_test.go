@@ -1,7 +1,6 @@
 package breaker_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
+	"github.com/schemarpc/schemarpc/internal/syncbuf"
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/mcp/breaker"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -60,30 +60,13 @@ type harness struct {
 	b      *breaker.Breakers
 	h      rpc.Handler
 	be     *backend
-	logs   *syncBuffer
+	logs   *syncbuf.Buffer
 	reader *sdkmetric.ManualReader
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newHarness(t *testing.T, opts breaker.Options, rules ...breaker.Rule) *harness {
 	t.Helper()
-	hs := &harness{be: newBackend(), logs: &syncBuffer{}, reader: sdkmetric.NewManualReader()}
+	hs := &harness{be: newBackend(), logs: &syncbuf.Buffer{}, reader: sdkmetric.NewManualReader()}
 	opts.Logger = slog.New(slog.NewTextHandler(hs.logs, nil))
 	opts.MeterProvider = sdkmetric.NewMeterProvider(sdkmetric.WithReader(hs.reader))
 	b, err := breaker.New(opts, rules...)
@@ -363,4 +346,47 @@ func TestBreakersWithoutRulesAddNothing(t *testing.T) {
 	res, err := b.Middleware()(h).Handle(context.Background(), &rpc.Request{ID: rpc.StringID("1"), Method: "x"})
 	require.NoError(t, err)
 	assert.Equal(t, "ok", res)
+}
+
+func TestAHandlerThatPanicsOpensItsCircuit(t *testing.T) {
+	b, err := breaker.New(breaker.Options{}, breaker.Rule{Method: "tools/call", Failures: 2, OpenFor: time.Hour})
+	require.NoError(t, err)
+	runs := 0
+	h := b.Middleware()(rpc.HandlerFunc(func(context.Context, *rpc.Request) (any, error) {
+		runs++
+		panic("the back end is gone")
+	}))
+	// The connection recovers a handler's panic outside the middleware
+	// (and answers -32603); here the test does.
+	call := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("panicked: %v", p)
+			}
+		}()
+		_, err = h.Handle(context.Background(), &rpc.Request{ID: rpc.StringID("1"), Method: "tools/call", Params: json.RawMessage(`{"name":"search"}`)})
+		return err
+	}
+	for i := range 2 {
+		require.EqualError(t, call(), "panicked: the back end is gone", "call %d ran", i+1)
+	}
+	assert.Equal(t, breaker.Open, b.State("tools/call", "search"), "each panic, the first included, is a failure")
+	_, hinted := rpc.RetryAfter(call())
+	assert.True(t, hinted, "the open circuit refuses the next call")
+	assert.Equal(t, 2, runs)
+}
+
+func TestOnlyARunWithinOneWindowOpensACircuit(t *testing.T) {
+	const window = 20 * time.Millisecond
+	hs := newHarness(t, breaker.Options{},
+		breaker.Rule{Failures: 2, Window: window, OpenFor: time.Hour}.For("tools/call", "slow"),
+		breaker.Rule{Failures: 2, Window: time.Hour, OpenFor: time.Hour}.For("tools/call", "fast"))
+	hs.be.fail("slow", true)
+	_, err := hs.call("slow")
+	require.Error(t, err)
+	time.Sleep(2 * window) // the window has passed, however busy the machine
+	_, err = hs.call("slow")
+	require.Error(t, err)
+	assert.Equal(t, breaker.Closed, hs.b.State("tools/call", "slow"), "the counts started over with the window")
+	hs.open(t, "fast", 2)
 }
