@@ -91,10 +91,12 @@ func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
 // same type when t has none, otherwise struct types rebuilt with
 // reflect.StructOf.
 func withoutKeywordTags(t reflect.Type, seen map[reflect.Type]bool) (reflect.Type, error) {
-	if !hasKeywordTags(t, map[reflect.Type]bool{}) || seen[t] {
-		// A type that refers to itself is left as it is: the schema library
-		// refuses the cycle with its own error.
+	if !hasKeywordTags(t, map[reflect.Type]bool{}) {
 		return t, nil
+	}
+	if seen[t] {
+		// Without keyword tags the schema library refuses the cycle itself.
+		return nil, fmt.Errorf("cycle detected for type %v", t)
 	}
 	seen[t] = true
 	defer delete(seen, t)

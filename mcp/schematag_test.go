@@ -193,6 +193,19 @@ func TestSchemaTagKeywordsInAnEmbeddedUnexportedStructAreRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), "embeds the unexported type mcp_test.hiddenPaging")
 }
 
+// selfReferring has a keyword tag and refers to itself.
+type selfReferring struct {
+	N    int            `json:"n" jsonschema:"minimum=1"`
+	Next *selfReferring `json:"next"`
+}
+
+func TestSchemaTagKeywordsInATypeThatRefersToItselfAreACycleError(t *testing.T) {
+	_, err := mcp.SchemaFor[selfReferring]()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "cycle detected for type mcp_test.selfReferring")
+	assert.NotContains(t, err.Error(), "WORD=", "the keyword tag is not what is wrong")
+}
+
 func TestARawJSONFieldTakesAnyValue(t *testing.T) {
 	type in struct {
 		Raw json.RawMessage `json:"raw" jsonschema:"anything at all"`
