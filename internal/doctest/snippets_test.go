@@ -254,11 +254,9 @@ func checkDirectives(w *workspace, s snippet) []string {
 			problems = append(problems, err.Error())
 			continue
 		}
-		bin := filepath.Join(w.t.TempDir(), "rpcgen")
-		cmd := exec.Command("go", "build", "-o", bin, "github.com/schemarpc/schemarpc/cmd/rpcgen")
-		cmd.Dir, cmd.Env = w.dir, w.env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: building rpcgen: %v\n%s", s, err, out))
+		bin, err := w.rpcgen()
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", s, err))
 			continue
 		}
 		run := exec.Command(bin, strings.Fields(rest)...)
@@ -270,6 +268,22 @@ func checkDirectives(w *workspace, s snippet) []string {
 		}
 	}
 	return problems
+}
+
+// rpcgen builds the rpcgen of the workspace's go.mod, once, and returns
+// the path of the binary.
+func (w *workspace) rpcgen() (string, error) {
+	if w.rpcgenBin != "" {
+		return w.rpcgenBin, nil
+	}
+	bin := filepath.Join(w.t.TempDir(), "rpcgen")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/schemarpc/schemarpc/cmd/rpcgen")
+	cmd.Dir, cmd.Env = w.dir, w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building rpcgen: %w\n%s", err, out)
+	}
+	w.rpcgenBin = bin
+	return bin, nil
 }
 
 func keysOf[V any](m map[string]V) map[string]bool {
