@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,36 +38,24 @@ var keywordTag = regexp.MustCompile(`^[^ \t\n]*=`)
 // tagKeyword is one KEYWORD=VALUE of a tag.
 type tagKeyword struct{ name, value string }
 
-// parseSchemaTag splits a tag in keyword form into its keywords.
+// parseSchemaTag splits a tag in keyword form into its keywords. A comma
+// ends a value only where a known KEYWORD= follows it; otherwise it is part
+// of the value.
 func parseSchemaTag(tag string) ([]tagKeyword, error) {
-	// Split at the commas followed by a known KEYWORD=.
-	var cuts []int
-	for i := 0; i < len(tag); i++ {
-		if i == 0 || tag[i-1] == ',' {
-			for _, k := range tagKeywords {
-				if strings.HasPrefix(tag[i:], k+"=") {
-					cuts = append(cuts, i)
-					break
-				}
-			}
-		}
-	}
-	if len(cuts) == 0 || cuts[0] != 0 {
-		name, _, _ := strings.Cut(tag, "=")
-		return nil, fmt.Errorf("unknown keyword %q (known: %s)", name, strings.Join(tagKeywords, ", "))
-	}
 	var kws []tagKeyword
-	seen := map[string]bool{}
-	for i, start := range cuts {
-		end := len(tag)
-		if i+1 < len(cuts) {
-			end = cuts[i+1] - 1 // the comma before the next keyword
+	for _, part := range strings.Split(tag, ",") {
+		name, value, ok := strings.Cut(part, "=")
+		if !ok || !slices.Contains(tagKeywords, name) {
+			if len(kws) == 0 {
+				name, _, _ := strings.Cut(tag, "=")
+				return nil, fmt.Errorf("unknown keyword %q (known: %s)", name, strings.Join(tagKeywords, ", "))
+			}
+			kws[len(kws)-1].value += "," + part
+			continue
 		}
-		name, value, _ := strings.Cut(tag[start:end], "=")
-		if seen[name] {
+		if slices.ContainsFunc(kws, func(k tagKeyword) bool { return k.name == name }) {
 			return nil, fmt.Errorf("keyword %q given twice", name)
 		}
-		seen[name] = true
 		kws = append(kws, tagKeyword{name, value})
 	}
 	return kws, nil
@@ -102,10 +91,12 @@ func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
 // same type when t has none, otherwise struct types rebuilt with
 // reflect.StructOf.
 func withoutKeywordTags(t reflect.Type, seen map[reflect.Type]bool) (reflect.Type, error) {
-	if !hasKeywordTags(t, map[reflect.Type]bool{}) || seen[t] {
-		// A type that refers to itself is left as it is: the schema library
-		// refuses the cycle with its own error.
+	if !hasKeywordTags(t, map[reflect.Type]bool{}) {
 		return t, nil
+	}
+	if seen[t] {
+		// Without keyword tags the schema library refuses the cycle itself.
+		return nil, fmt.Errorf("cycle detected for type %v", t)
 	}
 	seen[t] = true
 	defer delete(seen, t)

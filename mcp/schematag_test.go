@@ -48,6 +48,7 @@ func TestSchemaTagKeywordsSetTheirSchemaKeywords(t *testing.T) {
 		City     string   `json:"city" jsonschema:"examples=Paris|Lyon"`
 		Tags     []string `json:"tags" jsonschema:"enum=red|green,maxLength=5,description=colours"`
 		Strict   bool     `json:"strict" jsonschema:"default=true"`
+		Note     string   `json:"note" jsonschema:"description=x=1,y=2,title=T"`
 	}
 	for _, tc := range []struct {
 		name string
@@ -68,6 +69,7 @@ func TestSchemaTagKeywordsSetTheirSchemaKeywords(t *testing.T) {
 		{"tags", map[string]any{"type": []any{"null", "array"}, "description": "colours",
 			"items": map[string]any{"type": "string", "enum": []any{"red", "green"}, "maxLength": 5.0}}},
 		{"strict", map[string]any{"type": "boolean", "default": true}},
+		{"note", map[string]any{"type": "string", "description": "x=1,y=2", "title": "T"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, property[in](t, tc.name))
@@ -189,6 +191,19 @@ func TestSchemaTagKeywordsInAnEmbeddedUnexportedStructAreRefused(t *testing.T) {
 	_, err := mcp.SchemaFor[in]()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "embeds the unexported type mcp_test.hiddenPaging")
+}
+
+// selfReferring has a keyword tag and refers to itself.
+type selfReferring struct {
+	N    int            `json:"n" jsonschema:"minimum=1"`
+	Next *selfReferring `json:"next"`
+}
+
+func TestSchemaTagKeywordsInATypeThatRefersToItselfAreACycleError(t *testing.T) {
+	_, err := mcp.SchemaFor[selfReferring]()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "cycle detected for type mcp_test.selfReferring")
+	assert.NotContains(t, err.Error(), "WORD=", "the keyword tag is not what is wrong")
 }
 
 func TestARawJSONFieldTakesAnyValue(t *testing.T) {

@@ -90,7 +90,8 @@ func markdownSnippets(root, doc string) ([]snippet, error) {
 }
 
 // packageCommentSnippets reads the code blocks (lines indented by a tab) of
-// a package comment in a Go file: each is Go.
+// a package comment in a Go file: a block that begins with a package clause
+// is Go, any other is text.
 func packageCommentSnippets(root, file string) ([]snippet, error) {
 	b, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {

@@ -45,6 +45,8 @@ type workspace struct {
 	root string   // the repository
 	dir  string   // where the next command runs
 	env  []string // the go commands' environment
+
+	rpcgenBin string // rpcgen, once built
 }
 
 // newWorkspace prepares a workspace whose go commands use toolchain

@@ -190,20 +190,9 @@ func TestDocSnippetsCompile(t *testing.T) {
 	require.NotEmpty(t, dirs)
 
 	// One build for all; errors are reported at document positions.
-	out, _ := w.shell("go build -gcflags=-e " + strings.Join(uniq(dirs), " ") + " 2>&1 || true")
-	for _, l := range strings.Split(out, "\n") {
-		m := buildError.FindStringSubmatch(l)
-		if m == nil || ignorable.MatchString(m[3]) {
-			continue
-		}
-		src := m[1]
-		if _, ok := bySource[src]; !ok {
-			src = "(build)"
-		}
-		problems[src] = append(problems[src], l)
-	}
-	if !strings.Contains(out, ": ") && strings.TrimSpace(out) != "" {
-		problems["(build)"] = append(problems["(build)"], out)
+	out, err := w.shell("go build -gcflags=-e " + strings.Join(uniq(dirs), " ") + " 2>&1")
+	for src, ps := range buildProblems(out, err != nil, keysOf(bySource)) {
+		problems[src] = append(problems[src], ps...)
 	}
 
 	for _, src := range sortedKeys(keysOf(bySource)) {
@@ -216,6 +205,35 @@ func TestDocSnippetsCompile(t *testing.T) {
 	for _, p := range problems["(build)"] {
 		t.Errorf("the build: %s", p)
 	}
+}
+
+// buildProblems files the output of the snippets' build by source: each
+// compiler error at a position of one of sources under it, other positioned
+// errors under "(build)", fragments' ignorable complaints nowhere. A build
+// that failed without a positioned error (the go command's own failure) is
+// one problem under "(build)": its whole output.
+func buildProblems(out string, failed bool, sources map[string]bool) map[string][]string {
+	problems := map[string][]string{}
+	positioned := false
+	for _, l := range strings.Split(out, "\n") {
+		m := buildError.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		positioned = true
+		if ignorable.MatchString(m[3]) {
+			continue
+		}
+		src := m[1]
+		if !sources[src] {
+			src = "(build)"
+		}
+		problems[src] = append(problems[src], l)
+	}
+	if failed && !positioned {
+		problems["(build)"] = append(problems["(build)"], out)
+	}
+	return problems
 }
 
 // checkDirectives runs the rpcgen command of each go:generate line of s
@@ -236,11 +254,9 @@ func checkDirectives(w *workspace, s snippet) []string {
 			problems = append(problems, err.Error())
 			continue
 		}
-		bin := filepath.Join(w.t.TempDir(), "rpcgen")
-		cmd := exec.Command("go", "build", "-o", bin, "github.com/schemarpc/schemarpc/cmd/rpcgen")
-		cmd.Dir, cmd.Env = w.dir, w.env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: building rpcgen: %v\n%s", s, err, out))
+		bin, err := w.rpcgen()
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", s, err))
 			continue
 		}
 		run := exec.Command(bin, strings.Fields(rest)...)
@@ -252,6 +268,22 @@ func checkDirectives(w *workspace, s snippet) []string {
 		}
 	}
 	return problems
+}
+
+// rpcgen builds the rpcgen of the workspace's go.mod, once, and returns
+// the path of the binary.
+func (w *workspace) rpcgen() (string, error) {
+	if w.rpcgenBin != "" {
+		return w.rpcgenBin, nil
+	}
+	bin := filepath.Join(w.t.TempDir(), "rpcgen")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/schemarpc/schemarpc/cmd/rpcgen")
+	cmd.Dir, cmd.Env = w.dir, w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building rpcgen: %w\n%s", err, out)
+	}
+	w.rpcgenBin = bin
+	return bin, nil
 }
 
 func keysOf[V any](m map[string]V) map[string]bool {
@@ -286,4 +318,27 @@ func TestAnUnmarkedFragmentIsRefused(t *testing.T) {
 	assert.ErrorContains(t, err, "not a complete Go file")
 	_, err = goSource(snippet{doc: "docs/x.md", line: 7, lang: "go", mark: "wrap", code: "x := 1\n"})
 	assert.ErrorContains(t, err, `unknown snippet marker "wrap"`)
+}
+
+func TestBuildProblemsAreFiledByTheirSource(t *testing.T) {
+	sources := map[string]bool{"docs/x.md": true}
+	goFailure := "go: go.mod requires go >= 1.99 (running go 1.26.8; GOTOOLCHAIN=local)\n"
+	for _, tc := range []struct {
+		name   string
+		out    string
+		failed bool
+		want   map[string][]string
+	}{
+		{"a clean build", "", false, map[string][]string{}},
+		{"an error in a document", "# example.com/calc/snippets/x\ndocs/x.md:7:3: undefined: foo\n", true,
+			map[string][]string{"docs/x.md": {"docs/x.md:7:3: undefined: foo"}}},
+		{"a fragment's unused variable", "docs/x.md:7:3: declared and not used: n\n", true, map[string][]string{}},
+		{"an error in a file of no document", "./snippets/a/snippet.go:3:1: syntax error\n", true,
+			map[string][]string{"(build)": {"./snippets/a/snippet.go:3:1: syntax error"}}},
+		{"the go command's own failure", goFailure, true, map[string][]string{"(build)": {goFailure}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, buildProblems(tc.out, tc.failed, sources))
+		})
+	}
 }
