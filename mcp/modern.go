@@ -172,7 +172,7 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	both := &struct {
 		callState
 		params modernParams
-	}{callState{modern: true, version: version, logLevel: -1, method: req.Method}, p}
+	}{callState{callFacts: callFacts{modern: true, version: version, logLevel: -1, method: req.Method}}, p}
 	c := &both.callState
 	c.params = &both.params
 	if _, isObject := jsonscan.NewObject(rawCaps); !isObject {
