@@ -230,9 +230,11 @@ func (r *taskRunner) runWithTaskInput(ctx context.Context, tc taskClient, c *cal
 		if err != nil {
 			return nil, err
 		}
-		answers, err := r.waitForInput(ctx, tc, k, reqs)
-		if err != nil {
-			return nil, err
+		var answers map[string]json.RawMessage
+		if len(reqs) > 0 { // state alone: nothing to wait for, the next round starts at once
+			if answers, err = r.waitForInput(ctx, tc, k, reqs); err != nil {
+				return nil, err
+			}
 		}
 		c.inputs, c.state = answers, ir.State
 	}

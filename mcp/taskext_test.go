@@ -578,3 +578,23 @@ func TestATaskHandlerThatAsksWhatCannotBeAskedFails(t *testing.T) {
 	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"], "a handler that never stops asking fails its task")
 	assert.EqualValues(t, 16, rounds.Load(), "the rounds are bounded as in a session")
 }
+
+// A handler may end a round with state alone, to be called again with it
+// (as a retried stateless request or a session would call it): a task
+// does so at once, since there is nothing for the client to answer.
+func TestATaskWhoseHandlerAsksNothingButStateGoesOnAtOnce(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", Execution: &mcp.ToolExecution{TaskSupport: mcp.ToolExecutionTaskSupportOptional}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if st := req.State(); st != nil {
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("after " + string(st))}}, nil
+			}
+			return nil, &mcp.InputRequired{State: []byte("step 1")}
+		}))
+	c := dialModern(t, s)
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "steps"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "completed", "failed")
+	require.Equal(t, "completed", got["status"], "task: %v", got)
+	assert.Equal(t, "after step 1", got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+}
