@@ -598,3 +598,24 @@ func TestATaskWhoseHandlerAsksNothingButStateGoesOnAtOnce(t *testing.T) {
 	require.Equal(t, "completed", got["status"], "task: %v", got)
 	assert.Equal(t, "after step 1", got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
 }
+
+// A question whose params cannot be written as JSON reaches no client: the
+// request answers -32603, and so does the task that asked it.
+func TestAQuestionThatCannotBeWrittenFailsTheRequestAndTheTask(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "garbled", Execution: &mcp.ToolExecution{TaskSupport: mcp.ToolExecutionTaskSupportOptional}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"x": mcp.FormInput("X?", json.RawMessage(`{not json`))}}
+		}))
+	c := dialModern(t, s)
+
+	_, rerr := taskCall(t, c, `{"elicitation":{}}`, "tools/call", map[string]any{"name": "garbled"})
+	require.NotNil(t, rerr, "in the request")
+	assert.Equal(t, rpc.CodeInternalError, rerr.Code)
+
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "garbled"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "failed", "completed", "input_required")
+	require.Equal(t, "failed", got["status"], "task: %v", got)
+	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"])
+}
