@@ -182,10 +182,7 @@ func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callSt
 		res, err := r.runWithTaskInput(ctx, owner, tc, func(ctx context.Context) (*CallToolResult, error) {
 			return s.runTool(ctx, e, req)
 		})
-		if errors.Is(err, ErrNotDeclared) {
-			return ToolError(err.Error()), nil
-		}
-		return res, err
+		return undeclaredAsked(tc, res, err)
 	})
 	if err != nil {
 		return nil, err

@@ -619,3 +619,18 @@ func TestAQuestionThatCannotBeWrittenFailsTheRequestAndTheTask(t *testing.T) {
 	require.Equal(t, "failed", got["status"], "task: %v", got)
 	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"])
 }
+
+// A task whose handler asks through its Request for what the client did
+// not declare fails with -32021 naming it, as the same call answers in the
+// request and as a task whose handler returns the question does
+// (TestATaskThatNeedsAnUndeclaredCapabilityFails).
+func TestATaskWhoseHandlerAsksForAnUndeclaredCapabilityFailsWithWhatIsMissing(t *testing.T) {
+	c := dialModern(t, newTaskTools(t).s)
+	created, rerr := taskCall(t, c, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, "tools/call", map[string]any{"name": "twice"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "failed", "completed")
+	require.Equal(t, "failed", got["status"], "task: %v", got)
+	e := got["error"].(map[string]any)
+	assert.EqualValues(t, mcp.CodeMissingCapability, e["code"])
+	assert.Equal(t, map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}, e["data"])
+}
