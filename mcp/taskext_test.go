@@ -634,3 +634,81 @@ func TestATaskWhoseHandlerAsksForAnUndeclaredCapabilityFailsWithWhatIsMissing(t 
 	assert.EqualValues(t, mcp.CodeMissingCapability, e["code"])
 	assert.Equal(t, map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}, e["data"])
 }
+
+// tasks/update takes only answers to what the task waits for: a task that
+// works on, or answers it did not ask for, are acknowledged and change
+// nothing.
+func TestAnUpdateWithNothingTheTaskWaitsForChangesNothing(t *testing.T) {
+	tt := newTaskTools(t)
+	c := dialModern(t, tt.s)
+	update := func(id string, answers map[string]any) {
+		t.Helper()
+		ack, rerr := taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers})
+		require.Nil(t, rerr)
+		assert.Equal(t, "complete", ack["resultType"])
+	}
+
+	working, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "gated"})
+	require.Nil(t, rerr)
+	update(working["taskId"].(string), map[string]any{"a": map[string]any{"action": "accept"}})
+	got, rerr := taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": working["taskId"]})
+	require.Nil(t, rerr)
+	assert.Equal(t, "working", got["status"])
+
+	asking, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "ask"})
+	require.Nil(t, rerr)
+	id := asking["taskId"].(string)
+	waitTask(t, c, id, "input_required")
+	update(id, map[string]any{"stray": map[string]any{"action": "accept"}})
+	got, rerr = taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Equal(t, "input_required", got["status"])
+	assert.Equal(t, []string{"a", "b"}, keys(got["inputRequests"]))
+	close(tt.gate)
+}
+
+// A task cancelled while it waits for input stays cancelled: its wait ends
+// and answers that come later are not taken.
+func TestATaskCancelledWhileItWaitsForInputStaysCancelled(t *testing.T) {
+	c := dialModern(t, newTaskTools(t).s)
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "ask"})
+	require.Nil(t, rerr)
+	id := created["taskId"].(string)
+	waitTask(t, c, id, "input_required")
+	_, rerr = taskCall(t, c, tasksCaps, "tasks/cancel", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	waitTask(t, c, id, "cancelled")
+	_, rerr = taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"a": map[string]any{"action": "decline"}, "b": map[string]any{"action": "decline"}}})
+	require.Nil(t, rerr)
+	got, rerr := taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Equal(t, "cancelled", got["status"])
+	assert.NotContains(t, got, "result")
+}
+
+// answersLost is a task store that fails every update that brings answers.
+type answersLost struct{ mcp.TaskStore }
+
+func (s answersLost) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
+	if len(rec.Answers) > 0 {
+		return false, errors.New("the store is down")
+	}
+	return s.TaskStore.Update(ctx, rec)
+}
+
+func TestAnUpdateTheStoreCannotRecordIsAnError(t *testing.T) {
+	tt := newTaskTools(t)
+	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: answersLost{mcp.NewMemoryTaskStore()}})
+	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+	id := m.Result["taskId"].(string)
+	require.Eventually(t, func() bool {
+		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+		return m.Result["status"] == "input_required"
+	}, 10*time.Second, 5*time.Millisecond)
+	m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
+		mirrored("tasks/update", id)...))
+	require.NotNil(t, m.Error)
+	assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
+	assert.Equal(t, "the task store is unavailable", m.Error.Message)
+}
