@@ -498,13 +498,23 @@ func TestAStatelessTaskTakesItsInputAtAnyReplica(t *testing.T) {
 }
 
 // answersRefused is a task store where every update that brings answers
-// loses to another (as if a second tasks/update always came first), and
-// updatesFail one whose updates all fail.
+// loses to another (as if a second tasks/update always came first),
+// answersLost one where every such update fails, and updatesFail one whose
+// updates all fail.
 type answersRefused struct{ mcp.TaskStore }
 
 func (s answersRefused) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
 	if len(rec.Answers) > 0 {
 		return false, nil
+	}
+	return s.TaskStore.Update(ctx, rec)
+}
+
+type answersLost struct{ mcp.TaskStore }
+
+func (s answersLost) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
+	if len(rec.Answers) > 0 {
+		return false, errors.New("the store is down")
 	}
 	return s.TaskStore.Update(ctx, rec)
 }
@@ -515,20 +525,31 @@ func (updatesFail) Update(context.Context, mcp.TaskRecord) (bool, error) {
 	return false, errors.New("the store is down")
 }
 
-func TestAnUpdateThatKeepsLosingIsAnError(t *testing.T) {
-	tt := newTaskTools(t)
-	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: answersRefused{mcp.NewMemoryTaskStore()}})
-	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
-	id := m.Result["taskId"].(string)
-	require.Eventually(t, func() bool {
-		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
-		return m.Result["status"] == "input_required"
-	}, 10*time.Second, 5*time.Millisecond)
-	m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
-		mirrored("tasks/update", id)...))
-	require.NotNil(t, m.Error)
-	assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
-	assert.Contains(t, m.Error.Message, "changed too often")
+func TestAnUpdateTheStoreDoesNotTakeIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		store mcp.TaskStore
+		want  string
+	}{
+		{"it keeps losing", answersRefused{mcp.NewMemoryTaskStore()}, "changed too often"},
+		{"the store fails", answersLost{mcp.NewMemoryTaskStore()}, "the task store is unavailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := newTaskTools(t)
+			f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: tc.store})
+			m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+			id := m.Result["taskId"].(string)
+			require.Eventually(t, func() bool {
+				m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+				return m.Result["status"] == "input_required"
+			}, 10*time.Second, 5*time.Millisecond)
+			m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
+				mirrored("tasks/update", id)...))
+			require.NotNil(t, m.Error)
+			assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
+			assert.Contains(t, m.Error.Message, tc.want)
+		})
+	}
 }
 
 func TestATaskWhoseWaitCannotBeRecordedFails(t *testing.T) {
@@ -685,30 +706,4 @@ func TestATaskCancelledWhileItWaitsForInputStaysCancelled(t *testing.T) {
 	require.Nil(t, rerr)
 	assert.Equal(t, "cancelled", got["status"])
 	assert.NotContains(t, got, "result")
-}
-
-// answersLost is a task store that fails every update that brings answers.
-type answersLost struct{ mcp.TaskStore }
-
-func (s answersLost) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
-	if len(rec.Answers) > 0 {
-		return false, errors.New("the store is down")
-	}
-	return s.TaskStore.Update(ctx, rec)
-}
-
-func TestAnUpdateTheStoreCannotRecordIsAnError(t *testing.T) {
-	tt := newTaskTools(t)
-	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: answersLost{mcp.NewMemoryTaskStore()}})
-	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
-	id := m.Result["taskId"].(string)
-	require.Eventually(t, func() bool {
-		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
-		return m.Result["status"] == "input_required"
-	}, 10*time.Second, 5*time.Millisecond)
-	m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
-		mirrored("tasks/update", id)...))
-	require.NotNil(t, m.Error)
-	assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
-	assert.Equal(t, "the task store is unavailable", m.Error.Message)
 }
