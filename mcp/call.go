@@ -8,14 +8,32 @@ import (
 
 // callState is what the server knows about one client request while it is
 // served, in either era: the handshake session's facts are read from the
-// session, a stateless request's from its own params._meta.
+// session, a stateless request's from its own params._meta. A task's run
+// shares the request's facts (callFacts) and keeps the rest for itself
+// (forTask).
 type callState struct {
+	callFacts
+
+	sink modernSink // modern: where notifications about the request go
+
+	// asks holds the questions a stateless handler asked through its
+	// Request (see ask.go), made on the first one, so that a request that
+	// asks nothing pays nothing for them.
+	asks atomic.Pointer[askState]
+
+	// cache is the hint a cacheable result sets for the stateless era.
+	cache *CacheHint
+}
+
+// callFacts are what a request brings and a task's run of it starts from:
+// who asks, what for, in which version, with which capabilities and
+// answers.
+type callFacts struct {
 	modern   bool
 	mayAsk   bool               // modern: the method may answer input_required
 	version  string             // modern: the version the request names
 	caps     ClientCapabilities // declared by the request (modern) or the session
 	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
-	sink     modernSink         // modern: where notifications about the request go
 
 	// principal, method, bindTarget and bindArgs identify the request for
 	// requestState: who it acts for (WithPrincipal), the method, the tool,
@@ -31,14 +49,6 @@ type callState struct {
 	inputs map[string]json.RawMessage
 	state  []byte
 
-	// asks holds the questions a stateless handler asked through its
-	// Request (see ask.go), made on the first one, so that a request that
-	// asks nothing pays nothing for them.
-	asks atomic.Pointer[askState]
-
-	// cache is the hint a cacheable result sets for the stateless era.
-	cache *CacheHint
-
 	// params are the stateless request's members the protocol reads,
 	// scanned once by admitModern; nil in the handshake era.
 	params *modernParams
@@ -47,15 +57,9 @@ type callState struct {
 // forTask returns the state a task's background run serves (see
 // startStatelessTask): the request's facts and answers, with no question
 // asked yet, no cache hint, and notifications going nowhere, since the
-// request's own stream ends with the created task. The fields are copied
-// one by one: asks must not be shared with the request.
+// request's own stream ends with the created task.
 func (c *callState) forTask() *callState {
-	return &callState{
-		modern: c.modern, mayAsk: c.mayAsk, version: c.version, caps: c.caps, logLevel: c.logLevel,
-		sink:      discardSink{},
-		principal: c.principal, method: c.method, bindTarget: c.bindTarget, bindArgs: c.bindArgs, bound: c.bound,
-		inputs: c.inputs, state: c.state, params: c.params,
-	}
+	return &callState{callFacts: c.callFacts, sink: discardSink{}}
 }
 
 // binding names the request for requestState (see bindingOf), computed
@@ -89,7 +93,7 @@ func setCache(ctx context.Context, h CacheHint) {
 // its client declared, against which the server checks what a handler asks
 // of it.
 func legacyCall(ss *ServerSession) *callState {
-	c := &callState{logLevel: -1}
+	c := &callState{callFacts: callFacts{logLevel: -1}}
 	if ss != nil {
 		ss.mu.Lock()
 		c.caps = ss.declared

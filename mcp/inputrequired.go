@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sort"
 	"strings"
@@ -209,37 +210,67 @@ type inputRequiredResult struct {
 }
 
 // modernInputRequired turns a handler's InputRequired into the
-// InputRequiredResult of a stateless request: -32021 when it needs a client
-// capability the request did not declare; the state sealed and bound to
-// the request.
+// InputRequiredResult of a stateless request: its requests as forClient
+// writes them, the state sealed and bound to the request.
 func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error) {
-	if err := e.check(); err != nil {
-		s.log.Error("mcp: handler asked for input it cannot get", logx.Method, c.method, logx.Code, rpc.CodeInternalError, logx.Error, err)
-		return nil, rpc.InternalError()
+	reqs, err := e.forClient(s.log, c, logx.Method, c.method)
+	if err != nil {
+		return nil, err
 	}
-	if missing := e.required(c.caps); missing != nil {
-		return nil, missingCapability(missing)
-	}
-	out := inputRequiredResult{ResultType: "input_required", Meta: map[string]json.RawMessage{metaServerInfo: s.infoJSON()}}
-	if len(e.Requests) > 0 {
-		out.InputRequests = make(map[string]json.RawMessage, len(e.Requests))
-		for k, q := range e.Requests {
-			b, err := json.Marshal(struct {
-				Method string `json:"method"`
-				Params any    `json:"params"`
-			}{q.Method, q.Params})
-			if err != nil {
-				return nil, fmt.Errorf("mcp: input request %q: %w", k, err)
-			}
-			out.InputRequests[k] = b
-		}
-	}
+	out := inputRequiredResult{ResultType: "input_required", InputRequests: reqs, Meta: map[string]json.RawMessage{metaServerInfo: s.infoJSON()}}
 	if e.State != nil {
 		tok, err := s.sealer.Seal(e.State, c.binding())
 		if err != nil {
 			return nil, err
 		}
 		out.RequestState = tok
+	}
+	return out, nil
+}
+
+// inputRequired returns what ends a round of the stateless request or
+// task c: the question the handler asked through its Request, whatever
+// the handler made of the error it got, or the InputRequired it returned;
+// nil when the round ended otherwise.
+func (c *callState) inputRequired(err error) *InputRequired {
+	if q := c.pendingQuestion(); q != nil {
+		return q
+	}
+	var ir *InputRequired
+	if errors.As(err, &ir) {
+		return ir
+	}
+	return nil
+}
+
+// forClient checks a handler's InputRequired for the client of the
+// stateless request or task c and writes its requests as the protocol's
+// inputRequests: -32603 (logged with attrs) when it asks what no client
+// can be asked, -32021 when it needs a capability c did not declare.
+func (e *InputRequired) forClient(log *slog.Logger, c *callState, attrs ...any) (map[string]json.RawMessage, error) {
+	if err := e.check(); err != nil {
+		log.Error("mcp: handler asked for input it cannot get", append(attrs, logx.Code, rpc.CodeInternalError, logx.Error, err)...)
+		return nil, rpc.InternalError()
+	}
+	if missing := e.required(c.caps); missing != nil {
+		return nil, missingCapability(missing)
+	}
+	return encodeInputRequests(e.Requests)
+}
+
+// encodeInputRequests writes input requests as the protocol's
+// inputRequests map: each a method and its params.
+func encodeInputRequests(reqs map[string]InputRequest) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(reqs))
+	for k, q := range reqs {
+		b, err := json.Marshal(struct {
+			Method string `json:"method"`
+			Params any    `json:"params"`
+		}{q.Method, q.Params})
+		if err != nil {
+			return nil, fmt.Errorf("mcp: input request %q: %w", k, err)
+		}
+		out[k] = b
 	}
 	return out, nil
 }

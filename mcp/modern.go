@@ -172,7 +172,7 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	both := &struct {
 		callState
 		params modernParams
-	}{callState{modern: true, version: version, logLevel: -1, method: req.Method}, p}
+	}{callState{callFacts: callFacts{modern: true, version: version, logLevel: -1, method: req.Method}}, p}
 	c := &both.callState
 	c.params = &both.params
 	if _, isObject := jsonscan.NewObject(rawCaps); !isObject {
@@ -339,13 +339,7 @@ func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sin
 	c.sink = sink
 	c.principal = PrincipalFromContext(ctx)
 	res, err := router.Handle(newRequestContext(ctx, nil, c, req), req)
-	var ir *InputRequired
-	if q := c.pendingQuestion(); m.input && q != nil {
-		// A question the handler asked through its Request is pending,
-		// whatever the handler made of the error it got.
-		return s.modernInputRequired(c, q)
-	}
-	if m.input && errors.As(err, &ir) {
+	if ir := c.inputRequired(err); m.input && ir != nil {
 		return s.modernInputRequired(c, ir)
 	}
 	if err != nil {

@@ -182,10 +182,7 @@ func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callSt
 		res, err := r.runWithTaskInput(ctx, owner, tc, func(ctx context.Context) (*CallToolResult, error) {
 			return s.runTool(ctx, e, req)
 		})
-		if errors.Is(err, ErrNotDeclared) {
-			return ToolError(err.Error()), nil
-		}
-		return res, err
+		return undeclaredAsked(tc, res, err)
 	})
 	if err != nil {
 		return nil, err
@@ -208,31 +205,22 @@ func (r *taskRunner) runWithTaskInput(ctx context.Context, tc taskClient, c *cal
 	for round := 0; ; round++ {
 		c.asks.Store(nil) // each round asks its questions afresh (ask.go)
 		res, err := run(ctx)
-		var ir *InputRequired
-		if q := c.pendingQuestion(); q != nil {
-			// A question the handler asked through its Request is pending,
-			// whatever the handler made of the error it got.
-			ir = q
-		} else if !errors.As(err, &ir) {
+		ir := c.inputRequired(err)
+		if ir == nil {
 			return res, err
 		}
 		if round+1 >= maxInputRounds {
 			return nil, fmt.Errorf("mcp: the handler still asked for input after %d rounds", maxInputRounds)
 		}
-		if err := ir.check(); err != nil {
-			tc.taskLogger().Error("mcp: handler asked for input it cannot get", "task", k.id, logx.Code, rpc.CodeInternalError, logx.Error, err)
-			return nil, rpc.InternalError()
-		}
-		if missing := ir.required(c.caps); missing != nil {
-			return nil, missingCapability(missing)
-		}
-		reqs, err := encodeInputRequests(ir.Requests)
+		reqs, err := ir.forClient(tc.taskLogger(), c, logx.Method, c.method, "task", k.id)
 		if err != nil {
 			return nil, err
 		}
-		answers, err := r.waitForInput(ctx, tc, k, reqs)
-		if err != nil {
-			return nil, err
+		var answers map[string]json.RawMessage
+		if len(reqs) > 0 { // state alone: nothing to wait for, the next round starts at once
+			if answers, err = r.waitForInput(ctx, tc, k, reqs); err != nil {
+				return nil, err
+			}
 		}
 		c.inputs, c.state = answers, ir.State
 	}
@@ -276,23 +264,6 @@ func (r *taskRunner) waitForInput(ctx context.Context, tc taskClient, k taskKey,
 			return nil, err
 		}
 	}
-}
-
-// encodeInputRequests writes input requests as the protocol's
-// inputRequests map: each a method and its params.
-func encodeInputRequests(reqs map[string]InputRequest) (map[string]json.RawMessage, error) {
-	out := make(map[string]json.RawMessage, len(reqs))
-	for k, q := range reqs {
-		b, err := json.Marshal(struct {
-			Method string `json:"method"`
-			Params any    `json:"params"`
-		}{q.Method, q.Params})
-		if err != nil {
-			return nil, fmt.Errorf("mcp: input request %q: %w", k, err)
-		}
-		out[k] = b
-	}
-	return out, nil
 }
 
 // taskParams are the params of tasks/get, tasks/update and tasks/cancel.

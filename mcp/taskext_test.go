@@ -498,13 +498,23 @@ func TestAStatelessTaskTakesItsInputAtAnyReplica(t *testing.T) {
 }
 
 // answersRefused is a task store where every update that brings answers
-// loses to another (as if a second tasks/update always came first), and
-// updatesFail one whose updates all fail.
+// loses to another (as if a second tasks/update always came first),
+// answersLost one where every such update fails, and updatesFail one whose
+// updates all fail.
 type answersRefused struct{ mcp.TaskStore }
 
 func (s answersRefused) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
 	if len(rec.Answers) > 0 {
 		return false, nil
+	}
+	return s.TaskStore.Update(ctx, rec)
+}
+
+type answersLost struct{ mcp.TaskStore }
+
+func (s answersLost) Update(ctx context.Context, rec mcp.TaskRecord) (bool, error) {
+	if len(rec.Answers) > 0 {
+		return false, errors.New("the store is down")
 	}
 	return s.TaskStore.Update(ctx, rec)
 }
@@ -515,20 +525,31 @@ func (updatesFail) Update(context.Context, mcp.TaskRecord) (bool, error) {
 	return false, errors.New("the store is down")
 }
 
-func TestAnUpdateThatKeepsLosingIsAnError(t *testing.T) {
-	tt := newTaskTools(t)
-	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: answersRefused{mcp.NewMemoryTaskStore()}})
-	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
-	id := m.Result["taskId"].(string)
-	require.Eventually(t, func() bool {
-		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
-		return m.Result["status"] == "input_required"
-	}, 10*time.Second, 5*time.Millisecond)
-	m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
-		mirrored("tasks/update", id)...))
-	require.NotNil(t, m.Error)
-	assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
-	assert.Contains(t, m.Error.Message, "changed too often")
+func TestAnUpdateTheStoreDoesNotTakeIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		store mcp.TaskStore
+		want  string
+	}{
+		{"it keeps losing", answersRefused{mcp.NewMemoryTaskStore()}, "changed too often"},
+		{"the store fails", answersLost{mcp.NewMemoryTaskStore()}, "the task store is unavailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := newTaskTools(t)
+			f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: tc.store})
+			m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+			id := m.Result["taskId"].(string)
+			require.Eventually(t, func() bool {
+				m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+				return m.Result["status"] == "input_required"
+			}, 10*time.Second, 5*time.Millisecond)
+			m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
+				mirrored("tasks/update", id)...))
+			require.NotNil(t, m.Error)
+			assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
+			assert.Contains(t, m.Error.Message, tc.want)
+		})
+	}
 }
 
 func TestATaskWhoseWaitCannotBeRecordedFails(t *testing.T) {
@@ -577,4 +598,112 @@ func TestATaskHandlerThatAsksWhatCannotBeAskedFails(t *testing.T) {
 	}
 	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"], "a handler that never stops asking fails its task")
 	assert.EqualValues(t, 16, rounds.Load(), "the rounds are bounded as in a session")
+}
+
+// A handler may end a round with state alone, to be called again with it
+// (as a retried stateless request or a session would call it): a task
+// does so at once, since there is nothing for the client to answer.
+func TestATaskWhoseHandlerAsksNothingButStateGoesOnAtOnce(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "steps", Execution: &mcp.ToolExecution{TaskSupport: mcp.ToolExecutionTaskSupportOptional}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if st := req.State(); st != nil {
+				return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("after " + string(st))}}, nil
+			}
+			return nil, &mcp.InputRequired{State: []byte("step 1")}
+		}))
+	c := dialModern(t, s)
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "steps"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "completed", "failed")
+	require.Equal(t, "completed", got["status"], "task: %v", got)
+	assert.Equal(t, "after step 1", got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+}
+
+// A question whose params cannot be written as JSON reaches no client: the
+// request answers -32603, and so does the task that asked it.
+func TestAQuestionThatCannotBeWrittenFailsTheRequestAndTheTask(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "garbled", Execution: &mcp.ToolExecution{TaskSupport: mcp.ToolExecutionTaskSupportOptional}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"x": mcp.FormInput("X?", json.RawMessage(`{not json`))}}
+		}))
+	c := dialModern(t, s)
+
+	_, rerr := taskCall(t, c, `{"elicitation":{}}`, "tools/call", map[string]any{"name": "garbled"})
+	require.NotNil(t, rerr, "in the request")
+	assert.Equal(t, rpc.CodeInternalError, rerr.Code)
+
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "garbled"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "failed", "completed", "input_required")
+	require.Equal(t, "failed", got["status"], "task: %v", got)
+	assert.EqualValues(t, rpc.CodeInternalError, got["error"].(map[string]any)["code"])
+}
+
+// A task whose handler asks through its Request for what the client did
+// not declare fails with -32021 naming it, as the same call answers in the
+// request and as a task whose handler returns the question does
+// (TestATaskThatNeedsAnUndeclaredCapabilityFails).
+func TestATaskWhoseHandlerAsksForAnUndeclaredCapabilityFailsWithWhatIsMissing(t *testing.T) {
+	c := dialModern(t, newTaskTools(t).s)
+	created, rerr := taskCall(t, c, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, "tools/call", map[string]any{"name": "twice"})
+	require.Nil(t, rerr)
+	got := waitTask(t, c, created["taskId"].(string), "failed", "completed")
+	require.Equal(t, "failed", got["status"], "task: %v", got)
+	e := got["error"].(map[string]any)
+	assert.EqualValues(t, mcp.CodeMissingCapability, e["code"])
+	assert.Equal(t, map[string]any{"requiredCapabilities": map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}, e["data"])
+}
+
+// tasks/update takes only answers to what the task waits for: a task that
+// works on, or answers it did not ask for, are acknowledged and change
+// nothing.
+func TestAnUpdateWithNothingTheTaskWaitsForChangesNothing(t *testing.T) {
+	tt := newTaskTools(t)
+	c := dialModern(t, tt.s)
+	update := func(id string, answers map[string]any) {
+		t.Helper()
+		ack, rerr := taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers})
+		require.Nil(t, rerr)
+		assert.Equal(t, "complete", ack["resultType"])
+	}
+
+	working, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "gated"})
+	require.Nil(t, rerr)
+	update(working["taskId"].(string), map[string]any{"a": map[string]any{"action": "accept"}})
+	got, rerr := taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": working["taskId"]})
+	require.Nil(t, rerr)
+	assert.Equal(t, "working", got["status"])
+
+	asking, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "ask"})
+	require.Nil(t, rerr)
+	id := asking["taskId"].(string)
+	waitTask(t, c, id, "input_required")
+	update(id, map[string]any{"stray": map[string]any{"action": "accept"}})
+	got, rerr = taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Equal(t, "input_required", got["status"])
+	assert.Equal(t, []string{"a", "b"}, keys(got["inputRequests"]))
+	close(tt.gate)
+}
+
+// A task cancelled while it waits for input stays cancelled: its wait ends
+// and answers that come later are not taken.
+func TestATaskCancelledWhileItWaitsForInputStaysCancelled(t *testing.T) {
+	c := dialModern(t, newTaskTools(t).s)
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "ask"})
+	require.Nil(t, rerr)
+	id := created["taskId"].(string)
+	waitTask(t, c, id, "input_required")
+	_, rerr = taskCall(t, c, tasksCaps, "tasks/cancel", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	waitTask(t, c, id, "cancelled")
+	_, rerr = taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"a": map[string]any{"action": "decline"}, "b": map[string]any{"action": "decline"}}})
+	require.Nil(t, rerr)
+	got, rerr := taskCall(t, c, tasksCaps, "tasks/get", map[string]any{"taskId": id})
+	require.Nil(t, rerr)
+	assert.Equal(t, "cancelled", got["status"])
+	assert.NotContains(t, got, "result")
 }

@@ -134,3 +134,27 @@ func TestATaskTTLIsGrantedWithinBounds(t *testing.T) {
 	require.Nil(t, rerr, "a task asked to be kept for no time still answers tasks/result")
 	assert.Contains(t, string(res), "finished")
 }
+
+// A task of a session whose handler asks for what the client did not
+// declare completes with the tool error that names it, as the call does
+// without a task.
+func TestASessionTaskThatAsksForAnUndeclaredCapabilityReportsAToolError(t *testing.T) {
+	s := newServer(t, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "asks", Execution: &mcp.ToolExecution{TaskSupport: "optional"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			_, err := req.ListRoots(ctx)
+			return nil, err
+		}))
+	c := dial(t, s, clientOptions{})
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "asks", "task": map[string]any{}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	res, rerr = c.call(t, "tasks/result", map[string]any{"taskId": created.Task.TaskID})
+	require.Nil(t, rerr, "the task completes")
+	var got mcp.CallToolResult
+	require.NoError(t, json.Unmarshal(res, &got))
+	require.NotNil(t, got.IsError)
+	assert.True(t, *got.IsError)
+	assert.Contains(t, string(res), "mcp: the client did not declare this capability: roots")
+}

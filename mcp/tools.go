@@ -222,7 +222,8 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	run := func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) }
 	if p.Task != nil && ss.tasksEnabled() {
 		t, err := ss.taskRunner().start(ctx, ss, p.Task, func(ctx context.Context) (any, error) {
-			return runWithInput(ctx, ss, c, run)
+			res, err := runWithInput(ctx, ss, c, run)
+			return undeclaredAsked(c, res, err)
 		})
 		if err != nil {
 			return nil, err
@@ -230,16 +231,25 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
 	}
 	res, err := runWithInput(ctx, ss, c, run)
-	if errors.Is(err, ErrNotDeclared) {
-		if c.modern {
-			return nil, asRPC(err)
-		}
-		res, err = ToolError(err.Error()), nil
-	}
+	res, err = undeclaredAsked(c, res, err)
 	if err != nil {
 		return nil, err
 	}
 	return &CallToolOutcome{Value: *res}, nil
+}
+
+// undeclaredAsked returns what ends a tool's run of c, in the call or in a
+// task: a question the client did not declare it can answer is a tool error
+// naming what is missing in a handshake session, -32021 in a stateless
+// request; other outcomes pass.
+func undeclaredAsked(c *callState, res *CallToolResult, err error) (*CallToolResult, error) {
+	switch {
+	case !errors.Is(err, ErrNotDeclared):
+		return res, err
+	case c.modern:
+		return nil, asRPC(err)
+	}
+	return ToolError(err.Error()), nil
 }
 
 // runTool runs the handler and checks what it returned.
