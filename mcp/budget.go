@@ -52,7 +52,7 @@ type budget struct {
 
 	mu       sync.Mutex
 	used     int64
-	accounts map[string]int64
+	accounts map[account]int64
 	// reclaim frees memory that can go when the total is reached: stored
 	// events, calls of clients gone. Set before the server serves.
 	reclaim []func()
@@ -73,8 +73,14 @@ func newBudget(total, share int64) *budget {
 	case share < 0:
 		share = 0
 	}
-	return &budget{total: total, share: share, accounts: map[string]int64{}}
+	return &budget{total: total, share: share, accounts: map[account]int64{}}
 }
+
+// account names whose share bytes are counted against: a principal, a
+// session, a remote address, or a session's stored events. Kept as two
+// strings, not joined into one, so that naming it per request or per
+// event allocates nothing.
+type account struct{ kind, name string }
 
 // onPressure adds a reclaimer, run when a request is refused because the
 // total is reached, so that the next one may fit.
@@ -84,25 +90,24 @@ func (b *budget) onPressure(f func()) {
 	b.mu.Unlock()
 }
 
-// take counts n bytes against account. It returns nil, counting nothing,
-// when n would pass the total or the account's share: the -32000 error to
-// refuse the work with. A refusal at the total runs the reclaimers.
-func (b *budget) take(account string, n int64) *rpc.Error {
+// The bounds a take can pass, as its refusal names them.
+const (
+	limitShare = "memory budget per client"
+	limitTotal = "memory budget"
+)
+
+// take counts n bytes against a. It returns nil, counting nothing, when n
+// would pass the total or the account's share: the -32000 error to refuse
+// the work with. A refusal at the total runs the reclaimers.
+func (b *budget) take(a account, n int64) *rpc.Error {
 	b.mu.Lock()
-	limit := ""
-	switch {
-	case b.share > 0 && b.accounts[account]+n > b.share:
-		limit = "memory budget per client"
-	case b.total > 0 && b.used+n > b.total:
-		limit = "memory budget"
-	default:
-		b.add(account, n)
-		b.mu.Unlock()
-		return nil
-	}
+	limit := b.tryAdd(a, n)
 	reclaim := b.reclaim
 	b.mu.Unlock()
-	if limit == "memory budget" {
+	if limit == "" {
+		return nil
+	}
+	if limit == limitTotal {
 		for _, f := range reclaim {
 			f()
 		}
@@ -110,49 +115,58 @@ func (b *budget) take(account string, n int64) *rpc.Error {
 	return budgetExceeded(limit)
 }
 
-// fits counts n bytes against account when they fit, reporting whether they
-// did; it never reclaims (its callers hold locks reclaimers take).
-func (b *budget) fits(account string, n int64) bool {
+// fits counts n bytes against a when they fit, reporting whether they did;
+// it never reclaims (its callers hold locks reclaimers take).
+func (b *budget) fits(a account, n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if (b.share > 0 && b.accounts[account]+n > b.share) || (b.total > 0 && b.used+n > b.total) {
-		return false
+	return b.tryAdd(a, n) == ""
+}
+
+// tryAdd counts n bytes against a when they pass no bound, and otherwise
+// returns the bound they would pass; b.mu is held.
+func (b *budget) tryAdd(a account, n int64) (limit string) {
+	switch {
+	case b.share > 0 && b.accounts[a]+n > b.share:
+		return limitShare
+	case b.total > 0 && b.used+n > b.total:
+		return limitTotal
 	}
-	b.add(account, n)
-	return true
+	b.add(a, n)
+	return ""
 }
 
 // force counts n bytes whether they fit or not: memory already held that
 // cannot be refused, such as the newest event of a stream.
-func (b *budget) force(account string, n int64) {
+func (b *budget) force(a account, n int64) {
 	b.mu.Lock()
-	b.add(account, n)
+	b.add(a, n)
 	b.mu.Unlock()
 }
 
-// give returns n bytes of account.
-func (b *budget) give(account string, n int64) {
+// give returns n bytes of a.
+func (b *budget) give(a account, n int64) {
 	b.mu.Lock()
-	b.add(account, -n)
+	b.add(a, -n)
 	b.mu.Unlock()
 }
 
 // add moves the counts by n; b.mu is held.
-func (b *budget) add(account string, n int64) {
+func (b *budget) add(a account, n int64) {
 	b.used += n
-	left := b.accounts[account] + n
+	left := b.accounts[a] + n
 	if left <= 0 {
-		delete(b.accounts, account)
+		delete(b.accounts, a)
 		return
 	}
-	b.accounts[account] = left
+	b.accounts[a] = left
 }
 
-// usage returns the bytes counted in all and for account.
-func (b *budget) usage(account string) (total, mine int64) {
+// usage returns the bytes counted in all and for a.
+func (b *budget) usage(a account) (total, mine int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.used, b.accounts[account]
+	return b.used, b.accounts[a]
 }
 
 // budgetExceeded is the refusal of work past the memory budget: -32000
@@ -169,7 +183,7 @@ func budgetExceeded(limit string) *rpc.Error {
 // hangs up while the call waits.
 type charge struct {
 	b       *budget
-	account string
+	account account
 	n       int64
 	holders atomic.Int32
 }
@@ -208,24 +222,24 @@ func chargeFromContext(ctx context.Context) *charge {
 // accountOf names whose share a request counts against: its principal
 // (WithPrincipal, which auth.Require sets) when it has one, else its
 // session, else the address it came from.
-func accountOf(ctx context.Context, ss *ServerSession, r *http.Request) string {
+func accountOf(ctx context.Context, ss *ServerSession, r *http.Request) account {
 	if p := PrincipalFromContext(ctx); p != "" {
-		return "principal:" + p
+		return account{"principal", p}
 	}
 	if ss != nil {
-		return "session:" + ss.taskOwner()
+		return account{"session", ss.taskOwner()}
 	}
 	if r != nil {
 		if id := r.Header.Get(HeaderSessionID); id != "" {
-			return "session:" + id
+			return account{"session", id}
 		}
 		host, _, err := net.SplitHostPort(r.RemoteAddr)
 		if err != nil {
 			host = r.RemoteAddr
 		}
-		return "address:" + host
+		return account{"address", host}
 	}
-	return ""
+	return account{}
 }
 
 // admitCall counts a client request against the budget while it runs: a
@@ -236,12 +250,12 @@ func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Requ
 	if c := chargeFromContext(ctx); c != nil && c.hold() {
 		return c.release, nil
 	}
-	account := accountOf(ctx, ss, nil)
+	a := accountOf(ctx, ss, nil)
 	n := int64(len(req.Params)+len(req.Method)) + callOverhead
-	if err := s.mem.take(account, n); err != nil {
+	if err := s.mem.take(a, n); err != nil {
 		return nil, err
 	}
-	return func() { s.mem.give(account, n) }, nil
+	return func() { s.mem.give(a, n) }, nil
 }
 
 // chargePOST counts a POST body against the budget before it is read: its
@@ -257,7 +271,7 @@ func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Reques
 	n += callOverhead
 	c := &charge{b: h.server.mem, account: accountOf(r.Context(), nil, r), n: n}
 	if err := c.b.take(c.account, n); err != nil {
-		h.log.Debug("mcp: POST refused: memory budget", "account", c.account, "reason", err.Message)
+		h.log.Debug("mcp: POST refused: memory budget", "account", c.account.kind+":"+c.account.name, "reason", err.Message)
 		writeBusy(w, rpc.NullID(), err)
 		return nil, nil, false
 	}

@@ -5,7 +5,7 @@ var BoundErrorForTest = boundError
 
 // MemoryInUseForTest returns the bytes s counts against its memory budget.
 func MemoryInUseForTest(s *Server) int64 {
-	total, _ := s.mem.usage("")
+	total, _ := s.mem.usage(account{})
 	return total
 }
 

@@ -323,3 +323,27 @@ func TestTheSessionsOfAPrincipalShareOneShare(t *testing.T) {
 	resp, _ := postOpen(t, f, session, holdCall(10, 100<<10))
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "bob has a share of his own")
 }
+
+// An answer that does not fit in the budget, in a session with no older
+// events left to discard, is stored and counted all the same: the client
+// is hearing it now. It is given back when the session ends.
+func TestAnEventPastTheBudgetIsKeptAndCounted(t *testing.T) {
+	hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: 300 << 10, MemoryShare: -1}, &mcp.HTTPOptions{RetryInterval: time.Hour})
+	f := hs.f
+	holder := f.initialize(mcp.Version20251125)
+	resp, _ := postOpen(t, f, holder, holdCall(10, 200<<10))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	waitFor(t, "the hold call starts", func() bool { return hs.held.Load() == 1 })
+
+	session := f.initialize(mcp.Version20251125)
+	text := strings.Repeat("z", 60<<10)
+	msgs := messages(t, f.post(session, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":%q}}}`, text)))
+	require.Len(t, msgs, 1)
+	require.NotNil(t, msgs[0].Result, "the call is served")
+	assert.Contains(t, fmt.Sprint(msgs[0].Result), text)
+	assert.Greater(t, mcp.EventBytesForTest(f.srv, session), int64(60<<10), "the answer is stored and counted")
+
+	resp = f.request(http.MethodDelete, "", map[string]string{mcp.HeaderSessionID: session})
+	require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	waitFor(t, "the ended session's events are given back", func() bool { return mcp.EventBytesForTest(f.srv, session) == 0 })
+}

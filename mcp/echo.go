@@ -27,7 +27,9 @@ const maxErrorData = 8 * maxErrorEcho
 
 // boundError returns err with the message, and the strings in the data, of
 // its *rpc.Error cut to maxErrorEcho bytes. An error within the bounds, or
-// without an *rpc.Error, is returned as it is.
+// without an *rpc.Error, is returned as it is. It is applied once per
+// answer: a cut text ends with its marker, past the bound, and a second cut
+// would count the marker instead of the input.
 func boundError(err error) error {
 	var e *rpc.Error
 	if err == nil || !errors.As(err, &e) || e == nil || (len(e.Message) <= maxErrorEcho && len(e.Data) <= maxErrorEcho) {

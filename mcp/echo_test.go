@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,6 +63,7 @@ func TestErrorAnswersQuoteABoundedExcerptOfTheInput(t *testing.T) {
 			require.NotNil(t, rerr)
 			assert.LessOrEqual(t, len(rerr.Message), 1100, "the message is cut")
 			assert.True(t, strings.HasSuffix(rerr.Message, "bytes cut]"), rerr.Message[:min(len(rerr.Message), 80)])
+			assert.GreaterOrEqual(t, cutCount(t, rerr.Message), len(huge)-1024, "the marker counts the bytes cut from the input, once")
 			assert.LessOrEqual(t, len(rerr.Data), 8<<10, "the data is cut")
 			if len(rerr.Data) > 0 {
 				assert.True(t, json.Valid(rerr.Data), "the data stays JSON")
@@ -69,6 +72,7 @@ func TestErrorAnswersQuoteABoundedExcerptOfTheInput(t *testing.T) {
 				uri, _ := errData(t, rerr)["uri"].(string)
 				assert.True(t, strings.HasPrefix(uri, "echo://éé"), "the data keeps the start of the URI")
 				assert.True(t, strings.HasSuffix(uri, "bytes cut]"), "and marks the cut")
+				assert.GreaterOrEqual(t, cutCount(t, uri), len(huge)-1024, "the marker counts the bytes cut from the URI, once")
 			}
 		})
 	}
@@ -120,6 +124,16 @@ func TestBoundErrorCutsWhatItMust(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cutCount reads N from the "…[N bytes cut]" marker that ends s.
+func cutCount(t *testing.T, s string) int {
+	t.Helper()
+	m := regexp.MustCompile(`…\[(\d+) bytes cut\]$`).FindStringSubmatch(s)
+	require.NotNil(t, m, "no cut marker at the end")
+	n, err := strconv.Atoi(m[1])
+	require.NoError(t, err)
+	return n
 }
 
 // messageOf is an error's wire message, or its text when it is no

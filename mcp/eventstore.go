@@ -123,10 +123,10 @@ func (m *MemoryEventStore) count(session string, l *eventLog, size int) {
 	if m.mem == nil {
 		return
 	}
-	account := eventAccount(session)
-	for !m.mem.fits(account, int64(size)) {
+	a := eventAccount(session)
+	for !m.mem.fits(a, int64(size)) {
 		if len(l.events) == 0 {
-			m.mem.force(account, int64(size))
+			m.mem.force(a, int64(size))
 			return
 		}
 		m.uncount(session, l.evict(m.maxEvents))
@@ -141,7 +141,7 @@ func (m *MemoryEventStore) uncount(session string, size int) {
 }
 
 // eventAccount is the budget account of a session's stored events.
-func eventAccount(session string) string { return "events:" + session }
+func eventAccount(session string) account { return account{"events", session} }
 
 // useBudget makes the store count its events against b, and thin them
 // when b is short, unless it counts against a budget already.

@@ -16,9 +16,10 @@ import (
 // (ten reconnection delays) a tenth of a second.
 var retryFast = &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond}
 
-// holdAndHangUp starts a hold call in a session, reads the sampling
-// request it sends the client, and hangs up; it returns that request's id.
-func holdAndHangUp(t *testing.T, hs *holdServer, session string) string {
+// startHold starts a hold call in a session and reads the sampling
+// request it sends the client; it returns that request's id and a hang-up
+// of the call's stream.
+func startHold(t *testing.T, hs *holdServer, session string) (string, func()) {
 	t.Helper()
 	resp, hangUp := postOpen(t, hs.f, session, holdCall(10, 10))
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -31,10 +32,18 @@ func holdAndHangUp(t *testing.T, hs *holdServer, session string) string {
 		}
 		m := decode(t, ev.Data)
 		if m.Method == "sampling/createMessage" {
-			hangUp()
-			return string(m.ID)
+			return string(m.ID), hangUp
 		}
 	}
+}
+
+// holdAndHangUp starts a hold call in a session, reads the sampling
+// request it sends the client, and hangs up; it returns that request's id.
+func holdAndHangUp(t *testing.T, hs *holdServer, session string) string {
+	t.Helper()
+	id, hangUp := startHold(t, hs, session)
+	hangUp()
+	return id
 }
 
 // A call waiting for the answer of a client that hung up, and whose
@@ -53,15 +62,18 @@ func TestACallAwaitingAClientThatLeftIsCancelled(t *testing.T) {
 }
 
 // A call waiting for a client that keeps a stream open (here the GET
-// stream, after the call's own stream broke) is not cancelled, and ends
-// with the client's answer.
+// stream, when the call's own stream breaks) is not cancelled, and ends
+// with the client's answer. The GET stream is open before the break: a
+// reconnection after it would race the tenth of a second of grace on a
+// busy machine.
 func TestACallAwaitingAClientWithAStreamOpenGoesOn(t *testing.T) {
 	hs := newHoldServer(t, nil, retryFast)
 	f := hs.f
 	session := f.initialize(mcp.Version20251125)
-	id := holdAndHangUp(t, hs, session)
+	id, hangUp := startHold(t, hs, session)
 	get := f.request(http.MethodGet, "", map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: session})
 	require.Equal(t, http.StatusOK, get.StatusCode)
+	hangUp()
 	// Many times the grace, with the GET stream open all along.
 	time.Sleep(3 * 10 * retryFast.RetryInterval)
 	assert.Empty(t, hs.cancelled, "the call goes on")
