@@ -279,6 +279,13 @@ func TestRefsIntoPropertiesShareTheTargetsType(t *testing.T) {
 	_ = s
 	roundTrip[MoveParams](t, ` + "`" + `{"to": {"x": 1, "y": 2.5}, "owner": "me", "cargo": {"name": "tea", "inner": {"name": "cup"}}}` + "`" + `)
 	roundTrip[Fleet](t, ` + "`" + `{"last": {"at": {"x": 0, "y": 0}}}` + "`" + `)
+	// A variant that is a $ref to a string property: the property's own
+	// type, wrapped in a type named for the target.
+	roundTrip[ScanParams](t, ` + "`" + `{"label": "me"}` + "`" + `, ` + "`" + `{"label": 3}` + "`" + `)
+	label := ScanParamsLabel{Value: ScanParamsLabelShipOwner("me")}
+	if v, ok := label.AsShipOwner(); !ok || string(*v) != "me" {
+		t.Errorf("AsShipOwner() = %v, %v", v, ok)
+	}
 }
 `,
 	"extras": `package extras

@@ -150,7 +150,9 @@ func TestDescribeReportsBrokenDocumentsInAFileSystem(t *testing.T) {
 // a bare $ref: at the definition, when the $ref made a named type (error
 // locations then name it; every $defs entry makes one, even raw JSON or a
 // type the config maps it to); where they are written, when it made none
-// (a $ref to a part of the index that is no definition: the fuzzer's case).
+// (a $ref to a map inside a definition takes the map's type; a $ref to a
+// part of the index that is no definition reads as raw JSON: the fuzzer's
+// case).
 func TestABareRefIsValidatedAtItsDefinitionOnlyWhenItMadeANamedType(t *testing.T) {
 	const index = "https://example.test/api/index.json"
 	for _, tc := range []struct {
@@ -161,6 +163,7 @@ func TestABareRefIsValidatedAtItsDefinitionOnlyWhenItMadeANamedType(t *testing.T
 		{name: "a struct", def: `{"type": "object", "properties": {"a": {"type": "string"}}}`, ref: "#/$defs/D", wantAt: "def"},
 		{name: "raw JSON", def: `true`, ref: "#/$defs/D", wantAt: "def"},
 		{name: "a config type", def: `{"type": "object"}`, ref: "#/$defs/D", types: map[string]string{"index.json#/$defs/D": "encoding/json.RawMessage"}, wantAt: "def"},
+		{name: "a map inside a definition", def: `{"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}`, ref: "#/$defs/D/properties/m", wantAt: "method"},
 		{name: "no definition", def: `true`, ref: "#/methods/1", wantAt: "method"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
