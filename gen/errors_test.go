@@ -147,6 +147,8 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 			[]string{`input.json#/$defs/A/allOf/1/type: an allOf member of an object must be an object too, not "string"`}},
 		{"allOf of two types", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"type": "string"}, {"type": "number"}]}`)},
 			[]string{"input.json#/$defs/A/allOf: allOf of several schemas that are not objects is not supported (input.json#/$defs/A/allOf/0, input.json#/$defs/A/allOf/1)"}},
+		{"allOf over a union whose variant's $ref leads nowhere", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"oneOf": [{"$ref": "#/$defs/Missing"}, {"type": "object"}]}, {"properties": {"a": {"type": "string"}}}]}`)},
+			[]string{`input.json#/$defs/A/allOf/0/oneOf/0/$ref: $ref "#/$defs/Missing" cannot be followed`}},
 		{"allOf with a union that has a string variant", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"oneOf": [{"type": "object"}, {"type": "string"}]}]}`)},
 			[]string{"input.json#/$defs/A/allOf: cannot distribute this allOf over the variant at input.json#/$defs/A/allOf/1/oneOf/1: it is not a plain object schema"}},
 		{"allOf requiring an undeclared property", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"properties": {"a": {"type": "string"}}}, {"required": ["b"]}]}`)},
