@@ -147,6 +147,8 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 			[]string{`input.json#/$defs/A/allOf/1/type: an allOf member of an object must be an object too, not "string"`}},
 		{"allOf of two types", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"type": "string"}, {"type": "number"}]}`)},
 			[]string{"input.json#/$defs/A/allOf: allOf of several schemas that are not objects is not supported (input.json#/$defs/A/allOf/0, input.json#/$defs/A/allOf/1)"}},
+		{"$id inside a schema", map[string]string{"input.json": withDefs(`"A": {"$id": "https://example.test/a.json", "type": "object"}`)},
+			[]string{"input.json#/$defs/A/$id: $id inside a schema is not supported: it would change where $refs resolve"}},
 		{"allOf over a union whose variant's $ref leads nowhere", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"oneOf": [{"$ref": "#/$defs/Missing"}, {"type": "object"}]}, {"properties": {"a": {"type": "string"}}}]}`)},
 			[]string{`input.json#/$defs/A/allOf/0/oneOf/0/$ref: $ref "#/$defs/Missing" cannot be followed`}},
 		{"allOf with a union that has a string variant", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"oneOf": [{"type": "object"}, {"type": "string"}]}]}`)},
