@@ -21,13 +21,14 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 			check(m.origin.at("params"), m.paramsURL)
 		}
 		if !m.notification {
-			check(m.origin.at("result"), idx.url+"#"+fragment(m.origin.ptr+"/result"))
+			at := m.origin.at("result")
+			check(at, at.url())
 		}
 	}
 	if defs := idx.root.get("$defs"); defs != nil {
 		for _, m := range defs.members {
-			ptr := pointerJoin("", "$defs", m.key)
-			check(loc{idx, ptr}, idx.url+"#"+fragment(ptr))
+			at := loc{idx, pointerJoin("", "$defs", m.key)}
+			check(at, at.url())
 		}
 	}
 }

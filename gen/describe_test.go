@@ -144,3 +144,47 @@ func TestDescribeReportsBrokenDocumentsInAFileSystem(t *testing.T) {
 	_, err = gen.Describe(gen.Options{FS: fsys, Input: "api/dir.json"})
 	require.ErrorContains(t, err, "cannot read referenced file sub")
 }
+
+// TestABareRefIsValidatedAtItsDefinitionOnlyWhenItMadeANamedType pins where
+// a method's params and result are validated when the method writes them as
+// a bare $ref: at the definition, when the $ref made a named type (error
+// locations then name it; every $defs entry makes one, even raw JSON or a
+// type the config maps it to); where they are written, when it made none
+// (a $ref to a map inside a definition takes the map's type; a $ref to a
+// part of the index that is no definition reads as raw JSON: the fuzzer's
+// case).
+func TestABareRefIsValidatedAtItsDefinitionOnlyWhenItMadeANamedType(t *testing.T) {
+	const index = "https://example.test/api/index.json"
+	for _, tc := range []struct {
+		name, def, ref string
+		types          map[string]string
+		wantAt         string // where params and result are validated: "def" or "method"
+	}{
+		{name: "a struct", def: `{"type": "object", "properties": {"a": {"type": "string"}}}`, ref: "#/$defs/D", wantAt: "def"},
+		{name: "raw JSON", def: `true`, ref: "#/$defs/D", wantAt: "def"},
+		{name: "a config type", def: `{"type": "object"}`, ref: "#/$defs/D", types: map[string]string{"index.json#/$defs/D": "encoding/json.RawMessage"}, wantAt: "def"},
+		{name: "a map inside a definition", def: `{"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}`, ref: "#/$defs/D/properties/m", wantAt: "method"},
+		{name: "no definition", def: `true`, ref: "#/methods/1", wantAt: "method"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "` + index + `", "service": "Api",
+  "methods": [{"name": "m", "params": {"$ref": "` + tc.ref + `"}, "result": {"$ref": "` + tc.ref + `"}},
+    {"name": "n", "kind": "notification"}],
+  "$defs": {"D": ` + tc.def + `}}`
+			fsys := fstest.MapFS{"api/index.json": {Data: []byte(doc)}}
+			opts := gen.Options{FS: fsys, Input: "api/index.json", Package: "api", Config: &gen.Config{Types: tc.types}}
+			_, err := gen.Generate(opts)
+			require.NoError(t, err)
+			d, err := gen.Describe(opts)
+			require.NoError(t, err)
+			m := method(t, d, "m")
+			params, result := index+"#/$defs/D", index+"#/$defs/D"
+			if tc.wantAt == "method" {
+				params, result = index+"#/methods/0/params", index+"#/methods/0/result"
+			}
+			assert.Equal(t, params, m.Params)
+			assert.Equal(t, []string{result}, m.Results)
+			compileAll(t, d)
+		})
+	}
+}

@@ -54,6 +54,10 @@ func (l loc) String() string { return l.doc.rel + "#" + l.ptr }
 
 func (l loc) at(toks ...string) loc { return loc{l.doc, pointerJoin(l.ptr, toks...)} }
 
+// url is the location's absolute URL: its document's, with the pointer as
+// the fragment. Validators compile schemas by it.
+func (l loc) url() string { return l.doc.url + "#" + fragment(l.ptr) }
+
 // problems collects errors without stopping at the first, so one run reports
 // everything that is wrong with the input.
 type problems struct {

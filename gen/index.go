@@ -304,15 +304,8 @@ func (c *converter) params(m *method, n *node, at loc) {
 		c.p.add(at, "params must be an object schema (or true for any params)")
 		return
 	}
-	if ref := n.get("$ref"); n.kind == kindObject && ref != nil && len(n.members) == 1 {
-		// A bare $ref: validate against the definition itself, so that
-		// error locations name it.
-		// A $ref whose target is no named type read from a document (the
-		// fuzzer found one) has no place to name: the params are then
-		// validated where they are written.
-		if nt := res.t.named; nt != nil && nt.origin.doc != nil {
-			m.paramsURL = nt.origin.doc.url + "#" + fragment(nt.origin.ptr)
-		}
+	if def, ok := bareRefDefinition(n, res.t); ok {
+		m.paramsURL = def.url()
 	}
 	if m.structure == byName {
 		return
@@ -330,21 +323,32 @@ func (c *converter) params(m *method, n *node, at loc) {
 	}
 }
 
+// bareRefDefinition returns where the named type t was defined, when the
+// schema n is a bare $ref and t is the named type it converted to: params
+// and results are then validated against the definition itself, so that
+// error locations name it. It reports false for any other schema, and for
+// a bare $ref that made no named type (one to a part of the index that is
+// no definition and reads as raw JSON).
+func bareRefDefinition(n *node, t typeRef) (loc, bool) {
+	if n.kind != kindObject || len(n.members) != 1 || n.get("$ref") == nil || t.kind != refNamed {
+		return loc{}, false
+	}
+	return t.named.origin, true
+}
+
 // fragment encodes a JSON pointer as a URI fragment.
 func fragment(ptr string) string {
 	return (&url.URL{Fragment: ptr}).EscapedFragment()
 }
 
 func (c *converter) result(m *method, n *node, at loc) {
-	m.resultURLs = []string{at.doc.url + "#" + fragment(at.ptr)}
+	m.resultURLs = []string{at.url()}
 	res, ok := c.convert(n, at, c.joinName(m.stem, "Result"), nil, false)
 	if !ok {
 		return
 	}
-	if ref := n.get("$ref"); n.kind == kindObject && ref != nil && len(n.members) == 1 && res.t.kind == refNamed {
-		// A bare $ref: validate against the definition itself.
-		nt := res.t.named
-		m.resultURLs = []string{nt.origin.doc.url + "#" + fragment(nt.origin.ptr)}
+	if def, ok := bareRefDefinition(n, res.t); ok {
+		m.resultURLs = []string{def.url()}
 	}
 	shape := res.t.shape()
 	switch {

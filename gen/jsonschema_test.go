@@ -97,3 +97,11 @@ func TestReferencedDocumentsMayBeOfAnyDraft(t *testing.T) {
 	_, err = gen.Generate(gen.Options{Input: writeInput(t, files), Package: "x"})
 	assert.ErrorContains(t, err, `common.json#/$schema: $schema "https://example.test/mine" names no JSON Schema draft this generator reads`)
 }
+
+func TestJSONSchemaDocumentTheValidatorRejectsIsAnError(t *testing.T) {
+	doc := `{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"Code": {"type": "string", "pattern": "("}}}`
+	_, err := gen.Generate(gen.Options{Input: writeInput(t, map[string]string{"input.json": doc}), Package: "x"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "input.json#: the schema validator rejects this document")
+	assert.Contains(t, err.Error(), "/definitions/Code/pattern")
+}

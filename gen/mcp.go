@@ -213,7 +213,7 @@ func mcpMethods(c *converter, doc *document, container string, index []*mcpMetho
 func mcpParams(c *converter, m *method, doc *document) {
 	at := m.origin.at("properties", "params")
 	m.hasParams = true
-	m.paramsURL = doc.url + "#" + fragment(at.ptr)
+	m.paramsURL = at.url()
 	msg := c.byTarget[doc.rel+"#"+m.origin.ptr]
 	if msg == nil {
 		return // the definition failed to convert; that is reported
@@ -271,7 +271,7 @@ func mcpCompileCheck(l *loader, svc *service, doc *document, container string, p
 		}
 	}
 	for _, m := range doc.root.get(container).members {
-		ptr := pointerJoin("", container, m.key)
-		check(loc{doc, ptr}, doc.url+"#"+fragment(ptr))
+		at := loc{doc, pointerJoin("", container, m.key)}
+		check(at, at.url())
 	}
 }

@@ -93,7 +93,7 @@ func typeURL(t typeRef) any {
 	if t.kind != refNamed {
 		return true
 	}
-	return openRPCRef{t.named.origin.doc.url + "#" + fragment(t.named.origin.ptr)}
+	return openRPCRef{t.named.origin.url()}
 }
 
 // openRPCParams lists the members of the params object schema at location

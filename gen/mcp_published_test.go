@@ -53,9 +53,7 @@ func TestPublishedMCPSchemas(t *testing.T) {
 			roundTrip = fmt.Sprintf("%d examples", n)
 		}
 	}
-	out, err := goCmd("vet", "./...")
-	require.NoError(t, err, "go vet:\n%s", out)
-	out, err = goCmd("test", "-count=1", "-v", "-run", "TestExamplesRoundTrip", "./...")
+	out, err := vetAndTest(t, goCmd, "-v", "-run", "TestExamplesRoundTrip")
 	summary := regexp.MustCompile(`round-tripped \d+/\d+`).FindString(out)
 	t.Logf("2026-07-28 examples (%s): %s", roundTrip, summary)
 	require.NoError(t, err, "round trip:\n%s", out)

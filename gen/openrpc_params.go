@@ -36,7 +36,7 @@ func (r *openrpcReader) paramsDocument(svc *service) *document {
 		props := map[string]any{}
 		var required []string
 		for _, d := range ds {
-			props[d.name] = map[string]string{"$ref": d.schemaAt.doc.url + "#" + fragment(d.schemaAt.ptr)}
+			props[d.name] = map[string]string{"$ref": d.schemaAt.url()}
 			if d.required {
 				required = append(required, d.name)
 			}
@@ -86,7 +86,7 @@ func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods [
 		m.paramNullable = nil
 		anyNull := false
 		for _, d := range ds {
-			sch := compile(d.schemaAt, d.schemaAt.doc.url+"#"+fragment(d.schemaAt.ptr))
+			sch := compile(d.schemaAt, d.schemaAt.url())
 			null := sch != nil && sch.Validate(nil) == nil
 			anyNull = anyNull || null
 			m.paramNullable = append(m.paramNullable, null)
@@ -96,7 +96,7 @@ func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods [
 		}
 	}
 	for _, at := range r.checks {
-		compile(at, at.doc.url+"#"+fragment(at.ptr))
+		compile(at, at.url())
 	}
 }
 

@@ -77,10 +77,8 @@ func TestOpenRPCCorpusCompilesAndRuns(t *testing.T) {
 		}
 	}
 	require.NotZero(t, withTests)
-	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		out, err := goCmd(args...)
-		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
-	}
+	out, err := vetAndTest(t, goCmd)
+	require.NoError(t, err, "go test:\n%s", out)
 }
 
 func TestOpenRPCCorpusIsDeterministic(t *testing.T) {

@@ -368,7 +368,7 @@ func (c *converter) unionVariant(u *namedType, b branch, name string) (*variant,
 	// A Go type without a name of its own (string, []T, a config type)
 	// gets one, to carry the marker method.
 	if isRef {
-		name = u.name + res.t.named.name
+		name = u.name + c.refTargetName(b.n.get("$ref"), b.at, res.t)
 	}
 	wrapper, claimed := c.named(nil, b.n, name, b.at)
 	if !claimed {
@@ -388,6 +388,18 @@ func (t typeRef) underlying() typeRef { return t.named.underlying }
 
 // typeWords name the variants that are plain JSON types.
 var typeWords = map[string]string{"string": "String", "integer": "Integer", "number": "Number", "boolean": "Boolean", "array": "Array"}
+
+// refTargetName names what the $ref of the schema at `at` led to, whose Go
+// type is t: the named type's name, or, when the target made none (a $ref
+// to a string property inside a definition takes the property's own type),
+// the name pointerConv gives such a target when it needs one.
+func (c *converter) refTargetName(ref *node, at loc, t typeRef) string {
+	if t.kind == refNamed {
+		return t.named.name
+	}
+	tgt, _ := c.l.resolve(at.at("$ref"), ref.str, c.p) // resolved once already, by convert
+	return c.pointerName(tgt)
+}
 
 // variantNames proposes a Go name for each inline branch (refs are named by
 // their target): the union's name followed by the branch's const property

@@ -64,10 +64,8 @@ func TestThirdPartyDocumentsGenerateBuildAndRoundTripTheirExamples(t *testing.T)
 	}
 	t.Logf("%d documents; %d examples valid against their schemas round-trip, %d invalid ones left out", len(docs), valid, invalid)
 	assert.Positive(t, valid, "the documents show valid examples")
-	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		out, err := goCmd(args...)
-		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
-	}
+	out, err := vetAndTest(t, goCmd)
+	require.NoError(t, err, "go test:\n%s", out)
 }
 
 // documentExamples collects the examples of the OpenRPC document at path

@@ -31,9 +31,10 @@ type Violation struct {
 	// Param says which param that index is.
 	Param string `json:"param,omitempty"`
 	// Alternatives, for a value that matched none of the alternatives of
-	// an anyOf or oneOf, lists how each one failed (its first violation):
-	// the violation itself comes from the alternative that explains the
-	// failure best, and this says which others were tried.
+	// an anyOf or oneOf, lists how each one failed (its first violation),
+	// in schema order: the violation itself comes from the alternative that
+	// explains the failure best, and this shows every one tried, that one
+	// included.
 	Alternatives []Violation `json:"alternatives,omitempty"`
 }
 
