@@ -81,12 +81,17 @@ func (c *Checker) governing() []*Set {
 	return c.set.versions
 }
 
-// handshakePreferring returns the handshake versions with v first.
+// handshakePreferring returns the handshake versions with v, one of them,
+// first. Only the messages sent while an initialize awaits its answer ask.
 func (s *Set) handshakePreferring(v *Set) []*Set {
-	if p, ok := s.preferring[v]; ok {
-		return p
+	p := make([]*Set, 1, len(s.handshake))
+	p[0] = v
+	for _, o := range s.handshake {
+		if o != v {
+			p = append(p, o)
+		}
 	}
-	return s.handshake
+	return p
 }
 
 // callSets returns the versions a request or notification is checked
