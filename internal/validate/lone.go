@@ -31,7 +31,7 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 	members := resultMembers(resp.Result)
 	type candidate struct {
 		set    *Set
-		method string
+		meth   *method
 		schema *jsonschema.Schema
 	}
 	var best []candidate
@@ -53,7 +53,7 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 					best, bestScore = best[:0], score
 					fallthrough
 				case score == bestScore:
-					best = append(best, candidate{s, m.Name, sch})
+					best = append(best, candidate{s, m, sch})
 				}
 			}
 		}
@@ -78,11 +78,11 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 	} else if from == Unknown {
 		asker = "either side"
 		// The closest result says who answered, as a request's method does.
-		from = sender(closest.set.methods[closest.method].Direction).other()
+		from = sender(closest.meth.Direction).other()
 	}
 	f := failureFinding(at, prefix, "/result", first, "response", "", from)
 	f.Reason = fmt.Sprintf("%s: no request in the input has id %s, and its result fits no result of a request %s sends in MCP %s (closest, the %s result in MCP %s: %s)",
-		UnmatchedResponse, resp.ID, asker, versionsText(sets), closest.method, closest.set.version, f.Reason)
+		UnmatchedResponse, resp.ID, asker, versionsText(sets), closest.meth.Name, closest.set.version, f.Reason)
 	return append(out, f)
 }
 
