@@ -148,7 +148,7 @@ func (c *Checker) callSets(m *rpc.Message, prefix string, from Direction, at Pos
 		if hasMeta && v != header {
 			finding("", CodeHeaderMismatch, fmt.Sprintf("the MCP-Protocol-Version header says %q, params._meta says %q", header, v))
 		}
-		f.stateless = true
+		f.stateless, f.lastStateless = true, header
 		return set.alone, out
 	case set == nil:
 		finding("", rpc.CodeInvalidRequest, fmt.Sprintf("the MCP-Protocol-Version header names %q, a version rpcgen does not know", header))

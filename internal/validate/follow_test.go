@@ -283,6 +283,9 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 		want{1, -32020, "", `the MCP-Protocol-Version header says "2026-07-28", params._meta says "2025-11-25"`})
 	assertFindings(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2026-07-28"}),
 		want{1, -32602, "/params", "missing property '_meta'"})
+	headerOnly := openSet(t, validate.FollowSet).NewChecker()
+	headerOnly.CheckItem(validate.Item{Bytes: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), ProtocolVersion: "2026-07-28"}, validate.FromClient)
+	assert.Equal(t, "2026-07-28", headerOnly.Version(), "the header made it a stateless request of its version")
 	assert.Empty(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2025-11-25"}))
 	assertFindings(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "1999-01-01"}),
 		want{1, -32600, "", `the MCP-Protocol-Version header names "1999-01-01", a version rpcgen does not know`})
