@@ -527,9 +527,8 @@ func TestProxyHTTPStatelessCallsWithEverything(t *testing.T) {
 	p := startHTTPProxy(t, base, "mcp/2026-07-28", nil)
 	headers := []string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
 		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "test_simple_text"}
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"proxy-test","version":"1"}}`
 
-	resp := send(t, http.MethodPost, p.url+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_simple_text","arguments":{},`+meta+`}}`, headers...)
+	resp := send(t, http.MethodPost, p.url+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_simple_text","arguments":{},`+meta2026+`}}`, headers...)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Contains(t, readMessages(t, resp).answer(float64(1), nil), "result")
 	require.Equal(t, 0, p.proxy.mon.findings(), p.report.String())

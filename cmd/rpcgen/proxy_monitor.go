@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/internal/validate"
 )
 
@@ -106,14 +107,10 @@ func (m *monitor) writeRecord(msg []byte, from validate.Direction, session, vers
 	b = append(b, from.String()...)
 	b = append(b, '"')
 	if session != "" {
-		s, _ := json.Marshal(session)
-		b = append(b, `,"session":`...)
-		b = append(b, s...)
+		b = jsonwrite.String(append(b, `,"session":`...), session)
 	}
 	if version != "" {
-		v, _ := json.Marshal(version)
-		b = append(b, `,"protocolVersion":`...)
-		b = append(b, v...)
+		b = jsonwrite.String(append(b, `,"protocolVersion":`...), version)
 	}
 	b = append(b, `,"message":`...)
 	b = append(b, msg...)

@@ -276,7 +276,7 @@ func (c *Checker) response(m *rpc.Message, prefix string, from Direction, at Pos
 	if resp.Error != nil {
 		return out
 	}
-	var first *rpc.Error
+	var first failure
 	var firstSet *Set
 	for _, s := range sets {
 		meth := s.methods[req.method]
@@ -290,15 +290,18 @@ func (c *Checker) response(m *rpc.Message, prefix string, from Direction, at Pos
 			}
 			// The method's own result (not an alternative such as a task)
 			// says how close a version came.
-			if i == 0 && (first == nil || closer(e, first)) {
-				first, firstSet = e, s
+			if i != 0 {
+				continue
+			}
+			if f := newFailure(e); first.err == nil || f.closer(first) {
+				first, firstSet = f, s
 			}
 		}
 	}
-	if first == nil {
+	if first.err == nil {
 		return out
 	}
-	f := errorFinding(at, prefix, "/result", first, "response", req.method, from)
+	f := failureFinding(at, prefix, "/result", first, "response", req.method, from)
 	if len(sets) > 1 {
 		f.Reason += fmt.Sprintf(" (under MCP %s, the closest of the versions its request may belong to: %s)", firstSet.version, versionsText(sets))
 	}
@@ -406,14 +409,19 @@ func where(p Position) string {
 // errorFinding turns a runtime error into a finding: the pointer of its
 // first violation, made relative to the message.
 func errorFinding(at Position, prefix, member string, e *rpc.Error, kind, method string, from Direction) Finding {
-	f := Finding{Position: at, Pointer: prefix + member, Code: e.Code, Reason: e.Message, Kind: kind, Method: method, From: from}
-	if vs, truncated := violations(e); len(vs) > 0 {
+	return failureFinding(at, prefix, member, newFailure(e), kind, method, from)
+}
+
+// failureFinding is errorFinding of an error already decoded.
+func failureFinding(at Position, prefix, member string, fl failure, kind, method string, from Direction) Finding {
+	f := Finding{Position: at, Pointer: prefix + member, Code: fl.err.Code, Reason: fl.err.Message, Kind: kind, Method: method, From: from}
+	if vs := fl.vs; len(vs) > 0 {
 		f.Pointer = prefix + member + vs[0].InstanceLocation
 		f.Violations = vs
 		// The pointer says where; the reason says what, and how much more.
 		f.Reason = vs[0].Message
-		if more := len(vs) - 1; more > 0 || truncated {
-			f.Reason += fmt.Sprintf(" (and %d more%s)", more, map[bool]string{true: ", not all listed"}[truncated])
+		if more := len(vs) - 1; more > 0 || fl.truncated {
+			f.Reason += fmt.Sprintf(" (and %d more%s)", more, map[bool]string{true: ", not all listed"}[fl.truncated])
 		}
 	}
 	return f

@@ -90,14 +90,25 @@ func (d Direction) other() Direction {
 	return Unknown
 }
 
-// violations decodes the violations an rpc error's data lists.
-func violations(e *rpc.Error) ([]rpc.Violation, bool) {
+// failure is a schema failure of a message: the runtime's error, with the
+// violations its data lists decoded once, to rank it against others and to
+// make a finding of it.
+type failure struct {
+	err       *rpc.Error
+	vs        []rpc.Violation
+	truncated bool
+}
+
+// newFailure decodes the violations an rpc error's data lists.
+func newFailure(e *rpc.Error) failure {
+	f := failure{err: e}
 	if len(e.Data) == 0 {
-		return nil, false
+		return f
 	}
 	var d rpc.ValidationData
 	if json.Unmarshal(e.Data, &d) != nil || len(d.Errors) == 0 {
-		return nil, false
+		return f
 	}
-	return d.Errors, d.Truncated
+	f.vs, f.truncated = d.Errors, d.Truncated
+	return f
 }

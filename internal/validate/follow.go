@@ -81,12 +81,17 @@ func (c *Checker) governing() []*Set {
 	return c.set.versions
 }
 
-// handshakePreferring returns the handshake versions with v first.
+// handshakePreferring returns the handshake versions with v, one of them,
+// first. Only the messages sent while an initialize awaits its answer ask.
 func (s *Set) handshakePreferring(v *Set) []*Set {
-	if p, ok := s.preferring[v]; ok {
-		return p
+	p := make([]*Set, 1, len(s.handshake))
+	p[0] = v
+	for _, o := range s.handshake {
+		if o != v {
+			p = append(p, o)
+		}
 	}
-	return s.handshake
+	return p
 }
 
 // callSets returns the versions a request or notification is checked
@@ -143,7 +148,7 @@ func (c *Checker) callSets(m *rpc.Message, prefix string, from Direction, at Pos
 		if hasMeta && v != header {
 			finding("", CodeHeaderMismatch, fmt.Sprintf("the MCP-Protocol-Version header says %q, params._meta says %q", header, v))
 		}
-		f.stateless = true
+		f.stateless, f.lastStateless = true, header
 		return set.alone, out
 	case set == nil:
 		finding("", rpc.CodeInvalidRequest, fmt.Sprintf("the MCP-Protocol-Version header names %q, a version rpcgen does not know", header))

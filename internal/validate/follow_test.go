@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/internal/validate"
+	"github.com/schemarpc/schemarpc/mcp/v20260728"
 )
 
 // handshake is an initialize exchange: the client asks for asked, the
@@ -282,6 +283,9 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 		want{1, -32020, "", `the MCP-Protocol-Version header says "2026-07-28", params._meta says "2025-11-25"`})
 	assertFindings(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2026-07-28"}),
 		want{1, -32602, "/params", "missing property '_meta'"})
+	headerOnly := openSet(t, validate.FollowSet).NewChecker()
+	headerOnly.CheckItem(validate.Item{Bytes: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), ProtocolVersion: "2026-07-28"}, validate.FromClient)
+	assert.Equal(t, "2026-07-28", headerOnly.Version(), "the header made it a stateless request of its version")
 	assert.Empty(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2025-11-25"}))
 	assertFindings(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "1999-01-01"}),
 		want{1, -32600, "", `the MCP-Protocol-Version header names "1999-01-01", a version rpcgen does not know`})
@@ -302,6 +306,32 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 	assertFindings(t, got, want{5, -32602, "/params", "missing property '_meta'"})
 	assert.Empty(t, c.CheckItem(validate.Item{Position: validate.Position{Index: 6}, Bytes: []byte(list2026), ProtocolVersion: "2026-07-28"}, validate.FromClient))
 	assert.Equal(t, "2025-06-18", c.Version())
+}
+
+// TestAHandshakeVersionsHeaderNamesTheVersionBeforeNegotiation: a
+// conversation whose initialize the input does not hold is checked under
+// the version its header names, not under every version.
+func TestAHandshakeVersionsHeaderNamesTheVersionBeforeNegotiation(t *testing.T) {
+	c := openSet(t, validate.FollowSet).NewChecker()
+	got := c.CheckItem(validate.Item{Position: validate.Position{Index: 1}, Bytes: []byte(`{"jsonrpc":"2.0","id":1,"method":"tasks/list"}`), ProtocolVersion: "2024-11-05"}, validate.FromClient)
+	assertFindings(t, got, want{1, -32601, "", `"tasks/list" is not in mcp/2024-11-05`})
+	assert.Empty(t, c.CheckItem(validate.Item{Position: validate.Position{Index: 2}, Bytes: []byte(`{"jsonrpc":"2.0","id":2,"method":"tasks/list"}`), ProtocolVersion: "2025-11-25"}, validate.FromClient))
+}
+
+// TestACheckerOfOneSetNamesItsVersion: outside the following set, the
+// version is the set's own, and none for a set that is not MCP.
+func TestACheckerOfOneSetNamesItsVersion(t *testing.T) {
+	for set, version := range map[string]string{"mcp/2025-06-18": "2025-06-18", "mcp/2026-07-28": "2026-07-28", "jsonrpc": "", "mcp": ""} {
+		assert.Equal(t, version, openSet(t, set).NewChecker().Version(), set)
+	}
+}
+
+// TestTheVersionCodesAreThoseTheSchemaDeclares: the codes of the version
+// findings are the 2026-07-28 schema's own (kept as literals so that
+// rpcgen does not link the bindings for two numbers).
+func TestTheVersionCodesAreThoseTheSchemaDeclares(t *testing.T) {
+	assert.Equal(t, v20260728.CodeHeaderMismatch, validate.CodeHeaderMismatch)
+	assert.Equal(t, v20260728.CodeUnsupportedProtocolVersion, validate.CodeUnsupportedVersion)
 }
 
 // TestTranscriptRecordsCarryTheProtocolVersionHeader: rpcgen proxy records

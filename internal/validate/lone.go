@@ -31,7 +31,7 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 	members := resultMembers(resp.Result)
 	type candidate struct {
 		set    *Set
-		method string
+		meth   *method
 		schema *jsonschema.Schema
 	}
 	var best []candidate
@@ -53,7 +53,7 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 					best, bestScore = best[:0], score
 					fallthrough
 				case score == bestScore:
-					best = append(best, candidate{s, m.Name, sch})
+					best = append(best, candidate{s, m, sch})
 				}
 			}
 		}
@@ -61,15 +61,15 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 	if len(best) == 0 {
 		return out // a set without result schemas: nothing to check
 	}
-	var first *rpc.Error
+	var first failure
 	var closest candidate
 	for _, cand := range best {
 		e := resp.CheckResult(cand.schema, rpc.CodeInternalError)
 		if e == nil {
 			return out
 		}
-		if first == nil || closer(e, first) {
-			first, closest = e, cand
+		if f := newFailure(e); first.err == nil || f.closer(first) {
+			first, closest = f, cand
 		}
 	}
 	asker := "a client"
@@ -78,27 +78,25 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 	} else if from == Unknown {
 		asker = "either side"
 		// The closest result says who answered, as a request's method does.
-		from = sender(closest.set.methods[closest.method].Direction).other()
+		from = sender(closest.meth.Direction).other()
 	}
-	f := errorFinding(at, prefix, "/result", first, "response", "", from)
+	f := failureFinding(at, prefix, "/result", first, "response", "", from)
 	f.Reason = fmt.Sprintf("%s: no request in the input has id %s, and its result fits no result of a request %s sends in MCP %s (closest, the %s result in MCP %s: %s)",
-		UnmatchedResponse, resp.ID, asker, versionsText(sets), closest.method, closest.set.version, f.Reason)
+		UnmatchedResponse, resp.ID, asker, versionsText(sets), closest.meth.Name, closest.set.version, f.Reason)
 	return append(out, f)
 }
 
 // closer reports whether failure a is nearer a match than b: its first
 // violation lies deeper in the result, or as deep with fewer violations.
-func closer(a, b *rpc.Error) bool {
-	va, _ := violations(a)
-	vb, _ := violations(b)
-	if len(va) == 0 || len(vb) == 0 {
-		return len(va) > 0 && len(vb) == 0
+func (a failure) closer(b failure) bool {
+	if len(a.vs) == 0 || len(b.vs) == 0 {
+		return len(a.vs) > 0 && len(b.vs) == 0
 	}
-	da, db := strings.Count(va[0].InstanceLocation, "/"), strings.Count(vb[0].InstanceLocation, "/")
+	da, db := strings.Count(a.vs[0].InstanceLocation, "/"), strings.Count(b.vs[0].InstanceLocation, "/")
 	if da != db {
 		return da > db
 	}
-	return len(va) < len(vb)
+	return len(a.vs) < len(b.vs)
 }
 
 // answerable reports whether a request of the given direction can be

@@ -29,11 +29,8 @@ type Set struct {
 	// versions are, for the following set (FollowSet), the sets of every
 	// MCP version, newest first; nil for any other set.
 	versions []*Set
-	// handshake and stateless split versions by era, newest first;
-	// preferring holds, for each handshake version, the handshake versions
-	// with it first.
+	// handshake and stateless split versions by era, newest first.
 	handshake, stateless []*Set
-	preferring           map[*Set][]*Set
 }
 
 // method is one method of a Set, its schemas compiled.
@@ -208,16 +205,6 @@ func openFollow() (*Set, error) {
 		} else {
 			f.handshake = append(f.handshake, v)
 		}
-	}
-	f.preferring = make(map[*Set][]*Set, len(f.handshake))
-	for _, v := range f.handshake {
-		p := []*Set{v}
-		for _, o := range f.handshake {
-			if o != v {
-				p = append(p, o)
-			}
-		}
-		f.preferring[v] = p
 	}
 	return f, nil
 }
