@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// holdResult runs holdFor on c with a hold far longer than any test, and
+// returns what it reports once it returns.
+func holdResult(c *sseConn) <-chan bool {
+	out := make(chan bool, 1)
+	go func() {
+		whole, err := c.holdFor(context.Background(), time.Hour)
+		if err == nil {
+			out <- whole
+		}
+	}()
+	return out
+}
+
+// waitHold waits (generously) for holdFor to return and gives its whole.
+func waitHold(t *testing.T, res <-chan bool, what string) bool {
+	t.Helper()
+	select {
+	case whole := <-res:
+		return whole
+	case <-time.After(10 * time.Second):
+		require.FailNow(t, "holdFor is still holding", what)
+		return false
+	}
+}
+
+// A message a handler sends while it runs starts its stream at once, on a
+// stream with a priming event (2025-11-25) and on one without (earlier
+// versions) alike: the hold never delays it.
+func TestAHeldStreamStartsOnItsFirstMessage(t *testing.T) {
+	for _, primed := range []bool{true, false} {
+		c := newSSEConn()
+		if primed {
+			require.True(t, c.push(sseEvent{id: "0", retry: time.Second}))
+		}
+		res := holdResult(c)
+		require.True(t, c.push(sseEvent{id: "1", data: []byte(`{"jsonrpc":"2.0","method":"notifications/progress"}`)}))
+		assert.False(t, waitHold(t, res, "a message was queued"), "primed %v: the stream starts, not whole", primed)
+	}
+}
+
+// A stream whose priming event is all that is queued keeps holding; its
+// last answer and its end come in one step, so it is then written whole.
+func TestAHeldStreamWithOnlyItsPrimingEventWaitsToBeWrittenWhole(t *testing.T) {
+	c := newSSEConn()
+	require.True(t, c.push(sseEvent{id: "0", retry: time.Second}))
+	res := holdResult(c)
+	require.True(t, c.pushLast(sseEvent{id: "1", data: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}))
+	assert.True(t, waitHold(t, res, "the stream was finished"))
+}
