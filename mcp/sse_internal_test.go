@@ -58,3 +58,25 @@ func TestAHeldStreamWithOnlyItsPrimingEventWaitsToBeWrittenWhole(t *testing.T) {
 	require.True(t, c.pushLast(sseEvent{id: "1", data: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}))
 	assert.True(t, waitHold(t, res, "the stream was finished"))
 }
+
+func TestPushLastQueuesNothingAfterTheEndOrOnAFullQueue(t *testing.T) {
+	ev := sseEvent{id: "9", data: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}
+	t.Run("after the end", func(t *testing.T) {
+		c := newSSEConn()
+		c.finish()
+		assert.True(t, c.pushLast(ev), "events after the end are ignored, not refused")
+		assert.Empty(t, c.unwritten())
+	})
+	t.Run("on a full queue", func(t *testing.T) {
+		c := newSSEConn()
+		for i := range maxQueuedEvents {
+			require.True(t, c.push(sseEvent{data: []byte(`{}`)}), "event %d", i)
+		}
+		assert.False(t, c.pushLast(ev))
+		c.mu.Lock()
+		finishing := c.finishing
+		c.mu.Unlock()
+		assert.False(t, finishing, "a refused last event does not end the connection")
+		assert.Len(t, c.unwritten(), maxQueuedEvents)
+	})
+}
