@@ -110,25 +110,16 @@ func newSSEConn() *sseConn {
 
 // push queues an event. It reports false when the queue is full, and then
 // queues nothing; events pushed after finish are ignored.
-func (c *sseConn) push(e sseEvent) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.finishing {
-		return true
-	}
-	if len(c.queue) >= maxQueuedEvents {
-		return false
-	}
-	c.queue = append(c.queue, e)
-	c.signal()
-	return true
-}
+func (c *sseConn) push(e sseEvent) bool { return c.enqueue(e, false) }
 
 // pushLast queues a connection's last event and finishes it, in one step:
 // serve never sees the event without the end, so a stream it holds back
 // (holdFor) is written whole. It reports false, queuing nothing and
 // finishing nothing, when the queue is full.
-func (c *sseConn) pushLast(e sseEvent) bool {
+func (c *sseConn) pushLast(e sseEvent) bool { return c.enqueue(e, true) }
+
+// enqueue is push, and with last pushLast.
+func (c *sseConn) enqueue(e sseEvent, last bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.finishing {
@@ -138,7 +129,7 @@ func (c *sseConn) pushLast(e sseEvent) bool {
 		return false
 	}
 	c.queue = append(c.queue, e)
-	c.finishing = true
+	c.finishing = last
 	c.signal()
 	return true
 }
