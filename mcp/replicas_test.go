@@ -241,6 +241,32 @@ func TestASessionStoreFailureIsUnavailable(t *testing.T) {
 	assert.Contains(t, w.Body.String(), "session store is unavailable")
 }
 
+// readFailingSessions fails every Get once fail is set.
+type readFailingSessions struct {
+	mcp.SessionStore
+	fail *atomic.Bool
+}
+
+func (r readFailingSessions) Get(ctx context.Context, id string) ([]byte, error) {
+	if r.fail.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return r.SessionStore.Get(ctx, id)
+}
+
+// A replica that holds a session serves its requests when the store cannot
+// be read to bring its copy up to date: the copy it has is the best it
+// knows, and the store may be back by the next request.
+func TestAHeldSessionIsServedWhenTheStoreCannotBeRead(t *testing.T) {
+	var fail atomic.Bool
+	c := newCluster(t, 2, askingServer, &mcp.HTTPOptions{Sessions: readFailingSessions{mcp.NewMemorySessionStore(), &fail}, SessionTimeout: time.Hour})
+	id := c.initialize(t, 0)
+	fail.Store(true)
+	w := c.post(t, 0, id, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Contains(t, w.Body.String(), `"result":{}`)
+}
+
 // A stored state this server cannot take up (not its document, or a
 // version it does not serve) is a session it cannot serve: 404.
 func TestAnUnusableStoredSessionIsNotFound(t *testing.T) {

@@ -110,25 +110,16 @@ func newSSEConn() *sseConn {
 
 // push queues an event. It reports false when the queue is full, and then
 // queues nothing; events pushed after finish are ignored.
-func (c *sseConn) push(e sseEvent) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.finishing {
-		return true
-	}
-	if len(c.queue) >= maxQueuedEvents {
-		return false
-	}
-	c.queue = append(c.queue, e)
-	c.signal()
-	return true
-}
+func (c *sseConn) push(e sseEvent) bool { return c.enqueue(e, false) }
 
 // pushLast queues a connection's last event and finishes it, in one step:
 // serve never sees the event without the end, so a stream it holds back
 // (holdFor) is written whole. It reports false, queuing nothing and
 // finishing nothing, when the queue is full.
-func (c *sseConn) pushLast(e sseEvent) bool {
+func (c *sseConn) pushLast(e sseEvent) bool { return c.enqueue(e, true) }
+
+// enqueue is push, and with last pushLast.
+func (c *sseConn) enqueue(e sseEvent, last bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.finishing {
@@ -138,7 +129,7 @@ func (c *sseConn) pushLast(e sseEvent) bool {
 		return false
 	}
 	c.queue = append(c.queue, e)
-	c.finishing = true
+	c.finishing = last
 	c.signal()
 	return true
 }
@@ -244,10 +235,11 @@ func (c *sseConn) requeue(q []sseEvent) {
 	c.mu.Unlock()
 }
 
-// holdFor waits, at most d, for a POST stream to have more than one event
-// to send. It reports whole when the stream is finished (every answer
-// queued): the response can then be written in one piece. It returns whole
-// false as soon as a second event is queued (on a primed stream, a
+// holdFor waits, at most d, for a POST stream to have a message to send
+// (its priming event, when it has one, does not count). It reports whole
+// when the stream is finished (every answer queued, its last with the end:
+// pushLast): the response can then be written in one piece. It returns
+// whole false as soon as a message is queued before the end (a
 // notification or request a handler sends while it runs, which the client
 // should get at once), or when d has passed with the calls still running.
 func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err error) {
@@ -257,15 +249,7 @@ func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err
 		switch {
 		case c.finishing:
 			return true, true
-		case len(c.queue) > 1:
-			// Two events: a message beside the priming event, or, on a
-			// stream without one, two messages. A stream that is not primed
-			// therefore starts on its first message only when hold runs
-			// out (or the stream finishes): starting such a stream on its
-			// first message went with spurious "context canceled" errors
-			// of Go's HTTP client on other requests of a shared client,
-			// under load (internal/soak, about one run in eight; the cause
-			// is not yet understood).
+		case c.hasMessage():
 			return true, false
 		}
 		return false, false
@@ -289,6 +273,17 @@ func (c *sseConn) holdFor(ctx context.Context, d time.Duration) (whole bool, err
 			return whole, nil
 		}
 	}
+}
+
+// hasMessage reports whether a message (not only a priming event or a
+// retry field) is queued; c.mu is held.
+func (c *sseConn) hasMessage() bool {
+	for _, e := range c.queue {
+		if len(e.data) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // startSSE writes the header of an event-stream response.

@@ -274,6 +274,17 @@ func TestNotifyFailsOnAClosedConn(t *testing.T) {
 	assert.ErrorIs(t, c.Notify(context.Background(), "late", nil), rpc.ErrClosed)
 }
 
+func TestNotifyReportsAFailedWrite(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	c := rpc.NewConn(rpc.NewStreamTransport(inR, failingWriter{}))
+	defer c.Close()
+	err := c.Notify(context.Background(), "progress", nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "disk on fire")
+	assert.NotErrorIs(t, err, rpc.ErrClosed)
+}
+
 func TestBothSidesCallEachOther(t *testing.T) {
 	// The client serves "whoami"; the server's handler calls it back.
 	clientSide := rpc.NewRouter()

@@ -88,22 +88,23 @@ func syntacticReason(e *jsontext.SyntacticError) string {
 	return what + at(e.JSONPointer)
 }
 
-// kindFound names a JSON kind as found in the input: the decoder's kind
-// letter, or encoding/json's word.
+// kindFound names a JSON kind as found in the input: the decoder's
+// (jsontext.Kind.String: "true", "{", ...), or encoding/json's word
+// ("bool", "object", "number 1.5", ...).
 func kindFound(kind string) string {
 	switch kind {
-	case "null", "n":
+	case "null":
 		return "null"
-	case "bool", "boolean", "t", "f":
+	case "bool", "true", "false":
 		return "a boolean"
-	case "string", `"`:
+	case "string":
 		return "a string"
 	case "object", "{":
 		return "an object"
 	case "array", "[":
 		return "an array"
 	}
-	if kind == "0" || kind == "number" || strings.HasPrefix(kind, "number") {
+	if strings.HasPrefix(kind, "number") {
 		return "a number"
 	}
 	return "a value"

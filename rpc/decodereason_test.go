@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -41,6 +42,9 @@ func TestDecodeReasonSpeaksJSONNotGo(t *testing.T) {
 		{"wrong kind", `{"a":"x"}`, `a string where an integer is expected at "/a"`, `a string where an integer is expected at "/a"`, ""},
 		{"fraction for an integer", `{"a":1.5}`, `a number where an integer is expected at "/a"`, `a number where an integer is expected at "/a"`, ""},
 		{"in an array", `{"b":[1]}`, `a number where a string is expected at "/b/0"`, `a number where a string is expected at "/b"`, `a number where a string is expected at "/b/0"`},
+		{"boolean for an integer", `{"a":true}`, `a boolean where an integer is expected at "/a"`, `a boolean where an integer is expected at "/a"`, ""},
+		{"object for an array", `{"b":{}}`, `an object where an array is expected at "/b"`, `an object where an array is expected at "/b"`, ""},
+		{"array for an object", `{"c":[]}`, `an array where an object is expected at "/c"`, `an array where an object is expected at "/c"`, ""},
 		{"whole value", `[1]`, `an array where an object is expected`, `an array where an object is expected`, ""},
 		{"out of range", `{"c":{"n":300}}`, `a number out of range at "/c/n"`, `a number where an integer is expected at "/c/n"`, ""},
 		{"not base64", `{"d":"!!"}`, `a string where a base64 string is expected at "/d"`, "a string where a base64 string is expected", `a string where a base64 string is expected at "/d"`},
@@ -70,6 +74,12 @@ func TestDecodeReasonSpeaksJSONNotGo(t *testing.T) {
 		err := rpc.DecodeJSON([]byte(`{"`+strings.Repeat("k", 500)+`":{"x":"y"}}`), &v)
 		require.Error(t, err)
 		assert.Less(t, len(rpc.DecodeReason(err)), 200)
+	})
+	t.Run("an unknown member, when the decoder refuses them", func(t *testing.T) {
+		var v decodeTarget
+		err := jsonv2.Unmarshal([]byte(`{"c":{"n":1,"zz":2}}`), &v, jsonv2.RejectUnknownMembers(true))
+		require.Error(t, err)
+		assert.Equal(t, `unknown member "zz" at "/c"`, rpc.DecodeReason(err))
 	})
 	t.Run("an error of an UnmarshalJSON method is told as it is", func(t *testing.T) {
 		var v refusingValue

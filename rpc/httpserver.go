@@ -30,7 +30,8 @@ const (
 
 // HTTPServerOptions configure the http.Server that [ServeListener] and
 // [ListenAndServe] run. The zero value gives the defaults; a negative
-// duration turns its bound off.
+// timeout turns its bound off (ShutdownGrace excepted: there zero or
+// negative means the default).
 type HTTPServerOptions struct {
 	// ReadHeaderTimeout bounds reading the headers of a request, so a
 	// client that dribbles them is cut off. 0 means 10 seconds.
@@ -53,7 +54,7 @@ type HTTPServerOptions struct {
 	MaxHeaderBytes int
 	// ShutdownGrace bounds how long requests in flight may take to finish
 	// once the context of ServeListener ends; past it they are cancelled.
-	// 0 means 10 seconds.
+	// 0 or negative means 10 seconds.
 	ShutdownGrace time.Duration
 	// Logger gets a line with the address when serving starts, and the
 	// http.Server's own errors (a failed TLS handshake, say) at warn. nil
@@ -62,7 +63,7 @@ type HTTPServerOptions struct {
 }
 
 // withDefaults returns o with its zero fields set to the defaults and its
-// negative durations set to 0, http.Server's "no bound".
+// negative timeouts set to 0, http.Server's "no bound".
 func (o *HTTPServerOptions) withDefaults() HTTPServerOptions {
 	var v HTTPServerOptions
 	if o != nil {

@@ -188,3 +188,65 @@ func TestAWebSocketConnectionOutlivesTheRequestTimeouts(t *testing.T) {
 	time.Sleep(3 * bound) // both bounds are long past
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":3}`, call())
 }
+
+func TestServeListenerReturnsTheErrorThatStopsServing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	require.NoError(t, ln.Close())
+	err = rpc.ServeListener(context.Background(), ln, http.NotFoundHandler(), nil)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, net.ErrClosed)
+}
+
+func TestListenAndServeReportsAnAddressItCannotListenOn(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	err = rpc.ListenAndServe(context.Background(), ln.Addr().String(), http.NotFoundHandler(), nil)
+	assert.Error(t, err, "the address is taken")
+}
+
+// closerHandler is a handler that is an io.Closer but no Shutdowner.
+type closerHandler struct {
+	http.Handler
+	closed chan struct{}
+}
+
+func (h closerHandler) Close() error { close(h.closed); return nil }
+
+func TestServeListenerClosesAHandlerThatIsACloser(t *testing.T) {
+	h := closerHandler{Handler: http.NotFoundHandler(), closed: make(chan struct{})}
+	_, stop, done, result := serving(t, h, rpc.HTTPServerOptions{})
+	stop()
+	<-done
+	assert.ErrorIs(t, *result, context.Canceled)
+	select {
+	case <-h.closed:
+	default:
+		t.Fatal("the handler was not closed at shutdown")
+	}
+}
+
+func TestServeListenerCancelsTheRequestsStillRunningAfterTheGrace(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		close(cancelled)
+	})
+	addr, stop, done, result := serving(t, h, rpc.HTTPServerOptions{ShutdownGrace: 50 * time.Millisecond})
+	go func() {
+		if resp, err := http.Get("http://" + addr); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	stop()
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a request still running after the grace period was not cancelled")
+	}
+	<-done
+	assert.ErrorIs(t, *result, context.Canceled)
+}

@@ -73,9 +73,4 @@ func TestTokenScannersReadStringsAndNumbers(t *testing.T) {
 	assert.Equal(t, 8, jsonscan.NumberEnd([]byte(`-1.5e+10,`), 0))
 	assert.Equal(t, -1, jsonscan.NumberEnd([]byte(`-`), 0))
 	assert.Equal(t, -1, jsonscan.NumberEnd(nil, 0))
-	assert.Equal(t, 6, jsonscan.EscapeEnd([]byte(`\u0041`), 0))
-	assert.Equal(t, -1, jsonscan.EscapeEnd([]byte(`\q`), 0))
-	r, ok := jsonscan.Hex4([]byte(`00e9`), 0)
-	assert.True(t, ok)
-	assert.Equal(t, 'é', r)
 }

@@ -4,8 +4,8 @@
 // without allocating.
 //
 // It holds the project's only strict JSON scanner (Strict, StrictEnd,
-// Members, Explain, and the token scanners StringEnd, EscapeEnd and
-// NumberEnd they are made of): valid UTF-8, no lone surrogate escapes, no
+// Members, Explain, and the token scanners StringEnd and NumberEnd they
+// are made of): valid UTF-8, no lone surrogate escapes, no
 // repeated member names, a nesting limit. The rpc connection and its
 // parser, rpc.ReadEnvelope (and so mcp), DecodeMembers and
 // internal/fastschema all check text with it; Explain gives the reason

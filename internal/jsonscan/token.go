@@ -76,13 +76,9 @@ func special(x uint64) uint64 {
 	return (((x - lsb*0x20) &^ x) | ((q - lsb) &^ q) | ((b - lsb) &^ b) | x) & msb
 }
 
-// EscapeEnd checks the escape sequence at data[j] == '\\' and returns the
-// index just past it, or -1: a \u escape of a surrogate must be a high
-// one followed at once by an escaped low one.
-func EscapeEnd(data []byte, j int) int { return escapeEnd(data, j, nil) }
-
-// escapeEnd is EscapeEnd, which also says in f (when not nil) why it
-// refuses an escape.
+// escapeEnd checks the escape sequence at data[j] == '\\' and returns the
+// index just past it, or -1, saying why in f (when not nil): a \u escape
+// of a surrogate must be a high one followed at once by an escaped low one.
 func escapeEnd(data []byte, j int, f *Fault) int {
 	if j+1 >= len(data) {
 		return f.set(j, "unexpected end of input in an escape")
@@ -125,15 +121,15 @@ func hex4At(data []byte, i int, f *Fault) (rune, int) {
 	if i+4 > len(data) {
 		return 0, f.set(i, "unexpected end of input in a \\u escape")
 	}
-	r, ok := Hex4(data, i)
+	r, ok := hex4(data, i)
 	if !ok {
 		return 0, f.set(i, "invalid \\u escape")
 	}
 	return r, i + 4
 }
 
-// Hex4 decodes the four hexadecimal digits at data[i:].
-func Hex4(data []byte, i int) (rune, bool) {
+// hex4 decodes the four hexadecimal digits at data[i:].
+func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
 	}
@@ -188,9 +184,9 @@ func AppendUnescaped(dst, raw []byte) []byte {
 		case 't':
 			dst = append(dst, '\t')
 		case 'u':
-			r, _ := Hex4(raw, i+2)
+			r, _ := hex4(raw, i+2)
 			if r >= 0xD800 && r < 0xDC00 {
-				lo, _ := Hex4(raw, i+8)
+				lo, _ := hex4(raw, i+8)
 				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
 				i += 6
 			}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,4 +39,12 @@ func TestSpecialFlagsTheFirstByteEndingAPlainRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestEscapeEndAndHex4ReadOneEscape(t *testing.T) {
+	assert.Equal(t, 6, escapeEnd([]byte(`\u0041`), 0, nil))
+	assert.Equal(t, -1, escapeEnd([]byte(`\q`), 0, nil))
+	r, ok := hex4([]byte(`00e9`), 0)
+	assert.True(t, ok)
+	assert.Equal(t, 'é', r)
 }
