@@ -1,8 +1,5 @@
 package mcp
 
-// BoundErrorForTest is boundError: err with its echoes of client input cut.
-var BoundErrorForTest = boundError
-
 // MemoryInUseForTest returns the bytes s counts against its memory budget.
 func MemoryInUseForTest(s *Server) int64 {
 	total, _ := s.mem.usage(account{})

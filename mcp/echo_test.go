@@ -3,7 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
-	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // echoServer has one tool, one resource and one prompt, so that their
@@ -88,44 +87,6 @@ func TestAShortErrorAnswerIsWhole(t *testing.T) {
 	assert.JSONEq(t, `{"uri":"echo://b"}`, string(rerr.Data))
 }
 
-// boundError cuts at a character boundary, leaves errors without an
-// *rpc.Error alone, and replaces data that is not JSON, or that stays too
-// long with its strings cut, by one marker string.
-func TestBoundErrorCutsWhatItMust(t *testing.T) {
-	long := strings.Repeat("a", 1023) + "é" + strings.Repeat("b", 100)
-	cases := []struct {
-		name     string
-		in       error
-		message  string
-		data     string
-		dataLike string
-	}{
-		{name: "not an rpc error", in: errors.New(long), message: long},
-		{name: "cut before a split character", in: rpc.NewError(1, long), message: strings.Repeat("a", 1023) + "…[102 bytes cut]"},
-		{name: "data not JSON", in: &rpc.Error{Code: 1, Message: "m", Data: json.RawMessage(strings.Repeat("x", 2000))}, message: "m", data: `"…[2000 bytes cut]"`},
-		{name: "data of many short strings", in: &rpc.Error{Code: 1, Message: "m", Data: manyStrings(2000)}, message: "m", dataLike: "bytes cut]"},
-		{name: "data strings and names cut", in: &rpc.Error{Code: 1, Message: "m", Data: mustJSON(t, map[string]any{long: []any{long, 1}})}, message: "m",
-			data: mustJSONString(t, map[string]any{strings.Repeat("a", 1023) + "…[102 bytes cut]": []any{strings.Repeat("a", 1023) + "…[102 bytes cut]", 1}})},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			out := mcp.BoundErrorForTest(tc.in)
-			assert.Equal(t, tc.message, messageOf(out))
-			var rerr *rpc.Error
-			if !errors.As(out, &rerr) {
-				return
-			}
-			switch {
-			case tc.data != "":
-				assert.JSONEq(t, tc.data, string(rerr.Data))
-			case tc.dataLike != "":
-				assert.Contains(t, string(rerr.Data), tc.dataLike)
-				assert.LessOrEqual(t, len(rerr.Data), 8<<10)
-			}
-		})
-	}
-}
-
 // cutCount reads N from the "…[N bytes cut]" marker that ends s.
 func cutCount(t *testing.T, s string) int {
 	t.Helper()
@@ -136,24 +97,20 @@ func cutCount(t *testing.T, s string) int {
 	return n
 }
 
-// messageOf is an error's wire message, or its text when it is no
-// *rpc.Error.
-func messageOf(err error) string {
-	var rerr *rpc.Error
-	if errors.As(err, &rerr) {
-		return rerr.Message
-	}
-	return err.Error()
+// A message the session's HTTP endpoint refuses before any method runs (an
+// unknown 64 KiB member name: -32600) is answered, and stored for
+// resumption, with a bounded excerpt of the name.
+func TestARefusedMessageIsAnsweredAndStoredWithABoundedExcerpt(t *testing.T) {
+	hs := newHoldServer(t, nil, nil)
+	f := hs.f
+	session := f.initialize(mcp.Version20251125)
+	before := mcp.EventBytesForTest(f.srv, session)
+	huge := strings.Repeat("m", 64<<10)
+	resp := f.post(session, `{"jsonrpc":"2.0","id":5,"method":"ping","`+huge+`":1}`)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Less(t, len(body), 8<<10, "the answer is bounded: %d bytes", len(body))
+	assert.True(t, strings.Contains(string(body), "bytes cut]"), "the cut is marked")
+	assert.True(t, strings.Contains(string(body), `"id":5`), "the id is echoed")
+	assert.Less(t, mcp.EventBytesForTest(f.srv, session)-before, int64(8<<10), "what is stored is bounded too")
 }
-
-// manyStrings is a JSON array of n short strings.
-func manyStrings(n int) json.RawMessage {
-	items := make([]string, n)
-	for i := range items {
-		items[i] = "short"
-	}
-	b, _ := json.Marshal(items)
-	return b
-}
-
-func mustJSONString(t *testing.T, v any) string { return string(mustJSON(t, v)) }

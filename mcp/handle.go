@@ -61,10 +61,10 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 		defer release()
 	}
 	res, err := ss.handle(ctx, req)
-	return res, boundError(err)
+	return res, rpc.BoundError(err)
 }
 
-// handle is Handle before boundError.
+// handle is Handle before rpc.BoundError.
 func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, error) {
 	if !req.IsNotification() && ss.server.servesModern() && isModernMethod(req.Method, req.Params) {
 		return ss.handleModern(ctx, req)

@@ -409,8 +409,10 @@ func writeModernJSON(w http.ResponseWriter, status int, id rpc.ID, res any, rerr
 }
 
 // encodeModernResponse renders a JSON-RPC response; the zero id is null.
+// An error's echoes of the client's input are bounded (rpc.BoundError).
 func encodeModernResponse(id rpc.ID, res any, rerr *rpc.Error) ([]byte, error) {
 	if rerr != nil {
+		rerr, _ = rpc.BoundError(rerr).(*rpc.Error)
 		return marshalModern(struct {
 			JSONRPC string     `json:"jsonrpc"`
 			ID      rpc.ID     `json:"id"`

@@ -305,10 +305,10 @@ var modernMethods = map[string]modernMethod{
 // client are never answered; cancellation is the transport's business.
 func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	res, err := s.serveModernUnbounded(ctx, req, sink)
-	return res, boundError(err)
+	return res, rpc.BoundError(err)
 }
 
-// serveModernUnbounded is serveModern before boundError.
+// serveModernUnbounded is serveModern before rpc.BoundError.
 func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	if req.IsNotification() {
 		return nil, nil

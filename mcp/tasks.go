@@ -165,6 +165,9 @@ func (r *taskRunner) finish(tc taskClient, k taskKey, t Task, ttl time.Duration,
 		}
 	}
 	if err != nil {
+		// What is stored is kept, and answered, as long as the task
+		// lives: its echoes of the client's input are bounded first.
+		err = rpc.BoundError(err)
 		rec.Result = nil
 		rec.Task.Status = TaskStatusFailed
 		rec.Task.StatusMessage = publicMessage(err)

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/schemarpc/schemarpc/mcp"
@@ -157,4 +158,28 @@ func TestASessionTaskThatAsksForAnUndeclaredCapabilityReportsAToolError(t *testi
 	require.NotNil(t, got.IsError)
 	assert.True(t, *got.IsError)
 	assert.Contains(t, string(res), "mcp: the client did not declare this capability: roots")
+}
+
+// A task that fails with an error quoting 64 KiB of the client's input
+// keeps, and answers in tasks/result and tasks/get, a bounded excerpt.
+func TestAFailedTaskStoresABoundedError(t *testing.T) {
+	s := newServer(t, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "fails", Execution: &mcp.ToolExecution{TaskSupport: "optional"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, rpc.InvalidParams("no such thing: " + string(req.Params.Arguments))
+		}))
+	c := dial(t, s, clientOptions{})
+	huge := strings.Repeat("q", 64<<10)
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "fails", "arguments": map[string]any{"x": huge}, "task": map[string]any{"ttl": 60000}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	_, rerr = c.call(t, "tasks/result", map[string]any{"taskId": created.Task.TaskID})
+	require.NotNil(t, rerr, "the task failed")
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
+	assert.Less(t, len(rerr.Message), 1100)
+	assert.True(t, strings.HasSuffix(rerr.Message, "bytes cut]"), "the cut is marked")
+	res, rerr = c.call(t, "tasks/get", map[string]any{"taskId": created.Task.TaskID})
+	require.Nil(t, rerr)
+	assert.Less(t, len(res), 4<<10, "the status message is bounded too")
 }

@@ -258,7 +258,8 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 	}
 }
 
-// encodeResponse renders a response for id carrying result or err.
+// encodeResponse renders a response for id carrying result or err, the
+// error's echoes of the peer's input bounded (BoundError).
 func encodeResponse(id ID, result any, err *Error) ([]byte, error) {
 	b := make([]byte, 0, messageBufferSize)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
@@ -270,7 +271,7 @@ func encodeResponse(id ID, result any, err *Error) ([]byte, error) {
 	var e error
 	if err != nil {
 		b = append(b, `,"error":`...)
-		b, e = appendValue(b, err)
+		b, e = appendValue(b, err.bounded())
 	} else {
 		b = append(b, `,"result":`...)
 		b, e = appendValue(b, result)
