@@ -54,8 +54,17 @@ type budget struct {
 	used     int64
 	accounts map[account]int64
 	// reclaim frees memory that can go when the total is reached: stored
-	// events, calls of clients gone. Set before the server serves.
-	reclaim []func()
+	// events, calls of clients gone. It is replaced, never changed in
+	// place, so that take can run a copy outside the lock.
+	reclaim []reclaimer
+	// lastReclaimer numbers the reclaimers, so that each can be removed.
+	lastReclaimer uint64
+}
+
+// reclaimer is one function run under pressure, numbered for removal.
+type reclaimer struct {
+	id uint64
+	f  func()
 }
 
 // newBudget returns the budget of ServerOptions: total and share where 0
@@ -83,11 +92,27 @@ func newBudget(total, share int64) *budget {
 type account struct{ kind, name string }
 
 // onPressure adds a reclaimer, run when a request is refused because the
-// total is reached, so that the next one may fit.
-func (b *budget) onPressure(f func()) {
+// total is reached, so that the next one may fit. It returns the function
+// that removes it again (a closed handler's reclaimers must not keep it,
+// or its store, alive for the life of the server); removing twice is
+// removing once.
+func (b *budget) onPressure(f func()) (remove func()) {
 	b.mu.Lock()
-	b.reclaim = append(b.reclaim, f)
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	b.lastReclaimer++
+	id := b.lastReclaimer
+	b.reclaim = append(b.reclaim[:len(b.reclaim):len(b.reclaim)], reclaimer{id, f})
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		kept := make([]reclaimer, 0, len(b.reclaim))
+		for _, r := range b.reclaim {
+			if r.id != id {
+				kept = append(kept, r)
+			}
+		}
+		b.reclaim = kept
+	}
 }
 
 // The bounds a take can pass, as its refusal names them.
@@ -108,8 +133,8 @@ func (b *budget) take(a account, n int64) *rpc.Error {
 		return nil
 	}
 	if limit == limitTotal {
-		for _, f := range reclaim {
-			f()
+		for _, r := range reclaim {
+			r.f()
 		}
 	}
 	return budgetExceeded(limit)
@@ -281,13 +306,20 @@ func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Reques
 
 // useBudget puts the handler's memory under the server's budget: the
 // events of a MemoryEventStore are counted, and when the budget is short
-// the calls of sessions whose client is gone are cancelled.
-func (h *StreamableHTTPHandler) useBudget() {
+// the calls of sessions whose client is gone are cancelled. It returns
+// what Close calls to take the handler's reclaimers off the budget.
+func (h *StreamableHTTPHandler) useBudget() (stop func()) {
+	stopStore := func() {}
 	if m, ok := h.store.(*MemoryEventStore); ok {
-		m.useBudget(h.server.mem)
+		stopStore = m.useBudget(h.server.mem)
 	}
-	if h.rep == nil {
-		h.server.mem.onPressure(h.cancelOrphans)
+	if h.rep != nil {
+		return stopStore
+	}
+	stopOrphans := h.server.mem.onPressure(h.cancelOrphans)
+	return func() {
+		stopStore()
+		stopOrphans()
 	}
 }
 

@@ -12,3 +12,11 @@ func EventBytesForTest(s *Server, session string) int64 {
 	_, mine := s.mem.usage(eventAccount(session))
 	return mine
 }
+
+// ReclaimersForTest returns how many reclaimers s's memory budget runs
+// under pressure.
+func ReclaimersForTest(s *Server) int {
+	s.mem.mu.Lock()
+	defer s.mem.mu.Unlock()
+	return len(s.mem.reclaim)
+}

@@ -347,3 +347,31 @@ func TestAnEventPastTheBudgetIsKeptAndCounted(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, resp.StatusCode)
 	waitFor(t, "the ended session's events are given back", func() bool { return mcp.EventBytesForTest(f.srv, session) == 0 })
 }
+
+// A closed handler takes its reclaimers off the server's budget, so that
+// a server that makes handlers over its life does not keep every one of
+// them (and its event store) alive; a store shared by two handlers is
+// thinned until the handler that put it under the budget is closed.
+func TestAClosedHandlerLeavesNoReclaimerBehind(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "r", Version: "1"}, nil)
+	require.Zero(t, mcp.ReclaimersForTest(s))
+	for range 3 {
+		h := mcp.NewStreamableHTTPHandler(s, nil)
+		assert.Equal(t, 2, mcp.ReclaimersForTest(s), "its own store's thinning and its orphans' cancelling")
+		require.NoError(t, h.Close())
+		assert.Zero(t, mcp.ReclaimersForTest(s))
+	}
+	h := mcp.NewStreamableHTTPHandler(s, nil)
+	require.NoError(t, h.Close())
+	require.NoError(t, h.Close(), "closing twice")
+	assert.Zero(t, mcp.ReclaimersForTest(s))
+
+	shared := mcp.NewMemoryEventStore(nil)
+	first := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{EventStore: shared})
+	second := mcp.NewStreamableHTTPHandler(s, &mcp.HTTPOptions{EventStore: shared})
+	assert.Equal(t, 3, mcp.ReclaimersForTest(s), "the shared store once, and each handler's orphans")
+	require.NoError(t, second.Close())
+	assert.Equal(t, 2, mcp.ReclaimersForTest(s), "the store stays with the handler that put it there")
+	require.NoError(t, first.Close())
+	assert.Zero(t, mcp.ReclaimersForTest(s))
+}

@@ -144,15 +144,17 @@ func (m *MemoryEventStore) uncount(session string, size int) {
 func eventAccount(session string) account { return account{"events", session} }
 
 // useBudget makes the store count its events against b, and thin them
-// when b is short, unless it counts against a budget already.
-func (m *MemoryEventStore) useBudget(b *budget) {
+// when b is short, unless it counts against a budget already. It returns
+// what takes the thinning off b again (a no-op when this call did not put
+// it there): the store keeps counting what it holds.
+func (m *MemoryEventStore) useBudget(b *budget) (stop func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.mem != nil {
-		return
+		return func() {}
 	}
 	m.mem = b
-	b.onPressure(m.thin)
+	return b.onPressure(m.thin)
 }
 
 // thin discards the older half, by bytes, of every session's events: what

@@ -146,7 +146,8 @@ type StreamableHTTPHandler struct {
 	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
 	tasks  *taskRunner // the tasks of sessions and stateless requests; nil without HTTPOptions.Tasks (the server's)
 
-	stopTasks func() // stops hearing the other replicas about tasks
+	stopTasks  func() // stops hearing the other replicas about tasks
+	stopBudget func() // takes the handler's reclaimers off the server's memory budget
 
 	stateless gate // 2026-07-28 requests running
 	listening gate // 2026-07-28 listen streams open
@@ -189,7 +190,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	h.initLimits()
 	h.self = rand.Text()
 	h.rep = newReplicas(h)
-	h.useBudget()
+	h.stopBudget = h.useBudget()
 	h.stopTasks = h.shareTasks()
 	return h
 }
@@ -689,6 +690,7 @@ func (h *StreamableHTTPHandler) Close() error {
 		h.rep.stopFanOut()
 	}
 	h.stopTasks()
+	h.stopBudget()
 	return nil
 }
 
