@@ -289,7 +289,7 @@ func runClientInterop(t *testing.T, peer interopPeer, transport string, versions
 	session, err := client.Connect(ctx, ct)
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, session.Close(), "closing the session") }()
-	t.Logf("%s over %s: protocol %s (stateless: %v), server %+v", peer.name, transport, session.ProtocolVersion(), session.Modern(), session.ServerInfo())
+	t.Logf("%s over %s: protocol %s (stateless: %v), server %+v", peer.name, transport, session.ProtocolVersion(), session.Stateless(), session.ServerInfo())
 	if versions != nil {
 		assert.Contains(t, versions, session.ProtocolVersion(), "the negotiated version is one the client offered")
 	}

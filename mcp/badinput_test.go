@@ -186,7 +186,7 @@ func TestAnEncodedBodyIs415OnEveryHTTPHandler(t *testing.T) {
 			{"rpc HTTP", rpcHTTP.URL, ping, nil},
 			{"mcp session POST", session.ts.URL, ping, map[string]string{mcp.HeaderSessionID: sessionID}},
 			{"mcp initialize", session.ts.URL, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, nil},
-			{"mcp stateless POST", session.ts.URL, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}`,
+			{"mcp stateless POST", session.ts.URL, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + statelessMeta + `}}`,
 				map[string]string{mcp.HeaderProtocolVersion: mcp.Version20260728, "Mcp-Method": "server/discover"}},
 		} {
 			t.Run(enc.value+"/"+tc.name, func(t *testing.T) {

@@ -62,7 +62,7 @@ func addCall2025(i int) string {
 }
 
 func addCall2026(i int) string {
-	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + modernMeta + `}}`
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + statelessMeta + `}}`
 }
 
 func BenchmarkHTTPToolsCallAdd2025(b *testing.B) { benchHTTPCalls(b, nil, true, addCall2025) }

@@ -62,7 +62,7 @@ func benchCalls(b *testing.B, handshake bool, call func(i int) string) {
 	cli.Close()
 }
 
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"}}`
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"}}`
 
 func BenchmarkToolsCallAdd2025(b *testing.B) {
 	benchCalls(b, true, func(i int) string {
@@ -72,7 +72,7 @@ func BenchmarkToolsCallAdd2025(b *testing.B) {
 
 func BenchmarkToolsCallAdd2026(b *testing.B) {
 	benchCalls(b, false, func(i int) string {
-		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + modernMeta + `}}`
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + statelessMeta + `}}`
 	})
 }
 

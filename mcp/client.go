@@ -161,7 +161,7 @@ func (c *Client) Connect(ctx context.Context, t ClientTransport) (*ClientSession
 
 // versions returns the versions the client speaks, split by era, each in
 // the client's order of preference.
-func (c *Client) versions() (modern, legacy []string) {
+func (c *Client) versions() (stateless, handshake []string) {
 	all := c.opts.ProtocolVersions
 	if all == nil {
 		all = append(StatelessVersions(), SupportedVersions()...)
@@ -169,18 +169,18 @@ func (c *Client) versions() (modern, legacy []string) {
 	for _, v := range all {
 		switch {
 		case slices.Contains(StatelessVersions(), v):
-			modern = append(modern, v)
+			stateless = append(stateless, v)
 		case slices.Contains(SupportedVersions(), v):
-			legacy = append(legacy, v)
+			handshake = append(handshake, v)
 		}
 	}
-	return modern, legacy
+	return stateless, handshake
 }
 
 // speaks reports whether the client speaks version v.
 func (c *Client) speaks(v string) bool {
-	modern, legacy := c.versions()
-	return slices.Contains(modern, v) || slices.Contains(legacy, v)
+	stateless, handshake := c.versions()
+	return slices.Contains(stateless, v) || slices.Contains(handshake, v)
 }
 
 // cachedEra returns the version last agreed with the server named key.

@@ -23,12 +23,12 @@ import (
 // handshake server.
 func (s *ClientSession) establish(ctx context.Context) error {
 	c := s.client
-	modern, legacy := c.versions()
-	if len(modern) == 0 && len(legacy) == 0 {
+	stateless, handshake := c.versions()
+	if len(stateless) == 0 && len(handshake) == 0 {
 		return fmt.Errorf("mcp: ClientOptions.ProtocolVersions names no version the client knows (%v)", c.opts.ProtocolVersions)
 	}
 	key := s.link.key()
-	if v, ok := c.cachedEra(key); ok && slices.Contains(legacy, v) {
+	if v, ok := c.cachedEra(key); ok && slices.Contains(handshake, v) {
 		if err := s.initialize(ctx, v); err == nil {
 			return nil
 		} else if ctx.Err() != nil {
@@ -37,15 +37,15 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		// The server changed; find out again.
 		c.forgetEra(key)
 	}
-	if len(modern) == 0 {
-		return s.initialize(ctx, legacy[0])
+	if len(stateless) == 0 {
+		return s.initialize(ctx, handshake[0])
 	}
 	_, probed := c.cachedEra(key)
 	// A version is tried at most twice: a server may refuse the first
 	// request with -32022 yet list the very version it refused (a
 	// transient refusal), and then the same version is tried once more.
 	tried := map[string]int{}
-	version := modern[0]
+	version := stateless[0]
 	for {
 		tried[version]++
 		err := s.discover(ctx, version, !probed && !s.link.isHTTP())
@@ -57,15 +57,15 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		}
 		// A result that is not a DiscoverResult (old servers and test
 		// doubles answer unknown methods with {}) says the server is not a
-		// stateless one: it is handled like any other non-modern answer.
-		supported, isModern := unsupportedVersion(err)
-		if !isModern {
-			if len(legacy) == 0 {
+		// stateless one: it is handled like any other non-stateless answer.
+		supported, isStateless := unsupportedVersion(err)
+		if !isStateless {
+			if len(handshake) == 0 {
 				return fmt.Errorf("mcp: the server did not answer server/discover as a %s server, and the client speaks no handshake version: %w", version, err)
 			}
 			c.log.Debug("mcp: server/discover failed; trying initialize", "error", err)
-			ierr := s.initialize(ctx, legacy[0])
-			if v := slowStatelessServer(err, ierr, modern, tried); v != "" {
+			ierr := s.initialize(ctx, handshake[0])
+			if v := slowStatelessServer(err, ierr, stateless, tried); v != "" {
 				// The probe ran out of time, yet the server refuses the
 				// handshake naming a stateless version we speak: it is a
 				// stateless server that was slow to answer. Discover again,
@@ -77,7 +77,7 @@ func (s *ClientSession) establish(ctx context.Context) error {
 			return ierr
 		}
 		next := ""
-		for _, v := range append(slices.Clone(modern), legacy...) {
+		for _, v := range append(slices.Clone(stateless), handshake...) {
 			if slices.Contains(supported, v) && tried[v] < 2 {
 				next = v
 				break
@@ -87,8 +87,8 @@ func (s *ClientSession) establish(ctx context.Context) error {
 		case next == "" && slices.Contains(supported, version):
 			return fmt.Errorf("mcp: the server refused protocol version %s twice while listing it as supported (%v): %w", version, supported, err)
 		case next == "":
-			return fmt.Errorf("mcp: the server speaks %v and the client %v: no version in common", supported, append(modern, legacy...))
-		case slices.Contains(legacy, next):
+			return fmt.Errorf("mcp: the server speaks %v and the client %v: no version in common", supported, append(stateless, handshake...))
+		case slices.Contains(handshake, next):
 			return s.initialize(ctx, next)
 		}
 		version = next
@@ -99,7 +99,7 @@ func (s *ClientSession) establish(ctx context.Context) error {
 // when the server/discover probe timed out (probeErr) and initialize was
 // then refused with -32022 listing a stateless version the client speaks
 // and has not tried twice; "" otherwise.
-func slowStatelessServer(probeErr, initErr error, modern []string, tried map[string]int) string {
+func slowStatelessServer(probeErr, initErr error, stateless []string, tried map[string]int) string {
 	if !errors.Is(probeErr, context.DeadlineExceeded) {
 		return ""
 	}
@@ -107,7 +107,7 @@ func slowStatelessServer(probeErr, initErr error, modern []string, tried map[str
 	if !ok {
 		return ""
 	}
-	for _, v := range modern {
+	for _, v := range stateless {
 		if slices.Contains(supported, v) && tried[v] < 2 {
 			return v
 		}
@@ -159,7 +159,7 @@ func (s *ClientSession) discover(ctx context.Context, version string, probe bool
 		return &InvalidResultError{Method: "server/discover", Version: version, Err: err}
 	}
 	s.mu.Lock()
-	s.version, s.modern, s.schema = version, true, vs
+	s.version, s.stateless, s.schema = version, true, vs
 	s.caps, s.instructions = &caps, res.Instructions
 	if res.Meta != nil && res.Meta.ServerInfo != nil {
 		var info Implementation
@@ -197,7 +197,7 @@ func (s *ClientSession) initialize(ctx context.Context, version string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.version, s.modern, s.schema = res.ProtocolVersion, false, vs
+	s.version, s.stateless, s.schema = res.ProtocolVersion, false, vs
 	s.caps, s.info, s.instructions = &res.Capabilities, &res.ServerInfo, res.Instructions
 	s.mu.Unlock()
 	if err := s.conn.Notify(ctx, "notifications/initialized", struct{}{}); err != nil {

@@ -21,7 +21,7 @@ import (
 func TestClientDetectsAStatelessServer(t *testing.T) {
 	f := connect(t, newServer(t, &mcp.ServerOptions{Instructions: "be nice"}), nil)
 	s := f.session
-	assert.True(t, s.Modern())
+	assert.True(t, s.Stateless())
 	assert.Equal(t, mcp.Version20260728, s.ProtocolVersion())
 	require.NotNil(t, s.ServerCapabilities())
 	assert.NotNil(t, s.ServerCapabilities().Tools)
@@ -46,7 +46,7 @@ func TestClientDetectsAStatelessServer(t *testing.T) {
 // initialize and takes the one the server picks.
 func TestClientOpensASessionWithAHandshakeOnlyServer(t *testing.T) {
 	f := connect(t, newServer(t, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20250618}}), nil)
-	assert.False(t, f.session.Modern())
+	assert.False(t, f.session.Stateless())
 	assert.Equal(t, mcp.Version20250618, f.session.ProtocolVersion())
 	assert.Equal(t, []string{"server/discover", "initialize", "notifications/initialized"}, f.wire.methods())
 	init := f.wire.requests("initialize")[0]
@@ -76,7 +76,7 @@ func TestClientRetriesDiscoveryWithAVersionTheServerLists(t *testing.T) {
 	s, err := c.Connect(bg(t), tr)
 	require.NoError(t, err)
 	defer s.Close()
-	assert.True(t, s.Modern())
+	assert.True(t, s.Stateless())
 	assert.Equal(t, []string{"2026-07-28"}, asked)
 	assert.NotContains(t, log.methods(), "initialize")
 }
@@ -96,7 +96,7 @@ func TestClientRetriesTheRefusedVersionOnceWhenTheServerListsIt(t *testing.T) {
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
 	require.NoError(t, err)
 	defer s.Close()
-	assert.True(t, s.Modern())
+	assert.True(t, s.Stateless())
 	assert.Equal(t, []string{"server/discover", "server/discover"}, log.methods())
 
 	// A server that keeps refusing the version it lists is given up on after
@@ -131,7 +131,7 @@ func TestClientFallsBackToInitializeWhenDiscoveryTimesOut(t *testing.T) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{DiscoverTimeout: 50 * time.Millisecond})
 	deaf := func(msg []byte) bool { return strings.Contains(string(msg), `"server/discover"`) }
 	f := connectWith(t, c, s, connectOptions{key: "deaf-server", dropServer: deaf})
-	assert.False(t, f.session.Modern())
+	assert.False(t, f.session.Stateless())
 	assert.Equal(t, mcp.LatestVersion, f.session.ProtocolVersion())
 	assert.Equal(t, []string{"server/discover", "initialize", "notifications/initialized"}, f.wire.methods())
 
@@ -139,7 +139,7 @@ func TestClientFallsBackToInitializeWhenDiscoveryTimesOut(t *testing.T) {
 	assert.Equal(t, []string{"initialize", "notifications/initialized"}, again.wire.methods())
 }
 
-// A legacy server answering server/discover with -32601 gets initialize at
+// A handshake server answering server/discover with -32601 gets initialize at
 // once, whatever the error code (here also -32602 and -32000).
 func TestClientFallsBackToInitializeOnAnyOtherError(t *testing.T) {
 	for _, code := range []int{rpc.CodeMethodNotFound, rpc.CodeInvalidParams, -32000} {
@@ -204,7 +204,7 @@ func TestClientTakesAnInvalidDiscoveryResultForAnOldServer(t *testing.T) {
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
 	require.NoError(t, err)
 	defer s.Close()
-	assert.False(t, s.Modern())
+	assert.False(t, s.Stateless())
 	assert.Equal(t, "2025-11-25", s.ProtocolVersion())
 	assert.Equal(t, []string{"server/discover", "initialize", "notifications/initialized"}, log.methods())
 }
@@ -273,7 +273,7 @@ func TestClientDiscoversAgainWhenASlowStatelessServerRefusesInitialize(t *testin
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{DiscoverTimeout: 30 * time.Millisecond}).Connect(bg(t), tr)
 	require.NoError(t, err)
 	defer s.Close()
-	assert.True(t, s.Modern())
+	assert.True(t, s.Stateless())
 	assert.Equal(t, []string{"server/discover", "initialize", "server/discover"}, log.methods())
 
 	// A handshake server refusing the version in initialize is not

@@ -16,14 +16,14 @@ import (
 // generated callbacks registration (params validated against the era's
 // schema) over the session found in the context.
 var (
-	legacyClientRouter = sync.OnceValue(func() *rpc.Router {
+	handshakeClientRouter = sync.OnceValue(func() *rpc.Router {
 		r := rpc.NewRouter()
-		v20251125.RegisterMCPCallbacks(r, legacyCallbacks{})
+		v20251125.RegisterMCPCallbacks(r, handshakeCallbacks{})
 		return r
 	})
-	modernClientRouter = sync.OnceValue(func() *rpc.Router {
+	statelessClientRouter = sync.OnceValue(func() *rpc.Router {
 		r := rpc.NewRouter()
-		v20260728.RegisterMCPCallbacks(r, modernCallbacks{})
+		v20260728.RegisterMCPCallbacks(r, statelessCallbacks{})
 		return r
 	})
 )
@@ -41,10 +41,10 @@ func clientSessionFrom(ctx context.Context) *ClientSession {
 // be cancelled by the server's notifications/cancelled.
 func (s *ClientSession) handle(ctx context.Context, req *rpc.Request) (any, error) {
 	ctx = context.WithValue(ctx, clientSessionKey{}, s)
-	_, modern := s.state()
-	router := legacyClientRouter()
-	if modern {
-		router = modernClientRouter()
+	_, stateless := s.state()
+	router := handshakeClientRouter()
+	if stateless {
+		router = statelessClientRouter()
 	}
 	if req.IsNotification() {
 		return s.dispatch(ctx, router, req)
@@ -101,7 +101,7 @@ func (s *ClientSession) abandoned(_ context.Context, id rpc.ID, method string) {
 	if s.link.cancel(id) {
 		return
 	}
-	if s.Modern() && s.link.isHTTP() {
+	if s.Stateless() && s.link.isHTTP() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -155,22 +155,22 @@ func (s *ClientSession) onProgress(ctx context.Context, p *ProgressNotificationP
 	}
 }
 
-// legacyCallbacks serves a handshake server's requests and notifications.
-type legacyCallbacks struct {
+// handshakeCallbacks serves a handshake server's requests and notifications.
+type handshakeCallbacks struct {
 	v20251125.UnimplementedMCPCallbacks
 }
 
-func (legacyCallbacks) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
+func (handshakeCallbacks) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
 	return &EmptyResult{}, nil
 }
 
-func (legacyCallbacks) SamplingCreateMessage(ctx context.Context, p *CreateMessageRequestParams) (*CreateMessageResult, error) {
+func (handshakeCallbacks) SamplingCreateMessage(ctx context.Context, p *CreateMessageRequestParams) (*CreateMessageResult, error) {
 	s := clientSessionFrom(ctx)
 	res, err := s.sample(ctx, p)
 	return downgradeSamplingResult(res, featuresOf(s.ProtocolVersion())), err
 }
 
-func (legacyCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestParams) (*ElicitResult, error) {
+func (handshakeCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestParams) (*ElicitResult, error) {
 	s := clientSessionFrom(ctx)
 	res, err := s.elicit(ctx, p)
 	if err != nil {
@@ -179,61 +179,61 @@ func (legacyCallbacks) ElicitationCreate(ctx context.Context, p *ElicitRequestPa
 	return res, err
 }
 
-func (legacyCallbacks) RootsList(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
+func (handshakeCallbacks) RootsList(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
 	s := clientSessionFrom(ctx)
 	res, err := s.roots(ctx)
 	return downgradeRoots(res, featuresOf(s.ProtocolVersion())), err
 }
 
-func (legacyCallbacks) NotificationsCancelled(ctx context.Context, p *CancelledNotificationParams) error {
+func (handshakeCallbacks) NotificationsCancelled(ctx context.Context, p *CancelledNotificationParams) error {
 	if p.RequestID != nil {
 		clientSessionFrom(ctx).cancelled(*p.RequestID)
 	}
 	return nil
 }
 
-func (legacyCallbacks) NotificationsProgress(ctx context.Context, p *ProgressNotificationParams) error {
+func (handshakeCallbacks) NotificationsProgress(ctx context.Context, p *ProgressNotificationParams) error {
 	clientSessionFrom(ctx).onProgress(ctx, p)
 	return nil
 }
 
-func (legacyCallbacks) NotificationsMessage(ctx context.Context, p *LoggingMessageNotificationParams) error {
+func (handshakeCallbacks) NotificationsMessage(ctx context.Context, p *LoggingMessageNotificationParams) error {
 	if h := clientSessionFrom(ctx).client.opts.OnLog; h != nil {
 		h(ctx, p)
 	}
 	return nil
 }
 
-func (legacyCallbacks) NotificationsToolsListChanged(ctx context.Context, _ *NotificationParams) error {
+func (handshakeCallbacks) NotificationsToolsListChanged(ctx context.Context, _ *NotificationParams) error {
 	callIf(ctx, clientSessionFrom(ctx).client.opts.OnToolsListChanged)
 	return nil
 }
 
-func (legacyCallbacks) NotificationsPromptsListChanged(ctx context.Context, _ *NotificationParams) error {
+func (handshakeCallbacks) NotificationsPromptsListChanged(ctx context.Context, _ *NotificationParams) error {
 	callIf(ctx, clientSessionFrom(ctx).client.opts.OnPromptsListChanged)
 	return nil
 }
 
-func (legacyCallbacks) NotificationsResourcesListChanged(ctx context.Context, _ *NotificationParams) error {
+func (handshakeCallbacks) NotificationsResourcesListChanged(ctx context.Context, _ *NotificationParams) error {
 	callIf(ctx, clientSessionFrom(ctx).client.opts.OnResourcesListChanged)
 	return nil
 }
 
-func (legacyCallbacks) NotificationsResourcesUpdated(ctx context.Context, p *ResourceUpdatedNotificationParams) error {
+func (handshakeCallbacks) NotificationsResourcesUpdated(ctx context.Context, p *ResourceUpdatedNotificationParams) error {
 	if h := clientSessionFrom(ctx).client.opts.OnResourceUpdated; h != nil {
 		h(ctx, p)
 	}
 	return nil
 }
 
-func (legacyCallbacks) NotificationsElicitationComplete(ctx context.Context, p *ElicitationCompleteNotificationParams) error {
+func (handshakeCallbacks) NotificationsElicitationComplete(ctx context.Context, p *ElicitationCompleteNotificationParams) error {
 	if h := clientSessionFrom(ctx).client.opts.OnElicitationComplete; h != nil {
 		h(ctx, p)
 	}
 	return nil
 }
 
-func (legacyCallbacks) NotificationsTasksStatus(context.Context, *TaskStatusNotificationParams) error {
+func (handshakeCallbacks) NotificationsTasksStatus(context.Context, *TaskStatusNotificationParams) error {
 	return nil
 }
 
@@ -244,19 +244,19 @@ func callIf(ctx context.Context, f func(context.Context)) {
 	}
 }
 
-// modernCallbacks serves what a stateless server sends: notifications
+// statelessCallbacks serves what a stateless server sends: notifications
 // about a request (progress, log), on a listen stream (acknowledgement,
 // changes), and notifications/cancelled ending a listen on a stream.
-type modernCallbacks struct {
+type statelessCallbacks struct {
 	v20260728.UnimplementedMCPCallbacks
 }
 
-func (modernCallbacks) NotificationsCancelled(ctx context.Context, p *v20260728.CancelledNotificationParams) error {
+func (statelessCallbacks) NotificationsCancelled(ctx context.Context, p *v20260728.CancelledNotificationParams) error {
 	clientSessionFrom(ctx).cancelled(p.RequestID)
 	return nil
 }
 
-func (modernCallbacks) NotificationsProgress(ctx context.Context, p *v20260728.ProgressNotificationParams) error {
+func (statelessCallbacks) NotificationsProgress(ctx context.Context, p *v20260728.ProgressNotificationParams) error {
 	var q ProgressNotificationParams
 	if err := convertJSON(p, &q); err != nil {
 		return err
@@ -265,7 +265,7 @@ func (modernCallbacks) NotificationsProgress(ctx context.Context, p *v20260728.P
 	return nil
 }
 
-func (modernCallbacks) NotificationsMessage(ctx context.Context, p *v20260728.LoggingMessageNotificationParams) error {
+func (statelessCallbacks) NotificationsMessage(ctx context.Context, p *v20260728.LoggingMessageNotificationParams) error {
 	h := clientSessionFrom(ctx).client.opts.OnLog
 	var q LoggingMessageNotificationParams
 	if h == nil || convertJSON(p, &q) != nil {
@@ -275,7 +275,7 @@ func (modernCallbacks) NotificationsMessage(ctx context.Context, p *v20260728.Lo
 	return nil
 }
 
-func (modernCallbacks) NotificationsSubscriptionsAcknowledged(ctx context.Context, p *v20260728.SubscriptionsAcknowledgedNotificationParams) error {
+func (statelessCallbacks) NotificationsSubscriptionsAcknowledged(ctx context.Context, p *v20260728.SubscriptionsAcknowledgedNotificationParams) error {
 	if p.Meta == nil || p.Meta.SubscriptionID == nil {
 		return nil
 	}
@@ -283,22 +283,22 @@ func (modernCallbacks) NotificationsSubscriptionsAcknowledged(ctx context.Contex
 	return nil
 }
 
-func (modernCallbacks) NotificationsToolsListChanged(ctx context.Context, _ *v20260728.NotificationParams) error {
+func (statelessCallbacks) NotificationsToolsListChanged(ctx context.Context, _ *v20260728.NotificationParams) error {
 	callIf(ctx, clientSessionFrom(ctx).client.opts.OnToolsListChanged)
 	return nil
 }
 
-func (modernCallbacks) NotificationsPromptsListChanged(ctx context.Context, _ *v20260728.NotificationParams) error {
+func (statelessCallbacks) NotificationsPromptsListChanged(ctx context.Context, _ *v20260728.NotificationParams) error {
 	callIf(ctx, clientSessionFrom(ctx).client.opts.OnPromptsListChanged)
 	return nil
 }
 
-func (modernCallbacks) NotificationsResourcesListChanged(ctx context.Context, _ *v20260728.NotificationParams) error {
+func (statelessCallbacks) NotificationsResourcesListChanged(ctx context.Context, _ *v20260728.NotificationParams) error {
 	callIf(ctx, clientSessionFrom(ctx).client.opts.OnResourcesListChanged)
 	return nil
 }
 
-func (modernCallbacks) NotificationsResourcesUpdated(ctx context.Context, p *v20260728.ResourceUpdatedNotificationParams) error {
+func (statelessCallbacks) NotificationsResourcesUpdated(ctx context.Context, p *v20260728.ResourceUpdatedNotificationParams) error {
 	h := clientSessionFrom(ctx).client.opts.OnResourceUpdated
 	var q ResourceUpdatedNotificationParams
 	if h == nil || convertJSON(p, &q) != nil {

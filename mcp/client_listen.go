@@ -56,11 +56,11 @@ func (s *ClientSession) Listen(ctx context.Context, f *ListenFilter) error {
 	if f == nil {
 		f = &ListenFilter{}
 	}
-	vs, modern := s.state()
+	vs, stateless := s.state()
 	if vs == nil {
 		return errors.New("mcp: Listen before the session is established")
 	}
-	if !modern {
+	if !stateless {
 		_, err := vs.clientMethod(v20260728.MethodSubscriptionsListen)
 		return err
 	}

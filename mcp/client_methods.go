@@ -32,7 +32,7 @@ func (s *ClientSession) Discover(ctx context.Context) (*v20260728.DiscoverResult
 // correctly.
 func (s *ClientSession) ListTools(ctx context.Context, p *PaginatedRequestParams) (*ListToolsResult, error) {
 	res, err := s.calls.ToolsList(ctx, orEmpty(p))
-	if err != nil || !s.Modern() || !s.link.isHTTP() {
+	if err != nil || !s.Stateless() || !s.link.isHTTP() {
 		return res, err
 	}
 	kept := res.Tools[:0:0]
@@ -143,8 +143,8 @@ func (s *ClientSession) SetLoggingLevel(ctx context.Context, level LoggingLevel)
 	if severity(level) < 0 {
 		return fmt.Errorf("mcp: unknown logging level %q", level)
 	}
-	vs, modern := s.state()
-	if modern {
+	vs, stateless := s.state()
+	if stateless {
 		if caps := s.ServerCapabilities(); caps == nil || caps.Logging == nil {
 			return fmt.Errorf("mcp: the server does not offer logging (protocol version %s)", vs.version)
 		}

@@ -307,8 +307,8 @@ func TestResultCacheHintReadsTheHints(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, mcp.CacheHint{TTL: 1500 * time.Millisecond, Scope: mcp.CachePublic}, hint)
 
-	legacy := connect(t, srv, versionOptions(mcp.Version20251125)).session
-	res, err = legacy.ListTools(bg(t), nil)
+	handshake := connect(t, srv, versionOptions(mcp.Version20251125)).session
+	res, err = handshake.ListTools(bg(t), nil)
 	require.NoError(t, err)
 	_, ok = mcp.ResultCacheHint(res.Extra)
 	assert.False(t, ok)

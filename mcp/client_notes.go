@@ -81,10 +81,10 @@ func (q *noteQueue) close() {
 func (s *ClientSession) runNotes() {
 	ctx := context.WithValue(context.Background(), clientSessionKey{}, s)
 	for n := s.notes.pop(); n != nil; n = s.notes.pop() {
-		_, modern := s.state()
-		router := legacyClientRouter()
-		if modern {
-			router = modernClientRouter()
+		_, stateless := s.state()
+		router := handshakeClientRouter()
+		if stateless {
+			router = statelessClientRouter()
 		}
 		if _, err := s.dispatch(ctx, router, n); err != nil {
 			s.log.Debug("mcp: a notification from the server was not handled", "method", n.Method, "error", err)

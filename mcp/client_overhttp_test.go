@@ -67,7 +67,7 @@ func TestClientOverHTTPFindsAHandshakeServer(t *testing.T) {
 	for range 2 {
 		s, err := c.Connect(bg(t), &mcp.StreamableHTTPTransport{URL: url})
 		require.NoError(t, err)
-		assert.False(t, s.Modern())
+		assert.False(t, s.Stateless())
 		assert.Equal(t, mcp.Version20251125, s.ProtocolVersion())
 		require.NoError(t, s.Ping(bg(t)))
 		require.NoError(t, s.Close())
@@ -94,7 +94,7 @@ func TestClientOverStatelessHTTPNotifications(t *testing.T) {
 	}).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: url})
 	require.NoError(t, err)
 	defer s.Close()
-	require.True(t, s.Modern())
+	require.True(t, s.Stateless())
 	require.NoError(t, s.SetLoggingLevel(bg(t), "info"))
 	var mu sync.Mutex
 	var progress []float64

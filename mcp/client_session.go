@@ -33,7 +33,7 @@ type ClientSession struct {
 
 	mu           sync.Mutex
 	version      string // "" while connecting
-	modern       bool
+	stateless    bool
 	schema       *versionSchema
 	caps         *ServerCapabilities
 	info         *Implementation
@@ -67,12 +67,12 @@ func (s *ClientSession) ProtocolVersion() string {
 	return s.version
 }
 
-// Modern reports whether the session speaks the stateless protocol
+// Stateless reports whether the session speaks the stateless protocol
 // (2026-07-28): no initialize, every request on its own.
-func (s *ClientSession) Modern() bool {
+func (s *ClientSession) Stateless() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.modern
+	return s.stateless
 }
 
 // ServerCapabilities returns what the server offers, from its initialize
@@ -116,18 +116,18 @@ func (s *ClientSession) Wait() error {
 func (s *ClientSession) state() (*versionSchema, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.schema, s.modern
+	return s.schema, s.stateless
 }
 
 // sessionCaller sends the generated client's calls through the session.
 type sessionCaller struct{ s *ClientSession }
 
 func (c sessionCaller) Call(ctx context.Context, method string, params, result any) error {
-	vs, modern := c.s.state()
+	vs, stateless := c.s.state()
 	if vs == nil {
 		return fmt.Errorf("mcp: %s before the session is established", method)
 	}
-	return c.s.call(ctx, vs, modern, method, params, result)
+	return c.s.call(ctx, vs, stateless, method, params, result)
 }
 
 func (c sessionCaller) Notify(ctx context.Context, method string, params any) error {
@@ -148,11 +148,11 @@ func (c sessionCaller) Notify(ctx context.Context, method string, params any) er
 // result: the method must exist in the version; a stateless request gets
 // its _meta; input_required answers are served and the request retried; the
 // result must validate against the version's schema.
-func (s *ClientSession) call(ctx context.Context, vs *versionSchema, modern bool, method string, params, result any) error {
+func (s *ClientSession) call(ctx context.Context, vs *versionSchema, stateless bool, method string, params, result any) error {
 	if _, err := vs.clientMethod(method); err != nil {
 		return err
 	}
-	raw, err := s.roundTrips(ctx, vs, modern, method, params)
+	raw, err := s.roundTrips(ctx, vs, stateless, method, params)
 	if err != nil {
 		return err
 	}
@@ -169,8 +169,8 @@ func (s *ClientSession) call(ctx context.Context, vs *versionSchema, modern bool
 // 2026-07-28 once per round of input the server asks for (each round a new
 // request with a new id, carrying the answers and the echoed state), up to
 // ClientOptions.MaxInputRounds rounds.
-func (s *ClientSession) roundTrips(ctx context.Context, vs *versionSchema, modern bool, method string, params any) (json.RawMessage, error) {
-	members, err := s.paramsOf(ctx, vs, modern, params)
+func (s *ClientSession) roundTrips(ctx context.Context, vs *versionSchema, stateless bool, method string, params any) (json.RawMessage, error) {
+	members, err := s.paramsOf(ctx, vs, stateless, params)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: %w", method, err)
 	}
@@ -184,8 +184,8 @@ func (s *ClientSession) roundTrips(ctx context.Context, vs *versionSchema, moder
 			return nil, err
 		}
 		asks := false
-		if modern {
-			raw, asks = completeModernResult(method, raw)
+		if stateless {
+			raw, asks = completeStatelessResult(method, raw)
 		}
 		if err := vs.checkResult(method, raw); err != nil {
 			return nil, &InvalidResultError{Method: method, Version: vs.version, Err: err}
@@ -239,7 +239,7 @@ func (p paramMembers) progressToken() (string, bool) {
 // _meta: in 2026-07-28 the version, the client's capabilities and identity
 // and the session's log level; in both eras a progress token when ctx
 // carries a progress handler.
-func (s *ClientSession) paramsOf(ctx context.Context, vs *versionSchema, modern bool, params any) (paramMembers, error) {
+func (s *ClientSession) paramsOf(ctx context.Context, vs *versionSchema, stateless bool, params any) (paramMembers, error) {
 	members := paramMembers{}
 	if params != nil {
 		b, err := json.Marshal(params)
@@ -258,7 +258,7 @@ func (s *ClientSession) paramsOf(ctx context.Context, vs *versionSchema, modern 
 			return nil, fmt.Errorf("params._meta must be a JSON object: %w", err)
 		}
 	}
-	if modern {
+	if stateless {
 		meta[metaProtocolVersion] = rawJSON(vs.version)
 		meta[metaClientCapabilities] = rawJSON(s.client.statelessCapabilities())
 		meta[metaClientInfo] = rawJSON(s.client.info)
@@ -281,12 +281,12 @@ func (s *ClientSession) paramsOf(ctx context.Context, vs *versionSchema, modern 
 	return members, nil
 }
 
-// completeModernResult reads a 2026-07-28 result the way the protocol
+// completeStatelessResult reads a 2026-07-28 result the way the protocol
 // tells clients to: a result without resultType (an older server) is
 // complete, and a cacheable result without caching hints may not be
 // reused (ttlMs 0, private). asks reports whether the result asks for
 // input (resultType input_required).
-func completeModernResult(method string, raw json.RawMessage) (_ json.RawMessage, asks bool) {
+func completeStatelessResult(method string, raw json.RawMessage) (_ json.RawMessage, asks bool) {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(raw, &members) != nil || members == nil {
 		return raw, false

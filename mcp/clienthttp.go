@@ -78,13 +78,13 @@ type httpLink struct {
 
 // outRequest is a request POSTed by the link and not answered yet.
 type outRequest struct {
-	id       rpc.ID
-	method   string
-	msg      []byte
-	modern   bool               // a 2026-07-28 request
-	session  string             // the session id it was sent with
-	stop     context.CancelFunc // ends its POST and any resumption
-	answered chan struct{}      // closed when its response was received
+	id        rpc.ID
+	method    string
+	msg       []byte
+	stateless bool               // a 2026-07-28 request
+	session   string             // the session id it was sent with
+	stop      context.CancelFunc // ends its POST and any resumption
+	answered  chan struct{}      // closed when its response was received
 }
 
 // isHTTP reports true: era detection reads HTTP statuses.
@@ -113,7 +113,7 @@ func (l *httpLink) Write(ctx context.Context, msg []byte) error {
 		l.mu.Unlock()
 		return fb.Write(ctx, msg)
 	}
-	version := modernVersionIn(m.Params)
+	version := statelessVersionIn(m.Params)
 	if m.kind() == wireRequest {
 		r := l.startRequest(ctx, &m, msg, version)
 		l.mu.Unlock()
@@ -142,7 +142,7 @@ func (l *httpLink) messageHeaders(m *wireMessage, version string) http.Header {
 	h := http.Header{}
 	if version != "" {
 		if m.kind() == wireRequest {
-			setModernHeaders(h, m.Method, m.Params, version, func(name string) []headerParam { return l.tools[name] })
+			setStatelessHeaders(h, m.Method, m.Params, version, func(name string) []headerParam { return l.tools[name] })
 		} else {
 			h.Set(HeaderProtocolVersion, version)
 			h.Set(HeaderMethod, m.Method)
@@ -188,7 +188,7 @@ func (l *httpLink) startRequest(ctx context.Context, m *wireMessage, msg []byte,
 	pctx, cancel := context.WithCancel(base)
 	unlink := context.AfterFunc(l.ctx, cancel)
 	r := &outRequest{
-		id: id, method: m.Method, msg: msg, modern: version != "", session: l.sessionID,
+		id: id, method: m.Method, msg: msg, stateless: version != "", session: l.sessionID,
 		stop:     func() { unlink(); cancel() },
 		answered: make(chan struct{}),
 	}
@@ -217,7 +217,7 @@ func (l *httpLink) cancel(id rpc.ID) bool {
 	// resumed for it.
 	delete(l.reqs, idKey(id))
 	l.mu.Unlock()
-	if !r.modern {
+	if !r.stateless {
 		return false
 	}
 	r.stop()
@@ -251,7 +251,7 @@ func (l *httpLink) learn(r *outRequest, m *wireMessage) {
 		return
 	}
 	switch {
-	case r.method == "initialize" && !r.modern:
+	case r.method == "initialize" && !r.stateless:
 		var res struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
@@ -298,7 +298,7 @@ func (l *httpLink) expire(sid string) {
 	l.stopGet()
 	var waiting []*outRequest
 	for key, r := range l.reqs {
-		if !r.modern && r.session == sid {
+		if !r.stateless && r.session == sid {
 			waiting = append(waiting, r)
 			delete(l.reqs, key)
 		}

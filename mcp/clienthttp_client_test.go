@@ -31,7 +31,7 @@ func TestClientOverStreamableHTTPSpeaks20260728WithOurServer(t *testing.T) {
 		c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 		s, err := c.Connect(chCtx(t), &mcp.StreamableHTTPTransport{URL: o.ts.URL})
 		require.NoError(t, err)
-		assert.True(t, s.Modern())
+		assert.True(t, s.Stateless())
 		assert.Equal(t, mcp.Version20260728, s.ProtocolVersion())
 
 		_, err = s.ListTools(chCtx(t), nil)
@@ -70,7 +70,7 @@ func TestClientOverStreamableHTTPRunsAHandshakeSessionWithOurServer(t *testing.T
 		})
 		s, err := c.Connect(chCtx(t), &mcp.StreamableHTTPTransport{URL: o.ts.URL})
 		require.NoError(t, err)
-		assert.False(t, s.Modern())
+		assert.False(t, s.Stateless())
 		assert.Equal(t, mcp.Version20251125, s.ProtocolVersion())
 
 		res, err := s.CallTool(chCtx(t), &mcp.CallToolRequestParams{Name: "roots"})

@@ -94,7 +94,7 @@ func TestStreamableHTTPClientTurnsHTTPErrorsIntoHTTPStatusError(t *testing.T) {
 	}{
 		{"400 with a JSON-RPC error of id null", http.StatusBadRequest, "application/json",
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad request"}}`, rpc.CodeInvalidRequest},
-		{"400 with a modern version error", http.StatusBadRequest, "application/json",
+		{"400 with a stateless version error", http.StatusBadRequest, "application/json",
 			`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported","data":{"supported":["2026-07-28"],"requested":"x"}}}`, mcp.CodeUnsupportedVersion},
 		{"404 with -32601", http.StatusNotFound, "application/json",
 			`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found"}}`, rpc.CodeMethodNotFound},
@@ -113,7 +113,7 @@ func TestStreamableHTTPClientTurnsHTTPErrorsIntoHTTPStatusError(t *testing.T) {
 				io.WriteString(w, tt.body)
 			}))
 			c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL}, nil)
-			_, err := c.call(t, "server/discover", chModern(nil))
+			_, err := c.call(t, "server/discover", chStateless(nil))
 			var herr *mcp.HTTPStatusError
 			require.ErrorAs(t, err, &herr)
 			assert.Equal(t, tt.status, herr.StatusCode)
@@ -184,7 +184,7 @@ func TestStreamableHTTPClientFailsAnswersWithoutTheResponse(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			io.WriteString(w, "<html>")
 		}, `Content-Type "text/html"`},
-		{"202 to a 2026-07-28 request", chModern(nil), func(w http.ResponseWriter) { w.WriteHeader(http.StatusAccepted) }, "without answering it"},
+		{"202 to a 2026-07-28 request", chStateless(nil), func(w http.ResponseWriter) { w.WriteHeader(http.StatusAccepted) }, "without answering it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

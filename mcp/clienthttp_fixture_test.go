@@ -90,9 +90,9 @@ func (c *chLinked) handshake(t *testing.T, v string) {
 	require.NoError(t, c.conn.Notify(chCtx(t), "notifications/initialized", map[string]any{}))
 }
 
-// chModern returns params for a 2026-07-28 request: p with the _meta a
+// chStateless returns params for a 2026-07-28 request: p with the _meta a
 // stateless request carries.
-func chModern(p map[string]any) map[string]any {
+func chStateless(p map[string]any) map[string]any {
 	if p == nil {
 		p = map[string]any{}
 	}

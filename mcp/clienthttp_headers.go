@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// modernVersionIn returns the protocol version a request's params._meta
+// statelessVersionIn returns the protocol version a request's params._meta
 // names (2026-07-28 and later), or "" for a handshake-era message.
-func modernVersionIn(params json.RawMessage) string {
+func statelessVersionIn(params json.RawMessage) string {
 	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return ""
 	}
@@ -27,12 +27,12 @@ func modernVersionIn(params json.RawMessage) string {
 	return v
 }
 
-// setModernHeaders puts on h the headers a 2026-07-28 request mirrors
+// setStatelessHeaders puts on h the headers a 2026-07-28 request mirrors
 // from its body: MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call,
 // prompts/get and resources/read, and for tools/call an Mcp-Param-* header
 // for each argument the tool's x-mcp-header annotations name (tool returns
 // them; an argument that is absent or null gets none).
-func setModernHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) {
+func setStatelessHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) {
 	h.Set(HeaderProtocolVersion, version)
 	h.Set(HeaderMethod, method)
 	var body struct {

@@ -34,7 +34,7 @@ func TestStreamableHTTPClientMirrors20260728RequestsInHeaders(t *testing.T) {
 		writeJSON(w, http.StatusOK, chResult(m.ID, `{"content":[],"resultType":"complete"}`))
 	}))
 	c := chConnect(t, &mcp.StreamableHTTPTransport{URL: ts.URL}, nil)
-	_, err := c.call(t, "tools/list", chModern(nil))
+	_, err := c.call(t, "tools/list", chStateless(nil))
 	require.NoError(t, err)
 	list := rec.last(t, "tools/list").Header
 	assert.Equal(t, mcp.Version20260728, list.Get(mcp.HeaderProtocolVersion))
@@ -78,7 +78,7 @@ func TestStreamableHTTPClientMirrors20260728RequestsInHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.call(t, tt.method, chModern(tt.params))
+			_, err := c.call(t, tt.method, chStateless(tt.params))
 			require.NoError(t, err)
 			h := rec.last(t, tt.method).Header
 			assert.Equal(t, mcp.Version20260728, h.Get(mcp.HeaderProtocolVersion))

@@ -87,7 +87,7 @@ func (l *httpLink) post(ctx context.Context, r *outRequest, h http.Header) {
 		l.refused(ctx, r, resp)
 		return
 	}
-	if r.method == "initialize" && !r.modern {
+	if r.method == "initialize" && !r.stateless {
 		if sid := resp.Header.Get(HeaderSessionID); sid != "" {
 			l.mu.Lock()
 			l.sessionID = sid
@@ -96,7 +96,7 @@ func (l *httpLink) post(ctx context.Context, r *outRequest, h http.Header) {
 	}
 	switch mt := mediaType(resp); {
 	case resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent:
-		if r.modern {
+		if r.stateless {
 			l.failRequest(r, fmt.Errorf("mcp: the server accepted %s (HTTP %d) without answering it", r.method, resp.StatusCode))
 		}
 		// A handshake-era answer may still come on the GET stream.
@@ -191,7 +191,7 @@ func (l *httpLink) readPostStream(ctx context.Context, r *outRequest, body io.Re
 	case !l.pending(r) || ctx.Err() != nil:
 	case errors.Is(err, rpc.ErrMessageTooLarge):
 		l.failRequest(r, err)
-	case r.modern:
+	case r.stateless:
 		l.failRequest(r, fmt.Errorf("mcp: the response stream of %s ended before its response, and 2026-07-28 streams cannot be resumed: %w", r.method, noEOF(err)))
 	case st.lastID == "":
 		l.failRequest(r, fmt.Errorf("mcp: the response stream of %s ended before its response and named no event to resume from: %w", r.method, noEOF(err)))
@@ -276,11 +276,11 @@ func (l *httpLink) get(ctx context.Context, lastID string) (*http.Response, erro
 // *HTTPStatusError.
 func (l *httpLink) refused(ctx context.Context, r *outRequest, resp *http.Response) {
 	herr := statusError(resp)
-	if resp.StatusCode == http.StatusNotFound && !r.modern && r.session != "" {
+	if resp.StatusCode == http.StatusNotFound && !r.stateless && r.session != "" {
 		l.expire(r.session)
 		return
 	}
-	if l.fallback && !r.modern && r.method == "initialize" && oldServerStatus(resp.StatusCode) {
+	if l.fallback && !r.stateless && r.method == "initialize" && oldServerStatus(resp.StatusCode) {
 		if m, ok := parseWire(herr.Body); !ok || m.kind() != wireResponse {
 			l.fallBack(ctx, r, herr)
 			return

@@ -113,7 +113,7 @@ func TestStreamableHTTPClientFailsAStreamThatCannotBeResumed(t *testing.T) {
 		{"handshake era, no event id", nil,
 			"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":1}}\n\n",
 			"named no event to resume from"},
-		{"2026-07-28, even with an event id", chModern(nil), "id: 1\nretry: 10\ndata: \n\n", "2026-07-28 streams cannot be resumed"},
+		{"2026-07-28, even with an event id", chStateless(nil), "id: 1\nretry: 10\ndata: \n\n", "2026-07-28 streams cannot be resumed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

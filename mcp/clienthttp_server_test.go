@@ -203,15 +203,15 @@ func TestStreamableHTTPClientSpeaks20260728WithOurServer(t *testing.T) {
 			o := chOurServer(t, &mcp.HTTPOptions{JSONResponse: jsonResponse})
 			c := chConnect(t, &mcp.StreamableHTTPTransport{URL: o.ts.URL}, nil)
 
-			res, err := c.call(t, "server/discover", chModern(nil))
+			res, err := c.call(t, "server/discover", chStateless(nil))
 			require.NoError(t, err)
 			assert.Contains(t, string(res), mcp.Version20260728)
 
-			_, err = c.call(t, "tools/list", chModern(nil))
+			_, err = c.call(t, "tools/list", chStateless(nil))
 			require.NoError(t, err)
 			// The server checks every mirrored header against the body: a
 			// result means the client's headers were right.
-			res, err = c.call(t, "tools/call", chModern(map[string]any{"name": "geo", "arguments": map[string]any{"region": "Zürich "}}))
+			res, err = c.call(t, "tools/call", chStateless(map[string]any{"name": "geo", "arguments": map[string]any{"region": "Zürich "}}))
 			require.NoError(t, err)
 			assert.Equal(t, "region Zürich ", chToolText(t, res))
 
@@ -229,7 +229,7 @@ func TestStreamableHTTPClientSpeaks20260728WithOurServer(t *testing.T) {
 				<-o.started
 				cancel()
 			}()
-			err = c.conn.Call(ctx, "tools/call", chModern(map[string]any{"name": "block"}), nil)
+			err = c.conn.Call(ctx, "tools/call", chStateless(map[string]any{"name": "block"}), nil)
 			require.ErrorIs(t, err, context.Canceled)
 			assert.True(t, <-c.cancelled, "the link cancels a 2026-07-28 request")
 			select {

@@ -64,7 +64,7 @@ func TestCommandTransportSpawnsAServer(t *testing.T) {
 	tr := &mcp.CommandTransport{Command: helperCommand(t, "serve"), CloseTimeout: 2 * time.Second}
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
 	require.NoError(t, err)
-	assert.True(t, s.Modern())
+	assert.True(t, s.Stateless())
 	res, err := s.CallTool(bg(t), &mcp.CallToolRequestParams{Name: "echo", Arguments: json.RawMessage(`{"x":1}`)})
 	require.NoError(t, err)
 	assert.Equal(t, `{"x":1}`, toolText(t, res))

@@ -12,7 +12,7 @@ import (
 
 // A 2026-07-28 result's _meta carries the server's identity beside what
 // the handler put there, and keeps an identity the handler chose.
-func TestModernResultMetaGetsTheServerInfo(t *testing.T) {
+func TestStatelessResultMetaGetsTheServerInfo(t *testing.T) {
 	for name, tc := range map[string]struct {
 		meta mcp.Meta
 		want string

@@ -37,10 +37,10 @@ func echoServer(t *testing.T) *mcp.Server {
 func TestErrorAnswersQuoteABoundedExcerptOfTheInput(t *testing.T) {
 	huge := strings.Repeat("é", 32<<10) // 64 KiB, two bytes a character
 	cases := []struct {
-		name   string
-		modern bool
-		method string
-		params map[string]any
+		name      string
+		stateless bool
+		method    string
+		params    map[string]any
 	}{
 		{"unknown resource", false, "resources/read", map[string]any{"uri": "echo://" + huge}},
 		{"unknown tool", false, "tools/call", map[string]any{"name": huge}},
@@ -54,7 +54,7 @@ func TestErrorAnswersQuoteABoundedExcerptOfTheInput(t *testing.T) {
 			s := echoServer(t)
 			c := dial(t, s, clientOptions{})
 			params := tc.params
-			if tc.modern {
+			if tc.stateless {
 				c = dialModern(t, s)
 				params = modernParams(params, "", nil)
 			}

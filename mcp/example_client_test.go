@@ -41,7 +41,7 @@ func ExampleClient_Connect() {
 		return
 	}
 	defer s.Close()
-	fmt.Println(s.ProtocolVersion(), s.Modern(), s.ServerInfo().Name, s.Instructions())
+	fmt.Println(s.ProtocolVersion(), s.Stateless(), s.ServerInfo().Name, s.Instructions())
 
 	res, err := s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "greet", Arguments: json.RawMessage(`{"name":"Ada"}`)})
 	if err != nil {
@@ -65,7 +65,7 @@ func ExampleClientOptions_protocolVersions() {
 		return
 	}
 	defer s.Close()
-	fmt.Println(s.ProtocolVersion(), s.Modern(), s.Ping(context.Background()))
+	fmt.Println(s.ProtocolVersion(), s.Stateless(), s.Ping(context.Background()))
 	// Output:
 	// 2025-06-18 false <nil>
 }

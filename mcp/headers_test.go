@@ -175,7 +175,7 @@ type headerCase struct {
 	errHas  string // "" when the headers are fine
 }
 
-func TestCheckModernHeaders(t *testing.T) {
+func TestCheckStatelessHeaders(t *testing.T) {
 	base := func(method string, extra ...string) map[string][]string {
 		h := map[string][]string{"MCP-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {method}}
 		for i := 0; i+1 < len(extra); i += 2 {

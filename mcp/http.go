@@ -217,11 +217,11 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		}
 		defer release()
 	}
-	modern, body, ok := h.modernEra(w, r)
+	stateless, body, ok := h.modernEra(w, r)
 	switch {
 	case !ok:
 		return
-	case modern:
+	case stateless:
 		h.serveModernHTTP(w, r, body)
 		return
 	case body != nil:

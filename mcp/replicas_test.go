@@ -130,7 +130,7 @@ func handshakeClient(t *testing.T, url string, opts *mcp.ClientOptions) *mcp.Cli
 	}
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: url})
 	require.NoError(t, err)
-	require.False(t, s.Modern())
+	require.False(t, s.Stateless())
 	return s
 }
 
@@ -301,7 +301,7 @@ func TestAListenHearsOfChangesMadeAtAnotherReplica(t *testing.T) {
 	}).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: c.urls[0]})
 	require.NoError(t, err)
 	defer s.Close()
-	require.True(t, s.Modern())
+	require.True(t, s.Stateless())
 	acked := make(chan mcp.ListenFilter, 1)
 	done := make(chan error, 1)
 	go func() {

@@ -150,9 +150,9 @@ const secInit = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"p
 
 const secMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
-// secStdio serves s over an in-memory stdio pipe; modern requests carry
+// secStdio serves s over an in-memory stdio pipe; stateless requests carry
 // the 2026-07-28 _meta, the others follow an initialize.
-func secStdio(t *testing.T, s *mcp.Server, modern bool) secWire {
+func secStdio(t *testing.T, s *mcp.Server, stateless bool) secWire {
 	client, server := rpc.NewPipe()
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(context.Background(), server) }()
@@ -172,7 +172,7 @@ func secStdio(t *testing.T, s *mcp.Server, modern bool) secWire {
 		}
 	}
 	ctx := context.Background()
-	if !modern {
+	if !stateless {
 		require.NoError(t, client.Write(ctx, []byte(secInit)))
 		require.Contains(t, string(read()), `"id":"init"`)
 		require.NoError(t, client.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)))
@@ -181,7 +181,7 @@ func secStdio(t *testing.T, s *mcp.Server, modern bool) secWire {
 	return func(t *testing.T, c secCase) []byte {
 		n++
 		params := c.params
-		if modern {
+		if stateless {
 			params += "," + secMeta
 		}
 		require.NoError(t, client.Write(ctx, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s}}`, n, c.method, params)))
@@ -191,7 +191,7 @@ func secStdio(t *testing.T, s *mcp.Server, modern bool) secWire {
 
 // secHTTP serves s over Streamable HTTP with default options on a loopback
 // test server; the handshake era answers as SSE, which the wire keeps whole.
-func secHTTP(t *testing.T, s *mcp.Server, modern bool) secWire {
+func secHTTP(t *testing.T, s *mcp.Server, stateless bool) secWire {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	post := func(body string, hdr ...string) []byte {
@@ -210,7 +210,7 @@ func secHTTP(t *testing.T, s *mcp.Server, modern bool) secWire {
 		return append([]byte(resp.Header.Get(mcp.HeaderSessionID)+"\n"), b...)
 	}
 	var session []string
-	if !modern {
+	if !stateless {
 		first := post(secInit)
 		sid, _, _ := bytes.Cut(first, []byte("\n"))
 		require.NotEmpty(t, sid)
@@ -218,7 +218,7 @@ func secHTTP(t *testing.T, s *mcp.Server, modern bool) secWire {
 		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session...)
 	}
 	return func(t *testing.T, c secCase) []byte {
-		if !modern {
+		if !stateless {
 			return post(fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":%q,"params":{%s}}`, c.method, c.params), session...)
 		}
 		hdr := []string{mcp.HeaderProtocolVersion, "2026-07-28", mcp.HeaderMethod, c.method}

@@ -178,7 +178,7 @@ func TestHTTPShutdownAnswersASessionsCallInFlightAndRefusesNewRequests(t *testin
 	assert.Equal(t, 0, mcp.SessionCountForTest(f.h))
 }
 
-func TestHTTPShutdownAnswersModernCallsEndsListensAndRefusesNewRequests(t *testing.T) {
+func TestHTTPShutdownAnswersStatelessCallsEndsListensAndRefusesNewRequests(t *testing.T) {
 	noLeaks(t)
 	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
 	g := addGatedTools(t, f.srv)

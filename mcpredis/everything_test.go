@@ -426,7 +426,7 @@ func callText(t *testing.T, s *mcp.ClientSession, name string, args map[string]a
 // A handshake session whose requests land on every replica in turn works end to end:
 // lists and calls, a tool that samples and one that elicits from the client (the answer
 // POSTed to another replica than the one waiting), ping and resources/subscribe.
-func TestEverythingLegacySessionWorksAcrossReplicas(t *testing.T) {
+func TestEverythingHandshakeSessionWorksAcrossReplicas(t *testing.T) {
 	c := startCluster(t, 3, func(i int) []string {
 		if i == 0 {
 			return []string{"-watch-interval", "200ms"} // one replica changes the watched resource
@@ -558,18 +558,18 @@ func TestEverythingListenStreamsHearChangesMadeAtAnotherReplica(t *testing.T) {
 
 	listenRec := &replicaRecorder{seen: map[int]int{}}
 	listener := newTold()
-	modern := connectClient(t, c, mcp.Version20260728, listenRec, listener)
+	stateless := connectClient(t, c, mcp.Version20260728, listenRec, listener)
 	acked := make(chan struct{})
 	listenDone := make(chan error, 1)
 	go func() {
-		listenDone <- modern.Listen(ctx, &mcp.ListenFilter{ToolsListChanged: true,
+		listenDone <- stateless.Listen(ctx, &mcp.ListenFilter{ToolsListChanged: true,
 			Acknowledged: func(mcp.ListenFilter) { close(acked) }})
 	}()
 	within(t, acked, "acknowledgement of the listen")
 
-	legacyRec := &replicaRecorder{seen: map[int]int{}}
-	legacy := newTold()
-	old := connectClient(t, c, mcp.Version20251125, legacyRec, legacy)
+	handshakeRec := &replicaRecorder{seen: map[int]int{}}
+	handshakeTold := newTold()
+	old := connectClient(t, c, mcp.Version20251125, handshakeRec, handshakeTold)
 	require.NoError(t, old.Ping(ctx)) // the GET stream is open by now
 
 	// The trigger runs at one replica; at most one of the two streams is there, and the
@@ -578,7 +578,7 @@ func TestEverythingListenStreamsHearChangesMadeAtAnotherReplica(t *testing.T) {
 	trigger := connectClient(t, c, mcp.Version20260728, triggerRec, newTold())
 	callText(t, trigger, "test_trigger_tool_change", nil)
 	within(t, listener.tools, "notifications/tools/list_changed on the listen stream")
-	within(t, legacy.tools, "notifications/tools/list_changed on the GET stream")
+	within(t, handshakeTold.tools, "notifications/tools/list_changed on the GET stream")
 	cancel()
 	<-listenDone
 }

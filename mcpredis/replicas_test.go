@@ -119,7 +119,7 @@ func TestAHandshakeSessionWorksAcrossReplicasOnRedis(t *testing.T) {
 			}).Connect(ctx, &mcp.StreamableHTTPTransport{URL: url})
 			require.NoError(t, err)
 			defer s.Close()
-			require.False(t, s.Modern())
+			require.False(t, s.Stateless())
 
 			for i := range 2 * n {
 				res, err := s.CallTool(ctx, &mcp.CallToolRequestParams{Name: "echo", Arguments: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))})

@@ -27,22 +27,22 @@ func TestEveryServerAnswersToolCallsOverStdioInBothEras(t *testing.T) {
 
 func TestCheckRejectsWrongReplies(t *testing.T) {
 	add := toolCalls[0]
-	legacy, modern := eras[0], eras[1]
+	handshake, stateless := eras[0], eras[1]
 	tests := []struct {
 		name  string
 		era   era
 		reply string
 		wrong string
 	}{
-		{"right legacy reply", legacy, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}}`, ""},
-		{"right modern reply", modern, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3},"resultType":"complete"}}`, ""},
-		{"no id", legacy, `{"jsonrpc":"2.0","result":{}}`, "no integer id"},
-		{"string id", legacy, `{"jsonrpc":"2.0","id":"7","result":{}}`, "no integer id"},
-		{"error", legacy, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`, "an error"},
-		{"tool error", legacy, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"isError":true}}`, "an error"},
-		{"modern without resultType", modern, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}}`, "no resultType complete"},
-		{"wrong sum", legacy, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"4"}],"structuredContent":{"sum":4}}}`, `no "text":"3"`},
-		{"no structured content", legacy, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}]}}`, `no "structuredContent":{"sum":3}`},
+		{"right handshake reply", handshake, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}}`, ""},
+		{"right stateless reply", stateless, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3},"resultType":"complete"}}`, ""},
+		{"no id", handshake, `{"jsonrpc":"2.0","result":{}}`, "no integer id"},
+		{"string id", handshake, `{"jsonrpc":"2.0","id":"7","result":{}}`, "no integer id"},
+		{"error", handshake, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`, "an error"},
+		{"tool error", handshake, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"isError":true}}`, "an error"},
+		{"stateless without resultType", stateless, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}}`, "no resultType complete"},
+		{"wrong sum", handshake, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"4"}],"structuredContent":{"sum":4}}}`, `no "text":"3"`},
+		{"no structured content", handshake, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"3"}]}}`, `no "structuredContent":{"sum":3}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -120,7 +120,7 @@ func everyCapability() *mcp.ClientOptions {
 // the client info.
 func playRequestMetadata(ctx context.Context, env *scenarioEnv) error {
 	return withSession(ctx, env, everyCapability(), nil, func(s *mcp.ClientSession) error {
-		if !s.Modern() {
+		if !s.Stateless() {
 			return fmt.Errorf("negotiated %s, want the stateless protocol", s.ProtocolVersion())
 		}
 		_, err := listTools(ctx, s)

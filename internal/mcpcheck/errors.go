@@ -14,15 +14,15 @@ var errorDefs = map[int64]string{
 	-32022: "UnsupportedProtocolVersionError",
 }
 
-// resourceNotFound is the legacy code for an unknown resource; 2026-07-28
-// servers answer -32602 instead.
+// resourceNotFound is the handshake versions' code for an unknown resource;
+// 2026-07-28 servers answer -32602 instead.
 const resourceNotFound = -32002
 
 // checkError validates an error response. Codes with a definition of their
 // own are checked against it, in our schema and the published one; in a
 // 2026-07-28 session, codes of the range the protocol reserves
-// (-32020 … -32099) that it does not define, and the legacy -32002, are
-// reported.
+// (-32020 … -32099) that it does not define, and the handshake versions'
+// -32002, are reported.
 func (c *Checker) checkError(m map[string]any) error {
 	e, _ := m["error"].(map[string]any)
 	num, ok := e["code"].(json.Number)

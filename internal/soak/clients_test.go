@@ -148,17 +148,17 @@ func (w *worker) disconnect(ctx context.Context) {
 	}
 }
 
-// modernHangUp sends a slow stateless call and gives up on it before the
+// statelessHangUp sends a slow stateless call and gives up on it before the
 // answer: on this protocol closing the request cancels it.
-func (w *worker) modernHangUp(ctx context.Context) {
+func (w *worker) statelessHangUp(ctx context.Context) {
 	rctx, cancel := context.WithTimeout(ctx, time.Duration(5+w.rnd.IntN(40))*time.Millisecond)
 	defer cancel()
-	req := request(rctx, http.MethodPost, w.env.url, modernCall("tools/call", `"name":"slow","arguments":{"ms":3000}`)("1"), modernHeaders("tools/call", "slow")...)
+	req := request(rctx, http.MethodPost, w.env.url, statelessCall("tools/call", `"name":"slow","arguments":{"ms":3000}`)("1"), statelessHeaders("tools/call", "slow")...)
 	_, err := exchange(w.env.hc, req)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("a stateless call abandoned by its client: %v, want the deadline", err)
 	} else {
 		err = nil
 	}
-	w.record("modern/hang-up", err)
+	w.record("stateless/hang-up", err)
 }

@@ -47,7 +47,7 @@ type env struct {
 	url            string
 	hc             *http.Client
 	stdioHandshake *mcp.ClientSession
-	stdioModern    *mcp.ClientSession
+	stdioStateless *mcp.ClientSession
 	stats          *stats
 }
 
@@ -95,14 +95,14 @@ var kinds = []struct {
 	run    func(w *worker, ctx context.Context)
 }{
 	{6, (*worker).rawSession},
-	{8, (*worker).rawModern},
+	{8, (*worker).rawStateless},
 	{2, (*worker).unknownSession},
 	{2, func(w *worker, ctx context.Context) { w.sdkSession(ctx, versionHandshake) }},
-	{2, func(w *worker, ctx context.Context) { w.sdkSession(ctx, versionModern) }},
+	{2, func(w *worker, ctx context.Context) { w.sdkSession(ctx, versionStateless) }},
 	{1, func(w *worker, ctx context.Context) { w.sdkCancel(ctx, versionHandshake) }},
-	{1, func(w *worker, ctx context.Context) { w.sdkCancel(ctx, versionModern) }},
+	{1, func(w *worker, ctx context.Context) { w.sdkCancel(ctx, versionStateless) }},
 	{1, (*worker).disconnect},
-	{1, (*worker).modernHangUp},
+	{1, (*worker).statelessHangUp},
 	{6, (*worker).stdioShared},
 	{3, (*worker).stdioRaw},
 }
@@ -217,10 +217,10 @@ func TestSoak(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var closeHandshake, closeModern func()
+	var closeHandshake, closeStateless func()
 	e.stdioHandshake, closeHandshake, err = stdioSession(ctx, s, versionHandshake)
 	require.NoError(t, err)
-	e.stdioModern, closeModern, err = stdioSession(ctx, s, versionModern)
+	e.stdioStateless, closeStateless, err = stdioSession(ctx, s, versionStateless)
 	require.NoError(t, err)
 
 	stop := make(chan struct{})
@@ -237,7 +237,7 @@ func TestSoak(t *testing.T) {
 	samples := <-samplesc
 
 	closeHandshake()
-	closeModern()
+	closeStateless()
 	tr.CloseIdleConnections()
 	// Sessions abandoned at the very end expire sessionTimeout later; then
 	// the goroutines must come back.

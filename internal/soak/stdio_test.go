@@ -44,7 +44,7 @@ func stdioSession(ctx context.Context, s *mcp.Server, version string) (cs *mcp.C
 func (w *worker) stdioShared(ctx context.Context) {
 	version, cs := versionHandshake, w.env.stdioHandshake
 	if w.rnd.IntN(2) == 0 {
-		version, cs = versionModern, w.env.stdioModern
+		version, cs = versionStateless, w.env.stdioStateless
 	}
 	kind := "stdio-" + version
 	if w.rnd.IntN(4) == 0 {
@@ -73,7 +73,7 @@ func fixedLine(s string) func(string) string { return func(string) string { retu
 // stdioCases are the lines of a raw stdio session, valid and not.
 var stdioCases = []stdioCase{
 	{name: "stdio-raw/echo", line: line("tools/call", `{"name":"echo","arguments":{"text":"line"}}`), want: expect{check: echoResult("line")}},
-	{name: "stdio-raw/modern-echo", line: line("tools/call", `{"name":"echo","arguments":{"text":"line"},`+modernMeta+`}`), want: expect{check: echoResult("line")}},
+	{name: "stdio-raw/stateless-echo", line: line("tools/call", `{"name":"echo","arguments":{"text":"line"},`+statelessMeta+`}`), want: expect{check: echoResult("line")}},
 	{name: "stdio-raw/tool-error", line: line("tools/call", `{"name":"fail","arguments":{}}`), want: expect{check: toolError("the tool failed on purpose")}},
 	{name: "stdio-raw/unknown-tool", line: line("tools/call", `{"name":"nope","arguments":{}}`), want: expect{code: -32602}},
 	{name: "stdio-raw/wrong-params", line: line("tools/call", `{"name":["echo"]}`), want: expect{code: -32602}},

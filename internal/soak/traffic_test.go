@@ -68,40 +68,40 @@ var sessionCases = []httpCase{
 	{name: "session/rebinding-host", body: call("ping", `{}`), host: "rebind.example:80", want: expect{status: 403, code: -32600, id: "null"}},
 }
 
-// modernHeaders are the mirrored headers of a stateless tools/call.
-func modernHeaders(method, name string) []string {
-	h := []string{"Mcp-Protocol-Version", versionModern, "Mcp-Method", method}
+// statelessHeaders are the mirrored headers of a stateless tools/call.
+func statelessHeaders(method, name string) []string {
+	h := []string{"Mcp-Protocol-Version", versionStateless, "Mcp-Method", method}
 	if name != "" {
 		h = append(h, "Mcp-Name", name)
 	}
 	return h
 }
 
-// modernCall is a stateless request body.
-func modernCall(method, params string) func(string) io.Reader {
+// statelessCall is a stateless request body.
+func statelessCall(method, params string) func(string) io.Reader {
 	if params == "" {
-		return call(method, `{`+modernMeta+`}`)
+		return call(method, `{`+statelessMeta+`}`)
 	}
-	return call(method, `{`+params+`,`+modernMeta+`}`)
+	return call(method, `{`+params+`,`+statelessMeta+`}`)
 }
 
-// modernCases are stateless 2026-07-28 requests, valid and not.
-var modernCases = []httpCase{
-	{name: "modern/echo", body: modernCall("tools/call", `"name":"echo","arguments":{"text":"now"}`), hdr: modernHeaders("tools/call", "echo"), want: expect{status: 200, check: echoResult("now")}},
-	{name: "modern/discover", body: modernCall("server/discover", ""), hdr: modernHeaders("server/discover", ""), want: expect{status: 200, check: containsText(`"supportedVersions"`)}},
-	{name: "modern/resource", body: modernCall("resources/read", `"uri":"soak://static"`), hdr: modernHeaders("resources/read", "soak://static"), want: expect{status: 200, check: containsText("static text")}},
-	{name: "modern/tool-error", body: modernCall("tools/call", `"name":"fail","arguments":{}`), hdr: modernHeaders("tools/call", "fail"), want: expect{status: 200, check: toolError("the tool failed on purpose")}},
-	{name: "modern/bad-arguments", body: modernCall("tools/call", `"name":"echo","arguments":{"text":1}`), hdr: modernHeaders("tools/call", "echo"), want: expect{status: 200, check: toolError("invalid arguments")}},
-	{name: "modern/unknown-tool", body: modernCall("tools/call", `"name":"nope","arguments":{}`), hdr: modernHeaders("tools/call", "nope"), want: expect{status: 200, code: -32602}},
-	{name: "modern/unknown-method", body: modernCall("nope/nope", ""), hdr: modernHeaders("nope/nope", ""), want: expect{status: 404, code: -32601}},
-	{name: "modern/header-mismatch", body: modernCall("tools/call", `"name":"echo","arguments":{"text":"x"}`), hdr: modernHeaders("tools/call", "other"), want: expect{status: 400, code: -32020}},
-	{name: "modern/missing-method-header", body: modernCall("tools/call", `"name":"echo","arguments":{"text":"x"}`), hdr: []string{"Mcp-Protocol-Version", versionModern, "Mcp-Name", "echo"}, want: expect{status: 400, code: -32020}},
-	{name: "modern/no-meta", body: call("tools/call", `{"name":"echo","arguments":{"text":"x"}}`), hdr: modernHeaders("tools/call", "echo"), want: expect{status: 400, code: -32602}},
-	{name: "modern/unsupported-version", body: call("tools/call", `{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`),
+// statelessCases are stateless 2026-07-28 requests, valid and not.
+var statelessCases = []httpCase{
+	{name: "stateless/echo", body: statelessCall("tools/call", `"name":"echo","arguments":{"text":"now"}`), hdr: statelessHeaders("tools/call", "echo"), want: expect{status: 200, check: echoResult("now")}},
+	{name: "stateless/discover", body: statelessCall("server/discover", ""), hdr: statelessHeaders("server/discover", ""), want: expect{status: 200, check: containsText(`"supportedVersions"`)}},
+	{name: "stateless/resource", body: statelessCall("resources/read", `"uri":"soak://static"`), hdr: statelessHeaders("resources/read", "soak://static"), want: expect{status: 200, check: containsText("static text")}},
+	{name: "stateless/tool-error", body: statelessCall("tools/call", `"name":"fail","arguments":{}`), hdr: statelessHeaders("tools/call", "fail"), want: expect{status: 200, check: toolError("the tool failed on purpose")}},
+	{name: "stateless/bad-arguments", body: statelessCall("tools/call", `"name":"echo","arguments":{"text":1}`), hdr: statelessHeaders("tools/call", "echo"), want: expect{status: 200, check: toolError("invalid arguments")}},
+	{name: "stateless/unknown-tool", body: statelessCall("tools/call", `"name":"nope","arguments":{}`), hdr: statelessHeaders("tools/call", "nope"), want: expect{status: 200, code: -32602}},
+	{name: "stateless/unknown-method", body: statelessCall("nope/nope", ""), hdr: statelessHeaders("nope/nope", ""), want: expect{status: 404, code: -32601}},
+	{name: "stateless/header-mismatch", body: statelessCall("tools/call", `"name":"echo","arguments":{"text":"x"}`), hdr: statelessHeaders("tools/call", "other"), want: expect{status: 400, code: -32020}},
+	{name: "stateless/missing-method-header", body: statelessCall("tools/call", `"name":"echo","arguments":{"text":"x"}`), hdr: []string{"Mcp-Protocol-Version", versionStateless, "Mcp-Name", "echo"}, want: expect{status: 400, code: -32020}},
+	{name: "stateless/no-meta", body: call("tools/call", `{"name":"echo","arguments":{"text":"x"}}`), hdr: statelessHeaders("tools/call", "echo"), want: expect{status: 400, code: -32602}},
+	{name: "stateless/unsupported-version", body: call("tools/call", `{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`),
 		hdr: []string{"Mcp-Protocol-Version", "2099-01-01", "Mcp-Method", "tools/call", "Mcp-Name", "echo"}, want: expect{status: 400, code: -32022}},
-	{name: "modern/malformed", body: fixed(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`), hdr: modernHeaders("tools/call", ""), want: expect{status: 400, code: -32700, id: "null"}},
-	{name: "modern/oversized", body: oversized, hdr: modernHeaders("ping", ""), want: expect{status: 413, code: -32600, id: "null"}},
-	{name: "modern/foreign-origin", body: modernCall("tools/call", `"name":"echo","arguments":{"text":"x"}`), hdr: append(modernHeaders("tools/call", "echo"), "Origin", "https://evil.example"), want: expect{status: 403, code: -32600, id: "null"}},
+	{name: "stateless/malformed", body: fixed(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`), hdr: statelessHeaders("tools/call", ""), want: expect{status: 400, code: -32700, id: "null"}},
+	{name: "stateless/oversized", body: oversized, hdr: statelessHeaders("ping", ""), want: expect{status: 413, code: -32600, id: "null"}},
+	{name: "stateless/foreign-origin", body: statelessCall("tools/call", `"name":"echo","arguments":{"text":"x"}`), hdr: append(statelessHeaders("tools/call", "echo"), "Origin", "https://evil.example"), want: expect{status: 403, code: -32600, id: "null"}},
 }
 
 // randomSessionID is a well-formed session id the server never issued.
@@ -182,9 +182,9 @@ func (w *worker) deleteSession(ctx context.Context, sid string) {
 	w.record("session/delete", err)
 }
 
-// rawModern sends one stateless request.
-func (w *worker) rawModern(ctx context.Context) {
-	w.runCase(ctx, pick(w.rnd, modernCases), fmt.Sprint(1+w.rnd.IntN(1000)))
+// rawStateless sends one stateless request.
+func (w *worker) rawStateless(ctx context.Context) {
+	w.runCase(ctx, pick(w.rnd, statelessCases), fmt.Sprint(1+w.rnd.IntN(1000)))
 }
 
 // unknownSession uses a session id the server never issued, with each

@@ -15,10 +15,10 @@ import (
 // The message bodies the raw clients send.
 const (
 	versionHandshake = "2025-11-25"
-	versionModern    = "2026-07-28"
+	versionStateless = "2026-07-28"
 	initBody         = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + versionHandshake + `","capabilities":{},"clientInfo":{"name":"soak-raw","version":"1"}}}`
 	initializedBody  = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-	modernMeta       = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + versionModern + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	statelessMeta    = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + versionStateless + `","io.modelcontextprotocol/clientCapabilities":{}}`
 )
 
 // reply is what one HTTP exchange brought back: the status, the session id

@@ -156,11 +156,11 @@ func sameIssuer(got, want string) bool {
 	return g == w && !strings.Contains(strings.TrimPrefix(strings.TrimPrefix(g, "https://"), "http://"), "/")
 }
 
-// legacyAuthServer finds the authorization server of a 2025-03-26 server
+// authServer20250326 finds the authorization server of a 2025-03-26 server
 // that publishes no protected resource metadata: RFC 8414 metadata at the
 // root of the server's origin, else the default endpoints /authorize,
 // /token and /register there.
-func legacyAuthServer(ctx context.Context, client *http.Client, serverURL string) (*AuthServerMetadata, error) {
+func authServer20250326(ctx context.Context, client *http.Client, serverURL string) (*AuthServerMetadata, error) {
 	u, err := url.Parse(serverURL)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func legacyAuthServer(ctx context.Context, client *http.Client, serverURL string
 	if md.Issuer == "" {
 		md.Issuer = at("")
 	}
-	md.legacy = true
+	md.from20250326 = true
 	return &md, nil
 }
 

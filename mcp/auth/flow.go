@@ -75,7 +75,7 @@ func (t *Transport) authorizationCode(ctx context.Context, as *AuthServerMetadat
 	if t.cfg.Authorize == nil {
 		return nil, errors.New("auth: authorization needs a user, and Config.Authorize is nil")
 	}
-	if !as.legacy && !slices.Contains(as.CodeChallengeMethodsSupported, "S256") {
+	if !as.from20250326 && !slices.Contains(as.CodeChallengeMethodsSupported, "S256") {
 		return nil, ErrNoPKCE
 	}
 	ci, err := t.clientFor(ctx, as, scopes)
@@ -125,7 +125,7 @@ func checkIssuer(as *AuthServerMetadata, q url.Values) error {
 		}
 		return nil
 	}
-	if as.legacy && !as.AuthorizationResponseIssParameterSupported {
+	if as.from20250326 && !as.AuthorizationResponseIssParameterSupported {
 		return nil // no issuer was ever recorded to compare with
 	}
 	if len(iss) != 1 || iss[0] != as.Issuer {

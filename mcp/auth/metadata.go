@@ -25,9 +25,9 @@ type AuthServerMetadata struct {
 	// server accepts (RFC 9449).
 	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
 
-	// legacy marks metadata of a 2025-03-26 server found without
+	// from20250326 marks metadata of a 2025-03-26 server found without
 	// protected resource metadata, or made up from the default paths.
-	legacy bool
+	from20250326 bool
 }
 
 // authMethods returns the token endpoint authentication methods the

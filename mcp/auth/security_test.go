@@ -209,8 +209,8 @@ func TestTheBearerTokenGoesNowhereElse(t *testing.T) {
 	var logs syncbuf.Buffer
 	url, up, seen := secProtected(t, auth.NewSessionTokens(0), &logs)
 	alice := secOpen(t, url, "tok-alice-9f8e7d")
-	modern := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"fetch","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	modernHdr := []string{mcp.HeaderProtocolVersion, "2026-07-28", mcp.HeaderMethod, "tools/call", mcp.HeaderName, "fetch"}
+	stateless := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"fetch","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	statelessHdr := []string{mcp.HeaderProtocolVersion, "2026-07-28", mcp.HeaderMethod, "tools/call", mcp.HeaderName, "fetch"}
 
 	var transcript strings.Builder
 	record := func(resp *http.Response, body string) {
@@ -225,13 +225,13 @@ func TestTheBearerTokenGoesNowhereElse(t *testing.T) {
 		status            int
 	}{
 		{"a session call", "tok-alice-9f8e7d", secCall, alice, http.StatusOK},
-		{"a stateless call", "tok-alice-9f8e7d", modern, modernHdr, http.StatusOK},
+		{"a stateless call", "tok-alice-9f8e7d", stateless, statelessHdr, http.StatusOK},
 		{"another subject on the session", "tok-bob-1a2b3c", secCall, alice, http.StatusForbidden},
-		{"a token without the scope", "tok-noscope-4d5e", modern, modernHdr, http.StatusForbidden},
-		{"an expired token", "tok-expired-6f7a", modern, modernHdr, http.StatusUnauthorized},
-		{"a token for another resource", "tok-foreign-8b9c", modern, modernHdr, http.StatusUnauthorized},
-		{"an unknown token", "tok-unknown-5555", modern, modernHdr, http.StatusUnauthorized},
-		{"a verifier failure", "tok-broken-0000", modern, modernHdr, http.StatusInternalServerError},
+		{"a token without the scope", "tok-noscope-4d5e", stateless, statelessHdr, http.StatusForbidden},
+		{"an expired token", "tok-expired-6f7a", stateless, statelessHdr, http.StatusUnauthorized},
+		{"a token for another resource", "tok-foreign-8b9c", stateless, statelessHdr, http.StatusUnauthorized},
+		{"an unknown token", "tok-unknown-5555", stateless, statelessHdr, http.StatusUnauthorized},
+		{"a verifier failure", "tok-broken-0000", stateless, statelessHdr, http.StatusInternalServerError},
 	}
 	for _, tt := range tests {
 		resp, body := secDo(t, http.MethodPost, url, tt.token, tt.body, tt.hdr...)

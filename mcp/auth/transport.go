@@ -236,7 +236,7 @@ func (t *Transport) authorize(ctx context.Context, target string, cs []Challenge
 	case errors.Is(err, ErrNoResourceMetadata):
 		// A 2025-03-26 server: no resource metadata.
 		resource = target
-		if as, err = legacyAuthServer(ctx, t.client, target); err != nil {
+		if as, err = authServer20250326(ctx, t.client, target); err != nil {
 			return false, err
 		}
 	default:

@@ -455,7 +455,7 @@ func TestTransportFallsBackFor20250326Servers(t *testing.T) {
 		// The resource server is its own authorization server and
 		// publishes no protected resource metadata.
 		rs.hook = func(w http.ResponseWriter, r *http.Request) bool { return false }
-		srv := legacyServer(t, as, true)
+		srv := server20250326(t, as, true)
 		resp, _, err := do(t, auth.NewTransport(nil, headless()), srv+"/mcp", `{}`)
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -464,7 +464,7 @@ func TestTransportFallsBackFor20250326Servers(t *testing.T) {
 	})
 	t.Run("default endpoints", func(t *testing.T) {
 		as := newFakeAS(t, nil)
-		srv := legacyServer(t, as, false)
+		srv := server20250326(t, as, false)
 		resp, _, err := do(t, auth.NewTransport(nil, headless()), srv+"/mcp", `{}`)
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -473,10 +473,10 @@ func TestTransportFallsBackFor20250326Servers(t *testing.T) {
 	})
 }
 
-// legacyServer is a 2025-03-26 MCP server that is its own authorization
+// server20250326 is a 2025-03-26 MCP server that is its own authorization
 // server: it forwards /authorize, /token, /register (and, with metadata,
 // the RFC 8414 document) to as, and has no protected resource metadata.
-func legacyServer(t *testing.T, as *fakeAS, metadata bool) string {
+func server20250326(t *testing.T, as *fakeAS, metadata bool) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	srv := newServer(t, mux)

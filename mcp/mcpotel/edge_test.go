@@ -25,10 +25,10 @@ const (
 	metaTrace   = "00-33333333333333333333333333333333-4444444444444444-01"
 )
 
-// postModern POSTs one 2026-07-28 tools/call of echo to the server at
+// postStateless POSTs one 2026-07-28 tools/call of echo to the server at
 // url, with meta added to its _meta and header as its traceparent header
 // (each skipped when empty).
-func postModern(t *testing.T, url, traceparentMeta, traceparentHeader string) {
+func postStateless(t *testing.T, url, traceparentMeta, traceparentHeader string) {
 	t.Helper()
 	meta := map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    mcp.Version20260728,
@@ -76,7 +76,7 @@ func TestServerSpanParentFromMetaHeaderOrBothWithALink(t *testing.T) {
 			tm := newTelemetry(t)
 			ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(tm.newServer(t), nil))
 			t.Cleanup(ts.Close)
-			postModern(t, ts.URL, tt.meta, tt.header)
+			postStateless(t, ts.URL, tt.meta, tt.header)
 			s := tm.waitSpan(t, trace.SpanKindServer, "tools/call echo")
 			assert.Equal(t, tt.parent, s.Parent().TraceID().String())
 			assert.Equal(t, tt.parent, s.SpanContext().TraceID().String())

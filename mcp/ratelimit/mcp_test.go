@@ -124,11 +124,11 @@ func mustMember(t *testing.T, data json.RawMessage, name string) json.RawMessage
 
 func TestAToolQuotaInEachEraAndTransport(t *testing.T) {
 	cases := []struct {
-		name     string
-		dial     func(t *testing.T, s *mcp.Server) *mcp.ClientSession
-		status   int // of the refusal, 0 when it is not an HTTP status
-		modern   bool
-		sessions bool
+		name      string
+		dial      func(t *testing.T, s *mcp.Server) *mcp.ClientSession
+		status    int // of the refusal, 0 when it is not an HTTP status
+		stateless bool
+		sessions  bool
 	}{
 		{"handshake over stdio", func(t *testing.T, s *mcp.Server) *mcp.ClientSession {
 			return overPipe(t, s, handshakeEra)
@@ -150,7 +150,7 @@ func TestAToolQuotaInEachEraAndTransport(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := limitedServer(t, twoPerHourOfA(t, ratelimit.BySession))
 			cs := c.dial(t, s)
-			require.Equal(t, c.modern, cs.Modern())
+			require.Equal(t, c.stateless, cs.Stateless())
 			require.NoError(t, callTool(cs, "a"))
 			require.NoError(t, callTool(cs, "a"))
 			assert.Equal(t, c.status, assertRefused(t, callTool(cs, "a")))
@@ -170,7 +170,7 @@ func TestAToolQuotaInEachEraAndTransport(t *testing.T) {
 	}
 }
 
-func TestARefusedModernHTTPRequestGets429WithRetryAfter(t *testing.T) {
+func TestARefusedStatelessHTTPRequestGets429WithRetryAfter(t *testing.T) {
 	s := limitedServer(t, twoPerHourOfA(t, ratelimit.Everyone))
 	url := serveHTTP(t, s, nil, nil)
 	post := func() *http.Response {

@@ -40,15 +40,15 @@ const Latest = "2025-11-25"
 
 // Prebuilt pieces of the replies.
 const (
-	head         = `{"jsonrpc":"2.0","id":`
-	resultOpen   = `,"result":`
-	serverInfo   = `{"name":"` + surface.Name + `","version":"` + surface.Version + `"}`
-	metaMember   = `"_meta":{"io.modelcontextprotocol/serverInfo":` + serverInfo + `}`
-	modernMeta   = metaMember + `,`
-	modernClose  = `,"resultType":"complete"}}`
-	legacyClose  = `}}`
-	textOpen     = `"content":[{"type":"text","text":`
-	toolsPayload = `"tools":[` +
+	head           = `{"jsonrpc":"2.0","id":`
+	resultOpen     = `,"result":`
+	serverInfo     = `{"name":"` + surface.Name + `","version":"` + surface.Version + `"}`
+	metaMember     = `"_meta":{"io.modelcontextprotocol/serverInfo":` + serverInfo + `}`
+	statelessMeta  = metaMember + `,`
+	statelessClose = `,"resultType":"complete"}}`
+	handshakeClose = `}}`
+	textOpen       = `"content":[{"type":"text","text":`
+	toolsPayload   = `"tools":[` +
 		`{"name":"` + surface.EchoTool + `","description":"` + surface.EchoDescription + `","inputSchema":` + surface.EchoInputSchema + `},` +
 		`{"name":"` + surface.AddTool + `","description":"` + surface.AddDescription + `","inputSchema":` + surface.AddInputSchema + `,"outputSchema":` + surface.AddOutputSchema + `}]`
 	cacheHint = `"ttlMs":0,"cacheScope":"private",`
@@ -56,23 +56,23 @@ const (
 
 // Whole results, after the id.
 const (
-	pingResult        = resultOpen + `{}}`
-	pingResultModern  = resultOpen + `{` + metaMember + modernClose
-	toolsResult       = resultOpen + `{` + toolsPayload + legacyClose
-	toolsResultModern = resultOpen + `{` + modernMeta + cacheHint + toolsPayload + modernClose
-	discoverResult    = resultOpen + `{` + modernMeta + cacheHint + `"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"tools":{}}` + modernClose
-	initializeOpen    = resultOpen + `{"protocolVersion":"`
-	initializeClose   = `","capabilities":{"tools":{}},"serverInfo":` + serverInfo + legacyClose
-	errMethodNotFound = `,"error":{"code":-32601,"message":"method not found"}}`
-	errUnknownTool    = `,"error":{"code":-32602,"message":"unknown tool"}}`
-	errInvalidArgs    = `,"error":{"code":-32602,"message":"invalid arguments"}}`
-	errParse          = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`
-	structuredOpen    = `}],"structuredContent":{"sum":`
-	methodInitialize  = "initialize"
-	methodPing        = "ping"
-	methodToolsList   = "tools/list"
-	methodToolsCall   = "tools/call"
-	methodDiscover    = "server/discover"
+	pingResult           = resultOpen + `{}}`
+	pingResultStateless  = resultOpen + `{` + metaMember + statelessClose
+	toolsResult          = resultOpen + `{` + toolsPayload + handshakeClose
+	toolsResultStateless = resultOpen + `{` + statelessMeta + cacheHint + toolsPayload + statelessClose
+	discoverResult       = resultOpen + `{` + statelessMeta + cacheHint + `"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"tools":{}}` + statelessClose
+	initializeOpen       = resultOpen + `{"protocolVersion":"`
+	initializeClose      = `","capabilities":{"tools":{}},"serverInfo":` + serverInfo + handshakeClose
+	errMethodNotFound    = `,"error":{"code":-32601,"message":"method not found"}}`
+	errUnknownTool       = `,"error":{"code":-32602,"message":"unknown tool"}}`
+	errInvalidArgs       = `,"error":{"code":-32602,"message":"invalid arguments"}}`
+	errParse             = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`
+	structuredOpen       = `}],"structuredContent":{"sum":`
+	methodInitialize     = "initialize"
+	methodPing           = "ping"
+	methodToolsList      = "tools/list"
+	methodToolsCall      = "tools/call"
+	methodDiscover       = "server/discover"
 )
 
 // Handle appends the reply to one JSON-RPC message to dst (nothing for a
@@ -92,19 +92,19 @@ func Handle(dst, msg []byte) ([]byte, Kind) {
 	case methodInitialize:
 		return append(append(append(dst, initializeOpen...), negotiate(r.version)...), initializeClose...), Initialize
 	case methodToolsList:
-		if r.modern {
-			return append(dst, toolsResultModern...), Answer
+		if r.stateless {
+			return append(dst, toolsResultStateless...), Answer
 		}
 		return append(dst, toolsResult...), Answer
 	case methodPing:
-		if r.modern {
-			return append(dst, pingResultModern...), Answer
+		if r.stateless {
+			return append(dst, pingResultStateless...), Answer
 		}
 		return append(dst, pingResult...), Answer
 	case methodDiscover:
 		return append(dst, discoverResult...), Answer
 	}
-	if r.modern {
+	if r.stateless {
 		return append(dst, errMethodNotFound...), NotFound
 	}
 	return append(dst, errMethodNotFound...), Answer
@@ -115,8 +115,8 @@ func (r *request) call(dst []byte) ([]byte, Kind) {
 	idEnd := len(dst)
 	dst = append(dst, resultOpen...)
 	dst = append(dst, '{')
-	if r.modern {
-		dst = append(dst, modernMeta...)
+	if r.stateless {
+		dst = append(dst, statelessMeta...)
 	}
 	dst = append(dst, textOpen...)
 	switch string(r.tool) {
@@ -143,10 +143,10 @@ func (r *request) call(dst []byte) ([]byte, Kind) {
 	default:
 		return append(dst[:idEnd], errUnknownTool...), Answer
 	}
-	if r.modern {
-		return append(dst, modernClose...), Answer
+	if r.stateless {
+		return append(dst, statelessClose...), Answer
 	}
-	return append(dst, legacyClose...), Answer
+	return append(dst, handshakeClose...), Answer
 }
 
 // negotiate is the version initialize answers: the requested one when

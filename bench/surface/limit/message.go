@@ -8,7 +8,7 @@ type request struct {
 	id, method []byte // id raw (nil when absent), method between its quotes
 	tool       []byte // params.name between its quotes
 	version    []byte // params.protocolVersion between its quotes (initialize)
-	modern     bool   // params._meta names a protocol version: 2026-07-28, stateless
+	stateless  bool   // params._meta names a protocol version (2026-07-28)
 	text       []byte // arguments.text raw, quotes included
 	a, b       []byte // arguments.a and arguments.b raw
 }
@@ -22,7 +22,7 @@ var (
 	keyArguments = []byte("arguments")
 	keyMeta      = []byte("_meta")
 	keyVersion   = []byte("protocolVersion")
-	keyModern    = []byte("io.modelcontextprotocol/protocolVersion")
+	keyStateless = []byte("io.modelcontextprotocol/protocolVersion")
 	keyText      = []byte("text")
 	keyA         = []byte("a")
 	keyB         = []byte("b")
@@ -60,8 +60,8 @@ func (r *request) param(s *scanner, key []byte) {
 		r.version = s.str()
 	case bytes.Equal(key, keyMeta) && s.i < len(s.b) && s.b[s.i] == '{':
 		s.object(func(key []byte) {
-			if bytes.Equal(key, keyModern) {
-				r.modern = true
+			if bytes.Equal(key, keyStateless) {
+				r.stateless = true
 			}
 			s.value()
 		})

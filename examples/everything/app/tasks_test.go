@@ -26,7 +26,7 @@ type taskState struct {
 	Error         *struct{ Code int }        `json:"error"`
 }
 
-func (c *modernClient) task(method string, params map[string]any) taskState {
+func (c *statelessClient) task(method string, params map[string]any) taskState {
 	c.t.Helper()
 	var st taskState
 	require.NoError(c.t, json.Unmarshal(c.call(method, params, tasksCapabilities), &st))
@@ -34,7 +34,7 @@ func (c *modernClient) task(method string, params map[string]any) taskState {
 }
 
 // await polls the task until its status is want.
-func (c *modernClient) await(id, want string) taskState {
+func (c *statelessClient) await(id, want string) taskState {
 	c.t.Helper()
 	var st taskState
 	require.Eventually(c.t, func() bool {
@@ -54,7 +54,7 @@ func resultText(t *testing.T, r *mcp.CallToolResult) string {
 }
 
 func TestTaskToolsBecomeTasksForAClientOfTheExtension(t *testing.T) {
-	c := connectModern(t)
+	c := connectStateless(t)
 	created := c.task("tools/call", map[string]any{"name": "slow_compute", "arguments": map[string]any{"seconds": 0, "label": "x"}})
 	require.Equal(t, "task", created.ResultType)
 	assert.Equal(t, `Computed "x" in 0 s.`, resultText(t, c.await(created.TaskID, "completed").Result))
@@ -72,13 +72,13 @@ func TestTaskToolsBecomeTasksForAClientOfTheExtension(t *testing.T) {
 }
 
 func TestFailingJobNeedsTheExtension(t *testing.T) {
-	c := connectModern(t)
+	c := connectStateless(t)
 	_, err := c.try("tools/call", map[string]any{"name": "failing_job"}, suiteCapabilities, nil)
 	assert.Equal(t, mcp.CodeMissingCapability, rpcError(t, err).Code)
 }
 
 func TestConfirmDeleteAsksInsideItsTask(t *testing.T) {
-	c := connectModern(t)
+	c := connectStateless(t)
 	created := c.task("tools/call", map[string]any{"name": "confirm_delete", "arguments": map[string]any{"filename": "a.txt"}})
 	waiting := c.await(created.TaskID, "input_required")
 	require.Contains(t, waiting.InputRequests, "confirm")
@@ -88,7 +88,7 @@ func TestConfirmDeleteAsksInsideItsTask(t *testing.T) {
 }
 
 func TestToolWithTaskAsksInTheRequestThenBecomesATask(t *testing.T) {
-	c := connectModern(t)
+	c := connectStateless(t)
 	var first struct {
 		ResultType    string                     `json:"resultType"`
 		InputRequests map[string]json.RawMessage `json:"inputRequests"`

@@ -19,7 +19,7 @@ import (
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
 
 // reply is the part of a JSON-RPC reply the tests read.
 type reply struct {
@@ -168,7 +168,7 @@ func TestEveryProgramServesStatelessRequestsOverHTTP(t *testing.T) {
 			s := serveProgram(t, p, serve.Flags{HTTP: "127.0.0.1:0", Stateless: true})
 			defer s.shutdown(t)
 			for i, c := range calls {
-				resp, r := post(t, s.url, callBody(strconv.Itoa(i+1), c.tool, c.args, modernMeta),
+				resp, r := post(t, s.url, callBody(strconv.Itoa(i+1), c.tool, c.args, statelessMeta),
 					"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", c.tool)
 				assert.Equal(t, http.StatusOK, resp.StatusCode)
 				assert.Empty(t, resp.Header.Get("Mcp-Session-Id"), "a stateless reply opens no session")
@@ -182,7 +182,7 @@ func TestEveryProgramServesStatelessRequestsOverHTTP(t *testing.T) {
 func TestGoSDKRefusesStatelessRequestsWithoutTheStatelessFlag(t *testing.T) {
 	s := serveProgram(t, programs.GoSDK, serve.Flags{HTTP: "127.0.0.1:0"})
 	defer s.shutdown(t)
-	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(callBody("1", "echo", `{"text":"x"}`, modernMeta)))
+	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(callBody("1", "echo", `{"text":"x"}`, statelessMeta)))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")

@@ -88,7 +88,7 @@ func TestEveryProgramServesBothErasOverStdio(t *testing.T) {
 			s := serveStdio(t, p)
 			defer s.end(t)
 			for i, c := range calls {
-				r := s.send(t, callBody(strconv.Itoa(i+1), c.tool, c.args, modernMeta))
+				r := s.send(t, callBody(strconv.Itoa(i+1), c.tool, c.args, statelessMeta))
 				checkCall(t, r, i+1, c.text, c.sum)
 				assert.Equal(t, "complete", r.Result.ResultType)
 			}

@@ -71,8 +71,8 @@ func members(defs map[string]map[string]any, union string) []string {
 	return out
 }
 
-func TestLegacyIndexesListThePublishedMethodsAndDirections(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeIndexesListThePublishedMethodsAndDirections(t *testing.T) {
+	for _, version := range handshakeVersions {
 		t.Run(version, func(t *testing.T) {
 			_, specDir := publishedFor(t, version)
 			defs := publishedDoc(t, specDir, version)
@@ -123,8 +123,8 @@ func values(v any) []any {
 	return out
 }
 
-func TestLegacyDefinitionsPairWithThePublishedOnesByName(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeDefinitionsPairWithThePublishedOnesByName(t *testing.T) {
+	for _, version := range handshakeVersions {
 		t.Run(version, func(t *testing.T) {
 			p, specDir := publishedFor(t, version)
 			defs := publishedDoc(t, specDir, version)
@@ -157,7 +157,7 @@ func TestLegacyDefinitionsPairWithThePublishedOnesByName(t *testing.T) {
 			// Paired definitions give the same verdict on every value found
 			// in the fixtures, and each accepts at least one of them.
 			var corpus []any
-			for _, f := range legacyFixtures(t, version) {
+			for _, f := range handshakeFixtures(t, version) {
 				if f.Params != nil {
 					corpus = append(corpus, values(parse(t, f.Params, ""))...)
 				}
@@ -189,11 +189,11 @@ func TestLegacyDefinitionsPairWithThePublishedOnesByName(t *testing.T) {
 	}
 }
 
-// legacyDisagreements are the places where our schema of an older version
+// handshakeDisagreements are the places where our schema of an older version
 // deliberately gives another verdict than the published one, each with an
 // instance that shows it. The test asserts every row, so the list cannot
 // go stale: a row whose verdicts came to agree fails.
-var legacyDisagreements = []struct {
+var handshakeDisagreements = []struct {
 	version, def, instance string
 	ours, published        bool // the expected verdicts: accepted?
 	reason                 string
@@ -210,8 +210,8 @@ var legacyDisagreements = []struct {
 		"validator dialect, as for 2024-11-05 Resource"},
 }
 
-func TestLegacyDisagreementsWithThePublishedSchemasAreTheListedOnes(t *testing.T) {
-	for _, d := range legacyDisagreements {
+func TestHandshakeDisagreementsWithThePublishedSchemasAreTheListedOnes(t *testing.T) {
+	for _, d := range handshakeDisagreements {
 		t.Run(d.version+"/"+d.def, func(t *testing.T) {
 			require.NotEmpty(t, d.reason)
 			p, _ := publishedFor(t, d.version)

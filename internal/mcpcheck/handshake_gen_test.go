@@ -10,8 +10,8 @@ import (
 	"github.com/schemarpc/schemarpc/gen"
 )
 
-func TestLegacySchemasLoadInTheGenerator(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeSchemasLoadInTheGenerator(t *testing.T) {
+	for _, version := range handshakeVersions {
 		t.Run(version, func(t *testing.T) {
 			// As in mcp/v20251125/rpcgen.json, the elicitation form is raw
 			// JSON: the generator cannot tell its field schemas apart.

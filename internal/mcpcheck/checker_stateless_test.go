@@ -13,11 +13,11 @@ import (
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}`
 
 const (
-	modernToolCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + meta + `,"name":"echo","arguments":{"text":"hi"}}}`
-	serverInfo     = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}`
+	statelessToolCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + meta + `,"name":"echo","arguments":{"text":"hi"}}}`
+	serverInfo        = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}`
 )
 
-func TestModernCheckerFollowsStatelessRequests(t *testing.T) {
+func TestStatelessCheckerFollowsStatelessRequests(t *testing.T) {
 	cases := []struct {
 		name  string
 		steps []step
@@ -25,12 +25,12 @@ func TestModernCheckerFollowsStatelessRequests(t *testing.T) {
 		{"discover and a tool call are valid", []step{
 			{c2s, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{"listChanged":true}},"ttlMs":60000,"cacheScope":"public",` + serverInfo + `}}`, ""},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0.5}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"hi"}],"structuredContent":[1.5,null],` + serverInfo + `}}`, ""},
 		}},
 		{"a tool call may ask for input, and the retry answers it", []step{
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"who":{"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}},"requestState":"sealed"}}`, ""},
 			{c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{` + meta + `,"name":"echo","inputResponses":{"who":{"action":"accept","content":{"name":"Ada","age":36}}},"requestState":"sealed"}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}`, ""},
@@ -85,26 +85,26 @@ func TestModernCheckerFollowsStatelessRequests(t *testing.T) {
 		{"the 2026-07-28 errors are checked against their definitions", []step{
 			{c2s, `{"jsonrpc":"2.0","id":20,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":20,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"1900-01-01"}}}`, ""},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"unsupported protocol version"}}`, "UnsupportedProtocolVersionError"},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"error":{"code":-32021,"message":"missing capability","data":{"requiredCapabilities":{"sampling":{}}}}}`, ""},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"error":{"code":-32021,"message":"missing capability","data":{}}}`, "requiredCapabilities"},
 			{s2c, `{"jsonrpc":"2.0","id":null,"error":{"code":-32020,"message":"header mismatch"}}`, ""},
 		}},
 		{"codes 2026-07-28 does not send are reported", []step{
 			{c2s, `{"jsonrpc":"2.0","id":30,"method":"resources/read","params":{` + meta + `,"uri":"file:///nope"}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":30,"error":{"code":-32002,"message":"resource not found"}}`, "an unknown resource is -32602"},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"error":{"code":-32042,"message":"url elicitation required"}}`, "defines no such code"},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"application defined"}}`, ""},
 		}},
 		{"the tasks extension: a created task and its methods are checked for their shape", []step{
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"task","taskId":"t1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":1000,` + serverInfo + `}}`, ""},
-			{c2s, modernToolCall, ""},
+			{c2s, statelessToolCall, ""},
 			{s2c, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"task","task":{"taskId":"t1"},"ttl":1000}}`, "lacks the string taskId"},
 			{c2s, `{"jsonrpc":"2.0","id":40,"method":"tasks/get","params":{` + meta + `,"taskId":"t1"}}`, ""},
 			{s2c, `{"jsonrpc":"2.0","id":40,"result":{"resultType":"complete","taskId":"t1","status":"working"}}`, ""},
@@ -115,7 +115,7 @@ func TestModernCheckerFollowsStatelessRequests(t *testing.T) {
 			{s2c, `{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"completed"}}`, ""},
 		}},
 		{"batches do not exist", []step{
-			{c2s, `[` + modernToolCall + `]`, "batches exist only in 2025-03-26"},
+			{c2s, `[` + statelessToolCall + `]`, "batches exist only in 2025-03-26"},
 		}},
 	}
 	for _, tc := range cases {
@@ -135,17 +135,17 @@ func TestModernCheckerFollowsStatelessRequests(t *testing.T) {
 	}
 }
 
-func TestModernCheckerUsesThePublishedSchemaWhenFound(t *testing.T) {
+func TestStatelessCheckerUsesThePublishedSchemaWhenFound(t *testing.T) {
 	c, err := mcpcheck.New(mcpcheck.ModernVersion)
 	require.NoError(t, err)
 	if !c.Published() {
 		t.Skip("no shared/mcp-spec above the working directory: the published schemas are not available")
 	}
-	require.NoError(t, c.Check(c2s, []byte(modernToolCall)))
+	require.NoError(t, c.Check(c2s, []byte(statelessToolCall)))
 	// Ours pins resultType complete, the published schema does not; an
 	// unknown member in a result is accepted by both.
 	require.NoError(t, c.Check(s2c, []byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[],"x.example/extra":true}}`)))
-	require.NoError(t, c.Check(c2s, []byte(modernToolCall)))
+	require.NoError(t, c.Check(c2s, []byte(statelessToolCall)))
 	err = c.Check(s2c, []byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"video"}]}}`))
 	require.ErrorContains(t, err, "our tools.json#/$defs/CallToolOutcome")
 	// resultType complete selects the published CallToolResult: its
@@ -162,12 +162,12 @@ func TestModernCheckerUsesThePublishedSchemaWhenFound(t *testing.T) {
 	assert.NotContains(t, err.Error(), "our ")
 }
 
-func TestModernCheckerWithoutThePublishedSchemas(t *testing.T) {
+func TestStatelessCheckerWithoutThePublishedSchemas(t *testing.T) {
 	t.Chdir(t.TempDir())
 	c, err := mcpcheck.New(mcpcheck.ModernVersion)
 	require.NoError(t, err)
 	assert.False(t, c.Published())
-	require.NoError(t, c.Check(c2s, []byte(modernToolCall)))
+	require.NoError(t, c.Check(c2s, []byte(statelessToolCall)))
 	require.ErrorContains(t, c.Check(s2c, []byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)), "CallToolOutcome")
 }
 

@@ -144,8 +144,8 @@ func accepts(schemas []*jsonschema.Schema, doc any) bool {
 	return slices.ContainsFunc(schemas, func(s *jsonschema.Schema) bool { return s.Validate(doc) == nil })
 }
 
-func TestLegacyFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
+	for _, version := range handshakeVersions {
 		t.Run(version, func(t *testing.T) {
 			p, _ := publishedFor(t, version)
 			o := oursFor(t, version)
@@ -165,7 +165,7 @@ func TestLegacyFixtureMutantsGetTheSameVerdictFromBothSchemas(t *testing.T) {
 					agree++
 				}
 			}
-			for i, f := range legacyFixtures(t, version) {
+			for i, f := range handshakeFixtures(t, version) {
 				m, ok := o.Method(f.Method)
 				require.True(t, ok)
 				msgDef, _ := p.MessageDef(f.Method)

@@ -24,17 +24,17 @@ import (
 // suiteCapabilities are the client capabilities the conformance suite declares.
 const suiteCapabilities = `{"sampling":{},"elicitation":{},"roots":{"listChanged":true}}`
 
-// modernClient talks the stateless protocol to a fresh everything server.
-type modernClient struct {
+// statelessClient talks the stateless protocol to a fresh everything server.
+type statelessClient struct {
 	t      *testing.T
 	conn   *rpc.Conn
 	tap    *tap
 	server *mcp.Server
 }
 
-// connectModern starts a server on one end of an in-memory pipe; the client end sends
+// connectStateless starts a server on one end of an in-memory pipe; the client end sends
 // stateless requests only.
-func connectModern(t *testing.T) *modernClient {
+func connectStateless(t *testing.T) *statelessClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
@@ -53,7 +53,7 @@ func connectModern(t *testing.T) *modernClient {
 			t.Error("the server did not stop after the client closed the connection")
 		}
 	})
-	return &modernClient{t: t, conn: conn, tap: tp, server: s}
+	return &statelessClient{t: t, conn: conn, tap: tp, server: s}
 }
 
 // meta is the params._meta of a stateless request declaring caps (a JSON object), plus
@@ -71,7 +71,7 @@ func meta(caps string, extra map[string]any) map[string]any {
 }
 
 // try sends one stateless request; params gets the _meta of caps.
-func (c *modernClient) try(method string, params map[string]any, caps string, extraMeta map[string]any) (json.RawMessage, error) {
+func (c *statelessClient) try(method string, params map[string]any, caps string, extraMeta map[string]any) (json.RawMessage, error) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -85,7 +85,7 @@ func (c *modernClient) try(method string, params map[string]any, caps string, ex
 }
 
 // call is try that requires success.
-func (c *modernClient) call(method string, params map[string]any, caps string) json.RawMessage {
+func (c *statelessClient) call(method string, params map[string]any, caps string) json.RawMessage {
 	c.t.Helper()
 	res, err := c.try(method, params, caps, nil)
 	require.NoError(c.t, err, "%s %v", method, params)
@@ -136,7 +136,7 @@ type round struct {
 
 // exchange sends method with params and answers every input request as the suite does,
 // retrying with the echoed requestState, until a complete result (at most 5 rounds).
-func (c *modernClient) exchange(method string, params map[string]any, caps string) []round {
+func (c *statelessClient) exchange(method string, params map[string]any, caps string) []round {
 	c.t.Helper()
 	var rounds []round
 	next := params
@@ -171,7 +171,7 @@ func toolParams(name string) map[string]any {
 	return map[string]any{"name": name, "arguments": map[string]any{}}
 }
 
-func TestModernInputRequiredToolsAskWhatTheScenariosExpect(t *testing.T) {
+func TestStatelessInputRequiredToolsAskWhatTheScenariosExpect(t *testing.T) {
 	nameForm := `{"method":"elicitation/create","params":{"message":"What is your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}`
 	tests := []struct {
 		tool      string
@@ -191,7 +191,7 @@ func TestModernInputRequiredToolsAskWhatTheScenariosExpect(t *testing.T) {
 			"requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}}`, true},
 		{"test_input_required_result_tampered_state", `{"user_name":` + nameForm + `}`, true},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
 			raw := c.call("tools/call", toolParams(tt.tool), suiteCapabilities)
@@ -206,7 +206,7 @@ func TestModernInputRequiredToolsAskWhatTheScenariosExpect(t *testing.T) {
 	}
 }
 
-func TestModernInputRequiredToolsCompleteWithTheAnswers(t *testing.T) {
+func TestStatelessInputRequiredToolsCompleteWithTheAnswers(t *testing.T) {
 	tests := []struct {
 		tool   string
 		rounds int
@@ -224,7 +224,7 @@ func TestModernInputRequiredToolsCompleteWithTheAnswers(t *testing.T) {
 		{"test_missing_capability", 2, "The model answered: The capital of France is Paris."},
 		{"test_streaming_elicitation", 2, "Confirmation received: action=accept"},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
 			rounds := c.exchange("tools/call", toolParams(tt.tool), suiteCapabilities)
@@ -237,8 +237,8 @@ func TestModernInputRequiredToolsCompleteWithTheAnswers(t *testing.T) {
 	}
 }
 
-func TestModernMultiRoundStateChangesBetweenRounds(t *testing.T) {
-	rounds := connectModern(t).exchange("tools/call", toolParams("test_input_required_result_multi_round"), suiteCapabilities)
+func TestStatelessMultiRoundStateChangesBetweenRounds(t *testing.T) {
+	rounds := connectStateless(t).exchange("tools/call", toolParams("test_input_required_result_multi_round"), suiteCapabilities)
 	require.Len(t, rounds, 3)
 	assert.Contains(t, rounds[0].InputRequests, "step1")
 	assert.Contains(t, rounds[1].InputRequests, "step2")
@@ -248,8 +248,8 @@ func TestModernMultiRoundStateChangesBetweenRounds(t *testing.T) {
 	assert.NotEqual(t, rounds[0].RequestState, rounds[1].RequestState)
 }
 
-func TestModernStatefulToolsAskAgainWithoutTheirState(t *testing.T) {
-	c := connectModern(t)
+func TestStatelessStatefulToolsAskAgainWithoutTheirState(t *testing.T) {
+	c := connectStateless(t)
 	raw := c.call("tools/call", map[string]any{
 		"name": "test_input_required_result_request_state", "arguments": map[string]any{},
 		"inputResponses": map[string]any{"confirm": json.RawMessage(suiteAnswers["confirm"])},
@@ -259,8 +259,8 @@ func TestModernStatefulToolsAskAgainWithoutTheirState(t *testing.T) {
 	assert.Equal(t, "input_required", r.ResultType, "an answer without the state is not enough")
 }
 
-func TestModernTamperedStateIsRefused(t *testing.T) {
-	c := connectModern(t)
+func TestStatelessTamperedStateIsRefused(t *testing.T) {
+	c := connectStateless(t)
 	first := c.exchange("tools/call", toolParams("test_input_required_result_tampered_state"), suiteCapabilities)[0]
 	require.NotEmpty(t, first.RequestState)
 	_, err := c.try("tools/call", map[string]any{
@@ -272,7 +272,7 @@ func TestModernTamperedStateIsRefused(t *testing.T) {
 	assert.Equal(t, rpc.CodeInvalidParams, rpcError(t, err).Code)
 }
 
-func TestModernElicitationToolAsksAgainUntilItGetsAValidAnswer(t *testing.T) {
+func TestStatelessElicitationToolAsksAgainUntilItGetsAValidAnswer(t *testing.T) {
 	tests := []struct {
 		name      string
 		responses any
@@ -284,7 +284,7 @@ func TestModernElicitationToolAsksAgainUntilItGetsAValidAnswer(t *testing.T) {
 			"unknown_extra_key":  json.RawMessage(`{"action":"accept","content":{"foo":"bar"}}`),
 			"another_unexpected": json.RawMessage(`{"action":"accept","content":{"baz":123}}`)}, true},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			raw := c.call("tools/call", map[string]any{
@@ -302,7 +302,7 @@ func TestModernElicitationToolAsksAgainUntilItGetsAValidAnswer(t *testing.T) {
 	}
 }
 
-func TestModernElicitationToolRefusesMalformedAnswers(t *testing.T) {
+func TestStatelessElicitationToolRefusesMalformedAnswers(t *testing.T) {
 	tests := []struct {
 		name      string
 		responses any
@@ -310,7 +310,7 @@ func TestModernElicitationToolRefusesMalformedAnswers(t *testing.T) {
 		{"a number instead of an elicitation result", map[string]any{"user_name": 12345}},
 		{"null instead of the answers", nil},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := c.try("tools/call", map[string]any{
@@ -321,7 +321,7 @@ func TestModernElicitationToolRefusesMalformedAnswers(t *testing.T) {
 	}
 }
 
-func TestModernCapabilitiesToolAsksOnlyForWhatWasDeclared(t *testing.T) {
+func TestStatelessCapabilitiesToolAsksOnlyForWhatWasDeclared(t *testing.T) {
 	tests := []struct {
 		caps string
 		keys []string
@@ -331,7 +331,7 @@ func TestModernCapabilitiesToolAsksOnlyForWhatWasDeclared(t *testing.T) {
 		{`{"roots":{}}`, []string{"capability_roots"}},
 		{suiteCapabilities, []string{"capability_elicitation", "capability_roots", "capability_sampling"}},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.caps, func(t *testing.T) {
 			r := c.exchange("tools/call", toolParams("test_input_required_result_capabilities"), tt.caps)[0]
@@ -345,7 +345,7 @@ func TestModernCapabilitiesToolAsksOnlyForWhatWasDeclared(t *testing.T) {
 	}
 }
 
-func TestModernToolsNeedingAnUndeclaredCapabilityAreMissingCapability(t *testing.T) {
+func TestStatelessToolsNeedingAnUndeclaredCapabilityAreMissingCapability(t *testing.T) {
 	tests := []struct{ tool, caps, required string }{
 		{"test_missing_capability", `{}`, `{"sampling":{}}`},
 		{"test_missing_capability", `{"elicitation":{}}`, `{"sampling":{}}`},
@@ -354,7 +354,7 @@ func TestModernToolsNeedingAnUndeclaredCapabilityAreMissingCapability(t *testing
 		{"test_input_required_result_list_roots", `{"sampling":{}}`, `{"roots":{}}`},
 		{"test_streaming_elicitation", `{"sampling":{}}`, `{"elicitation":{"form":{}}}`},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.caps, func(t *testing.T) {
 			_, err := c.try("tools/call", toolParams(tt.tool), tt.caps, nil)
@@ -365,8 +365,8 @@ func TestModernToolsNeedingAnUndeclaredCapabilityAreMissingCapability(t *testing
 	}
 }
 
-func TestModernPromptAsksForItsContext(t *testing.T) {
-	rounds := connectModern(t).exchange("prompts/get", map[string]any{"name": "test_input_required_result_prompt"}, suiteCapabilities)
+func TestStatelessPromptAsksForItsContext(t *testing.T) {
+	rounds := connectStateless(t).exchange("prompts/get", map[string]any{"name": "test_input_required_result_prompt"}, suiteCapabilities)
 	require.Len(t, rounds, 2)
 	assert.JSONEq(t, `{"user_context":{"method":"elicitation/create","params":{"message":"What context should the prompt use?",
 		"requestedSchema":{"type":"object","properties":{"context":{"type":"string"}},"required":["context"]}}}}`,
@@ -383,7 +383,7 @@ func mustJSON(t *testing.T, v any) []byte {
 }
 
 // notificationsOf returns the notifications of method the client has read so far.
-func (c *modernClient) notificationsOf(method string) []wireMessage {
+func (c *statelessClient) notificationsOf(method string) []wireMessage {
 	c.tap.mu.Lock()
 	defer c.tap.mu.Unlock()
 	var out []wireMessage
@@ -396,7 +396,7 @@ func (c *modernClient) notificationsOf(method string) []wireMessage {
 	return out
 }
 
-func TestModernLoggingToolLogsOnlyWhenTheRequestAsks(t *testing.T) {
+func TestStatelessLoggingToolLogsOnlyWhenTheRequestAsks(t *testing.T) {
 	tests := []struct {
 		name  string
 		extra map[string]any
@@ -409,7 +409,7 @@ func TestModernLoggingToolLogsOnlyWhenTheRequestAsks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := connectModern(t)
+			c := connectStateless(t)
 			res, err := c.try("tools/call", toolParams("test_logging_tool"), suiteCapabilities, tt.extra)
 			require.NoError(t, err)
 			assert.JSONEq(t, `{"resultType":"complete","content":[{"type":"text","text":"Logging tool done"}]}`, string(stripMeta(t, res)))
@@ -428,8 +428,8 @@ func stripMeta(t *testing.T, raw json.RawMessage) json.RawMessage {
 	return mustJSON(t, m)
 }
 
-func TestModernTriggersTellListensWithoutChangingTheLists(t *testing.T) {
-	c := connectModern(t)
+func TestStatelessTriggersTellListensWithoutChangingTheLists(t *testing.T) {
+	c := connectStateless(t)
 	names := func(method, key string) []string {
 		var page map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(c.call(method, nil, suiteCapabilities), &page))
@@ -473,7 +473,7 @@ func TestModernTriggersTellListensWithoutChangingTheLists(t *testing.T) {
 	}
 }
 
-func TestModernCacheHints(t *testing.T) {
+func TestStatelessCacheHints(t *testing.T) {
 	tests := []struct {
 		method string
 		params map[string]any
@@ -490,7 +490,7 @@ func TestModernCacheHints(t *testing.T) {
 		{"prompts/list", nil, 0, "private"},
 		{"server/discover", nil, 0, "private"},
 	}
-	c := connectModern(t)
+	c := connectStateless(t)
 	for _, tt := range tests {
 		t.Run(tt.method+" "+mustString(t, tt.params), func(t *testing.T) {
 			var res struct {
@@ -512,8 +512,8 @@ func mustString(t *testing.T, v any) string {
 	return string(mustJSON(t, v))
 }
 
-func TestModernHeaderRegionToolEchoesItsArgument(t *testing.T) {
-	c := connectModern(t)
+func TestStatelessHeaderRegionToolEchoesItsArgument(t *testing.T) {
+	c := connectStateless(t)
 	res := c.call("tools/call", map[string]any{"name": "test_header_region", "arguments": map[string]any{"region": "eu-west"}}, suiteCapabilities)
 	assert.JSONEq(t, `{"resultType":"complete","content":[{"type":"text","text":"Region: eu-west"}]}`, string(stripMeta(t, res)))
 
@@ -535,7 +535,7 @@ func TestModernHeaderRegionToolEchoesItsArgument(t *testing.T) {
 
 // The same tools in a handshake session: the server asks the client itself.
 
-func TestLegacySessionAnswersInputRequiredToolsItself(t *testing.T) {
+func TestHandshakeSessionAnswersInputRequiredToolsItself(t *testing.T) {
 	tests := []struct {
 		tool string
 		text string
@@ -568,7 +568,7 @@ func TestLegacySessionAnswersInputRequiredToolsItself(t *testing.T) {
 	}
 }
 
-func TestLegacyMultiRoundAsksTheClientTwice(t *testing.T) {
+func TestHandshakeMultiRoundAsksTheClientTwice(t *testing.T) {
 	s := connect(t, clientOptions{})
 	s.callTool("test_input_required_result_multi_round", "")
 	require.Len(t, s.cb.elicitation, 2)
@@ -583,7 +583,7 @@ func TestLegacyMultiRoundAsksTheClientTwice(t *testing.T) {
 
 // A session whose client did not declare what a tool asks for: the call fails (how is
 // the runtime's business: a JSON-RPC error today) and the client is never asked.
-func TestLegacySessionWithoutTheCapabilityFailsWithoutAskingTheClient(t *testing.T) {
+func TestHandshakeSessionWithoutTheCapabilityFailsWithoutAskingTheClient(t *testing.T) {
 	tests := []string{
 		"test_missing_capability",
 		"test_input_required_result_sampling",
@@ -604,7 +604,7 @@ func TestLegacySessionWithoutTheCapabilityFailsWithoutAskingTheClient(t *testing
 	assert.Empty(t, s.cb.elicitation)
 }
 
-func TestLegacyLoggingToolFollowsTheSessionLevel(t *testing.T) {
+func TestHandshakeLoggingToolFollowsTheSessionLevel(t *testing.T) {
 	s := connect(t, clientOptions{})
 	s.call("logging/setLevel", `{"level":"info"}`, nil)
 	before := notificationsBefore(t, s, "test_logging_tool", "notifications/message")

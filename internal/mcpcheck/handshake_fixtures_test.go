@@ -16,11 +16,11 @@ import (
 	"github.com/schemarpc/schemarpc/internal/mcpcheck"
 )
 
-// legacyVersions are the handshake versions older than 2025-11-25. Each has
+// handshakeVersions are the handshake versions older than 2025-11-25. Each has
 // its own schema under schema/mcp/<version> and a fixture corpus under
 // testdata/<version>/methods.json, which the tests of this file and its
 // siblings compare with the published schema of the same version.
-var legacyVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18"}
+var handshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18"}
 
 // fixture is one hand-written message of a corpus: a method's params and,
 // for a request, a result answering them.
@@ -32,8 +32,8 @@ type fixture struct {
 
 func (f fixture) name(i int) string { return fmt.Sprintf("%d-%s", i, f.Method) }
 
-// legacyFixtures reads the corpus of one version.
-func legacyFixtures(t *testing.T, version string) []fixture {
+// handshakeFixtures reads the corpus of one version.
+func handshakeFixtures(t *testing.T, version string) []fixture {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", version, "methods.json"))
 	require.NoError(t, err)
@@ -94,12 +94,12 @@ func wrap(method string, notification bool, params any) map[string]any {
 	return msg
 }
 
-func TestLegacyFixturesCoverEveryMethod(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeFixturesCoverEveryMethod(t *testing.T) {
+	for _, version := range handshakeVersions {
 		t.Run(version, func(t *testing.T) {
 			o := oursFor(t, version)
 			have := map[string]int{}
-			for i, f := range legacyFixtures(t, version) {
+			for i, f := range handshakeFixtures(t, version) {
 				m, ok := o.Method(f.Method)
 				if !assert.True(t, ok, "%s: our %s schema has no such method", f.name(i), version) {
 					continue
@@ -118,10 +118,10 @@ func TestLegacyFixturesCoverEveryMethod(t *testing.T) {
 	}
 }
 
-func TestLegacyFixturesAreValidAgainstOurSchemas(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeFixturesAreValidAgainstOurSchemas(t *testing.T) {
+	for _, version := range handshakeVersions {
 		o := oursFor(t, version)
-		for i, f := range legacyFixtures(t, version) {
+		for i, f := range handshakeFixtures(t, version) {
 			t.Run(version+"/"+f.name(i), func(t *testing.T) {
 				m, ok := o.Method(f.Method)
 				require.True(t, ok)
@@ -139,11 +139,11 @@ func TestLegacyFixturesAreValidAgainstOurSchemas(t *testing.T) {
 	}
 }
 
-func TestLegacyFixturesAreValidAgainstThePublishedSchemas(t *testing.T) {
-	for _, version := range legacyVersions {
+func TestHandshakeFixturesAreValidAgainstThePublishedSchemas(t *testing.T) {
+	for _, version := range handshakeVersions {
 		p, _ := publishedFor(t, version)
 		o := oursFor(t, version)
-		for i, f := range legacyFixtures(t, version) {
+		for i, f := range handshakeFixtures(t, version) {
 			t.Run(version+"/"+f.name(i), func(t *testing.T) {
 				m, _ := o.Method(f.Method)
 				msgDef, ok := p.MessageDef(f.Method)
