@@ -13,8 +13,8 @@ func factsFunc(svc string) string { return svc + "MethodFacts" }
 func factsVar(m *method) string { return "methodFacts" + m.stem }
 
 // methodFacts renders <Service>MethodFacts (rpc.MethodFacts of every
-// method: the types its result may be, their members, its extension
-// members) into f. The facts are package-level values the compiler lays
+// method: whether it is a notification, the types its result may be, their
+// members, its extension members) into f. The facts are package-level values the compiler lays
 // out statically, so a package that never asks costs nothing at start-up.
 func (e *emitter) methodFacts(f *jen.File) {
 	if len(e.svc.methods) == 0 {
@@ -22,7 +22,7 @@ func (e *emitter) methodFacts(f *jen.File) {
 	}
 	name := factsFunc(e.svc.name)
 	f.Line()
-	comment(f, name+" returns what the schema says of a method of the "+e.svc.name+" service beyond its Go types: the types its result may be, their members, and the extension (x-) members of its entry in the method index; false for a method the service does not have.", false)
+	comment(f, name+" returns what the schema says of a method of the "+e.svc.name+" service beyond its Go types: whether it is a notification, the types its result may be, their members, and the extension (x-) members of its entry in the method index; false for a method the service does not have.", false)
 	f.Func().Id(name).Params(jen.Id("method").String()).Params(jen.Qual(rpcPath, "MethodFacts"), jen.Bool()).Block(
 		jen.Switch(jen.Id("method")).BlockFunc(func(g *jen.Group) {
 			for _, m := range e.svc.methods {
@@ -36,6 +36,9 @@ func (e *emitter) methodFacts(f *jen.File) {
 		for _, m := range e.svc.methods {
 			results, members := resultFacts(m)
 			g.Id(factsVar(m)).Op("=").Qual(rpcPath, "MethodFacts").ValuesFunc(func(v *jen.Group) {
+				if m.notification {
+					v.Line().Id("Notification").Op(":").True()
+				}
 				if len(results) > 0 {
 					v.Line().Id("Results").Op(":").Index().String().Values(lits(results)...)
 				}
@@ -52,7 +55,7 @@ func (e *emitter) methodFacts(f *jen.File) {
 						x.Line()
 					})
 				}
-				if len(results)+len(members)+len(m.extensions) > 0 {
+				if m.notification || len(results)+len(members)+len(m.extensions) > 0 {
 					v.Line()
 				}
 			})

@@ -6,6 +6,9 @@ package rpc
 // declares. A server reads them to treat a method as its schema says,
 // instead of keeping a second table of methods by hand.
 type MethodFacts struct {
+	// Notification marks a method that is a notification: it has no
+	// result and is never answered.
+	Notification bool
 	// Results names, by their generated Go names, the types a result may
 	// be: the result's own type, or each variant of a union result, then
 	// the alternative results the schema allows. Empty for a notification

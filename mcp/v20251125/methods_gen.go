@@ -1469,9 +1469,9 @@ func (c *MCPCallbacksClient) NotificationsTasksStatus(ctx context.Context, param
 }
 
 // MCPMethodFacts returns what the schema says of a method of the MCP service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func MCPMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodInitialize:
@@ -1545,8 +1545,10 @@ var (
 		Results:       []string{"InitializeResult"},
 		ResultMembers: []string{"_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"},
 	}
-	methodFactsNotificationsInitialized = rpc.MethodFacts{}
-	methodFactsPing                     = rpc.MethodFacts{
+	methodFactsNotificationsInitialized = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsPing = rpc.MethodFacts{
 		Results:       []string{"Result"},
 		ResultMembers: []string{"_meta"},
 	}
@@ -1667,14 +1669,34 @@ var (
 			{Name: "x-capability", Value: "\"tasks\""},
 		},
 	}
-	methodFactsNotificationsCancelled            = rpc.MethodFacts{}
-	methodFactsNotificationsProgress             = rpc.MethodFacts{}
-	methodFactsNotificationsMessage              = rpc.MethodFacts{}
-	methodFactsNotificationsToolsListChanged     = rpc.MethodFacts{}
-	methodFactsNotificationsPromptsListChanged   = rpc.MethodFacts{}
-	methodFactsNotificationsResourcesListChanged = rpc.MethodFacts{}
-	methodFactsNotificationsResourcesUpdated     = rpc.MethodFacts{}
-	methodFactsNotificationsRootsListChanged     = rpc.MethodFacts{}
-	methodFactsNotificationsElicitationComplete  = rpc.MethodFacts{}
-	methodFactsNotificationsTasksStatus          = rpc.MethodFacts{}
+	methodFactsNotificationsCancelled = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsProgress = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsMessage = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsToolsListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsPromptsListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsResourcesListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsResourcesUpdated = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsRootsListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsElicitationComplete = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsTasksStatus = rpc.MethodFacts{
+		Notification: true,
+	}
 )

@@ -903,9 +903,9 @@ func (c *MCPCallbacksClient) NotificationsResourcesUpdated(ctx context.Context, 
 }
 
 // MCPMethodFacts returns what the schema says of a method of the MCP service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func MCPMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodServerDiscover:
@@ -1013,12 +1013,28 @@ var (
 		Results:       []string{"SubscriptionsListenResult"},
 		ResultMembers: []string{"_meta", "resultType"},
 	}
-	methodFactsNotificationsCancelled                 = rpc.MethodFacts{}
-	methodFactsNotificationsProgress                  = rpc.MethodFacts{}
-	methodFactsNotificationsMessage                   = rpc.MethodFacts{}
-	methodFactsNotificationsSubscriptionsAcknowledged = rpc.MethodFacts{}
-	methodFactsNotificationsToolsListChanged          = rpc.MethodFacts{}
-	methodFactsNotificationsPromptsListChanged        = rpc.MethodFacts{}
-	methodFactsNotificationsResourcesListChanged      = rpc.MethodFacts{}
-	methodFactsNotificationsResourcesUpdated          = rpc.MethodFacts{}
+	methodFactsNotificationsCancelled = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsProgress = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsMessage = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsSubscriptionsAcknowledged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsToolsListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsPromptsListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsResourcesListChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsNotificationsResourcesUpdated = rpc.MethodFacts{
+		Notification: true,
+	}
 )

@@ -212,9 +212,9 @@ func (c *CalcClient) NotifyMe(ctx context.Context, params json.RawMessage) error
 }
 
 // CalcMethodFacts returns what the schema says of a method of the Calc service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func CalcMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodEcho:
@@ -236,5 +236,7 @@ var (
 	methodFactsAdd      = rpc.MethodFacts{}
 	methodFactsFail     = rpc.MethodFacts{}
 	methodFactsPanic    = rpc.MethodFacts{}
-	methodFactsNotifyMe = rpc.MethodFacts{}
+	methodFactsNotifyMe = rpc.MethodFacts{
+		Notification: true,
+	}
 )

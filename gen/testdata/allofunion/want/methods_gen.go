@@ -79,9 +79,9 @@ func (c *ShapesClient) Draw(ctx context.Context, params *DrawParams) (*NotEmpty,
 }
 
 // ShapesMethodFacts returns what the schema says of a method of the Shapes
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func ShapesMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodDraw:

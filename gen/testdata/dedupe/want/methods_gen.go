@@ -138,9 +138,9 @@ func (c *ChainClient) Parent(ctx context.Context, params *ParentParams) (*Parent
 }
 
 // ChainMethodFacts returns what the schema says of a method of the Chain
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func ChainMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodHead:

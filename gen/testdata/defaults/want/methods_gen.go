@@ -78,9 +78,9 @@ func (c *DefaultsClient) List(ctx context.Context, params *ListParams) (json.Raw
 }
 
 // DefaultsMethodFacts returns what the schema says of a method of the Defaults
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func DefaultsMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodList:

@@ -303,9 +303,9 @@ func (c *ChatCallbacksClient) Heard(ctx context.Context, params *Line) error {
 }
 
 // ChatMethodFacts returns what the schema says of a method of the Chat service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func ChatMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodSay:
@@ -327,11 +327,17 @@ func ChatMethodFacts(method string) (rpc.MethodFacts, bool) {
 var (
 	methodFactsSay      = rpc.MethodFacts{}
 	methodFactsPing     = rpc.MethodFacts{}
-	methodFactsProgress = rpc.MethodFacts{}
-	methodFactsAsk      = rpc.MethodFacts{
+	methodFactsProgress = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsAsk = rpc.MethodFacts{
 		Results:       []string{"Line"},
 		ResultMembers: []string{"text"},
 	}
-	methodFactsHeard = rpc.MethodFacts{}
-	methodFactsBye   = rpc.MethodFacts{}
+	methodFactsHeard = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsBye = rpc.MethodFacts{
+		Notification: true,
+	}
 )

@@ -77,9 +77,9 @@ func (c *ExtrasClient) Put(ctx context.Context, params *Open) (*Typed, error) {
 }
 
 // ExtrasMethodFacts returns what the schema says of a method of the Extras
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func ExtrasMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodPut:

@@ -148,9 +148,9 @@ func (c *JobsClient) JobsChanged(ctx context.Context) error {
 }
 
 // JobsMethodFacts returns what the schema says of a method of the Jobs service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func JobsMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodJobsList:
@@ -183,6 +183,7 @@ var (
 	}
 	methodFactsJobsCount   = rpc.MethodFacts{}
 	methodFactsJobsChanged = rpc.MethodFacts{
+		Notification: true,
 		Extensions: []rpc.MethodExtension{
 			{Name: "x-since", Value: "\"2.0\""},
 		},

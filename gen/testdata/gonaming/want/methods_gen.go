@@ -168,9 +168,9 @@ func (c *NodeClient) NodeChainHead(ctx context.Context) (string, error) {
 }
 
 // NodeMethodFacts returns what the schema says of a method of the Node service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func NodeMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodNodeNodeStatus:

@@ -215,9 +215,9 @@ func (c *MCPCallbacksClient) Ping(ctx context.Context, params *PingRequestParams
 }
 
 // MCPMethodFacts returns what the schema says of a method of the MCP service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func MCPMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodEcho:
@@ -235,8 +235,10 @@ var (
 		Results:       []string{"EchoResult"},
 		ResultMembers: []string{"text"},
 	}
-	methodFactsHeartbeat = rpc.MethodFacts{}
-	methodFactsPing      = rpc.MethodFacts{
+	methodFactsHeartbeat = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsPing = rpc.MethodFacts{
 		Results:       []string{"Result"},
 		ResultMembers: []string{"note"},
 	}

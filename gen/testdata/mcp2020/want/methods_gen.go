@@ -180,9 +180,9 @@ func (c *MCPCallbacksClient) Cancelled(ctx context.Context, params *CancelledNot
 }
 
 // MCPMethodFacts returns what the schema says of a method of the MCP service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func MCPMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodCallTool:
@@ -198,5 +198,7 @@ var (
 		Results:       []string{"CallToolResult", "InputRequiredResult"},
 		ResultMembers: []string{"inputRequests", "resultType", "structuredContent", "text"},
 	}
-	methodFactsCancelled = rpc.MethodFacts{}
+	methodFactsCancelled = rpc.MethodFacts{
+		Notification: true,
+	}
 )

@@ -331,9 +331,9 @@ func (c *StoreClient) Ping(ctx context.Context) error {
 }
 
 // StoreMethodFacts returns what the schema says of a method of the Store
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func StoreMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodGet:
@@ -371,6 +371,10 @@ var (
 	methodFactsKind  = rpc.MethodFacts{
 		Results: []string{"KindResult"},
 	}
-	methodFactsChanged = rpc.MethodFacts{}
-	methodFactsPing    = rpc.MethodFacts{}
+	methodFactsChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsPing = rpc.MethodFacts{
+		Notification: true,
+	}
 )

@@ -187,9 +187,9 @@ func (c *JSONRPCAPIClient) X2FaVerify(ctx context.Context) (json.RawMessage, err
 }
 
 // JSONRPCAPIMethodFacts returns what the schema says of a method of the
-// JSONRPCAPI service beyond its Go types: the types its result may be, their
-// members, and the extension (x-) members of its entry in the method index;
-// false for a method the service does not have.
+// JSONRPCAPI service beyond its Go types: whether it is a notification, the
+// types its result may be, their members, and the extension (x-) members of its
+// entry in the method index; false for a method the service does not have.
 func JSONRPCAPIMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodEthGetBalance:
@@ -209,7 +209,9 @@ func JSONRPCAPIMethodFacts(method string) (rpc.MethodFacts, bool) {
 var (
 	methodFactsEthGetBalance = rpc.MethodFacts{}
 	methodFactsToolsCall     = rpc.MethodFacts{}
-	methodFactsCancelRequest = rpc.MethodFacts{}
-	methodFactsGo            = rpc.MethodFacts{}
-	methodFactsX2FaVerify    = rpc.MethodFacts{}
+	methodFactsCancelRequest = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsGo         = rpc.MethodFacts{}
+	methodFactsX2FaVerify = rpc.MethodFacts{}
 )

@@ -103,9 +103,9 @@ func (c *LookupClient) GetTag(ctx context.Context) (*string, error) {
 }
 
 // LookupMethodFacts returns what the schema says of a method of the Lookup
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func LookupMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodGetBlock:

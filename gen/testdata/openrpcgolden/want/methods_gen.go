@@ -227,9 +227,9 @@ func (c *NotesClient) NotesChanged(ctx context.Context, params *NotesChangedPara
 }
 
 // NotesMethodFacts returns what the schema says of a method of the Notes
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func NotesMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodNotesWrite:
@@ -256,5 +256,7 @@ var (
 		ResultMembers: []string{"body", "id", "related", "tags", "title"},
 	}
 	methodFactsNotesSearch  = rpc.MethodFacts{}
-	methodFactsNotesChanged = rpc.MethodFacts{}
+	methodFactsNotesChanged = rpc.MethodFacts{
+		Notification: true,
+	}
 )

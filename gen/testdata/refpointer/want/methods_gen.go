@@ -118,9 +118,9 @@ func (c *PointersClient) Scan(ctx context.Context, params *ScanParams) ([]Sighti
 }
 
 // PointersMethodFacts returns what the schema says of a method of the Pointers
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func PointersMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodMove:

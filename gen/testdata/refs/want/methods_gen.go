@@ -108,9 +108,9 @@ func (c *RefsClient) Pick(ctx context.Context, params *PickParams) (*Point, erro
 }
 
 // RefsMethodFacts returns what the schema says of a method of the Refs service
-// beyond its Go types: the types its result may be, their members, and the
-// extension (x-) members of its entry in the method index; false for a method
-// the service does not have.
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
 func RefsMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodDraw:

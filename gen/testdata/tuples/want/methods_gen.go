@@ -77,9 +77,9 @@ func (c *TuplesClient) Plot(ctx context.Context, params *PlotParams) (*Point, er
 }
 
 // TuplesMethodFacts returns what the schema says of a method of the Tuples
-// service beyond its Go types: the types its result may be, their members, and
-// the extension (x-) members of its entry in the method index; false for a
-// method the service does not have.
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
 func TuplesMethodFacts(method string) (rpc.MethodFacts, bool) {
 	switch method {
 	case MethodPlot:
