@@ -151,6 +151,9 @@ type StreamableHTTPHandler struct {
 	stateless gate // 2026-07-28 requests running
 	listening gate // 2026-07-28 listen streams open
 
+	dispatchOnce    sync.Once
+	statelessEngine *rpc.Dispatcher // answers 2026-07-28 requests; see dispatcher
+
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	starting int // sessions being made, counted against MaxSessions
