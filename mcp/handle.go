@@ -66,7 +66,7 @@ func (ss *ServerSession) handleModern(ctx context.Context, req *rpc.Request) (an
 	rc := &requestContext{id: req.ID}
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	ss.track(rc)
-	res, err := ss.server.serveModernUnbounded(rc.Context, req, connSink{ss.conn}) // Handle bounds the error
+	res, err := ss.server.serveStatelessUnbounded(rc.Context, req, connSink{ss.conn}) // Handle bounds the error
 	if ss.untrack(rc) {
 		return nil, rpc.ErrNoResponse
 	}

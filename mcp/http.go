@@ -224,7 +224,7 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	case !ok:
 		return
 	case modern:
-		h.serveModernHTTP(w, r, body)
+		h.serveStatelessHTTP(w, r, body)
 		return
 	case body != nil:
 		r.Body = io.NopCloser(bytes.NewReader(body))

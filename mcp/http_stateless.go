@@ -66,9 +66,9 @@ func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request
 	return !legacy, body, true
 }
 
-// serveModernHTTP serves one 2026-07-28 request. body is the POST body
+// serveStatelessHTTP serves one 2026-07-28 request. body is the POST body
 // when modernEra read it already.
-func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
+func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		writeHTTPError(w, http.StatusMethodNotAllowed, rpc.CodeInvalidRequest,
@@ -118,7 +118,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	}
 	ctx, release := h.modernContext(r)
 	defer release()
-	out := newModernResponse(w, h.opts.KeepAlive)
+	out := newStatelessResponse(w, h.opts.KeepAlive)
 	out.preferSSE = !h.opts.JSONResponse
 	out.owner = h
 	defer out.close()
@@ -130,10 +130,10 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 // answered through, made on first use: the rpc package's, as for every
 // other transport, with its panic recovery, error mapping, encoder and log
 // lines (ServerOptions.ErrorDetail and LogParams apply). The HTTP status
-// and the choice of JSON or SSE stay here (serveStateless, finish).
+// and the choice of JSON or SSE stay here (serveStatelessCall, finish).
 func (h *StreamableHTTPHandler) dispatcher() *rpc.Dispatcher {
 	h.dispatchOnce.Do(func() {
-		h.statelessEngine = rpc.NewDispatcher(rpc.HandlerFunc(h.serveStateless),
+		h.statelessEngine = rpc.NewDispatcher(rpc.HandlerFunc(h.serveStatelessCall),
 			rpc.WithLogger(h.log), rpc.WithErrorDetail(h.server.opts.ErrorDetail), rpc.WithLogParams(h.server.opts.LogParams))
 	})
 	return h.statelessEngine
@@ -143,13 +143,13 @@ func (h *StreamableHTTPHandler) dispatcher() *rpc.Dispatcher {
 // 2026-07-28 request is answered on.
 type statelessResponseKey struct{}
 
-// serveStateless is the dispatcher's handler: it checks the request's
+// serveStatelessCall is the dispatcher's handler: it checks the request's
 // headers against its body, serves it (through ServerOptions.Middleware)
 // with its notifications going to its response, and notes on the response
 // the HTTP status the outcome calls for. A notification is served with
 // nowhere to send anything.
-func (h *StreamableHTTPHandler) serveStateless(ctx context.Context, req *rpc.Request) (any, error) {
-	out, _ := ctx.Value(statelessResponseKey{}).(*modernResponse)
+func (h *StreamableHTTPHandler) serveStatelessCall(ctx context.Context, req *rpc.Request) (any, error) {
+	out, _ := ctx.Value(statelessResponseKey{}).(*statelessResponse)
 	if out == nil {
 		return h.server.serveModernVia(ctx, req, discardSink{})
 	}
@@ -219,12 +219,12 @@ type discardSink struct{}
 
 func (discardSink) notify(context.Context, string, any) error { return nil }
 
-// modernResponse is the HTTP response of one 2026-07-28 request, and the
+// statelessResponse is the HTTP response of one 2026-07-28 request, and the
 // sink of what it sends before its result. It starts as a JSON answer and
 // turns into an SSE stream the first time a notification must go out;
 // the response then ends the stream. An SSE stream gets a comment after
 // every keepAlive of silence.
-type modernResponse struct {
+type statelessResponse struct {
 	owner     *StreamableHTTPHandler // the handler serving it, nil elsewhere
 	w         http.ResponseWriter
 	rc        *http.ResponseController
@@ -240,7 +240,7 @@ type modernResponse struct {
 	ended     bool  // nothing more may be written
 	failed    error // a write to the client failed
 
-	// The outcome serveStateless noted for finish: the HTTP status of a
+	// The outcome serveStatelessCall noted for finish: the HTTP status of a
 	// JSON answer (200 unless noted), whether the request got a result,
 	// and the retry hint of a 429.
 	status     int
@@ -248,13 +248,13 @@ type modernResponse struct {
 	retryAfter time.Duration
 }
 
-// newModernResponse wraps w.
-func newModernResponse(w http.ResponseWriter, keepAlive time.Duration) *modernResponse {
-	return &modernResponse{w: w, rc: http.NewResponseController(w), keepAlive: keepAlive, stop: make(chan struct{}), status: http.StatusOK}
+// newStatelessResponse wraps w.
+func newStatelessResponse(w http.ResponseWriter, keepAlive time.Duration) *statelessResponse {
+	return &statelessResponse{w: w, rc: http.NewResponseController(w), keepAlive: keepAlive, stop: make(chan struct{}), status: http.StatusOK}
 }
 
 // notify sends a notification on the request's stream, starting it.
-func (m *modernResponse) notify(ctx context.Context, method string, params any) error {
+func (m *statelessResponse) notify(ctx context.Context, method string, params any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -275,7 +275,7 @@ func (m *modernResponse) notify(ctx context.Context, method string, params any) 
 }
 
 // beginSSE starts the event stream once; m.mu is held.
-func (m *modernResponse) beginSSE() {
+func (m *statelessResponse) beginSSE() {
 	if m.sse {
 		return
 	}
@@ -291,7 +291,7 @@ func (m *modernResponse) beginSSE() {
 }
 
 // writeEvent writes one message as an SSE event without id; m.mu is held.
-func (m *modernResponse) writeEvent(msg []byte) error {
+func (m *statelessResponse) writeEvent(msg []byte) error {
 	if m.failed != nil {
 		return m.failed
 	}
@@ -308,7 +308,7 @@ func (m *modernResponse) writeEvent(msg []byte) error {
 }
 
 // keepAlives writes a comment on every tick until the response ends.
-func (m *modernResponse) keepAlives() {
+func (m *statelessResponse) keepAlives() {
 	defer m.wg.Done()
 	t := time.NewTicker(m.keepAlive)
 	defer t.Stop()
@@ -332,11 +332,11 @@ func (m *modernResponse) keepAlives() {
 }
 
 // finish writes the encoded answer the dispatcher made: as the last
-// event of the stream, or as a JSON answer with the status serveStateless
+// event of the stream, or as a JSON answer with the status serveStatelessCall
 // noted. Nothing is written when the client is gone or the request needs
 // no answer (msg nil: a JSON answer is then 202 with no body). A listen's
 // result always travels as SSE; so does any result when preferSSE is set.
-func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, msg []byte) {
+func (m *statelessResponse) finish(ctx context.Context, req *rpc.Request, msg []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer func() { m.ended = true }()
@@ -364,7 +364,7 @@ func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, msg []byt
 
 // close ends the response for good and stops the keep-alives; after it
 // nothing touches the ResponseWriter.
-func (m *modernResponse) close() {
+func (m *statelessResponse) close() {
 	m.mu.Lock()
 	m.ended = true
 	m.mu.Unlock()

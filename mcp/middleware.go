@@ -44,10 +44,10 @@ func (s *Server) serveModernVia(ctx context.Context, req *rpc.Request, sink mode
 		}), s.opts.Outgoing)}
 	}
 	if len(s.opts.Middleware) == 0 {
-		return s.serveModern(ctx, req, sink)
+		return s.serveStateless(ctx, req, sink)
 	}
 	return chain(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
-		return s.serveModern(ctx, req, sink)
+		return s.serveStateless(ctx, req, sink)
 	}), s.opts.Middleware).Handle(ctx, req)
 }
 

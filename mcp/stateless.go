@@ -228,20 +228,20 @@ func statelessMethod(name string) (rpc.MethodFacts, bool) {
 	return rpc.MethodFacts{}, false
 }
 
-// serveModern serves one request of the stateless protocol: it checks the
+// serveStateless serves one request of the stateless protocol: it checks the
 // method and the _meta, then the generated bindings check the params
 // against the 2026-07-28 schema and statelessService runs the feature,
 // whose result statelessResult decorates. subscriptions/listen blocks
 // until the listen ends. Notifications about the request go to sink.
 // Notifications from the client are never answered; cancellation is the
 // transport's business.
-func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
-	res, err := s.serveModernUnbounded(ctx, req, sink)
+func (s *Server) serveStateless(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+	res, err := s.serveStatelessUnbounded(ctx, req, sink)
 	return res, boundError(err)
 }
 
-// serveModernUnbounded is serveModern before boundError.
-func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+// serveStatelessUnbounded is serveStateless before boundError.
+func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	if req.IsNotification() {
 		return nil, nil
 	}
@@ -306,7 +306,7 @@ func (s *Server) statelessResult(ctx context.Context, serve func() (any, error))
 	}
 	res, err := serve()
 	if ir := c.inputRequired(err); input && ir != nil {
-		return s.modernInputRequired(c, ir)
+		return s.statelessInputRequired(c, ir)
 	}
 	if err != nil {
 		return nil, err
