@@ -7,9 +7,10 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// methodsFile renders methods_gen.go: method names, declared errors, and
-// for each side that handles methods its interface, Unimplemented base,
-// Register function and the typed client the other side calls it through.
+// methodsFile renders methods_gen.go: method names, declared errors, for
+// each side that handles methods its interface, Unimplemented base,
+// Register function and the typed client the other side calls it through,
+// and the methods' facts.
 // The server family is always there; the callbacks family (methods the
 // server calls on its clients) only when the index has such methods.
 func (e *emitter) methodsFile() *jen.File {
@@ -35,6 +36,7 @@ func (e *emitter) methodsFile() *jen.File {
 		e.register(f, fam)
 		e.client(f, fam)
 	}
+	e.methodFacts(f)
 	return f
 }
 

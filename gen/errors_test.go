@@ -68,6 +68,7 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 		{"duplicate method", map[string]string{"input.json": index(`"methods": [{"name": "a", "result": true}, {"name": "a", "result": true}]`)},
 			[]string{`input.json#/methods/1/name: method "a" is already declared at input.json#/methods/0/name`}},
 		{"unknown method key", map[string]string{"input.json": index(`"methods": [{"name": "a", "result": true, "parms": {}}]`)}, []string{"input.json#/methods/0/parms: unknown key parms in a method"}},
+		{"bare x- method key", map[string]string{"input.json": index(`"methods": [{"name": "a", "result": true, "x-": 1}]`)}, []string{"input.json#/methods/0/x-: unknown key x- in a method"}},
 		{"method without name", map[string]string{"input.json": index(`"methods": [{"result": true}]`)}, []string{"input.json#/methods/0: a method needs a name"}},
 		{"reserved method name", map[string]string{"input.json": index(`"methods": [{"name": "rpc.discover", "result": true}]`)}, []string{"input.json#/methods/0/name: method names beginning with rpc. are reserved"}},
 		{"bad kind", map[string]string{"input.json": index(`"methods": [{"name": "a", "kind": "call", "result": true}]`)}, []string{`input.json#/methods/0/kind: kind must be "request" or "notification", not "call"`}},

@@ -141,14 +141,18 @@ func serviceName(root *node, at loc, c *converter) string {
 
 // familyNames lists the exported names generated for one side of a service:
 // kind "Server" gives XServer, UnimplementedXServer, RegisterXServer,
-// XClient and NewXClient; "Callbacks" the same with XCallbacks and
-// XCallbacksClient.
+// XClient, NewXClient and XMethodFacts; "Callbacks" the first five with
+// XCallbacks and XCallbacksClient.
 func familyNames(svc, kind string) []string {
 	iface, client := svc+kind, svc+"Client"
 	if kind != "Server" {
 		client = iface + "Client"
 	}
-	return []string{iface, "Unimplemented" + iface, "Register" + iface, client, "New" + client}
+	names := []string{iface, "Unimplemented" + iface, "Register" + iface, client, "New" + client}
+	if kind == "Server" {
+		names = append(names, factsFunc(svc))
+	}
+	return names
 }
 
 // claimCallbacks reserves the names of the callbacks family (what a client
@@ -201,11 +205,11 @@ func (c *converter) method(n *node, at loc, errs map[string]*rpcError) *method {
 		return nil
 	}
 	for _, mem := range n.members {
-		if !methodKeys[mem.key] {
-			c.p.add(at.at(mem.key), "unknown key %s in a method (want name, kind, direction, description, deprecated, paramStructure, params, result, errors)", mem.key)
+		if !methodKeys[mem.key] && !isExtension(mem.key) {
+			c.p.add(at.at(mem.key), "unknown key %s in a method (want name, kind, direction, description, deprecated, paramStructure, params, result, errors, or an x- extension)", mem.key)
 		}
 	}
-	m := &method{origin: at}
+	m := &method{origin: at, extensions: extensionsOf(n)}
 	name := n.get("name")
 	switch {
 	case name == nil:

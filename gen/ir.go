@@ -327,6 +327,14 @@ type method struct {
 	// null, which a by-position client then sends for an absent param
 	// followed by a present one; nil when none does.
 	paramNullable []bool
+	// extensions are the method's "x-" members, in index order, each
+	// value as compact JSON text: passed through to <Service>MethodFacts.
+	extensions []extension
+}
+
+// extension is one "x-" member of a method's index entry.
+type extension struct {
+	name, value string
 }
 
 // rpcError is a declared application error.

@@ -428,7 +428,7 @@ func (r *openrpcReader) method(n *node, at loc) *method {
 		r.p.add(at.at("name"), "name must be a non-empty string")
 		return nil
 	}
-	m := &method{name: name.str, origin: at, structure: either}
+	m := &method{name: name.str, origin: at, structure: either, extensions: extensionsOf(n)}
 	if m.stem = r.c.destutter(r.c.exportedName(m.name)); m.stem == "" {
 		r.p.add(at.at("name"), "method name %q gives no Go identifier", m.name)
 		return nil

@@ -3,6 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // capability is one server capability a method can depend on.
@@ -17,7 +19,39 @@ const (
 	capLogging
 	capTasks
 	capTasksExtension // the 2026-07-28 tasks extension
+	capUnknown        // a capability the schema names that the server never offers
 )
+
+// capabilityOf returns the capability that gates a method, as its schema
+// declares it (the x-capability member of its entry in the method index:
+// the name of a member of ServerCapabilities, "resources.subscribe" for
+// the subscriptions of resources, or an extension's name); 0 for a method
+// served whatever the server offers.
+func capabilityOf(f rpc.MethodFacts) capability {
+	name, _ := f.Extension("x-capability")
+	switch name {
+	case "":
+		return 0
+	case `"tools"`:
+		return capTools
+	case `"resources"`:
+		return capResources
+	case `"resources.subscribe"`:
+		return capSubscribe
+	case `"prompts"`:
+		return capPrompts
+	case `"completions"`:
+		return capCompletions
+	case `"logging"`:
+		return capLogging
+	case `"tasks"`:
+		return capTasks
+	case `"` + extensionTasks + `"`:
+		return capTasksExtension
+	}
+	// A capability this server does not know: it offers none such.
+	return capUnknown
+}
 
 // capSet is a set of server capabilities.
 type capSet uint

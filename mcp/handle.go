@@ -4,42 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/rpc"
 )
-
-// rule says when a client request may be served.
-type rule struct {
-	// capability is the server capability the method belongs to; a method
-	// whose capability the session was not offered is -32601.
-	capability capability
-	// has reports whether the negotiated version has the method.
-	has func(features) bool
-}
-
-// rules covers the client-to-server requests of the handshake era. Methods
-// not listed (the application's own) are served whenever the session is
-// initialized.
-var rules = map[string]rule{
-	"initialize":               {},
-	"ping":                     {},
-	"tools/list":               {capability: capTools},
-	"tools/call":               {capability: capTools},
-	"resources/list":           {capability: capResources},
-	"resources/templates/list": {capability: capResources},
-	"resources/read":           {capability: capResources},
-	"resources/subscribe":      {capability: capSubscribe},
-	"resources/unsubscribe":    {capability: capSubscribe},
-	"prompts/list":             {capability: capPrompts},
-	"prompts/get":              {capability: capPrompts},
-	"completion/complete":      {capability: capCompletions},
-	"logging/setLevel":         {capability: capLogging},
-	"tasks/get":                {capability: capTasks, has: hasTasks},
-	"tasks/result":             {capability: capTasks, has: hasTasks},
-	"tasks/list":               {capability: capTasks, has: hasTasks},
-	"tasks/cancel":             {capability: capTasks, has: hasTasks},
-}
-
-func hasTasks(f features) bool { return f.tasks }
 
 // Handle serves one call of the session's client. It applies the lifecycle
 // (initialize first, only ping before it), the version's method set and
@@ -99,7 +66,7 @@ func (ss *ServerSession) handleModern(ctx context.Context, req *rpc.Request) (an
 	rc := &requestContext{id: req.ID}
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	ss.track(rc)
-	res, err := ss.server.serveModernUnbounded(rc.Context, req, connSink{ss.conn}) // Handle bounds the error
+	res, err := ss.server.serveStatelessUnbounded(rc.Context, req, connSink{ss.conn}) // Handle bounds the error
 	if ss.untrack(rc) {
 		return nil, rpc.ErrNoResponse
 	}
@@ -109,7 +76,7 @@ func (ss *ServerSession) handleModern(ctx context.Context, req *rpc.Request) (an
 // admit decides whether a request may run now.
 func (ss *ServerSession) admit(method string) error {
 	ss.mu.Lock()
-	state, version, offered := ss.state, ss.version, ss.offered
+	state, offered := ss.state, ss.offered
 	ss.mu.Unlock()
 	if state == stateNew {
 		if method == "initialize" || method == "ping" {
@@ -120,14 +87,15 @@ func (ss *ServerSession) admit(method string) error {
 	if method == "initialize" {
 		return rpc.InvalidRequest("the session is already initialized")
 	}
-	r, known := rules[method]
+	// The capability that gates a method comes from the schema; a method
+	// it does not know (the application's own) is served whenever the
+	// session is initialized. A version without a method (tasks before
+	// 2025-11-25) is offered none of its capability.
+	facts, known := v20251125.MCPMethodFacts(method)
 	if !known {
 		return nil
 	}
-	if r.has != nil && !r.has(featuresOf(version)) {
-		return rpc.MethodNotFound(method)
-	}
-	if r.capability != 0 && !offered.has(r.capability) {
+	if need := capabilityOf(facts); need != 0 && !offered.has(need) {
 		return rpc.MethodNotFound(method)
 	}
 	return nil

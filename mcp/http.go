@@ -152,6 +152,9 @@ type StreamableHTTPHandler struct {
 	stateless gate // 2026-07-28 requests running
 	listening gate // 2026-07-28 listen streams open
 
+	dispatchOnce    sync.Once
+	statelessEngine *rpc.Dispatcher // answers 2026-07-28 requests; see dispatcher
+
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	starting int // sessions being made, counted against MaxSessions
@@ -222,7 +225,7 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	case !ok:
 		return
 	case stateless:
-		h.serveModernHTTP(w, r, body)
+		h.serveStatelessHTTP(w, r, body)
 		return
 	case body != nil:
 		r.Body = io.NopCloser(bytes.NewReader(body))

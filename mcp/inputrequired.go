@@ -209,10 +209,10 @@ type inputRequiredResult struct {
 	Meta          map[string]json.RawMessage `json:"_meta"`
 }
 
-// modernInputRequired turns a handler's InputRequired into the
+// statelessInputRequired turns a handler's InputRequired into the
 // InputRequiredResult of a stateless request: its requests as forClient
 // writes them, the state sealed and bound to the request.
-func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error) {
+func (s *Server) statelessInputRequired(c *callState, e *InputRequired) (json.RawMessage, error) {
 	reqs, err := e.forClient(s.log, c, logx.Method, c.method)
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (s *Server) modernInputRequired(c *callState, e *InputRequired) (any, error
 		}
 		out.RequestState = tok
 	}
-	return out, nil
+	return rpc.AppendJSONValue(nil, out)
 }
 
 // inputRequired returns what ends a round of the stateless request or

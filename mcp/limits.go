@@ -83,7 +83,7 @@ func busyError(what string, limit int) *rpc.Error {
 // writeBusy answers 503 with Retry-After and a -32000 body under id.
 func writeBusy(w http.ResponseWriter, id rpc.ID, err *rpc.Error) {
 	w.Header().Set("Retry-After", retryAfterBusy)
-	writeModernJSON(w, http.StatusServiceUnavailable, id, nil, err)
+	writeJSONMessage(w, http.StatusServiceUnavailable, rpc.EncodeError(id, err))
 }
 
 // initLimits sets the handler's bounds from its options.

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/url"
 
@@ -60,43 +59,12 @@ func sessionLogger(l *slog.Logger, transport, id string) *slog.Logger {
 	return l
 }
 
-// modernReceived logs, at debug level, a 2026-07-28 request or
-// notification that arrived over HTTP: the lines the rpc package writes
-// for the messages of a session.
-func (h *StreamableHTTPHandler) modernReceived(ctx context.Context, req *rpc.Request) {
-	if !h.log.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
-	msg := "mcp: request received"
-	attrs := make([]slog.Attr, 0, 4)
-	attrs = append(attrs, slog.String(logx.Method, req.Method))
-	if req.IsNotification() {
-		msg = "mcp: notification received"
-	} else {
-		attrs = append(attrs, slog.String(logx.ID, req.ID.String()))
-	}
-	attrs = append(attrs, slog.String(logx.Version, modernVersionOf(req.Params)))
-	if h.server.opts.LogParams {
-		attrs = append(attrs, slog.String(logx.Params, logx.Cut(req.Params)))
-	}
-	h.log.LogAttrs(ctx, slog.LevelDebug, msg, attrs...)
-}
-
 // modernUnreadable logs, at debug level, a 2026-07-28 POST body that is no
 // request: its length and the code answered, the reason and an excerpt
 // only under LogParams.
 func (h *StreamableHTTPHandler) modernUnreadable(ctx context.Context, body []byte, perr *rpc.Error) {
 	if h.log.Enabled(ctx, slog.LevelDebug) {
 		logx.Unreadable(ctx, h.log, "mcp: unreadable message", h.server.opts.LogParams, perr.Code, body, perr.Message)
-	}
-}
-
-// answeredError logs, at debug level, a request answered with an error
-// its handler chose (an *rpc.Error): a refusal, not a failure. The
-// message, which may quote the params, only under logParams.
-func answeredError(ctx context.Context, log *slog.Logger, logParams bool, req *rpc.Request, werr *rpc.Error) {
-	if log.Enabled(ctx, slog.LevelDebug) {
-		logx.Answered(ctx, log, "mcp: request answered with an error", logParams, req.Method, req.ID.String(), werr.Code, werr.Message)
 	}
 }
 
@@ -124,19 +92,6 @@ func (h *StreamableHTTPHandler) modernRefused(ctx context.Context, req *rpc.Requ
 	logx.Refused(ctx, h.log, "mcp: request refused", req.Method, req.ID.String(), werr.Code, werr.Message)
 }
 
-// modernNoteFailed logs a 2026-07-28 notification whose handling failed:
-// at debug an *rpc.Error (the client's mistake), at error anything else.
-func (h *StreamableHTTPHandler) modernNoteFailed(ctx context.Context, req *rpc.Request, err error) {
-	var werr *rpc.Error
-	if !errors.As(err, &werr) {
-		logx.NoteFailed(ctx, h.log, "mcp: notification handler failed", req.Method, err)
-		return
-	}
-	if h.log.Enabled(ctx, slog.LevelDebug) {
-		logx.NoteRefused(ctx, h.log, "mcp: notification refused", h.server.opts.LogParams, req.Method, werr.Code, werr.Message)
-	}
-}
-
 // droppedMessage logs at warn a message from the server that the link
 // drops: its length, and a bounded excerpt only under
 // ClientOptions.LogParams, since it may hold anything.
@@ -147,12 +102,6 @@ func (b *httpBase) droppedMessage(msg string, data []byte) {
 	}
 	b.log.LogAttrs(context.Background(), slog.LevelWarn, msg, slog.Int(logx.Size, len(data)))
 }
-
-// panicked carries the error that stands for a handler's panic, which
-// was logged with its stack where it was recovered: nothing logs it again.
-type panicked struct{ error }
-
-func (p panicked) Unwrap() error { return p.error }
 
 // noteReceived logs, at debug level, a notification from the server,
 // which the client takes off the connection before the rpc package sees

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -43,10 +44,10 @@ func (s *Server) serveModernVia(ctx context.Context, req *rpc.Request, sink mode
 		}), s.opts.Outgoing)}
 	}
 	if len(s.opts.Middleware) == 0 {
-		return s.serveModern(ctx, req, sink)
+		return s.serveStateless(ctx, req, sink)
 	}
 	return chain(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
-		return s.serveModern(ctx, req, sink)
+		return s.serveStateless(ctx, req, sink)
 	}), s.opts.Middleware).Handle(ctx, req)
 }
 
@@ -78,7 +79,7 @@ func (s *Server) Register(name string, m rpc.Method) error {
 	if name == "" || m.Handler == nil {
 		return fmt.Errorf("mcp: Register needs a method name and a handler")
 	}
-	if _, ok := rules[name]; ok || isProtocolMethod(name) {
+	if _, ok := v20251125.MCPMethodFacts(name); ok || isProtocolMethod(name) {
 		return fmt.Errorf("mcp: %q is an MCP method", name)
 	}
 	s.mu.Lock()
@@ -104,7 +105,7 @@ func (s *Server) isCustom(name string) bool {
 // isProtocolMethod reports whether a method belongs to MCP in any era:
 // the stateless methods, and everything under the protocol's prefixes.
 func isProtocolMethod(name string) bool {
-	if _, ok := modernMethods[name]; ok {
+	if _, ok := statelessMethod(name); ok {
 		return true
 	}
 	for _, prefix := range []string{"notifications/", "tools/", "resources/", "prompts/", "completion/", "logging/", "tasks/", "sampling/", "elicitation/", "roots/", "server/", "subscriptions/"} {

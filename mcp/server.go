@@ -41,9 +41,8 @@ type Server struct {
 	infoOnce sync.Once
 	infoRaw  []byte
 
-	modernOnce   sync.Once
-	modernRouter *rpc.Router // the stateless methods; see statelessRouter
-	modernErr    error
+	statelessOnce   sync.Once
+	statelessRoutes *rpc.Router // the stateless methods; see statelessRouter
 }
 
 // ServerOptions configure a Server. The zero value is usable.

@@ -73,7 +73,7 @@ func (h *StreamableHTTPHandler) waitPosts(ctx context.Context) error {
 	defer t.Stop()
 	for {
 		h.server.endListens(func(l *listener) bool {
-			m, ok := l.sink.(*modernResponse)
+			m, ok := l.sink.(*statelessResponse)
 			return ok && m.owner == h
 		})
 		if h.drain.posts.Load() == 0 {

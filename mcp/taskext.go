@@ -26,6 +26,38 @@ import (
 // extensionTasks is the tasks extension's identifier.
 const extensionTasks = "io.modelcontextprotocol/tasks"
 
+// taskExtensionMethods are the requests the tasks extension adds to the
+// stateless protocol. The extension has no schema under schema/ (its
+// SEP is a draft outside the 2026-07-28 revision), so they are declared
+// here, once, with taskExtensionFacts, and registered on the stateless
+// router beside the generated methods (statelessRouter).
+var taskExtensionMethods = [...]struct {
+	name  string
+	serve func(s *Server, ctx context.Context, req *rpc.Request) (any, error)
+}{
+	{"tasks/get", (*Server).getTask},
+	{"tasks/update", (*Server).updateTask},
+	{"tasks/cancel", (*Server).cancelTask},
+}
+
+// taskExtensionFacts are the facts of every method of the tasks extension,
+// as a schema would declare them: the extension's capability gates them;
+// none asks for input or is cached.
+var taskExtensionFacts = rpc.MethodFacts{
+	Extensions: []rpc.MethodExtension{{Name: "x-capability", Value: `"` + extensionTasks + `"`}},
+}
+
+// taskExtensionMethod returns what serves a method of the tasks extension,
+// and whether name is one.
+func taskExtensionMethod(name string) (func(*Server, context.Context, *rpc.Request) (any, error), bool) {
+	for _, m := range taskExtensionMethods {
+		if m.name == name {
+			return m.serve, true
+		}
+	}
+	return nil, false
+}
+
 // declaresTasks reports whether client capabilities declare the tasks
 // extension.
 func declaresTasks(caps ClientCapabilities) bool {

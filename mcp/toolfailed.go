@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/mcp/v20260728"
 )
 
 // ToolFailed reports whether the result of a tools/call is a tool error
@@ -25,6 +26,14 @@ func ToolFailed(res any) bool {
 		return r.IsError != nil && *r.IsError
 	case *CallToolOutcome:
 		return r != nil && ToolFailed(r.Value)
+	case *v20260728.CallToolOutcome:
+		// What the stateless era's generated binding returns; its result
+		// travels as raw JSON (see statelessService).
+		return r != nil && ToolFailed(r.Value)
+	case *v20260728.UnknownCallToolOutcome:
+		return r != nil && ToolFailed(r.Raw)
+	case v20260728.UnknownCallToolOutcome:
+		return ToolFailed(r.Raw)
 	}
 	return reflectFailed(reflect.ValueOf(res), 3)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/mcp/v20260728"
 )
 
 func TestToolFailedReadsIsErrorInEveryFormOfAResult(t *testing.T) {
@@ -28,6 +29,10 @@ func TestToolFailedReadsIsErrorInEveryFormOfAResult(t *testing.T) {
 		{"a result value", mcp.CallToolResult{IsError: &yes}, true},
 		{"an outcome", &mcp.CallToolOutcome{Value: mcp.ToolError("boom")}, true},
 		{"an outcome that succeeded", &mcp.CallToolOutcome{Value: mcp.CallToolResult{}}, false},
+		{"a stateless outcome carrying raw JSON", &v20260728.CallToolOutcome{Value: &v20260728.UnknownCallToolOutcome{Raw: json.RawMessage(`{"isError":true}`)}}, true},
+		{"a stateless outcome carrying raw JSON that succeeded", &v20260728.CallToolOutcome{Value: v20260728.UnknownCallToolOutcome{Raw: json.RawMessage(`{"content":[]}`)}}, false},
+		{"a stateless outcome carrying a result", &v20260728.CallToolOutcome{Value: v20260728.CallToolResult{IsError: &yes}}, true},
+		{"a nil stateless outcome", (*v20260728.CallToolOutcome)(nil), false},
 		{"an era's own result", &eraResult{IsError: true}, true},
 		{"an era's own result, wrapped", wrapped{Result: &eraResult{IsError: true}}, true},
 		{"something else", "isError", false},

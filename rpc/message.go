@@ -286,6 +286,12 @@ func encodeResponse(id ID, result any, err *Error) ([]byte, error) {
 // a small response, such as a tool's short text result, in one allocation.
 const messageBufferSize = 256
 
+// EncodeNotification renders a notification as [Conn.Notify] sends it, for
+// a transport that writes its messages itself (an SSE stream, say).
+func EncodeNotification(method string, params any) ([]byte, error) {
+	return encodeRequest(ID{}, method, params)
+}
+
 // encodeRequest renders a request (or, with the zero id, a notification).
 func encodeRequest(id ID, method string, params any) ([]byte, error) {
 	b := make([]byte, 0, messageBufferSize)

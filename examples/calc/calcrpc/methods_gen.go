@@ -210,3 +210,33 @@ func (c *CalcClient) NotifyMe(ctx context.Context, params json.RawMessage) error
 	}
 	return c.caller.Notify(ctx, MethodNotifyMe, p)
 }
+
+// CalcMethodFacts returns what the schema says of a method of the Calc service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func CalcMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodEcho:
+		return methodFactsEcho, true
+	case MethodAdd:
+		return methodFactsAdd, true
+	case MethodFail:
+		return methodFactsFail, true
+	case MethodPanic:
+		return methodFactsPanic, true
+	case MethodNotifyMe:
+		return methodFactsNotifyMe, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsEcho     = rpc.MethodFacts{}
+	methodFactsAdd      = rpc.MethodFacts{}
+	methodFactsFail     = rpc.MethodFacts{}
+	methodFactsPanic    = rpc.MethodFacts{}
+	methodFactsNotifyMe = rpc.MethodFacts{
+		Notification: true,
+	}
+)

@@ -73,3 +73,22 @@ func (c *ShopClient) Order(ctx context.Context, params *Order) (*Receipt, error)
 	}
 	return result, nil
 }
+
+// ShopMethodFacts returns what the schema says of a method of the Shop service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func ShopMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodOrder:
+		return methodFactsOrder, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsOrder = rpc.MethodFacts{
+		Results:       []string{"Receipt"},
+		ResultMembers: []string{"total"},
+	}
+)

@@ -75,3 +75,22 @@ func (c *AllOfClient) GetTask(ctx context.Context, params *Named) (*GetTaskResul
 	}
 	return result, nil
 }
+
+// AllOfMethodFacts returns what the schema says of a method of the AllOf
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func AllOfMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodGetTask:
+		return methodFactsGetTask, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsGetTask = rpc.MethodFacts{
+		Results:       []string{"GetTaskResult"},
+		ResultMembers: []string{"_meta", "note", "status", "taskId", "ttl"},
+	}
+)

@@ -77,3 +77,22 @@ func (c *ShapesClient) Draw(ctx context.Context, params *DrawParams) (*NotEmpty,
 	}
 	return result, nil
 }
+
+// ShapesMethodFacts returns what the schema says of a method of the Shapes
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func ShapesMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodDraw:
+		return methodFactsDraw, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsDraw = rpc.MethodFacts{
+		Results:       []string{"Circle", "ShapeSquare"},
+		ResultMembers: []string{"kind", "radius", "side"},
+	}
+)

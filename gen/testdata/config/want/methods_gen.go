@@ -75,3 +75,22 @@ func (c *ConfigClient) SSEConnect(ctx context.Context, params *ConnectParams) (*
 	}
 	return result, nil
 }
+
+// ConfigMethodFacts returns what the schema says of a method of the Config
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func ConfigMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodSSEConnect:
+		return methodFactsSSEConnect, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsSSEConnect = rpc.MethodFacts{
+		Results:       []string{"ServerEvent"},
+		ResultMembers: []string{"data", "level"},
+	}
+)

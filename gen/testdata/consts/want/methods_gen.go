@@ -76,3 +76,19 @@ func (c *ConstsClient) C(ctx context.Context, params *Consts) (json.RawMessage, 
 	}
 	return result, nil
 }
+
+// ConstsMethodFacts returns what the schema says of a method of the Consts
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func ConstsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodC:
+		return methodFactsC, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsC = rpc.MethodFacts{}
+)

@@ -76,3 +76,21 @@ func (c *CyclesClient) Walk(ctx context.Context, params *Node) (JSONValue, error
 	}
 	return result, nil
 }
+
+// CyclesMethodFacts returns what the schema says of a method of the Cycles
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func CyclesMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodWalk:
+		return methodFactsWalk, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsWalk = rpc.MethodFacts{
+		Results: []string{"JSONValueString", "JSONValueNumber", "JSONValueBoolean", "JSONObject", "JSONArray"},
+	}
+)

@@ -136,3 +136,34 @@ func (c *ChainClient) Parent(ctx context.Context, params *ParentParams) (*Parent
 	}
 	return result, nil
 }
+
+// ChainMethodFacts returns what the schema says of a method of the Chain
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func ChainMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodHead:
+		return methodFactsHead, true
+	case MethodBlock:
+		return methodFactsBlock, true
+	case MethodParent:
+		return methodFactsParent, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsHead = rpc.MethodFacts{
+		Results:       []string{"HeadResult"},
+		ResultMembers: []string{"Height", "Miner"},
+	}
+	methodFactsBlock = rpc.MethodFacts{
+		Results:       []string{"HeadResult"},
+		ResultMembers: []string{"Height", "Miner"},
+	}
+	methodFactsParent = rpc.MethodFacts{
+		Results:       []string{"ParentResult"},
+		ResultMembers: []string{"Height", "Miner", "Parent"},
+	}
+)

@@ -76,3 +76,19 @@ func (c *DefaultsClient) List(ctx context.Context, params *ListParams) (json.Raw
 	}
 	return result, nil
 }
+
+// DefaultsMethodFacts returns what the schema says of a method of the Defaults
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func DefaultsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodList:
+		return methodFactsList, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsList = rpc.MethodFacts{}
+)

@@ -301,3 +301,43 @@ func (c *ChatCallbacksClient) Heard(ctx context.Context, params *Line) error {
 	}
 	return c.caller.Notify(ctx, MethodHeard, p)
 }
+
+// ChatMethodFacts returns what the schema says of a method of the Chat service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func ChatMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodSay:
+		return methodFactsSay, true
+	case MethodPing:
+		return methodFactsPing, true
+	case MethodProgress:
+		return methodFactsProgress, true
+	case MethodAsk:
+		return methodFactsAsk, true
+	case MethodHeard:
+		return methodFactsHeard, true
+	case MethodBye:
+		return methodFactsBye, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsSay      = rpc.MethodFacts{}
+	methodFactsPing     = rpc.MethodFacts{}
+	methodFactsProgress = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsAsk = rpc.MethodFacts{
+		Results:       []string{"Line"},
+		ResultMembers: []string{"text"},
+	}
+	methodFactsHeard = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsBye = rpc.MethodFacts{
+		Notification: true,
+	}
+)

@@ -112,3 +112,25 @@ func (c *ChainClient) Filter(ctx context.Context, params *FilterParams) (bool, e
 	}
 	return result, nil
 }
+
+// ChainMethodFacts returns what the schema says of a method of the Chain
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func ChainMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodSend:
+		return methodFactsSend, true
+	case MethodFilter:
+		return methodFactsFilter, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsSend = rpc.MethodFacts{
+		Results:       []string{"ReceiptSuccess", "ReceiptFailure"},
+		ResultMembers: []string{"gasUsed", "reason", "status"},
+	}
+	methodFactsFilter = rpc.MethodFacts{}
+)

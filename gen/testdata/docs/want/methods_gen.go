@@ -158,3 +158,25 @@ func (c *DocsClient) Undocumented(ctx context.Context) (json.RawMessage, error) 
 	}
 	return result, nil
 }
+
+// DocsMethodFacts returns what the schema says of a method of the Docs service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func DocsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodDescribe:
+		return methodFactsDescribe, true
+	case MethodOld:
+		return methodFactsOld, true
+	case MethodUndocumented:
+		return methodFactsUndocumented, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsDescribe     = rpc.MethodFacts{}
+	methodFactsOld          = rpc.MethodFacts{}
+	methodFactsUndocumented = rpc.MethodFacts{}
+)

@@ -73,3 +73,21 @@ func (c *EnumsClient) SetRole(ctx context.Context, params *SetRoleParams) (Role,
 	}
 	return result, nil
 }
+
+// EnumsMethodFacts returns what the schema says of a method of the Enums
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func EnumsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodSetRole:
+		return methodFactsSetRole, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsSetRole = rpc.MethodFacts{
+		Results: []string{"Role"},
+	}
+)

@@ -145,3 +145,22 @@ func (c *VaultClient) Close(ctx context.Context) (bool, error) {
 	}
 	return result, nil
 }
+
+// VaultMethodFacts returns what the schema says of a method of the Vault
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func VaultMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodOpen:
+		return methodFactsOpen, true
+	case MethodClose:
+		return methodFactsClose, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsOpen  = rpc.MethodFacts{}
+	methodFactsClose = rpc.MethodFacts{}
+)

@@ -75,3 +75,22 @@ func (c *ExtrasClient) Put(ctx context.Context, params *Open) (*Typed, error) {
 	}
 	return result, nil
 }
+
+// ExtrasMethodFacts returns what the schema says of a method of the Extras
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func ExtrasMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodPut:
+		return methodFactsPut, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsPut = rpc.MethodFacts{
+		Results:       []string{"Typed"},
+		ResultMembers: []string{"total"},
+	}
+)

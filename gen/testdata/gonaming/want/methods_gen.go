@@ -166,3 +166,33 @@ func (c *NodeClient) NodeChainHead(ctx context.Context) (string, error) {
 	}
 	return result, nil
 }
+
+// NodeMethodFacts returns what the schema says of a method of the Node service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func NodeMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodNodeNodeStatus:
+		return methodFactsNodeNodeStatus, true
+	case MethodNodeStateDecodeParams:
+		return methodFactsNodeStateDecodeParams, true
+	case MethodNodeStatus:
+		return methodFactsNodeStatus, true
+	case MethodNodeChainHead:
+		return methodFactsNodeChainHead, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsNodeNodeStatus = rpc.MethodFacts{
+		Results: []string{"TxnStatus"},
+	}
+	methodFactsNodeStateDecodeParams = rpc.MethodFacts{
+		Results:       []string{"Decoded"},
+		ResultMembers: []string{"size", "verb"},
+	}
+	methodFactsNodeStatus    = rpc.MethodFacts{}
+	methodFactsNodeChainHead = rpc.MethodFacts{}
+)

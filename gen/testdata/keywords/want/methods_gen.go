@@ -77,3 +77,19 @@ func (c *KeywordsClient) K(ctx context.Context, params *Schema) (json.RawMessage
 	}
 	return result, nil
 }
+
+// KeywordsMethodFacts returns what the schema says of a method of the Keywords
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func KeywordsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodK:
+		return methodFactsK, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsK = rpc.MethodFacts{}
+)

@@ -75,3 +75,22 @@ func (c *MappingClient) Put(ctx context.Context, params *Record) (*Record, error
 	}
 	return result, nil
 }
+
+// MappingMethodFacts returns what the schema says of a method of the Mapping
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func MappingMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodPut:
+		return methodFactsPut, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsPut = rpc.MethodFacts{
+		Results:       []string{"Record"},
+		ResultMembers: []string{"active", "age", "aliases", "amount", "anyObject", "anything", "attributes", "child", "closed", "count", "extra", "labels", "level", "limit", "lines", "matrix", "maybeTags", "name", "names", "nickname", "ok", "owner", "parent", "payload", "ratio", "score", "tags", "total", "version", "x-vendor"},
+	}
+)

@@ -213,3 +213,33 @@ func (c *MCPCallbacksClient) Ping(ctx context.Context, params *PingRequestParams
 	}
 	return result, nil
 }
+
+// MCPMethodFacts returns what the schema says of a method of the MCP service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func MCPMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodEcho:
+		return methodFactsEcho, true
+	case MethodHeartbeat:
+		return methodFactsHeartbeat, true
+	case MethodPing:
+		return methodFactsPing, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsEcho = rpc.MethodFacts{
+		Results:       []string{"EchoResult"},
+		ResultMembers: []string{"text"},
+	}
+	methodFactsHeartbeat = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsPing = rpc.MethodFacts{
+		Results:       []string{"Result"},
+		ResultMembers: []string{"note"},
+	}
+)

@@ -178,3 +178,27 @@ func (c *MCPCallbacksClient) Cancelled(ctx context.Context, params *CancelledNot
 	}
 	return c.caller.Notify(ctx, MethodCancelled, p)
 }
+
+// MCPMethodFacts returns what the schema says of a method of the MCP service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func MCPMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodCallTool:
+		return methodFactsCallTool, true
+	case MethodCancelled:
+		return methodFactsCancelled, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsCallTool = rpc.MethodFacts{
+		Results:       []string{"CallToolResult", "InputRequiredResult"},
+		ResultMembers: []string{"inputRequests", "resultType", "structuredContent", "text"},
+	}
+	methodFactsCancelled = rpc.MethodFacts{
+		Notification: true,
+	}
+)

@@ -329,3 +329,52 @@ func (c *StoreClient) Changed(ctx context.Context, params *Entry) error {
 func (c *StoreClient) Ping(ctx context.Context) error {
 	return c.caller.Notify(ctx, MethodPing, nil)
 }
+
+// StoreMethodFacts returns what the schema says of a method of the Store
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func StoreMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodGet:
+		return methodFactsGet, true
+	case MethodPut:
+		return methodFactsPut, true
+	case MethodList:
+		return methodFactsList, true
+	case MethodStats:
+		return methodFactsStats, true
+	case MethodCount:
+		return methodFactsCount, true
+	case MethodReady:
+		return methodFactsReady, true
+	case MethodKind:
+		return methodFactsKind, true
+	case MethodChanged:
+		return methodFactsChanged, true
+	case MethodPing:
+		return methodFactsPing, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsGet = rpc.MethodFacts{
+		Results:       []string{"GetResult"},
+		ResultMembers: []string{"found", "value"},
+	}
+	methodFactsPut   = rpc.MethodFacts{}
+	methodFactsList  = rpc.MethodFacts{}
+	methodFactsStats = rpc.MethodFacts{}
+	methodFactsCount = rpc.MethodFacts{}
+	methodFactsReady = rpc.MethodFacts{}
+	methodFactsKind  = rpc.MethodFacts{
+		Results: []string{"KindResult"},
+	}
+	methodFactsChanged = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsPing = rpc.MethodFacts{
+		Notification: true,
+	}
+)

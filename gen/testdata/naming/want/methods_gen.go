@@ -185,3 +185,33 @@ func (c *JSONRPCAPIClient) X2FaVerify(ctx context.Context) (json.RawMessage, err
 	}
 	return result, nil
 }
+
+// JSONRPCAPIMethodFacts returns what the schema says of a method of the
+// JSONRPCAPI service beyond its Go types: whether it is a notification, the
+// types its result may be, their members, and the extension (x-) members of its
+// entry in the method index; false for a method the service does not have.
+func JSONRPCAPIMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodEthGetBalance:
+		return methodFactsEthGetBalance, true
+	case MethodToolsCall:
+		return methodFactsToolsCall, true
+	case MethodCancelRequest:
+		return methodFactsCancelRequest, true
+	case MethodGo:
+		return methodFactsGo, true
+	case MethodX2FaVerify:
+		return methodFactsX2FaVerify, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsEthGetBalance = rpc.MethodFacts{}
+	methodFactsToolsCall     = rpc.MethodFacts{}
+	methodFactsCancelRequest = rpc.MethodFacts{
+		Notification: true,
+	}
+	methodFactsGo         = rpc.MethodFacts{}
+	methodFactsX2FaVerify = rpc.MethodFacts{}
+)

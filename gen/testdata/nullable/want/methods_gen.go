@@ -76,3 +76,22 @@ func (c *NullableClient) Echo(ctx context.Context, params *Presence) (*Presence,
 	}
 	return result, nil
 }
+
+// NullableMethodFacts returns what the schema says of a method of the Nullable
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func NullableMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodEcho:
+		return methodFactsEcho, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsEcho = rpc.MethodFacts{
+		Results:       []string{"Presence"},
+		ResultMembers: []string{"optBool", "optInt", "optList", "optMap", "optMode", "optNonEmpty", "optNullBool", "optNullInt", "optNullList", "optNullMap", "optNullObject", "optNullOnly", "optNullString", "optNumber", "optObject", "optRaw", "optString", "reqList", "reqMap", "reqNullList", "reqNullObject", "reqNullString", "reqString"},
+	}
+)

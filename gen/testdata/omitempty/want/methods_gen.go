@@ -76,3 +76,22 @@ func (c *CatalogClient) Describe(ctx context.Context, params *Item) (*Item, erro
 	}
 	return result, nil
 }
+
+// CatalogMethodFacts returns what the schema says of a method of the Catalog
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func CatalogMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodDescribe:
+		return methodFactsDescribe, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsDescribe = rpc.MethodFacts{
+		Results:       []string{"Item"},
+		ResultMembers: []string{"count", "hidden", "name", "title"},
+	}
+)

@@ -116,3 +116,25 @@ func (c *PointersClient) Scan(ctx context.Context, params *ScanParams) ([]Sighti
 	}
 	return result, nil
 }
+
+// PointersMethodFacts returns what the schema says of a method of the Pointers
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func PointersMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodMove:
+		return methodFactsMove, true
+	case MethodScan:
+		return methodFactsScan, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsMove = rpc.MethodFacts{
+		Results:       []string{"Ship"},
+		ResultMembers: []string{"holds", "owner", "position"},
+	}
+	methodFactsScan = rpc.MethodFacts{}
+)

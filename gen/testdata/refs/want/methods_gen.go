@@ -106,3 +106,28 @@ func (c *RefsClient) Pick(ctx context.Context, params *PickParams) (*Point, erro
 	}
 	return result, nil
 }
+
+// RefsMethodFacts returns what the schema says of a method of the Refs service
+// beyond its Go types: whether it is a notification, the types its result may
+// be, their members, and the extension (x-) members of its entry in the method
+// index; false for a method the service does not have.
+func RefsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodDraw:
+		return methodFactsDraw, true
+	case MethodPick:
+		return methodFactsPick, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsDraw = rpc.MethodFacts{
+		Results:       []string{"Shape"},
+		ResultMembers: []string{"meta", "points"},
+	}
+	methodFactsPick = rpc.MethodFacts{
+		Results:       []string{"Point"},
+		ResultMembers: []string{"x", "y"},
+	}
+)

@@ -75,3 +75,21 @@ func (c *TuplesClient) Plot(ctx context.Context, params *PlotParams) (*Point, er
 	}
 	return result, nil
 }
+
+// TuplesMethodFacts returns what the schema says of a method of the Tuples
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func TuplesMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodPlot:
+		return methodFactsPlot, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsPlot = rpc.MethodFacts{
+		Results: []string{"Point"},
+	}
+)

@@ -76,3 +76,19 @@ func (c *TypeArraysClient) T(ctx context.Context, params *Holder) (json.RawMessa
 	}
 	return result, nil
 }
+
+// TypeArraysMethodFacts returns what the schema says of a method of the
+// TypeArrays service beyond its Go types: whether it is a notification, the
+// types its result may be, their members, and the extension (x-) members of its
+// entry in the method index; false for a method the service does not have.
+func TypeArraysMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodT:
+		return methodFactsT, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsT = rpc.MethodFacts{}
+)

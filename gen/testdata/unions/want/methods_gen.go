@@ -75,3 +75,22 @@ func (c *UnionsClient) Show(ctx context.Context, params *Message) (*Message, err
 	}
 	return result, nil
 }
+
+// UnionsMethodFacts returns what the schema says of a method of the Unions
+// service beyond its Go types: whether it is a notification, the types its
+// result may be, their members, and the extension (x-) members of its entry in
+// the method index; false for a method the service does not have.
+func UnionsMethodFacts(method string) (rpc.MethodFacts, bool) {
+	switch method {
+	case MethodShow:
+		return methodFactsShow, true
+	}
+	return rpc.MethodFacts{}, false
+}
+
+var (
+	methodFactsShow = rpc.MethodFacts{
+		Results:       []string{"Message"},
+		ResultMembers: []string{"content", "jvalue", "limit", "maybe", "nested", "request", "resource", "result", "single", "token", "value"},
+	}
+)

@@ -11,6 +11,8 @@ import (
 	"slices"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/mcp/v20251125"
+	"github.com/schemarpc/schemarpc/mcp/v20260728"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -102,14 +104,23 @@ func isModernRequest(params json.RawMessage) bool {
 	return ok
 }
 
-// statelessOnly are the methods only the stateless protocol has; on a
-// connection they are served statelessly even when their _meta is wrong,
-// so the client learns why.
-var statelessOnly = []string{"server/discover", "subscriptions/listen"}
+// statelessOnly reports whether only the stateless protocol has the
+// request method (server/discover, subscriptions/listen), as the schemas
+// of 2026-07-28 and 2025-11-25 say; on a connection such a request is
+// served statelessly even when its _meta is wrong, so the client learns
+// why.
+func statelessOnly(method string) bool {
+	f, stateless := v20260728.MCPMethodFacts(method)
+	if !stateless || f.Notification {
+		return false
+	}
+	_, handshake := v20251125.MCPMethodFacts(method)
+	return !handshake
+}
 
 // isModernMethod reports whether a request belongs to the stateless path.
 func isModernMethod(method string, params json.RawMessage) bool {
-	return slices.Contains(statelessOnly, method) || isModernRequest(params)
+	return statelessOnly(method) || isModernRequest(params)
 }
 
 // unsupportedVersion is the -32022 error for a version the server does not
@@ -204,119 +215,40 @@ func emptyObject(raw []byte) bool {
 	return !more && !o.Err()
 }
 
-// modernMethod is one method of the stateless protocol.
-type modernMethod struct {
-	// capability gates the method (-32601 when not offered); 0 = always.
-	capability capability
-	// input marks the methods whose handlers may ask for input.
-	input bool
-	// cacheable marks the results that carry ttlMs and cacheScope.
-	cacheable bool
-	// serve answers the call.
-	serve func(ctx context.Context, s *Server, req *rpc.Request) (any, error)
+// statelessMethod returns the facts of a request of the stateless
+// protocol: those generated from the 2026-07-28 schema, or those of a
+// method the tasks extension adds (taskext.go); false for any other name.
+func statelessMethod(name string) (rpc.MethodFacts, bool) {
+	if f, ok := v20260728.MCPMethodFacts(name); ok && !f.Notification {
+		return f, true
+	}
+	if _, ok := taskExtensionMethod(name); ok {
+		return taskExtensionFacts, true
+	}
+	return rpc.MethodFacts{}, false
 }
 
-// modernMethods is the stateless protocol's request surface.
-var modernMethods = map[string]modernMethod{
-	"server/discover": {cacheable: true, serve: func(ctx context.Context, s *Server, _ *rpc.Request) (any, error) {
-		return s.discover(ctx), nil
-	}},
-	"tools/list": {capability: capTools, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(PaginatedRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.listTools(ctx, nil, p)
-	}},
-	"tools/call": {capability: capTools, input: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(CallToolRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		out, err := s.callTool(ctx, nil, p)
-		if err != nil {
-			return nil, err
-		}
-		return out.Value, nil
-	}},
-	"resources/list": {capability: capResources, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(PaginatedRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.listResources(ctx, nil, p)
-	}},
-	"resources/templates/list": {capability: capResources, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(PaginatedRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.listTemplates(ctx, nil, p)
-	}},
-	"resources/read": {capability: capResources, input: true, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(ReadResourceRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.readResource(ctx, nil, p)
-	}},
-	"prompts/list": {capability: capPrompts, cacheable: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(PaginatedRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.listPrompts(ctx, nil, p)
-	}},
-	"prompts/get": {capability: capPrompts, input: true, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(GetPromptRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.getPrompt(ctx, nil, p)
-	}},
-	"subscriptions/listen": {serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		return s.listen(ctx, callFromContext(ctx), req)
-	}},
-	// The tasks extension (taskext.go).
-	"tasks/get": {capability: capTasksExtension, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		return s.getTask(ctx, req)
-	}},
-	"tasks/update": {capability: capTasksExtension, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		return s.updateTask(ctx, req)
-	}},
-	"tasks/cancel": {capability: capTasksExtension, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		return s.cancelTask(ctx, req)
-	}},
-	"completion/complete": {capability: capCompletions, serve: func(ctx context.Context, s *Server, req *rpc.Request) (any, error) {
-		p := new(CompleteRequestParams)
-		if err := req.DecodeParams(p); err != nil {
-			return nil, err
-		}
-		return s.completeArgument(ctx, nil, p)
-	}},
-}
-
-// serveModern serves one request of the stateless protocol: it checks the
-// method and the _meta, then the router checks the params against the
-// 2026-07-28 schema and runs the feature, and the result is decorated
-// (resultType, serverInfo, caching hints). A handler's InputRequired becomes
-// an InputRequiredResult. subscriptions/listen blocks until the listen
-// ends. Notifications about the request go to sink. Notifications from the
-// client are never answered; cancellation is the transport's business.
-func (s *Server) serveModern(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
-	res, err := s.serveModernUnbounded(ctx, req, sink)
+// serveStateless serves one request of the stateless protocol: it checks the
+// method and the _meta, then the generated bindings check the params
+// against the 2026-07-28 schema and statelessService runs the feature,
+// whose result statelessResult decorates. subscriptions/listen blocks
+// until the listen ends. Notifications about the request go to sink.
+// Notifications from the client are never answered; cancellation is the
+// transport's business.
+func (s *Server) serveStateless(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+	res, err := s.serveStatelessUnbounded(ctx, req, sink)
 	return res, rpc.BoundError(err)
 }
 
-// serveModernUnbounded is serveModern before rpc.BoundError.
-func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+// serveStatelessUnbounded is serveStateless before rpc.BoundError.
+func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
 	if req.IsNotification() {
 		return nil, nil
 	}
 	if !s.servesModern() {
 		return nil, s.unsupportedVersion(Version20260728)
 	}
-	m, known := modernMethods[req.Method]
+	facts, known := statelessMethod(req.Method)
 	if !known && s.isCustom(req.Method) {
 		return s.serveModernCustom(ctx, req, sink)
 	}
@@ -329,53 +261,62 @@ func (s *Server) serveModernUnbounded(ctx context.Context, req *rpc.Request, sin
 	if err != nil {
 		return nil, err
 	}
-	if m.capability != 0 && !s.offer(Version20260728).has(m.capability) {
+	if need := capabilityOf(facts); need != 0 && !s.offer(Version20260728).has(need) {
 		return nil, rpc.MethodNotFound(req.Method)
-	}
-	router, err := s.statelessRouter()
-	if err != nil {
-		return nil, err
 	}
 	c.sink = sink
 	c.principal = PrincipalFromContext(ctx)
-	res, err := router.Handle(newRequestContext(ctx, nil, c, req), req)
-	if ir := c.inputRequired(err); m.input && ir != nil {
-		return s.modernInputRequired(c, ir)
+	return s.statelessRouter().Handle(newRequestContext(ctx, nil, c, req), req)
+}
+
+// statelessRouter returns the router of the stateless methods, built on
+// first use: the generated 2026-07-28 bindings, served by
+// statelessService, and the tasks extension's methods.
+func (s *Server) statelessRouter() *rpc.Router {
+	s.statelessOnce.Do(func() {
+		r := rpc.NewRouter()
+		v20260728.RegisterMCPServer(r, statelessService{s: s})
+		for _, m := range taskExtensionMethods {
+			serve := m.serve
+			r.Register(m.name, rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+				return s.statelessResult(ctx, func() (any, error) { return serve(s, ctx, req) })
+			}})
+		}
+		s.statelessRoutes = r
+	})
+	return s.statelessRoutes
+}
+
+// statelessResult serves the stateless request ctx carries with serve and
+// makes its outcome what the protocol sends, as the method's schema says:
+// a method whose result may be an InputRequiredResult first reads a
+// retry's inputResponses and requestState, and a handler's InputRequired
+// becomes that result; any other result is decorated, with the caching
+// hints when the result has them (ttlMs) and was not made from a client's
+// answers.
+func (s *Server) statelessResult(ctx context.Context, serve func() (any, error)) (json.RawMessage, error) {
+	c := callFromContext(ctx)
+	facts, _ := statelessMethod(c.method)
+	input := facts.HasResult(resultInputRequired)
+	if input {
+		if err := s.openRound(c, requestOf(ctx)); err != nil {
+			return nil, err
+		}
+		c.mayAsk = true
+	}
+	res, err := serve()
+	if ir := c.inputRequired(err); input && ir != nil {
+		return s.statelessInputRequired(c, ir)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(res, c, m.cacheable && len(c.inputs) == 0 && c.state == nil)
+	return s.decorate(res, c, facts.HasResultMember("ttlMs") && len(c.inputs) == 0 && c.state == nil)
 }
 
-// statelessRouter returns the router of the stateless methods, built on
-// first use: each method's params schema from schema/mcp/2026-07-28, and a
-// handler that reads a retry's inputResponses and requestState (for the
-// methods that may ask for input) before it serves the call.
-func (s *Server) statelessRouter() (*rpc.Router, error) {
-	s.modernOnce.Do(func() {
-		sch, err := statelessSchemas()
-		if err != nil {
-			s.modernErr = err
-			return
-		}
-		r := rpc.NewRouter()
-		for name, m := range modernMethods {
-			r.Register(name, rpc.Method{Params: sch.params[name], Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-				if m.input {
-					c := callFromContext(ctx)
-					if err := s.openRound(c, req); err != nil {
-						return nil, err
-					}
-					c.mayAsk = true
-				}
-				return m.serve(ctx, s, req)
-			}})
-		}
-		s.modernRouter = r
-	})
-	return s.modernRouter, s.modernErr
-}
+// resultInputRequired is the generated name of the result that asks the
+// client for input.
+const resultInputRequired = "InputRequiredResult"
 
 // decorate adds what every stateless result carries: resultType "complete"
 // unless the result names another, the server's identity in _meta, and for

@@ -1,21 +1,16 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"log/slog"
 	"net/http"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
-	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -71,9 +66,9 @@ func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request
 	return !legacy, body, true
 }
 
-// serveModernHTTP serves one 2026-07-28 request. body is the POST body
+// serveStatelessHTTP serves one 2026-07-28 request. body is the POST body
 // when modernEra read it already.
-func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
+func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		writeHTTPError(w, http.StatusMethodNotAllowed, rpc.CodeInvalidRequest,
@@ -99,10 +94,9 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	req, id, perr := parseModernMessage(body)
 	if perr != nil {
 		h.modernUnreadable(r.Context(), body, perr)
-		writeModernJSON(w, http.StatusBadRequest, id, nil, perr)
+		writeJSONMessage(w, http.StatusBadRequest, rpc.EncodeError(id, perr))
 		return
 	}
-	h.modernReceived(r.Context(), req)
 	leave, busy := h.admitModern(req.Method)
 	if busy != nil {
 		h.modernRefused(r.Context(), req, busy)
@@ -113,10 +107,7 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 	if req.IsNotification() {
 		// 2026-07-28 defines no client notification over HTTP; whatever
 		// the dispatcher makes of one, it gets no answer.
-		_, err := h.server.serveModernVia(rpc.WithHTTPRequest(r.Context(), r), req, discardSink{})
-		if err != nil && !errors.Is(err, rpc.ErrNoResponse) {
-			h.modernNoteFailed(r.Context(), req, err)
-		}
+		h.dispatcher().Serve(rpc.WithHTTPRequest(r.Context(), r), req)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -125,49 +116,67 @@ func (h *StreamableHTTPHandler) serveModernHTTP(w http.ResponseWriter, r *http.R
 		refuseShuttingDown(w, req.ID)
 		return
 	}
-	version := modernVersionOf(req.Params)
-	if unknown, isUnknown := unknownVersionHeader(r); version == "" && isUnknown {
-		// No version in _meta (a session's request, say) and one in the
-		// header that no era has: that is the error to report, before any
-		// 2026-07-28 header the request lacks.
-		uerr := h.server.unsupportedVersion(unknown)
-		answeredError(r.Context(), h.log, h.server.opts.LogParams, req, uerr)
-		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, uerr)
-		return
-	}
-	if herr := checkModernHeaders(r.Header, req.Method, req.Params, version, h.server.toolHeaders); herr != nil {
-		answeredError(r.Context(), h.log, h.server.opts.LogParams, req, herr)
-		writeModernJSON(w, http.StatusBadRequest, req.ID, nil, herr)
-		return
-	}
 	ctx, release := h.modernContext(r)
 	defer release()
-	out := newModernResponse(w, h.opts.KeepAlive)
+	out := newStatelessResponse(w, h.opts.KeepAlive)
 	out.preferSSE = !h.opts.JSONResponse
 	out.owner = h
 	defer out.close()
-	res, err := h.serveModernCall(ctx, req, out)
-	out.finish(ctx, req, res, err, h.log, h.server.opts.LogParams)
+	msg := h.dispatcher().Serve(context.WithValue(ctx, statelessResponseKey{}, out), req)
+	out.finish(ctx, req, msg)
 }
 
-// serveModernCall runs serveModern, turning a handler's panic into -32603
-// as the session path does: the client gets an answer, the log the stack.
-func (h *StreamableHTTPHandler) serveModernCall(ctx context.Context, req *rpc.Request, sink modernSink) (res any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
-			h.log.LogAttrs(ctx, slog.LevelError, "mcp: handler panicked",
-				slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()), slog.Int(logx.Code, rpc.CodeInternalError),
-				slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
-			res, err = nil, panicked{rpc.InternalError()}
-			if h.server.opts.ErrorDetail {
-				err = panicked{fmt.Errorf("panic: %v", p)}
-			}
-		}
-	}()
-	return h.server.serveModernVia(ctx, req, sink)
+// dispatcher returns the engine the handler's 2026-07-28 requests are
+// answered through, made on first use: the rpc package's, as for every
+// other transport, with its panic recovery, error mapping, encoder and log
+// lines (ServerOptions.ErrorDetail and LogParams apply). The HTTP status
+// and the choice of JSON or SSE stay here (serveStatelessCall, finish).
+func (h *StreamableHTTPHandler) dispatcher() *rpc.Dispatcher {
+	h.dispatchOnce.Do(func() {
+		h.statelessEngine = rpc.NewDispatcher(rpc.HandlerFunc(h.serveStatelessCall),
+			rpc.WithLogger(h.log), rpc.WithErrorDetail(h.server.opts.ErrorDetail), rpc.WithLogParams(h.server.opts.LogParams))
+	})
+	return h.statelessEngine
+}
+
+// statelessResponseKey finds, in a request's context, the response a
+// 2026-07-28 request is answered on.
+type statelessResponseKey struct{}
+
+// serveStatelessCall is the dispatcher's handler: it checks the request's
+// headers against its body, serves it (through ServerOptions.Middleware)
+// with its notifications going to its response, and notes on the response
+// the HTTP status the outcome calls for. A notification is served with
+// nowhere to send anything.
+func (h *StreamableHTTPHandler) serveStatelessCall(ctx context.Context, req *rpc.Request) (any, error) {
+	out, _ := ctx.Value(statelessResponseKey{}).(*statelessResponse)
+	if out == nil {
+		return h.server.serveModernVia(ctx, req, discardSink{})
+	}
+	res, err := any(nil), h.checkStatelessHeaders(rpc.HTTPRequestFromContext(ctx), req)
+	if err == nil {
+		res, err = h.server.serveModernVia(ctx, req, out)
+	}
+	out.mu.Lock()
+	out.status, out.answered = modernStatus(err), err == nil
+	out.retryAfter, _ = rpc.RetryAfter(err)
+	out.mu.Unlock()
+	return res, err
+}
+
+// checkStatelessHeaders checks a 2026-07-28 request's HTTP headers: a
+// request whose _meta names no version and whose MCP-Protocol-Version
+// header names one no era has gets -32022 (before any 2026-07-28 header it
+// lacks); otherwise the headers must agree with the body (-32020).
+func (h *StreamableHTTPHandler) checkStatelessHeaders(r *http.Request, req *rpc.Request) error {
+	version := modernVersionOf(req.Params)
+	if unknown, isUnknown := unknownVersionHeader(r); version == "" && isUnknown {
+		return h.server.unsupportedVersion(unknown)
+	}
+	if herr := checkModernHeaders(r.Header, req.Method, req.Params, version, h.server.toolHeaders); herr != nil {
+		return herr
+	}
+	return nil
 }
 
 // parseModernMessage reads a 2026-07-28 POST body: exactly one JSON-RPC
@@ -210,12 +219,12 @@ type discardSink struct{}
 
 func (discardSink) notify(context.Context, string, any) error { return nil }
 
-// modernResponse is the HTTP response of one 2026-07-28 request, and the
+// statelessResponse is the HTTP response of one 2026-07-28 request, and the
 // sink of what it sends before its result. It starts as a JSON answer and
 // turns into an SSE stream the first time a notification must go out;
 // the response then ends the stream. An SSE stream gets a comment after
 // every keepAlive of silence.
-type modernResponse struct {
+type statelessResponse struct {
 	owner     *StreamableHTTPHandler // the handler serving it, nil elsewhere
 	w         http.ResponseWriter
 	rc        *http.ResponseController
@@ -230,19 +239,26 @@ type modernResponse struct {
 	preferSSE bool
 	ended     bool  // nothing more may be written
 	failed    error // a write to the client failed
+
+	// The outcome serveStatelessCall noted for finish: the HTTP status of a
+	// JSON answer (200 unless noted), whether the request got a result,
+	// and the retry hint of a 429.
+	status     int
+	answered   bool
+	retryAfter time.Duration
 }
 
-// newModernResponse wraps w.
-func newModernResponse(w http.ResponseWriter, keepAlive time.Duration) *modernResponse {
-	return &modernResponse{w: w, rc: http.NewResponseController(w), keepAlive: keepAlive, stop: make(chan struct{})}
+// newStatelessResponse wraps w.
+func newStatelessResponse(w http.ResponseWriter, keepAlive time.Duration) *statelessResponse {
+	return &statelessResponse{w: w, rc: http.NewResponseController(w), keepAlive: keepAlive, stop: make(chan struct{}), status: http.StatusOK}
 }
 
 // notify sends a notification on the request's stream, starting it.
-func (m *modernResponse) notify(ctx context.Context, method string, params any) error {
+func (m *statelessResponse) notify(ctx context.Context, method string, params any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	msg, err := encodeModernNotification(method, params)
+	msg, err := rpc.EncodeNotification(method, params)
 	if err != nil {
 		return err
 	}
@@ -259,7 +275,7 @@ func (m *modernResponse) notify(ctx context.Context, method string, params any) 
 }
 
 // beginSSE starts the event stream once; m.mu is held.
-func (m *modernResponse) beginSSE() {
+func (m *statelessResponse) beginSSE() {
 	if m.sse {
 		return
 	}
@@ -275,7 +291,7 @@ func (m *modernResponse) beginSSE() {
 }
 
 // writeEvent writes one message as an SSE event without id; m.mu is held.
-func (m *modernResponse) writeEvent(msg []byte) error {
+func (m *statelessResponse) writeEvent(msg []byte) error {
 	if m.failed != nil {
 		return m.failed
 	}
@@ -292,7 +308,7 @@ func (m *modernResponse) writeEvent(msg []byte) error {
 }
 
 // keepAlives writes a comment on every tick until the response ends.
-func (m *modernResponse) keepAlives() {
+func (m *statelessResponse) keepAlives() {
 	defer m.wg.Done()
 	t := time.NewTicker(m.keepAlive)
 	defer t.Stop()
@@ -315,57 +331,40 @@ func (m *modernResponse) keepAlives() {
 	}
 }
 
-// finish writes the outcome of serveModern: the result or error as the
-// last event of the stream, or as a JSON answer with the status
-// modernStatus gives. Nothing is written when the client is gone or the
-// request needs no answer (a JSON answer is then 202 with no body).
-// A listen's result always travels as SSE.
-func (m *modernResponse) finish(ctx context.Context, req *rpc.Request, res any, err error, log *slog.Logger, logParams bool) {
+// finish writes the encoded answer the dispatcher made: as the last
+// event of the stream, or as a JSON answer with the status serveStatelessCall
+// noted. Nothing is written when the client is gone or the request needs
+// no answer (msg nil: a JSON answer is then 202 with no body). A listen's
+// result always travels as SSE; so does any result when preferSSE is set.
+func (m *statelessResponse) finish(ctx context.Context, req *rpc.Request, msg []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer func() { m.ended = true }()
 	if ctx.Err() != nil || m.failed != nil {
 		return
 	}
-	if errors.Is(err, rpc.ErrNoResponse) {
+	if msg == nil {
 		if !m.sse {
 			m.w.WriteHeader(http.StatusAccepted)
 		}
 		return
 	}
-	status := http.StatusOK
-	var werr *rpc.Error
-	if err != nil {
-		werr = modernWireError(ctx, err, req, log, logParams, m.owner != nil && m.owner.server.opts.ErrorDetail)
-		status = modernStatus(err)
-	}
-	msg, encErr := encodeModernResponse(req.ID, res, werr)
-	if encErr != nil {
-		log.LogAttrs(ctx, slog.LevelError, "mcp: cannot encode the result",
-			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-			slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, encErr.Error()))
-		msg, _ = encodeModernResponse(req.ID, nil, rpc.InternalError())
-		status = http.StatusOK
-	}
-	if req.Method == methodListen && status == http.StatusOK || m.preferSSE && err == nil {
+	if req.Method == methodListen && m.status == http.StatusOK || m.preferSSE && m.answered {
 		m.beginSSE()
 	}
 	if m.sse {
 		m.writeEvent(msg)
 		return
 	}
-	m.w.Header().Set("Content-Type", "application/json")
-	if status == http.StatusTooManyRequests {
-		wait, _ := rpc.RetryAfter(err) // modernStatus found it
-		rpc.SetRetryAfter(m.w.Header(), wait)
+	if m.status == http.StatusTooManyRequests {
+		rpc.SetRetryAfter(m.w.Header(), m.retryAfter)
 	}
-	m.w.WriteHeader(status)
-	m.w.Write(msg)
+	writeJSONMessage(m.w, m.status, msg)
 }
 
 // close ends the response for good and stops the keep-alives; after it
 // nothing touches the ResponseWriter.
-func (m *modernResponse) close() {
+func (m *statelessResponse) close() {
 	m.mu.Lock()
 	m.ended = true
 	m.mu.Unlock()
@@ -373,75 +372,10 @@ func (m *modernResponse) close() {
 	m.wg.Wait()
 }
 
-// modernWireError turns what serveModern returned into the error sent: an
-// *rpc.Error in the chain as it is, anything else the generic -32603 (the
-// details go to the log), with the cause in data under the debug policy
-// (ServerOptions.ErrorDetail).
-func modernWireError(ctx context.Context, err error, req *rpc.Request, log *slog.Logger, logParams, detail bool) *rpc.Error {
-	var e *rpc.Error
-	_, logged := err.(panicked)
-	if errors.As(err, &e) && e != nil && e.Code != 0 {
-		if !logged {
-			answeredError(ctx, log, logParams, req, e)
-		}
-		return e
-	}
-	if !logged {
-		log.LogAttrs(ctx, slog.LevelError, "mcp: handler failed",
-			slog.String(logx.Method, req.Method), slog.String(logx.ID, req.ID.String()),
-			slog.Int(logx.Code, rpc.CodeInternalError), slog.String(logx.Error, err.Error()))
-	}
-	if detail {
-		return rpc.InternalErrorWithCause(err)
-	}
-	return rpc.InternalError()
-}
-
-// writeModernJSON answers with one JSON-RPC response and an HTTP status.
-func writeModernJSON(w http.ResponseWriter, status int, id rpc.ID, res any, rerr *rpc.Error) {
-	msg, err := encodeModernResponse(id, res, rerr)
-	if err != nil {
-		msg, _ = encodeModernResponse(id, nil, rpc.InternalError())
-	}
+// writeJSONMessage answers with one encoded JSON-RPC message and an HTTP
+// status.
+func writeJSONMessage(w http.ResponseWriter, status int, msg []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(msg)
-}
-
-// encodeModernResponse renders a JSON-RPC response; the zero id is null.
-// An error's echoes of the client's input are bounded (rpc.BoundError).
-func encodeModernResponse(id rpc.ID, res any, rerr *rpc.Error) ([]byte, error) {
-	if rerr != nil {
-		rerr, _ = rpc.BoundError(rerr).(*rpc.Error)
-		return marshalModern(struct {
-			JSONRPC string     `json:"jsonrpc"`
-			ID      rpc.ID     `json:"id"`
-			Error   *rpc.Error `json:"error"`
-		}{"2.0", id, rerr})
-	}
-	return marshalModern(struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      rpc.ID `json:"id"`
-		Result  any    `json:"result"`
-	}{"2.0", id, res})
-}
-
-// encodeModernNotification renders a notification.
-func encodeModernNotification(method string, params any) ([]byte, error) {
-	return marshalModern(struct {
-		JSONRPC string `json:"jsonrpc"`
-		Method  string `json:"method"`
-		Params  any    `json:"params,omitempty"`
-	}{"2.0", method, params})
-}
-
-// marshalModern encodes v as compact JSON without HTML escaping.
-func marshalModern(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }

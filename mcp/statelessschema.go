@@ -8,11 +8,11 @@ import (
 )
 
 // statelessSchema is what the server compiles of the project's 2026-07-28
-// schema (see versionSchema), once: the params schema of every method, and
-// the definitions the server checks multi-round-trip answers against.
+// schema (see versionSchema), once: the definitions the server checks
+// multi-round-trip answers against. (The params schemas come with the
+// generated bindings.)
 type statelessSchema struct {
-	params map[string]*jsonschema.Schema // method → params schema
-	defs   map[string]*jsonschema.Schema // definition name → schema, as needed
+	defs map[string]*jsonschema.Schema // definition name → schema, as needed
 }
 
 var (
@@ -36,15 +36,7 @@ func loadStateless() (*statelessSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &statelessSchema{params: map[string]*jsonschema.Schema{}, defs: map[string]*jsonschema.Schema{}}
-	for name, m := range vs.methods {
-		if m.params == "" {
-			continue
-		}
-		if out.params[name], err = vs.set.Compile(m.params); err != nil {
-			return nil, err
-		}
-	}
+	out := &statelessSchema{defs: map[string]*jsonschema.Schema{}}
 	for _, name := range statelessAnswerDefs {
 		if out.defs[name], err = vs.compileDef(name); err != nil {
 			return nil, err
