@@ -103,7 +103,7 @@ func (r *Request[P]) ElicitationComplete(ctx context.Context, elicitationID stri
 // definition def.
 func ask[T, P any](r *Request[P], q InputRequest, def string) (*T, error) {
 	c := r.call
-	if c == nil || !c.modern {
+	if c == nil || !c.stateless {
 		return nil, &UnsupportedError{Method: q.Method, Version: r.ProtocolVersion(), Reason: "the request was not made by a server"}
 	}
 	raw, err := c.ask(q, def)

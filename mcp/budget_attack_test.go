@@ -62,9 +62,9 @@ func TestAHeldCallKeepsItsParamsNotItsRequest(t *testing.T) {
 		assert.Less(t, perCall, int64(pad*3/2), "one copy of the params, not two")
 	})
 	t.Run("stateless call", func(t *testing.T) {
-		f := newModernFixture(t, &mcp.ServerOptions{MemoryBudget: -1}, nil)
+		f := newStatelessFixture(t, &mcp.ServerOptions{MemoryBudget: -1}, nil)
 		// A first call compiles the stateless schemas, which stay.
-		resp, hangUp := postOpen(t, f, "", modernBody(t, 0, "tools/call", map[string]any{"name": "echo"}, nil), mirrored("tools/call", "echo")...)
+		resp, hangUp := postOpen(t, f, "", statelessBody(t, 0, "tools/call", map[string]any{"name": "echo"}, nil), mirrored("tools/call", "echo")...)
 		io.Copy(io.Discard, resp.Body)
 		hangUp()
 		release := make(chan struct{})
@@ -81,7 +81,7 @@ func TestAHeldCallKeepsItsParamsNotItsRequest(t *testing.T) {
 		before := liveHeap()
 		var answered sync.WaitGroup
 		for id := range calls {
-			body := &droppingReader{b: []byte(modernBody(t, id+1, "tools/call", map[string]any{"name": "wait"}, map[string]any{"pad": strings.Repeat("x", pad)}))}
+			body := &droppingReader{b: []byte(statelessBody(t, id+1, "tools/call", map[string]any{"name": "wait"}, map[string]any{"pad": strings.Repeat("x", pad)}))}
 			answered.Add(1)
 			go func() {
 				defer answered.Done()

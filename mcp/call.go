@@ -14,7 +14,7 @@ import (
 type callState struct {
 	callFacts
 
-	sink modernSink // modern: where notifications about the request go
+	sink statelessSink // stateless: where notifications about the request go
 
 	// asks holds the questions a stateless handler asked through its
 	// Request (see ask.go), made on the first one, so that a request that
@@ -29,11 +29,11 @@ type callState struct {
 // who asks, what for, in which version, with which capabilities and
 // answers.
 type callFacts struct {
-	modern   bool
-	mayAsk   bool               // modern: the method may answer input_required
-	version  string             // modern: the version the request names
-	caps     ClientCapabilities // declared by the request (modern) or the session
-	logLevel int                // modern: index in logLevels the request asked for; -1 = no messages
+	stateless bool
+	mayAsk    bool               // stateless: the method may answer input_required
+	version   string             // stateless: the version the request names
+	caps      ClientCapabilities // declared by the request (stateless) or the session
+	logLevel  int                // stateless: index in logLevels the request asked for; -1 = no messages
 
 	// principal, method, bindTarget and bindArgs identify the request for
 	// requestState: who it acts for (WithPrincipal), the method, the tool,
@@ -50,8 +50,8 @@ type callFacts struct {
 	state  []byte
 
 	// params are the stateless request's members the protocol reads,
-	// scanned once by admitModern; nil in the handshake era.
-	params *modernParams
+	// scanned once by admitStateless; nil in the handshake era.
+	params *statelessParams
 }
 
 // forTask returns the state a task's background run serves (see
@@ -89,10 +89,10 @@ func setCache(ctx context.Context, h CacheHint) {
 	}
 }
 
-// legacyCall describes a request of a handshake session: the capabilities
+// handshakeCall describes a request of a handshake session: the capabilities
 // its client declared, against which the server checks what a handler asks
 // of it.
-func legacyCall(ss *ServerSession) *callState {
+func handshakeCall(ss *ServerSession) *callState {
 	c := &callState{callFacts: callFacts{logLevel: -1}}
 	if ss != nil {
 		ss.mu.Lock()
@@ -108,5 +108,5 @@ func callOf(ctx context.Context, ss *ServerSession) *callState {
 	if c := callFromContext(ctx); c != nil {
 		return c
 	}
-	return legacyCall(ss)
+	return handshakeCall(ss)
 }

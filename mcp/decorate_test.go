@@ -29,8 +29,8 @@ func TestStatelessResultMetaGetsTheServerInfo(t *testing.T) {
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					return &mcp.CallToolResult{Meta: tc.meta, Content: []mcp.ContentBlock{mcp.Text("ok")}}, nil
 				}))
-			c := dialModern(t, s)
-			raw, rerr := c.call(t, "tools/call", modernParams(map[string]any{"name": "m", "arguments": map[string]any{}}, "", nil))
+			c := dialStateless(t, s)
+			raw, rerr := c.call(t, "tools/call", statelessParams(map[string]any{"name": "m", "arguments": map[string]any{}}, "", nil))
 			require.Nil(t, rerr)
 			var res struct {
 				ResultType string          `json:"resultType"`

@@ -129,7 +129,7 @@ func TestResultsHaveOnlyTheMembersOfTheSessionsVersion(t *testing.T) {
 			for _, p := range probes {
 				params := p.params
 				if stateless {
-					params = modernParams(p.params, "", nil)
+					params = statelessParams(p.params, "", nil)
 				}
 				res, rerr := c.call(t, p.method, params)
 				require.Nil(t, rerr, "%s: %v", p.method, rerr)
@@ -233,7 +233,7 @@ func TestNonObjectStructuredOutputOnlyInTheStatelessVersion(t *testing.T) {
 			c := dial(t, s, clientOptions{version: v, noInit: stateless})
 			params := func(p map[string]any) any {
 				if stateless {
-					return modernParams(p, "", nil)
+					return statelessParams(p, "", nil)
 				}
 				return p
 			}

@@ -55,8 +55,8 @@ func TestErrorAnswersQuoteABoundedExcerptOfTheInput(t *testing.T) {
 			c := dial(t, s, clientOptions{})
 			params := tc.params
 			if tc.stateless {
-				c = dialModern(t, s)
-				params = modernParams(params, "", nil)
+				c = dialStateless(t, s)
+				params = statelessParams(params, "", nil)
 			}
 			_, rerr := c.call(t, tc.method, params)
 			require.NotNil(t, rerr)

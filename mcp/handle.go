@@ -33,8 +33,8 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 
 // handle is Handle before rpc.BoundError.
 func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, error) {
-	if !req.IsNotification() && ss.server.servesModern() && isModernMethod(req.Method, req.Params) {
-		return ss.handleModern(ctx, req)
+	if !req.IsNotification() && ss.server.servesStateless() && isStatelessMethod(req.Method, req.Params) {
+		return ss.handleStateless(ctx, req)
 	}
 	if req.Method == "initialize" {
 		defer ss.initHandled()
@@ -59,10 +59,10 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 	return res, err
 }
 
-// handleModern serves a stateless request that arrived on the session's
+// handleStateless serves a stateless request that arrived on the session's
 // connection. notifications/cancelled from the client cancels it (and ends
 // a listen); it is then left unanswered.
-func (ss *ServerSession) handleModern(ctx context.Context, req *rpc.Request) (any, error) {
+func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request) (any, error) {
 	rc := &requestContext{id: req.ID}
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	ss.track(rc)

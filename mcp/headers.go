@@ -254,7 +254,7 @@ func (s *Server) toolHeaders(name string) []headerParam {
 	return e.headers
 }
 
-// checkModernHeaders checks the mirrored headers of a 2026-07-28 request
+// checkMirroredHeaders checks the mirrored headers of a 2026-07-28 request
 // against its body: MCP-Protocol-Version against version (the _meta
 // version; not compared when the body has none, which the dispatcher
 // refuses on its own), Mcp-Method against method, Mcp-Name against the
@@ -263,7 +263,7 @@ func (s *Server) toolHeaders(name string) []headerParam {
 // against its argument. An argument that is null or absent needs no
 // header. Header names are matched without case, values exactly, after the
 // spaces and tabs around them. A violation is -32020 naming the header.
-func checkModernHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) *rpc.Error {
+func checkMirroredHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) *rpc.Error {
 	if version != "" {
 		got, err := requiredHeader(h, HeaderProtocolVersion)
 		if err != nil {

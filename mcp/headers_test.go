@@ -13,7 +13,7 @@ import (
 )
 
 // These tests pin the pure functions of SEP-2243 header mirroring; the
-// HTTP tests in http_modern_test.go show the same rules on the wire.
+// HTTP tests in http_stateless_test.go show the same rules on the wire.
 
 func TestDecodeHeaderValue(t *testing.T) {
 	tests := []struct {
@@ -165,7 +165,7 @@ func TestToolHeadersAreCachedPerRegistration(t *testing.T) {
 	assert.Nil(t, s.toolHeaders("nope"))
 }
 
-// headerCase is one request for checkModernHeaders.
+// headerCase is one request for checkMirroredHeaders.
 type headerCase struct {
 	name    string
 	headers map[string][]string
@@ -244,7 +244,7 @@ func TestCheckStatelessHeaders(t *testing.T) {
 					h.Add(k, v)
 				}
 			}
-			err := checkModernHeaders(h, tt.method, json.RawMessage(tt.params), tt.version, lookup)
+			err := checkMirroredHeaders(h, tt.method, json.RawMessage(tt.params), tt.version, lookup)
 			if tt.errHas == "" {
 				assert.Nil(t, err)
 				return

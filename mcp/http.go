@@ -220,7 +220,7 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		}
 		defer release()
 	}
-	stateless, body, ok := h.modernEra(w, r)
+	stateless, body, ok := h.statelessEra(w, r)
 	switch {
 	case !ok:
 		return

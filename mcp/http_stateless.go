@@ -31,24 +31,24 @@ var errResponseEnded = errors.New("mcp: the request's response has been sent")
 // protocolVersionKey is HeaderProtocolVersion as net/http keys it.
 var protocolVersionKey = http.CanonicalHeaderKey(HeaderProtocolVersion)
 
-// modernEra decides whether r is a 2026-07-28 request (docs/mcp-http.md,
+// statelessEra decides whether r is a 2026-07-28 request (docs/mcp-http.md,
 // "Which era a request is"). An MCP-Protocol-Version header decides first:
-// a handshake version means the legacy session code, any other value the
-// stateless code, so that an unknown version reaches its validator. Then a
-// session id means legacy. A POST with neither is read: a body carrying
-// the 2026 _meta version is modern, any other legacy. A server serving no
-// handshake version takes everything on the modern path except a POSTed
-// initialize, which the legacy code refuses with the supported versions.
-// The body, when it had to be read, is returned; ok is false when reading
-// it failed and r has been answered.
-func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request) (modern bool, body []byte, ok bool) {
-	legacy := h.server.servesLegacy()
+// a handshake version means the handshake session code, any other value
+// the stateless code, so that an unknown version reaches its validator.
+// Then a session id means handshake. A POST with neither is read: a body
+// carrying the 2026 _meta version is stateless, any other handshake. A
+// server serving no handshake version takes everything on the stateless
+// path except a POSTed initialize, which the handshake code refuses with
+// the supported versions. The body, when it had to be read, is returned;
+// ok is false when reading it failed and r has been answered.
+func (h *StreamableHTTPHandler) statelessEra(w http.ResponseWriter, r *http.Request) (stateless bool, body []byte, ok bool) {
+	handshake := h.server.servesHandshake()
 	if v, present := r.Header[protocolVersionKey]; present {
 		dated := len(v) == 1 && slices.Contains(SupportedVersions(), strings.TrimSpace(v[0]))
-		return !dated || !legacy, nil, true
+		return !dated || !handshake, nil, true
 	}
 	if r.Method != http.MethodPost || r.Header.Get(HeaderSessionID) != "" {
-		return !legacy, nil, true
+		return !handshake, nil, true
 	}
 	body, status, err := h.readBody(w, r)
 	if err != nil {
@@ -56,18 +56,18 @@ func (h *StreamableHTTPHandler) modernEra(w http.ResponseWriter, r *http.Request
 		return false, nil, false
 	}
 	if msg, isMessage := rpc.ReadEnvelope(body); isMessage {
-		if isModernRequest(msg.Params) {
+		if isStatelessRequest(msg.Params) {
 			return true, body, true
 		}
-		if !legacy && string(msg.Method) == `"initialize"` {
+		if !handshake && string(msg.Method) == `"initialize"` {
 			return false, body, true
 		}
 	}
-	return !legacy, body, true
+	return !handshake, body, true
 }
 
 // serveStatelessHTTP serves one 2026-07-28 request. body is the POST body
-// when modernEra read it already.
+// when statelessEra read it already.
 func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -91,15 +91,15 @@ func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *htt
 			return
 		}
 	}
-	req, id, perr := parseModernMessage(body)
+	req, id, perr := parseStatelessMessage(body)
 	if perr != nil {
-		h.modernUnreadable(r.Context(), body, perr)
+		h.statelessUnreadable(r.Context(), body, perr)
 		writeJSONMessage(w, http.StatusBadRequest, rpc.EncodeError(id, perr))
 		return
 	}
-	leave, busy := h.admitModern(req.Method)
+	leave, busy := h.admitStateless(req.Method)
 	if busy != nil {
-		h.modernRefused(r.Context(), req, busy)
+		h.statelessRefused(r.Context(), req, busy)
 		writeBusy(w, req.ID, busy)
 		return
 	}
@@ -112,11 +112,11 @@ func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *htt
 		return
 	}
 	if h.shuttingDown() {
-		h.modernRefused(r.Context(), req, rpc.ShuttingDown())
+		h.statelessRefused(r.Context(), req, rpc.ShuttingDown())
 		refuseShuttingDown(w, req.ID)
 		return
 	}
-	ctx, release := h.modernContext(r)
+	ctx, release := h.statelessContext(r)
 	defer release()
 	out := newStatelessResponse(w, h.opts.KeepAlive)
 	out.preferSSE = !h.opts.JSONResponse
@@ -151,14 +151,14 @@ type statelessResponseKey struct{}
 func (h *StreamableHTTPHandler) serveStatelessCall(ctx context.Context, req *rpc.Request) (any, error) {
 	out, _ := ctx.Value(statelessResponseKey{}).(*statelessResponse)
 	if out == nil {
-		return h.server.serveModernVia(ctx, req, discardSink{})
+		return h.server.serveStatelessVia(ctx, req, discardSink{})
 	}
 	res, err := any(nil), h.checkStatelessHeaders(rpc.HTTPRequestFromContext(ctx), req)
 	if err == nil {
-		res, err = h.server.serveModernVia(ctx, req, out)
+		res, err = h.server.serveStatelessVia(ctx, req, out)
 	}
 	out.mu.Lock()
-	out.status, out.answered = modernStatus(err), err == nil
+	out.status, out.answered = statelessStatus(err), err == nil
 	out.retryAfter, _ = rpc.RetryAfter(err)
 	out.mu.Unlock()
 	return res, err
@@ -169,21 +169,21 @@ func (h *StreamableHTTPHandler) serveStatelessCall(ctx context.Context, req *rpc
 // header names one no era has gets -32022 (before any 2026-07-28 header it
 // lacks); otherwise the headers must agree with the body (-32020).
 func (h *StreamableHTTPHandler) checkStatelessHeaders(r *http.Request, req *rpc.Request) error {
-	version := modernVersionOf(req.Params)
+	version := statelessVersionOf(req.Params)
 	if unknown, isUnknown := unknownVersionHeader(r); version == "" && isUnknown {
 		return h.server.unsupportedVersion(unknown)
 	}
-	if herr := checkModernHeaders(r.Header, req.Method, req.Params, version, h.server.toolHeaders); herr != nil {
+	if herr := checkMirroredHeaders(r.Header, req.Method, req.Params, version, h.server.toolHeaders); herr != nil {
 		return herr
 	}
 	return nil
 }
 
-// parseModernMessage reads a 2026-07-28 POST body: exactly one JSON-RPC
+// parseStatelessMessage reads a 2026-07-28 POST body: exactly one JSON-RPC
 // request or notification, read by the rpc package's strict parser.
 // Anything else is refused with -32700 (not JSON) or -32600, together with
 // the request id when one could be read; MCP request ids are never null.
-func parseModernMessage(body []byte) (*rpc.Request, rpc.ID, *rpc.Error) {
+func parseStatelessMessage(body []byte) (*rpc.Request, rpc.ID, *rpc.Error) {
 	req, id, rerr := rpc.ParseRequest(body)
 	switch {
 	case rerr != nil:
@@ -205,9 +205,9 @@ func unknownVersionHeader(r *http.Request) (string, bool) {
 	return got, got != "" && got != Version20260728 && !slices.Contains(SupportedVersions(), got)
 }
 
-// modernVersionOf returns params._meta's protocol version, "" when absent
+// statelessVersionOf returns params._meta's protocol version, "" when absent
 // or not a string.
-func modernVersionOf(params json.RawMessage) string {
+func statelessVersionOf(params json.RawMessage) string {
 	meta, _ := jsonscan.Member(params, "_meta")
 	raw, _ := jsonscan.Member(meta, metaProtocolVersion)
 	v, _ := jsonscan.String(raw)

@@ -284,7 +284,7 @@ func runWithInput[T any](ctx context.Context, ss *ServerSession, c *callState, r
 	for round := 0; ; round++ {
 		res, err := run(ctx)
 		var ir *InputRequired
-		if c.modern || !errors.As(err, &ir) {
+		if c.stateless || !errors.As(err, &ir) {
 			return res, err
 		}
 		var zero T

@@ -14,7 +14,7 @@ import (
 // that a client can switch to the stateless protocol. The session is
 // bound to the principal of ctx (WithPrincipal), when there is one.
 func (ss *ServerSession) initialize(ctx context.Context, p *InitializeRequestParams) (*InitializeResult, error) {
-	if !ss.server.servesLegacy() {
+	if !ss.server.servesHandshake() {
 		return nil, ss.server.unsupportedVersion(p.ProtocolVersion)
 	}
 	v := ss.server.negotiate(p.ProtocolVersion)

@@ -108,10 +108,10 @@ func (h *StreamableHTTPHandler) reserveSession() error {
 	return nil
 }
 
-// admitModern takes a place for a 2026-07-28 request: one of the listen
+// admitStateless takes a place for a 2026-07-28 request: one of the listen
 // streams for subscriptions/listen, one of the requests in flight for
 // anything else. Past the bound it returns the -32000 error to answer with.
-func (h *StreamableHTTPHandler) admitModern(method string) (release func(), busy *rpc.Error) {
+func (h *StreamableHTTPHandler) admitStateless(method string) (release func(), busy *rpc.Error) {
 	g, what := &h.stateless, "too many requests in flight"
 	if method == methodListen {
 		g, what = &h.listening, "too many subscriptions/listen streams open"

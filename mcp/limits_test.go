@@ -316,7 +316,7 @@ func TestHTTPBodySizeIsBoundedExactly(t *testing.T) {
 		{"default", 0, rpc.DefaultMaxMessageSize},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newModernFixture(t, nil, &mcp.HTTPOptions{MaxBodyBytes: tc.opt, JSONResponse: true})
+			f := newStatelessFixture(t, nil, &mcp.HTTPOptions{MaxBodyBytes: tc.opt, JSONResponse: true})
 			session := f.initialize(mcp.Version20251125)
 			// Bodies of megabytes: a longer bound than f.post's, for a
 			// loaded machine.
@@ -344,7 +344,7 @@ func TestHTTPBodySizeIsBoundedExactly(t *testing.T) {
 
 			// A 2026-07-28 request.
 			body := func(n int) string {
-				b := modernBody(t, 5, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil)
+				b := statelessBody(t, 5, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil)
 				return b[:len(b)-1] + strings.Repeat(" ", max(n-len(b), 0)) + "}"
 			}
 			resp = post("", body(tc.limit), mirrored("tools/call", "echo")...)
@@ -359,7 +359,7 @@ func TestHTTPBodySizeIsBoundedExactly(t *testing.T) {
 }
 
 func TestHTTPNestingDepthIsBoundedExactly(t *testing.T) {
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
 	session := f.initialize(mcp.Version20251125)
 	v := []string{mcp.HeaderProtocolVersion, mcp.Version20251125}
 
@@ -379,7 +379,7 @@ func TestHTTPNestingDepthIsBoundedExactly(t *testing.T) {
 	// arrays.
 	body := func(id, depth int) string {
 		d := depth - 3
-		b := modernBody(t, id, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi", "deep": "X"}}, nil)
+		b := statelessBody(t, id, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi", "deep": "X"}}, nil)
 		return strings.Replace(b, `"X"`, strings.Repeat("[", d)+strings.Repeat("]", d), 1)
 	}
 	resp = f.post("", body(5, rpc.DefaultMaxDepth), mirrored("tools/call", "echo")...)
@@ -482,7 +482,7 @@ func TestStatelessRequestsPastTheBoundAreBusy(t *testing.T) {
 	results := make(chan result, limit)
 	for i := range limit {
 		go func() {
-			resp, err := postStream(ctx, f.ts.URL, modernBody(t, 100+i, "tools/call", map[string]any{"name": "block"}, nil), mirrored("tools/call", "block"))
+			resp, err := postStream(ctx, f.ts.URL, statelessBody(t, 100+i, "tools/call", map[string]any{"name": "block"}, nil), mirrored("tools/call", "block"))
 			if err != nil {
 				results <- result{err: err}
 				return
@@ -494,7 +494,7 @@ func TestStatelessRequestsPastTheBoundAreBusy(t *testing.T) {
 	}
 	b.waitStarted(t, limit) // at the bound: all run at once
 
-	resp := f.post("", modernBody(t, "over", "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil), mirrored("tools/call", "echo")...)
+	resp := f.post("", statelessBody(t, "over", "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil), mirrored("tools/call", "echo")...)
 	assertBusy(t, resp, `"over"`, limit)
 	// A notification past the bound is refused the same way.
 	note := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
@@ -507,7 +507,7 @@ func TestStatelessRequestsPastTheBoundAreBusy(t *testing.T) {
 		require.NoError(t, r.err)
 		assert.Equal(t, http.StatusOK, r.status)
 	}
-	m := answer(t, f.post("", modernBody(t, 7, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil), mirrored("tools/call", "echo")...))
+	m := answer(t, f.post("", statelessBody(t, 7, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil), mirrored("tools/call", "echo")...))
 	assert.Nil(t, m.Error)
 }
 
@@ -547,7 +547,7 @@ func TestSessionsAreBoundedByDefault(t *testing.T) {
 func openListen(t *testing.T, f *fixture, id string) func() {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	body := modernBody(t, id, "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
+	body := statelessBody(t, id, "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
 	resp, err := postStream(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -562,7 +562,7 @@ func openListen(t *testing.T, f *fixture, id string) func() {
 
 func TestListenStreamsPastTheBoundAreRefused(t *testing.T) {
 	const limit = 2
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{MaxListenStreams: limit})
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{MaxListenStreams: limit})
 	var cancels []func()
 	for i := range limit {
 		cancels = append(cancels, openListen(t, f, fmt.Sprintf("L%d", i)))
@@ -572,11 +572,11 @@ func TestListenStreamsPastTheBoundAreRefused(t *testing.T) {
 			c()
 		}
 	}()
-	body := modernBody(t, "L-over", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
+	body := statelessBody(t, "L-over", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
 	assertBusy(t, f.post("", body, mirrored("subscriptions/listen", "")...), `"L-over"`, limit)
 
 	// Listens do not hold up other requests.
-	m := answer(t, f.post("", modernBody(t, 1, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil), mirrored("tools/call", "echo")...))
+	m := answer(t, f.post("", statelessBody(t, 1, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil), mirrored("tools/call", "echo")...))
 	assert.Nil(t, m.Error)
 
 	// Closing a listen makes room once its handler has returned.

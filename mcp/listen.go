@@ -22,7 +22,7 @@ type subscriptionFilter struct {
 type listener struct {
 	id     json.RawMessage // the listen request's id: the subscriptionId
 	filter subscriptionFilter
-	sink   modernSink
+	sink   statelessSink
 	ctx    context.Context
 	// tasks is the task owner whose notifications/tasks the listen hears
 	// (its request declared the tasks extension); "" hears none.

@@ -59,10 +59,10 @@ func sessionLogger(l *slog.Logger, transport, id string) *slog.Logger {
 	return l
 }
 
-// modernUnreadable logs, at debug level, a 2026-07-28 POST body that is no
+// statelessUnreadable logs, at debug level, a 2026-07-28 POST body that is no
 // request: its length and the code answered, the reason and an excerpt
 // only under LogParams.
-func (h *StreamableHTTPHandler) modernUnreadable(ctx context.Context, body []byte, perr *rpc.Error) {
+func (h *StreamableHTTPHandler) statelessUnreadable(ctx context.Context, body []byte, perr *rpc.Error) {
 	if h.log.Enabled(ctx, slog.LevelDebug) {
 		logx.Unreadable(ctx, h.log, "mcp: unreadable message", h.server.opts.LogParams, perr.Code, body, perr.Message)
 	}
@@ -86,9 +86,9 @@ func (s *Server) logFor(ss *ServerSession) *slog.Logger {
 	return s.log
 }
 
-// modernRefused logs at warn a 2026-07-28 request refused before its
+// statelessRefused logs at warn a 2026-07-28 request refused before its
 // handler ran (busy, shutting down).
-func (h *StreamableHTTPHandler) modernRefused(ctx context.Context, req *rpc.Request, werr *rpc.Error) {
+func (h *StreamableHTTPHandler) statelessRefused(ctx context.Context, req *rpc.Request, werr *rpc.Error) {
 	logx.Refused(ctx, h.log, "mcp: request refused", req.Method, req.ID.String(), werr.Code, werr.Message)
 }
 

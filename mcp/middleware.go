@@ -32,11 +32,11 @@ func (s *Server) sessionHandler(ss *ServerSession) rpc.Handler {
 	})
 }
 
-// serveModernVia serves a 2026-07-28 request that arrived over HTTP through
+// serveStatelessVia serves a 2026-07-28 request that arrived over HTTP through
 // ServerOptions.Middleware, and its notifications through
 // ServerOptions.Outgoing. Requests on a session's connection (stdio) get
 // both from the connection instead.
-func (s *Server) serveModernVia(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+func (s *Server) serveStatelessVia(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
 	if len(s.opts.Outgoing) > 0 {
 		inner := sink
 		sink = outgoingSink{send: chain(rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -116,12 +116,12 @@ func isProtocolMethod(name string) bool {
 	return false
 }
 
-// serveModernCustom serves a 2026-07-28 request for a method added with
+// serveStatelessCustom serves a 2026-07-28 request for a method added with
 // Register: its _meta is admitted as for any request, then the router
 // validates the params and runs the handler. The result goes back as the
 // handler made it.
-func (s *Server) serveModernCustom(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
-	c, err := s.admitModern(req)
+func (s *Server) serveStatelessCustom(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
+	c, err := s.admitStateless(req)
 	if err != nil {
 		return nil, err
 	}

@@ -128,12 +128,12 @@ func TestMiddlewareAndCustomMethodsOnStatelessHTTP(t *testing.T) {
 	appEcho(t, s)
 	f := newServerFixture(t, s, &mcp.HTTPOptions{JSONResponse: true})
 
-	resp := f.post("", modernBody(t, 1, "app/echo", map[string]any{"say": "stateless"}, nil), mirrored("app/echo", "")...)
+	resp := f.post("", statelessBody(t, 1, "app/echo", map[string]any{"say": "stateless"}, nil), mirrored("app/echo", "")...)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	msg := answer(t, resp)
 	assert.Equal(t, "stateless", msg.Result["heard"])
 
-	resp = f.post("", modernBody(t, 2, "tools/list", nil, nil), mirrored("tools/list", "")...)
+	resp = f.post("", statelessBody(t, 2, "tools/list", nil, nil), mirrored("tools/list", "")...)
 	msg = answer(t, resp)
 	require.NotNil(t, msg.Error, "no tools capability: -32601")
 
@@ -266,9 +266,9 @@ func TestErrorDetailPolicyInBothEras(t *testing.T) {
 
 		// A 2026-07-28 request over HTTP.
 		f := newServerFixture(t, s, &mcp.HTTPOptions{JSONResponse: true})
-		msg := answer(t, f.post("", modernBody(t, 1, "app/fail", map[string]any{}, nil), mirrored("app/fail", "")...))
+		msg := answer(t, f.post("", statelessBody(t, 1, "app/fail", map[string]any{}, nil), mirrored("app/fail", "")...))
 		check(t, msg.Error, "reading /etc/app/secret.conf: permission denied")
-		msg = answer(t, f.post("", modernBody(t, 2, "app/panic", map[string]any{}, nil), mirrored("app/panic", "")...))
+		msg = answer(t, f.post("", statelessBody(t, 2, "app/panic", map[string]any{}, nil), mirrored("app/panic", "")...))
 		check(t, msg.Error, "panic: kaboom")
 	}
 }
@@ -284,7 +284,7 @@ func TestOutgoingMiddlewareWrapsStatelessHTTPNotifications(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("done")}}, nil
 		}))
 	f := newServerFixture(t, s, nil)
-	body := modernBody(t, 1, "tools/call", map[string]any{"name": "steps", "arguments": map[string]any{}}, map[string]any{"progressToken": "p1"})
+	body := statelessBody(t, 1, "tools/call", map[string]any{"name": "steps", "arguments": map[string]any{}}, map[string]any{"progressToken": "p1"})
 	resp := f.post("", body, mirrored("tools/call", "steps")...)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	events := newSSE(t, resp).all(t)

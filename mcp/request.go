@@ -27,9 +27,9 @@ type Request[P any] struct {
 	call *callState
 }
 
-// Modern reports whether the request is one of the stateless protocol
+// Stateless reports whether the request is one of the stateless protocol
 // (2026-07-28), served without a session.
-func (r *Request[P]) Modern() bool { return r.call != nil && r.call.modern }
+func (r *Request[P]) Stateless() bool { return r.call != nil && r.call.stateless }
 
 // ProtocolVersion returns the version the request is served in: the one
 // it names (stateless) or the one its session negotiated.
@@ -67,7 +67,7 @@ func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string,
 	if r.Session != nil {
 		return r.Session.Log(ctx, level, logger, data)
 	}
-	if r.call == nil || !r.call.modern {
+	if r.call == nil || !r.call.stateless {
 		return nil
 	}
 	n := severity(level)
@@ -100,7 +100,7 @@ func (r *Request[P]) Logger(name string) *slog.Logger {
 type requestLog[P any] struct{ r *Request[P] }
 
 func (l requestLog[P]) minLevel() int {
-	if l.r.call == nil || !l.r.call.modern {
+	if l.r.call == nil || !l.r.call.stateless {
 		return -1
 	}
 	return l.r.call.logLevel
@@ -172,8 +172,8 @@ func NotifyProgress(ctx context.Context, progress, total float64, message string
 	st, _ := ctx.Value(progressKey{}).(*progressState)
 	ss := SessionFromContext(ctx)
 	c := callFromContext(ctx)
-	modern := c != nil && c.modern
-	if st == nil || (ss == nil && !modern) {
+	stateless := c != nil && c.stateless
+	if st == nil || (ss == nil && !stateless) {
 		return nil
 	}
 	st.mu.Lock()
@@ -190,7 +190,7 @@ func NotifyProgress(ctx context.Context, progress, total float64, message string
 		p.Total = &total
 	}
 	var err error
-	if modern {
+	if stateless {
 		p.Message = message
 		err = c.sink.notify(ctx, "notifications/progress", p)
 	} else {

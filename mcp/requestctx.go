@@ -66,7 +66,7 @@ func paramsDecoded(ctx context.Context, meta *RequestMeta, args json.RawMessage)
 		if c.call.params != nil {
 			// Zeroed, not only let go: it may share an allocation with
 			// the call.
-			*c.call.params = modernParams{}
+			*c.call.params = statelessParams{}
 			c.call.params = nil
 		}
 		if args != nil {

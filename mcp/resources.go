@@ -163,7 +163,7 @@ func (s *Server) matchTemplate(uri string) (*templateEntry, map[string]string) {
 func resourceNotFound(c *callState, uri string) *rpc.Error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
 	code := CodeResourceNotFound
-	if c.modern {
+	if c.stateless {
 		code = rpc.CodeInvalidParams
 	}
 	return &rpc.Error{Code: code, Message: "resource not found: " + uri, Data: data}

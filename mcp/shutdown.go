@@ -106,11 +106,11 @@ func (h *StreamableHTTPHandler) shutdownSessions(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// modernContext is the context a 2026-07-28 call runs with: the request's,
+// statelessContext is the context a 2026-07-28 call runs with: the request's,
 // carrying the request itself (rpc.HTTPRequestFromContext), also cancelled
 // when a shutdown gives up waiting. release must be called when the call
 // is done.
-func (h *StreamableHTTPHandler) modernContext(r *http.Request) (ctx context.Context, release func()) {
+func (h *StreamableHTTPHandler) statelessContext(r *http.Request) (ctx context.Context, release func()) {
 	ctx, cancel := context.WithCancel(rpc.WithHTTPRequest(r.Context(), r))
 	if h.tasks != nil {
 		ctx = withTaskRunner(ctx, h.tasks)

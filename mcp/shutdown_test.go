@@ -180,13 +180,13 @@ func TestHTTPShutdownAnswersASessionsCallInFlightAndRefusesNewRequests(t *testin
 
 func TestHTTPShutdownAnswersStatelessCallsEndsListensAndRefusesNewRequests(t *testing.T) {
 	noLeaks(t)
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
 	g := addGatedTools(t, f.srv)
 
 	// An open listen stream.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	listen := modernBody(t, "L1", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
+	listen := statelessBody(t, "L1", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
 	listenResp, err := postStream(ctx, f.ts.URL, listen, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	defer listenResp.Body.Close()
@@ -199,7 +199,7 @@ func TestHTTPShutdownAnswersStatelessCallsEndsListensAndRefusesNewRequests(t *te
 	callHdr := hdrs(mirrored("tools/call", "slow"))
 	inflight := make(chan string, 1)
 	go func() {
-		_, _, body, err := rawPost(f.ts.URL, modernBody(t, 5, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}}, nil), callHdr)
+		_, _, body, err := rawPost(f.ts.URL, statelessBody(t, 5, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}}, nil), callHdr)
 		if err != nil {
 			body = err.Error()
 		}
@@ -208,7 +208,7 @@ func TestHTTPShutdownAnswersStatelessCallsEndsListensAndRefusesNewRequests(t *te
 	g.waitStarted(t)
 
 	shut := shutdownAsync(f.h, 5*time.Second)
-	untilRefused(t, f.ts.URL, modernBody(t, 6, "tools/list", nil, nil), hdrs(mirrored("tools/list", "")), "6")
+	untilRefused(t, f.ts.URL, statelessBody(t, 6, "tools/list", nil, nil), hdrs(mirrored("tools/list", "")), "6")
 
 	// The listen ends with its result.
 	rest := events.all(t)
@@ -224,7 +224,7 @@ func TestHTTPShutdownAnswersStatelessCallsEndsListensAndRefusesNewRequests(t *te
 
 func TestHTTPShutdownPastItsDeadlineCancelsCallsOfBothEras(t *testing.T) {
 	noLeaks(t)
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
 	g := addGatedTools(t, f.srv)
 	session := f.initialize(mcp.Version20251125)
 
@@ -235,7 +235,7 @@ func TestHTTPShutdownPastItsDeadlineCancelsCallsOfBothEras(t *testing.T) {
 		done <- struct{}{}
 	}()
 	go func() {
-		rawPost(f.ts.URL, modernBody(t, 3, "tools/call", map[string]any{"name": "stuck", "arguments": map[string]any{}}, nil),
+		rawPost(f.ts.URL, statelessBody(t, 3, "tools/call", map[string]any{"name": "stuck", "arguments": map[string]any{}}, nil),
 			hdrs(mirrored("tools/call", "stuck")))
 		done <- struct{}{}
 	}()
@@ -365,7 +365,7 @@ func TestSlowClientsAreCutOffAndLeaveNothingBehind(t *testing.T) {
 	// The baseline: the server up, one request served, no client left.
 	discover := func() {
 		t.Helper()
-		status, _, got, err := rawPost("http://"+addr, modernBody(t, 1, "server/discover", nil, nil), hdrs(mirrored("server/discover", "")))
+		status, _, got, err := rawPost("http://"+addr, statelessBody(t, 1, "server/discover", nil, nil), hdrs(mirrored("server/discover", "")))
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusOK, status)
 		assert.Contains(t, got, `"supportedVersions"`)
@@ -431,7 +431,7 @@ func TestServeListenerShutsDownGracefully(t *testing.T) {
 
 	inflight := make(chan string, 1)
 	go func() {
-		_, _, body, err := rawPost(url, modernBody(t, 9, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}}, nil),
+		_, _, body, err := rawPost(url, statelessBody(t, 9, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}}, nil),
 			hdrs(mirrored("tools/call", "slow")))
 		if err != nil {
 			body = err.Error()

@@ -189,7 +189,7 @@ func TestCloseSSEStreamDoesNothingOverStdioNorStateless(t *testing.T) {
 	t.Run("stateless HTTP", func(t *testing.T) {
 		f := newFixture(t, nil)
 		tool(f.srv)
-		resp := f.post("", modernBody(t, 1, "tools/call", map[string]any{"name": "poll"}, nil), mirrored("tools/call", "poll")...)
+		resp := f.post("", statelessBody(t, 1, "tools/call", map[string]any{"name": "poll"}, nil), mirrored("tools/call", "poll")...)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		msgs := messages(t, resp)
 		require.Len(t, msgs, 1)

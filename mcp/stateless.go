@@ -40,10 +40,10 @@ const (
 	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 )
 
-// modernSink receives the notifications a stateless request sends before
+// statelessSink receives the notifications a stateless request sends before
 // its response: on stdio the connection, on Streamable HTTP the request's
 // own response stream. It must be safe for concurrent use.
-type modernSink interface {
+type statelessSink interface {
 	notify(ctx context.Context, method string, params any) error
 }
 
@@ -62,11 +62,11 @@ type metaError struct{ err *rpc.Error }
 func (e *metaError) Error() string { return e.err.Error() }
 func (e *metaError) Unwrap() error { return e.err }
 
-// modernStatus is the HTTP status of a stateless response: 200 for
+// statelessStatus is the HTTP status of a stateless response: 200 for
 // results and ordinary errors; 400 for an invalid _meta and the errors
 // -32020, -32021 and -32022; 404 for -32601; 429 for a refusal with a
 // retry hint (rpc.RateLimited), whose answer carries Retry-After.
-func modernStatus(err error) int {
+func statelessStatus(err error) int {
 	if err == nil {
 		return http.StatusOK
 	}
@@ -89,10 +89,10 @@ func modernStatus(err error) int {
 	return http.StatusOK
 }
 
-// isModernRequest reports whether a request's params carry the stateless
+// isStatelessRequest reports whether a request's params carry the stateless
 // protocol's version key in _meta: such a request is served statelessly,
 // whatever else the connection carries.
-func isModernRequest(params json.RawMessage) bool {
+func isStatelessRequest(params json.RawMessage) bool {
 	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return false
 	}
@@ -118,9 +118,9 @@ func statelessOnly(method string) bool {
 	return !handshake
 }
 
-// isModernMethod reports whether a request belongs to the stateless path.
-func isModernMethod(method string, params json.RawMessage) bool {
-	return statelessOnly(method) || isModernRequest(params)
+// isStatelessMethod reports whether a request belongs to the stateless path.
+func isStatelessMethod(method string, params json.RawMessage) bool {
+	return statelessOnly(method) || isStatelessRequest(params)
 }
 
 // unsupportedVersion is the -32022 error for a version the server does not
@@ -130,18 +130,18 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 		WithData(map[string]any{"supported": s.servedVersions(), "requested": requested})
 }
 
-// admitModern reads and checks a stateless request's _meta: the protocol
+// admitStateless reads and checks a stateless request's _meta: the protocol
 // version and the client capabilities are required (-32602), the version
 // must be served (-32022) and a log level must be a level (-32602).
-func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
+func (s *Server) admitStateless(req *rpc.Request) (*callState, error) {
 	bad := func(reason string) error {
 		return &metaError{rpc.InvalidParams(reason)}
 	}
 	if _, isObject := jsonscan.NewObject(req.Params); !isObject {
 		return nil, bad("params with _meta are required")
 	}
-	var p modernParams
-	scanModernParams(req.Params, &p)
+	var p statelessParams
+	scanStatelessParams(req.Params, &p)
 	meta := p.meta
 	if meta == nil || string(meta) == "null" {
 		return nil, bad("params._meta is required")
@@ -182,8 +182,8 @@ func (s *Server) admitModern(req *rpc.Request) (*callState, error) {
 	// The call and its scanned params in one allocation.
 	both := &struct {
 		callState
-		params modernParams
-	}{callState{callFacts: callFacts{modern: true, version: version, logLevel: -1, method: req.Method}}, p}
+		params statelessParams
+	}{callState{callFacts: callFacts{stateless: true, version: version, logLevel: -1, method: req.Method}}, p}
 	c := &both.callState
 	c.params = &both.params
 	if _, isObject := jsonscan.NewObject(rawCaps); !isObject {
@@ -235,29 +235,29 @@ func statelessMethod(name string) (rpc.MethodFacts, bool) {
 // until the listen ends. Notifications about the request go to sink.
 // Notifications from the client are never answered; cancellation is the
 // transport's business.
-func (s *Server) serveStateless(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+func (s *Server) serveStateless(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
 	res, err := s.serveStatelessUnbounded(ctx, req, sink)
 	return res, rpc.BoundError(err)
 }
 
 // serveStatelessUnbounded is serveStateless before rpc.BoundError.
-func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, sink modernSink) (any, error) {
+func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
 	if req.IsNotification() {
 		return nil, nil
 	}
-	if !s.servesModern() {
+	if !s.servesStateless() {
 		return nil, s.unsupportedVersion(Version20260728)
 	}
 	facts, known := statelessMethod(req.Method)
 	if !known && s.isCustom(req.Method) {
-		return s.serveModernCustom(ctx, req, sink)
+		return s.serveStatelessCustom(ctx, req, sink)
 	}
 	if !known {
 		// A method the version does not have (initialize, ping, …) is
 		// -32601 whatever its _meta says.
 		return nil, rpc.MethodNotFound(req.Method)
 	}
-	c, err := s.admitModern(req)
+	c, err := s.admitStateless(req)
 	if err != nil {
 		return nil, err
 	}
@@ -459,8 +459,8 @@ func (s *Server) infoJSON() json.RawMessage {
 func (s *Server) openRound(c *callState, req *rpc.Request) error {
 	p := c.params
 	if p == nil {
-		p = new(modernParams)
-		scanModernParams(req.Params, p)
+		p = new(statelessParams)
+		scanStatelessParams(req.Params, p)
 	}
 	if !p.object {
 		return rpc.InvalidParams("params must be an object")

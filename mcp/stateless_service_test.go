@@ -66,7 +66,7 @@ func TestEveryStatelessRequestOfTheSchemaIsServed(t *testing.T) {
 		"prompts/get":              {"name": "p"},
 		"completion/complete":      {"ref": map[string]any{"type": "ref/prompt", "name": "p"}, "argument": map[string]any{"name": "a", "value": "x"}},
 	}
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 	for _, method := range statelessRequests(t) {
 		t.Run(method, func(t *testing.T) {
 			if method == "subscriptions/listen" {
@@ -74,7 +74,7 @@ func TestEveryStatelessRequestOfTheSchemaIsServed(t *testing.T) {
 			}
 			p, known := params[method]
 			require.True(t, known, "the schema has a request this test does not call: add its params")
-			raw, rerr := c.call(t, method, modernParams(p, "", nil))
+			raw, rerr := c.call(t, method, statelessParams(p, "", nil))
 			require.Nil(t, rerr)
 			assert.Equal(t, "complete", decodeMap(t, raw)["resultType"])
 		})

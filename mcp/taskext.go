@@ -142,7 +142,7 @@ func (e *toolEntry) taskSupport() ToolExecutionTaskSupport {
 // the extension). A tool registered WithInputBeforeTask runs in the
 // request until a round brings input responses.
 func (s *Server) statelessTaskMode(e *toolEntry, c *callState) (asTask bool, err error) {
-	if !c.modern || !s.opts.Tasks {
+	if !c.stateless || !s.opts.Tasks {
 		return false, nil // tasks off: the extension is not offered (offer)
 	}
 	mode := e.taskSupport()

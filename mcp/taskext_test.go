@@ -115,7 +115,7 @@ func newTaskTools(t *testing.T) *taskTools {
 // taskCall is a stateless request declaring caps.
 func taskCall(t *testing.T, c *client, caps, method string, params map[string]any) (map[string]any, *rpc.Error) {
 	t.Helper()
-	raw, rerr := c.call(t, method, modernParams(params, caps, nil))
+	raw, rerr := c.call(t, method, statelessParams(params, caps, nil))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -152,7 +152,7 @@ func keys(m any) []string {
 
 func TestDiscoverAdvertisesTheTasksExtensionWhenTasksAreEnabled(t *testing.T) {
 	on := newTaskTools(t)
-	res, rerr := taskCall(t, dialModern(t, on.s), "", "server/discover", nil)
+	res, rerr := taskCall(t, dialStateless(t, on.s), "", "server/discover", nil)
 	require.Nil(t, rerr)
 	caps := res["capabilities"].(map[string]any)
 	assert.Equal(t, map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}, caps["extensions"])
@@ -160,14 +160,14 @@ func TestDiscoverAdvertisesTheTasksExtensionWhenTasksAreEnabled(t *testing.T) {
 
 	off := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, off)
-	res, rerr = taskCall(t, dialModern(t, off), "", "server/discover", nil)
+	res, rerr = taskCall(t, dialStateless(t, off), "", "server/discover", nil)
 	require.Nil(t, rerr)
 	assert.NotContains(t, res["capabilities"], "extensions")
 }
 
 func TestAStatelessCallUnderTheTasksExtensionBecomesATask(t *testing.T) {
 	tt := newTaskTools(t)
-	c := dialModern(t, tt.s)
+	c := dialStateless(t, tt.s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "gated"})
 	require.Nil(t, rerr)
 	assert.Equal(t, "task", created["resultType"])
@@ -190,7 +190,7 @@ func TestAStatelessCallUnderTheTasksExtensionBecomesATask(t *testing.T) {
 func TestAStatelessCallWithoutTheExtensionRunsInTheRequest(t *testing.T) {
 	tt := newTaskTools(t)
 	close(tt.gate)
-	c := dialModern(t, tt.s)
+	c := dialStateless(t, tt.s)
 	res, rerr := taskCall(t, c, `{}`, "tools/call", map[string]any{"name": "gated"})
 	require.Nil(t, rerr)
 	assert.Equal(t, "complete", res["resultType"])
@@ -202,7 +202,7 @@ func TestAStatelessCallWithoutTheExtensionRunsInTheRequest(t *testing.T) {
 }
 
 func TestATaskOnlyToolWithoutTheExtensionIsMissingCapability(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	_, rerr := taskCall(t, c, `{}`, "tools/call", map[string]any{"name": "only"})
 	require.NotNil(t, rerr)
 	assert.Equal(t, mcp.CodeMissingCapability, rerr.Code)
@@ -211,7 +211,7 @@ func TestATaskOnlyToolWithoutTheExtensionIsMissingCapability(t *testing.T) {
 }
 
 func TestTasksMethodsNeedTheExtensionAndTheRemovedOnesAreNotFound(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
 		_, rerr := taskCall(t, c, `{}`, m, map[string]any{"taskId": "x", "inputResponses": map[string]any{}})
 		require.NotNil(t, rerr, m)
@@ -227,13 +227,13 @@ func TestTasksMethodsNeedTheExtensionAndTheRemovedOnesAreNotFound(t *testing.T) 
 func TestTasksMethodsAreNotFoundWhenTasksAreDisabled(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
-	_, rerr := taskCall(t, dialModern(t, s), tasksCaps, "tasks/get", map[string]any{"taskId": "x"})
+	_, rerr := taskCall(t, dialStateless(t, s), tasksCaps, "tasks/get", map[string]any{"taskId": "x"})
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code)
 }
 
 func TestTasksMethodsRefuseBadParamsAndUnknownTasks(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	cases := []struct {
 		method string
 		params map[string]any
@@ -255,7 +255,7 @@ func TestTasksMethodsRefuseBadParamsAndUnknownTasks(t *testing.T) {
 
 func TestCancellingAStatelessTaskStopsItsWorkAndIsIdempotent(t *testing.T) {
 	tt := newTaskTools(t)
-	c := dialModern(t, tt.s)
+	c := dialStateless(t, tt.s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "gated"})
 	require.Nil(t, rerr)
 	id := created["taskId"].(string)
@@ -277,7 +277,7 @@ func TestCancellingAStatelessTaskStopsItsWorkAndIsIdempotent(t *testing.T) {
 }
 
 func TestToolErrorsCompleteAndProtocolErrorsFailATask(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "only"})
 	require.Nil(t, rerr)
 	got := waitTask(t, c, created["taskId"].(string), "completed", "failed")
@@ -293,7 +293,7 @@ func TestToolErrorsCompleteAndProtocolErrorsFailATask(t *testing.T) {
 }
 
 func TestATaskAsksForInputAndTakesItAnswersOneAtATime(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "ask"})
 	require.Nil(t, rerr)
 	id := created["taskId"].(string)
@@ -323,7 +323,7 @@ func TestATaskAsksForInputAndTakesItAnswersOneAtATime(t *testing.T) {
 // each answer at its own step: the task waits for the first question, then
 // for the second, and the handler sees both answers.
 func TestATaskWhoseHandlerAsksThroughItsRequestTakesAnAnswerPerStep(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "twice"})
 	require.Nil(t, rerr)
 	id := created["taskId"].(string)
@@ -357,7 +357,7 @@ func TestATaskWhoseHandlerAsksThroughItsRequestTakesAnAnswerPerStep(t *testing.T
 }
 
 func TestATaskThatNeedsAnUndeclaredCapabilityFails(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	created, rerr := taskCall(t, c, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, "tools/call", map[string]any{"name": "ask"})
 	require.Nil(t, rerr)
 	got := waitTask(t, c, created["taskId"].(string), "failed")
@@ -365,7 +365,7 @@ func TestATaskThatNeedsAnUndeclaredCapabilityFails(t *testing.T) {
 }
 
 func TestInputBeforeTaskAsksInTheRequestThenBecomesATask(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	first, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "name"})
 	require.Nil(t, rerr)
 	assert.Equal(t, "input_required", first["resultType"])
@@ -385,13 +385,13 @@ func TestInputBeforeTaskAsksInTheRequestThenBecomesATask(t *testing.T) {
 
 func TestStatelessTaskStatusReachesAListenThatDeclaresTheExtension(t *testing.T) {
 	tt := newTaskTools(t)
-	c := dialModern(t, tt.s)
+	c := dialStateless(t, tt.s)
 	t.Cleanup(tt.s.CloseSubscriptions) // ends the listen before the server stops
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
 		var res json.RawMessage
-		_ = c.conn.Call(ctx, "subscriptions/listen", modernParams(map[string]any{"notifications": map[string]any{}}, tasksCaps, nil), &res)
+		_ = c.conn.Call(ctx, "subscriptions/listen", statelessParams(map[string]any{"notifications": map[string]any{}}, tasksCaps, nil), &res)
 	}()
 	c.note(t, "notifications/subscriptions/acknowledged")
 
@@ -411,7 +411,7 @@ func TestTasksOverStreamableHTTP(t *testing.T) {
 	f := newServerFixture(t, tt.s, nil)
 	post := func(method, name string, params map[string]any, caps string, extra ...string) (int, message) {
 		t.Helper()
-		resp := f.post("", modernBodyCaps(t, 1, method, params, caps, nil), mirrored(method, name, extra...)...)
+		resp := f.post("", statelessBodyCaps(t, 1, method, params, caps, nil), mirrored(method, name, extra...)...)
 		return resp.StatusCode, answer(t, resp)
 	}
 	status, m := post("tools/call", "gated", map[string]any{"name": "gated"}, tasksCaps)
@@ -447,7 +447,7 @@ func TestTasksOverStreamableHTTP(t *testing.T) {
 // straight to replica i and returns its result.
 func statelessAt(t *testing.T, c *cluster, i int, method, name string, params map[string]any) map[string]any {
 	t.Helper()
-	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(modernBodyCaps(t, 7, method, params, tasksCaps, nil)))
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(statelessBodyCaps(t, 7, method, params, tasksCaps, nil)))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range hdrs(mirrored(method, name)) {
@@ -537,13 +537,13 @@ func TestAnUpdateTheStoreDoesNotTakeIsAnError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tt := newTaskTools(t)
 			f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: tc.store})
-			m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+			m := answer(t, f.post("", statelessBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
 			id := m.Result["taskId"].(string)
 			require.Eventually(t, func() bool {
-				m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+				m = answer(t, f.post("", statelessBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
 				return m.Result["status"] == "input_required"
 			}, 10*time.Second, 5*time.Millisecond)
-			m = answer(t, f.post("", modernBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
+			m = answer(t, f.post("", statelessBodyCaps(t, 3, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"a": map[string]any{"action": "decline"}}}, tasksCaps, nil),
 				mirrored("tasks/update", id)...))
 			require.NotNil(t, m.Error)
 			assert.Equal(t, rpc.CodeInternalError, m.Error.Code)
@@ -555,10 +555,10 @@ func TestAnUpdateTheStoreDoesNotTakeIsAnError(t *testing.T) {
 func TestATaskWhoseWaitCannotBeRecordedFails(t *testing.T) {
 	tt := newTaskTools(t)
 	f := newServerFixture(t, tt.s, &mcp.HTTPOptions{Tasks: updatesFail{mcp.NewMemoryTaskStore()}})
-	m := answer(t, f.post("", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
+	m := answer(t, f.post("", statelessBodyCaps(t, 1, "tools/call", map[string]any{"name": "ask"}, tasksCaps, nil), mirrored("tools/call", "ask")...))
 	id := m.Result["taskId"].(string)
 	require.Eventually(t, func() bool {
-		m = answer(t, f.post("", modernBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
+		m = answer(t, f.post("", statelessBodyCaps(t, 2, "tasks/get", map[string]any{"taskId": id}, tasksCaps, nil), mirrored("tasks/get", id)...))
 		return m.Result["status"] == "failed"
 	}, 10*time.Second, 5*time.Millisecond)
 	assert.Equal(t, map[string]any{"code": float64(rpc.CodeInternalError), "message": "the task store is unavailable"}, m.Result["error"])
@@ -576,7 +576,7 @@ func TestATaskHandlerThatAsksWhatCannotBeAskedFails(t *testing.T) {
 			rounds.Add(1)
 			return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"more": mcp.FormInput("More?", json.RawMessage(`{"type":"object"}`))}}
 		}))
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "bad"})
 	require.Nil(t, rerr)
@@ -612,7 +612,7 @@ func TestATaskWhoseHandlerAsksNothingButStateGoesOnAtOnce(t *testing.T) {
 			}
 			return nil, &mcp.InputRequired{State: []byte("step 1")}
 		}))
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "steps"})
 	require.Nil(t, rerr)
 	got := waitTask(t, c, created["taskId"].(string), "completed", "failed")
@@ -628,7 +628,7 @@ func TestAQuestionThatCannotBeWrittenFailsTheRequestAndTheTask(t *testing.T) {
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"x": mcp.FormInput("X?", json.RawMessage(`{not json`))}}
 		}))
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 
 	_, rerr := taskCall(t, c, `{"elicitation":{}}`, "tools/call", map[string]any{"name": "garbled"})
 	require.NotNil(t, rerr, "in the request")
@@ -646,7 +646,7 @@ func TestAQuestionThatCannotBeWrittenFailsTheRequestAndTheTask(t *testing.T) {
 // request and as a task whose handler returns the question does
 // (TestATaskThatNeedsAnUndeclaredCapabilityFails).
 func TestATaskWhoseHandlerAsksForAnUndeclaredCapabilityFailsWithWhatIsMissing(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	created, rerr := taskCall(t, c, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, "tools/call", map[string]any{"name": "twice"})
 	require.Nil(t, rerr)
 	got := waitTask(t, c, created["taskId"].(string), "failed", "completed")
@@ -661,7 +661,7 @@ func TestATaskWhoseHandlerAsksForAnUndeclaredCapabilityFailsWithWhatIsMissing(t 
 // nothing.
 func TestAnUpdateWithNothingTheTaskWaitsForChangesNothing(t *testing.T) {
 	tt := newTaskTools(t)
-	c := dialModern(t, tt.s)
+	c := dialStateless(t, tt.s)
 	update := func(id string, answers map[string]any) {
 		t.Helper()
 		ack, rerr := taskCall(t, c, tasksCaps, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers})
@@ -691,7 +691,7 @@ func TestAnUpdateWithNothingTheTaskWaitsForChangesNothing(t *testing.T) {
 // A task cancelled while it waits for input stays cancelled: its wait ends
 // and answers that come later are not taken.
 func TestATaskCancelledWhileItWaitsForInputStaysCancelled(t *testing.T) {
-	c := dialModern(t, newTaskTools(t).s)
+	c := dialStateless(t, newTaskTools(t).s)
 	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "ask"})
 	require.Nil(t, rerr)
 	id := created["taskId"].(string)

@@ -246,7 +246,7 @@ func undeclaredAsked(c *callState, res *CallToolResult, err error) (*CallToolRes
 	switch {
 	case !errors.Is(err, ErrNotDeclared):
 		return res, err
-	case c.modern:
+	case c.stateless:
 		return nil, asRPC(err)
 	}
 	return ToolError(err.Error()), nil

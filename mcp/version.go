@@ -55,13 +55,13 @@ func (s *Server) serves(v string) bool {
 	return known && (s.opts.ProtocolVersions == nil || slices.Contains(s.opts.ProtocolVersions, v))
 }
 
-// servesLegacy reports whether the server serves any handshake version.
-func (s *Server) servesLegacy() bool {
+// servesHandshake reports whether the server serves any handshake version.
+func (s *Server) servesHandshake() bool {
 	return slices.ContainsFunc(SupportedVersions(), s.serves)
 }
 
-// servesModern reports whether the server serves a stateless version.
-func (s *Server) servesModern() bool {
+// servesStateless reports whether the server serves a stateless version.
+func (s *Server) servesStateless() bool {
 	return slices.ContainsFunc(StatelessVersions(), s.serves)
 }
 

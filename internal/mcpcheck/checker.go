@@ -226,7 +226,7 @@ func (c *Checker) checkResponse(dir Direction, m map[string]any) error {
 	switch {
 	case c.tasksExtension(method):
 		return checkTasksExtensionResult(method, m["result"])
-	case method == "tools/call" && c.version == ModernVersion && isCreatedTask(m["result"]):
+	case method == "tools/call" && c.version == StatelessVersion && isCreatedTask(m["result"]):
 		return checkCreatedTask(m["result"])
 	}
 	def, ok := c.ours.Method(method)
@@ -304,7 +304,7 @@ func (c *Checker) publishedCall(m map[string]any, method string) error {
 // definitions of method; matching one of them is enough.
 func (c *Checker) publishedResult(method string, result any) error {
 	defs := c.published.ResultDefs(method)
-	if c.version >= ModernVersion {
+	if c.version >= StatelessVersion {
 		defs = byResultType(defs, result)
 	}
 	if len(defs) == 0 {

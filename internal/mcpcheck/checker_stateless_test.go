@@ -120,9 +120,9 @@ func TestStatelessCheckerFollowsStatelessRequests(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := mcpcheck.New(mcpcheck.ModernVersion)
+			c, err := mcpcheck.New(mcpcheck.StatelessVersion)
 			require.NoError(t, err)
-			assert.Equal(t, mcpcheck.ModernVersion, c.Version())
+			assert.Equal(t, mcpcheck.StatelessVersion, c.Version())
 			for i, s := range tc.steps {
 				err := c.Check(s.dir, []byte(s.msg))
 				if s.want == "" {
@@ -136,7 +136,7 @@ func TestStatelessCheckerFollowsStatelessRequests(t *testing.T) {
 }
 
 func TestStatelessCheckerUsesThePublishedSchemaWhenFound(t *testing.T) {
-	c, err := mcpcheck.New(mcpcheck.ModernVersion)
+	c, err := mcpcheck.New(mcpcheck.StatelessVersion)
 	require.NoError(t, err)
 	if !c.Published() {
 		t.Skip("no shared/mcp-spec above the working directory: the published schemas are not available")
@@ -164,7 +164,7 @@ func TestStatelessCheckerUsesThePublishedSchemaWhenFound(t *testing.T) {
 
 func TestStatelessCheckerWithoutThePublishedSchemas(t *testing.T) {
 	t.Chdir(t.TempDir())
-	c, err := mcpcheck.New(mcpcheck.ModernVersion)
+	c, err := mcpcheck.New(mcpcheck.StatelessVersion)
 	require.NoError(t, err)
 	assert.False(t, c.Published())
 	require.NoError(t, c.Check(c2s, []byte(statelessToolCall)))
@@ -176,7 +176,7 @@ func TestLoadOursForEachEra(t *testing.T) {
 		version, has, lacks string
 	}{
 		{mcpcheck.OurVersion, "initialize", "server/discover"},
-		{mcpcheck.ModernVersion, "server/discover", "initialize"},
+		{mcpcheck.StatelessVersion, "server/discover", "initialize"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.version, func(t *testing.T) {

@@ -34,7 +34,7 @@ func (c *Checker) checkError(m map[string]any) error {
 		return nil // likewise
 	}
 	def, defined := errorDefs[code]
-	if c.version >= ModernVersion {
+	if c.version >= StatelessVersion {
 		switch {
 		case code == resourceNotFound:
 			return fmt.Errorf("error code %d (resource not found) is not sent in %s: an unknown resource is -32602", code, c.version)

@@ -26,7 +26,7 @@ var tasksExtensionMethods = map[string]Direction{
 // the checker's version.
 func (c *Checker) tasksExtension(method string) bool {
 	_, ok := tasksExtensionMethods[method]
-	return ok && c.version == ModernVersion
+	return ok && c.version == StatelessVersion
 }
 
 // checkTasksExtensionCall checks a request or notification of the

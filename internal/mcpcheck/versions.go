@@ -11,14 +11,14 @@ import (
 )
 
 // Versions are the protocol versions a Checker knows, oldest first: the
-// handshake versions, then the stateless ModernVersion. Each has its own
+// handshake versions, then the stateless StatelessVersion. Each has its own
 // schema in schema.FS, under mcp/<version>.
-var Versions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", ModernVersion}
+var Versions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", StatelessVersion}
 
-// ModernVersion is the stateless revision: no handshake, version and client
+// StatelessVersion is the stateless revision: no handshake, version and client
 // capabilities in every request's _meta. Its messages are checked against
 // our schema/mcp/2026-07-28.
-const ModernVersion = "2026-07-28"
+const StatelessVersion = "2026-07-28"
 
 // batchVersion is the only version whose sessions may carry JSON-RPC batches.
 const batchVersion = "2025-03-26"

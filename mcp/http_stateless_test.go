@@ -43,9 +43,9 @@ const geoSchema = `{"type":"object","properties":{
 	"dry":{"type":"boolean","x-mcp-header":"Dry"},
 	"note":{"type":"string"}}}`
 
-// newModernFixture serves both eras with a few tools, a prompt and a
+// newStatelessFixture serves both eras with a few tools, a prompt and a
 // resource.
-func newModernFixture(t *testing.T, sopts *mcp.ServerOptions, hopts *mcp.HTTPOptions) *fixture {
+func newStatelessFixture(t *testing.T, sopts *mcp.ServerOptions, hopts *mcp.HTTPOptions) *fixture {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, sopts)
 	echoTool(t, s)
@@ -73,18 +73,18 @@ func newModernFixture(t *testing.T, sopts *mcp.ServerOptions, hopts *mcp.HTTPOpt
 	return newServerFixture(t, s, hopts)
 }
 
-// modernBody is a 2026-07-28 request with the stateless _meta, declaring
+// statelessBody is a 2026-07-28 request with the stateless _meta, declaring
 // every client capability.
-func modernBody(t *testing.T, id any, method string, params map[string]any, meta map[string]any) string {
+func statelessBody(t *testing.T, id any, method string, params map[string]any, meta map[string]any) string {
 	t.Helper()
-	return modernBodyCaps(t, id, method, params, fullCaps, meta)
+	return statelessBodyCaps(t, id, method, params, fullCaps, meta)
 }
 
-// modernBodyCaps is modernBody with the client capabilities given as JSON.
-func modernBodyCaps(t *testing.T, id any, method string, params map[string]any, caps string, meta map[string]any) string {
+// statelessBodyCaps is statelessBody with the client capabilities given as JSON.
+func statelessBodyCaps(t *testing.T, id any, method string, params map[string]any, caps string, meta map[string]any) string {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method,
-		"params": modernParams(params, caps, meta)})
+		"params": statelessParams(params, caps, meta)})
 	require.NoError(t, err)
 	return string(b)
 }
@@ -125,9 +125,9 @@ func answer(t *testing.T, resp *http.Response) message {
 	return decode(t, string(b))
 }
 
-func TestModernRequestsAreServedStatelessly(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
-	resp := f.post("", modernBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
+func TestStatelessRequestsMintNoSession(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
+	resp := f.post("", statelessBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Empty(t, resp.Header.Get(mcp.HeaderSessionID), "no session is ever minted")
 	m := answer(t, resp)
@@ -138,10 +138,10 @@ func TestModernRequestsAreServedStatelessly(t *testing.T) {
 	assert.Equal(t, 0, mcp.SessionCountForTest(f.h))
 }
 
-func TestModernRoutingPerRequest(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestStatelessRoutingPerRequest(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	session := f.initialize(mcp.Version20251125)
-	list := modernBody(t, 2, "tools/list", nil, nil)
+	list := statelessBody(t, 2, "tools/list", nil, nil)
 	tests := []struct {
 		name   string
 		body   string
@@ -151,25 +151,25 @@ func TestModernRoutingPerRequest(t *testing.T) {
 	}{
 		{name: "2026 header and _meta: stateless", body: list, hdr: mirrored("tools/list", ""), status: 200},
 		{name: "an unknown header version reaches the stateless validator",
-			body: modernBody(t, 2, "tools/list", nil, map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"}),
+			body: statelessBody(t, 2, "tools/list", nil, map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"}),
 			hdr:  []string{mcp.HeaderProtocolVersion, "v999.0.0", mcp.HeaderMethod, "tools/list"}, status: 400, code: -32022},
 		{name: "initialize with the 2026 header is not found",
-			body: modernBody(t, 2, "initialize", map[string]any{"protocolVersion": mcp.Version20251125, "capabilities": map[string]any{},
+			body: statelessBody(t, 2, "initialize", map[string]any{"protocolVersion": mcp.Version20251125, "capabilities": map[string]any{},
 				"clientInfo": map[string]any{"name": "t", "version": "1"}}, nil),
 			hdr: mirrored("initialize", ""), status: 404, code: -32601},
 		{name: "a removed method with the 2026 header is not found",
-			body: modernBody(t, 2, "ping", nil, nil), hdr: mirrored("ping", ""), status: 404, code: -32601},
+			body: statelessBody(t, 2, "ping", nil, nil), hdr: mirrored("ping", ""), status: 404, code: -32601},
 		{name: "_meta without the header",
 			body: list, hdr: []string{mcp.HeaderMethod, "tools/list"}, status: 400, code: -32020},
 		{name: "the 2026 header without _meta", body: `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 			hdr: mirrored("tools/list", ""), status: 400, code: -32602},
 		{name: "a session id on a stateless request is ignored", body: list,
 			hdr: append(mirrored("tools/list", ""), mcp.HeaderSessionID, "no-such-session"), status: 200},
-		{name: "a dated header with a session: legacy", body: `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		{name: "a dated header with a session: handshake", body: `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
 			hdr: []string{mcp.HeaderSessionID, session, mcp.HeaderProtocolVersion, mcp.Version20251125}, status: 200},
-		{name: "a session without a header: legacy", body: `{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+		{name: "a session without a header: handshake", body: `{"jsonrpc":"2.0","id":3,"method":"ping"}`,
 			hdr: []string{mcp.HeaderSessionID, session}, status: 200},
-		{name: "neither: legacy, which wants a session", body: `{"jsonrpc":"2.0","id":2,"method":"ping"}`, status: 400, code: -32600},
+		{name: "neither: handshake, which wants a session", body: `{"jsonrpc":"2.0","id":2,"method":"ping"}`, status: 400, code: -32600},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,13 +185,13 @@ func TestModernRoutingPerRequest(t *testing.T) {
 			assert.Equal(t, tt.code, msgs[0].Error.Code, msgs[0].Error.Message)
 		})
 	}
-	t.Run("initialize without a header starts a legacy session", func(t *testing.T) {
+	t.Run("initialize without a header starts a handshake session", func(t *testing.T) {
 		assert.NotEmpty(t, f.initialize(mcp.Version20250618))
 	})
 }
 
-func TestModernErrorsEchoTheRequestID(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestStatelessErrorsEchoTheRequestID(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	for _, tc := range []struct {
 		name string
 		hdr  []string
@@ -200,15 +200,15 @@ func TestModernErrorsEchoTheRequestID(t *testing.T) {
 		{"-32601", mirrored("nope/nope", "")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := answer(t, f.post("", modernBody(t, "req-7", "nope/nope", nil, nil), tc.hdr...))
+			m := answer(t, f.post("", statelessBody(t, "req-7", "nope/nope", nil, nil), tc.hdr...))
 			assert.Equal(t, `"req-7"`, string(m.ID))
 			require.NotNil(t, m.Error)
 		})
 	}
 }
 
-func TestModernGETAndDELETEAreNotAllowed(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestStatelessGETAndDELETEAreNotAllowed(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut} {
 		t.Run(method, func(t *testing.T) {
 			resp := f.request(method, "", map[string]string{mcp.HeaderProtocolVersion: mcp.Version20260728, "Accept": "text/event-stream"})
@@ -219,8 +219,8 @@ func TestModernGETAndDELETEAreNotAllowed(t *testing.T) {
 	}
 }
 
-func TestAModernOnlyServer(t *testing.T) {
-	f := newModernFixture(t, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20260728}}, nil)
+func TestAStatelessOnlyServer(t *testing.T) {
+	f := newStatelessFixture(t, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20260728}}, nil)
 	t.Run("GET and DELETE are not allowed, with or without a session", func(t *testing.T) {
 		for _, hdr := range []map[string]string{
 			{"Accept": "text/event-stream"},
@@ -250,14 +250,14 @@ func TestAModernOnlyServer(t *testing.T) {
 		assert.Equal(t, "5", string(m.ID))
 	})
 	t.Run("stateless requests are served", func(t *testing.T) {
-		resp := f.post("", modernBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
+		resp := f.post("", statelessBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
 		assert.Equal(t, http.StatusOK, resp.StatusCode)
 	})
 }
 
-func TestModernPOSTHeadersAreChecked(t *testing.T) {
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{MaxBodyBytes: 1024})
-	body := modernBody(t, 1, "tools/list", nil, nil)
+func TestStatelessPOSTHeadersAreChecked(t *testing.T) {
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{MaxBodyBytes: 1024})
+	body := statelessBody(t, 1, "tools/list", nil, nil)
 	send := func(hdr map[string]string, body string) *http.Response {
 		for i := 0; i+1 < len(mirrored("tools/list", "")); i += 2 {
 			hdr[mirrored("tools/list", "")[i]] = mirrored("tools/list", "")[i+1]
@@ -288,15 +288,15 @@ func TestModernPOSTHeadersAreChecked(t *testing.T) {
 	}
 }
 
-func TestModernBodyIsExactlyOneRequestOrNotification(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestStatelessBodyIsExactlyOneRequestOrNotification(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	tests := []struct {
 		name, body string
 		code       int
 		id         string
 	}{
 		{"not JSON", `{"jsonrpc":`, -32700, "null"},
-		{"a batch", "[" + modernBody(t, 1, "tools/list", nil, nil) + "]", -32600, "null"},
+		{"a batch", "[" + statelessBody(t, 1, "tools/list", nil, nil) + "]", -32600, "null"},
 		{"not an object", `"tools/list"`, -32600, "null"},
 		{"a response", `{"jsonrpc":"2.0","id":1,"result":{}}`, -32600, "1"},
 		{"a wrong jsonrpc version", `{"jsonrpc":"1.0","id":4,"method":"tools/list"}`, -32600, "4"},
@@ -316,8 +316,8 @@ func TestModernBodyIsExactlyOneRequestOrNotification(t *testing.T) {
 	}
 }
 
-func TestAModernNotificationIsAccepted(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestAStatelessNotificationIsAccepted(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	body := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
 	resp := f.post("", body, mcp.HeaderProtocolVersion, mcp.Version20260728)
 	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
@@ -326,14 +326,14 @@ func TestAModernNotificationIsAccepted(t *testing.T) {
 	assert.Empty(t, b)
 }
 
-func TestModernHeadersMustMirrorTheBody(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestStatelessHeadersMustMirrorTheBody(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	geo := func(args map[string]any) string {
-		return modernBody(t, 9, "tools/call", map[string]any{"name": "geo", "arguments": args}, nil)
+		return statelessBody(t, 9, "tools/call", map[string]any{"name": "geo", "arguments": args}, nil)
 	}
-	prompt := modernBody(t, 9, "prompts/get", map[string]any{"name": "greet"}, nil)
-	read := modernBody(t, 9, "resources/read", map[string]any{"uri": "test://one"}, nil)
-	list := modernBody(t, 9, "tools/list", nil, nil)
+	prompt := statelessBody(t, 9, "prompts/get", map[string]any{"name": "greet"}, nil)
+	read := statelessBody(t, 9, "resources/read", map[string]any{"uri": "test://one"}, nil)
+	list := statelessBody(t, 9, "tools/list", nil, nil)
 	tests := []struct {
 		name string
 		body string
@@ -346,7 +346,7 @@ func TestModernHeadersMustMirrorTheBody(t *testing.T) {
 		{name: "Mcp-Method missing", body: list, hdr: map[string]string{"MCP-Protocol-Version": "2026-07-28"}, bad: "Mcp-Method"},
 		{name: "Mcp-Method differs", body: list, hdr: map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "prompts/list"}, bad: "Mcp-Method"},
 		{name: "Mcp-Method in another case", body: list, hdr: map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "TOOLS/LIST"}, bad: "Mcp-Method"},
-		{name: "header version differs from _meta", body: modernBody(t, 9, "tools/list", nil, map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"}),
+		{name: "header version differs from _meta", body: statelessBody(t, 9, "tools/list", nil, map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"}),
 			hdr: map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, bad: "Mcp-Protocol-Version"},
 		{name: "prompt name mirrored", body: prompt, hdr: hdrs(mirrored("prompts/get", "greet"))},
 		{name: "prompt name missing", body: prompt, hdr: hdrs(mirrored("prompts/get", "")), bad: "Mcp-Name"},
@@ -411,10 +411,10 @@ func hdrs(pairs []string) map[string]string {
 	return m
 }
 
-func TestAModernAnswerIsJSONUntilANotificationMustGoFirst(t *testing.T) {
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
+func TestAStatelessAnswerIsJSONUntilANotificationMustGoFirst(t *testing.T) {
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
 	t.Run("no notification: JSON", func(t *testing.T) {
-		body := modernBody(t, 1, "tools/call", map[string]any{"name": "steps"}, nil)
+		body := statelessBody(t, 1, "tools/call", map[string]any{"name": "steps"}, nil)
 		resp := f.post("", body, mirrored("tools/call", "steps")...)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
@@ -422,7 +422,7 @@ func TestAModernAnswerIsJSONUntilANotificationMustGoFirst(t *testing.T) {
 		assert.Equal(t, "complete", m.Result["resultType"])
 	})
 	t.Run("progress: SSE with the notifications before the response", func(t *testing.T) {
-		body := modernBody(t, 2, "tools/call", map[string]any{"name": "steps"}, map[string]any{"progressToken": "p1"})
+		body := statelessBody(t, 2, "tools/call", map[string]any{"name": "steps"}, map[string]any{"progressToken": "p1"})
 		resp := f.post("", body, mirrored("tools/call", "steps")...)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		assert.Equal(t, "no", resp.Header.Get("X-Accel-Buffering"))
@@ -444,12 +444,12 @@ func TestAModernAnswerIsJSONUntilANotificationMustGoFirst(t *testing.T) {
 	})
 }
 
-func TestConcurrentModernRequestsAreIndependent(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestConcurrentStatelessRequestsAreIndependent(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	done := make(chan int, 3)
 	for id := 1000; id < 1003; id++ {
 		go func() {
-			resp := f.post("", modernBody(t, id, "tools/list", nil, nil), mirrored("tools/list", "")...)
+			resp := f.post("", statelessBody(t, id, "tools/list", nil, nil), mirrored("tools/list", "")...)
 			if resp.StatusCode == http.StatusOK {
 				done <- id
 			} else {
@@ -467,8 +467,8 @@ func TestConcurrentModernRequestsAreIndependent(t *testing.T) {
 	}
 }
 
-func TestClosingTheResponseCancelsAModernRequest(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestClosingTheResponseCancelsAStatelessRequest(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	for _, sse := range []bool{false, true} {
 		t.Run(fmt.Sprintf("sse=%v", sse), func(t *testing.T) {
 			// The tool reports progress first: with a progress token the
@@ -494,7 +494,7 @@ func TestClosingTheResponseCancelsAModernRequest(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.ts.URL,
-				strings.NewReader(modernBody(t, 1, "tools/call", map[string]any{"name": name}, meta)))
+				strings.NewReader(statelessBody(t, 1, "tools/call", map[string]any{"name": name}, meta)))
 			require.NoError(t, err)
 			req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {acceptBoth}}
 			for k, v := range hdrs(mirrored("tools/call", name)) {
@@ -536,11 +536,11 @@ func TestClosingTheResponseCancelsAModernRequest(t *testing.T) {
 	}
 }
 
-func TestAModernListenStreamStaysOpen(t *testing.T) {
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{KeepAlive: 20 * time.Millisecond})
+func TestAStatelessListenStreamStaysOpen(t *testing.T) {
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{KeepAlive: 20 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	body := modernBody(t, "L1", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
+	body := statelessBody(t, "L1", "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
 	resp, err := postStream(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -591,10 +591,10 @@ func TestAModernListenStreamStaysOpen(t *testing.T) {
 }
 
 func TestClosingAListenStreamEndsTheListen(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+	f := newStatelessFixture(t, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	body := modernBody(t, 1, "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
+	body := statelessBody(t, 1, "subscriptions/listen", map[string]any{"notifications": map[string]any{"toolsListChanged": true}}, nil)
 	resp, err := postStream(ctx, f.ts.URL, body, mirrored("subscriptions/listen", ""))
 	require.NoError(t, err)
 	ev, err := newSSE(t, resp).next()
@@ -616,11 +616,11 @@ func TestClosingAListenStreamEndsTheListen(t *testing.T) {
 	}
 }
 
-func TestALegacySessionAndModernRequestsShareTheEndpoint(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestAHandshakeSessionAndStatelessRequestsShareTheEndpoint(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	session := f.initialize(mcp.Version20251125)
 	for i := range 3 {
-		m := answer(t, f.post("", modernBody(t, 100+i, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil),
+		m := answer(t, f.post("", statelessBody(t, 100+i, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil),
 			mirrored("tools/call", "echo")...))
 		assert.Equal(t, "complete", m.Result["resultType"])
 
@@ -633,8 +633,8 @@ func TestALegacySessionAndModernRequestsShareTheEndpoint(t *testing.T) {
 	assert.Equal(t, 1, mcp.SessionCountForTest(f.h))
 }
 
-func TestModernErrorStatuses(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
+func TestStatelessErrorStatuses(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
 	require.NoError(t, f.srv.AddTool(&mcp.Tool{Name: "panics"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		panic("deliberate")
 	}))
@@ -648,10 +648,10 @@ func TestModernErrorStatuses(t *testing.T) {
 		status int
 		code   int
 	}{
-		{"an unknown tool is an ordinary error", modernBody(t, 1, "tools/call", map[string]any{"name": "nope"}, nil), mirrored("tools/call", "nope"), 200, -32602},
-		{"a missing capability", modernBodyCaps(t, 1, "tools/call", map[string]any{"name": "needs_sampling"}, "{}", nil), mirrored("tools/call", "needs_sampling"), 400, -32021},
-		{"an unknown method", modernBody(t, 1, "nope", nil, nil), mirrored("nope", ""), 404, -32601},
-		{"a handler that panics", modernBody(t, 1, "tools/call", map[string]any{"name": "panics"}, nil), mirrored("tools/call", "panics"), 200, -32603},
+		{"an unknown tool is an ordinary error", statelessBody(t, 1, "tools/call", map[string]any{"name": "nope"}, nil), mirrored("tools/call", "nope"), 200, -32602},
+		{"a missing capability", statelessBodyCaps(t, 1, "tools/call", map[string]any{"name": "needs_sampling"}, "{}", nil), mirrored("tools/call", "needs_sampling"), 400, -32021},
+		{"an unknown method", statelessBody(t, 1, "nope", nil, nil), mirrored("nope", ""), 404, -32601},
+		{"a handler that panics", statelessBody(t, 1, "tools/call", map[string]any{"name": "panics"}, nil), mirrored("tools/call", "panics"), 200, -32603},
 		{"_meta without capabilities", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 			mirrored("tools/list", ""), 400, -32602},
 	}
@@ -667,9 +667,9 @@ func TestModernErrorStatuses(t *testing.T) {
 	}
 }
 
-func TestDNSRebindingIsRefusedOnModernRequests(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
-	discover := modernBody(t, 1, "server/discover", nil, nil)
+func TestDNSRebindingIsRefusedOnStatelessRequests(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
+	discover := statelessBody(t, 1, "server/discover", nil, nil)
 	for _, tc := range []struct {
 		name   string
 		hdr    []string
@@ -700,9 +700,9 @@ func TestDNSRebindingIsRefusedOnModernRequests(t *testing.T) {
 	})
 }
 
-func TestJSONResponseModeLeavesModernStreamsAlone(t *testing.T) {
-	f := newModernFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
-	body := modernBody(t, 1, "tools/call", map[string]any{"name": "steps"}, map[string]any{"progressToken": 7})
+func TestJSONResponseModeLeavesStatelessStreamsAlone(t *testing.T) {
+	f := newStatelessFixture(t, nil, &mcp.HTTPOptions{JSONResponse: true})
+	body := statelessBody(t, 1, "tools/call", map[string]any{"name": "steps"}, map[string]any{"progressToken": 7})
 	resp := f.post("", body, mirrored("tools/call", "steps")...)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	msgs := messages(t, resp)
@@ -711,15 +711,15 @@ func TestJSONResponseModeLeavesModernStreamsAlone(t *testing.T) {
 	assert.Equal(t, "1", string(msgs[3].ID))
 }
 
-func TestAModernResultIsAnSSEStreamByDefault(t *testing.T) {
-	f := newModernFixture(t, nil, nil)
-	resp := f.post("", modernBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
+func TestAStatelessResultIsAnSSEStreamByDefault(t *testing.T) {
+	f := newStatelessFixture(t, nil, nil)
+	resp := f.post("", statelessBody(t, 1, "tools/list", nil, nil), mirrored("tools/list", "")...)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
 	assert.Equal(t, "complete", answer(t, resp).Result["resultType"])
 
 	t.Run("errors stay JSON with their status", func(t *testing.T) {
-		resp := f.post("", modernBody(t, 2, "tools/call", map[string]any{"name": "nope"}, nil), mirrored("tools/call", "nope")...)
+		resp := f.post("", statelessBody(t, 2, "tools/call", map[string]any{"name": "nope"}, nil), mirrored("tools/call", "nope")...)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 		assert.NotNil(t, answer(t, resp).Error)

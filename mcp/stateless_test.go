@@ -17,9 +17,9 @@ import (
 // fullCaps declares every client capability the MRTR requests need.
 const fullCaps = `{"sampling":{},"elicitation":{},"roots":{}}`
 
-// modernParams returns params with the stateless _meta: the version, the
+// statelessParams returns params with the stateless _meta: the version, the
 // capabilities (caps as JSON; "" → {}) and any extra _meta members.
-func modernParams(params map[string]any, caps string, meta map[string]any) map[string]any {
+func statelessParams(params map[string]any, caps string, meta map[string]any) map[string]any {
 	if caps == "" {
 		caps = "{}"
 	}
@@ -38,8 +38,8 @@ func modernParams(params map[string]any, caps string, meta map[string]any) map[s
 	return out
 }
 
-// dialModern connects a client that speaks only the stateless protocol.
-func dialModern(t *testing.T, s *mcp.Server) *client {
+// dialStateless connects a client that speaks only the stateless protocol.
+func dialStateless(t *testing.T, s *mcp.Server) *client {
 	return dial(t, s, clientOptions{version: mcp.Version20260728, noInit: true})
 }
 
@@ -69,13 +69,13 @@ func echoTool(t *testing.T, s *mcp.Server, opts ...mcp.RegisterOption) {
 		}, opts...))
 }
 
-func TestModernDiscoverDescribesTheServer(t *testing.T) {
+func TestStatelessDiscoverDescribesTheServer(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "2"}, &mcp.ServerOptions{
 		Instructions: "be kind", Cache: mcp.CacheHint{TTL: time.Minute, Scope: mcp.CachePublic},
 	})
 	echoTool(t, s)
-	c := dialModern(t, s)
-	raw, rerr := c.call(t, "server/discover", modernParams(nil, "", nil))
+	c := dialStateless(t, s)
+	raw, rerr := c.call(t, "server/discover", statelessParams(nil, "", nil))
 	require.Nil(t, rerr)
 	m := decodeMap(t, raw)
 	assert.Equal(t, []any{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}, m["supportedVersions"])
@@ -91,10 +91,10 @@ func TestModernDiscoverDescribesTheServer(t *testing.T) {
 	assert.Equal(t, "srv", info["name"])
 }
 
-func TestModernMetaIsRequired(t *testing.T) {
+func TestStatelessMetaIsRequired(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 	cases := map[string]any{
 		"no params": nil,
 		"no _meta":  map[string]any{},
@@ -106,7 +106,7 @@ func TestModernMetaIsRequired(t *testing.T) {
 			"io.modelcontextprotocol/protocolVersion": 20260728, "io.modelcontextprotocol/clientCapabilities": map[string]any{}}},
 		"capabilities not an object": map[string]any{"_meta": map[string]any{
 			"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": "all"}},
-		"unknown log level": modernParams(nil, "", map[string]any{"io.modelcontextprotocol/logLevel": "loud"}),
+		"unknown log level": statelessParams(nil, "", map[string]any{"io.modelcontextprotocol/logLevel": "loud"}),
 	}
 	for name, params := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -116,17 +116,17 @@ func TestModernMetaIsRequired(t *testing.T) {
 		})
 	}
 	t.Run("client info is optional", func(t *testing.T) {
-		p := modernParams(nil, "", nil)
+		p := statelessParams(nil, "", nil)
 		delete(p["_meta"].(map[string]any), "io.modelcontextprotocol/clientInfo")
 		_, rerr := c.call(t, "server/discover", p)
 		assert.Nil(t, rerr)
 	})
 }
 
-func TestModernUnsupportedVersionListsTheServedOnes(t *testing.T) {
+func TestStatelessUnsupportedVersionListsTheServedOnes(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
-	c := dialModern(t, s)
-	p := modernParams(nil, "", map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"})
+	c := dialStateless(t, s)
+	p := statelessParams(nil, "", map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"})
 	_, rerr := c.call(t, "server/discover", p)
 	require.NotNil(t, rerr)
 	assert.Equal(t, mcp.CodeUnsupportedVersion, rerr.Code)
@@ -135,28 +135,28 @@ func TestModernUnsupportedVersionListsTheServedOnes(t *testing.T) {
 	assert.Contains(t, d["supported"], "2026-07-28")
 }
 
-func TestModernMethodsOfTheHandshakeEraAreNotFound(t *testing.T) {
+func TestStatelessRequestsForHandshakeEraMethodsAreNotFound(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 	for _, m := range []string{"ping", "logging/setLevel", "resources/subscribe", "tasks/get", "prompts/list", "no/such"} {
-		_, rerr := c.call(t, m, modernParams(map[string]any{"uri": "x", "level": "info", "taskId": "t"}, "", nil))
+		_, rerr := c.call(t, m, statelessParams(map[string]any{"uri": "x", "level": "info", "taskId": "t"}, "", nil))
 		require.NotNil(t, rerr, m)
 		assert.Equal(t, rpc.CodeMethodNotFound, rerr.Code, m)
 	}
 }
 
-func TestModernParamsAreCheckedAgainstThe2026Schema(t *testing.T) {
+func TestStatelessParamsAreCheckedAgainstThe2026Schema(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
-	c := dialModern(t, s)
-	_, rerr := c.call(t, "tools/call", modernParams(map[string]any{"arguments": map[string]any{}}, "", nil))
+	c := dialStateless(t, s)
+	_, rerr := c.call(t, "tools/call", statelessParams(map[string]any{"arguments": map[string]any{}}, "", nil))
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
 	assert.Contains(t, string(rerr.Data), "name")
 }
 
-func TestModernListsCarryResultTypeAndCacheHints(t *testing.T) {
+func TestStatelessListsCarryResultTypeAndCacheHints(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{
 		Cache: mcp.CacheHint{TTL: time.Hour, Scope: mcp.CachePublic},
 	})
@@ -164,8 +164,8 @@ func TestModernListsCarryResultTypeAndCacheHints(t *testing.T) {
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "other"}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, nil
 	}))
-	c := dialModern(t, s)
-	raw, rerr := c.call(t, "tools/list", modernParams(nil, "", nil))
+	c := dialStateless(t, s)
+	raw, rerr := c.call(t, "tools/list", statelessParams(nil, "", nil))
 	require.Nil(t, rerr)
 	m := decodeMap(t, raw)
 	assert.Equal(t, "complete", m["resultType"])
@@ -176,10 +176,10 @@ func TestModernListsCarryResultTypeAndCacheHints(t *testing.T) {
 	assert.NotContains(t, tools[0], "execution")
 }
 
-func TestModernToolCallAndItsNotifications(t *testing.T) {
+func TestStatelessToolCallAndItsNotifications(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	require.NoError(t, s.AddTool(&mcp.Tool{Name: "work"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		assert.True(t, req.Modern())
+		assert.True(t, req.Stateless())
 		assert.Nil(t, req.Session)
 		assert.Equal(t, mcp.Version20260728, req.ProtocolVersion())
 		require.NoError(t, req.Log(ctx, "debug", "w", "too quiet"))
@@ -187,8 +187,8 @@ func TestModernToolCallAndItsNotifications(t *testing.T) {
 		require.NoError(t, req.Progress(ctx, 1, 2, "half"))
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text("done")}}, nil
 	}))
-	c := dialModern(t, s)
-	p := modernParams(map[string]any{"name": "work"}, "", map[string]any{
+	c := dialStateless(t, s)
+	p := statelessParams(map[string]any{"name": "work"}, "", map[string]any{
 		"progressToken": "p1", "io.modelcontextprotocol/logLevel": "info",
 	})
 	raw, rerr := c.call(t, "tools/call", p)
@@ -211,7 +211,7 @@ func TestModernToolCallAndItsNotifications(t *testing.T) {
 	assert.Contains(t, got["notifications/progress"], `"half"`)
 
 	// Without a log level nothing is logged.
-	_, rerr = c.call(t, "tools/call", modernParams(map[string]any{"name": "work"}, "", nil))
+	_, rerr = c.call(t, "tools/call", statelessParams(map[string]any{"name": "work"}, "", nil))
 	require.Nil(t, rerr)
 	select {
 	case n := <-c.notes:
@@ -238,12 +238,12 @@ func askName(t *testing.T, s *mcp.Server) {
 		}))
 }
 
-func TestModernInputRequiredRoundTrip(t *testing.T) {
+func TestStatelessInputRequiredRoundTrip(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	askName(t, s)
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 	args := map[string]any{"polite": true}
-	raw, rerr := c.call(t, "tools/call", modernParams(map[string]any{"name": "greet", "arguments": args}, fullCaps, nil))
+	raw, rerr := c.call(t, "tools/call", statelessParams(map[string]any{"name": "greet", "arguments": args}, fullCaps, nil))
 	require.Nil(t, rerr)
 	m := decodeMap(t, raw)
 	require.Equal(t, "input_required", m["resultType"])
@@ -254,7 +254,7 @@ func TestModernInputRequiredRoundTrip(t *testing.T) {
 	assert.NotContains(t, state, "round-1", "the state is sealed")
 
 	answer := map[string]any{"who": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}
-	raw, rerr = c.call(t, "tools/call", modernParams(map[string]any{
+	raw, rerr = c.call(t, "tools/call", statelessParams(map[string]any{
 		"name": "greet", "arguments": args, "inputResponses": answer, "requestState": state,
 	}, fullCaps, nil))
 	require.Nil(t, rerr)
@@ -263,28 +263,28 @@ func TestModernInputRequiredRoundTrip(t *testing.T) {
 	assert.Contains(t, string(raw), `Hello, \"Ada\"! state=round-1`)
 
 	t.Run("tampered state is refused", func(t *testing.T) {
-		_, rerr := c.call(t, "tools/call", modernParams(map[string]any{
+		_, rerr := c.call(t, "tools/call", statelessParams(map[string]any{
 			"name": "greet", "arguments": args, "inputResponses": answer, "requestState": state + "-TAMPERED",
 		}, fullCaps, nil))
 		require.NotNil(t, rerr)
 		assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
 	})
 	t.Run("state is bound to the arguments", func(t *testing.T) {
-		_, rerr := c.call(t, "tools/call", modernParams(map[string]any{
+		_, rerr := c.call(t, "tools/call", statelessParams(map[string]any{
 			"name": "greet", "arguments": map[string]any{"polite": false}, "inputResponses": answer, "requestState": state,
 		}, fullCaps, nil))
 		require.NotNil(t, rerr)
 		assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
 	})
 	t.Run("an answer of the wrong shape asks again", func(t *testing.T) {
-		raw, rerr := c.call(t, "tools/call", modernParams(map[string]any{
+		raw, rerr := c.call(t, "tools/call", statelessParams(map[string]any{
 			"name": "greet", "inputResponses": map[string]any{"other": map[string]any{"action": "accept"}},
 		}, fullCaps, nil))
 		require.Nil(t, rerr)
 		assert.Equal(t, "input_required", decodeMap(t, raw)["resultType"])
 	})
 	t.Run("an answer that is no input response is invalid params", func(t *testing.T) {
-		_, rerr := c.call(t, "tools/call", modernParams(map[string]any{
+		_, rerr := c.call(t, "tools/call", statelessParams(map[string]any{
 			"name": "greet", "inputResponses": map[string]any{"who": 12345},
 		}, fullCaps, nil))
 		require.NotNil(t, rerr)
@@ -292,11 +292,11 @@ func TestModernInputRequiredRoundTrip(t *testing.T) {
 	})
 }
 
-func TestModernInputRequiredNeedsTheDeclaredCapability(t *testing.T) {
+func TestStatelessInputRequiredNeedsTheDeclaredCapability(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	askName(t, s)
-	c := dialModern(t, s)
-	_, rerr := c.call(t, "tools/call", modernParams(map[string]any{"name": "greet"}, `{"sampling":{}}`, nil))
+	c := dialStateless(t, s)
+	_, rerr := c.call(t, "tools/call", statelessParams(map[string]any{"name": "greet"}, `{"sampling":{}}`, nil))
 	require.NotNil(t, rerr)
 	assert.Equal(t, mcp.CodeMissingCapability, rerr.Code)
 	assert.Equal(t, map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}, errData(t, rerr)["requiredCapabilities"])
@@ -336,28 +336,28 @@ func TestInputRequiredInASessionIsAskedByTheServer(t *testing.T) {
 	})
 }
 
-func TestModernResourceNotFoundIsInvalidParams(t *testing.T) {
+func TestStatelessResourceNotFoundIsInvalidParams(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	require.NoError(t, s.AddResource(&mcp.Resource{URI: "test://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []mcp.AnyResourceContents{mcp.TextResource("test://a", "text/plain", "A")}}, nil
 	}, mcp.WithCache(mcp.CacheHint{TTL: 2 * time.Second, Scope: mcp.CachePublic})))
-	c := dialModern(t, s)
-	raw, rerr := c.call(t, "resources/read", modernParams(map[string]any{"uri": "test://a"}, "", nil))
+	c := dialStateless(t, s)
+	raw, rerr := c.call(t, "resources/read", statelessParams(map[string]any{"uri": "test://a"}, "", nil))
 	require.Nil(t, rerr)
 	m := decodeMap(t, raw)
 	assert.EqualValues(t, 2000, m["ttlMs"])
 	assert.Equal(t, "public", m["cacheScope"])
 
-	_, rerr = c.call(t, "resources/read", modernParams(map[string]any{"uri": "test://missing"}, "", nil))
+	_, rerr = c.call(t, "resources/read", statelessParams(map[string]any{"uri": "test://missing"}, "", nil))
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
 	assert.Equal(t, "test://missing", errData(t, rerr)["uri"])
 }
 
-func TestModernListen(t *testing.T) {
+func TestStatelessListen(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{HasPrompts: true})
 	echoTool(t, s)
-	c := dialModern(t, s)
+	c := dialStateless(t, s)
 
 	type listenResult struct {
 		raw json.RawMessage
@@ -369,7 +369,7 @@ func TestModernListen(t *testing.T) {
 		done := make(chan listenResult, 1)
 		go func() {
 			var res json.RawMessage
-			err := c.conn.Call(ctx, "subscriptions/listen", modernParams(map[string]any{"notifications": filter}, "", nil), &res)
+			err := c.conn.Call(ctx, "subscriptions/listen", statelessParams(map[string]any{"notifications": filter}, "", nil), &res)
 			done <- listenResult{res, err}
 		}()
 		ack := c.note(t, "notifications/subscriptions/acknowledged")
@@ -415,10 +415,10 @@ func TestOneConnectionServesBothEras(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	echoTool(t, s)
 	c := dial(t, s, clientOptions{}) // a 2025-11-25 session
-	raw, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "legacy"}})
+	raw, rerr := c.call(t, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "handshake"}})
 	require.Nil(t, rerr)
 	assert.NotContains(t, string(raw), "resultType")
-	raw, rerr = c.call(t, "tools/call", modernParams(map[string]any{"name": "echo", "arguments": map[string]any{"text": "modern"}}, "", nil))
+	raw, rerr = c.call(t, "tools/call", statelessParams(map[string]any{"name": "echo", "arguments": map[string]any{"text": "stateless"}}, "", nil))
 	require.Nil(t, rerr)
 	assert.Contains(t, string(raw), `"resultType":"complete"`)
 }
@@ -434,10 +434,10 @@ func TestStatelessOnlyServerRefusesInitialize(t *testing.T) {
 	assert.Equal(t, []any{"2026-07-28"}, errData(t, rerr)["supported"])
 }
 
-func TestSessionOnlyServerTreatsModernRequestsAsSessionOnes(t *testing.T) {
+func TestHandshakeOnlyServerTreatsStatelessRequestsAsSessionOnes(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, &mcp.ServerOptions{ProtocolVersions: []string{mcp.Version20251125}})
 	c := dial(t, s, clientOptions{noInit: true})
-	_, rerr := c.call(t, "server/discover", modernParams(nil, "", nil))
+	_, rerr := c.call(t, "server/discover", statelessParams(nil, "", nil))
 	require.NotNil(t, rerr)
 	assert.Equal(t, rpc.CodeInvalidRequest, rerr.Code, "no session yet")
 }
@@ -467,16 +467,16 @@ func TestInputRequiredThatCannotBeAsked(t *testing.T) {
 	add("forever", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"r": mcp.RootsInput()}})
 	add("unencodable", &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"e": {Method: "elicitation/create", Params: make(chan int)}}})
 
-	modern := dialModern(t, s)
+	stateless := dialStateless(t, s)
 	for _, name := range []string{"nothing", "ping", "unencodable"} {
-		_, rerr := modern.call(t, "tools/call", modernParams(map[string]any{"name": name}, fullCaps, nil))
+		_, rerr := stateless.call(t, "tools/call", statelessParams(map[string]any{"name": name}, fullCaps, nil))
 		require.NotNil(t, rerr, name)
 		assert.Equal(t, rpc.CodeInternalError, rerr.Code, name)
 	}
 
-	legacy := dial(t, s, clientOptions{caps: json.RawMessage(fullCaps), callbacks: rootsLister{}})
+	handshake := dial(t, s, clientOptions{caps: json.RawMessage(fullCaps), callbacks: rootsLister{}})
 	for _, name := range []string{"nothing", "ping", "badparams", "forever"} {
-		_, rerr := legacy.call(t, "tools/call", map[string]any{"name": name})
+		_, rerr := handshake.call(t, "tools/call", map[string]any{"name": name})
 		require.NotNil(t, rerr, name)
 		assert.Equal(t, rpc.CodeInternalError, rerr.Code, name)
 	}
@@ -491,7 +491,7 @@ func (rootsLister) RootsList(context.Context, *v20251125.RequestParams) (*v20251
 	return &v20251125.ListRootsResult{Roots: []v20251125.Root{{URI: "file:///r"}}}, nil
 }
 
-func TestModernPromptAsksForInput(t *testing.T) {
+func TestStatelessPromptAsksForInput(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
 	require.NoError(t, s.AddPrompt(&mcp.Prompt{Name: "p"}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		if r, ok := req.Roots("roots"); ok {
@@ -499,13 +499,13 @@ func TestModernPromptAsksForInput(t *testing.T) {
 		}
 		return nil, &mcp.InputRequired{Requests: map[string]mcp.InputRequest{"roots": mcp.RootsInput()}}
 	}))
-	c := dialModern(t, s)
-	raw, rerr := c.call(t, "prompts/get", modernParams(map[string]any{"name": "p"}, `{"roots":{}}`, nil))
+	c := dialStateless(t, s)
+	raw, rerr := c.call(t, "prompts/get", statelessParams(map[string]any{"name": "p"}, `{"roots":{}}`, nil))
 	require.Nil(t, rerr)
 	m := decodeMap(t, raw)
 	assert.Equal(t, "input_required", m["resultType"])
 	assert.NotContains(t, m, "requestState", "no state, no requestState")
-	raw, rerr = c.call(t, "prompts/get", modernParams(map[string]any{"name": "p",
+	raw, rerr = c.call(t, "prompts/get", statelessParams(map[string]any{"name": "p",
 		"inputResponses": map[string]any{"roots": map[string]any{"roots": []any{map[string]any{"uri": "file:///x"}}}}}, `{"roots":{}}`, nil))
 	require.Nil(t, rerr)
 	assert.Contains(t, string(raw), "file:///x")

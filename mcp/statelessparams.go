@@ -2,17 +2,17 @@ package mcp
 
 import "github.com/schemarpc/schemarpc/internal/jsonscan"
 
-// modernParams are the members of a stateless request's params that the
+// statelessParams are the members of a stateless request's params that the
 // protocol itself reads, found in one pass over the params: _meta for the
-// admission (admitModern), and the target, arguments, input responses and
+// admission (admitStateless), and the target, arguments, input responses and
 // request state of a multi-round-trip request (openRound). A nil member
 // is absent.
-type modernParams struct {
+type statelessParams struct {
 	object bool // the params are an object, well formed
 	meta   []byte
 	// targets are name and uri, in the order they came (a repeated one
 	// counts once more, as it did when read in place).
-	targets  [2]modernTarget
+	targets  [2]statelessTarget
 	ntargets int
 	overflow bool // more than two targets
 	args     []byte
@@ -20,16 +20,16 @@ type modernParams struct {
 	state    []byte
 }
 
-// modernTarget is a member naming what a request acts on, and its raw
+// statelessTarget is a member naming what a request acts on, and its raw
 // value.
-type modernTarget struct {
+type statelessTarget struct {
 	name  string
 	value []byte
 }
 
-// scanModernParams reads the params' top-level members once, into p.
-func scanModernParams(params []byte, p *modernParams) {
-	*p = modernParams{}
+// scanStatelessParams reads the params' top-level members once, into p.
+func scanStatelessParams(params []byte, p *statelessParams) {
+	*p = statelessParams{}
 	o, ok := jsonscan.NewObject(params)
 	if !ok {
 		return
@@ -62,11 +62,11 @@ func scanModernParams(params []byte, p *modernParams) {
 // addTarget notes a name or uri member. Past two (a name repeated, which
 // the schema check refuses before any handler runs) the params are taken
 // as malformed.
-func (p *modernParams) addTarget(name string, v []byte) {
+func (p *statelessParams) addTarget(name string, v []byte) {
 	if p.ntargets == len(p.targets) {
 		p.overflow = true
 		return
 	}
-	p.targets[p.ntargets] = modernTarget{name, v}
+	p.targets[p.ntargets] = statelessTarget{name, v}
 	p.ntargets++
 }
