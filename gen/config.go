@@ -23,6 +23,11 @@ type Config struct {
 	// Out is the directory the generated files go to, relative to the
 	// config file.
 	Out string `json:"out,omitempty"`
+	// Root is a directory, relative to the config file, that holds the
+	// input: its $refs may reach any document under Root instead of only
+	// those under the input's own directory. Empty means the input's
+	// directory.
+	Root string `json:"root,omitempty"`
 	// Package is the name of the generated Go package.
 	Package string `json:"package,omitempty"`
 	// Format forces a front end; empty means detect it.
@@ -170,6 +175,10 @@ func (c *Config) check() error {
 // InputPath is the config's input resolved against the config file's
 // directory; empty when the config names none.
 func (c *Config) InputPath() string { return c.resolve(c.Input) }
+
+// RootDir is the config's root resolved against the config file's
+// directory; empty when the config names none.
+func (c *Config) RootDir() string { return c.resolve(c.Root) }
 
 // OutDir is the config's output directory resolved against the config
 // file's directory; empty when the config names none.

@@ -76,6 +76,11 @@ func load(opts Options, describing bool, typeAt map[string]typeRef) (*service, e
 	if err != nil {
 		return nil, err
 	}
+	if opts.Config != nil && opts.Config.Root != "" {
+		if err := l.setRoot(opts.Config.RootDir()); err != nil {
+			return nil, err
+		}
+	}
 	l.describing = describing
 	l.warn = opts.Warn
 	l.typeAt = typeAt

@@ -24,7 +24,8 @@ import (
 // Options configure one run of Generate.
 type Options struct {
 	// Input is the path of the index document. Documents it references are
-	// read relative to it and must lie in its directory tree.
+	// read relative to it and must lie in its directory tree, or under
+	// Config.Root when the config names one.
 	Input string
 	// FS, when set, is where Input and the documents it references are
 	// read from; Input is then a slash-separated path inside it, as

@@ -57,6 +57,9 @@ func loadSchemarpc(l *loader, idx *document, cfg *Config) (*service, error) {
 	claimCallbacks(svc, root.at("service"), c)
 	c.finish()
 	if len(p.list) == 0 {
+		l.loadReferenced(&p)
+	}
+	if len(p.list) == 0 {
 		compileCheck(l, svc, idx, &p)
 	}
 	if err := p.err(); err != nil {

@@ -56,10 +56,15 @@ func splitDefPointer(ptr string) (container, entry string, ok bool) {
 }
 
 // loader reads the index and the documents it references, keeping every
-// file inside the index's directory tree.
+// file inside the root's directory tree: the index's directory, or the
+// config's root that holds it (Config.Root).
 type loader struct {
 	dir  string // the index's directory, symlinks resolved (a slash path inside fsys when fsys is set)
-	fsys fs.FS  // where the documents live; nil means the operating system's files
+	root string // the directory no document may lie outside of: dir, or a directory above it
+	// base is dir relative to root, as a slash path ("." when they are
+	// the same), so that a reference's path can be checked against root.
+	base string
+	fsys fs.FS // where the documents live; nil means the operating system's files
 	// describing says the input is read for Describe: problems that only
 	// concern Go code (names, unions without a Go shape) are not reported.
 	describing bool
@@ -126,8 +131,30 @@ func readIndex(input string, fsys fs.FS) (*loader, *document, error) {
 		return nil, nil, syntaxProblem(doc, err)
 	}
 	doc.root = root
-	l := &loader{dir: dir, fsys: fsys, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
+	l := &loader{dir: dir, root: dir, base: ".", fsys: fsys, docs: map[string]*document{doc.rel: doc}, order: []*document{doc}, failed: map[string]bool{}}
 	return l, doc, nil
+}
+
+// setRoot lets the index's references reach every document under root, a
+// directory of the operating system's files that holds the index.
+func (l *loader) setRoot(root string) error {
+	if l.fsys != nil {
+		return errors.New("a root is for the operating system's files, not a file system (Options.FS)")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return fmt.Errorf("root: %v", err)
+	}
+	base, err := filepath.Rel(real, l.dir)
+	if err != nil || base == ".." || strings.HasPrefix(base, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("root %s does not hold the input's directory %s", real, l.dir)
+	}
+	l.root, l.base = real, filepath.ToSlash(base)
+	return nil
 }
 
 func syntaxProblem(doc *document, err error) error {
@@ -166,7 +193,7 @@ func (l *loader) resolve(at loc, ref string, p *problems) (target, bool) {
 	doc := at.doc
 	if u.Path != "" {
 		rel := path.Join(path.Dir(at.doc.rel), u.Path)
-		if rel == ".." || strings.HasPrefix(rel, "../") {
+		if full := path.Join(l.base, rel); full == ".." || strings.HasPrefix(full, "../") {
 			p.add(at, "$ref %q leaves the input's directory tree", ref)
 			return target{}, false
 		}
@@ -181,6 +208,32 @@ func (l *loader) resolve(at loc, ref string, p *problems) (target, bool) {
 		return target{}, false
 	}
 	return target{doc: doc, ptr: frag}, true
+}
+
+// loadReferenced loads every document a $ref of a loaded document names,
+// and theirs in turn: the validator needs them all at run time, including
+// those reached only through a location a type override ("types") keeps
+// the generator from converting.
+func (l *loader) loadReferenced(p *problems) {
+	for i := 0; i < len(l.order); i++ {
+		doc := l.order[i]
+		var walk func(n *node)
+		walk = func(n *node) {
+			for _, it := range n.items {
+				walk(it)
+			}
+			for _, m := range n.members {
+				if m.key == "$ref" && m.val.kind == kindString {
+					if u, err := url.Parse(m.val.str); err == nil && u.Path != "" {
+						l.resolve(loc{doc, n.ptr}.at("$ref"), m.val.str, p)
+					}
+					continue
+				}
+				walk(m.val)
+			}
+		}
+		walk(doc.root)
+	}
 }
 
 // load reads the document at rel (relative to the index's directory), once.
@@ -227,7 +280,7 @@ func (l *loader) read(rel string) (*document, error) {
 }
 
 // readFile returns the bytes of the document at rel, which must stay inside
-// the index's directory tree.
+// the root's directory tree.
 func (l *loader) readFile(rel string) ([]byte, error) {
 	if l.fsys != nil {
 		raw, err := fs.ReadFile(l.fsys, path.Join(l.dir, rel))
@@ -247,7 +300,7 @@ func (l *loader) readFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read referenced file %s: %v", rel, err)
 	}
-	if r, err := filepath.Rel(l.dir, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if r, err := filepath.Rel(l.root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return nil, fmt.Errorf("referenced file %s resolves to %s, outside the input's directory tree", rel, real)
 	}
 	raw, err := os.ReadFile(real)

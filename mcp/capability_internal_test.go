@@ -7,6 +7,7 @@ import (
 
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/mcp/v20260728"
+	"github.com/schemarpc/schemarpc/mcp/v20260728/tasksext"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -29,7 +30,9 @@ func TestTheSchemaNamesTheCapabilityThatGatesAMethod(t *testing.T) {
 		{"2025 logging/setLevel", facts(v20251125.MCPMethodFacts("logging/setLevel")), capLogging},
 		{"2025 tasks/list", facts(v20251125.MCPMethodFacts("tasks/list")), capTasks},
 		{"2025 ping: always served", facts(v20251125.MCPMethodFacts("ping")), 0},
-		{"the tasks extension", taskExtensionFacts, capTasksExtension},
+		{"the tasks extension's tasks/get", facts(tasksext.TasksMethodFacts("tasks/get")), capTasksExtension},
+		{"the tasks extension's tasks/update", facts(tasksext.TasksMethodFacts("tasks/update")), capTasksExtension},
+		{"the tasks extension's tasks/cancel", facts(tasksext.TasksMethodFacts("tasks/cancel")), capTasksExtension},
 		{"a capability the server does not know", withCap(`"sandboxes"`), capUnknown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

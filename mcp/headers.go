@@ -258,7 +258,9 @@ func (s *Server) toolHeaders(name string) []headerParam {
 // against its body: MCP-Protocol-Version against version (the _meta
 // version; not compared when the body has none, which the dispatcher
 // refuses on its own), Mcp-Method against method, Mcp-Name against the
-// name or URI of tools/call, prompts/get and resources/read, and for
+// params member the method's schema names (nameMember: the name of
+// tools/call and prompts/get, the uri of resources/read, the taskId of the
+// tasks extension's requests), and for
 // tools/call each Mcp-Param-* header the tool declares (tool returns them)
 // against its argument. An argument that is null or absent needs no
 // header. Header names are matched without case, values exactly, after the
@@ -280,15 +282,8 @@ func checkMirroredHeaders(h http.Header, method string, params json.RawMessage, 
 	if got != method {
 		return headerMismatch(HeaderMethod, "%q differs from the request's method %q", got, method)
 	}
-	member := ""
-	switch method {
-	case "tools/call", "prompts/get":
-		member = "name"
-	case "resources/read":
-		member = "uri"
-	case "tasks/get", "tasks/update", "tasks/cancel":
-		member = "taskId"
-	default:
+	member, ok := nameMember(method)
+	if !ok {
 		return nil
 	}
 	// Malformed params are the dispatcher's to refuse: here they only
@@ -316,6 +311,21 @@ func checkMirroredHeaders(h http.Header, method string, params json.RawMessage, 
 		}
 	}
 	return nil
+}
+
+// nameMember returns the params member whose value a stateless request
+// mirrors in Mcp-Name, as the method's schema declares it
+// (x-mcp-name-member), and whether the method has one.
+func nameMember(method string) (string, bool) {
+	f, ok := statelessMethod(method)
+	if !ok {
+		return "", false
+	}
+	raw, ok := f.Extension("x-mcp-name-member")
+	if !ok {
+		return "", false
+	}
+	return jsonscan.String([]byte(raw))
 }
 
 // checkParamHeader checks the Mcp-Param header of one tool argument.

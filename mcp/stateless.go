@@ -13,6 +13,7 @@ import (
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/mcp/v20260728"
+	"github.com/schemarpc/schemarpc/mcp/v20260728/tasksext"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -216,14 +217,14 @@ func emptyObject(raw []byte) bool {
 }
 
 // statelessMethod returns the facts of a request of the stateless
-// protocol: those generated from the 2026-07-28 schema, or those of a
-// method the tasks extension adds (taskext.go); false for any other name.
+// protocol: those generated from the 2026-07-28 schema, or from the
+// schema of the tasks extension; false for any other name.
 func statelessMethod(name string) (rpc.MethodFacts, bool) {
 	if f, ok := v20260728.MCPMethodFacts(name); ok && !f.Notification {
 		return f, true
 	}
-	if _, ok := taskExtensionMethod(name); ok {
-		return taskExtensionFacts, true
+	if f, ok := tasksext.TasksMethodFacts(name); ok && !f.Notification {
+		return f, true
 	}
 	return rpc.MethodFacts{}, false
 }
@@ -271,17 +272,13 @@ func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, 
 
 // statelessRouter returns the router of the stateless methods, built on
 // first use: the generated 2026-07-28 bindings, served by
-// statelessService, and the tasks extension's methods.
+// statelessService, and the generated bindings of the tasks extension,
+// served by tasksService.
 func (s *Server) statelessRouter() *rpc.Router {
 	s.statelessOnce.Do(func() {
 		r := rpc.NewRouter()
 		v20260728.RegisterMCPServer(r, statelessService{s: s})
-		for _, m := range taskExtensionMethods {
-			serve := m.serve
-			r.Register(m.name, rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-				return s.statelessResult(ctx, func() (any, error) { return serve(s, ctx, req) })
-			}})
-		}
+		tasksext.RegisterTasksServer(r, tasksService{s: s})
 		s.statelessRoutes = r
 	})
 	return s.statelessRoutes
@@ -292,8 +289,9 @@ func (s *Server) statelessRouter() *rpc.Router {
 // a method whose result may be an InputRequiredResult first reads a
 // retry's inputResponses and requestState, and a handler's InputRequired
 // becomes that result; any other result is decorated, with the caching
-// hints when the result has them (ttlMs) and was not made from a client's
-// answers.
+// hints when the result has them (cacheScope, which names nothing but a
+// caching hint, where ttlMs may be a task's) and was not made from a
+// client's answers.
 func (s *Server) statelessResult(ctx context.Context, serve func() (any, error)) (json.RawMessage, error) {
 	c := callFromContext(ctx)
 	facts, _ := statelessMethod(c.method)
@@ -311,7 +309,7 @@ func (s *Server) statelessResult(ctx context.Context, serve func() (any, error))
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(res, c, facts.HasResultMember("ttlMs") && len(c.inputs) == 0 && c.state == nil)
+	return s.decorate(res, c, facts.HasResultMember("cacheScope") && len(c.inputs) == 0 && c.state == nil)
 }
 
 // resultInputRequired is the generated name of the result that asks the

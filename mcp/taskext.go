@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/mcp/v20260728/tasksext"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -25,38 +26,6 @@ import (
 
 // extensionTasks is the tasks extension's identifier.
 const extensionTasks = "io.modelcontextprotocol/tasks"
-
-// taskExtensionMethods are the requests the tasks extension adds to the
-// stateless protocol. The extension has no schema under schema/ (its
-// SEP is a draft outside the 2026-07-28 revision), so they are declared
-// here, once, with taskExtensionFacts, and registered on the stateless
-// router beside the generated methods (statelessRouter).
-var taskExtensionMethods = [...]struct {
-	name  string
-	serve func(s *Server, ctx context.Context, req *rpc.Request) (any, error)
-}{
-	{"tasks/get", (*Server).getTask},
-	{"tasks/update", (*Server).updateTask},
-	{"tasks/cancel", (*Server).cancelTask},
-}
-
-// taskExtensionFacts are the facts of every method of the tasks extension,
-// as a schema would declare them: the extension's capability gates them;
-// none asks for input or is cached.
-var taskExtensionFacts = rpc.MethodFacts{
-	Extensions: []rpc.MethodExtension{{Name: "x-capability", Value: `"` + extensionTasks + `"`}},
-}
-
-// taskExtensionMethod returns what serves a method of the tasks extension,
-// and whether name is one.
-func taskExtensionMethod(name string) (func(*Server, context.Context, *rpc.Request) (any, error), bool) {
-	for _, m := range taskExtensionMethods {
-		if m.name == name {
-			return m.serve, true
-		}
-	}
-	return nil, false
-}
 
 // declaresTasks reports whether client capabilities declare the tasks
 // extension.
@@ -185,20 +154,6 @@ type createdTask struct {
 	taskState
 }
 
-// detailedTask is what tasks/get answers: the task's state and, by
-// status, the result of a completed task, the error of a failed one, or
-// the input an input_required one waits for.
-type detailedTask struct {
-	taskState
-	Result        json.RawMessage            `json:"result,omitempty"`
-	Error         *rpc.Error                 `json:"error,omitempty"`
-	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
-}
-
-// taskAck is the empty answer of tasks/update and tasks/cancel; decorate
-// adds resultType "complete".
-type taskAck struct{}
-
 // startStatelessTask runs a stateless tools/call as a task: the answer is
 // the created task, and the call's handler runs in the background with a
 // state of its own. When the handler asks for input, the task waits in
@@ -298,41 +253,33 @@ func (r *taskRunner) waitForInput(ctx context.Context, tc taskClient, k taskKey,
 	}
 }
 
-// taskParams are the params of tasks/get, tasks/update and tasks/cancel.
-type taskParams struct {
-	TaskID         *string         `json:"taskId"`
-	InputResponses json.RawMessage `json:"inputResponses"`
-}
-
-// taskRequest admits a stateless tasks/* request: the request must
-// declare the extension (-32021) and name a task (-32602).
-func taskRequest(ctx context.Context, req *rpc.Request) (*callState, *taskParams, error) {
+// taskCall admits a stateless tasks/* request, whose params the generated
+// bindings have checked: the request must declare the extension (-32021).
+func taskCall(ctx context.Context) (*callState, error) {
 	c := callFromContext(ctx)
 	if c == nil || !declaresTasks(c.caps) {
-		return nil, nil, missingTasksExtension()
+		return nil, missingTasksExtension()
 	}
-	p := new(taskParams)
-	if err := req.DecodeParams(p); err != nil {
-		return nil, nil, err
-	}
-	if p.TaskID == nil {
-		return nil, nil, rpc.InvalidParams("params.taskId is required")
-	}
-	return c, p, nil
+	return c, nil
 }
 
-// getTask answers the extension's tasks/get.
-func (s *Server) getTask(ctx context.Context, req *rpc.Request) (any, error) {
-	c, p, err := taskRequest(ctx, req)
+// getTask answers the extension's tasks/get: the task's state and, by
+// status, the result of a completed task, the error of a failed one, or
+// the input an input_required one waits for.
+func (s *Server) getTask(ctx context.Context, p *tasksext.TaskRequestParams) (*tasksext.GetTaskResult, error) {
+	c, err := taskCall(ctx)
 	if err != nil {
 		return nil, err
 	}
 	r, owner := s.statelessTasksOf(ctx, c)
-	rec, err := r.lookup(ctx, owner, *p.TaskID)
+	rec, err := r.lookup(ctx, owner, p.TaskID)
 	if err != nil {
 		return nil, err
 	}
-	out := detailedTask{taskState: stateOf(rec.Task)}
+	t := rec.Task
+	out := &tasksext.GetTaskResult{TaskID: t.TaskID, Status: tasksext.TaskStatus(t.Status), StatusMessage: t.StatusMessage,
+		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTLMs: t.TTL, PollIntervalMs: t.PollInterval,
+		ResultType: resultComplete}
 	switch {
 	case rec.Task.Status == TaskStatusCompleted:
 		out.Result = completeResult(rec.Result)
@@ -374,23 +321,20 @@ func completeResult(raw json.RawMessage) json.RawMessage {
 // on with them. Answers to requests the task does not wait for, and to a
 // task that does not wait, are ignored. Two updates at once cannot both
 // win: the loser reads the record again.
-func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) {
-	c, p, err := taskRequest(ctx, req)
+func (s *Server) updateTask(ctx context.Context, p *tasksext.UpdateTaskRequestParams) (*tasksext.TaskAckResult, error) {
+	c, err := taskCall(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var answers map[string]json.RawMessage
-	if len(p.InputResponses) == 0 || json.Unmarshal(p.InputResponses, &answers) != nil || answers == nil {
-		return nil, rpc.InvalidParams("params.inputResponses must be an object")
-	}
+	answers := p.InputResponses
 	r, owner := s.statelessTasksOf(ctx, c)
 	for range maxUpdateAttempts {
-		rec, err := r.lookup(ctx, owner, *p.TaskID)
+		rec, err := r.lookup(ctx, owner, p.TaskID)
 		if err != nil {
 			return nil, err
 		}
 		if !rec.waitsForInput() {
-			return taskAck{}, nil
+			return taskAcknowledged(), nil
 		}
 		taken := false
 		for key, v := range answers {
@@ -404,7 +348,7 @@ func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) 
 			}
 		}
 		if !taken {
-			return taskAck{}, nil
+			return taskAcknowledged(), nil
 		}
 		resumed := len(rec.Input) == 0
 		if resumed {
@@ -429,10 +373,19 @@ func (s *Server) updateTask(ctx context.Context, req *rpc.Request) (any, error) 
 			}
 			owner.taskChanged(rec.Task)
 		}
-		return taskAck{}, nil
+		return taskAcknowledged(), nil
 	}
 	return nil, &rpc.Error{Code: rpc.CodeInternalError, Message: "the task changed too often to take the answers: try again"}
 }
+
+// taskAcknowledged is the answer of tasks/update and tasks/cancel: a
+// complete result with nothing in it (decorate adds the server's _meta).
+func taskAcknowledged() *tasksext.TaskAckResult {
+	return &tasksext.TaskAckResult{ResultType: resultComplete}
+}
+
+// resultComplete is the resultType of a method's own result.
+const resultComplete = "complete"
 
 // maxUpdateAttempts bounds how often tasks/update reads a task again
 // after another update won.
@@ -441,14 +394,14 @@ const maxUpdateAttempts = 8
 // cancelTask answers the extension's tasks/cancel: the task becomes
 // cancelled; cancelling a task that ended changes nothing and is answered
 // alike.
-func (s *Server) cancelTask(ctx context.Context, req *rpc.Request) (any, error) {
-	c, p, err := taskRequest(ctx, req)
+func (s *Server) cancelTask(ctx context.Context, p *tasksext.TaskRequestParams) (*tasksext.TaskAckResult, error) {
+	c, err := taskCall(ctx)
 	if err != nil {
 		return nil, err
 	}
 	r, owner := s.statelessTasksOf(ctx, c)
-	if _, err := r.stop(ctx, owner, *p.TaskID); err != nil && !errors.Is(err, errTaskEnded) {
+	if _, err := r.stop(ctx, owner, p.TaskID); err != nil && !errors.Is(err, errTaskEnded) {
 		return nil, err
 	}
-	return taskAck{}, nil
+	return taskAcknowledged(), nil
 }

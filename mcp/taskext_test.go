@@ -707,3 +707,42 @@ func TestATaskCancelledWhileItWaitsForInputStaysCancelled(t *testing.T) {
 	assert.Equal(t, "cancelled", got["status"])
 	assert.NotContains(t, got, "result")
 }
+
+// memberNames lists the names of a JSON object's members in the order
+// they are written.
+func memberNames(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var members []string
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	_, err := dec.Token() // {
+	require.NoError(t, err)
+	for dec.More() {
+		name, err := dec.Token()
+		require.NoError(t, err)
+		members = append(members, name.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return members
+}
+
+// The generated result types write the members in the order the
+// extension's schema lists them, which is the order the tasks/* answers
+// have always had on the wire: the task's state, its outcome, resultType,
+// _meta.
+func TestTasksAnswersWriteTheirMembersInTheSchemasOrder(t *testing.T) {
+	c := dialStateless(t, newTaskTools(t).s)
+	created, rerr := taskCall(t, c, tasksCaps, "tools/call", map[string]any{"name": "only"})
+	require.Nil(t, rerr)
+	id := created["taskId"].(string)
+	waitTask(t, c, id, "completed")
+
+	raw, rerr := c.call(t, "tasks/get", statelessParams(map[string]any{"taskId": id}, tasksCaps, nil))
+	require.Nil(t, rerr)
+	assert.Equal(t, []string{"taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs", "result", "resultType", "_meta"},
+		memberNames(t, raw))
+
+	raw, rerr = c.call(t, "tasks/cancel", statelessParams(map[string]any{"taskId": id}, tasksCaps, nil))
+	require.Nil(t, rerr)
+	assert.Equal(t, []string{"resultType", "_meta"}, memberNames(t, raw))
+}
