@@ -289,3 +289,33 @@ func TestClientDiscoversAgainWhenASlowStatelessServerRefusesInitialize(t *testin
 	require.Error(t, err)
 	assert.Equal(t, []string{"server/discover", "initialize"}, log2.methods())
 }
+
+// A complete stateless result without caching hints (an older server's)
+// reaches the caller as one that may not be reused (ttlMs 0, private),
+// for exactly the methods whose schema gives the result caching hints.
+func TestAStatelessResultWithoutHintsIsNotReusable(t *testing.T) {
+	tr, _ := fakeServer(t, func(method string, params json.RawMessage) (any, error) {
+		switch method {
+		case "server/discover":
+			return json.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"completions":{}},"ttlMs":0,"cacheScope":"private"}`), nil
+		case "tools/list":
+			return json.RawMessage(`{"tools":[]}`), nil
+		default:
+			return json.RawMessage(`{"completion":{"values":[]}}`), nil
+		}
+	})
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(bg(t), tr)
+	require.NoError(t, err)
+	defer s.Close()
+	require.True(t, s.Stateless())
+	res, err := s.ListTools(bg(t), nil)
+	require.NoError(t, err)
+	hint, ok := mcp.ResultCacheHint(res.Extra)
+	require.True(t, ok, "tools/list's result is cacheable: the hints are filled in")
+	assert.Equal(t, mcp.CacheHint{Scope: mcp.CachePrivate}, hint)
+
+	done, err := s.Complete(bg(t), &mcp.CompleteRequestParams{Ref: mcp.CompleteRequestParamsRef{Value: mcp.PromptReference{Name: "p"}}, Argument: mcp.CompleteRequestParamsArgument{Name: "a", Value: "v"}})
+	require.NoError(t, err)
+	_, ok = mcp.ResultCacheHint(done.Extra)
+	assert.False(t, ok, "completion/complete's result carries no caching hints")
+}

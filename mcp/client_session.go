@@ -298,7 +298,7 @@ func completeStatelessResult(method string, raw json.RawMessage) (_ json.RawMess
 	}
 	var resultType string
 	_ = json.Unmarshal(members["resultType"], &resultType)
-	if cacheableMethods[method] && resultType == "complete" {
+	if f, ok := statelessMethod(method); ok && cacheableResult(f) && resultType == "complete" {
 		if _, ok := members["ttlMs"]; !ok {
 			members["ttlMs"] = json.RawMessage(`0`)
 			changed = true
@@ -313,13 +313,6 @@ func completeStatelessResult(method string, raw json.RawMessage) (_ json.RawMess
 		return raw, asks
 	}
 	return rawJSON(members), asks
-}
-
-// cacheableMethods are the methods whose complete 2026-07-28 results carry
-// caching hints.
-var cacheableMethods = map[string]bool{
-	"server/discover": true, "tools/list": true, "resources/list": true, "resources/templates/list": true,
-	"resources/read": true, "prompts/list": true,
 }
 
 // sniffLink is the session's view of its link. Writing, it passes the id

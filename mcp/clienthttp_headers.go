@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // statelessVersionIn returns the protocol version a request's params._meta
@@ -28,30 +30,23 @@ func statelessVersionIn(params json.RawMessage) string {
 }
 
 // setStatelessHeaders puts on h the headers a 2026-07-28 request mirrors
-// from its body: MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call,
-// prompts/get and resources/read, and for tools/call an Mcp-Param-* header
+// from its body: MCP-Protocol-Version, Mcp-Method, Mcp-Name for the methods
+// whose schema names the member it mirrors (x-mcp-name-member: tools/call,
+// prompts/get, resources/read, tasks/*), and for tools/call an Mcp-Param-* header
 // for each argument the tool's x-mcp-header annotations name (tool returns
 // them; an argument that is absent or null gets none).
 func setStatelessHeaders(h http.Header, method string, params json.RawMessage, version string, tool func(string) []headerParam) {
 	h.Set(HeaderProtocolVersion, version)
 	h.Set(HeaderMethod, method)
-	var body struct {
-		Name      any             `json:"name"`
-		URI       any             `json:"uri"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	switch method {
-	case "tools/call", "prompts/get", "resources/read":
-	default:
+	member, ok := nameMember(method)
+	if !ok {
 		return
 	}
-	if json.Unmarshal(params, &body) != nil {
+	target, ok := jsonscan.Member(params, member)
+	if !ok {
 		return
 	}
-	name, ok := body.Name.(string)
-	if method == "resources/read" {
-		name, ok = body.URI.(string)
-	}
+	name, ok := jsonscan.String(target)
 	if !ok {
 		return
 	}
@@ -59,8 +54,9 @@ func setStatelessHeaders(h http.Header, method string, params json.RawMessage, v
 	if method != "tools/call" || tool == nil {
 		return
 	}
+	args, _ := jsonscan.Member(params, "arguments")
 	for _, p := range tool(name) {
-		if arg := argumentAt(body.Arguments, p.Path); arg != nil {
+		if arg := argumentAt(args, p.Path); arg != nil {
 			h.Set(HeaderParamPrefix+p.Header, headerValueOf(arg))
 		}
 	}

@@ -309,8 +309,13 @@ func (s *Server) statelessResult(ctx context.Context, serve func() (any, error))
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(res, c, facts.HasResultMember("cacheScope") && len(c.inputs) == 0 && c.state == nil)
+	return s.decorate(res, c, cacheableResult(facts) && len(c.inputs) == 0 && c.state == nil)
 }
+
+// cacheableResult reports whether a method's complete result carries
+// caching hints, as its schema says: the result has cacheScope, which
+// names nothing but a caching hint (ttlMs may be a task's lifetime).
+func cacheableResult(f rpc.MethodFacts) bool { return f.HasResultMember("cacheScope") }
 
 // resultInputRequired is the generated name of the result that asks the
 // client for input.
