@@ -38,8 +38,18 @@ const maxErrorData = 8 * maxErrorEcho
 // or one that holds no *Error, is returned as it is, and a bounded error is
 // within the bounds: applying BoundError twice is applying it once.
 func BoundError(err error) error {
+	if err == nil {
+		// Apart, so that a call without an error (nearly every call) does
+		// not pay for e, which escapes through errors.As.
+		return nil
+	}
+	return boundError(err)
+}
+
+// boundError is BoundError of an error that is not nil.
+func boundError(err error) error {
 	var e *Error
-	if err == nil || !errors.As(err, &e) || e == nil {
+	if !errors.As(err, &e) || e == nil {
 		return err
 	}
 	if b := e.bounded(); b != e {
