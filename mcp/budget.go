@@ -269,18 +269,39 @@ func accountOf(ctx context.Context, ss *ServerSession, r *http.Request) account 
 
 // admitCall counts a client request against the budget while it runs: a
 // request that came in a POST holds the POST's charge while there is one,
-// any other is counted by its own size. The returned release must be called when the
-// call returns; past the budget it returns the refusal instead.
-func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Request) (release func(), refusal *rpc.Error) {
+// any other is counted by its own size. The returned admission must be
+// released when the call returns; past the budget admitCall returns the
+// refusal instead.
+func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Request) (admission, *rpc.Error) {
 	if c := chargeFromContext(ctx); c != nil && c.hold() {
-		return c.release, nil
+		return admission{charge: c}, nil
 	}
 	a := accountOf(ctx, ss, nil)
 	n := int64(len(req.Params)+len(req.Method)) + callOverhead
 	if err := s.mem.take(a, n); err != nil {
-		return nil, err
+		return admission{}, err
 	}
-	return func() { s.mem.give(a, n) }, nil
+	return admission{b: s.mem, account: a, n: n}, nil
+}
+
+// admission is what a running call holds of the budget: a hold on its
+// POST's charge, or its own bytes. A value, not a closure, so that
+// admitting a call allocates nothing.
+type admission struct {
+	charge  *charge
+	b       *budget
+	account account
+	n       int64
+}
+
+// release gives back what the call held.
+func (ad admission) release() {
+	switch {
+	case ad.charge != nil:
+		ad.charge.release()
+	case ad.b != nil:
+		ad.b.give(ad.account, ad.n)
+	}
 }
 
 // chargePOST counts a POST body against the budget before it is read: its

@@ -21,11 +21,11 @@ import (
 // beside the session: one stdio process serves both eras.
 func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, error) {
 	if !req.IsNotification() {
-		release, refusal := ss.server.admitCall(ctx, ss, req)
+		admitted, refusal := ss.server.admitCall(ctx, ss, req)
 		if refusal != nil {
 			return nil, refusal
 		}
-		defer release()
+		defer admitted.release()
 	}
 	res, err := ss.handle(ctx, req)
 	return res, rpc.BoundError(err)
