@@ -250,8 +250,14 @@ func (c *Conn) Err() error {
 // Call sends a request and waits for its response. On success the result is
 // decoded into result (a pointer; nil discards it). A JSON-RPC error from
 // the peer is returned as an *Error. When ctx ends first, Call returns its
-// error and a late response is ignored.
+// error and a late response is ignored; a call whose ctx has already ended
+// is not sent.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	if err := ctx.Err(); err != nil {
+		// Not sent at all: once sent, a response that is already there
+		// and the done context would race, and either could win.
+		return err
+	}
 	id := Int64ID(c.nextID.Add(1))
 	if c.outgoing != nil {
 		return c.sendVia(ctx, id, method, params, result)

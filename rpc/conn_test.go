@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -483,4 +484,23 @@ func TestErrNoResponseLeavesARequestUnanswered(t *testing.T) {
 	var n int
 	require.NoError(t, client.Call(context.Background(), "ok", nil, &n), "the connection still serves")
 	assert.Equal(t, 1, n)
+}
+
+// A call whose context has already ended is not sent: it fails with the
+// context's error every time, instead of racing a quick response.
+func TestACallOnAnEndedContextIsNotSent(t *testing.T) {
+	var served atomic.Int64
+	r := rpc.NewRouter()
+	r.Register("count", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+		return served.Add(1), nil
+	}})
+	client, _ := connPair(t, r, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 200 {
+		assert.ErrorIs(t, client.Call(ctx, "count", nil, nil), context.Canceled)
+	}
+	var n int64
+	require.NoError(t, client.Call(context.Background(), "count", nil, &n))
+	assert.Equal(t, int64(1), n, "only the live call reached the server")
 }
