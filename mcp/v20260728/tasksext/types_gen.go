@@ -4,250 +4,10 @@ package tasksext
 
 import (
 	"encoding/json"
+	v20260728 "github.com/schemarpc/schemarpc/mcp/v20260728"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
 )
-
-// ClientCapabilities says which optional features the client offers for one
-// request (io.modelcontextprotocol/clientCapabilities). An absent member means
-// the feature is not offered. In 2026-07-28 these decide which input requests a
-// server may embed in an InputRequiredResult; a server that cannot serve the
-// request without an undeclared one answers -32021. roots.listChanged and tasks
-// are gone; extensions is new.
-type ClientCapabilities struct {
-	// Non-standard features, keyed by name.
-	Experimental map[string]JSONObject `json:"experimental,omitzero"`
-
-	// Protocol extensions the client supports, keyed by their prefixed id
-	// (io.modelcontextprotocol/tasks); {} means supported without settings.
-	Extensions map[string]JSONObject `json:"extensions,omitzero"`
-
-	// The client answers roots/list input requests (deprecated in 2026-07-28).
-	Roots map[string]json.RawMessage `json:"roots,omitzero"`
-
-	// The client answers sampling/createMessage input requests (deprecated in
-	// 2026-07-28).
-	Sampling *ClientCapabilitiesSampling `json:"sampling,omitempty"`
-
-	// The client answers elicitation/create input requests. An empty object
-	// means form mode only.
-	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
-// the extended slice: the members of its fields in order, an absent optional
-// one left out, then the Extra members sorted by name.
-func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
-		if b, err = rpc.AppendJSONMap(b, v.Experimental, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Extensions != nil {
-		b = append(b, `,"extensions":`...)
-		if b, err = rpc.AppendJSONMap(b, v.Extensions, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Roots != nil {
-		b = append(b, `,"roots":`...)
-		if b, err = rpc.AppendJSONMap(b, v.Roots, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
-		if b, err = v.Sampling.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
-		if b, err = v.Elicitation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "extensions", "roots", "sampling", "elicitation"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
-// not name in Extra.
-func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	*v = ClientCapabilities{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "experimental":
-			return true, rpc.DecodeJSON(value, &v.Experimental)
-		case "extensions":
-			return true, rpc.DecodeJSON(value, &v.Extensions)
-		case "roots":
-			return true, rpc.DecodeRawMap(value, &v.Roots)
-		case "sampling":
-			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
-		case "elicitation":
-			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesElicitation])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks ClientCapabilities as a
-// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
-// rpc.DecodeJSON does not check it first.
-func (*ClientCapabilities) UnmarshalJSONChecksInput() {}
-
-// The client answers elicitation/create input requests. An empty object means
-// form mode only.
-type ClientCapabilitiesElicitation struct {
-	// Form-mode elicitation is supported.
-	Form JSONObject `json:"form,omitzero"`
-
-	// URL-mode elicitation is supported.
-	URL JSONObject `json:"url,omitzero"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
-// and returns the extended slice: the members of its fields in order, an absent
-// optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Form != nil {
-		b = append(b, `,"form":`...)
-		if b, err = rpc.AppendRawJSON(b, v.Form); err != nil {
-			return nil, err
-		}
-	}
-	if v.URL != nil {
-		b = append(b, `,"url":`...)
-		if b, err = rpc.AppendRawJSON(b, v.URL); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "form", "url"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
-// schema does not name in Extra.
-func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	*v = ClientCapabilitiesElicitation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "form":
-			return true, rpc.DecodeJSON(value, &v.Form)
-		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
-// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
-// rpc.DecodeJSON does not check it first.
-func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
-
-// The client answers sampling/createMessage input requests (deprecated in
-// 2026-07-28).
-type ClientCapabilitiesSampling struct {
-	// The client honours includeContext values other than none (deprecated).
-	Context JSONObject `json:"context,omitzero"`
-
-	// The client accepts tools and toolChoice in sampling requests.
-	Tools JSONObject `json:"tools,omitzero"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
-// returns the extended slice: the members of its fields in order, an absent
-// optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Context != nil {
-		b = append(b, `,"context":`...)
-		if b, err = rpc.AppendRawJSON(b, v.Context); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
-		if b, err = rpc.AppendRawJSON(b, v.Tools); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "context", "tools"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
-// schema does not name in Extra.
-func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	*v = ClientCapabilitiesSampling{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
-		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
-// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
-// rpc.DecodeJSON does not check it first.
-func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
 
 // What went wrong with a call. Codes -32768 to -32000 are reserved: -32700
 // parse error, -32600 invalid request, -32601 method not found, -32602 invalid
@@ -346,12 +106,12 @@ func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"resultType":`...)
-	if b, err = v.ResultType.AppendJSON(b); err != nil {
+	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
 		return nil, err
 	}
 	if v.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
+		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -395,9 +155,9 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 		case "inputRequests":
 			return true, rpc.DecodeJSON(value, &v.InputRequests)
 		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
+			return true, rpc.DecodeJSON(value, &v.ResultType)
 		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
+			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -409,224 +169,6 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*GetTaskResult) UnmarshalJSONChecksInput() {}
-
-// Icon is an image a client may show next to a tool, prompt, resource, template
-// or implementation. Clients fetch it without credentials and refuse unsafe URI
-// schemes.
-type Icon struct {
-	// Where the image is: an https: URL or a data: URI.
-	Src string `json:"src"`
-
-	// Media type of the image, when the URI does not make it obvious.
-	MIMEType string `json:"mimeType,omitempty"`
-
-	// Sizes the image is available in, such as "48x48" or "any".
-	Sizes []string `json:"sizes,omitzero"`
-
-	// The background the icon is designed for.
-	Theme IconTheme `json:"theme,omitempty"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of Icon to b and returns the extended
-// slice: the members of its fields in order, an absent optional one left out,
-// then the Extra members sorted by name.
-func (v Icon) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"src":`...)
-	b = rpc.AppendJSONString(b, v.Src)
-	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
-		b = append(b, '[')
-		for i0, x0 := range v.Sizes {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Theme != "" {
-		b = append(b, `,"theme":`...)
-		b = rpc.AppendJSONString(b, string(v.Theme))
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "src", "mimeType", "sizes", "theme"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v Icon) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes Icon, keeping the members the schema does not name in
-// Extra.
-func (v *Icon) UnmarshalJSON(b []byte) error {
-	*v = Icon{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "src":
-			return true, rpc.DecodeString(value, &v.Src)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "sizes":
-			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
-		case "theme":
-			return true, rpc.DecodeString(value, &v.Theme)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
-// UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
-// first.
-func (*Icon) UnmarshalJSONChecksInput() {}
-
-// The background the icon is designed for.
-type IconTheme string
-
-const (
-	// IconThemeLight is "light".
-	IconThemeLight IconTheme = "light"
-	// IconThemeDark is "dark".
-	IconThemeDark IconTheme = "dark"
-)
-
-// IsKnown reports whether v is one of the values the schema lists. Decoding
-// accepts any string, so that values added by a newer schema still arrive.
-func (v IconTheme) IsKnown() bool {
-	switch v {
-	case IconThemeLight, IconThemeDark:
-		return true
-	}
-	return false
-}
-
-// AppendJSON appends v to b as a JSON string.
-func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
-	b = rpc.AppendJSONString(b, string(v))
-	return b, nil
-}
-
-// Implementation names the software on one side (clientInfo in request _meta,
-// serverInfo in result _meta). Self-reported: for display and logs, never for
-// decisions.
-type Implementation struct {
-	// Programmatic name of the implementation.
-	Name string `json:"name"`
-
-	// Display name.
-	Title string `json:"title,omitempty"`
-
-	// Version of the implementation.
-	Version string `json:"version"`
-
-	// What the implementation is for, in a sentence or two.
-	Description string `json:"description,omitempty"`
-
-	// Images representing the implementation.
-	Icons []Icon `json:"icons,omitzero"`
-
-	// Home page of the implementation.
-	WebsiteURL string `json:"websiteUrl,omitempty"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of Implementation to b and returns the
-// extended slice: the members of its fields in order, an absent optional one
-// left out, then the Extra members sorted by name.
-func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = append(b, `,"title":`...)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	b = append(b, `,"version":`...)
-	b = rpc.AppendJSONString(b, v.Version)
-	if v.Description != "" {
-		b = append(b, `,"description":`...)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.WebsiteURL != "" {
-		b = append(b, `,"websiteUrl":`...)
-		b = rpc.AppendJSONString(b, v.WebsiteURL)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "version", "description", "icons", "websiteUrl"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes Implementation, keeping the members the schema does not
-// name in Extra.
-func (v *Implementation) UnmarshalJSON(b []byte) error {
-	*v = Implementation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "version":
-			return true, rpc.DecodeString(value, &v.Version)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "websiteUrl":
-			return true, rpc.DecodeString(value, &v.WebsiteURL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
-// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
-// first.
-func (*Implementation) UnmarshalJSONChecksInput() {}
 
 // InputRequest is one embedded request, told apart by its method:
 // sampling/createMessage, elicitation/create or roots/list.
@@ -650,132 +192,10 @@ type JSONObject = json.RawMessage
 // both); this definition accepts them.
 type JSONValue = json.RawMessage
 
-// LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
-// the most severe: debug, info, notice, warning, error, critical, alert,
-// emergency.
-type LoggingLevel string
-
-const (
-	// LoggingLevelDebug is "debug".
-	LoggingLevelDebug LoggingLevel = "debug"
-	// LoggingLevelInfo is "info".
-	LoggingLevelInfo LoggingLevel = "info"
-	// LoggingLevelNotice is "notice".
-	LoggingLevelNotice LoggingLevel = "notice"
-	// LoggingLevelWarning is "warning".
-	LoggingLevelWarning LoggingLevel = "warning"
-	// LoggingLevelError is "error".
-	LoggingLevelError LoggingLevel = "error"
-	// LoggingLevelCritical is "critical".
-	LoggingLevelCritical LoggingLevel = "critical"
-	// LoggingLevelAlert is "alert".
-	LoggingLevelAlert LoggingLevel = "alert"
-	// LoggingLevelEmergency is "emergency".
-	LoggingLevelEmergency LoggingLevel = "emergency"
-)
-
-// IsKnown reports whether v is one of the values the schema lists. Decoding
-// accepts any string, so that values added by a newer schema still arrive.
-func (v LoggingLevel) IsKnown() bool {
-	switch v {
-	case LoggingLevelDebug, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning, LoggingLevelError, LoggingLevelCritical, LoggingLevelAlert, LoggingLevelEmergency:
-		return true
-	}
-	return false
-}
-
-// AppendJSON appends v to b as a JSON string.
-func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	b = rpc.AppendJSONString(b, string(v))
-	return b, nil
-}
-
 // NotificationMetaObject is the _meta member of notification params.
 // Notifications delivered on a subscriptions/listen stream carry the
 // subscription they belong to.
-type NotificationMetaObject struct {
-	// The id of the subscriptions/listen request this notification was sent
-	// for.
-	SubscriptionID *RequestID `json:"io.modelcontextprotocol/subscriptionId,omitempty"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of NotificationMetaObject to b and
-// returns the extended slice: the members of its fields in order, an absent
-// optional one left out, then the Extra members sorted by name.
-func (v NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.SubscriptionID != nil {
-		b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
-		if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/subscriptionId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes NotificationMetaObject, keeping the members the schema
-// does not name in Extra.
-func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
-	*v = NotificationMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/subscriptionId":
-			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks NotificationMetaObject as a
-// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
-// rpc.DecodeJSON does not check it first.
-func (*NotificationMetaObject) UnmarshalJSONChecksInput() {}
-
-// ProgressToken links progress notifications to the request that asked for
-// them: a string or an integer chosen by the client, unique among its requests
-// in flight.
-type ProgressTokenInteger int64
-
-// AppendJSON appends the JSON encoding of v to b and returns the extended
-// slice.
-func (v ProgressTokenInteger) AppendJSON(b []byte) ([]byte, error) {
-	b = strconv.AppendInt(b, int64(v), 10)
-	return b, nil
-}
-
-// ProgressToken links progress notifications to the request that asked for
-// them: a string or an integer chosen by the client, unique among its requests
-// in flight.
-type ProgressTokenString string
-
-// AppendJSON appends the JSON encoding of v to b and returns the extended
-// slice.
-func (v ProgressTokenString) AppendJSON(b []byte) ([]byte, error) {
-	b = rpc.AppendJSONString(b, string(v))
-	return b, nil
-}
-
-// RequestId identifies a JSON-RPC request: a string or an integer, never null.
-// It must differ from every request its sender still has in flight; a
-// multi-round-trip retry takes a new one.
-type RequestID = rpc.ID
+type NotificationMetaObject = v20260728.NotificationMetaObject
 
 // RequestMetaObject is the _meta member of every 2026-07-28 request's params.
 // It replaces the initialize handshake: each request states the protocol
@@ -784,169 +204,18 @@ type RequestID = rpc.ID
 // this one request in to log notifications; progressToken asks for progress
 // notifications. The W3C trace-context keys traceparent, tracestate and baggage
 // may appear too and are passed on untouched.
-type RequestMetaObject struct {
-	// The protocol version of this request, such as "2026-07-28". A version the
-	// server does not implement is answered with -32022.
-	ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
-
-	// What the client can do for this request; {} declares nothing. The server
-	// never infers capabilities from earlier requests.
-	ClientCapabilities ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
-
-	// Who the client is, for display and logs only.
-	ClientInfo *Implementation `json:"io.modelcontextprotocol/clientInfo,omitempty"`
-
-	// The least severe level of notifications/message the server may send on
-	// this request's stream; without it the server sends none.
-	LogLevel LoggingLevel `json:"io.modelcontextprotocol/logLevel,omitempty"`
-
-	// Opaque token the server echoes in every progress notification about this
-	// request.
-	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of RequestMetaObject to b and returns
-// the extended slice: the members of its fields in order, an absent optional
-// one left out, then the Extra members sorted by name.
-func (v RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"io.modelcontextprotocol/protocolVersion":`...)
-	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":`...)
-	if b, err = v.ClientCapabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.ClientInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/clientInfo":`...)
-		if b, err = v.ClientInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.LogLevel != "" {
-		b = append(b, `,"io.modelcontextprotocol/logLevel":`...)
-		b = rpc.AppendJSONString(b, string(v.LogLevel))
-	}
-	if v.ProgressToken != nil {
-		b = append(b, `,"progressToken":`...)
-		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes RequestMetaObject, keeping the members the schema does
-// not name in Extra.
-func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
-	*v = RequestMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/protocolVersion":
-			return true, rpc.DecodeString(value, &v.ProtocolVersion)
-		case "io.modelcontextprotocol/clientCapabilities":
-			return true, rpc.DecodeUnmarshaler(value, &v.ClientCapabilities)
-		case "io.modelcontextprotocol/clientInfo":
-			return true, rpc.DecodePointer(value, &v.ClientInfo, rpc.DecodeUnmarshaler[Implementation])
-		case "io.modelcontextprotocol/logLevel":
-			return true, rpc.DecodeString(value, &v.LogLevel)
-		case "progressToken":
-			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks RequestMetaObject as a
-// rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
-// rpc.DecodeJSON does not check it first.
-func (*RequestMetaObject) UnmarshalJSONChecksInput() {}
+type RequestMetaObject = v20260728.RequestMetaObject
 
 // ResultMetaObject is the _meta member of results. Servers should identify
 // themselves in it on every result.
-type ResultMetaObject struct {
-	// Who the server is, for display and logs only.
-	ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo,omitempty"`
-
-	// Extra holds the members the schema does not name as properties, so that
-	// they are encoded again as they were received.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AppendJSON appends the JSON encoding of ResultMetaObject to b and returns the
-// extended slice: the members of its fields in order, an absent optional one
-// left out, then the Extra members sorted by name.
-func (v ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ServerInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
-		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/serverInfo"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
-}
-
-// MarshalJSON encodes v with AppendJSON.
-func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(make([]byte, 0, 128))
-}
-
-// UnmarshalJSON decodes ResultMetaObject, keeping the members the schema does
-// not name in Extra.
-func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
-	*v = ResultMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
-}
-
-// UnmarshalJSONChecksInput marks ResultMetaObject as a rpc.CheckingUnmarshaler:
-// its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
-// first.
-func (*ResultMetaObject) UnmarshalJSONChecksInput() {}
+type ResultMetaObject = v20260728.ResultMetaObject
 
 // ResultType says what kind of answer a result is: complete (the method's own
 // result), input_required (an InputRequiredResult: the client must supply input
 // and retry), or a value defined by an extension the server advertised. A
 // receiver treats a value it does not know as invalid, and an absent one (a
 // server older than 2026-07-28) as complete.
-type ResultType string
-
-// AppendJSON appends the JSON encoding of v to b and returns the extended
-// slice.
-func (v ResultType) AppendJSON(b []byte) ([]byte, error) {
-	b = rpc.AppendJSONString(b, string(v))
-	return b, nil
-}
+type ResultType = v20260728.ResultType
 
 // Task is a task's state as the extension writes it. Durations are in
 // milliseconds.
@@ -1069,12 +338,12 @@ func (v TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"resultType":`...)
-	if b, err = v.ResultType.AppendJSON(b); err != nil {
+	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
 		return nil, err
 	}
 	if v.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
+		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -1098,9 +367,9 @@ func (v *TaskAckResult) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
+			return true, rpc.DecodeJSON(value, &v.ResultType)
 		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
+			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -1144,7 +413,7 @@ func (v TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
+	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"taskId":`...)
@@ -1169,7 +438,7 @@ func (v *TaskRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
+			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
 		}
@@ -1283,7 +552,7 @@ func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if v.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
+		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -1321,7 +590,7 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 		case "pollIntervalMs":
 			return true, rpc.DecodePointer(value, &v.PollIntervalMs, rpc.DecodeInt[int64])
 		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
+			return true, rpc.DecodeJSON(value, &v.Meta)
 		}
 		return false, nil
 	})
@@ -1357,7 +626,7 @@ func (v UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
+	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"taskId":`...)
@@ -1390,7 +659,7 @@ func (v *UpdateTaskRequestParams) UnmarshalJSON(b []byte) error {
 	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
+			return true, rpc.DecodeJSON(value, &v.Meta)
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
 		case "inputResponses":
