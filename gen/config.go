@@ -192,6 +192,19 @@ func (c *Config) resolve(p string) string {
 }
 
 // fileName returns the name of the generated file with the given role.
+// FileNames returns the names a generation may give the files it writes
+// into the output directory, one per role (types, unions, methods,
+// schema), as the config names them; c may be nil. A generation writes
+// only the ones it needs: no unions file without unions, no methods file
+// for types alone.
+func (c *Config) FileNames() []string {
+	names := make([]string, 0, len(fileRoles))
+	for _, role := range []string{"types", "unions", "methods", "schema"} {
+		names = append(names, c.fileName(role))
+	}
+	return names
+}
+
 func (c *Config) fileName(role string) string {
 	if c != nil && c.Files[role] != "" {
 		return c.Files[role]

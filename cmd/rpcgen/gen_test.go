@@ -48,3 +48,40 @@ func TestGenClientParamsFlagChoosesByPosition(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `--client-params "sideways": want by-name or by-position`)
 }
+
+// A file an earlier run wrote and this one does not (the unions file, once
+// the schema has no union) is removed, so the package still builds; a
+// file of that name written by hand stays.
+func TestGenRemovesTheGeneratedFilesItNoLongerWrites(t *testing.T) {
+	dir := t.TempDir()
+	unions, err := os.ReadFile(filepath.Join("..", "..", "gen", "testdata", "unions", "input.json"))
+	require.NoError(t, err)
+	withUnions := writeFile(t, dir, "unions.json", string(unions))
+	without := writeFile(t, dir, "svc.json", goodIndex)
+	out := filepath.Join(dir, "out")
+	code, _, stderr := rpcgen("gen", "--input", withUnions, "--out", out, "--package", "svc")
+	require.Equal(t, exitOK, code, stderr)
+	require.FileExists(t, filepath.Join(out, "unions_gen.go"))
+
+	code, _, stderr = rpcgen("gen", "--input", without, "--out", out, "--package", "svc")
+	require.Equal(t, exitOK, code, stderr)
+	assert.NoFileExists(t, filepath.Join(out, "unions_gen.go"), "the earlier run's unions file is gone")
+	assert.FileExists(t, filepath.Join(out, "types_gen.go"))
+
+	handWritten := filepath.Join(out, "unions_gen.go")
+	require.NoError(t, os.WriteFile(handWritten, []byte("package svc\n"), 0o644))
+	code, _, stderr = rpcgen("gen", "--input", without, "--out", out, "--package", "svc")
+	require.Equal(t, exitOK, code, stderr)
+	assert.FileExists(t, handWritten, "a file without rpcgen's header is not rpcgen's to remove")
+}
+
+// A stale file that cannot be read is an error, not skipped silently.
+func TestGenReportsAStaleFileItCannotRead(t *testing.T) {
+	dir := t.TempDir()
+	input := writeFile(t, dir, "svc.json", goodIndex)
+	out := filepath.Join(dir, "out")
+	require.NoError(t, os.MkdirAll(filepath.Join(out, "unions_gen.go"), 0o755), "a directory where the file would be")
+	code, _, stderr := rpcgen("gen", "--input", input, "--out", out, "--package", "svc")
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stderr, "unions_gen.go")
+}
