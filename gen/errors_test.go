@@ -139,6 +139,10 @@ func TestBadInputIsReportedWithItsPointer(t *testing.T) {
 			[]string{"input.json#/$defs/A: cannot distribute the properties beside oneOf over the variant at input.json#/$defs/A/oneOf/1: it is not a plain object schema"}},
 		{"union containing itself", map[string]string{"input.json": withDefs(`"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "string"}]}, "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "number"}]}`)},
 			[]string{"union A is a variant of itself"}},
+		{"union that is its own variant", map[string]string{"input.json": withDefs(`"U": {"oneOf": [{"$ref": "#/$defs/U"}, {"type": "string"}]}`)},
+			[]string{"input.json#/$defs/U: union U is a variant of itself"}},
+		{"$ref with a tilde that escapes nothing", map[string]string{"input.json": withDefs(`"a~b": {"type": "object", "properties": {"next": {"$ref": "#/$defs/a~b"}}}`)},
+			[]string{`input.json#/$defs/a~0b/properties/next/$ref: $ref "#/$defs/a~b" is not a valid JSON pointer: a "~" must be followed by 0 or 1`}},
 
 		// allOf.
 		{"allOf members that disagree", map[string]string{"input.json": withDefs(`"A": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"id": {"type": "integer"}}}]},

@@ -80,6 +80,9 @@ func (n *node) lookup(ptr string) (*node, bool) {
 	if !strings.HasPrefix(ptr, "/") {
 		return nil, false
 	}
+	if !validPointerEscapes(ptr) {
+		return nil, false
+	}
 	cur := n
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		cur = cur.child(unescapePointerToken(tok))
@@ -109,6 +112,19 @@ func (n *node) int64() (int64, bool) {
 
 func escapePointerToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// validPointerEscapes reports whether every "~" of a JSON pointer starts
+// one of RFC 6901's two escapes, "~0" and "~1". A pointer that broke the
+// rule would name a member by a second spelling, and the schema there
+// would become a second Go type.
+func validPointerEscapes(ptr string) bool {
+	for i := 0; i < len(ptr); i++ {
+		if ptr[i] == '~' && (i+1 == len(ptr) || (ptr[i+1] != '0' && ptr[i+1] != '1')) {
+			return false
+		}
+	}
+	return true
 }
 
 func unescapePointerToken(s string) string {

@@ -207,6 +207,10 @@ func (l *loader) resolve(at loc, ref string, p *problems) (target, bool) {
 		p.add(at, "$ref %q uses a plain-name fragment (anchor), which is not supported yet: point at a $defs entry", ref)
 		return target{}, false
 	}
+	if !validPointerEscapes(frag) {
+		p.add(at, "$ref %q is not a valid JSON pointer: a \"~\" must be followed by 0 or 1 (\"~0\" is \"~\", \"~1\" is \"/\")", ref)
+		return target{}, false
+	}
 	return target{doc: doc, ptr: frag}, true
 }
 

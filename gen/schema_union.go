@@ -543,8 +543,16 @@ func uniqueRequired(n *node, i int, branches []branch) string {
 	return ""
 }
 
-// kindsOf returns the JSON kinds the values of a Go type have.
+// kindsOf returns the JSON kinds the values of a Go type have. A type
+// that holds itself (a union among its own variants, a name defined as
+// itself) may be any value as far as its kinds tell: kAny, so that the
+// union planning it reports it instead of recursing without end.
 func (c *converter) kindsOf(t typeRef) kindSet {
+	return c.kindsWithin(t, nil)
+}
+
+// kindsWithin is kindsOf below the named types on the path to t.
+func (c *converter) kindsWithin(t typeRef, path []*namedType) kindSet {
 	switch t.kind {
 	case refBasic:
 		switch t.basic {
@@ -562,7 +570,7 @@ func (c *converter) kindsOf(t typeRef) kindSet {
 	case refMap:
 		return kObject
 	case refNullable:
-		return c.kindsOf(*t.elem)
+		return c.kindsWithin(*t.elem, path)
 	case refNamed:
 		nt := t.named
 		switch nt.kind {
@@ -572,15 +580,21 @@ func (c *converter) kindsOf(t typeRef) kindSet {
 			return kArray
 		case namedEnum:
 			return kString
+		}
+		if slices.Contains(path, nt) {
+			return kAny
+		}
+		path = append(path, nt)
+		switch nt.kind {
 		case namedDefined, namedAlias:
-			return c.kindsOf(nt.underlying)
+			return c.kindsWithin(nt.underlying, path)
 		case namedUnion:
 			if nt.union.state == 1 {
 				return kAny // a union inside itself: reported by plan
 			}
 			var ks kindSet
 			for _, v := range nt.union.variants {
-				ks |= c.kindsOf(typeRef{kind: refNamed, named: v.typ})
+				ks |= c.kindsWithin(typeRef{kind: refNamed, named: v.typ}, path)
 			}
 			return ks
 		}
@@ -626,6 +640,9 @@ func (c *converter) plan(nt *namedType) {
 		}
 		if v.typ.kind == namedUnion {
 			c.plan(v.typ)
+			if v.typ.union.state == 1 {
+				return // a union among its own variants: plan reported it
+			}
 		}
 		v.kinds = c.kindsOf(typeRef{kind: refNamed, named: v.typ})
 		if v.kinds&kAny != 0 {
