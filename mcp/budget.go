@@ -50,9 +50,15 @@ const retryAfterBudget = time.Second
 type budget struct {
 	total, share int64
 
-	mu       sync.Mutex
-	used     int64
-	accounts map[account]int64
+	mu   sync.Mutex
+	used int64
+	// accounts holds the bytes of every account that has held any. An
+	// account that holds nothing stays, so that a call's admission and
+	// release each find it with one lookup and never insert or delete,
+	// until the map has doubled since the last sweep: then every empty one
+	// goes (sweep).
+	accounts map[account]*int64
+	sweepAt  int
 	// reclaim frees memory that can go when the total is reached: stored
 	// events, calls of clients gone. It is replaced, never changed in
 	// place, so that take can run a copy outside the lock.
@@ -82,7 +88,7 @@ func newBudget(total, share int64) *budget {
 	case share < 0:
 		share = 0
 	}
-	return &budget{total: total, share: share, accounts: map[account]int64{}}
+	return &budget{total: total, share: share, accounts: map[account]*int64{}, sweepAt: minSweep}
 }
 
 // account names whose share bytes are counted against: a principal, a
@@ -151,13 +157,15 @@ func (b *budget) fits(a account, n int64) bool {
 // tryAdd counts n bytes against a when they pass no bound, and otherwise
 // returns the bound they would pass; b.mu is held.
 func (b *budget) tryAdd(a account, n int64) (limit string) {
+	held := b.held(a)
 	switch {
-	case b.share > 0 && b.accounts[a]+n > b.share:
+	case b.share > 0 && *held+n > b.share:
 		return limitShare
 	case b.total > 0 && b.used+n > b.total:
 		return limitTotal
 	}
-	b.add(a, n)
+	*held += n
+	b.used += n
 	return ""
 }
 
@@ -165,33 +173,52 @@ func (b *budget) tryAdd(a account, n int64) (limit string) {
 // cannot be refused, such as the newest event of a stream.
 func (b *budget) force(a account, n int64) {
 	b.mu.Lock()
-	b.add(a, n)
+	*b.held(a) += n
+	b.used += n
 	b.mu.Unlock()
 }
 
 // give returns n bytes of a.
 func (b *budget) give(a account, n int64) {
 	b.mu.Lock()
-	b.add(a, -n)
+	if held := b.accounts[a]; held != nil {
+		*held -= n
+	}
+	b.used -= n
 	b.mu.Unlock()
 }
 
-// add moves the counts by n; b.mu is held.
-func (b *budget) add(a account, n int64) {
-	b.used += n
-	left := b.accounts[a] + n
-	if left <= 0 {
-		delete(b.accounts, a)
-		return
+// minSweep is the number of accounts below which empty ones are never
+// swept.
+const minSweep = 64
+
+// held returns the count of a's bytes, adding it when a has none; b.mu is
+// held. Adding one may first sweep the empty ones.
+func (b *budget) held(a account) *int64 {
+	if held := b.accounts[a]; held != nil {
+		return held
 	}
-	b.accounts[a] = left
+	if len(b.accounts) >= b.sweepAt {
+		for k, held := range b.accounts {
+			if *held <= 0 {
+				delete(b.accounts, k)
+			}
+		}
+		b.sweepAt = max(minSweep, 2*len(b.accounts))
+	}
+	held := new(int64)
+	b.accounts[a] = held
+	return held
 }
 
 // usage returns the bytes counted in all and for a.
 func (b *budget) usage(a account) (total, mine int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.used, b.accounts[a]
+	if held := b.accounts[a]; held != nil {
+		mine = *held
+	}
+	return b.used, mine
 }
 
 // budgetExceeded is the refusal of work past the memory budget: -32000

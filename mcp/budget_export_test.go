@@ -20,3 +20,11 @@ func ReclaimersForTest(s *Server) int {
 	defer s.mem.mu.Unlock()
 	return len(s.mem.reclaim)
 }
+
+// BudgetAccountsForTest returns how many accounts s's memory budget keeps,
+// those that hold nothing included.
+func BudgetAccountsForTest(s *Server) int {
+	s.mem.mu.Lock()
+	defer s.mem.mu.Unlock()
+	return len(s.mem.accounts)
+}

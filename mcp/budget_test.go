@@ -375,3 +375,28 @@ func TestAClosedHandlerLeavesNoReclaimerBehind(t *testing.T) {
 	require.NoError(t, first.Close())
 	assert.Zero(t, mcp.ReclaimersForTest(s))
 }
+
+// An account that holds nothing is kept for a while, so that admitting a
+// call finds it without inserting it again, but clients that came and went
+// do not pile up: a thousand POSTs, each from a session of its own (none of
+// them known), leave a bounded number of empty accounts and nothing
+// counted.
+func TestTheAccountsOfClientsGoneDoNotPileUp(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "a", Version: "1"}, nil)
+	h := mcp.NewStreamableHTTPHandler(s, nil)
+	t.Cleanup(func() { _ = h.Close() })
+	const body = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for i := range 1000 {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/", strings.NewReader(body))
+		req.Host = "127.0.0.1"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", acceptBoth)
+		req.Header.Set(mcp.HeaderSessionID, "gone-"+strconv.Itoa(i))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		require.Equal(t, http.StatusNotFound, rec.Code, "an unknown session: %s", rec.Body)
+	}
+	assert.Zero(t, mcp.MemoryInUseForTest(s))
+	assert.LessOrEqual(t, mcp.BudgetAccountsForTest(s), 64)
+	assert.Positive(t, mcp.BudgetAccountsForTest(s), "the last ones are kept until the next sweep")
+}

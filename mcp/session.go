@@ -40,6 +40,7 @@ type ServerSession struct {
 	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
 	tasks      *taskRunner // set before the session serves: where its tasks are kept; nil: the server's
 	owner      string      // its tasks' owner without an id (see taskOwner)
+	ownerOnce  sync.Once
 	closeOnce  sync.Once
 }
 
@@ -75,11 +76,7 @@ func (ss *ServerSession) taskOwner() string {
 	if ss.id != "" {
 		return ss.id
 	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.owner == "" {
-		ss.owner = "local/" + rand.Text()
-	}
+	ss.ownerOnce.Do(func() { ss.owner = "local/" + rand.Text() })
 	return ss.owner
 }
 
