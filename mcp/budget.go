@@ -265,6 +265,23 @@ func (c *charge) release() {
 // chargeKey carries the charge of the POST a message came in.
 type chargeKey struct{}
 
+// chargedContext is the context of a charged POST: its request's context
+// with the charge as the value of chargeKey. One allocation carries both
+// (context.WithValue and a charge would be two), since every POST makes
+// one.
+type chargedContext struct {
+	context.Context
+	c charge
+}
+
+// Value returns the charge for chargeKey, and the parent's values else.
+func (cc *chargedContext) Value(key any) any {
+	if key == (chargeKey{}) {
+		return &cc.c
+	}
+	return cc.Context.Value(key)
+}
+
 // chargeFromContext returns the charge of the POST ctx comes from, or nil.
 func chargeFromContext(ctx context.Context) *charge {
 	c, _ := ctx.Value(chargeKey{}).(*charge)
@@ -334,22 +351,24 @@ func (ad admission) release() {
 // chargePOST counts a POST body against the budget before it is read: its
 // Content-Length, or HTTPOptions.MaxBodyBytes when the length is unknown.
 // It returns the request to serve, carrying the charge for the calls the
-// body holds, and the release of the POST's own hold; past the budget it
-// answers 503 with Retry-After and returns ok false.
-func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Request) (_ *http.Request, release func(), ok bool) {
+// body holds; the POST's own hold is the charge's first, which the caller
+// releases when the POST is served. Past the budget it answers 503 with
+// Retry-After and returns ok false.
+func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Request) (_ *http.Request, _ *charge, ok bool) {
 	n := r.ContentLength
 	if n < 0 || n > h.opts.MaxBodyBytes {
 		n = h.opts.MaxBodyBytes
 	}
 	n += callOverhead
-	c := &charge{b: h.server.mem, account: accountOf(r.Context(), nil, r), n: n}
+	cc := &chargedContext{Context: r.Context(), c: charge{b: h.server.mem, account: accountOf(r.Context(), nil, r), n: n}}
+	c := &cc.c
 	if err := c.b.take(c.account, n); err != nil {
 		h.log.Debug("mcp: POST refused: memory budget", "account", c.account.kind+":"+c.account.name, "reason", err.Message)
 		writeBusy(w, rpc.NullID(), err)
 		return nil, nil, false
 	}
 	c.holders.Store(1)
-	return r.WithContext(context.WithValue(r.Context(), chargeKey{}, c)), c.release, true
+	return r.WithContext(cc), c, true
 }
 
 // useBudget puts the handler's memory under the server's budget: the

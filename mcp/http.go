@@ -213,12 +213,12 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		// Counted before any look at the shutdown state (see Shutdown).
 		h.drain.posts.Add(1)
 		defer h.drain.posts.Add(-1)
-		var release func()
+		var c *charge
 		var ok bool
-		if r, release, ok = h.chargePOST(w, r); !ok {
+		if r, c, ok = h.chargePOST(w, r); !ok {
 			return
 		}
-		defer release()
+		defer c.release()
 	}
 	stateless, body, ok := h.statelessEra(w, r)
 	switch {
