@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,10 +37,13 @@ type Server struct {
 	relays    []*func(change) // pass changes on to other replicas (see fanout.go)
 	custom    map[string]bool // methods added with Register
 
-	sealer   *StateSealer
-	mem      *budget // ServerOptions.MemoryBudget
-	infoOnce sync.Once
-	infoRaw  []byte
+	sealer *StateSealer
+	mem    *budget // ServerOptions.MemoryBudget
+	// stateless and handshake say whether the server serves any version
+	// of the era (ServerOptions.ProtocolVersions), decided once.
+	stateless, handshake bool
+	infoOnce             sync.Once
+	infoRaw              []byte
 
 	statelessOnce   sync.Once
 	statelessRoutes *rpc.Router // the stateless methods; see statelessRouter
@@ -181,6 +185,8 @@ func NewServer(info *Implementation, opts *ServerOptions) *Server {
 	}
 	s.sealer = sealer
 	s.mem = newBudget(s.opts.MemoryBudget, s.opts.MemoryShare)
+	s.stateless = slices.ContainsFunc(StatelessVersions(), s.serves)
+	s.handshake = slices.ContainsFunc(SupportedVersions(), s.serves)
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = logx.Fallback()

@@ -111,12 +111,11 @@ func isStatelessRequest(params json.RawMessage) bool {
 // served statelessly even when its _meta is wrong, so the client learns
 // why.
 func statelessOnly(method string) bool {
-	f, stateless := v20260728.MCPMethodFacts(method)
-	if !stateless || f.Notification {
-		return false
+	if _, handshake := v20251125.MCPMethodFacts(method); handshake {
+		return false // most requests: one lookup
 	}
-	_, handshake := v20251125.MCPMethodFacts(method)
-	return !handshake
+	f, stateless := v20260728.MCPMethodFacts(method)
+	return stateless && !f.Notification
 }
 
 // isStatelessMethod reports whether a request belongs to the stateless path.

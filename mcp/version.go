@@ -56,14 +56,10 @@ func (s *Server) serves(v string) bool {
 }
 
 // servesHandshake reports whether the server serves any handshake version.
-func (s *Server) servesHandshake() bool {
-	return slices.ContainsFunc(SupportedVersions(), s.serves)
-}
+func (s *Server) servesHandshake() bool { return s.handshake }
 
 // servesStateless reports whether the server serves a stateless version.
-func (s *Server) servesStateless() bool {
-	return slices.ContainsFunc(StatelessVersions(), s.serves)
-}
+func (s *Server) servesStateless() bool { return s.stateless }
 
 // SupportedVersions lists the handshake versions a Server negotiates, newest
 // first.
