@@ -2,25 +2,28 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sync"
 
+	"github.com/schemarpc/schemarpc/mcp/v20260728"
+	"github.com/schemarpc/schemarpc/mcp/v20260728/tasksext"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// subscriptionFilter is what a subscriptions/listen asks to hear about, and
-// what the acknowledgement says the server will send.
+// subscriptionFilter is what a listen hears about: the part of its
+// request's filter the server honours.
 type subscriptionFilter struct {
-	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
-	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
-	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
-	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	ToolsListChanged      bool
+	PromptsListChanged    bool
+	ResourcesListChanged  bool
+	ResourceSubscriptions []string
 }
 
 // listener is one open subscriptions/listen.
 type listener struct {
-	id     json.RawMessage // the listen request's id: the subscriptionId
+	// meta tags each notification of the listen with its request's id, the
+	// subscriptionId.
+	meta   *v20260728.NotificationMetaObject
 	filter subscriptionFilter
 	sink   statelessSink
 	ctx    context.Context
@@ -32,26 +35,21 @@ type listener struct {
 	mu sync.Mutex // orders the acknowledgement before everything else
 }
 
-// listen serves subscriptions/listen: it acknowledges the part of the
-// filter the server honours (only kinds whose capability it offers), then
-// forwards the matching notifications, each tagged with the listen's id as
-// subscriptionId, until the client goes away (the stream closes on HTTP,
-// notifications/cancelled on stdio: no answer then) or the server ends the
-// listen (the listen result).
-func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (any, error) {
-	var p struct {
-		Notifications subscriptionFilter `json:"notifications"`
-	}
-	if err := json.Unmarshal(req.Params, &p); err != nil {
-		return nil, rpc.InvalidParams(rpc.DecodeReason(err))
-	}
+// listen serves subscriptions/listen, request id with params p (checked
+// against the schema and decoded by the generated bindings): it
+// acknowledges the part of the filter the server honours (only kinds whose
+// capability it offers), then forwards the matching notifications, each
+// tagged with the listen's id as subscriptionId, until the client goes
+// away (the stream closes on HTTP, notifications/cancelled on stdio: no
+// answer then) or the server ends the listen (the listen result).
+func (s *Server) listen(ctx context.Context, c *callState, id rpc.ID, p *v20260728.SubscriptionsListenRequestParams) (any, error) {
 	offered := s.offer(Version20260728)
 	want := p.Notifications
-	l := &listener{id: rawJSON(req.ID), sink: c.sink, ctx: ctx, end: make(chan struct{})}
+	l := &listener{meta: &v20260728.NotificationMetaObject{SubscriptionID: &id}, sink: c.sink, ctx: ctx, end: make(chan struct{})}
 	l.filter = subscriptionFilter{
-		ToolsListChanged:     want.ToolsListChanged && offered.has(capTools),
-		PromptsListChanged:   want.PromptsListChanged && offered.has(capPrompts),
-		ResourcesListChanged: want.ResourcesListChanged && offered.has(capResources),
+		ToolsListChanged:     isTrue(want.ToolsListChanged) && offered.has(capTools),
+		PromptsListChanged:   isTrue(want.PromptsListChanged) && offered.has(capPrompts),
+		ResourcesListChanged: isTrue(want.ResourcesListChanged) && offered.has(capResources),
 	}
 	if offered.has(capTasksExtension) && declaresTasks(c.caps) {
 		l.tasks = statelessTaskOwner(c.principal)
@@ -68,11 +66,13 @@ func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (an
 		delete(s.listens, l)
 		s.mu.Unlock()
 	}()
-	ack := struct {
-		Notifications subscriptionFilter         `json:"notifications"`
-		Meta          map[string]json.RawMessage `json:"_meta"`
-	}{l.filter, map[string]json.RawMessage{metaSubscriptionID: l.id}}
-	err := l.sink.notify(ctx, "notifications/subscriptions/acknowledged", ack)
+	ack := &v20260728.SubscriptionsAcknowledgedNotificationParams{Meta: l.meta, Notifications: v20260728.SubscriptionFilter{
+		ToolsListChanged:      trueOrNil(l.filter.ToolsListChanged),
+		PromptsListChanged:    trueOrNil(l.filter.PromptsListChanged),
+		ResourcesListChanged:  trueOrNil(l.filter.ResourcesListChanged),
+		ResourceSubscriptions: l.filter.ResourceSubscriptions,
+	}}
+	err := l.sink.notify(ctx, v20260728.MethodNotificationsSubscriptionsAcknowledged, ack)
 	l.mu.Unlock()
 	if err != nil {
 		return nil, rpc.ErrNoResponse
@@ -82,8 +82,22 @@ func (s *Server) listen(ctx context.Context, c *callState, req *rpc.Request) (an
 		return nil, rpc.ErrNoResponse
 	case <-l.end:
 		// decorate adds resultType and the server's identity.
-		return map[string]any{"_meta": map[string]json.RawMessage{metaSubscriptionID: l.id}}, nil
+		return &struct {
+			Meta v20260728.SubscriptionsListenResultMetaObject `json:"_meta"`
+		}{v20260728.SubscriptionsListenResultMetaObject{SubscriptionID: id}}, nil
 	}
+}
+
+// isTrue reports whether an optional flag is set and true.
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// trueOrNil is the optional flag that is true when b is, and absent
+// otherwise.
+func trueOrNil(b bool) *bool {
+	if !b {
+		return nil
+	}
+	return &b
 }
 
 // CloseSubscriptions ends every open subscriptions/listen gracefully: each
@@ -115,15 +129,11 @@ func (s *Server) listeners(match func(*listener) bool) []*listener {
 	return out
 }
 
-// tell sends one notification on a listen stream, tagged with its
-// subscriptionId.
-func (l *listener) tell(method string, params map[string]any) error {
+// tell sends one notification on a listen stream; its params carry the
+// listen's subscriptionId (l.meta).
+func (l *listener) tell(method string, params any) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if params == nil {
-		params = map[string]any{}
-	}
-	params["_meta"] = map[string]json.RawMessage{metaSubscriptionID: l.id}
 	return l.sink.notify(l.ctx, method, params)
 }
 
@@ -142,7 +152,7 @@ func (s *Server) tellListChanged(method string, c capability) {
 		return false
 	}
 	for _, l := range s.listeners(match) {
-		if err := l.tell(method, nil); err != nil {
+		if err := l.tell(method, &v20260728.NotificationParams{Meta: l.meta}); err != nil {
 			s.log.Debug("mcp: list change not delivered to a listen", "method", method, "error", err)
 		}
 	}
@@ -153,7 +163,7 @@ func (s *Server) tellListChanged(method string, c capability) {
 func (s *Server) tellResourceUpdated(uri string) {
 	match := func(l *listener) bool { return slices.Contains(l.filter.ResourceSubscriptions, uri) }
 	for _, l := range s.listeners(match) {
-		if err := l.tell("notifications/resources/updated", map[string]any{"uri": uri}); err != nil {
+		if err := l.tell(v20260728.MethodNotificationsResourcesUpdated, &v20260728.ResourceUpdatedNotificationParams{Meta: l.meta, URI: uri}); err != nil {
 			s.log.Debug("mcp: resource update not delivered to a listen", "uri", uri, "error", err)
 		}
 	}
@@ -164,14 +174,9 @@ func (s *Server) tellResourceUpdated(uri string) {
 func (s *Server) notifyTaskListeners(owner string, t Task) {
 	st := stateOf(t)
 	for _, l := range s.listeners(func(l *listener) bool { return l.tasks == owner }) {
-		params := map[string]any{"taskId": st.TaskID, "status": st.Status, "createdAt": st.CreatedAt,
-			"lastUpdatedAt": st.LastUpdatedAt, "ttlMs": st.TTLMs}
-		if st.StatusMessage != "" {
-			params["statusMessage"] = st.StatusMessage
-		}
-		if st.PollIntervalMs != nil {
-			params["pollIntervalMs"] = *st.PollIntervalMs
-		}
+		params := &tasksext.TaskStatusNotificationParams{TaskID: st.TaskID, Status: tasksext.TaskStatus(st.Status),
+			StatusMessage: st.StatusMessage, CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt,
+			TTLMs: st.TTLMs, PollIntervalMs: st.PollIntervalMs, Meta: l.meta}
 		if err := l.tell(methodTaskNotification, params); err != nil {
 			s.log.Debug("mcp: task status not delivered to a listen", "task", t.TaskID, "error", err)
 		}

@@ -114,9 +114,10 @@ func (v statelessService) CompletionComplete(ctx context.Context, p *v20260728.C
 	}))
 }
 
-func (v statelessService) SubscriptionsListen(ctx context.Context, _ *v20260728.SubscriptionsListenRequestParams) (*v20260728.SubscriptionsListenResult, error) {
+func (v statelessService) SubscriptionsListen(ctx context.Context, p *v20260728.SubscriptionsListenRequestParams) (*v20260728.SubscriptionsListenResult, error) {
+	id := requestOf(ctx).ID
 	return decodeResult[v20260728.SubscriptionsListenResult](v.s.statelessResult(ctx, func() (any, error) {
-		return v.s.listen(ctx, callFromContext(ctx), requestOf(ctx))
+		return v.s.listen(ctx, callFromContext(ctx), id, p)
 	}))
 }
 
