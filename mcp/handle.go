@@ -45,12 +45,12 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 	if req.IsNotification() {
 		return nil, ss.notification(withSession(ctx, ss), req)
 	}
-	if err := ss.admit(req.Method); err != nil {
-		return nil, err
-	}
 	rc := newRequestContext(ctx, ss, nil, req)
 	rc.Context, rc.cancel = context.WithCancel(ctx)
-	ss.track(rc)
+	if err := ss.begin(rc, req.Method); err != nil {
+		rc.cancel()
+		return nil, err
+	}
 	res, err := ss.server.router.Handle(rc, req)
 	if ss.untrack(rc) {
 		// The client gave the request up: it gets no answer.
@@ -73,12 +73,24 @@ func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request) 
 	return res, err
 }
 
-// admit decides whether a request may run now.
-func (ss *ServerSession) admit(method string) error {
+// begin admits a request of the session (admit) and, admitted, tracks it
+// (track) and gives it the facts of the session it is served with
+// (rc.handshake), all under one lock.
+func (ss *ServerSession) begin(rc *requestContext, method string) error {
 	ss.mu.Lock()
-	state, offered := ss.state, ss.offered
-	ss.mu.Unlock()
-	if state == stateNew {
+	defer ss.mu.Unlock()
+	if err := ss.admit(method); err != nil {
+		return err
+	}
+	ss.inflight[rc.id.String()] = rc
+	rc.handshake = callState{callFacts: callFacts{logLevel: -1, caps: ss.declared}}
+	rc.hasHandshake = true
+	return nil
+}
+
+// admit decides whether a request may run now; ss.mu is held.
+func (ss *ServerSession) admit(method string) error {
+	if ss.state == stateNew {
 		if method == "initialize" || method == "ping" {
 			return nil
 		}
@@ -95,7 +107,7 @@ func (ss *ServerSession) admit(method string) error {
 	if !known {
 		return nil
 	}
-	if need := capabilityOf(facts); need != 0 && !offered.has(need) {
+	if need := capabilityOf(facts); need != 0 && !ss.offered.has(need) {
 		return rpc.MethodNotFound(method)
 	}
 	return nil

@@ -31,6 +31,12 @@ type requestContext struct {
 	// awaiting counts the requests the call has sent the client and
 	// waits for (sampling, elicitation, roots, ping).
 	awaiting atomic.Int32
+
+	// handshake is the call state of a handshake session's request (see
+	// callOf), set when the session admits it (ServerSession.begin), so
+	// that it costs no allocation of its own.
+	handshake    callState
+	hasHandshake bool
 }
 
 // newRequestContext returns the context of req, served within parent.

@@ -189,8 +189,8 @@ func (ss *ServerSession) track(rc *requestContext) {
 	ss.mu.Unlock()
 }
 
-// untrack unregisters a request tracked with track, ends its context and
-// reports whether the client cancelled it meanwhile.
+// untrack unregisters a request tracked with track (or begin), ends its
+// context and reports whether the client cancelled it meanwhile.
 func (ss *ServerSession) untrack(rc *requestContext) bool {
 	key := rc.id.String()
 	ss.mu.Lock()
