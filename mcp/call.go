@@ -108,8 +108,8 @@ func callOf(ctx context.Context, ss *ServerSession) *callState {
 	if c := callFromContext(ctx); c != nil {
 		return c
 	}
-	if rc, _ := ctx.Value(requestContextKey{}).(*requestContext); rc != nil && rc.ss == ss && rc.hasHandshake {
-		return &rc.handshake
+	if rc, _ := ctx.Value(requestContextKey{}).(*requestContext); rc != nil && rc.ss == ss && rc.handshake != nil {
+		return rc.handshake
 	}
 	return handshakeCall(ss)
 }

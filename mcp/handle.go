@@ -45,7 +45,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 	if req.IsNotification() {
 		return nil, ss.notification(withSession(ctx, ss), req)
 	}
-	rc := newRequestContext(ctx, ss, nil, req)
+	rc := newHandshakeContext(ctx, ss, req)
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	if err := ss.begin(rc, req.Method); err != nil {
 		rc.cancel()
@@ -83,8 +83,7 @@ func (ss *ServerSession) begin(rc *requestContext, method string) error {
 		return err
 	}
 	ss.inflight[rc.id.String()] = rc
-	rc.handshake = callState{callFacts: callFacts{logLevel: -1, caps: ss.declared}}
-	rc.hasHandshake = true
+	*rc.handshake = callState{callFacts: callFacts{logLevel: -1, caps: ss.declared}}
 	return nil
 }
 

@@ -33,10 +33,24 @@ type requestContext struct {
 	awaiting atomic.Int32
 
 	// handshake is the call state of a handshake session's request (see
-	// callOf), set when the session admits it (ServerSession.begin), so
-	// that it costs no allocation of its own.
-	handshake    callState
-	hasHandshake bool
+	// callOf), set when the session admits it (ServerSession.begin). It is
+	// allocated with the context (handshakeRequest), not on its own.
+	handshake *callState
+}
+
+// handshakeRequest is the context of a handshake session's request and its
+// call state, in one allocation.
+type handshakeRequest struct {
+	requestContext
+	call callState
+}
+
+// newHandshakeContext returns the context of req, a request of session ss,
+// served within parent.
+func newHandshakeContext(parent context.Context, ss *ServerSession, req *rpc.Request) *requestContext {
+	hr := &handshakeRequest{requestContext: requestContext{Context: parent, ss: ss, id: req.ID, req: req, progress: progressState{params: req.Params}}}
+	hr.handshake = &hr.call
+	return &hr.requestContext
 }
 
 // newRequestContext returns the context of req, served within parent.
