@@ -50,8 +50,12 @@ const retryAfterBudget = time.Second
 type budget struct {
 	total, share int64
 
-	mu   sync.Mutex
-	used int64
+	// used is the bytes counted in all. It changes only through reserve
+	// (or by giving back), so that the total holds for the counts kept
+	// under mu and for a pipe session's, kept without it (localShare).
+	used atomic.Int64
+
+	mu sync.Mutex
 	// accounts holds the bytes of every account that has held any. An
 	// account that holds nothing stays, so that a call's admission and
 	// release each find it with one lookup and never insert or delete,
@@ -161,12 +165,25 @@ func (b *budget) tryAdd(a account, n int64) (limit string) {
 	switch {
 	case b.share > 0 && *held+n > b.share:
 		return limitShare
-	case b.total > 0 && b.used+n > b.total:
+	case !b.reserve(n):
 		return limitTotal
 	}
 	*held += n
-	b.used += n
 	return ""
+}
+
+// reserve counts n bytes in the total when they fit, reporting whether
+// they did.
+func (b *budget) reserve(n int64) bool {
+	for {
+		used := b.used.Load()
+		if b.total > 0 && used+n > b.total {
+			return false
+		}
+		if b.used.CompareAndSwap(used, used+n) {
+			return true
+		}
+	}
 }
 
 // force counts n bytes whether they fit or not: memory already held that
@@ -174,8 +191,8 @@ func (b *budget) tryAdd(a account, n int64) (limit string) {
 func (b *budget) force(a account, n int64) {
 	b.mu.Lock()
 	*b.held(a) += n
-	b.used += n
 	b.mu.Unlock()
+	b.used.Add(n)
 }
 
 // give returns n bytes of a.
@@ -184,8 +201,8 @@ func (b *budget) give(a account, n int64) {
 	if held := b.accounts[a]; held != nil {
 		*held -= n
 	}
-	b.used -= n
 	b.mu.Unlock()
+	b.used.Add(-n)
 }
 
 // minSweep is the number of accounts below which empty ones are never
@@ -218,7 +235,45 @@ func (b *budget) usage(a account) (total, mine int64) {
 	if held := b.accounts[a]; held != nil {
 		mine = *held
 	}
-	return b.used, mine
+	return b.used.Load(), mine
+}
+
+// localShare is the share of a session whose account no one else can
+// name: one on a pipe or stdio (no session id, so no POST is ever counted
+// against it) acting for no principal. Its bytes are counted here, without
+// the budget's lock and map, since nothing but the session's own calls
+// reaches them.
+type localShare struct{ held atomic.Int64 }
+
+// takeLocal counts n bytes against the total and the session's local
+// share, as take does for an account.
+func (b *budget) takeLocal(l *localShare, n int64) *rpc.Error {
+	for {
+		held := l.held.Load()
+		if b.share > 0 && held+n > b.share {
+			return budgetExceeded(limitShare)
+		}
+		if l.held.CompareAndSwap(held, held+n) {
+			break
+		}
+	}
+	if b.reserve(n) {
+		return nil
+	}
+	l.held.Add(-n)
+	b.mu.Lock()
+	reclaim := b.reclaim
+	b.mu.Unlock()
+	for _, r := range reclaim {
+		r.f()
+	}
+	return budgetExceeded(limitTotal)
+}
+
+// giveLocal returns n bytes of a local share.
+func (b *budget) giveLocal(l *localShare, n int64) {
+	l.held.Add(-n)
+	b.used.Add(-n)
 }
 
 // budgetExceeded is the refusal of work past the memory budget: -32000
@@ -320,8 +375,14 @@ func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Requ
 	if c := chargeFromContext(ctx); c != nil && c.hold() {
 		return admission{charge: c}, nil
 	}
-	a := accountOf(ctx, ss, nil)
 	n := int64(len(req.Params)+len(req.Method)) + callOverhead
+	if ss != nil && ss.id == "" && PrincipalFromContext(ctx) == "" {
+		if err := s.mem.takeLocal(&ss.mem, n); err != nil {
+			return admission{}, err
+		}
+		return admission{b: s.mem, local: &ss.mem, n: n}, nil
+	}
+	a := accountOf(ctx, ss, nil)
 	if err := s.mem.take(a, n); err != nil {
 		return admission{}, err
 	}
@@ -334,7 +395,8 @@ func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Requ
 type admission struct {
 	charge  *charge
 	b       *budget
-	account account
+	local   *localShare // the session's local share, if counted there
+	account account     // else the account counted
 	n       int64
 }
 
@@ -343,6 +405,8 @@ func (ad admission) release() {
 	switch {
 	case ad.charge != nil:
 		ad.charge.release()
+	case ad.local != nil:
+		ad.b.giveLocal(ad.local, ad.n)
 	case ad.b != nil:
 		ad.b.give(ad.account, ad.n)
 	}

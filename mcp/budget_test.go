@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -399,4 +400,47 @@ func TestTheAccountsOfClientsGoneDoNotPileUp(t *testing.T) {
 	assert.Zero(t, mcp.MemoryInUseForTest(s))
 	assert.LessOrEqual(t, mcp.BudgetAccountsForTest(s), 64)
 	assert.Positive(t, mcp.BudgetAccountsForTest(s), "the last ones are kept until the next sweep")
+}
+
+// On a pipe the budget holds as over HTTP: past the total a call is
+// refused as past the budget, not the client's share, and a session that
+// filled its share is refused while another session is served.
+func TestAPipeSessionHasAShareOfItsOwnUnderTheTotal(t *testing.T) {
+	big := map[string]any{"name": "echo", "arguments": map[string]any{"text": strings.Repeat("x", 100<<10)}}
+	t.Run("the total", func(t *testing.T) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "budget", Version: "1"}, &mcp.ServerOptions{MemoryBudget: 64 << 10, MemoryShare: -1})
+		echoTool(t, s)
+		_, rerr := dial(t, s, clientOptions{}).call(t, "tools/call", big)
+		require.NotNil(t, rerr)
+		assert.Equal(t, "server busy: memory budget exhausted", rerr.Message)
+		assert.Zero(t, mcp.MemoryInUseForTest(s))
+	})
+	t.Run("a share per session", func(t *testing.T) {
+		hs := newHoldServer(t, &mcp.ServerOptions{MemoryBudget: 4 << 20, MemoryShare: 256 << 10}, nil)
+		opts := clientOptions{caps: json.RawMessage(`{"sampling":{}}`), callbacks: holdingCallbacks{}}
+		hold := map[string]any{"name": "hold", "_meta": map[string]any{"pad": strings.Repeat("x", 100<<10)}}
+		// The held calls end with an error when the test closes the pipes.
+		holdOn := func(c *client) { go func() { _ = c.conn.Call(context.Background(), "tools/call", hold, nil) }() }
+		first := dial(t, hs.f.srv, opts)
+		for i := range 2 {
+			holdOn(first)
+			waitFor(t, "the call is held", func() bool { return hs.held.Load() == int64(i+1) })
+		}
+		_, rerr := first.call(t, "tools/call", hold)
+		require.NotNil(t, rerr, "the session's share is full")
+		assert.Equal(t, "server busy: memory budget per client exhausted", rerr.Message)
+		holdOn(dial(t, hs.f.srv, opts))
+		waitFor(t, "another session is served", func() bool { return hs.held.Load() == 3 })
+	})
+}
+
+// holdingCallbacks is a client that never answers a sampling request: it
+// waits until the call is given up.
+type holdingCallbacks struct {
+	v20251125.UnimplementedMCPCallbacks
+}
+
+func (holdingCallbacks) SamplingCreateMessage(ctx context.Context, _ *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
 }

@@ -21,7 +21,7 @@ func (ss *ServerSession) initialize(ctx context.Context, p *InitializeRequestPar
 	offered := ss.server.offer(v)
 	ss.mu.Lock()
 	ss.state = stateInitialized
-	ss.version = v
+	ss.setInitialized(v)
 	ss.clientCaps = rawJSON(p.Capabilities)
 	ss.clientInfo = rawJSON(p.ClientInfo)
 	ss.caps = clientCapsOf(p.Capabilities)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schemarpc/schemarpc/internal/logx"
 
@@ -40,8 +41,14 @@ type ServerSession struct {
 	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
 	tasks      *taskRunner // set before the session serves: where its tasks are kept; nil: the server's
 	owner      string      // its tasks' owner without an id (see taskOwner)
-	ownerOnce  sync.Once
-	closeOnce  sync.Once
+	mem        localShare  // its calls' bytes, when no one else can count against its share (see admitCall)
+	// inited mirrors state != stateNew and feats featuresOf(version), set
+	// with them under mu (setVersion), so that a request reads them
+	// without the lock.
+	inited    atomic.Bool
+	feats     atomic.Pointer[features]
+	ownerOnce sync.Once
+	closeOnce sync.Once
 }
 
 // sessionState is where a session is in its lifecycle.
@@ -156,7 +163,20 @@ func (ss *ServerSession) features() features {
 	if ss == nil {
 		return featuresOf(Version20260728)
 	}
-	return featuresOf(ss.ProtocolVersion())
+	if f := ss.feats.Load(); f != nil {
+		return *f
+	}
+	return featuresOf("")
+}
+
+// setInitialized records the version a session serves, from its
+// initialize or its shared state, and that it is initialized; ss.mu is
+// held.
+func (ss *ServerSession) setInitialized(version string) {
+	ss.version = version
+	f := featuresOf(version)
+	ss.feats.Store(&f)
+	ss.inited.Store(true)
 }
 
 // acceptsBatches reports whether a JSON array may arrive now: only in a
@@ -175,11 +195,7 @@ func (ss *ServerSession) tasksEnabled() bool {
 }
 
 // initialized reports whether initialize has been answered.
-func (ss *ServerSession) initialized() bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.state != stateNew
-}
+func (ss *ServerSession) initialized() bool { return ss.inited.Load() }
 
 // track registers a request being served under its id, so that
 // notifications/cancelled can reach it (rc.cancel).

@@ -83,7 +83,7 @@ func (ss *ServerSession) restore(doc []byte) error {
 	if st.Ready {
 		ss.state = stateReady
 	}
-	ss.version = st.Version
+	ss.setInitialized(st.Version)
 	ss.clientCaps = st.Capabilities
 	ss.clientInfo = st.ClientInfo
 	ss.caps = clientCapsOf(caps)
