@@ -172,11 +172,10 @@ func (s *Server) tellResourceUpdated(uri string) {
 // notifyTaskListeners sends notifications/tasks, a task's new state, to
 // the listens of its owner that declared the tasks extension.
 func (s *Server) notifyTaskListeners(owner string, t Task) {
-	st := stateOf(t)
 	for _, l := range s.listeners(func(l *listener) bool { return l.tasks == owner }) {
-		params := &tasksext.TaskStatusNotificationParams{TaskID: st.TaskID, Status: tasksext.TaskStatus(st.Status),
-			StatusMessage: st.StatusMessage, CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt,
-			TTLMs: st.TTLMs, PollIntervalMs: st.PollIntervalMs, Meta: l.meta}
+		params := &tasksext.TaskStatusNotificationParams{TaskID: t.TaskID, Status: tasksext.TaskStatus(t.Status),
+			StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt,
+			TTLMs: t.TTL, PollIntervalMs: t.PollInterval, Meta: l.meta}
 		if err := l.tell(methodTaskNotification, params); err != nil {
 			s.log.Debug("mcp: task status not delivered to a listen", "task", t.TaskID, "error", err)
 		}

@@ -130,30 +130,6 @@ func (s *Server) statelessTaskMode(e *toolEntry, c *callState) (asTask bool, err
 	return true, nil
 }
 
-// taskState is a task as the tasks extension writes it: Task's members
-// with the durations renamed (ttlMs, pollIntervalMs).
-type taskState struct {
-	TaskID         string     `json:"taskId"`
-	Status         TaskStatus `json:"status"`
-	StatusMessage  string     `json:"statusMessage,omitempty"`
-	CreatedAt      string     `json:"createdAt"`
-	LastUpdatedAt  string     `json:"lastUpdatedAt"`
-	TTLMs          *int64     `json:"ttlMs"`
-	PollIntervalMs *int64     `json:"pollIntervalMs,omitempty"`
-}
-
-func stateOf(t Task) taskState {
-	return taskState{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt,
-		LastUpdatedAt: t.LastUpdatedAt, TTLMs: t.TTL, PollIntervalMs: t.PollInterval}
-}
-
-// createdTask is the CreateTaskResult of the tasks extension: the task's
-// state, flat, with resultType "task".
-type createdTask struct {
-	ResultType string `json:"resultType"`
-	taskState
-}
-
 // startStatelessTask runs a stateless tools/call as a task: the answer is
 // the created task, and the call's handler runs in the background with a
 // state of its own. When the handler asks for input, the task waits in
@@ -174,7 +150,9 @@ func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callSt
 	if err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(createdTask{ResultType: "task", taskState: stateOf(t)})
+	raw, err := rpc.AppendJSONValue(nil, &tasksext.CreateTaskResult{TaskID: t.TaskID, Status: tasksext.TaskStatus(t.Status),
+		StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTLMs: t.TTL,
+		PollIntervalMs: t.PollInterval, ResultType: "task"})
 	if err != nil {
 		return nil, err
 	}
