@@ -191,7 +191,6 @@ func (c *Config) resolve(p string) string {
 	return filepath.Join(c.dir, filepath.FromSlash(p))
 }
 
-// fileName returns the name of the generated file with the given role.
 // FileNames returns the names a generation may give the files it writes
 // into the output directory, one per role (types, unions, methods,
 // schema), as the config names them; c may be nil. A generation writes
@@ -199,12 +198,13 @@ func (c *Config) resolve(p string) string {
 // for types alone.
 func (c *Config) FileNames() []string {
 	names := make([]string, 0, len(fileRoles))
-	for _, role := range []string{"types", "unions", "methods", "schema"} {
+	for _, role := range sortedKeys(fileRoles) {
 		names = append(names, c.fileName(role))
 	}
 	return names
 }
 
+// fileName returns the name of the generated file with the given role.
 func (c *Config) fileName(role string) string {
 	if c != nil && c.Files[role] != "" {
 		return c.Files[role]

@@ -137,17 +137,25 @@ const (
 func (b *budget) take(a account, n int64) *rpc.Error {
 	b.mu.Lock()
 	limit := b.tryAdd(a, n)
-	reclaim := b.reclaim
 	b.mu.Unlock()
 	if limit == "" {
 		return nil
 	}
 	if limit == limitTotal {
-		for _, r := range reclaim {
-			r.f()
-		}
+		b.relieve()
 	}
 	return budgetExceeded(limit)
+}
+
+// relieve runs the reclaimers, outside the lock, after a refusal at the
+// total, so that the next request may fit.
+func (b *budget) relieve() {
+	b.mu.Lock()
+	reclaim := b.reclaim
+	b.mu.Unlock()
+	for _, r := range reclaim {
+		r.f()
+	}
 }
 
 // fits counts n bytes against a when they fit, reporting whether they did;
@@ -261,12 +269,7 @@ func (b *budget) takeLocal(l *localShare, n int64) *rpc.Error {
 		return nil
 	}
 	l.held.Add(-n)
-	b.mu.Lock()
-	reclaim := b.reclaim
-	b.mu.Unlock()
-	for _, r := range reclaim {
-		r.f()
-	}
+	b.relieve()
 	return budgetExceeded(limitTotal)
 }
 

@@ -93,13 +93,22 @@ func setCache(ctx context.Context, h CacheHint) {
 // its client declared, against which the server checks what a handler asks
 // of it.
 func handshakeCall(ss *ServerSession) *callState {
-	c := &callState{callFacts: callFacts{logLevel: -1}}
-	if ss != nil {
-		ss.mu.Lock()
-		c.caps = ss.declared
-		ss.mu.Unlock()
+	c := new(callState)
+	if ss == nil {
+		*c = handshakeCallState(ClientCapabilities{})
+		return c
 	}
+	ss.mu.Lock()
+	*c = handshakeCallState(ss.declared)
+	ss.mu.Unlock()
 	return c
+}
+
+// handshakeCallState is the state a handshake session's request starts
+// from: the capabilities its client declared, and no log level of its own
+// (the session's applies).
+func handshakeCallState(declared ClientCapabilities) callState {
+	return callState{callFacts: callFacts{logLevel: -1, caps: declared}}
 }
 
 // callOf returns the request ctx serves: the stateless request the

@@ -83,7 +83,7 @@ func (ss *ServerSession) begin(rc *requestContext, method string) error {
 		return err
 	}
 	ss.inflight[rc.id.String()] = rc
-	*rc.handshake = callState{callFacts: callFacts{logLevel: -1, caps: ss.declared}}
+	*rc.handshake = handshakeCallState(ss.declared)
 	return nil
 }
 

@@ -43,7 +43,7 @@ type ServerSession struct {
 	owner      string      // its tasks' owner without an id (see taskOwner)
 	mem        localShare  // its calls' bytes, when no one else can count against its share (see admitCall)
 	// inited mirrors state != stateNew and feats featuresOf(version), set
-	// with them under mu (setVersion), so that a request reads them
+	// with them under mu (setInitialized), so that a request reads them
 	// without the lock.
 	inited    atomic.Bool
 	feats     atomic.Pointer[features]
