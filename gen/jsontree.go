@@ -80,9 +80,6 @@ func (n *node) lookup(ptr string) (*node, bool) {
 	if !strings.HasPrefix(ptr, "/") {
 		return nil, false
 	}
-	if !validPointerEscapes(ptr) {
-		return nil, false
-	}
 	cur := n
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		cur = cur.child(unescapePointerToken(tok))
