@@ -28,7 +28,7 @@ func (c *compiler) node(sch *jsonschema.Schema) *node {
 	if n, ok := c.nodes[sch]; ok {
 		return n
 	}
-	n := &node{schema: sch, draft: sch.DraftVersion, index: -1}
+	n := &node{draft: sch.DraftVersion, index: -1}
 	c.nodes[sch] = n
 	c.all = append(c.all, n)
 	c.fill(n, sch)

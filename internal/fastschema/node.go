@@ -9,8 +9,7 @@ import (
 
 // node is the compiled form of one *jsonschema.Schema.
 type node struct {
-	schema *jsonschema.Schema
-	draft  int
+	draft int
 
 	always bool     // accepts every well-formed value
 	never  bool     // the false schema

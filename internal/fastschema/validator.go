@@ -10,7 +10,7 @@ import (
 // concurrent use.
 type Validator struct {
 	root   *node
-	exact  bool
+	exact  func() bool // computed on first use: only tests and tools ask
 	states sync.Pool
 }
 
@@ -22,17 +22,7 @@ func Compile(s *jsonschema.Schema) *Validator {
 	if s == nil {
 		return nil
 	}
-	c := &compiler{nodes: map[*jsonschema.Schema]*node{}}
-	root := c.node(s)
-	markInPlaceCycles(c.all)
-	for _, n := range c.all {
-		n.always = n.always || n.accepts()
-		n.anyUnion = newUnion(n.anyOf)
-		n.oneUnion = newUnion(n.oneOf)
-	}
-	v := &Validator{root: root, exact: exact(root)}
-	v.states.New = func() any { return new(state) }
-	return v
+	return CompileAll([]*jsonschema.Schema{s})[0]
 }
 
 // Check checks one JSON text. data is normally already known to be one
@@ -87,7 +77,7 @@ func (s *state) check(root *node, data []byte) Verdict {
 // 100000 digits, where the oracle's arithmetic gives up) and nesting deeper
 // than 10000.
 func (v *Validator) Exact() bool {
-	return v == nil || v.exact
+	return v == nil || v.exact()
 }
 
 // accepts reports whether n asserts nothing: it accepts every value.
