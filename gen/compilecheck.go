@@ -12,7 +12,7 @@ import (
 // schema the validator rejects fails generation instead of panicking in a
 // server.
 func compileCheck(l *loader, svc *service, idx *document, p *problems) {
-	check, ok := schemaChecker(l, p)
+	c, check, ok := schemaChecker(l, p)
 	if !ok {
 		return
 	}
@@ -31,19 +31,20 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 			check(at, at.url())
 		}
 	}
+	compileProgram(c, svc)
 }
 
-// schemaChecker loads every input document into a validator and returns a
-// function that compiles the schema at an absolute location, reporting a
-// rejection at `at`. Documents without $schema are read as Draft 2020-12,
+// schemaChecker loads every input document into a validator and returns it
+// with a function that compiles the schema at an absolute location,
+// reporting a rejection at `at`. Documents without $schema are read as Draft 2020-12,
 // as rpc.SchemaSet reads them by default. ok is false when a document
 // cannot be added (the problem is recorded).
-func schemaChecker(l *loader, p *problems) (check func(at loc, location string), ok bool) {
-	c, ok := checkCompiler(l.order, jsonschema.Draft2020, p)
+func schemaChecker(l *loader, p *problems) (c *jsonschema.Compiler, check func(at loc, location string), ok bool) {
+	c, ok = checkCompiler(l.order, jsonschema.Draft2020, p)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
-	return func(at loc, location string) {
+	return c, func(at loc, location string) {
 		if _, err := c.Compile(location); err != nil {
 			p.add(at, "the schema validator rejects this schema: %v", err)
 		}

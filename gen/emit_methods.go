@@ -219,7 +219,7 @@ func (e *emitter) register(f *jen.File, fam *family) {
 		for _, m := range fam.methods {
 			g.Id("r").Dot("Register").Call(jen.Id("Method"+m.stem), jen.Qual(rpcPath, "Method").ValuesFunc(func(v *jen.Group) {
 				if m.hasParams {
-					v.Line().Id("Params").Op(":").Id(paramsSchemaVar(m)).Call()
+					v.Line().Id("Params").Op(":").Id(paramsSchemaVar(m))
 				}
 				if m.structure != byName {
 					v.Line().Id("ParamStructure").Op(":").Qual(rpcPath, paramStructureNames[m.structure])

@@ -7,7 +7,9 @@ import (
 )
 
 // schemaFile renders schema_gen.go: the input documents, verbatim, in an
-// rpc.SchemaSet, and one lazily compiled params schema per method.
+// rpc.SchemaSet with the program of the params validators, and one params
+// schema per method, which compiles nothing until it must explain a
+// failure.
 func (e *emitter) schemaFile() *jen.File {
 	f := e.newFile()
 	comment(f, "schemaSet holds the schema documents "+e.svc.name+" was generated from, verbatim, keyed by their absolute URL.", false)
@@ -20,20 +22,49 @@ func (e *emitter) schemaFile() *jen.File {
 	if e.svc.defaultDraft07() {
 		args = append(args, jen.Qual(rpcPath, "WithDefaultDraft").Call(jen.Qual(jsonschemaPath, "Draft7")))
 	}
+	if prog := e.svc.program; prog.text != "" {
+		locs := []jen.Code{jen.Id("schemaProgram")}
+		for _, l := range prog.locations {
+			locs = append(locs, jen.Line().Lit(l))
+		}
+		args = append(args, jen.Qual(rpcPath, "WithProgram").Call(append(locs, jen.Line())...))
+	}
 	f.Var().Id("schemaSet").Op("=").Qual(rpcPath, "NewSchemaSet").Call(args...)
+	if prog := e.svc.program; prog.text != "" {
+		f.Line()
+		comment(f, "schemaProgram is the params schemas' fast validators, compiled by rpcgen when this file was generated (see rpc.WithProgram).", false)
+		f.Const().Id("schemaProgram").Op("=").Add(programLiteral(prog.text))
+	}
 	for _, m := range e.svc.methods {
 		if !m.hasParams {
 			continue
 		}
 		f.Line()
-		comment(f, fmt.Sprintf("%s returns the params schema of %s, compiled on first use.", paramsSchemaVar(m), m.name), false)
-		f.Var().Id(paramsSchemaVar(m)).Op("=").Qual(syncPath, "OnceValue").Call(
-			jen.Func().Params().Op("*").Qual(jsonschemaPath, "Schema").Block(
-				jen.Return(jen.Id("schemaSet").Dot("MustCompile").Call(jen.Lit(m.paramsURL))),
-			),
-		)
+		comment(f, fmt.Sprintf("%s is the params schema of %s.", paramsSchemaVar(m), m.name), false)
+		f.Var().Id(paramsSchemaVar(m)).Op("=").Id("schemaSet").Dot("Schema").Call(jen.Lit(m.paramsURL))
 	}
 	return f
+}
+
+// programLiteral renders a program as a Go string literal in lines of at
+// most 64 bytes of program, joined with +, so that the generated file stays
+// readable in a diff.
+func programLiteral(text string) jen.Code {
+	const width = 64
+	var parts []jen.Code
+	for len(text) > 0 {
+		n := min(width, len(text))
+		parts = append(parts, jen.Lit(text[:n]))
+		text = text[n:]
+	}
+	out := jen.Empty()
+	for i, p := range parts {
+		if i > 0 {
+			out.Op("+").Line()
+		}
+		out.Add(p)
+	}
+	return out
 }
 
 // defaultDraft07 reports whether a document is draft-07 without saying so

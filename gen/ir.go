@@ -26,6 +26,9 @@ type service struct {
 	// version is the version of the protocol the input describes, when the
 	// front end knows it (MCP: from the input's directory name).
 	version string
+	// program holds the compiled params validators, when every params
+	// schema compiled.
+	program program
 }
 
 // setInputs gives svc what every front end ends with: the named types the

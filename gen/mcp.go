@@ -261,7 +261,7 @@ func mcpResultType(c *converter, doc *document, container, def string) (typeRef,
 // run time (each method's params) and every definition, as the runtime
 // validator will.
 func mcpCompileCheck(l *loader, svc *service, doc *document, container string, p *problems) {
-	check, ok := schemaChecker(l, p)
+	c, check, ok := schemaChecker(l, p)
 	if !ok {
 		return
 	}
@@ -274,4 +274,5 @@ func mcpCompileCheck(l *loader, svc *service, doc *document, container string, p
 		at := loc{doc, pointerJoin("", container, m.key)}
 		check(at, at.url())
 	}
+	compileProgram(c, svc)
 }

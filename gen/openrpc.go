@@ -71,7 +71,9 @@ func loadOpenRPC(l *loader, doc *document, cfg *Config) (*service, error) {
 		if meta != nil {
 			generated = append(generated, meta)
 		}
-		r.compileCheck(l, generated, svc.methods)
+		if c := r.compileCheck(l, generated, svc.methods); c != nil {
+			compileProgram(c, svc)
+		}
 	}
 	if err := p.err(); err != nil {
 		return nil, err

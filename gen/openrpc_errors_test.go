@@ -166,7 +166,8 @@ func TestOpenRPCServiceNameAndURL(t *testing.T) {
 	assert.Contains(t, string(files[1].Content), "type BillingServer interface")
 	schema = string(files[2].Content)
 	assert.Contains(t, schema, `"https://api.example.test/billing/openrpc.json": `+"`")
-	assert.Contains(t, schema, `MustCompile("https://api.example.test/billing/openrpc.params.json#/definitions/m")`)
+	assert.Contains(t, schema, `schemaSet.Schema("https://api.example.test/billing/openrpc.params.json#/definitions/m")`)
+	assert.Contains(t, schema, "rpc.WithProgram(schemaProgram,\n\t\"https://api.example.test/billing/openrpc.params.json#/definitions/m\",")
 }
 
 func TestOpenRPCTitleWithoutGoNameFallsBackToService(t *testing.T) {

@@ -63,10 +63,11 @@ func (r *openrpcReader) paramsDocument(svc *service) *document {
 // validator rejects fails generation instead of panicking in a server. It
 // also asks the compiled schema of each positional param whether it
 // accepts null, which is how a client may fill a gap before a later param.
-func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods []*method) {
+// It returns the compiler, nil when the documents could not be added.
+func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods []*method) *jsonschema.Compiler {
 	c, ok := checkCompiler(append(append([]*document(nil), l.order...), generated...), jsonschema.Draft7, r.p)
 	if !ok {
-		return
+		return nil
 	}
 	compile := func(at loc, location string) *jsonschema.Schema {
 		sch, err := c.Compile(location)
@@ -98,6 +99,7 @@ func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods [
 	for _, at := range r.checks {
 		compile(at, at.url())
 	}
+	return c
 }
 
 // encodeDoc renders a generated document: indented, without HTML escaping,

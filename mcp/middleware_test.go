@@ -65,7 +65,7 @@ func errorsAs(err error, target **rpc.Error) bool {
 func appEcho(t *testing.T, s *mcp.Server) {
 	t.Helper()
 	require.NoError(t, s.Register("app/echo", rpc.Method{
-		Params: compileSchema(t, `{"type":"object","properties":{"say":{"type":"string"},"_meta":{"type":"object"}},"required":["say"],"additionalProperties":false}`),
+		Params: rpc.SchemaOf(compileSchema(t, `{"type":"object","properties":{"say":{"type":"string"},"_meta":{"type":"object"}},"required":["say"],"additionalProperties":false}`)),
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			var p struct {
 				Say string `json:"say"`

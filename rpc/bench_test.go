@@ -13,7 +13,7 @@ func benchRouter() *Router {
 		"required": ["a", "b"], "additionalProperties": false}}}`})
 	r := NewRouter()
 	r.Register("add", Method{
-		Params:         set.MustCompile(benchSchemaURL + "#/$defs/add"),
+		Params:         set.Schema(benchSchemaURL + "#/$defs/add"),
 		ParamStructure: Either,
 		ParamNames:     []string{"a", "b"},
 		Handler: func(ctx context.Context, req *Request) (any, error) {

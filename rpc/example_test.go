@@ -17,7 +17,7 @@ func ExampleServe() {
 		"required": ["name"], "additionalProperties": false}`})
 	router := rpc.NewRouter()
 	router.Register("greet", rpc.Method{
-		Params: set.MustCompile("https://example.com/greet.json"),
+		Params: set.Schema("https://example.com/greet.json"),
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			var p struct {
 				Name string `json:"name"`

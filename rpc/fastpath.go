@@ -37,18 +37,26 @@ func fastFor(s *jsonschema.Schema) *fastschema.Validator {
 	return v.(*fastschema.Validator)
 }
 
-// ValidFast reports whether the compiled fast form of s accepts the JSON
-// text data. false means "not known to be valid": the caller validates the
-// slow way, which also explains any failure. A nil schema accepts
-// anything.
-func validFast(s *jsonschema.Schema, data []byte) bool {
+// validFast reports whether the fast validator of s accepts the JSON text
+// data. false means "not known to be valid": the caller validates the slow
+// way, which also explains any failure. A nil schema accepts anything.
+func validFast(s *Schema, data []byte) bool {
 	if !fastPath {
 		return false
 	}
 	if s == nil {
 		return true
 	}
-	return fastFor(s).Check(data) == fastschema.Valid
+	v := s.fast()
+	return v != nil && v.Check(data) == fastschema.Valid
+}
+
+// validFastCompiled is validFast for a schema compiled already.
+func validFastCompiled(s *jsonschema.Schema, data []byte) bool {
+	if !fastPath {
+		return false
+	}
+	return s == nil || fastFor(s).Check(data) == fastschema.Valid
 }
 
 // classifyScanned classifies one message that the scanner accepted, using

@@ -27,7 +27,7 @@ func fastTestRouter() *Router {
 	r := NewRouter()
 	echo := func(ctx context.Context, req *Request) (any, error) { return req.Params, nil }
 	for _, name := range []string{"add", "tag", "none"} {
-		r.Register(name, Method{Params: set.MustCompile(fastTestSchemaURL + "#/$defs/" + name), Handler: echo})
+		r.Register(name, Method{Params: set.Schema(fastTestSchemaURL + "#/$defs/" + name), Handler: echo})
 	}
 	r.Register("any", Method{Handler: echo})
 	return r

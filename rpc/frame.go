@@ -99,7 +99,7 @@ func ParseFrame(b []byte) (*Frame, *Error) {
 // (by-position params are read as an object keyed by names). It returns
 // nil, or the -32602 error the router would answer with.
 func (r *Request) CheckParams(params *jsonschema.Schema, structure ParamStructure, names []string) *Error {
-	m := Method{Params: params, ParamStructure: structure, ParamNames: names}
+	m := Method{Params: SchemaOf(params), ParamStructure: structure, ParamNames: names}
 	if err := m.checkParams(r); err != nil {
 		return asWireError(err)
 	}
@@ -114,7 +114,7 @@ func (r *Response) CheckResult(result *jsonschema.Schema, code int) *Error {
 	if r.Error != nil || result == nil {
 		return nil
 	}
-	if validFast(result, r.Result) {
+	if validFastCompiled(result, r.Result) {
 		return nil
 	}
 	tree := r.tree

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/schema"
@@ -91,22 +89,31 @@ type inbound struct {
 	dropped *Error    // a malformed response: logged, never answered
 }
 
-// envelopes are the compiled JSON-RPC envelope schemas from package schema.
+// envelopes are the JSON-RPC envelope schemas from package schema, checked
+// by the program compiled into envelope_program_gen.go; the library
+// compiles them only to explain a message that fails.
 type envelopes struct {
-	request, notification, response, errorResponse *jsonschema.Schema
+	request, notification, response, errorResponse *Schema
 }
 
+//go:generate go run ./internal/envprogram envelope_program_gen.go
+
 var envelopeSchemas = sync.OnceValue(func() envelopes {
-	set, err := NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
+	base := schema.BaseURL + "jsonrpc/"
+	set, err := NewSchemaSetFS(schema.FS, "jsonrpc", base)
 	if err != nil {
-		panic(err)
+		panic(err) // embedded files always read
 	}
-	u := schema.BaseURL + "jsonrpc/"
+	locs := make([]string, len(envelopeFiles))
+	for i, f := range envelopeFiles {
+		locs[i] = base + f
+	}
+	WithProgram(envelopeProgram, locs...)(set)
 	return envelopes{
-		request:       set.MustCompile(u + "request.json"),
-		notification:  set.MustCompile(u + "notification.json"),
-		response:      set.MustCompile(u + "response.json"),
-		errorResponse: set.MustCompile(u + "error-response.json"),
+		request:       set.Schema(locs[0]),
+		notification:  set.Schema(locs[1]),
+		response:      set.Schema(locs[2]),
+		errorResponse: set.Schema(locs[3]),
 	}
 })
 

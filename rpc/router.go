@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -47,7 +45,7 @@ const (
 // Method describes one method registered on a [Router].
 type Method struct {
 	// Params is the params schema; nil leaves params unchecked.
-	Params *jsonschema.Schema
+	Params *Schema
 	// ParamStructure says whether params come by name, by position or both.
 	ParamStructure ParamStructure
 	// ParamNames names the positional params in order. By-position params
@@ -211,18 +209,30 @@ func (m *Method) checkParams(req *Request) error {
 	if m.Params == nil {
 		return nil
 	}
-	if err := m.Params.Validate(tree); err != nil {
+	sch, err := m.Params.Compile()
+	if err != nil {
+		return &Error{Code: CodeInternalError, Message: "the params schema does not compile: " + err.Error()}
+	}
+	if err := sch.Validate(tree); err != nil {
 		return validationError(CodeInvalidParams, "invalid params: ", err, rename)
 	}
 	return nil
 }
 
-// arrayOnly reports whether sch accepts arrays and no objects.
-func arrayOnly(sch *jsonschema.Schema) bool {
-	if sch == nil || sch.Types == nil {
+// arrayOnly reports whether sch accepts arrays and no objects, by its
+// "type" keyword.
+func arrayOnly(sch *Schema) bool {
+	if sch == nil {
 		return false
 	}
-	types := sch.Types.ToStrings()
+	if v := sch.fast(); v != nil {
+		return v.ArrayOnly()
+	}
+	c, err := sch.Compile()
+	if err != nil || c.Types == nil {
+		return false
+	}
+	types := c.Types.ToStrings()
 	return slices.Contains(types, "array") && !slices.Contains(types, "object")
 }
 

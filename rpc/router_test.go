@@ -111,9 +111,9 @@ func TestAbsentParamsAreCheckedAsEmptyParams(t *testing.T) {
 		"list": {"type": "array", "minItems": 1}}}`})
 	h := func(ctx context.Context, req *rpc.Request) (any, error) { return true, nil }
 	r := rpc.NewRouter()
-	r.Register("pos", rpc.Method{Params: set.MustCompile("https://schemarpc.dev/test/absent.json#/$defs/named"),
+	r.Register("pos", rpc.Method{Params: set.Schema("https://schemarpc.dev/test/absent.json#/$defs/named"),
 		ParamStructure: rpc.ByPosition, ParamNames: []string{"key"}, Handler: h})
-	r.Register("list", rpc.Method{Params: set.MustCompile("https://schemarpc.dev/test/absent.json#/$defs/list"), Handler: h})
+	r.Register("list", rpc.Method{Params: set.Schema("https://schemarpc.dev/test/absent.json#/$defs/list"), Handler: h})
 	forEachTransport(t, r, func(t *testing.T, p peer) {
 		r := decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"pos","id":1}`))
 		require.NotNil(t, r.Error)

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/fastschema"
 )
 
 // SchemaSet holds JSON Schema documents by absolute URL and compiles schema
@@ -21,32 +23,66 @@ import (
 type SchemaSet struct {
 	mu       sync.Mutex
 	docs     map[string]string
-	compiler *jsonschema.Compiler
+	draft    *jsonschema.Draft
+	compiler *jsonschema.Compiler // made on first compile
 	cache    map[string]*jsonschema.Schema
-	err      error
+
+	progText     string
+	progCount    int            // how many roots the program has
+	programRoots map[string]int // location → index among the program's roots
+	progOnce     sync.Once
+	progVs       []*fastschema.Validator // nil when the program does not decode
 }
 
 // SchemaSetOption configures a SchemaSet.
-type SchemaSetOption func(*jsonschema.Compiler)
+type SchemaSetOption func(*SchemaSet)
 
 // WithDefaultDraft reads documents without "$schema" as draft d (for
 // example jsonschema.Draft7 for the schemas of an OpenRPC document).
 func WithDefaultDraft(d *jsonschema.Draft) SchemaSetOption {
-	return func(c *jsonschema.Compiler) { c.DefaultDraft(d) }
+	return func(s *SchemaSet) { s.draft = d }
+}
+
+// WithProgram gives the set the fast validators of locations, compiled when
+// the code was generated: program is the text rpcgen made of them, and
+// locations are in the order it made it. [SchemaSet.Schema] of one of them
+// checks messages without compiling anything. The program is read on first
+// use; if it does not read (it was made by an rpcgen of another format
+// version), its locations are compiled from the documents instead, with
+// the same answers.
+func WithProgram(program string, locations ...string) SchemaSetOption {
+	return func(s *SchemaSet) {
+		s.progText, s.progCount = program, len(locations)
+		s.programRoots = make(map[string]int, len(locations))
+		for i, l := range locations {
+			s.programRoots[l] = i
+		}
+	}
 }
 
 // NewSchemaSet returns a set holding docs, which maps each document's
-// absolute URL to its JSON text.
+// absolute URL to its JSON text. It compiles nothing.
 func NewSchemaSet(docs map[string]string, opts ...SchemaSetOption) *SchemaSet {
-	s := &SchemaSet{docs: docs, cache: make(map[string]*jsonschema.Schema)}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
+	s := &SchemaSet{docs: docs, draft: jsonschema.Draft2020, cache: make(map[string]*jsonschema.Schema)}
 	for _, o := range opts {
-		o(c)
+		o(s)
 	}
-	c.UseLoader(setLoader{s})
-	s.compiler = c
 	return s
+}
+
+// program returns the validator of the program's i-th root, or nil when
+// the program does not decode.
+func (s *SchemaSet) program(i int) *fastschema.Validator {
+	s.progOnce.Do(func() {
+		vs, err := fastschema.Decode(s.progText)
+		if err == nil && len(vs) == s.progCount {
+			s.progVs = vs
+		}
+	})
+	if i >= len(s.progVs) {
+		return nil
+	}
+	return s.progVs[i]
 }
 
 // NewSchemaSetFS returns a set holding every *.json file under root in fsys,
@@ -91,6 +127,12 @@ func (s *SchemaSet) Compile(location string) (*jsonschema.Schema, error) {
 	defer s.mu.Unlock()
 	if sch, ok := s.cache[location]; ok {
 		return sch, nil
+	}
+	if s.compiler == nil {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(s.draft)
+		c.UseLoader(setLoader{s})
+		s.compiler = c
 	}
 	sch, err := s.compiler.Compile(location)
 	if err != nil {

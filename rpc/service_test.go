@@ -32,7 +32,7 @@ func testService(t *testing.T) *rpc.Router {
 		return req.Params, nil
 	}})
 	r.Register("add", rpc.Method{
-		Params:         testSchemas.MustCompile(testSchemaURL + "#/$defs/add"),
+		Params:         testSchemas.Schema(testSchemaURL + "#/$defs/add"),
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"a", "b"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -46,9 +46,9 @@ func testService(t *testing.T) *rpc.Router {
 			return p.A + p.B, nil
 		},
 	})
-	r.Register("wide", rpc.Method{Params: testSchemas.MustCompile(testSchemaURL + "#/$defs/wide"),
+	r.Register("wide", rpc.Method{Params: testSchemas.Schema(testSchemaURL + "#/$defs/wide"),
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) { return true, nil }})
-	r.Register("shape", rpc.Method{Params: testSchemas.MustCompile(testSchemaURL + "#/$defs/shape"),
+	r.Register("shape", rpc.Method{Params: testSchemas.Schema(testSchemaURL + "#/$defs/shape"),
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) { return true, nil }})
 	r.Register("fail", rpc.Method{Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 		return nil, rpc.NewError(42, "deliberate failure").WithData(map[string]int{"attempt": 1})

@@ -22,7 +22,7 @@ func specService(t *testing.T) *rpc.Router {
 		}}`})
 	r := rpc.NewRouter()
 	r.Register("subtract", rpc.Method{
-		Params:         set.MustCompile("https://schemarpc.dev/test/spec.json#/$defs/subtract"),
+		Params:         set.Schema("https://schemarpc.dev/test/spec.json#/$defs/subtract"),
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"minuend", "subtrahend"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -47,7 +47,7 @@ func specService(t *testing.T) *rpc.Router {
 		}
 		return s, nil
 	}
-	numbers := set.MustCompile("https://schemarpc.dev/test/spec.json#/$defs/numbers")
+	numbers := set.Schema("https://schemarpc.dev/test/spec.json#/$defs/numbers")
 	r.Register("sum", rpc.Method{Params: numbers, Handler: sumLike})
 	r.Register("update", rpc.Method{Params: numbers, Notification: true, Handler: sumLike})
 	r.Register("notify_hello", rpc.Method{Params: numbers, Notification: true, Handler: sumLike})

@@ -71,6 +71,12 @@ func (s *state) check(root *node, data []byte) Verdict {
 	return Invalid
 }
 
+// ArrayOnly reports whether the schema's own "type" keyword accepts arrays
+// and not objects.
+func (v *Validator) ArrayOnly() bool {
+	return v != nil && v.root.types&kArray != 0 && v.root.types&kObject == 0
+}
+
 // Exact reports whether the schema uses only supported keywords everywhere
 // reachable, so Check never answers Unknown for well-formed input except
 // for the documented number cases (exponents or fractions longer than

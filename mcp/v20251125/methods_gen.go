@@ -338,7 +338,7 @@ func (UnimplementedMCPServer) NotificationsTasksStatus(context.Context, *TaskSta
 // calls, each validated against its params schema and dispatched to s.
 func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 	r.Register(MethodInitialize, rpc.Method{
-		Params: paramsSchemaInitialize(),
+		Params: paramsSchemaInitialize,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(InitializeRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -348,7 +348,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodNotificationsInitialized, rpc.Method{
-		Params:       paramsSchemaNotificationsInitialized(),
+		Params:       paramsSchemaNotificationsInitialized,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -359,7 +359,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodPing, rpc.Method{
-		Params: paramsSchemaPing(),
+		Params: paramsSchemaPing,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(RequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -369,7 +369,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodToolsList, rpc.Method{
-		Params: paramsSchemaToolsList(),
+		Params: paramsSchemaToolsList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -379,7 +379,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodToolsCall, rpc.Method{
-		Params: paramsSchemaToolsCall(),
+		Params: paramsSchemaToolsCall,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CallToolRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -389,7 +389,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesList, rpc.Method{
-		Params: paramsSchemaResourcesList(),
+		Params: paramsSchemaResourcesList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -399,7 +399,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesTemplatesList, rpc.Method{
-		Params: paramsSchemaResourcesTemplatesList(),
+		Params: paramsSchemaResourcesTemplatesList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -409,7 +409,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesRead, rpc.Method{
-		Params: paramsSchemaResourcesRead(),
+		Params: paramsSchemaResourcesRead,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ReadResourceRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -419,7 +419,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesSubscribe, rpc.Method{
-		Params: paramsSchemaResourcesSubscribe(),
+		Params: paramsSchemaResourcesSubscribe,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(SubscribeRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -429,7 +429,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesUnsubscribe, rpc.Method{
-		Params: paramsSchemaResourcesUnsubscribe(),
+		Params: paramsSchemaResourcesUnsubscribe,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(UnsubscribeRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -439,7 +439,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodPromptsList, rpc.Method{
-		Params: paramsSchemaPromptsList(),
+		Params: paramsSchemaPromptsList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -449,7 +449,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodPromptsGet, rpc.Method{
-		Params: paramsSchemaPromptsGet(),
+		Params: paramsSchemaPromptsGet,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(GetPromptRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -459,7 +459,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodCompletionComplete, rpc.Method{
-		Params: paramsSchemaCompletionComplete(),
+		Params: paramsSchemaCompletionComplete,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CompleteRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -469,7 +469,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodLoggingSetLevel, rpc.Method{
-		Params: paramsSchemaLoggingSetLevel(),
+		Params: paramsSchemaLoggingSetLevel,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(SetLevelRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -479,7 +479,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodTasksGet, rpc.Method{
-		Params: paramsSchemaTasksGet(),
+		Params: paramsSchemaTasksGet,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(GetTaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -489,7 +489,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodTasksResult, rpc.Method{
-		Params: paramsSchemaTasksResult(),
+		Params: paramsSchemaTasksResult,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(GetTaskPayloadRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -499,7 +499,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodTasksList, rpc.Method{
-		Params: paramsSchemaTasksList(),
+		Params: paramsSchemaTasksList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -509,7 +509,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodTasksCancel, rpc.Method{
-		Params: paramsSchemaTasksCancel(),
+		Params: paramsSchemaTasksCancel,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelTaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -519,7 +519,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodNotificationsCancelled, rpc.Method{
-		Params:       paramsSchemaNotificationsCancelled(),
+		Params:       paramsSchemaNotificationsCancelled,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelledNotificationParams)
@@ -530,7 +530,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodNotificationsProgress, rpc.Method{
-		Params:       paramsSchemaNotificationsProgress(),
+		Params:       paramsSchemaNotificationsProgress,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ProgressNotificationParams)
@@ -541,7 +541,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodNotificationsRootsListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsRootsListChanged(),
+		Params:       paramsSchemaNotificationsRootsListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -552,7 +552,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodNotificationsTasksStatus, rpc.Method{
-		Params:       paramsSchemaNotificationsTasksStatus(),
+		Params:       paramsSchemaNotificationsTasksStatus,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(TaskStatusNotificationParams)
@@ -1065,7 +1065,7 @@ func (UnimplementedMCPCallbacks) NotificationsTasksStatus(context.Context, *Task
 // and dispatched to c.
 func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 	r.Register(MethodPing, rpc.Method{
-		Params: paramsSchemaPing(),
+		Params: paramsSchemaPing,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(RequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1075,7 +1075,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodSamplingCreateMessage, rpc.Method{
-		Params: paramsSchemaSamplingCreateMessage(),
+		Params: paramsSchemaSamplingCreateMessage,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CreateMessageRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1085,7 +1085,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodElicitationCreate, rpc.Method{
-		Params: paramsSchemaElicitationCreate(),
+		Params: paramsSchemaElicitationCreate,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ElicitRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1095,7 +1095,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodRootsList, rpc.Method{
-		Params: paramsSchemaRootsList(),
+		Params: paramsSchemaRootsList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(RequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1105,7 +1105,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodTasksGet, rpc.Method{
-		Params: paramsSchemaTasksGet(),
+		Params: paramsSchemaTasksGet,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(GetTaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1115,7 +1115,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodTasksResult, rpc.Method{
-		Params: paramsSchemaTasksResult(),
+		Params: paramsSchemaTasksResult,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(GetTaskPayloadRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1125,7 +1125,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodTasksList, rpc.Method{
-		Params: paramsSchemaTasksList(),
+		Params: paramsSchemaTasksList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1135,7 +1135,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodTasksCancel, rpc.Method{
-		Params: paramsSchemaTasksCancel(),
+		Params: paramsSchemaTasksCancel,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelTaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -1145,7 +1145,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsCancelled, rpc.Method{
-		Params:       paramsSchemaNotificationsCancelled(),
+		Params:       paramsSchemaNotificationsCancelled,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelledNotificationParams)
@@ -1156,7 +1156,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsProgress, rpc.Method{
-		Params:       paramsSchemaNotificationsProgress(),
+		Params:       paramsSchemaNotificationsProgress,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ProgressNotificationParams)
@@ -1167,7 +1167,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsMessage, rpc.Method{
-		Params:       paramsSchemaNotificationsMessage(),
+		Params:       paramsSchemaNotificationsMessage,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(LoggingMessageNotificationParams)
@@ -1178,7 +1178,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsToolsListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsToolsListChanged(),
+		Params:       paramsSchemaNotificationsToolsListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -1189,7 +1189,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsPromptsListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsPromptsListChanged(),
+		Params:       paramsSchemaNotificationsPromptsListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -1200,7 +1200,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsResourcesListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsResourcesListChanged(),
+		Params:       paramsSchemaNotificationsResourcesListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -1211,7 +1211,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsResourcesUpdated, rpc.Method{
-		Params:       paramsSchemaNotificationsResourcesUpdated(),
+		Params:       paramsSchemaNotificationsResourcesUpdated,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ResourceUpdatedNotificationParams)
@@ -1222,7 +1222,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsElicitationComplete, rpc.Method{
-		Params:       paramsSchemaNotificationsElicitationComplete(),
+		Params:       paramsSchemaNotificationsElicitationComplete,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ElicitationCompleteNotificationParams)
@@ -1233,7 +1233,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsTasksStatus, rpc.Method{
-		Params:       paramsSchemaNotificationsTasksStatus(),
+		Params:       paramsSchemaNotificationsTasksStatus,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(TaskStatusNotificationParams)

@@ -286,7 +286,7 @@ func (UnimplementedMCPServer) NotificationsCancelled(context.Context, *Cancelled
 // calls, each validated against its params schema and dispatched to s.
 func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 	r.Register(MethodServerDiscover, rpc.Method{
-		Params: paramsSchemaServerDiscover(),
+		Params: paramsSchemaServerDiscover,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(RequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -296,7 +296,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodToolsList, rpc.Method{
-		Params: paramsSchemaToolsList(),
+		Params: paramsSchemaToolsList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -306,7 +306,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodToolsCall, rpc.Method{
-		Params: paramsSchemaToolsCall(),
+		Params: paramsSchemaToolsCall,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CallToolRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -316,7 +316,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesList, rpc.Method{
-		Params: paramsSchemaResourcesList(),
+		Params: paramsSchemaResourcesList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -326,7 +326,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesTemplatesList, rpc.Method{
-		Params: paramsSchemaResourcesTemplatesList(),
+		Params: paramsSchemaResourcesTemplatesList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -336,7 +336,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodResourcesRead, rpc.Method{
-		Params: paramsSchemaResourcesRead(),
+		Params: paramsSchemaResourcesRead,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ReadResourceRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -346,7 +346,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodPromptsList, rpc.Method{
-		Params: paramsSchemaPromptsList(),
+		Params: paramsSchemaPromptsList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PaginatedRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -356,7 +356,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodPromptsGet, rpc.Method{
-		Params: paramsSchemaPromptsGet(),
+		Params: paramsSchemaPromptsGet,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(GetPromptRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -366,7 +366,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodCompletionComplete, rpc.Method{
-		Params: paramsSchemaCompletionComplete(),
+		Params: paramsSchemaCompletionComplete,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CompleteRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -376,7 +376,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodSubscriptionsListen, rpc.Method{
-		Params: paramsSchemaSubscriptionsListen(),
+		Params: paramsSchemaSubscriptionsListen,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(SubscriptionsListenRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -386,7 +386,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodNotificationsCancelled, rpc.Method{
-		Params:       paramsSchemaNotificationsCancelled(),
+		Params:       paramsSchemaNotificationsCancelled,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelledNotificationParams)
@@ -713,7 +713,7 @@ func (UnimplementedMCPCallbacks) NotificationsResourcesUpdated(context.Context, 
 // and dispatched to c.
 func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 	r.Register(MethodNotificationsCancelled, rpc.Method{
-		Params:       paramsSchemaNotificationsCancelled(),
+		Params:       paramsSchemaNotificationsCancelled,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelledNotificationParams)
@@ -724,7 +724,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsProgress, rpc.Method{
-		Params:       paramsSchemaNotificationsProgress(),
+		Params:       paramsSchemaNotificationsProgress,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ProgressNotificationParams)
@@ -735,7 +735,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsMessage, rpc.Method{
-		Params:       paramsSchemaNotificationsMessage(),
+		Params:       paramsSchemaNotificationsMessage,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(LoggingMessageNotificationParams)
@@ -746,7 +746,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsSubscriptionsAcknowledged, rpc.Method{
-		Params:       paramsSchemaNotificationsSubscriptionsAcknowledged(),
+		Params:       paramsSchemaNotificationsSubscriptionsAcknowledged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(SubscriptionsAcknowledgedNotificationParams)
@@ -757,7 +757,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsToolsListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsToolsListChanged(),
+		Params:       paramsSchemaNotificationsToolsListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -768,7 +768,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsPromptsListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsPromptsListChanged(),
+		Params:       paramsSchemaNotificationsPromptsListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -779,7 +779,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsResourcesListChanged, rpc.Method{
-		Params:       paramsSchemaNotificationsResourcesListChanged(),
+		Params:       paramsSchemaNotificationsResourcesListChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotificationParams)
@@ -790,7 +790,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodNotificationsResourcesUpdated, rpc.Method{
-		Params:       paramsSchemaNotificationsResourcesUpdated(),
+		Params:       paramsSchemaNotificationsResourcesUpdated,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ResourceUpdatedNotificationParams)

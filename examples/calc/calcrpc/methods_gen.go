@@ -104,13 +104,13 @@ func (UnimplementedCalcServer) NotifyMe(context.Context, json.RawMessage) error 
 // validated against its params schema and dispatched to s.
 func RegisterCalcServer(r *rpc.Router, s CalcServer) {
 	r.Register(MethodEcho, rpc.Method{
-		Params: paramsSchemaEcho(),
+		Params: paramsSchemaEcho,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			return s.Echo(ctx, req.Params)
 		},
 	})
 	r.Register(MethodAdd, rpc.Method{
-		Params:         paramsSchemaAdd(),
+		Params:         paramsSchemaAdd,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"a", "b"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -132,7 +132,7 @@ func RegisterCalcServer(r *rpc.Router, s CalcServer) {
 		},
 	})
 	r.Register(MethodNotifyMe, rpc.Method{
-		Params:       paramsSchemaNotifyMe(),
+		Params:       paramsSchemaNotifyMe,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			return nil, s.NotifyMe(ctx, req.Params)

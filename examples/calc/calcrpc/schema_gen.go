@@ -2,11 +2,7 @@
 
 package calcrpc
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Calc was generated from, verbatim, keyed
 // by their absolute URL.
@@ -69,20 +65,23 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://schemarpc.dev/examples/calc/calc.json#/methods/0/params",
+	"https://schemarpc.dev/examples/calc/calc.json#/$defs/AddParams",
+	"https://schemarpc.dev/examples/calc/calc.json#/methods/4/params",
+))
 
-// paramsSchemaEcho returns the params schema of echo, compiled on first use.
-var paramsSchemaEcho = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/examples/calc/calc.json#/methods/0/params")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x05\xe5\x0f\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\x01a\x03\x01b\x04\x02\x00" +
+	"\x01\x00\x01\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x01\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x01\x02\x05"
 
-// paramsSchemaAdd returns the params schema of add, compiled on first use.
-var paramsSchemaAdd = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/examples/calc/calc.json#/$defs/AddParams")
-})
+// paramsSchemaEcho is the params schema of echo.
+var paramsSchemaEcho = schemaSet.Schema("https://schemarpc.dev/examples/calc/calc.json#/methods/0/params")
 
-// paramsSchemaNotifyMe returns the params schema of notify_me, compiled on
-// first use.
-var paramsSchemaNotifyMe = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/examples/calc/calc.json#/methods/4/params")
-})
+// paramsSchemaAdd is the params schema of add.
+var paramsSchemaAdd = schemaSet.Schema("https://schemarpc.dev/examples/calc/calc.json#/$defs/AddParams")
+
+// paramsSchemaNotifyMe is the params schema of notify_me.
+var paramsSchemaNotifyMe = schemaSet.Schema("https://schemarpc.dev/examples/calc/calc.json#/methods/4/params")

@@ -132,7 +132,7 @@ func (UnimplementedTasksServer) TasksCancel(context.Context, *TaskRequestParams)
 // calls, each validated against its params schema and dispatched to s.
 func RegisterTasksServer(r *rpc.Router, s TasksServer) {
 	r.Register(MethodTasksGet, rpc.Method{
-		Params: paramsSchemaTasksGet(),
+		Params: paramsSchemaTasksGet,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(TaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -142,7 +142,7 @@ func RegisterTasksServer(r *rpc.Router, s TasksServer) {
 		},
 	})
 	r.Register(MethodTasksUpdate, rpc.Method{
-		Params: paramsSchemaTasksUpdate(),
+		Params: paramsSchemaTasksUpdate,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(UpdateTaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -152,7 +152,7 @@ func RegisterTasksServer(r *rpc.Router, s TasksServer) {
 		},
 	})
 	r.Register(MethodTasksCancel, rpc.Method{
-		Params: paramsSchemaTasksCancel(),
+		Params: paramsSchemaTasksCancel,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(TaskRequestParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -255,7 +255,7 @@ func (UnimplementedTasksCallbacks) NotificationsTasks(context.Context, *TaskStat
 // and dispatched to c.
 func RegisterTasksCallbacks(r *rpc.Router, c TasksCallbacks) {
 	r.Register(MethodNotificationsTasks, rpc.Method{
-		Params:       paramsSchemaNotificationsTasks(),
+		Params:       paramsSchemaNotificationsTasks,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(TaskStatusNotificationParams)

@@ -39,7 +39,7 @@ func (UnimplementedShopServer) Order(context.Context, *Order) (*Receipt, error) 
 // validated against its params schema and dispatched to s.
 func RegisterShopServer(r *rpc.Router, s ShopServer) {
 	r.Register(MethodOrder, rpc.Method{
-		Params: paramsSchemaOrder(),
+		Params: paramsSchemaOrder,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Order)
 			if err := req.DecodeParams(params); err != nil {

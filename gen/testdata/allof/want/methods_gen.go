@@ -41,7 +41,7 @@ func (UnimplementedAllOfServer) GetTask(context.Context, *Named) (*GetTaskResult
 // validated against its params schema and dispatched to s.
 func RegisterAllOfServer(r *rpc.Router, s AllOfServer) {
 	r.Register(MethodGetTask, rpc.Method{
-		Params: paramsSchemaGetTask(),
+		Params: paramsSchemaGetTask,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Named)
 			if err := req.DecodeParams(params); err != nil {

@@ -41,7 +41,7 @@ func (UnimplementedShapesServer) Draw(context.Context, *DrawParams) (*NotEmpty, 
 // validated against its params schema and dispatched to s.
 func RegisterShapesServer(r *rpc.Router, s ShapesServer) {
 	r.Register(MethodDraw, rpc.Method{
-		Params:         paramsSchemaDraw(),
+		Params:         paramsSchemaDraw,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"shape"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {

@@ -41,7 +41,7 @@ func (UnimplementedConfigServer) SSEConnect(context.Context, *ConnectParams) (*S
 // validated against its params schema and dispatched to s.
 func RegisterConfigServer(r *rpc.Router, s ConfigServer) {
 	r.Register(MethodSSEConnect, rpc.Method{
-		Params: paramsSchemaSSEConnect(),
+		Params: paramsSchemaSSEConnect,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ConnectParams)
 			if err := req.DecodeParams(params); err != nil {

@@ -42,7 +42,7 @@ func (UnimplementedConstsServer) C(context.Context, *Consts) (json.RawMessage, e
 // validated against its params schema and dispatched to s.
 func RegisterConstsServer(r *rpc.Router, s ConstsServer) {
 	r.Register(MethodC, rpc.Method{
-		Params: paramsSchemaC(),
+		Params: paramsSchemaC,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Consts)
 			if err := req.DecodeParams(params); err != nil {

@@ -42,7 +42,7 @@ func (UnimplementedCyclesServer) Walk(context.Context, *Node) (JSONValue, error)
 // validated against its params schema and dispatched to s.
 func RegisterCyclesServer(r *rpc.Router, s CyclesServer) {
 	r.Register(MethodWalk, rpc.Method{
-		Params: paramsSchemaWalk(),
+		Params: paramsSchemaWalk,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Node)
 			if err := req.DecodeParams(params); err != nil {

@@ -2,11 +2,7 @@
 
 package cycles
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Cycles was generated from, verbatim,
 // keyed by their absolute URL.
@@ -43,9 +39,16 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/cycles/input.json#/$defs/Node",
+))
 
-// paramsSchemaWalk returns the params schema of walk, compiled on first use.
-var paramsSchemaWalk = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/cycles/input.json#/$defs/Node")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x06\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x03\x06byName\x02\bchildren\x04\x06parent\x06\x01\x01\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00" +
+	"\x00\x00\x00 \x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x05\x00\x00\x00\x02\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaWalk is the params schema of walk.
+var paramsSchemaWalk = schemaSet.Schema("https://example.test/cycles/input.json#/$defs/Node")

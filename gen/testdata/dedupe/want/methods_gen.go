@@ -66,7 +66,7 @@ func RegisterChainServer(r *rpc.Router, s ChainServer) {
 		},
 	})
 	r.Register(MethodBlock, rpc.Method{
-		Params:         paramsSchemaBlock(),
+		Params:         paramsSchemaBlock,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"p1"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -78,7 +78,7 @@ func RegisterChainServer(r *rpc.Router, s ChainServer) {
 		},
 	})
 	r.Register(MethodParent, rpc.Method{
-		Params:         paramsSchemaParent(),
+		Params:         paramsSchemaParent,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"p1"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {

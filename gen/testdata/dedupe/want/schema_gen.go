@@ -5,7 +5,6 @@ package dedupe
 import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
 )
 
 // schemaSet holds the schema documents Chain was generated from, verbatim,
@@ -64,15 +63,19 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-}, rpc.WithDefaultDraft(jsonschema.Draft7))
+}, rpc.WithDefaultDraft(jsonschema.Draft7), rpc.WithProgram(schemaProgram,
+	"https://schemarpc.dev/openrpc/input.params.json#/definitions/block",
+	"https://schemarpc.dev/openrpc/input.params.json#/definitions/parent",
+))
 
-// paramsSchemaBlock returns the params schema of block, compiled on first use.
-var paramsSchemaBlock = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/openrpc/input.params.json#/definitions/block")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x06\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x02p1\x02\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x01\x00\x00" +
+	"\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x02p1\x05\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\b\x00" +
+	"\x00\x00\x00\x00\x00\x00\x06\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x01\x04"
 
-// paramsSchemaParent returns the params schema of parent, compiled on first
-// use.
-var paramsSchemaParent = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/openrpc/input.params.json#/definitions/parent")
-})
+// paramsSchemaBlock is the params schema of block.
+var paramsSchemaBlock = schemaSet.Schema("https://schemarpc.dev/openrpc/input.params.json#/definitions/block")
+
+// paramsSchemaParent is the params schema of parent.
+var paramsSchemaParent = schemaSet.Schema("https://schemarpc.dev/openrpc/input.params.json#/definitions/parent")

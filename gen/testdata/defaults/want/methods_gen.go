@@ -42,7 +42,7 @@ func (UnimplementedDefaultsServer) List(context.Context, *ListParams) (json.RawM
 // each validated against its params schema and dispatched to s.
 func RegisterDefaultsServer(r *rpc.Router, s DefaultsServer) {
 	r.Register(MethodList, rpc.Method{
-		Params: paramsSchemaList(),
+		Params: paramsSchemaList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ListParams)
 			if err := req.DecodeParams(params); err != nil {

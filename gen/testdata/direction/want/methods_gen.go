@@ -79,7 +79,7 @@ func (UnimplementedChatServer) Bye(context.Context) error {
 // calls, each validated against its params schema and dispatched to s.
 func RegisterChatServer(r *rpc.Router, s ChatServer) {
 	r.Register(MethodSay, rpc.Method{
-		Params: paramsSchemaSay(),
+		Params: paramsSchemaSay,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Line)
 			if err := req.DecodeParams(params); err != nil {
@@ -98,7 +98,7 @@ func RegisterChatServer(r *rpc.Router, s ChatServer) {
 		},
 	})
 	r.Register(MethodProgress, rpc.Method{
-		Params:       paramsSchemaProgress(),
+		Params:       paramsSchemaProgress,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ProgressParams)
@@ -218,7 +218,7 @@ func RegisterChatCallbacks(r *rpc.Router, c ChatCallbacks) {
 		},
 	})
 	r.Register(MethodProgress, rpc.Method{
-		Params:       paramsSchemaProgress(),
+		Params:       paramsSchemaProgress,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(ProgressParams)
@@ -229,7 +229,7 @@ func RegisterChatCallbacks(r *rpc.Router, c ChatCallbacks) {
 		},
 	})
 	r.Register(MethodAsk, rpc.Method{
-		Params: paramsSchemaAsk(),
+		Params: paramsSchemaAsk,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Line)
 			if err := req.DecodeParams(params); err != nil {
@@ -239,7 +239,7 @@ func RegisterChatCallbacks(r *rpc.Router, c ChatCallbacks) {
 		},
 	})
 	r.Register(MethodHeard, rpc.Method{
-		Params:       paramsSchemaHeard(),
+		Params:       paramsSchemaHeard,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Line)

@@ -2,11 +2,7 @@
 
 package direction
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Chat was generated from, verbatim, keyed
 // by their absolute URL.
@@ -29,25 +25,25 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/direction/input.json#/$defs/Line",
+	"https://example.test/direction/input.json#/methods/2/params",
+))
 
-// paramsSchemaSay returns the params schema of say, compiled on first use.
-var paramsSchemaSay = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/direction/input.json#/$defs/Line")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x04\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x04text\x02\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x04done\x04\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x02\x01\x03"
 
-// paramsSchemaProgress returns the params schema of progress, compiled on first
-// use.
-var paramsSchemaProgress = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/direction/input.json#/methods/2/params")
-})
+// paramsSchemaSay is the params schema of say.
+var paramsSchemaSay = schemaSet.Schema("https://example.test/direction/input.json#/$defs/Line")
 
-// paramsSchemaAsk returns the params schema of ask, compiled on first use.
-var paramsSchemaAsk = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/direction/input.json#/$defs/Line")
-})
+// paramsSchemaProgress is the params schema of progress.
+var paramsSchemaProgress = schemaSet.Schema("https://example.test/direction/input.json#/methods/2/params")
 
-// paramsSchemaHeard returns the params schema of heard, compiled on first use.
-var paramsSchemaHeard = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/direction/input.json#/$defs/Line")
-})
+// paramsSchemaAsk is the params schema of ask.
+var paramsSchemaAsk = schemaSet.Schema("https://example.test/direction/input.json#/$defs/Line")
+
+// paramsSchemaHeard is the params schema of heard.
+var paramsSchemaHeard = schemaSet.Schema("https://example.test/direction/input.json#/$defs/Line")

@@ -51,7 +51,7 @@ func (UnimplementedChainServer) Filter(context.Context, *FilterParams) (bool, er
 // validated against its params schema and dispatched to s.
 func RegisterChainServer(r *rpc.Router, s ChainServer) {
 	r.Register(MethodSend, rpc.Method{
-		Params:         paramsSchemaSend(),
+		Params:         paramsSchemaSend,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"tx"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -63,7 +63,7 @@ func RegisterChainServer(r *rpc.Router, s ChainServer) {
 		},
 	})
 	r.Register(MethodFilter, rpc.Method{
-		Params:         paramsSchemaFilter(),
+		Params:         paramsSchemaFilter,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"f", "topics", "at"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {

@@ -79,7 +79,7 @@ func (UnimplementedDocsServer) Undocumented(context.Context) (json.RawMessage, e
 // validated against its params schema and dispatched to s.
 func RegisterDocsServer(r *rpc.Router, s DocsServer) {
 	r.Register(MethodDescribe, rpc.Method{
-		Params: paramsSchemaDescribe(),
+		Params: paramsSchemaDescribe,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Thing)
 			if err := req.DecodeParams(params); err != nil {

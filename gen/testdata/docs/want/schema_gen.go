@@ -2,20 +2,21 @@
 
 package docs
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Docs was generated from, verbatim, keyed
 // by their absolute URL.
 var schemaSet = rpc.NewSchemaSet(map[string]string{
 	"https://example.test/docs/input.json": "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"$id\": \"https://example.test/docs/input.json\",\n  \"title\": \"Documented service\",\n  \"service\": \"Docs\",\n  \"methods\": [\n    {\n      \"name\": \"describe\",\n      \"description\": \"Describe returns a long description of the thing it is given, which is long enough to need wrapping at about eighty columns, so that the generated doc comment stays readable.\\n\\nA second paragraph follows a blank line.\\n\\nA list survives:\\n- first item\\n- second item, which is also quite long and so must wrap onto a second line when rendered\\n\\nCode keeps its lines:\\n\\n    indented code stays as it is\\n    and so does its second line\",\n      \"params\": {\"$ref\": \"#/$defs/Thing\"},\n      \"result\": {\"type\": \"string\"}\n    },\n    {\"name\": \"old\", \"description\": \"Old is kept for compatibility.\", \"deprecated\": true, \"result\": true},\n    {\"name\": \"undocumented\", \"result\": true}\n  ],\n  \"$defs\": {\n    \"Thing\": {\n      \"description\": \"Thing is a documented object.\",\n      \"type\": \"object\",\n      \"properties\": {\n        \"name\": {\"type\": \"string\", \"description\": \"The name of the thing.\"},\n        \"legacy\": {\"type\": \"string\", \"description\": \"Use name instead.\", \"deprecated\": true},\n        \"plain\": {\"type\": \"string\"},\n        \"weird\": {\"type\": \"string\", \"description\": \"Characters like */ and \\\" and `backticks` are safe in comments.\"}\n      },\n      \"required\": [\"name\"]\n    },\n    \"OldThing\": {\"type\": \"object\", \"deprecated\": true, \"properties\": {\"x\": {\"type\": \"string\"}}},\n    \"Bare\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"string\"}}}\n  }\n}\n",
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/docs/input.json#/$defs/Thing",
+))
 
-// paramsSchemaDescribe returns the params schema of describe, compiled on first
-// use.
-var paramsSchemaDescribe = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/docs/input.json#/$defs/Thing")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x05\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x04\x06legacy\x02\x04name\x03\x05plain\x04\x05weird\x05\x01\x01" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaDescribe is the params schema of describe.
+var paramsSchemaDescribe = schemaSet.Schema("https://example.test/docs/input.json#/$defs/Thing")

@@ -39,7 +39,7 @@ func (UnimplementedEnumsServer) SetRole(context.Context, *SetRoleParams) (Role, 
 // validated against its params schema and dispatched to s.
 func RegisterEnumsServer(r *rpc.Router, s EnumsServer) {
 	r.Register(MethodSetRole, rpc.Method{
-		Params: paramsSchemaSetRole(),
+		Params: paramsSchemaSetRole,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(SetRoleParams)
 			if err := req.DecodeParams(params); err != nil {

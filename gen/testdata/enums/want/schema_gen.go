@@ -2,11 +2,7 @@
 
 package enums
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Enums was generated from, verbatim,
 // keyed by their absolute URL.
@@ -34,10 +30,16 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/enums/input.json#/methods/0/params",
+))
 
-// paramsSchemaSetRole returns the params schema of set_role, compiled on first
-// use.
-var paramsSchemaSetRole = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/enums/input.json#/methods/0/params")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x06\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x03\x04mode\x02\bprotocol\x03\x04role\x05\x01\x02\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x00\x00\x03\x10\x04fast\x10\x04slow\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00" +
+	"\x00\x00\x00\x05\x10\x032.0\x10\b2.1-beta\x10\nref/prompt\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x00\x00\x00\x06\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x04\x10\x04user\x10\tassistant\x10\fsystem_admin\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaSetRole is the params schema of set_role.
+var paramsSchemaSetRole = schemaSet.Schema("https://example.test/enums/input.json#/methods/0/params")

@@ -41,7 +41,7 @@ func (UnimplementedExtrasServer) Put(context.Context, *Open) (*Typed, error) {
 // validated against its params schema and dispatched to s.
 func RegisterExtrasServer(r *rpc.Router, s ExtrasServer) {
 	r.Register(MethodPut, rpc.Method{
-		Params: paramsSchemaPut(),
+		Params: paramsSchemaPut,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Open)
 			if err := req.DecodeParams(params); err != nil {

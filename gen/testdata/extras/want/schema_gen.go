@@ -2,11 +2,7 @@
 
 package extras
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Extras was generated from, verbatim,
 // keyed by their absolute URL.
@@ -44,9 +40,15 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/extras/input.json#/$defs/Open",
+))
 
-// paramsSchemaPut returns the params schema of put, compiled on first use.
-var paramsSchemaPut = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/extras/input.json#/$defs/Open")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x04\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\x04name\x02\x04tags\x03\x02\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00" +
+	"\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00 \x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x04\x00\x00\x00\x02\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaPut is the params schema of put.
+var paramsSchemaPut = schemaSet.Schema("https://example.test/extras/input.json#/$defs/Open")

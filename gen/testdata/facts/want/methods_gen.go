@@ -78,7 +78,7 @@ func RegisterJobsServer(r *rpc.Router, s JobsServer) {
 		},
 	})
 	r.Register(MethodJobsRun, rpc.Method{
-		Params: paramsSchemaJobsRun(),
+		Params: paramsSchemaJobsRun,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(JobsRunParams)
 			if err := req.DecodeParams(params); err != nil {

@@ -2,11 +2,7 @@
 
 package facts
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Jobs was generated from, verbatim, keyed
 // by their absolute URL.
@@ -40,10 +36,14 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/facts/input.json#/methods/1/params",
+))
 
-// paramsSchemaJobsRun returns the params schema of jobs/run, compiled on first
-// use.
-var paramsSchemaJobsRun = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/facts/input.json#/methods/1/params")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x02\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x04name\x02\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaJobsRun is the params schema of jobs/run.
+var paramsSchemaJobsRun = schemaSet.Schema("https://example.test/facts/input.json#/methods/1/params")

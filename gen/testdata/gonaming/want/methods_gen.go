@@ -91,7 +91,7 @@ func RegisterNodeServer(r *rpc.Router, s NodeServer) {
 		},
 	})
 	r.Register(MethodNodeStateDecodeParams, rpc.Method{
-		Params:         paramsSchemaNodeStateDecodeParams(),
+		Params:         paramsSchemaNodeStateDecodeParams,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"raw"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {

@@ -5,7 +5,6 @@ package gonaming
 import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
 )
 
 // schemaSet holds the schema documents Node was generated from, verbatim, keyed
@@ -126,10 +125,15 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-}, rpc.WithDefaultDraft(jsonschema.Draft7))
+}, rpc.WithDefaultDraft(jsonschema.Draft7), rpc.WithProgram(schemaProgram,
+	"https://schemarpc.dev/openrpc/input.params.json#/definitions/Node.StateDecodeParams",
+))
 
-// paramsSchemaNodeStateDecodeParams returns the params schema of
-// Node.StateDecodeParams, compiled on first use.
-var paramsSchemaNodeStateDecodeParams = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/openrpc/input.params.json#/definitions/Node.StateDecodeParams")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x03\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x03raw\x02\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x01\x00" +
+	"\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaNodeStateDecodeParams is the params schema of
+// Node.StateDecodeParams.
+var paramsSchemaNodeStateDecodeParams = schemaSet.Schema("https://schemarpc.dev/openrpc/input.params.json#/definitions/Node.StateDecodeParams")

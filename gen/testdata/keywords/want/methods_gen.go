@@ -43,7 +43,7 @@ func (UnimplementedKeywordsServer) K(context.Context, *Schema) (json.RawMessage,
 // each validated against its params schema and dispatched to s.
 func RegisterKeywordsServer(r *rpc.Router, s KeywordsServer) {
 	r.Register(MethodK, rpc.Method{
-		Params: paramsSchemaK(),
+		Params: paramsSchemaK,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Schema)
 			if err := req.DecodeParams(params); err != nil {

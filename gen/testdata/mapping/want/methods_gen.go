@@ -41,7 +41,7 @@ func (UnimplementedMappingServer) Put(context.Context, *Record) (*Record, error)
 // each validated against its params schema and dispatched to s.
 func RegisterMappingServer(r *rpc.Router, s MappingServer) {
 	r.Register(MethodPut, rpc.Method{
-		Params: paramsSchemaPut(),
+		Params: paramsSchemaPut,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Record)
 			if err := req.DecodeParams(params); err != nil {

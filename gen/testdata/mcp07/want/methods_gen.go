@@ -57,7 +57,7 @@ func (UnimplementedMCPServer) Heartbeat(context.Context, *HeartbeatNotificationP
 // calls, each validated against its params schema and dispatched to s.
 func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 	r.Register(MethodEcho, rpc.Method{
-		Params: paramsSchemaEcho(),
+		Params: paramsSchemaEcho,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if len(req.Params) == 0 {
 				return nil, rpc.InvalidParams("params are required")
@@ -70,7 +70,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodHeartbeat, rpc.Method{
-		Params:       paramsSchemaHeartbeat(),
+		Params:       paramsSchemaHeartbeat,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if len(req.Params) == 0 {
@@ -154,7 +154,7 @@ func (UnimplementedMCPCallbacks) Ping(context.Context, *PingRequestParams) (*Emp
 // and dispatched to c.
 func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 	r.Register(MethodHeartbeat, rpc.Method{
-		Params:       paramsSchemaHeartbeat(),
+		Params:       paramsSchemaHeartbeat,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if len(req.Params) == 0 {
@@ -168,7 +168,7 @@ func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 		},
 	})
 	r.Register(MethodPing, rpc.Method{
-		Params: paramsSchemaPing(),
+		Params: paramsSchemaPing,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PingRequestParams)
 			if err := req.DecodeParams(params); err != nil {

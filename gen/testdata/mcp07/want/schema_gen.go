@@ -2,11 +2,7 @@
 
 package mcp07
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents MCP was generated from, verbatim, keyed
 // by their absolute URL.
@@ -80,20 +76,24 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://schemarpc.dev/mcp/schema.json#/definitions/EchoRequest/properties/params",
+	"https://schemarpc.dev/mcp/schema.json#/definitions/HeartbeatNotification/properties/params",
+	"https://schemarpc.dev/mcp/schema.json#/definitions/PingRequest/properties/params",
+))
 
-// paramsSchemaEcho returns the params schema of echo, compiled on first use.
-var paramsSchemaEcho = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/mcp/schema.json#/definitions/EchoRequest/properties/params")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\a\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\x04text\x02\x05times\x03\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\x10\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x04beat\x05\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x04note\a\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\b\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x01\x04\x06"
 
-// paramsSchemaHeartbeat returns the params schema of notifications/heartbeat,
-// compiled on first use.
-var paramsSchemaHeartbeat = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/mcp/schema.json#/definitions/HeartbeatNotification/properties/params")
-})
+// paramsSchemaEcho is the params schema of echo.
+var paramsSchemaEcho = schemaSet.Schema("https://schemarpc.dev/mcp/schema.json#/definitions/EchoRequest/properties/params")
 
-// paramsSchemaPing returns the params schema of ping, compiled on first use.
-var paramsSchemaPing = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/mcp/schema.json#/definitions/PingRequest/properties/params")
-})
+// paramsSchemaHeartbeat is the params schema of notifications/heartbeat.
+var paramsSchemaHeartbeat = schemaSet.Schema("https://schemarpc.dev/mcp/schema.json#/definitions/HeartbeatNotification/properties/params")
+
+// paramsSchemaPing is the params schema of ping.
+var paramsSchemaPing = schemaSet.Schema("https://schemarpc.dev/mcp/schema.json#/definitions/PingRequest/properties/params")

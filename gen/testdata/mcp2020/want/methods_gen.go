@@ -56,7 +56,7 @@ func (UnimplementedMCPServer) Cancelled(context.Context, *CancelledNotificationP
 // calls, each validated against its params schema and dispatched to s.
 func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 	r.Register(MethodCallTool, rpc.Method{
-		Params: paramsSchemaCallTool(),
+		Params: paramsSchemaCallTool,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if len(req.Params) == 0 {
 				return nil, rpc.InvalidParams("params are required")
@@ -69,7 +69,7 @@ func RegisterMCPServer(r *rpc.Router, s MCPServer) {
 		},
 	})
 	r.Register(MethodCancelled, rpc.Method{
-		Params:       paramsSchemaCancelled(),
+		Params:       paramsSchemaCancelled,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if len(req.Params) == 0 {
@@ -144,7 +144,7 @@ func (UnimplementedMCPCallbacks) Cancelled(context.Context, *CancelledNotificati
 // and dispatched to c.
 func RegisterMCPCallbacks(r *rpc.Router, c MCPCallbacks) {
 	r.Register(MethodCancelled, rpc.Method{
-		Params:       paramsSchemaCancelled(),
+		Params:       paramsSchemaCancelled,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if len(req.Params) == 0 {

@@ -146,7 +146,7 @@ func (UnimplementedStoreServer) Ping(context.Context) error {
 // validated against its params schema and dispatched to s.
 func RegisterStoreServer(r *rpc.Router, s StoreServer) {
 	r.Register(MethodGet, rpc.Method{
-		Params:         paramsSchemaGet(),
+		Params:         paramsSchemaGet,
 		ParamStructure: rpc.ByPosition,
 		ParamNames:     []string{"key", "default"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -158,7 +158,7 @@ func RegisterStoreServer(r *rpc.Router, s StoreServer) {
 		},
 	})
 	r.Register(MethodPut, rpc.Method{
-		Params:         paramsSchemaPut(),
+		Params:         paramsSchemaPut,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"key", "value"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -170,7 +170,7 @@ func RegisterStoreServer(r *rpc.Router, s StoreServer) {
 		},
 	})
 	r.Register(MethodList, rpc.Method{
-		Params: paramsSchemaList(),
+		Params: paramsSchemaList,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			var params map[string]string
 			if err := req.DecodeParams(&params); err != nil {
@@ -208,7 +208,7 @@ func RegisterStoreServer(r *rpc.Router, s StoreServer) {
 		},
 	})
 	r.Register(MethodChanged, rpc.Method{
-		Params:       paramsSchemaChanged(),
+		Params:       paramsSchemaChanged,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Entry)

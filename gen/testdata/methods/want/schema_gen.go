@@ -2,11 +2,7 @@
 
 package methods
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Store was generated from, verbatim,
 // keyed by their absolute URL.
@@ -47,25 +43,27 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.test/methods/input.json#/methods/0/params",
+	"https://example.test/methods/input.json#/$defs/Entry",
+	"https://example.test/methods/input.json#/methods/2/params",
+))
 
-// paramsSchemaGet returns the params schema of get, compiled on first use.
-var paramsSchemaGet = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/methods/input.json#/methods/0/params")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\b\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\adefault\x02\x03key\x03\x01\x01\x00\x01\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00" +
+	"\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\x03ke" +
+	"y\x05\x05value\x06\x02\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x01\x04\a"
 
-// paramsSchemaPut returns the params schema of put, compiled on first use.
-var paramsSchemaPut = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/methods/input.json#/$defs/Entry")
-})
+// paramsSchemaGet is the params schema of get.
+var paramsSchemaGet = schemaSet.Schema("https://example.test/methods/input.json#/methods/0/params")
 
-// paramsSchemaList returns the params schema of list, compiled on first use.
-var paramsSchemaList = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/methods/input.json#/methods/2/params")
-})
+// paramsSchemaPut is the params schema of put.
+var paramsSchemaPut = schemaSet.Schema("https://example.test/methods/input.json#/$defs/Entry")
 
-// paramsSchemaChanged returns the params schema of changed, compiled on first
-// use.
-var paramsSchemaChanged = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.test/methods/input.json#/$defs/Entry")
-})
+// paramsSchemaList is the params schema of list.
+var paramsSchemaList = schemaSet.Schema("https://example.test/methods/input.json#/methods/2/params")
+
+// paramsSchemaChanged is the params schema of changed.
+var paramsSchemaChanged = schemaSet.Schema("https://example.test/methods/input.json#/$defs/Entry")

@@ -80,7 +80,7 @@ func (UnimplementedJSONRPCAPIServer) X2FaVerify(context.Context) (json.RawMessag
 // r, each validated against its params schema and dispatched to s.
 func RegisterJSONRPCAPIServer(r *rpc.Router, s JSONRPCAPIServer) {
 	r.Register(MethodEthGetBalance, rpc.Method{
-		Params: paramsSchemaEthGetBalance(),
+		Params: paramsSchemaEthGetBalance,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(EthGetBalanceParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -90,7 +90,7 @@ func RegisterJSONRPCAPIServer(r *rpc.Router, s JSONRPCAPIServer) {
 		},
 	})
 	r.Register(MethodToolsCall, rpc.Method{
-		Params: paramsSchemaToolsCall(),
+		Params: paramsSchemaToolsCall,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(HTTPRequest)
 			if err := req.DecodeParams(params); err != nil {
@@ -100,7 +100,7 @@ func RegisterJSONRPCAPIServer(r *rpc.Router, s JSONRPCAPIServer) {
 		},
 	})
 	r.Register(MethodCancelRequest, rpc.Method{
-		Params:       paramsSchemaCancelRequest(),
+		Params:       paramsSchemaCancelRequest,
 		Notification: true,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(CancelRequestParams)

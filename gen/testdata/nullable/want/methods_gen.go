@@ -42,7 +42,7 @@ func (UnimplementedNullableServer) Echo(context.Context, *Presence) (*Presence, 
 // each validated against its params schema and dispatched to s.
 func RegisterNullableServer(r *rpc.Router, s NullableServer) {
 	r.Register(MethodEcho, rpc.Method{
-		Params: paramsSchemaEcho(),
+		Params: paramsSchemaEcho,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Presence)
 			if err := req.DecodeParams(params); err != nil {

@@ -51,7 +51,7 @@ func (UnimplementedLookupServer) GetTag(context.Context) (*string, error) {
 // validated against its params schema and dispatched to s.
 func RegisterLookupServer(r *rpc.Router, s LookupServer) {
 	r.Register(MethodGetBlock, rpc.Method{
-		Params:         paramsSchemaGetBlock(),
+		Params:         paramsSchemaGetBlock,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"number"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {

@@ -5,7 +5,6 @@ package nullref
 import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
 )
 
 // schemaSet holds the schema documents Lookup was generated from, verbatim,
@@ -54,10 +53,14 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-}, rpc.WithDefaultDraft(jsonschema.Draft7))
+}, rpc.WithDefaultDraft(jsonschema.Draft7), rpc.WithProgram(schemaProgram,
+	"https://schemarpc.dev/openrpc/input.params.json#/definitions/getBlock",
+))
 
-// paramsSchemaGetBlock returns the params schema of getBlock, compiled on first
-// use.
-var paramsSchemaGetBlock = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://schemarpc.dev/openrpc/input.params.json#/definitions/getBlock")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x03\b\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x06number\x02\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00" +
+	"\x00\x01\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaGetBlock is the params schema of getBlock.
+var paramsSchemaGetBlock = schemaSet.Schema("https://schemarpc.dev/openrpc/input.params.json#/definitions/getBlock")

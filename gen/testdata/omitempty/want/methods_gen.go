@@ -42,7 +42,7 @@ func (UnimplementedCatalogServer) Describe(context.Context, *Item) (*Item, error
 // each validated against its params schema and dispatched to s.
 func RegisterCatalogServer(r *rpc.Router, s CatalogServer) {
 	r.Register(MethodDescribe, rpc.Method{
-		Params: paramsSchemaDescribe(),
+		Params: paramsSchemaDescribe,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Item)
 			if err := req.DecodeParams(params); err != nil {

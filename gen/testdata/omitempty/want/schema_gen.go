@@ -2,11 +2,7 @@
 
 package omitempty
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-	"sync"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Catalog was generated from, verbatim,
 // keyed by their absolute URL.
@@ -33,10 +29,15 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-})
+}, rpc.WithProgram(schemaProgram,
+	"https://example.com/omitempty/input.json#/$defs/Item",
+))
 
-// paramsSchemaDescribe returns the params schema of describe, compiled on first
-// use.
-var paramsSchemaDescribe = sync.OnceValue(func() *jsonschema.Schema {
-	return schemaSet.MustCompile("https://example.com/omitempty/input.json#/$defs/Item")
-})
+// schemaProgram is the params schemas' fast validators, compiled by rpcgen when
+// this file was generated (see rpc.WithProgram).
+const schemaProgram = "fastschema\x01\x05\xe5\x0f\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x04\x05count\x02\x06hidden\x03\x04name\x04\x05title\x05\x01\x02" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xe5\x0f\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01"
+
+// paramsSchemaDescribe is the params schema of describe.
+var paramsSchemaDescribe = schemaSet.Schema("https://example.com/omitempty/input.json#/$defs/Item")

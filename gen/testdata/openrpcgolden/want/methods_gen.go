@@ -103,7 +103,7 @@ func (UnimplementedNotesServer) NotesChanged(context.Context, *NotesChangedParam
 // validated against its params schema and dispatched to s.
 func RegisterNotesServer(r *rpc.Router, s NotesServer) {
 	r.Register(MethodNotesWrite, rpc.Method{
-		Params: paramsSchemaNotesWrite(),
+		Params: paramsSchemaNotesWrite,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(NotesWriteParams)
 			if err := req.DecodeParams(params); err != nil {
@@ -113,7 +113,7 @@ func RegisterNotesServer(r *rpc.Router, s NotesServer) {
 		},
 	})
 	r.Register(MethodNotesRead, rpc.Method{
-		Params:         paramsSchemaNotesRead(),
+		Params:         paramsSchemaNotesRead,
 		ParamStructure: rpc.ByPosition,
 		ParamNames:     []string{"id"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -125,7 +125,7 @@ func RegisterNotesServer(r *rpc.Router, s NotesServer) {
 		},
 	})
 	r.Register(MethodNotesSearch, rpc.Method{
-		Params:         paramsSchemaNotesSearch(),
+		Params:         paramsSchemaNotesSearch,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"text", "limit"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -141,7 +141,7 @@ func RegisterNotesServer(r *rpc.Router, s NotesServer) {
 		},
 	})
 	r.Register(MethodNotesChanged, rpc.Method{
-		Params:         paramsSchemaNotesChanged(),
+		Params:         paramsSchemaNotesChanged,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"id", "kind"},
 		Notification:   true,

@@ -51,7 +51,7 @@ func (UnimplementedPointersServer) Scan(context.Context, *ScanParams) ([]Sightin
 // each validated against its params schema and dispatched to s.
 func RegisterPointersServer(r *rpc.Router, s PointersServer) {
 	r.Register(MethodMove, rpc.Method{
-		Params:         paramsSchemaMove(),
+		Params:         paramsSchemaMove,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"to", "owner", "cargo"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
@@ -63,7 +63,7 @@ func RegisterPointersServer(r *rpc.Router, s PointersServer) {
 		},
 	})
 	r.Register(MethodScan, rpc.Method{
-		Params:         paramsSchemaScan(),
+		Params:         paramsSchemaScan,
 		ParamStructure: rpc.Either,
 		ParamNames:     []string{"area", "label"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {

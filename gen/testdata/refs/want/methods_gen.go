@@ -49,7 +49,7 @@ func (UnimplementedRefsServer) Pick(context.Context, *PickParams) (*Point, error
 // validated against its params schema and dispatched to s.
 func RegisterRefsServer(r *rpc.Router, s RefsServer) {
 	r.Register(MethodDraw, rpc.Method{
-		Params: paramsSchemaDraw(),
+		Params: paramsSchemaDraw,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Canvas)
 			if err := req.DecodeParams(params); err != nil {
@@ -59,7 +59,7 @@ func RegisterRefsServer(r *rpc.Router, s RefsServer) {
 		},
 	})
 	r.Register(MethodPick, rpc.Method{
-		Params: paramsSchemaPick(),
+		Params: paramsSchemaPick,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PickParams)
 			if err := req.DecodeParams(params); err != nil {

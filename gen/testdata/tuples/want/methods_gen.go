@@ -41,7 +41,7 @@ func (UnimplementedTuplesServer) Plot(context.Context, *PlotParams) (*Point, err
 // validated against its params schema and dispatched to s.
 func RegisterTuplesServer(r *rpc.Router, s TuplesServer) {
 	r.Register(MethodPlot, rpc.Method{
-		Params: paramsSchemaPlot(),
+		Params: paramsSchemaPlot,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(PlotParams)
 			if err := req.DecodeParams(params); err != nil {

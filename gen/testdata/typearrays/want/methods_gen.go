@@ -42,7 +42,7 @@ func (UnimplementedTypeArraysServer) T(context.Context, *Holder) (json.RawMessag
 // r, each validated against its params schema and dispatched to s.
 func RegisterTypeArraysServer(r *rpc.Router, s TypeArraysServer) {
 	r.Register(MethodT, rpc.Method{
-		Params: paramsSchemaT(),
+		Params: paramsSchemaT,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Holder)
 			if err := req.DecodeParams(params); err != nil {

@@ -41,7 +41,7 @@ func (UnimplementedUnionsServer) Show(context.Context, *Message) (*Message, erro
 // validated against its params schema and dispatched to s.
 func RegisterUnionsServer(r *rpc.Router, s UnionsServer) {
 	r.Register(MethodShow, rpc.Method{
-		Params: paramsSchemaShow(),
+		Params: paramsSchemaShow,
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			params := new(Message)
 			if err := req.DecodeParams(params); err != nil {
