@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -27,6 +28,9 @@ const (
 	fakeExit      = "exit"      // exits at the first call
 	fakeOldProto  = "oldproto"  // negotiates 2025-06-18
 	fakeHang      = "hang"      // never answers a call
+	fakeMute      = "mute"      // serves HTTP without announcing its address
+	fakeGarbled   = "garbled"   // announces something that is not its address
+	fakeDead      = "dead"      // exits at once over HTTP, announcing nothing
 )
 
 func TestMain(m *testing.M) {
@@ -184,7 +188,23 @@ func fakeHTTP(fault, addr string, stateless bool) int {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /mcp", handler)
-	if err := http.ListenAndServe(addr, mux); err != nil {
+	if fault == fakeDead {
+		fmt.Fprintln(os.Stderr, "fake: dying at start as told")
+		return 4
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake:", err)
+		return 1
+	}
+	switch fault {
+	case fakeMute:
+	case fakeGarbled:
+		fmt.Println("ready")
+	default:
+		fmt.Println(announcePrefix + "http://" + ln.Addr().String() + "/mcp")
+	}
+	if err := http.Serve(ln, mux); err != nil {
 		fmt.Fprintln(os.Stderr, "fake:", err)
 		return 1
 	}
