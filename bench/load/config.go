@@ -123,18 +123,11 @@ func (c Config) configurations() []Configuration {
 
 // validate reports the first setting of c the driver cannot run.
 func (c Config) validate() error {
-	if len(c.Servers) == 0 {
-		return errors.New("no servers")
+	if err := checkServers(c.Servers); err != nil {
+		return err
 	}
-	for i, s := range c.Servers {
-		if s == "" || slices.Contains(c.Servers[:i], s) {
-			return fmt.Errorf("server list %v: empty or repeated name", c.Servers)
-		}
-	}
-	for _, t := range c.Transports {
-		if t != TransportStdio && t != TransportHTTP {
-			return fmt.Errorf("unknown transport %q (want %s or %s)", t, TransportStdio, TransportHTTP)
-		}
+	if err := checkTransports(c.Transports); err != nil {
+		return err
 	}
 	for _, p := range c.Protocols {
 		if err := checkProtocol(p); err != nil {
@@ -153,6 +146,30 @@ func (c Config) validate() error {
 		return errors.New("rounds must be at least 1")
 	}
 	return c.validatePhase()
+}
+
+// checkServers reports a server list the driver cannot run: empty, or with
+// an empty or repeated name.
+func checkServers(servers []string) error {
+	if len(servers) == 0 {
+		return errors.New("no servers")
+	}
+	for i, s := range servers {
+		if s == "" || slices.Contains(servers[:i], s) {
+			return fmt.Errorf("server list %v: empty or repeated name", servers)
+		}
+	}
+	return nil
+}
+
+// checkTransports reports the first transport the driver does not speak.
+func checkTransports(transports []string) error {
+	for _, t := range transports {
+		if t != TransportStdio && t != TransportHTTP {
+			return fmt.Errorf("unknown transport %q (want %s or %s)", t, TransportStdio, TransportHTTP)
+		}
+	}
+	return nil
 }
 
 // validatePhase checks the settings of one measured phase.
@@ -174,11 +191,14 @@ func (c Config) validatePhase() error {
 	return nil
 }
 
-// ours is the server every ratio refers to: schemarpc when it runs,
+// ours is the server every ratio refers to.
+func (c Config) ours() string { return oursOf(c.Servers) }
+
+// oursOf is the server every ratio refers to: schemarpc when it runs,
 // otherwise the first server.
-func (c Config) ours() string {
-	if slices.Contains(c.Servers, ServerOurs) {
+func oursOf(servers []string) string {
+	if slices.Contains(servers, ServerOurs) {
 		return ServerOurs
 	}
-	return c.Servers[0]
+	return servers[0]
 }

@@ -11,6 +11,11 @@
 // interleaved for several rounds and the report gives medians and per-round
 // ratios to the first server ("ours").
 //
+// RunStartup measures the other side: how long each server takes from its
+// spawn to its first tools/call answered, its peak RSS then, and over HTTP
+// what each idle session and each open GET stream adds to its RSS, with
+// the ratios of ours to the best peer and to the limit server.
+//
 // docs/performance.md at the repository root explains the method and how to
-// read the tables; cmd/mcpload is the command line.
+// read the tables; cmd/mcpload and cmd/startload are the command lines.
 package load

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"testing"
 )
 
@@ -27,6 +29,16 @@ const (
 	fakeExit      = "exit"      // exits at the first call
 	fakeOldProto  = "oldproto"  // negotiates 2025-06-18
 	fakeHang      = "hang"      // never answers a call
+	fakeMute      = "mute"      // serves HTTP without announcing its address
+	fakeGarbled   = "garbled"   // announces something that is not its address
+	fakeDead      = "dead"      // exits at once over HTTP, announcing nothing
+
+	fakeStatelessError = "statelesserror" // answers 2026-07-28 calls with a JSON-RPC error
+	fakeHandshakeError = "handshakeerror" // answers 2025-11-25 calls with a JSON-RPC error
+	fakeOneSession     = "onesession"     // refuses every HTTP initialize after the first
+	fakeNoGET          = "noget"          // refuses a GET stream (405)
+	fakeMuteStream     = "mutestream"     // never sends a GET stream's headers
+	fakeOneStream      = "onestream"      // opens the first GET stream, refuses the others (409)
 )
 
 func TestMain(m *testing.M) {
@@ -54,7 +66,8 @@ type fakeRequest struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
-		Name      string `json:"name"`
+		Meta      json.RawMessage `json:"_meta"`
+		Name      string          `json:"name"`
 		Arguments struct {
 			Text string  `json:"text"`
 			A    float64 `json:"a"`
@@ -89,6 +102,10 @@ func (r *fakeRequest) answer(fault string) (reply map[string]any, exit bool) {
 		return nil, true
 	case fakeHang:
 		return nil, false
+	case fakeStatelessError, fakeHandshakeError:
+		if (r.Params.Meta != nil) == (fault == fakeStatelessError) {
+			return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": "fake failure in this era"}}, false
+		}
 	case fakeError:
 		return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": "fake failure"}}, false
 	case fakeWrongID:
@@ -182,9 +199,52 @@ func fakeHTTP(fault, addr string, stateless bool) int {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(data)
 	}
+	var initializes, streams atomic.Int64
+	post := func(w http.ResponseWriter, r *http.Request) {
+		if fault == fakeOneSession && r.Header.Get("Mcp-Session-Id") == "" && !stateless && initializes.Add(1) > 1 {
+			http.Error(w, "no more sessions", http.StatusServiceUnavailable)
+			return
+		}
+		handler(w, r)
+	}
+	stream := func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Session-Id") != session || r.Header.Get("Accept") != "text/event-stream" {
+			http.Error(w, "bad GET", http.StatusBadRequest)
+			return
+		}
+		if fault == fakeOneStream && streams.Add(1) > 1 {
+			http.Error(w, "one stream only", http.StatusConflict)
+			return
+		}
+		if fault != fakeMuteStream {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /mcp", handler)
-	if err := http.ListenAndServe(addr, mux); err != nil {
+	mux.HandleFunc("POST /mcp", post)
+	if fault != fakeNoGET {
+		mux.HandleFunc("GET /mcp", stream)
+	}
+	if fault == fakeDead {
+		fmt.Fprintln(os.Stderr, "fake: dying at start as told")
+		return 4
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake:", err)
+		return 1
+	}
+	switch fault {
+	case fakeMute:
+	case fakeGarbled:
+		fmt.Println("ready")
+	default:
+		fmt.Println(announcePrefix + "http://" + ln.Addr().String() + "/mcp")
+	}
+	if err := http.Serve(ln, mux); err != nil {
 		fmt.Fprintln(os.Stderr, "fake:", err)
 		return 1
 	}

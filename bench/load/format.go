@@ -58,30 +58,57 @@ func (t *table) write(w io.Writer) error {
 	return tw.Flush()
 }
 
-func writeTables(w io.Writer, rep *Report, markdown bool) error {
-	var b strings.Builder
-	heading := func(level int, s string) {
-		if markdown {
-			fmt.Fprintf(&b, "%s %s\n\n", strings.Repeat("#", level+2), s)
+// page writes a report's headings and paragraphs as plain text or
+// markdown, buffered until flush.
+type page struct {
+	w        io.Writer
+	markdown bool
+	b        strings.Builder
+}
+
+// heading adds a heading; level 1 is a report's title.
+func (p *page) heading(level int, s string) {
+	if p.markdown {
+		fmt.Fprintf(&p.b, "%s %s\n\n", strings.Repeat("#", level+2), s)
+	} else {
+		fmt.Fprintf(&p.b, "%s\n\n", s)
+	}
+}
+
+// para adds lines as one paragraph (with hard line breaks in markdown).
+func (p *page) para(lines ...string) {
+	for _, l := range lines {
+		if p.markdown {
+			p.b.WriteString(l + "  \n")
 		} else {
-			fmt.Fprintf(&b, "%s\n\n", s)
+			p.b.WriteString(l + "\n")
 		}
 	}
-	para := func(lines ...string) {
-		for _, l := range lines {
-			if markdown {
-				b.WriteString(l + "  \n")
-			} else {
-				b.WriteString(l + "\n")
-			}
-		}
-		b.WriteString("\n")
-	}
-	flush := func() error {
-		_, err := io.WriteString(w, b.String())
-		b.Reset()
+	p.b.WriteString("\n")
+}
+
+// flush writes what was added since the last flush.
+func (p *page) flush() error {
+	_, err := io.WriteString(p.w, p.b.String())
+	p.b.Reset()
+	return err
+}
+
+// table writes t after what the page holds, then a blank line.
+func (p *page) table(t *table) error {
+	if err := p.flush(); err != nil {
 		return err
 	}
+	if err := t.write(p.w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(p.w, "\n")
+	return err
+}
+
+func writeTables(w io.Writer, rep *Report, markdown bool) error {
+	pg := &page{w: w, markdown: markdown}
+	heading, para, flush := pg.heading, pg.para, pg.flush
 
 	s := rep.Settings
 	heading(1, "mcpload "+rep.Date)

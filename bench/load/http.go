@@ -172,3 +172,18 @@ func runHTTP(ctx context.Context, clients []*httpClient, workers int, next *atom
 	wg.Wait()
 	return phase{wall: time.Since(start), latencies: all}, firstErr
 }
+
+// openStream opens the session's GET stream, on which a server sends
+// messages outside any request, with hc (which must not time out a body
+// that stays open). It returns once the response headers arrive; the
+// caller closes the body to end the stream.
+func (c *httpClient) openStream(ctx context.Context, hc *http.Client) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	setHTTPHeaders(req.Header, c.protocol, "", "", c.session)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Del("Content-Type")
+	return hc.Do(req)
+}

@@ -76,13 +76,10 @@ func (r *runner) measure(ctx context.Context, server string, conf Configuration)
 	defer p.stop()
 
 	// Nothing below may outlive this budget: a server that stops answering
-	// is killed, which ends every read.
+	// is killed, which ends every read. Cancelling the run does the same.
 	budget := 3*r.cfg.CallTimeout + 2*r.cfg.Duration + time.Duration(r.cfg.Sessions)*r.cfg.CallTimeout
-	var timedOut atomic.Bool
-	watchdog := time.AfterFunc(budget, func() { timedOut.Store(true); p.kill() })
-	defer watchdog.Stop()
-	// Cancelling the run ends a blocked stdio read the same way.
-	defer context.AfterFunc(ctx, p.kill)()
+	g := guardProcess(ctx, p, budget)
+	defer g.release()
 
 	var (
 		ph         phase
@@ -97,19 +94,7 @@ func (r *runner) measure(ctx context.Context, server string, conf Configuration)
 		err = fmt.Errorf("no call completed within %v", r.cfg.Duration)
 	}
 	if err != nil {
-		// A server that died mid-phase shows as a broken stream first; give
-		// the exit a moment to be noticed so that the error can say so.
-		select {
-		case <-p.exited:
-		case <-time.After(500 * time.Millisecond):
-		}
-		if timedOut.Load() {
-			return Measurement{}, fmt.Errorf("%w (the server was killed after %v without finishing)", err, budget)
-		}
-		if dead := p.alive(); dead != nil {
-			return Measurement{}, fmt.Errorf("%w (%v)", err, dead)
-		}
-		return Measurement{}, fmt.Errorf("%w%s", err, p.stderr.suffix())
+		return Measurement{}, g.explain(err)
 	}
 	rss, err := PeakRSS(p.pid())
 	if err != nil {

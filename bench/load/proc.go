@@ -64,32 +64,39 @@ func parseStatCPU(data []byte) (int64, error) {
 }
 
 // PeakRSS returns the peak resident set size (VmHWM) of process pid in bytes.
-func PeakRSS(pid int) (int64, error) {
+func PeakRSS(pid int) (int64, error) { return statusBytes(pid, "VmHWM") }
+
+// RSS returns the resident set size (VmRSS) of process pid in bytes.
+func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS") }
+
+// statusBytes reads one "<field>:  <n> kB" line of /proc/<pid>/status.
+func statusBytes(pid int, field string) (int64, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
-	return parseStatusHWM(data)
+	return parseStatusField(data, field)
 }
 
-// parseStatusHWM extracts the "VmHWM:  <n> kB" line of /proc/<pid>/status.
-func parseStatusHWM(data []byte) (int64, error) {
+// parseStatusField extracts the "<field>:  <n> kB" line of the text of
+// /proc/<pid>/status, in bytes.
+func parseStatusField(data []byte, field string) (int64, error) {
 	for line := range strings.SplitSeq(string(data), "\n") {
-		rest, ok := strings.CutPrefix(line, "VmHWM:")
+		rest, ok := strings.CutPrefix(line, field+":")
 		if !ok {
 			continue
 		}
 		fields := strings.Fields(rest)
 		if len(fields) != 2 || fields[1] != "kB" {
-			return 0, fmt.Errorf("proc status: malformed VmHWM line %q", line)
+			return 0, fmt.Errorf("proc status: malformed %s line %q", field, line)
 		}
 		kb, err := strconv.ParseInt(fields[0], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("proc status: VmHWM: %w", err)
+			return 0, fmt.Errorf("proc status: %s: %w", field, err)
 		}
 		return kb * 1024, nil
 	}
-	return 0, errors.New("proc status: no VmHWM line")
+	return 0, fmt.Errorf("proc status: no %s line", field)
 }
 
 // loadAverage returns the 1, 5 and 15 minute load averages from

@@ -51,13 +51,17 @@ func TestParseStatCPURejectsMalformedText(t *testing.T) {
 	}
 }
 
-func TestParseStatusHWMReadsPeakRSSInBytes(t *testing.T) {
-	got, err := parseStatusHWM(readFixture(t, "status"))
+func TestParseStatusFieldReadsPeakAndCurrentRSSInBytes(t *testing.T) {
+	status := readFixture(t, "status")
+	got, err := parseStatusField(status, "VmHWM")
 	require.NoError(t, err)
 	assert.Equal(t, int64(13420*1024), got)
+	got, err = parseStatusField(status, "VmRSS")
+	require.NoError(t, err)
+	assert.Equal(t, int64(12288*1024), got)
 }
 
-func TestParseStatusHWMRejectsMissingOrMalformedLine(t *testing.T) {
+func TestParseStatusFieldRejectsMissingOrMalformedLine(t *testing.T) {
 	tests := []struct {
 		name, data, wantErr string
 	}{
@@ -67,7 +71,7 @@ func TestParseStatusHWMRejectsMissingOrMalformedLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseStatusHWM([]byte(tt.data))
+			_, err := parseStatusField([]byte(tt.data), "VmHWM")
 			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
@@ -80,9 +84,12 @@ func TestCPUTicksAndPeakRSSReadTheLiveProcess(t *testing.T) {
 	pid := os.Getpid()
 	_, err := CPUTicks(pid)
 	assert.NoError(t, err)
-	rss, err := PeakRSS(pid)
+	rss, err := RSS(pid)
+	require.NoError(t, err)
+	peak, err := PeakRSS(pid) // read second: the size may grow in between
 	require.NoError(t, err)
 	assert.Positive(t, rss)
+	assert.GreaterOrEqual(t, peak, rss, "the peak is at least the current size")
 	assert.Positive(t, ClockTicks())
 }
 
@@ -90,6 +97,8 @@ func TestCPUTicksAndPeakRSSFailForAMissingProcess(t *testing.T) {
 	_, err := CPUTicks(-1)
 	assert.Error(t, err)
 	_, err = PeakRSS(-1)
+	assert.Error(t, err)
+	_, err = RSS(-1)
 	assert.Error(t, err)
 }
 

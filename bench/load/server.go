@@ -5,21 +5,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// Bounds on starting and stopping a server process.
-const (
-	startTimeout = 15 * time.Second
-	stopTimeout  = 3 * time.Second
-)
+// startTimeout bounds the wait for a server to listen; a variable so that a
+// test can wait less for a server that never does.
+var startTimeout = 15 * time.Second
+
+// stopTimeout bounds the wait for a server to exit once told to.
+const stopTimeout = 3 * time.Second
 
 // buildServers compiles servers/<name> of the bench module at dir into
 // outDir, one program per name not already in prebuilt, and returns every
@@ -92,23 +96,68 @@ func startStdio(name, program string) (*process, error) {
 	return p, nil
 }
 
-// startHTTP starts program serving Streamable HTTP on a free local port and
-// waits until the port accepts connections.
+// announcePrefix starts the line a benchmark server writes on stdout once
+// it listens over HTTP (bench/servers/internal/serve.Announce); the rest of
+// the line is its endpoint's URL.
+const announcePrefix = "listening on "
+
+// startHTTP starts program serving Streamable HTTP on a port the kernel
+// chooses (-http 127.0.0.1:0) and waits for the line in which it announces
+// its URL: no port can be taken in between, and the wait ends the moment
+// the server listens.
 func startHTTP(name, program string, stateless bool) (*process, error) {
-	addr, err := freeLocalAddr()
-	if err != nil {
-		return nil, err
-	}
-	args := []string{"-http", addr}
+	args := []string{"-http", "127.0.0.1:0"}
 	if stateless {
 		args = append(args, "-stateless")
 	}
-	p, err := startListening(name, program, addr, args...)
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	p.url = "http://" + addr + "/mcp"
-	return p, nil
+	p := &process{name: name, outR: outR}
+	p.cmd = exec.Command(program, args...)
+	p.cmd.Stdout = outW
+	err = p.start()
+	outW.Close() // the child holds its own copy
+	if err != nil {
+		outR.Close()
+		return nil, err
+	}
+	line := make(chan string, 1)
+	go func() {
+		br := bufio.NewReader(outR)
+		s, _ := br.ReadString('\n')
+		line <- s
+		_, _ = io.Copy(io.Discard, br) // until the server exits or stop closes outR
+	}()
+	timer := time.NewTimer(startTimeout)
+	defer timer.Stop()
+	select {
+	case s := <-line:
+		if p.url, err = parseAnnounce(s); err != nil {
+			p.stop()
+			if dead := p.alive(); dead != nil {
+				return nil, fmt.Errorf("%w (%v)", err, dead)
+			}
+			return nil, fmt.Errorf("server %s: %w%s", name, err, p.stderr.suffix())
+		}
+		return p, nil
+	case <-timer.C:
+		p.stop()
+		return nil, fmt.Errorf("server %s did not announce its address within %v%s", name, startTimeout, p.stderr.suffix())
+	}
+}
+
+// parseAnnounce returns the URL of a server's announcement line.
+func parseAnnounce(line string) (string, error) {
+	if line == "" {
+		return "", errors.New("ended its output without announcing its address")
+	}
+	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), announcePrefix)
+	if u, err := url.Parse(rest); !ok || err != nil || u.Scheme != "http" || u.Host == "" {
+		return "", fmt.Errorf("announced %q, not %q and its URL", quote([]byte(line)), announcePrefix)
+	}
+	return rest, nil
 }
 
 // startListening starts program with args and waits until addr, where it

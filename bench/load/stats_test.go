@@ -59,3 +59,20 @@ func TestMedianLeavesItsInputUnsorted(t *testing.T) {
 	Median(xs)
 	assert.Equal(t, []float64{3, 1, 2}, xs)
 }
+
+func TestSpreadGivesExtremesQuartilesAndMedian(t *testing.T) {
+	xs := []float64{9, 1, 5, 3, 7, 2, 8, 4, 6}
+	got := spreadOf(xs)
+	assert.Equal(t, Spread{N: 9, Min: 1, Q1: 3, Median: 5, Q3: 7, Max: 9}, got)
+	assert.Equal(t, []float64{9, 1, 5, 3, 7, 2, 8, 4, 6}, xs, "the samples keep their order")
+	assert.Equal(t, Spread{N: 1, Min: 4, Q1: 4, Median: 4, Q3: 4, Max: 4}, spreadOf([]float64{4}))
+	assert.Equal(t, Num(2.5), spreadOf([]float64{3, 2}).Median, "an even count takes the mean of the middle two")
+}
+
+func TestSpreadOfNoSamplesIsMissing(t *testing.T) {
+	s := spreadOf(nil)
+	assert.Zero(t, s.N)
+	for _, n := range []Num{s.Min, s.Q1, s.Median, s.Q3, s.Max} {
+		assert.False(t, n.OK())
+	}
+}

@@ -14,8 +14,8 @@
 package main
 
 import (
-	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs/gosdk"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
-func main() { serve.Main(programs.GoSDK) }
+func main() { serve.Main(gosdk.Program) }

@@ -11,8 +11,8 @@
 package main
 
 import (
-	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs/limit"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
-func main() { serve.Main(programs.Limit) }
+func main() { serve.Main(limit.Program) }

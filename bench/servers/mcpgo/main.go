@@ -10,8 +10,8 @@
 package main
 
 import (
-	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs/mcpgo"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
-func main() { serve.Main(programs.MCPGo) }
+func main() { serve.Main(mcpgo.Program) }

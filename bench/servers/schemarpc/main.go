@@ -9,8 +9,8 @@
 package main
 
 import (
-	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs/schemarpc"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
-func main() { serve.Main(programs.SchemaRPC) }
+func main() { serve.Main(schemarpc.Program) }

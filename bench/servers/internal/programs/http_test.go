@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
+	"github.com/schemarpc/schemarpc/bench/servers/internal/programs/gosdk"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
@@ -140,7 +140,7 @@ func checkCall(t *testing.T, r *reply, id int, text string, sum any) {
 }
 
 func TestEveryProgramServesTheHandshakeEraOverHTTP(t *testing.T) {
-	for _, p := range programs.All {
+	for _, p := range all {
 		t.Run(p.Name, func(t *testing.T) {
 			s := serveProgram(t, p, serve.Flags{HTTP: "127.0.0.1:0"})
 			defer s.shutdown(t)
@@ -163,7 +163,7 @@ func TestEveryProgramServesTheHandshakeEraOverHTTP(t *testing.T) {
 }
 
 func TestEveryProgramServesStatelessRequestsOverHTTP(t *testing.T) {
-	for _, p := range programs.All {
+	for _, p := range all {
 		t.Run(p.Name, func(t *testing.T) {
 			s := serveProgram(t, p, serve.Flags{HTTP: "127.0.0.1:0", Stateless: true})
 			defer s.shutdown(t)
@@ -180,7 +180,7 @@ func TestEveryProgramServesStatelessRequestsOverHTTP(t *testing.T) {
 }
 
 func TestGoSDKRefusesStatelessRequestsWithoutTheStatelessFlag(t *testing.T) {
-	s := serveProgram(t, programs.GoSDK, serve.Flags{HTTP: "127.0.0.1:0"})
+	s := serveProgram(t, gosdk.Program, serve.Flags{HTTP: "127.0.0.1:0"})
 	defer s.shutdown(t)
 	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(callBody("1", "echo", `{"text":"x"}`, statelessMeta)))
 	require.NoError(t, err)

@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/schemarpc/schemarpc/bench/servers/internal/programs"
 	"github.com/schemarpc/schemarpc/bench/servers/internal/serve"
 )
 
@@ -72,7 +71,7 @@ func (s *stdio) end(t *testing.T) {
 }
 
 func TestEveryProgramServesBothErasOverStdio(t *testing.T) {
-	for _, p := range programs.All {
+	for _, p := range all {
 		t.Run(p.Name+"/2025-11-25", func(t *testing.T) {
 			s := serveStdio(t, p)
 			defer s.end(t)

@@ -2,6 +2,11 @@
 // by default, Streamable HTTP at /mcp with -http ADDR, -stateless for a
 // driver that will speak 2026-07-28 over HTTP, and a graceful exit on
 // SIGINT or SIGTERM.
+//
+// Over HTTP a server writes one line on stdout once it listens,
+// "listening on http://HOST:PORT/mcp" (see Announce), so that a driver that
+// passes -http 127.0.0.1:0 learns the port the kernel chose, with no race
+// and no polling.
 package serve
 
 import (
@@ -84,7 +89,7 @@ func Main(p Program) {
 		os.Exit(1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err = Run(ctx, p, f)
+	err = Run(ctx, p, f, os.Stdout)
 	stop()
 	stopProfile()
 	if err != nil {
@@ -114,8 +119,10 @@ func StartProfile(name, dir string) (func(), error) {
 }
 
 // Run serves p as f says until ctx is done (or stdin ends, on stdio). A
-// stop by ctx is not an error.
-func Run(ctx context.Context, p Program, f Flags) error {
+// stop by ctx is not an error. Over HTTP it writes the Announce line to
+// announce once it listens; on stdio, stdout carries the protocol and
+// announce is not used.
+func Run(ctx context.Context, p Program, f Flags, announce io.Writer) error {
 	var err error
 	if f.HTTP == "" {
 		err = p.Stdio(ctx, os.Stdin, nopCloser{os.Stdout})
@@ -124,6 +131,10 @@ func Run(ctx context.Context, p Program, f Flags) error {
 		if ln, err = net.Listen("tcp", f.HTTP); err != nil {
 			return err
 		}
+		if _, err = fmt.Fprintln(announce, Announce(ln.Addr())); err != nil {
+			ln.Close()
+			return fmt.Errorf("announcing the address: %w", err)
+		}
 		err = ServeHTTP(ctx, ln, p, f)
 	}
 	if ctx.Err() != nil {
@@ -131,6 +142,14 @@ func Run(ctx context.Context, p Program, f Flags) error {
 	}
 	return err
 }
+
+// AnnouncePrefix starts the line a server writes once it listens; the rest
+// of the line is the endpoint's URL. bench/load reads it.
+const AnnouncePrefix = "listening on "
+
+// Announce is the line (without its newline) that says a server listens at
+// addr.
+func Announce(addr net.Addr) string { return AnnouncePrefix + "http://" + addr.String() + Path }
 
 // ServeHTTP serves p's handler at Path on ln until ctx is done, then shuts
 // down: sessions ended first, requests in progress given a grace period.

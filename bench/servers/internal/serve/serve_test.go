@@ -1,9 +1,12 @@
 package serve_test
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,7 +55,7 @@ var okProgram = serve.Program{
 }
 
 func TestRunFailsOnAnAddressItCannotListenOn(t *testing.T) {
-	err := serve.Run(context.Background(), okProgram, serve.Flags{HTTP: "256.0.0.1:1"})
+	err := serve.Run(context.Background(), okProgram, serve.Flags{HTTP: "256.0.0.1:1"}, io.Discard)
 	assert.Error(t, err)
 }
 
@@ -60,7 +63,7 @@ func TestRunEndsWithoutErrorWhenStopped(t *testing.T) {
 	for _, f := range []serve.Flags{{}, {HTTP: "127.0.0.1:0"}} {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- serve.Run(ctx, okProgram, f) }()
+		go func() { done <- serve.Run(ctx, okProgram, f, io.Discard) }()
 		time.Sleep(50 * time.Millisecond)
 		cancel()
 		select {
@@ -80,8 +83,9 @@ func TestShutdownEndsTheSessions(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve.Run(ctx, p, serve.Flags{HTTP: "127.0.0.1:0"}) }()
-	time.Sleep(50 * time.Millisecond)
+	announce, announced := io.Pipe()
+	go func() { done <- serve.Run(ctx, p, serve.Flags{HTTP: "127.0.0.1:0"}, announced) }()
+	readAnnounce(t, announce)
 	cancel()
 	require.NoError(t, <-done)
 	select {
@@ -89,4 +93,49 @@ func TestShutdownEndsTheSessions(t *testing.T) {
 	default:
 		t.Fatal("the sessions were not ended")
 	}
+}
+
+// readAnnounce waits for the line a server writes once it listens and
+// returns the URL it names.
+func readAnnounce(t *testing.T, r io.Reader) string {
+	t.Helper()
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- s
+	}()
+	select {
+	case s := <-line:
+		url, ok := strings.CutPrefix(strings.TrimSuffix(s, "\n"), serve.AnnouncePrefix)
+		require.True(t, ok, "the announcement %q starts with %q", s, serve.AnnouncePrefix)
+		return url
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not announce its address")
+		return ""
+	}
+}
+
+func TestRunAnnouncesTheURLItListensAt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	announce, announced := io.Pipe()
+	go func() { done <- serve.Run(ctx, okProgram, serve.Flags{HTTP: "127.0.0.1:0"}, announced) }()
+	url := readAnnounce(t, announce)
+	assert.Regexp(t, `^http://127\.0\.0\.1:[1-9][0-9]*/mcp$`, url)
+	resp, err := http.Get(url)
+	require.NoError(t, err, "the announced URL is served")
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	cancel()
+	require.NoError(t, <-done)
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }
+
+func TestRunFailsWhenItCannotAnnounceItsAddress(t *testing.T) {
+	err := serve.Run(context.Background(), okProgram, serve.Flags{HTTP: "127.0.0.1:0"}, failingWriter{})
+	assert.ErrorContains(t, err, "announcing the address")
 }
