@@ -276,10 +276,7 @@ func (s *Server) connect(t rpc.Transport, id string, extra ...rpc.Option) *Serve
 	ss.conn = rpc.NewConn(newSessionTransport(t, ss), opts...)
 	close(ss.ready)
 	ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session started")
-	go func() {
-		<-ss.conn.Done()
-		ss.closed()
-	}()
+	ss.conn.OnDone(ss.closed)
 	return ss
 }
 

@@ -35,6 +35,7 @@ type Conn struct {
 
 	readDone chan struct{}
 	done     chan struct{}
+	onDone   []func() // run once done is closed; guarded by mu
 
 	onAbandon func(ctx context.Context, id ID, method string)
 	grace     time.Duration
@@ -157,7 +158,14 @@ func (c *Conn) readLoop() {
 	c.eng.pool.stop()
 	c.cancel()
 	c.t.Close()
+	c.mu.Lock()
 	close(c.done)
+	hooks := c.onDone
+	c.onDone = nil
+	c.mu.Unlock()
+	for _, f := range hooks {
+		f()
+	}
 }
 
 // isClosed reports whether the connection was closed or shut down.
@@ -232,6 +240,23 @@ func (c *Conn) Close() error {
 
 // Done is closed when the connection has ended and every handler returned.
 func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// OnDone arranges for f to run once the connection is done (Done is
+// closed), on the goroutine that ended it; at once, on the caller's, if it
+// is done already. It costs no goroutine while the connection lives, which
+// matters for servers holding many idle connections.
+func (c *Conn) OnDone(f func()) {
+	c.mu.Lock()
+	select {
+	case <-c.done:
+		c.mu.Unlock()
+		f()
+		return
+	default:
+	}
+	c.onDone = append(c.onDone, f)
+	c.mu.Unlock()
+}
 
 // Wait blocks until the connection ends and returns why (nil at a clean
 // end of input or after Close).

@@ -5,8 +5,11 @@ import (
 	"time"
 )
 
-// workerIdle is how long an idle worker waits for more work before it exits.
-const workerIdle = 30 * time.Second
+// workerIdle is how long an idle worker waits for more work before it
+// exits: long enough to serve a client's next call on the same grown stack,
+// short enough that an idle connection soon holds no worker (a server may
+// hold thousands).
+const workerIdle = time.Second
 
 // workers runs jobs on reused goroutines. A fresh goroutine starts with a
 // small stack that schema validation grows by copying on every call; a

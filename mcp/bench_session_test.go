@@ -1,0 +1,70 @@
+package mcp_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// BenchmarkIdleHandshakeSession measures what an idle handshake session
+// over Streamable HTTP holds: b.N sessions are opened (initialize, then
+// notifications/initialized) and kept, and the heap and goroutine stacks
+// they hold once idle are reported per session, after a GC. (bench's startload
+// measures the same in RSS, across processes.)
+func BenchmarkIdleHandshakeSession(b *testing.B) {
+	h := mcp.NewStreamableHTTPHandler(benchServer(), nil)
+	b.Cleanup(func() { h.Close() })
+	post := func(body, session string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			r.Header.Set(mcp.HeaderSessionID, session)
+			r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	held := func() (heap, stack uint64) {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc, m.StackInuse
+	}
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`, "")
+	heap0, stack0 := held()
+	goroutines := runtime.NumGoroutine()
+	b.ResetTimer()
+	for range b.N {
+		w := post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`, "")
+		id := w.Header().Get(mcp.HeaderSessionID)
+		if id == "" {
+			b.Fatalf("initialize: %d %s", w.Code, w.Body)
+		}
+		if w := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, id); w.Code != http.StatusAccepted {
+			b.Fatalf("initialized: %d %s", w.Code, w.Body)
+		}
+	}
+	b.StopTimer()
+	// Idle: a session's worker exits after a second without work. Wait
+	// for that (bounded), so what is left is what an idle session holds.
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine()-goroutines > b.N && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if os.Getenv("DUMPG") != "" {
+		pprof.Lookup("goroutine").WriteTo(os.Stdout, 1)
+	}
+	heap, stack := held()
+	b.ReportMetric(float64(heap+stack-heap0-stack0)/float64(b.N), "B/session")
+	b.ReportMetric(float64(stack-stack0)/float64(b.N), "stackB/session")
+	b.ReportMetric(float64(runtime.NumGoroutine()-goroutines)/float64(b.N), "goroutines/session")
+}
