@@ -643,14 +643,16 @@ func (h *StreamableHTTPHandler) register(sess *httpSession) (*httpSession, error
 	return sess, nil
 }
 
-// connOptions are the rpc options of a session's connection that depend
-// on the handler: with other replicas, request ids of its own far from
-// theirs.
+// connOptions are the rpc options of a session's connection over HTTP:
+// every frame is pushed to it by the POST that carried it, so no goroutine
+// reads (an idle session holds none); with other replicas, request ids of
+// its own far from theirs.
 func (h *StreamableHTTPHandler) connOptions() []rpc.Option {
-	if h.rep == nil {
-		return nil
+	opts := []rpc.Option{rpc.WithPushedInput()}
+	if h.rep != nil {
+		opts = append(opts, rpc.WithFirstID(firstID()))
 	}
-	return []rpc.Option{rpc.WithFirstID(firstID())}
+	return opts
 }
 
 // lookup returns the live session with this id, or nil.

@@ -37,7 +37,7 @@ type httpSession struct {
 	h      *StreamableHTTPHandler
 	id     string
 	ss     *ServerSession
-	in     chan inFrame
+	inMu   sync.Mutex // serves delivered frames one at a time, in order
 	closed chan struct{}
 	once   sync.Once
 
@@ -58,9 +58,8 @@ type httpSession struct {
 	replicaState // with HTTPOptions.Sessions
 }
 
-// inFrame is one POST body on its way to the session's read loop (a body
-// without requests: notifications and responses; requests go to start)
-// and the POST it came in.
+// inFrame is one POST body without requests (notifications and
+// responses; requests go to start) and the POST it came in.
 type inFrame struct {
 	msg []byte
 	ctx context.Context // the POST's: its values reach the handlers
@@ -91,7 +90,6 @@ func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
 	s := &httpSession{
 		h:         h,
 		id:        id,
-		in:        make(chan inFrame),
 		closed:    make(chan struct{}),
 		streams:   map[string]*stream{},
 		byRequest: map[string]*stream{},
@@ -100,28 +98,16 @@ func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
 	return s
 }
 
-// Read returns the next POSTed message.
+// Read is never called: every POSTed frame reaches the session's
+// connection through start or deliver (rpc.WithPushedInput), and no
+// goroutine reads. It waits for the session's end, as a transport whose
+// input never comes would.
 func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
-	_, msg, err := s.ReadContext(ctx)
-	return msg, err
-}
-
-// ReadContext returns the next POSTed message with the values its
-// handlers see (rpc.ContextReader): those of the POST's context, the
-// POST itself for rpc.HTTPRequestFromContext, and so what auth.Require
-// put there.
-func (s *httpSession) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	select {
-	case f := <-s.in:
-		var mctx context.Context
-		if f.r != nil {
-			mctx = rpc.WithHTTPRequest(f.ctx, f.r)
-		}
-		return mctx, f.msg, nil
 	case <-s.closed:
-		return nil, nil, io.EOF
+		return nil, io.EOF
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 
@@ -174,16 +160,29 @@ func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg 
 	s.settle(ctx, st, ids, msg)
 }
 
-// deliver hands a POSTed frame to the session.
+// deliver serves a POSTed frame without requests in the caller's
+// goroutine, one frame at a time so that they are served in the order they
+// came: responses go to the server's calls waiting for them, notifications
+// to their handlers. The values of the POST's context reach the handlers
+// (rpc.HTTPRequestFromContext, and so what auth.Require put there).
 func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	select {
-	case s.in <- f:
-		return nil
+	case <-s.ss.ready:
 	case <-s.closed:
 		return errSessionEnded
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	var mctx context.Context
+	if f.r != nil {
+		mctx = rpc.WithHTTPRequest(f.ctx, f.r)
+	}
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	if err := s.ss.conn.ServeFrame(mctx, f.msg, nil); err != nil {
+		return errSessionEnded
+	}
+	return nil
 }
 
 // Write routes one outbound message.
@@ -510,6 +509,11 @@ func (s *httpSession) closeStream(rid string) bool {
 func (s *httpSession) Close() error {
 	s.once.Do(func() {
 		close(s.closed)
+		if s.ss != nil {
+			// The client sends nothing more: the connection ends once the
+			// calls in flight have (rpc.WithPushedInput).
+			s.ss.conn.EndInput(nil)
+		}
 		s.mu.Lock()
 		s.ended = true
 		for _, st := range s.streams {

@@ -33,9 +33,11 @@ type Conn struct {
 	err     error
 	nextID  atomic.Int64
 
-	readDone chan struct{}
-	done     chan struct{}
-	onDone   []func() // run once done is closed; guarded by mu
+	readDone   chan struct{}
+	done       chan struct{}
+	pushed     bool        // WithPushedInput: no read loop
+	inputEnded atomic.Bool // pushed: EndInput ran
+	onDone     []func()    // run once done is closed; guarded by mu
 
 	onAbandon func(ctx context.Context, id ID, method string)
 	grace     time.Duration
@@ -74,6 +76,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
 		grace:     o.grace,
+		pushed:    o.pushed,
 
 		inlineBudget: o.inlineBudget,
 	}
@@ -86,7 +89,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		base = context.WithoutCancel(o.base)
 	}
 	c.ctx, c.cancel = context.WithCancel(context.WithValue(base, connKey{}, c))
-	go c.readLoop()
+	if !c.pushed {
+		go c.readLoop()
+	}
 	return c
 }
 
@@ -148,9 +153,14 @@ func (c *Conn) readLoop() {
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
-	// The peer sends nothing more: calls waiting for its responses fail now,
-	// the peer's own calls in flight still get their answers (and may still
-	// send notifications before them).
+	c.endOfInput(err)
+}
+
+// endOfInput ends the connection once the peer sends nothing more: calls
+// waiting for its responses fail now, the peer's own calls in flight still
+// get their answers (and may still send notifications before them), then
+// everything is released and Done is closed.
+func (c *Conn) endOfInput(err error) {
 	close(c.readDone)
 	c.fail(err)
 	c.drainFor(c.grace)
@@ -235,7 +245,9 @@ func (c *Conn) deliver(r *Response) {
 func (c *Conn) Close() error {
 	c.fail(nil)
 	c.cancel()
-	return c.t.Close()
+	err := c.t.Close()
+	c.EndInput(nil)
+	return err
 }
 
 // Done is closed when the connection has ended and every handler returned.

@@ -64,6 +64,7 @@ type options struct {
 	// WithInlineBudget); <= 0 serves none there.
 	inlineBudget time.Duration
 	firstID      int64 // see WithFirstID
+	pushed       bool  // see WithPushedInput
 
 	allowedHosts   []string // see WithAllowedHosts
 	allowedOrigins []string // see WithAllowedOrigins

@@ -31,6 +31,28 @@ func (c *Conn) StartFrame(mctx context.Context, msg []byte, reply func([]byte)) 
 	return c.serveFrame(mctx, msg, false, reply)
 }
 
+// WithPushedInput says that every message of the peer reaches the
+// connection through [Conn.ServeFrame] or [Conn.StartFrame], never through
+// the transport's Read: NewConn then starts no goroutine to read, so an
+// idle connection costs none (a server holding thousands of idle HTTP
+// sessions holds no goroutine for them). The input ends with
+// [Conn.EndInput], or with Close or Shutdown.
+func WithPushedInput() Option {
+	return func(o *options) { o.pushed = true }
+}
+
+// EndInput tells a connection made [WithPushedInput] that the peer sends
+// nothing more, as a failed Read tells another: calls waiting for the
+// peer's responses fail with err (nil for a clean end), the peer's calls in
+// flight get the shutdown grace period to finish, and then the connection
+// ends (Done). It returns at once. On a connection that reads its
+// transport it does nothing: its input ends when Read fails.
+func (c *Conn) EndInput(err error) {
+	if c.pushed && c.inputEnded.CompareAndSwap(false, true) {
+		go c.endOfInput(err)
+	}
+}
+
 func (c *Conn) serveFrame(mctx context.Context, msg []byte, wait bool, reply func([]byte)) error {
 	if c.isClosed() {
 		return ErrClosed

@@ -45,6 +45,7 @@ func (c *Conn) Shutdown(ctx context.Context) error {
 	c.fail(nil)
 	c.cancel()
 	c.t.Close()
+	c.EndInput(nil)
 	return err
 }
 

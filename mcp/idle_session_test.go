@@ -1,0 +1,54 @@
+package mcp_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// TestAnIdleHTTPSessionHoldsNoGoroutine pins what lets a server hold many
+// idle sessions: once its calls are done and its worker has gone, a
+// handshake session over Streamable HTTP is only memory.
+func TestAnIdleHTTPSessionHoldsNoGoroutine(t *testing.T) {
+	h := mcp.NewStreamableHTTPHandler(benchServer(), &mcp.HTTPOptions{JSONResponse: true})
+	defer h.Close()
+	post := func(body, session string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			r.Header.Set(mcp.HeaderSessionID, session)
+			r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	open := func() string {
+		w := post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "")
+		id := w.Header().Get(mcp.HeaderSessionID)
+		require.NotEmpty(t, id, "initialize: %d %s", w.Code, w.Body)
+		require.Equal(t, http.StatusAccepted, post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, id).Code)
+		w = post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`, id)
+		require.Contains(t, w.Body.String(), `"sum":3`)
+		return id
+	}
+	open() // the handler's own goroutines, if any, start with the first
+	settle := func(bound int) {
+		require.Eventually(t, func() bool { return runtime.NumGoroutine() <= bound }, 30*time.Second, 20*time.Millisecond,
+			"goroutines: %d, want at most %d", runtime.NumGoroutine(), bound)
+	}
+	base := runtime.NumGoroutine()
+	for range 50 {
+		open()
+	}
+	// Workers exit after a second idle; then 50 more sessions hold nothing.
+	settle(base)
+}
