@@ -20,8 +20,8 @@ import (
 // bound is how long a test waits for anything.
 const bound = 30 * time.Second
 
-// greeter is an in-process server with a tool that has an output schema,
-// one that breaks it, and one that asks the client for a form.
+// greeter is an in-process server with a tool that has an output schema
+// and one that asks the client for a form.
 func greeter() mcp.ClientTransport {
 	s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, &mcp.ServerOptions{Instructions: "Say hello."})
 	out := json.RawMessage(`{"type":"object","properties":{"greeting":{"type":"string"}},"required":["greeting"]}`)
