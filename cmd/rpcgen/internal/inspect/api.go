@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"mime"
 	"net/http"
@@ -204,8 +205,12 @@ func (in *Inspector) stream(w http.ResponseWriter, r *http.Request) {
 func (in *Inspector) export(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/jsonl")
 	w.Header().Set("Content-Disposition", `attachment; filename="inspect.jsonl"`)
-	in.rec.export(w)
+	in.Export(w)
 }
+
+// Export writes the conversation so far as JSON Lines transcript records,
+// the input of "rpcgen validate" (a message that was not JSON is left out).
+func (in *Inspector) Export(w io.Writer) error { return in.rec.export(w) }
 
 // apiError is how the API reports a failure: the JSON-RPC error the server
 // answered with, or what went wrong before.
