@@ -56,6 +56,25 @@ func everythingStdio(t *testing.T) mcp.ClientTransport {
 	return &mcp.CommandTransport{Command: exec.Command(everythingBinary(t), quietEverything...)}
 }
 
+// everythingHTTP serves examples/everything over Streamable HTTP on a free
+// port and returns a transport to it.
+func everythingHTTP(t *testing.T) mcp.ClientTransport {
+	t.Helper()
+	bin := everythingBinary(t)
+	addr, err := harness.FreeAddr()
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	proc, err := harness.Start(ctx, bin, append([]string{"-http", addr}, quietEverything...)...)
+	require.NoError(t, err)
+	t.Cleanup(proc.Stop)
+	url := "http://" + addr + "/mcp"
+	waitCtx, waitCancel := context.WithTimeout(ctx, bound)
+	defer waitCancel()
+	require.NoError(t, harness.WaitHTTP(waitCtx, proc, url))
+	return &mcp.StreamableHTTPTransport{URL: url}
+}
+
 // plantedPointer is where brokenServer's planted violation is: a log
 // message whose level is no logging level.
 const plantedPointer = "/params/level"
