@@ -46,7 +46,7 @@ func TestToolCallIsCheckedAgainstItsOutputSchema(t *testing.T) {
 		pointers []string
 	}{
 		{"greet", greeter(), nil},
-		{"bad_greet", brokenServer(), []string{"/structuredContent/greeting"}},
+		{"bad_greet", brokenServer(0), []string{"/structuredContent/greeting"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
@@ -81,7 +81,7 @@ func TestCallErrorsComeBackAsTheServerSentThem(t *testing.T) {
 }
 
 func TestEveryMessageIsShownLiveWithTheValidatorsFindings(t *testing.T) {
-	c := pageClient(t, start(t, brokenServer(), "2025-06-18"))
+	c := pageClient(t, start(t, brokenServer(0), "2025-06-18"))
 	ev := c.events()
 	var first inspect.Message
 	require.NoError(t, json.Unmarshal(ev.until(t, func(e event) bool { return e.Type == "message" }).Data, &first))

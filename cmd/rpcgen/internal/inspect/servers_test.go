@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -85,8 +86,9 @@ const greetingSchema = `{"type":"object","properties":{"greeting":{"type":"strin
 
 // brokenServer is a 2025-06-18 server that answers the handshake, lists
 // one tool whose result breaks its output schema, and, once initialized,
-// sends a log message that breaks the protocol's schema at plantedPointer.
-func brokenServer() mcp.ClientTransport {
+// sends flood valid log messages, then one that breaks the protocol's
+// schema at plantedPointer.
+func brokenServer(flood int) mcp.ClientTransport {
 	srv, cli := rpc.NewPipe()
 	go func() {
 		ctx := context.Background()
@@ -104,6 +106,9 @@ func brokenServer() mcp.ClientTransport {
 			case "initialize":
 				srv.Write(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"broken","version":"0.0.1"}}}`))
 			case "notifications/initialized":
+				for i := range flood {
+					srv.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"debug","data":"flood `+strconv.Itoa(i)+`"}}`))
+				}
 				srv.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"loud","data":"planted"}}`))
 			case "tools/list":
 				srv.Write(ctx, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"tools":[{"name":"bad_greet","inputSchema":{"type":"object"},"outputSchema":`+greetingSchema+`}]}}`))
