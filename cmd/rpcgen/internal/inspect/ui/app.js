@@ -27,6 +27,12 @@ function h(tag, attrs, ...children) {
 
 const $ = (id) => document.getElementById(id);
 
+// put replaces el's children with the given ones, leaving out the absent
+// (null, undefined, false), which replaceChildren would show as text.
+function put(el, ...kids) {
+  el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+}
+
 // api calls the inspector; it resolves to the decoded answer and rejects
 // with an Error carrying the server's JSON-RPC error, if any.
 async function api(method, path, body) {
@@ -90,7 +96,7 @@ async function loadSession() {
   $("protocol-version").textContent = session.protocolVersion;
   $("status").textContent = "connected";
   const facts = $("server-info");
-  facts.replaceChildren();
+  put(facts, );
   const fact = (k, v) => { if (v) facts.append(h("dt", {}, k), h("dd", {}, v)); };
   fact("Name", info.name);
   fact("Title", info.title);
@@ -184,7 +190,7 @@ function schemaForm(schema, opts = {}) {
           timer = setTimeout(async () => {
             try {
               const values = await opts.complete(name, input.value, currentValues());
-              list.replaceChildren(...values.map((v) => h("option", { value: v })));
+              put(list, ...values.map((v) => h("option", { value: v })));
             } catch { /* completion is a convenience */ }
           }, 150);
         });
@@ -280,7 +286,7 @@ function findingsList(findings) {
 
 // itemList fills a list of buttons; choose is called with the chosen item.
 function itemList(ul, items, label, sub, choose) {
-  ul.replaceChildren();
+  put(ul, );
   if (!items.length) ul.append(h("li", { class: "hint" }, "none"));
   for (const it of items) {
     const b = h("button", {
@@ -302,7 +308,7 @@ async function loadTools() {
     const { tools } = await api("GET", "/api/tools");
     itemList($("tool-list"), tools, (t) => t.name, (t) => t.title || t.description, showTool);
   } catch (err) {
-    $("tool-list").replaceChildren(h("li", {}, errorBox(err)));
+    put($("tool-list"), h("li", {}, errorBox(err)));
   }
   return pane;
 }
@@ -316,20 +322,20 @@ function showTool(t) {
     onsubmit: async (e) => {
       e.preventDefault();
       let args;
-      try { args = form.value(); } catch (err) { out.replaceChildren(errorBox(err)); return; }
-      out.replaceChildren(h("p", { class: "hint" }, "calling…"));
+      try { args = form.value(); } catch (err) { put(out, errorBox(err)); return; }
+      put(out, h("p", { class: "hint" }, "calling…"));
       call.disabled = true;
       try {
         const r = await api("POST", "/api/tools/call", { name: t.name, arguments: args });
-        out.replaceChildren(callResult(r));
+        put(out, callResult(r));
       } catch (err) {
-        out.replaceChildren(errorBox(err));
+        put(out, errorBox(err));
       } finally {
         call.disabled = false;
       }
     },
   }, form, h("div", { class: "actions" }, call));
-  pane.replaceChildren(
+  put(pane, 
     h("h2", {}, t.title || t.name),
     t.description ? h("p", {}, t.description) : null,
     t.annotations ? h("details", {}, h("summary", {}, "Annotations"), h("pre", { class: "json" }, JSON.stringify(t.annotations, null, 2))) : null,
@@ -360,24 +366,24 @@ async function loadResources() {
   try {
     const { resources } = await api("GET", "/api/resources");
     itemList($("resource-list"), resources, (r) => r.name || r.uri, (r) => r.uri, showResource);
-  } catch (err) { $("resource-list").replaceChildren(h("li", {}, errorBox(err))); }
+  } catch (err) { put($("resource-list"), h("li", {}, errorBox(err))); }
   try {
     const { resourceTemplates } = await api("GET", "/api/templates");
     itemList($("template-list"), resourceTemplates, (r) => r.name || r.uriTemplate, (r) => r.uriTemplate, showTemplate);
-  } catch (err) { $("template-list").replaceChildren(h("li", {}, errorBox(err))); }
+  } catch (err) { put($("template-list"), h("li", {}, errorBox(err))); }
 }
 
 async function readInto(out, uri) {
-  out.replaceChildren(h("p", { class: "hint" }, "reading…"));
+  put(out, h("p", { class: "hint" }, "reading…"));
   try {
     const { result } = await api("POST", "/api/resources/read", { uri });
-    out.replaceChildren(...(result.contents || []).map(resourceContents));
-  } catch (err) { out.replaceChildren(errorBox(err)); }
+    put(out, ...(result.contents || []).map(resourceContents));
+  } catch (err) { put(out, errorBox(err)); }
 }
 
 function showResource(r) {
   const out = h("div", { "aria-live": "polite" });
-  $("resource-detail").replaceChildren(
+  put($("resource-detail"), 
     h("h2", {}, r.title || r.name || r.uri), r.description ? h("p", {}, r.description) : null,
     h("p", {}, h("code", {}, r.uri), r.mimeType ? " · " + r.mimeType : ""),
     h("div", { class: "actions" }, h("button", { class: "primary", onclick: () => readInto(out, r.uri) }, "Read")), out);
@@ -410,14 +416,14 @@ function showTemplate(t) {
   } : null;
   const form = schemaForm(schema, { complete });
   const out = h("div", { "aria-live": "polite" });
-  $("resource-detail").replaceChildren(
+  put($("resource-detail"), 
     h("h2", {}, t.title || t.name), t.description ? h("p", {}, t.description) : null,
     h("p", {}, h("code", {}, t.uriTemplate)),
     h("form", {
       onsubmit: (e) => {
         e.preventDefault();
         let v;
-        try { v = form.value(); } catch (err) { out.replaceChildren(errorBox(err)); return; }
+        try { v = form.value(); } catch (err) { put(out, errorBox(err)); return; }
         readInto(out, expand(t.uriTemplate, v));
       },
     }, form, h("div", { class: "actions" }, h("button", { class: "primary", type: "submit" }, "Read"))), out);
@@ -429,7 +435,7 @@ async function loadPrompts() {
   try {
     const { prompts } = await api("GET", "/api/prompts");
     itemList($("prompt-list"), prompts, (p) => p.name, (p) => p.title || p.description, showPrompt);
-  } catch (err) { $("prompt-list").replaceChildren(h("li", {}, errorBox(err))); }
+  } catch (err) { put($("prompt-list"), h("li", {}, errorBox(err))); }
 }
 
 function showPrompt(p) {
@@ -445,19 +451,19 @@ function showPrompt(p) {
   } : null;
   const form = schemaForm(schema, { complete });
   const out = h("div", { "aria-live": "polite" });
-  $("prompt-detail").replaceChildren(
+  put($("prompt-detail"), 
     h("h2", {}, p.title || p.name), p.description ? h("p", {}, p.description) : null,
     h("form", {
       onsubmit: async (e) => {
         e.preventDefault();
         let a;
-        try { a = form.value(); } catch (err) { out.replaceChildren(errorBox(err)); return; }
-        out.replaceChildren(h("p", { class: "hint" }, "getting…"));
+        try { a = form.value(); } catch (err) { put(out, errorBox(err)); return; }
+        put(out, h("p", { class: "hint" }, "getting…"));
         try {
           const { result } = await api("POST", "/api/prompts/get", { name: p.name, arguments: a });
-          out.replaceChildren(result.description ? h("p", {}, result.description) : "",
+          put(out, result.description ? h("p", {}, result.description) : "",
             ...(result.messages || []).map((m) => h("div", { class: "message" }, h("h4", {}, m.role), content(m.content || {}))));
-        } catch (err) { out.replaceChildren(errorBox(err)); }
+        } catch (err) { put(out, errorBox(err)); }
       },
     }, form, h("div", { class: "actions" }, h("button", { class: "primary", type: "submit" }, "Get prompt"))), out);
 }
@@ -728,7 +734,7 @@ function showMessage(m) {
     }
     if (el) el.classList.add("bad");
   }
-  pane.replaceChildren(
+  put(pane, 
     h("h2", {}, "#" + m.seq + " " + (m.from === "client" ? "client → server" : "server → client")),
     h("p", {}, (m.method || "") + " " + m.kind + " · " + new Date(m.time).toLocaleTimeString()),
     findings.length ? findingsList(findings) : h("p", { class: "hint no-findings" }, "No findings: the message is valid."),
@@ -778,8 +784,8 @@ $("reload-prompts").addEventListener("click", loadPrompts);
     return;
   }
   const caps = session.capabilities || {};
-  if (caps.tools) loadTools(); else $("tool-list").replaceChildren(h("li", { class: "hint" }, "The server offers no tools."));
-  if (caps.resources) loadResources(); else $("resource-list").replaceChildren(h("li", { class: "hint" }, "The server offers no resources."));
-  if (caps.prompts) loadPrompts(); else $("prompt-list").replaceChildren(h("li", { class: "hint" }, "The server offers no prompts."));
+  if (caps.tools) loadTools(); else put($("tool-list"), h("li", { class: "hint" }, "The server offers no tools."));
+  if (caps.resources) loadResources(); else put($("resource-list"), h("li", { class: "hint" }, "The server offers no resources."));
+  if (caps.prompts) loadPrompts(); else put($("prompt-list"), h("li", { class: "hint" }, "The server offers no prompts."));
   document.body.dataset.ready = "true";
 })();
