@@ -41,7 +41,9 @@ negotiated version, as "rpcgen validate" checks them.
 
 With COMMAND, the server is that program, spoken to over stdio. With URL,
 the server is spoken to over Streamable HTTP (either era), falling back to
-the 2024-11-05 HTTP+SSE transport; --sse uses only the latter.
+the 2024-11-05 HTTP+SSE transport; --sse uses only the latter. With
+--oauth the client authorizes through mcp/auth: it prints the URL where you
+sign in and takes the browser's redirect at --oauth-redirect.
 
 The page is served on 127.0.0.1 at a port the system picks; its URL,
 printed on stdout, carries a random token that every request must present.
@@ -70,6 +72,7 @@ type inspectConfig struct {
 	timeout    time.Duration
 	target     []string
 	command    bool // target is a command line, not a URL
+	oauth      inspectOAuth
 }
 
 func parseInspect(args []string, stdout, stderr io.Writer) (cfg inspectConfig, code int, ok bool) {
@@ -91,6 +94,7 @@ func parseInspect(args []string, stdout, stderr io.Writer) (cfg inspectConfig, c
 	fs.BoolVar(&cfg.open, "open", false, "open the page in the default browser")
 	fs.StringVar(&cfg.transcript, "transcript", "", "on exit, write the conversation to `FILE` as JSON Lines transcript records")
 	fs.DurationVar(&cfg.timeout, "connect-timeout", time.Minute, "how long connecting to the server may take")
+	cfg.oauth.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), inspectHelp)
 		fs.PrintDefaults()
@@ -123,11 +127,15 @@ func parseInspect(args []string, stdout, stderr io.Writer) (cfg inspectConfig, c
 	if cfg.timeout <= 0 {
 		return usage("--connect-timeout must be positive")
 	}
+	if why := cfg.oauth.check(cfg.command); why != "" {
+		return usage("%s", why)
+	}
 	return cfg, exitOK, true
 }
 
-// transport is how the client reaches the server the command line names.
-func (cfg inspectConfig) transport() mcp.ClientTransport {
+// transport is how the client reaches the server the command line names;
+// show tells the person where to sign in, with --oauth.
+func (cfg inspectConfig) transport(show func(authURL string)) mcp.ClientTransport {
 	if cfg.command {
 		return &mcp.CommandTransport{Command: exec.Command(cfg.target[0], cfg.target[1:]...)}
 	}
@@ -136,10 +144,14 @@ func (cfg inspectConfig) transport() mcp.ClientTransport {
 		name, value, _ := strings.Cut(kv, ":")
 		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 	}
-	if cfg.sse {
-		return &mcp.SSETransport{URL: cfg.target[0], Header: h}
+	var client *http.Client
+	if cfg.oauth.on {
+		client = cfg.oauth.client(show)
 	}
-	return &mcp.StreamableHTTPTransport{URL: cfg.target[0], Header: h}
+	if cfg.sse {
+		return &mcp.SSETransport{URL: cfg.target[0], Header: h, HTTPClient: client}
+	}
+	return &mcp.StreamableHTTPTransport{URL: cfg.target[0], Header: h, HTTPClient: client}
 }
 
 func runInspect(args []string, stdout, stderr io.Writer) int {
@@ -162,7 +174,14 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	connect, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
 	in, err := inspect.Start(connect, inspect.Config{
-		Transport:        cfg.transport(),
+		Transport: cfg.transport(func(authURL string) {
+			fmt.Fprintf(stdout, "rpcgen inspect: sign in at %s\n", authURL)
+			if cfg.open {
+				if err := openBrowser(authURL); err != nil {
+					fmt.Fprintf(stderr, "rpcgen inspect: opening the browser: %v\n", err)
+				}
+			}
+		}),
 		Target:           strings.Join(cfg.target, " "),
 		ProtocolVersions: versions,
 		Roots:            roots,
