@@ -173,23 +173,21 @@ func (in *Inspector) stream(w http.ResponseWriter, r *http.Request) {
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
 		n, _ = strconv.Atoi(id)
 	}
-	f, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	f.Flush()
+	rc := http.NewResponseController(w)
 	for {
-		list, wake := in.events.since(n)
+		list, from, wake := in.events.since(n)
+		n = from
 		for _, b := range list {
 			n++
 			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", n, b); err != nil {
 				return
 			}
 		}
-		f.Flush()
+		if rc.Flush() != nil {
+			return
+		}
 		select {
 		case <-wake:
 		case <-r.Context().Done():

@@ -1,6 +1,8 @@
 package inspect_test
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/schemarpc/schemarpc/cmd/rpcgen/internal/inspect"
 	"github.com/schemarpc/schemarpc/mcp"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 func TestSessionShowsTheServerAndTheEra(t *testing.T) {
@@ -73,11 +76,29 @@ func TestCallErrorsComeBackAsTheServerSentThem(t *testing.T) {
 	c.json("POST", "/api/prompts/get", `{"name":"none"}`, http.StatusBadGateway, &res)
 	assert.NotZero(t, res.Error.Code)
 
+	c.json("POST", "/api/logging", `{"level":"loudest"}`, http.StatusBadGateway, &res)
+
 	var bad struct{ Message string }
 	c.json("POST", "/api/tools/call", `{"name":`, http.StatusBadRequest, &bad)
 	assert.Contains(t, bad.Message, "request body")
 	c.json("POST", "/api/asks/x", `{}`, http.StatusBadRequest, &bad)
 	assert.Contains(t, bad.Message, "not a number")
+	c.json("POST", "/api/logging", `[`, http.StatusBadRequest, &bad)
+	c.json("POST", "/api/asks/1", `[`, http.StatusBadRequest, &bad)
+	c.json("POST", "/api/prompts/get", `[`, http.StatusBadRequest, &bad)
+}
+
+func TestAListTheServerRefusesIsItsError(t *testing.T) {
+	c := pageClient(t, start(t, brokenServer(0), "2025-06-18"))
+	var res struct{ Error struct{ Code int } }
+	c.json("GET", "/api/prompts", "", http.StatusBadGateway, &res)
+	assert.Equal(t, -32601, res.Error.Code)
+}
+
+func TestLoggingLevelIsSet(t *testing.T) {
+	c := pageClient(t, start(t, everythingStdio(t), "2025-11-25"))
+	var ok struct{}
+	c.json("POST", "/api/logging", `{"level":"debug"}`, http.StatusOK, &ok)
 }
 
 func TestEveryMessageIsShownLiveWithTheValidatorsFindings(t *testing.T) {
@@ -193,4 +214,75 @@ func TestPromptsResourcesTemplatesAndCompletion(t *testing.T) {
 			assert.Equal(t, []string{"paris", "park"}, done.Result.Completion.Values)
 		})
 	}
+}
+
+func TestLiveStreamResumesAfterTheLastEventSeen(t *testing.T) {
+	c := pageClient(t, start(t, greeter(), "2025-11-25"))
+	// initialize, its answer and notifications/initialized are events 1-3.
+	tests := []struct {
+		name   string
+		header string
+		query  string
+		first  string
+	}{
+		{"from the start", "", "", "id: 1"},
+		{"after", "", "?after=2", "id: 3"},
+		{"Last-Event-ID", "1", "", "id: 2"},
+		{"past the end", "", "?after=99", "id: 4"},
+		{"negative", "", "?after=-5", "id: 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest("GET", c.base+"/api/events"+tt.query, nil)
+			require.NoError(t, err)
+			req.Header.Set(inspect.TokenHeader, c.token)
+			if tt.header != "" {
+				req.Header.Set("Last-Event-ID", tt.header)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), bound)
+			defer cancel()
+			resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+			lines := make(chan string, 1)
+			go func() {
+				sc := bufio.NewScanner(resp.Body)
+				for sc.Scan() {
+					if strings.HasPrefix(sc.Text(), "id: ") {
+						lines <- sc.Text()
+						return
+					}
+				}
+			}()
+			if tt.first == "id: 4" {
+				// The next event comes once the stream is open.
+				var list struct{ Tools []mcp.Tool }
+				c.json("GET", "/api/tools", "", http.StatusOK, &list)
+			}
+			select {
+			case got := <-lines:
+				assert.Equal(t, tt.first, got)
+			case <-ctx.Done():
+				t.Fatal("no event")
+			}
+		})
+	}
+}
+
+func TestTheEndOfTheSessionIsShownLive(t *testing.T) {
+	srv, cli := rpc.NewPipe()
+	s := mcp.NewServer(&mcp.Implementation{Name: "short-lived", Version: "1"}, nil)
+	go s.Serve(context.Background(), srv)
+	in := start(t, &mcp.StreamTransport{Transport: cli}, "2025-11-25")
+	ev := pageClient(t, in).events()
+	srv.Close()
+	ev.until(t, func(e event) bool { return e.Type == "closed" })
+	assert.NoError(t, in.Close())
+	assert.NoError(t, in.Close(), "a second Close")
+}
+
+func TestStartNeedsAServer(t *testing.T) {
+	_, err := inspect.Start(context.Background(), inspect.Config{})
+	assert.ErrorContains(t, err, "no server to inspect")
 }

@@ -34,13 +34,12 @@ func (e *events) add(typ string, v any) {
 	e.wake = make(chan struct{})
 }
 
-// since returns the events after the first n, and a channel closed when
-// one more is added.
-func (e *events) since(n int) ([][]byte, <-chan struct{}) {
+// since returns the events after the first n (all of them for a
+// negative n, none for an n past the last), the number of the event
+// before the first returned, and a channel closed when one more is added.
+func (e *events) since(n int) (list [][]byte, from int, wake <-chan struct{}) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if n < 0 || n > len(e.list) {
-		n = len(e.list)
-	}
-	return e.list[n:len(e.list):len(e.list)], e.wake
+	n = min(max(n, 0), len(e.list))
+	return e.list[n:len(e.list):len(e.list)], n, e.wake
 }

@@ -45,6 +45,8 @@ type Inspector struct {
 	srv     *http.Server
 	served  chan struct{} // closed when Serve has returned
 	closing chan struct{} // closed by Close: live streams end
+	close   sync.Once
+	closed  error
 
 	toolsMu sync.Mutex
 	tools   map[string]*mcp.Tool // the tools last listed, by name
@@ -111,14 +113,17 @@ func Start(ctx context.Context, cfg Config) (*Inspector, error) {
 func (in *Inspector) URL() string { return in.url }
 
 // Close ends the live streams, stops serving and closes the session (a
-// spawned server is stopped).
+// spawned server is stopped). Later calls return what the first did.
 func (in *Inspector) Close() error {
-	close(in.closing)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := in.srv.Shutdown(ctx)
-	<-in.served
-	return errors.Join(err, in.session.Close())
+	in.close.Do(func() {
+		close(in.closing)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := in.srv.Shutdown(ctx)
+		<-in.served
+		in.closed = errors.Join(err, in.session.Close())
+	})
+	return in.closed
 }
 
 func (in *Inspector) createMessage(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
