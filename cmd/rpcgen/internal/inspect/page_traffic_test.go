@@ -97,15 +97,17 @@ func TestPageExportsTheJSONLThatRpcgenValidateChecks(t *testing.T) {
 		server func(*testing.T) *inspect.Inspector
 		code   int
 		want   string
+		// result is what the tool's result shows.
+		result string
 	}{
-		{"everything", func(t *testing.T) *inspect.Inspector { return start(t, everythingStdio(t), "2025-11-25") }, 0, "0 findings"},
-		{"broken", func(t *testing.T) *inspect.Inspector { return start(t, brokenServer(0), "2025-06-18") }, 1, plantedPointer},
+		{"everything", func(t *testing.T) *inspect.Inspector { return start(t, everythingStdio(t), "2025-11-25") }, 0, "0 findings", "This is a simple text response"},
+		{"broken", func(t *testing.T) *inspect.Inspector { return start(t, brokenServer(0), "2025-06-18") }, 1, plantedPointer, "Breaks the output schema/structuredContent/greeting"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := open(t, tt.server(t))
 			callTool(t, ctx, firstTool(t, ctx), nil)
-			require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#tool-result > *"))))
+			waitText(t, ctx, "#tool-result", tt.result)
 			// The page's export link, fetched as the browser would.
 			jsonl, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.getElementById("export").href).then(r => r.text())`, chromedp.EvalAwaitPromise))
 			require.NoError(t, err)
