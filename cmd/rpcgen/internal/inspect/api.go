@@ -41,12 +41,17 @@ func (in *Inspector) routes() http.Handler {
 
 // Session is what the page shows of the server and the session.
 type Session struct {
-	Target          string                  `json:"target"`
-	ProtocolVersion string                  `json:"protocolVersion"`
-	Stateless       bool                    `json:"stateless"`
-	ServerInfo      *mcp.Implementation     `json:"serverInfo"`
-	Capabilities    *mcp.ServerCapabilities `json:"capabilities"`
-	Instructions    string                  `json:"instructions,omitempty"`
+	// Target names the server: its command line or URL.
+	Target string `json:"target"`
+	// ProtocolVersion is the version the session agreed on.
+	ProtocolVersion string `json:"protocolVersion"`
+	// Stateless is true in the 2026-07-28 era, false in the handshake one.
+	Stateless bool `json:"stateless"`
+	// ServerInfo, Capabilities and Instructions are what the server said
+	// of itself.
+	ServerInfo   *mcp.Implementation     `json:"serverInfo"`
+	Capabilities *mcp.ServerCapabilities `json:"capabilities"`
+	Instructions string                  `json:"instructions,omitempty"`
 }
 
 func (in *Inspector) sessionInfo(w http.ResponseWriter, r *http.Request) {
@@ -102,6 +107,7 @@ func (in *Inspector) rememberTools(tools []*mcp.Tool) {
 // CallResult is a tool's result, with what is wrong with its structured
 // content by the tool's output schema.
 type CallResult struct {
+	// Result is the tool's result.
 	Result *mcp.CallToolResult `json:"result"`
 	// OutputFindings are where the structured content breaks the output
 	// schema of the tool as last listed.
