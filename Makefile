@@ -9,7 +9,7 @@ BENCHTIME ?= 1s
 FUZZTIME  ?= 2m
 FUZZTIME_SHORT ?= 3s
 
-.PHONY: help generate example test test-short test-go127 lint check-generated bench fuzz fuzz-short conformance-deps conformance interop
+.PHONY: help generate example test test-short test-go127 lint check-generated bench fuzz fuzz-short conformance-deps conformance interop inspect-screenshots
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -88,6 +88,9 @@ fuzz: ## run each fuzz target of every package for FUZZTIME (default 2m); the de
 
 fuzz-short: ## run each fuzz target for FUZZTIME_SHORT (default 3s), the short pass that ends `make test` (about a minute and a half in all)
 	$(call run_fuzz,$(FUZZTIME_SHORT))
+
+inspect-screenshots: ## rewrite docs/inspect/*.png from the rpcgen inspect browser tests (needs chromium)
+	SCHEMARPC_REQUIRE_BROWSER=1 $(GO) test -count=1 -run 'TestPage' ./cmd/rpcgen/internal/inspect -update-screenshots
 
 conformance-deps: ## install the pinned conformance suites (0.1.16 in conformance/, 0.2.0-alpha.12 in conformance/next/), TS SDK, TS everything-server and Node 22 (npm ci) and the Python SDK (conformance/.venv)
 	cd conformance && npm ci --no-audit --no-fund

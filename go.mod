@@ -3,6 +3,7 @@ module github.com/schemarpc/schemarpc
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.15
 	github.com/dave/jennifer v1.7.1
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
@@ -23,6 +24,7 @@ require (
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect

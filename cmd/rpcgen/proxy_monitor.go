@@ -8,7 +8,6 @@ import (
 	"os"
 	"sync"
 
-	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/internal/validate"
 )
 
@@ -103,18 +102,7 @@ func (m *monitor) report(fs []validate.Finding) {
 // writeRecord appends {"from":…,"session":…,"protocolVersion":…,"message":…}
 // to the transcript, the message's bytes as they travelled.
 func (m *monitor) writeRecord(msg []byte, from validate.Direction, session, version string) {
-	b := append(m.record[:0], `{"from":"`...)
-	b = append(b, from.String()...)
-	b = append(b, '"')
-	if session != "" {
-		b = jsonwrite.String(append(b, `,"session":`...), session)
-	}
-	if version != "" {
-		b = jsonwrite.String(append(b, `,"protocolVersion":`...), version)
-	}
-	b = append(b, `,"message":`...)
-	b = append(b, msg...)
-	b = append(b, "}\n"...)
+	b := validate.AppendRecord(m.record[:0], msg, from, session, version)
 	if _, err := m.transcript.Write(b); err != nil && m.err == nil {
 		m.err = fmt.Errorf("writing the transcript: %w", err)
 	}
