@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -22,19 +23,24 @@ import (
 // order of the program's roots.
 var envelopes = []string{"request.json", "notification.json", "response.json", "error-response.json"}
 
-func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: envprogram OUTPUT.go")
-		os.Exit(2)
+func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
+
+// run writes the file named by args and returns the exit code: 2 for a
+// wrong command line, 1 when the file cannot be made.
+func run(args []string, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: envprogram OUTPUT.go")
+		return 2
 	}
 	src, err := render()
 	if err == nil {
-		err = os.WriteFile(os.Args[1], src, 0o644)
+		err = os.WriteFile(args[0], src, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "envprogram:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "envprogram:", err)
+		return 1
 	}
+	return 0
 }
 
 // render compiles the envelopes as the runtime's schema set does (Draft
