@@ -103,6 +103,8 @@ func TestALocationThatDoesNotCompileFailsTheCallNotTheRegistration(t *testing.T)
 	assert.Contains(t, e.Message, "the params schema does not compile: rpc: compiling schema "+progDocURL+"#/$defs/missing")
 	_, err = params.Compile()
 	require.Error(t, err)
+	_, again := params.Compile()
+	assert.Same(t, err, again, "a failure is kept, not compiled again for every call")
 	require.Error(t, params.Validate(map[string]any{}))
 }
 

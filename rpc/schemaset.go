@@ -26,6 +26,7 @@ type SchemaSet struct {
 	draft    *jsonschema.Draft
 	compiler *jsonschema.Compiler // made on first compile
 	cache    map[string]*jsonschema.Schema
+	failed   map[string]error // locations that did not compile
 
 	progText     string
 	progCount    int            // how many roots the program has
@@ -128,6 +129,9 @@ func (s *SchemaSet) Compile(location string) (*jsonschema.Schema, error) {
 	if sch, ok := s.cache[location]; ok {
 		return sch, nil
 	}
+	if err, ok := s.failed[location]; ok {
+		return nil, err // compiling again would fail again, at a cost
+	}
 	if s.compiler == nil {
 		c := jsonschema.NewCompiler()
 		c.DefaultDraft(s.draft)
@@ -136,7 +140,12 @@ func (s *SchemaSet) Compile(location string) (*jsonschema.Schema, error) {
 	}
 	sch, err := s.compiler.Compile(location)
 	if err != nil {
-		return nil, fmt.Errorf("rpc: compiling schema %s: %w", location, err)
+		err = fmt.Errorf("rpc: compiling schema %s: %w", location, err)
+		if s.failed == nil {
+			s.failed = make(map[string]error)
+		}
+		s.failed[location] = err
+		return nil, err
 	}
 	s.cache[location] = sch
 	return sch, nil
