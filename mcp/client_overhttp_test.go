@@ -127,3 +127,31 @@ func TestClientOverStatelessHTTPNotifications(t *testing.T) {
 	srv.CloseSubscriptions()
 	assert.NoError(t, receive(t, done))
 }
+
+// A notification's handler may ask the client and wait for the answer,
+// which comes in another POST: over HTTP the notification must not hold up
+// the session's other input meanwhile.
+func TestANotificationHandlerThatAsksTheClientOverHTTPGetsItsAnswer(t *testing.T) {
+	got := make(chan string, 1)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
+		RootsListChanged: func(ctx context.Context, ss *mcp.ServerSession) {
+			r, err := ss.ListRoots(ctx)
+			if err != nil {
+				got <- "error: " + err.Error()
+				return
+			}
+			got <- r.Roots[len(r.Roots)-1].URI
+		},
+	})
+	url := httpServer(t, srv)
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, handlersOptions(mcp.Version20251125)).Connect(bg(t), &mcp.StreamableHTTPTransport{URL: url})
+	require.NoError(t, err)
+	defer s.Close()
+	require.NoError(t, s.NotifyRootsListChanged(bg(t)))
+	select {
+	case uri := <-got:
+		assert.Equal(t, "file:///b", uri)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the handler never got the client's answer")
+	}
+}

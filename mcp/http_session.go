@@ -160,11 +160,14 @@ func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg 
 	s.settle(ctx, st, ids, msg)
 }
 
-// deliver serves a POSTed frame without requests in the caller's
-// goroutine, one frame at a time so that they are served in the order they
-// came: responses go to the server's calls waiting for them, notifications
-// to their handlers. The values of the POST's context reach the handlers
-// (rpc.HTTPRequestFromContext, and so what auth.Require put there).
+// deliver hands a POSTed frame without requests to the session's
+// connection, one frame at a time so that they start in the order they
+// came: responses go at once to the server's calls waiting for them,
+// notifications start on the connection's workers. It does not wait for a
+// notification's handler, which may itself wait for the client's answer to
+// a request, coming in another POST. The values of the POST's context reach
+// the handlers (rpc.HTTPRequestFromContext, and so what auth.Require put
+// there).
 func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	select {
 	case <-s.ss.ready:
@@ -179,7 +182,7 @@ func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	}
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if err := s.ss.conn.ServeFrame(mctx, f.msg, nil); err != nil {
+	if err := s.ss.conn.StartFrame(mctx, f.msg, nil); err != nil {
 		return errSessionEnded
 	}
 	return nil
