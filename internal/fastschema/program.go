@@ -334,8 +334,10 @@ func Decode(program string) ([]*Validator, error) {
 	d.pos = len(programMagic)
 	n := d.count()
 	nodes := make([]*node, n)
+	slab := make([]node, n) // one allocation for every node
 	for i := range nodes {
-		nodes[i] = &node{index: -1}
+		slab[i].index = -1
+		nodes[i] = &slab[i]
 	}
 	d.nodes = nodes
 	for _, nd := range nodes {
@@ -566,6 +568,9 @@ func (d *decoder) object() *objectRules {
 		for i := range o.patterns {
 			re := d.regexp()
 			o.patterns[i] = patternRule{re: re, gore: re, node: d.node1()}
+			if o.patterns[i].node == nil {
+				d.fail("a pattern without its schema")
+			}
 		}
 	}
 	o.addlFalse = d.bool()
@@ -581,6 +586,11 @@ func (d *decoder) object() *objectRules {
 	}
 	for _, r := range o.required {
 		d.name(o, r)
+	}
+	for _, dep := range o.depSchemas {
+		if dep.node == nil {
+			d.fail("a dependent schema without its schema")
+		}
 	}
 	for _, deps := range [][]depRule{o.depRequired, o.depSchemas} {
 		for _, dep := range deps {

@@ -150,3 +150,26 @@ func BenchmarkDecodeProjectProgram(b *testing.B) {
 		}
 	}
 }
+
+// TestAProgramMissingASchemaItNeedsIsRefused zeroes each byte of a program
+// in turn: where that removes the schema of a pattern or of a dependent
+// schema, Decode says so rather than leave Check a nil node.
+func TestAProgramMissingASchemaItNeedsIsRefused(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"patternProperties": {"^a": {"type": "string"}}}`:                                          "a pattern without its schema",
+		`{"dependentSchemas": {"a": {"required": ["b"]}}}`:                                           "a dependent schema without its schema",
+		`{"properties": {"a": {"type": "string"}}, "dependentSchemas": {"a": {"minProperties": 2}}}`: "a dependent schema without its schema",
+	} {
+		good, err := fastschema.Encode([]*fastschema.Validator{fastschema.Compile(compileDoc(t, doc))})
+		require.NoError(t, err)
+		found := false
+		for pos := len("fastschema\x01"); pos < len(good) && !found; pos++ {
+			b := []byte(good)
+			b[pos] = 0
+			if _, err := fastschema.Decode(string(b)); err != nil && strings.Contains(err.Error(), want) {
+				found = true
+			}
+		}
+		assert.True(t, found, "no zeroed byte of the program of %s gives %q", doc, want)
+	}
+}

@@ -136,6 +136,30 @@ func (n *node) children() []*node {
 	return out
 }
 
+// forInPlace calls f with each node n applies to the very value it checks
+// (those inPlace lists), without making a list.
+func (n *node) forInPlace(f func(*node)) {
+	for _, c := range [...]*node{n.ref, n.not, n.ifN, n.thenN, n.elseN} {
+		if c != nil {
+			f(c)
+		}
+	}
+	for _, l := range [...][]*node{n.allOf, n.anyOf, n.oneOf} {
+		for _, c := range l {
+			if c != nil {
+				f(c)
+			}
+		}
+	}
+	if o := n.obj; o != nil {
+		for _, d := range o.depSchemas {
+			if d.node != nil {
+				f(d.node)
+			}
+		}
+	}
+}
+
 // inPlace appends to out the nodes n applies to the very value it checks.
 func (n *node) inPlace(out []*node) []*node {
 	out = append(out, n.ref, n.not, n.ifN, n.thenN, n.elseN)
@@ -164,17 +188,14 @@ func markInPlaceCycles(all []*node) {
 		index++
 		stack = append(stack, n)
 		n.onStack = true
-		for _, c := range n.inPlace(nil) {
-			if c == nil {
-				continue
-			}
+		n.forInPlace(func(c *node) {
 			if c.index < 0 {
 				visit(c)
 				n.low = min(n.low, c.low)
 			} else if c.onStack {
 				n.low = min(n.low, c.index)
 			}
-		}
+		})
 		if n.low != n.index {
 			return
 		}
@@ -189,11 +210,7 @@ func markInPlaceCycles(all []*node) {
 			}
 		}
 		selfLoop := false
-		for _, c := range n.inPlace(nil) {
-			if c == n {
-				selfLoop = true
-			}
-		}
+		n.forInPlace(func(c *node) { selfLoop = selfLoop || c == n })
 		if len(comp) > 1 || selfLoop {
 			for _, c := range comp {
 				c.unsupported(kAll, "cycle of in-place references")
