@@ -255,6 +255,19 @@ var multiDocCases = []multiDocCase{
 	{name: "location deep in a document", docs: map[string]string{
 		"https://x.test/a.json": `{"$defs":{"x":{"properties":{"y":{"type":"string"}}}}}`,
 	}, location: "https://x.test/a.json#/$defs/x/properties/y", instances: []string{`"s"`, `1`}},
+	{name: "urn base with anchors", docs: map[string]string{
+		"https://x.test/a.json": `{"$id":"urn:example:root","$defs":{"s":{"$anchor":"s","type":"string"}},"properties":{"p":{"$ref":"urn:example:root#s"},"q":{"$ref":"#/$defs/s"}}}`,
+	}, location: "https://x.test/a.json", instances: []string{`{"p":"x","q":"y"}`, `{"p":1}`, `{"q":1}`}},
+	{name: "draft-07 nested $id with relative refs", docs: map[string]string{
+		"https://x.test/dir/a.json": `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{"$id":"../other/x.json","definitions":{"y":{"type":"integer"}},"items":{"$ref":"#/definitions/y"}}},"properties":{"l":{"$ref":"../other/x.json"}}}`,
+	}, location: "https://x.test/dir/a.json", instances: []string{`{"l":[1,2]}`, `{"l":[1.5]}`}},
+	{name: "draft-07 siblings of $ref are compiled but not checked", docs: map[string]string{
+		"https://x.test/a.json": `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"s":{"type":"array"}},"$ref":"#/definitions/s","contains":{"const":1},"propertyNames":{"maxLength":1},"const":[2],"if":true,"then":false}`,
+	}, location: "https://x.test/a.json", instances: []string{`[]`, `[3]`, `{}`}},
+	{name: "ref through documents in a cycle", docs: map[string]string{
+		"https://x.test/a.json": `{"type":"object","properties":{"b":{"$ref":"b.json"}}}`,
+		"https://x.test/b.json": `{"type":"array","items":{"$ref":"a.json"}}`,
+	}, location: "https://x.test/a.json", instances: []string{`{"b":[{"b":[]}]}`, `{"b":[{"b":{}}]}`}},
 	{name: "ref into a place no keyword holds a schema at", docs: map[string]string{
 		"https://x.test/a.json": `{"methods":{"m":{"type":"array"}},"$ref":"#/methods/m"}`,
 	}, location: "https://x.test/a.json", instances: []string{`[]`, `{}`}},
@@ -454,6 +467,20 @@ func TestCompileJSONRefusesMutantsTheLibraryRefuses(t *testing.T) {
 	for _, tc := range refusedCases {
 		docs = append(docs, tc.doc)
 	}
+	// Random schemas too, when the race detector does not make each
+	// library compile ten times slower.
+	randomDocs := 12
+	if raceEnabled {
+		randomDocs = 0
+	}
+	rnd := rand.New(rand.NewPCG(randomSeed, 27))
+	for k := range randomDocs {
+		g := &schemaGen{rnd: rnd, draft7: k%3 == 0}
+		doc, err := json.Marshal(g.root())
+		require.NoError(t, err)
+		docs = append(docs, string(doc))
+	}
+	docs = append(docs, toolInputSchema)
 	tried, bothRefuse, onlyOwnRefuses := 0, 0, map[string]int{}
 	for _, doc := range docs {
 		for _, m := range mutants(t, doc) {
