@@ -13,6 +13,8 @@ import (
 
 // Drafts CompileJSON reads, as the version numbers a node records.
 const (
+	Draft4    = 4
+	Draft6    = 6
 	Draft7    = 7
 	Draft2020 = 2020
 )
@@ -36,13 +38,13 @@ func (e *SchemaError) Error() string {
 // with a fragment: a JSON pointer or an anchor) into a Validator, reading
 // the schema documents docs (document URL → JSON text) without the
 // jsonschema library. A document without "$schema" is read as defaultDraft
-// (Draft2020 or Draft7). $ref resolves within docs only: a URL outside
-// them is an error, never fetched. A schema the library refuses is refused
-// with a *SchemaError naming the keyword at fault; so are drafts 2019-09,
-// 06 and 04, and documents that mix drafts.
+// (Draft2020, Draft7, Draft6 or Draft4). $ref resolves within docs only: a
+// URL outside them is an error, never fetched. A schema the library
+// refuses is refused with a *SchemaError naming the keyword at fault; so
+// are draft 2019-09, custom metaschemas and documents that mix drafts.
 func CompileJSON(docs map[string][]byte, location string, defaultDraft int) (*Validator, error) {
-	if defaultDraft != Draft7 && defaultDraft != Draft2020 {
-		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d or %d)", defaultDraft, Draft2020, Draft7)
+	if subschemaKeywords[defaultDraft] == nil {
+		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d, %d, %d or %d)", defaultDraft, Draft2020, Draft7, Draft6, Draft4)
 	}
 	c := &jsonCompiler{docs: docs, draft: defaultDraft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}}
 	docURL, frag, err := splitRef(location)
@@ -164,8 +166,12 @@ func draftOf(s string) (int, error) {
 		return Draft2020, nil
 	case "json-schema.org/draft-07/schema":
 		return Draft7, nil
-	case "json-schema.org/draft/2019-09/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-04/schema":
-		return 0, fmt.Errorf("$schema %q: only drafts 2020-12 and 07 are supported", s)
+	case "json-schema.org/draft-06/schema":
+		return Draft6, nil
+	case "json-schema.org/draft-04/schema":
+		return Draft4, nil
+	case "json-schema.org/draft/2019-09/schema":
+		return 0, fmt.Errorf("$schema %q: draft 2019-09 is not supported", s)
 	}
 	return 0, fmt.Errorf("$schema %q: custom metaschemas are not supported", s)
 }
@@ -180,6 +186,17 @@ func isMetaschemaURL(u string) bool {
 // (kindOne), an object of schemas (kindMap) or an array of schemas
 // (kindList; "items" is both one and a list in draft 7).
 var subschemaKeywords = map[int]map[string]subKind{
+	Draft4: {
+		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
+		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
+		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
+	},
+	Draft6: {
+		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
+		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
+		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
+		"propertyNames": kindOne, "contains": kindOne,
+	},
 	Draft7: {
 		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
 		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
@@ -194,6 +211,14 @@ var subschemaKeywords = map[int]map[string]subKind{
 		"$defs": kindMap, "dependentSchemas": kindMap, "unevaluatedProperties": kindOne,
 		"unevaluatedItems": kindOne, "contentSchema": kindOne, "prefixItems": kindList,
 	},
+}
+
+// idKeyword returns the keyword that gives a schema its URI in draft.
+func idKeyword(draft int) string {
+	if draft == Draft4 {
+		return "id"
+	}
+	return "$id"
 }
 
 // subKind says how a keyword holds subschemas.
@@ -254,23 +279,24 @@ func (r *jsonRoot) collect(v any, base, ptr string) error {
 	refHides := hasRef && r.draft < Draft2020
 	if ptr != "" {
 		if s, ok := obj["$schema"].(string); ok && !refHides {
-			if _, hasID := obj["$id"]; hasID {
+			if _, hasID := obj[idKeyword(r.draft)]; hasID {
 				if d, err := draftOf(s); err != nil || d != r.draft {
 					return &SchemaError{Location: r.loc(ptr + "/$schema"), Reason: "a resource of another draft inside a document is not supported"}
 				}
 			}
 		}
 	}
-	if id, ok := obj["$id"].(string); ok && !refHides {
+	idKw := idKeyword(r.draft)
+	if id, ok := obj[idKw].(string); ok && !refHides {
 		if idURL, _, _ := strings.Cut(id, "#"); idURL != "" {
 			u, _, err := joinRef(base, idURL)
 			if err != nil {
-				return &SchemaError{Location: r.loc(ptr + "/$id"), Reason: err.Error()}
+				return &SchemaError{Location: r.loc(ptr + "/" + idKw), Reason: err.Error()}
 			}
 			base = u
 			for p, res := range r.resources {
 				if res.id == u && p != ptr {
-					return &SchemaError{Location: r.loc(ptr + "/$id"), Reason: fmt.Sprintf("duplicate $id %q (also at %q)", u, p)}
+					return &SchemaError{Location: r.loc(ptr + "/" + idKw), Reason: fmt.Sprintf("duplicate $id %q (also at %q)", u, p)}
 				}
 			}
 			if ptr == "" {
@@ -289,13 +315,13 @@ func (r *jsonRoot) collect(v any, base, ptr string) error {
 		return nil
 	}
 	if r.draft < Draft2020 && !hasRef {
-		if id, ok := obj["$id"].(string); ok {
+		if id, ok := obj[idKw].(string); ok {
 			_, frag, err := splitRef(id)
 			if err != nil {
-				return &SchemaError{Location: r.loc(ptr + "/$id"), Reason: err.Error()}
+				return &SchemaError{Location: r.loc(ptr + "/" + idKw), Reason: err.Error()}
 			}
 			if frag != "" && !strings.HasPrefix(frag, "/") {
-				if err := addAnchor(frag, "$id"); err != nil {
+				if err := addAnchor(frag, idKw); err != nil {
 					return err
 				}
 			}

@@ -28,6 +28,29 @@ var keywordChecks map[int]map[string]keywordCheck
 
 func init() {
 	keywordChecks = map[int]map[string]keywordCheck{
+		Draft4: {
+			"id": isString, "$schema": isURI, "$ref": isString, "title": isString, "description": isString,
+			"multipleOf": isPositiveNumber, "maximum": isNumber, "exclusiveMaximum": isBool,
+			"minimum": isNumber, "exclusiveMinimum": isBool, "maxLength": isCount, "minLength": isCount,
+			"pattern": isRegexp, "additionalItems": isBoolOrSchema, "items": isSchemaOrList,
+			"maxItems": isCount, "minItems": isCount, "uniqueItems": isBool, "maxProperties": isCount,
+			"minProperties": isCount, "required": isNonEmptyStringSet, "additionalProperties": isBoolOrSchema,
+			"definitions": isSchemaMap, "properties": isSchemaMap, "patternProperties": isPatternMap,
+			"dependencies": isDependencies, "enum": isUniqueList, "type": isType, "allOf": isSchemaList,
+			"anyOf": isSchemaList, "oneOf": isSchemaList, "not": isSchema, "format": isString,
+		},
+		Draft6: {
+			"$id": isURIReference, "$schema": isURI, "$ref": isURIReference,
+			"title": isString, "description": isString, "multipleOf": isPositiveNumber, "maximum": isNumber,
+			"exclusiveMaximum": isNumber, "minimum": isNumber, "exclusiveMinimum": isNumber,
+			"maxLength": isCount, "minLength": isCount, "pattern": isRegexp,
+			"additionalItems": isSchema, "items": isSchemaOrList, "maxItems": isCount, "minItems": isCount,
+			"uniqueItems": isBool, "contains": isSchema, "maxProperties": isCount, "minProperties": isCount,
+			"required": isStringSet, "additionalProperties": isSchema, "definitions": isSchemaMap,
+			"properties": isSchemaMap, "patternProperties": isPatternMap, "dependencies": isDependencies,
+			"propertyNames": isSchema, "enum": isUniqueList, "type": isType, "format": isString,
+			"allOf": isSchemaList, "anyOf": isSchemaList, "oneOf": isSchemaList, "not": isSchema,
+		},
 		Draft7: {
 			"$id": isURIReference, "$schema": isURI, "$ref": isURIReference, "$comment": isString,
 			"title": isString, "description": isString, "readOnly": isBool, "writeOnly": isBool,
@@ -71,8 +94,20 @@ func (r *jsonRoot) checkSchema(v any, ptr string) error {
 	r.checked[ptr] = true
 	switch v := v.(type) {
 	case bool:
+		if r.draft == Draft4 {
+			return &SchemaError{Location: r.loc(ptr), Reason: "a draft-04 schema must be an object"}
+		}
 		return nil
 	case map[string]any:
+		if r.draft == Draft4 {
+			for excl, bound := range map[string]string{"exclusiveMaximum": "maximum", "exclusiveMinimum": "minimum"} {
+				if _, ok := v[excl]; ok {
+					if _, ok := v[bound]; !ok {
+						return &SchemaError{Location: r.loc(ptr + "/" + excl), Reason: "needs " + bound + " beside it"}
+					}
+				}
+			}
+		}
 		checks := keywordChecks[r.draft]
 		for _, kw := range sortedKeys(v) {
 			if check := checks[kw]; check != nil {
@@ -113,6 +148,15 @@ func isSchemaOrList(r *jsonRoot, v any, ptr string) error {
 	return r.checkSchema(v, ptr)
 }
 
+// isBoolOrSchema accepts draft 4's additionalProperties and
+// additionalItems: a boolean or a schema.
+func isBoolOrSchema(r *jsonRoot, v any, ptr string) error {
+	if _, ok := v.(bool); ok {
+		return nil
+	}
+	return r.checkSchema(v, ptr)
+}
+
 func isSchemaMap(r *jsonRoot, v any, ptr string) error {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -147,7 +191,9 @@ func isDependencies(r *jsonRoot, v any, ptr string) error {
 	for _, k := range sortedKeys(m) {
 		at := ptr + "/" + escapeToken(k)
 		var err error
-		if _, isArr := m[k].([]any); isArr {
+		if _, isArr := m[k].([]any); isArr && r.draft == Draft4 {
+			err = isNonEmptyStringSet(r, m[k], at)
+		} else if isArr {
 			err = isStringSet(r, m[k], at)
 		} else {
 			err = r.checkSchema(m[k], at)
@@ -248,6 +294,15 @@ func isUniqueList(r *jsonRoot, v any, ptr string) error {
 		return wrong(r, ptr, "must be a non-empty array")
 	}
 	return distinct(r, arr, ptr)
+}
+
+// isNonEmptyStringSet accepts a non-empty array of distinct strings
+// (draft 4's required).
+func isNonEmptyStringSet(r *jsonRoot, v any, ptr string) error {
+	if arr, ok := v.([]any); ok && len(arr) == 0 {
+		return wrong(r, ptr, "must be a non-empty array of strings")
+	}
+	return isStringSet(r, v, ptr)
 }
 
 // isStringSet accepts an array of distinct strings.

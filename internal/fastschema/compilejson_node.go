@@ -187,6 +187,9 @@ func (c *jsonCompiler) fill(n *node, r *jsonRoot, ptr string, v any) error {
 // draft-07 $ref (those that draft 6 and 7 added): they are never checked,
 // but a reference in them must resolve, and the program is the library's.
 func (c *jsonCompiler) fillBesideRef(n *node, f *schemaFields) error {
+	if f.r.draft < Draft6 {
+		return nil
+	}
 	if v, ok := f.obj["const"]; ok {
 		n.consts = []*constant{newConstant(v)}
 	}
@@ -223,8 +226,11 @@ func (c *jsonCompiler) fillApplicators(n *node, f *schemaFields) error {
 	return c.fillConditional(n, f)
 }
 
-// fillConditional compiles if, then and else.
+// fillConditional compiles if, then and else (draft 7 and later).
 func (c *jsonCompiler) fillConditional(n *node, f *schemaFields) error {
+	if f.r.draft < Draft7 {
+		return nil
+	}
 	var err error
 	if n.ifN, err = f.sub("if"); err != nil || n.ifN == nil {
 		return err
@@ -257,7 +263,7 @@ func (c *jsonCompiler) fillAssertions(n *node, f *schemaFields) {
 			n.types |= kindOfType(s)
 		}
 	}
-	if v, ok := f.obj["const"]; ok {
+	if v, ok := f.obj["const"]; ok && f.r.draft >= Draft6 {
 		n.consts = []*constant{newConstant(v)}
 	}
 	if arr, ok := f.obj["enum"].([]any); ok {
@@ -279,7 +285,17 @@ func (c *jsonCompiler) fillAssertions(n *node, f *schemaFields) {
 		}
 		n.str = st
 	}
-	n.num = newNumberRules(f.rat("minimum"), f.rat("maximum"), f.rat("exclusiveMinimum"), f.rat("exclusiveMaximum"), f.rat("multipleOf"))
+	minimum, maximum := f.rat("minimum"), f.rat("maximum")
+	exclMin, exclMax := f.rat("exclusiveMinimum"), f.rat("exclusiveMaximum")
+	// draft 4: a boolean exclusiveMinimum or exclusiveMaximum makes its
+	// bound exclusive
+	if b, _ := f.obj["exclusiveMinimum"].(bool); b {
+		minimum, exclMin = nil, minimum
+	}
+	if b, _ := f.obj["exclusiveMaximum"].(bool); b {
+		maximum, exclMax = nil, maximum
+	}
+	n.num = newNumberRules(minimum, maximum, exclMin, exclMax, f.rat("multipleOf"))
 }
 
 // fillObject compiles the object keywords.
@@ -289,8 +305,10 @@ func (c *jsonCompiler) fillObject(n *node, f *schemaFields) error {
 	if sp.props, err = f.schemaMap("properties"); err != nil {
 		return err
 	}
-	if sp.propNames, err = f.sub("propertyNames"); err != nil {
-		return err
+	if f.r.draft >= Draft6 {
+		if sp.propNames, err = f.sub("propertyNames"); err != nil {
+			return err
+		}
 	}
 	switch a := f.obj["additionalProperties"].(type) {
 	case bool:
@@ -370,8 +388,10 @@ func (c *jsonCompiler) fillArray(n *node, f *schemaFields) error {
 			return err
 		}
 	}
-	if a.contains, err = f.sub("contains"); err != nil {
-		return err
+	if f.r.draft >= Draft6 {
+		if a.contains, err = f.sub("contains"); err != nil {
+			return err
+		}
 	}
 	if a.contains != nil && f.r.draft >= Draft2020 {
 		if m := f.count("minContains"); m >= 0 {

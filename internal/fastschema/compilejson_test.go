@@ -88,41 +88,58 @@ func TestCompileJSONMatchesCompileOnEachKeywordCase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sch := compileDoc(t, tc.schema)
 			own, err := compileOwn(tc.schema)
-			if strings.Contains(tc.schema, "draft-04") {
-				var se *fastschema.SchemaError
-				require.ErrorAs(t, err, &se)
-				assert.Contains(t, se.Reason, "only drafts 2020-12 and 07")
-				return
-			}
 			require.NoError(t, err)
 			sameAsLibrary(t, sch, fastschema.Compile(sch), own, caseInstances(tc))
 		})
 	}
 }
 
+// relabelled returns the draft-07 document doc as a document of the older
+// drafts too: the same keywords, read by other rules.
+func relabelled(doc string) []string {
+	const d7URL = "http://json-schema.org/draft-07/schema#"
+	if !strings.Contains(doc, d7URL) {
+		return []string{doc}
+	}
+	return []string{doc, strings.Replace(doc, d7URL, "http://json-schema.org/draft-06/schema#", 1),
+		strings.Replace(strings.Replace(doc, d7URL, "http://json-schema.org/draft-04/schema#", 1), `"$id"`, `"id"`, -1)}
+}
+
 func TestCompileJSONMatchesCompileOnRandomSchemas(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(randomSeed, 26))
-	refused := 0
+	refused, tried := 0, 0
 	for k := range randomSchemas {
 		g := &schemaGen{rnd: rnd, draft7: k%3 == 0}
-		doc, err := json.Marshal(g.root())
+		generated, err := json.Marshal(g.root())
 		require.NoError(t, err)
-		sch, libErr := tryCompileDoc(string(doc))
-		own, err := compileOwn(string(doc))
-		if libErr != nil {
-			require.Error(t, err, "the library refuses %s (%v)", doc, libErr)
-			refused++
-			continue
-		}
-		require.NoError(t, err, "schema %s", doc)
 		var instances [][]byte
 		for range 40 {
 			instances = append(instances, encode(rnd, g.value(3)))
 		}
-		sameAsLibrary(t, sch, fastschema.Compile(sch), own, instances)
+		for _, doc := range relabelled(string(generated)) {
+			tried++
+			if compileRandom(t, doc, instances) {
+				refused++
+			}
+		}
 	}
-	t.Logf("%d schemas, %d refused by both", randomSchemas, refused)
+	t.Logf("%d schemas, %d refused by both", tried, refused)
 	require.Positive(t, refused)
+}
+
+// compileRandom compiles doc both ways and compares; it reports whether
+// both refuse it.
+func compileRandom(t *testing.T, doc string, instances [][]byte) bool {
+	t.Helper()
+	sch, libErr := tryCompileDoc(doc)
+	own, err := compileOwn(doc)
+	if libErr != nil {
+		require.Error(t, err, "the library refuses %s (%v)", doc, libErr)
+		return true
+	}
+	require.NoError(t, err, "schema %s", doc)
+	sameAsLibrary(t, sch, fastschema.Compile(sch), own, instances)
+	return false
 }
 
 // projectDocs returns the project's schema documents by URL.
@@ -268,6 +285,12 @@ var multiDocCases = []multiDocCase{
 		"https://x.test/a.json": `{"type":"object","properties":{"b":{"$ref":"b.json"}}}`,
 		"https://x.test/b.json": `{"type":"array","items":{"$ref":"a.json"}}`,
 	}, location: "https://x.test/a.json", instances: []string{`{"b":[{"b":[]}]}`, `{"b":[{"b":{}}]}`}},
+	{name: "draft-04 id anchor and base", docs: map[string]string{
+		"https://x.test/a.json": `{"$schema":"http://json-schema.org/draft-04/schema#","definitions":{"n":{"id":"#num","maximum":3,"exclusiveMaximum":true},"m":{"id":"sub/m.json","type":"array","items":{"$ref":"#/definitions/k"},"definitions":{"k":{"type":"integer"}}}},"properties":{"v":{"$ref":"#num"},"w":{"$ref":"sub/m.json"}}}`,
+	}, location: "https://x.test/a.json", instances: []string{`{"v":2.5,"w":[1]}`, `{"v":3}`, `{"w":[1.5]}`}},
+	{name: "draft-06 keywords", docs: map[string]string{
+		"https://x.test/a.json": `{"$schema":"http://json-schema.org/draft-06/schema#","contains":{"const":1},"propertyNames":{"maxLength":1},"if":false,"format":"email"}`,
+	}, location: "https://x.test/a.json", instances: []string{`[1]`, `[2]`, `{"a":1}`, `{"ab":1}`, `"x@y.test"`}},
 	{name: "ref into a place no keyword holds a schema at", docs: map[string]string{
 		"https://x.test/a.json": `{"methods":{"m":{"type":"array"}},"$ref":"#/methods/m"}`,
 	}, location: "https://x.test/a.json", instances: []string{`[]`, `{}`}},
@@ -343,6 +366,11 @@ var refusedCases = []refusedCase{
 	{"ref to a missing anchor", `{"$ref":"#none"}`, "/$ref"},
 	{"ref to another document", `{"$ref":"other.json"}`, "/$ref"},
 	{"$dynamicRef to nothing", `{"$dynamicRef":"other.json#x"}`, "/$dynamicRef"},
+	{"draft-04 boolean schema", `{` + d4 + `"not":true}`, "/not"},
+	{"draft-04 exclusiveMaximum without maximum", `{` + d4 + `"exclusiveMaximum":true}`, "/exclusiveMaximum"},
+	{"draft-04 numeric exclusiveMinimum", `{` + d4 + `"minimum":1,"exclusiveMinimum":1}`, "/exclusiveMinimum"},
+	{"draft-04 empty required", `{` + d4 + `"required":[]}`, "/required"},
+	{"draft-04 empty dependency", `{` + d4 + `"dependencies":{"a":[]}}`, "/dependencies/a"},
 	{"duplicate anchor", `{"$defs":{"a":{"$anchor":"x"},"b":{"$anchor":"x"}}}`, "/$defs/b/$anchor"},
 	{"duplicate $id", `{"$defs":{"a":{"$id":"https://x.test/s"},"b":{"$id":"https://x.test/s"}}}`, "/$defs/b/$id"},
 }
@@ -379,8 +407,7 @@ type unsupportedCase struct {
 }
 
 var unsupportedCases = []unsupportedCase{
-	{name: "draft 2019-09", docs: map[string]string{ownDocURL: `{"$schema":"https://json-schema.org/draft/2019-09/schema"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "only drafts 2020-12 and 07"},
-	{name: "draft 06", docs: map[string]string{ownDocURL: `{"$schema":"http://json-schema.org/draft-06/schema#"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "only drafts 2020-12 and 07"},
+	{name: "draft 2019-09", docs: map[string]string{ownDocURL: `{"$schema":"https://json-schema.org/draft/2019-09/schema"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "draft 2019-09 is not supported"},
 	{name: "a custom metaschema", docs: map[string]string{ownDocURL: `{"$schema":"https://x.test/meta"}`, "https://x.test/meta": `{}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "custom metaschemas"},
 	{name: "a reference to a metaschema", docs: map[string]string{ownDocURL: `{"$ref":"https://json-schema.org/draft/2020-12/schema"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "metaschema"},
 	{name: "a resource of another draft", docs: map[string]string{ownDocURL: `{"$defs":{"a":{"$id":"https://x.test/a","$schema":"http://json-schema.org/draft-07/schema#"}}}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "another draft"},
@@ -411,7 +438,7 @@ func TestCompileJSONRefusesBadArguments(t *testing.T) {
 		draft    int
 		want     string
 	}{
-		{"default draft not supported", good, ownDocURL, 4, "default draft 4"},
+		{"default draft not supported", good, ownDocURL, 2019, "default draft 2019"},
 		{"relative location", good, "schema.json", fastschema.Draft2020, "not an absolute URL"},
 		{"bad fragment escape", good, ownDocURL + "#%zz", fastschema.Draft2020, "bad fragment"},
 		{"document not given", good, "mem:///other.json", fastschema.Draft2020, "not among the schema documents"},
@@ -460,9 +487,7 @@ func mutants(t testing.TB, doc string) []string {
 func TestCompileJSONRefusesMutantsTheLibraryRefuses(t *testing.T) {
 	var docs []string
 	for _, tc := range keywordCases {
-		if !strings.Contains(tc.schema, "draft-04") {
-			docs = append(docs, tc.schema)
-		}
+		docs = append(docs, relabelled(tc.schema)...)
 	}
 	for _, tc := range refusedCases {
 		docs = append(docs, tc.doc)
@@ -478,7 +503,7 @@ func TestCompileJSONRefusesMutantsTheLibraryRefuses(t *testing.T) {
 		g := &schemaGen{rnd: rnd, draft7: k%3 == 0}
 		doc, err := json.Marshal(g.root())
 		require.NoError(t, err)
-		docs = append(docs, string(doc))
+		docs = append(docs, relabelled(string(doc))...)
 	}
 	docs = append(docs, toolInputSchema)
 	tried, bothRefuse, onlyOwnRefuses := 0, 0, map[string]int{}
