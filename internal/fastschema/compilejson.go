@@ -16,6 +16,7 @@ const (
 	Draft4    = 4
 	Draft6    = 6
 	Draft7    = 7
+	Draft2019 = 2019
 	Draft2020 = 2020
 )
 
@@ -38,13 +39,13 @@ func (e *SchemaError) Error() string {
 // with a fragment: a JSON pointer or an anchor) into a Validator, reading
 // the schema documents docs (document URL → JSON text) without the
 // jsonschema library. A document without "$schema" is read as defaultDraft
-// (Draft2020, Draft7, Draft6 or Draft4). $ref resolves within docs only: a
-// URL outside them is an error, never fetched. A schema the library
-// refuses is refused with a *SchemaError naming the keyword at fault; so
-// are draft 2019-09, custom metaschemas and documents that mix drafts.
+// (Draft2020, Draft2019, Draft7, Draft6 or Draft4). $ref resolves within
+// docs only: a URL outside them is an error, never fetched. A schema the
+// library refuses is refused with a *SchemaError naming the keyword at
+// fault; so are custom metaschemas and documents that mix drafts.
 func CompileJSON(docs map[string][]byte, location string, defaultDraft int) (*Validator, error) {
 	if subschemaKeywords[defaultDraft] == nil {
-		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d, %d, %d or %d)", defaultDraft, Draft2020, Draft7, Draft6, Draft4)
+		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d, %d, %d, %d or %d)", defaultDraft, Draft2020, Draft2019, Draft7, Draft6, Draft4)
 	}
 	c := &jsonCompiler{docs: docs, draft: defaultDraft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}}
 	docURL, frag, err := splitRef(location)
@@ -171,7 +172,7 @@ func draftOf(s string) (int, error) {
 	case "json-schema.org/draft-04/schema":
 		return Draft4, nil
 	case "json-schema.org/draft/2019-09/schema":
-		return 0, fmt.Errorf("$schema %q: draft 2019-09 is not supported", s)
+		return Draft2019, nil
 	}
 	return 0, fmt.Errorf("$schema %q: custom metaschemas are not supported", s)
 }
@@ -202,6 +203,14 @@ var subschemaKeywords = map[int]map[string]subKind{
 		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
 		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
 		"propertyNames": kindOne, "contains": kindOne, "if": kindOne, "then": kindOne, "else": kindOne,
+	},
+	Draft2019: {
+		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
+		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
+		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
+		"propertyNames": kindOne, "contains": kindOne, "if": kindOne, "then": kindOne, "else": kindOne,
+		"$defs": kindMap, "dependentSchemas": kindMap, "unevaluatedProperties": kindOne,
+		"unevaluatedItems": kindOne, "contentSchema": kindOne,
 	},
 	Draft2020: {
 		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
@@ -276,7 +285,7 @@ func (r *jsonRoot) collect(v any, base, ptr string) error {
 		return nil
 	}
 	_, hasRef := obj["$ref"]
-	refHides := hasRef && r.draft < Draft2020
+	refHides := hasRef && r.draft < Draft2019
 	if ptr != "" {
 		if s, ok := obj["$schema"].(string); ok && !refHides {
 			if _, hasID := obj[idKeyword(r.draft)]; hasID {
@@ -314,7 +323,7 @@ func (r *jsonRoot) collect(v any, base, ptr string) error {
 		res.anchors[a] = ptr
 		return nil
 	}
-	if r.draft < Draft2020 && !hasRef {
+	if r.draft < Draft2019 && !hasRef {
 		if id, ok := obj[idKw].(string); ok {
 			_, frag, err := splitRef(id)
 			if err != nil {
@@ -327,8 +336,11 @@ func (r *jsonRoot) collect(v any, base, ptr string) error {
 			}
 		}
 	}
-	if r.draft >= Draft2020 {
+	if r.draft >= Draft2019 {
 		for _, kw := range []string{"$anchor", "$dynamicAnchor"} {
+			if kw == "$dynamicAnchor" && r.draft < Draft2020 {
+				continue
+			}
 			if a, ok := obj[kw].(string); ok {
 				if err := addAnchor(a, kw); err != nil {
 					return err

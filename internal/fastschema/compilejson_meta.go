@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The checks below refuse what the library's metaschemas refuse (it checks
@@ -22,11 +23,15 @@ type keywordCheck func(r *jsonRoot, v any, ptr string) error
 
 // keywordChecks are the checks of each draft's metaschema. Keywords not
 // listed are not checked (the metaschemas allow anything there). The
-// checks refer back to checkSchema, which reads this table: it is filled
-// in init.
-var keywordChecks map[int]map[string]keywordCheck
+// checks refer back to checkSchema, which reads this table: it is made on
+// first use (which also keeps it out of package initialisation).
+var (
+	keywordChecks     map[int]map[string]keywordCheck
+	keywordChecksOnce sync.Once
+)
 
-func init() {
+// makeKeywordChecks fills keywordChecks.
+func makeKeywordChecks() {
 	keywordChecks = map[int]map[string]keywordCheck{
 		Draft4: {
 			"id": isString, "$schema": isURI, "$ref": isString, "title": isString, "description": isString,
@@ -64,6 +69,26 @@ func init() {
 			"propertyNames": isSchema, "enum": isUniqueList, "type": isType, "format": isString,
 			"contentMediaType": isString, "contentEncoding": isString, "if": isSchema, "then": isSchema,
 			"else": isSchema, "allOf": isSchemaList, "anyOf": isSchemaList, "oneOf": isSchemaList, "not": isSchema,
+		},
+		Draft2019: {
+			"$id": isBaseURI, "$schema": isURI, "$ref": isURIReference, "$anchor": isAnchor2019,
+			"$recursiveRef": isURIReference, "$recursiveAnchor": isBool, "$vocabulary": isVocabulary,
+			"$comment": isString, "$defs": isSchemaMap,
+			"additionalItems": isSchema, "unevaluatedItems": isSchema, "items": isSchemaOrList,
+			"contains": isSchema, "additionalProperties": isSchema, "unevaluatedProperties": isSchema,
+			"properties": isSchemaMap, "patternProperties": isPatternMap, "dependentSchemas": isSchemaMap,
+			"propertyNames": isSchema, "if": isSchema, "then": isSchema, "else": isSchema,
+			"allOf": isSchemaList, "anyOf": isSchemaList, "oneOf": isSchemaList, "not": isSchema,
+			"multipleOf": isPositiveNumber, "maximum": isNumber, "exclusiveMaximum": isNumber,
+			"minimum": isNumber, "exclusiveMinimum": isNumber, "maxLength": isCount, "minLength": isCount,
+			"pattern": isRegexp, "maxItems": isCount, "minItems": isCount, "uniqueItems": isBool,
+			"maxContains": isCount, "minContains": isCount, "maxProperties": isCount,
+			"minProperties": isCount, "required": isStringSet, "dependentRequired": isRequiredMap,
+			"enum": isArray, "type": isType,
+			"title": isString, "description": isString, "deprecated": isBool, "readOnly": isBool,
+			"writeOnly": isBool, "examples": isArray, "format": isString,
+			"contentEncoding": isString, "contentMediaType": isString, "contentSchema": isSchema,
+			"definitions": isSchemaMap, "dependencies": isDependencies,
 		},
 		Draft2020: {
 			"$id": isBaseURI, "$schema": isURI, "$ref": isURIReference, "$anchor": isAnchor,
@@ -108,6 +133,7 @@ func (r *jsonRoot) checkSchema(v any, ptr string) error {
 				}
 			}
 		}
+		keywordChecksOnce.Do(makeKeywordChecks)
 		checks := keywordChecks[r.draft]
 		for _, kw := range sortedKeys(v) {
 			if check := checks[kw]; check != nil {
@@ -359,14 +385,33 @@ func isType(r *jsonRoot, v any, ptr string) error {
 	return wrong(r, ptr, why)
 }
 
-// anchorName is the form of 2020-12 anchors.
-var anchorName = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
-
 func isAnchor(r *jsonRoot, v any, ptr string) error {
-	if s, ok := v.(string); !ok || !anchorName.MatchString(s) {
+	if s, ok := v.(string); !ok || !isAnchorName(s, "_", ".-_") {
 		return wrong(r, ptr, "must be an anchor name (a letter or _, then letters, digits, -, . or _)")
 	}
 	return nil
+}
+
+func isAnchor2019(r *jsonRoot, v any, ptr string) error {
+	if s, ok := v.(string); !ok || !isAnchorName(s, "", ".-:_") {
+		return wrong(r, ptr, "must be an anchor name (a letter, then letters, digits, -, ., : or _)")
+	}
+	return nil
+}
+
+// isAnchorName reports whether s is an ASCII letter or one of first, then
+// letters, digits or any of rest.
+func isAnchorName(s, first, rest string) bool {
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	if s == "" || !letter(s[0]) && !strings.Contains(first, s[:1]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !letter(c) && !(c >= '0' && c <= '9') && !strings.ContainsRune(rest, rune(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 func isURIReference(r *jsonRoot, v any, ptr string) error {

@@ -146,12 +146,15 @@ func (c *jsonCompiler) fill(n *node, r *jsonRoot, ptr string, v any) error {
 	if n.ref, err = f.ref("$ref"); err != nil {
 		return err
 	}
-	if n.ref != nil && r.draft < Draft2020 {
+	if n.ref != nil && r.draft < Draft2019 {
 		n.refOnly = true
 		return c.fillBesideRef(n, f)
 	}
-	if r.draft >= Draft2020 {
+	if r.draft >= Draft2019 {
 		for _, kw := range []string{"$recursiveRef", "$dynamicRef"} {
+			if kw == "$dynamicRef" && r.draft < Draft2020 {
+				continue
+			}
 			target, err := f.ref(kw)
 			if err != nil {
 				return err
@@ -272,7 +275,7 @@ func (c *jsonCompiler) fillAssertions(n *node, f *schemaFields) {
 			n.enum[i] = newConstant(v)
 		}
 	}
-	if name, ok := f.obj["format"].(string); ok && f.r.draft < Draft2020 && assertedFormats[name] {
+	if name, ok := f.obj["format"].(string); ok && f.r.draft < Draft2019 && assertedFormats[name] {
 		n.unsupported(kAll, "format "+name)
 	}
 	minLen, maxLen := f.count("minLength"), f.count("maxLength")
@@ -331,7 +334,7 @@ func (c *jsonCompiler) fillObject(n *node, f *schemaFields) error {
 			sp.deps = append(sp.deps, depSpec{trigger: p, node: dn})
 		}
 	}
-	if f.r.draft >= Draft2020 {
+	if f.r.draft >= Draft2019 {
 		ds, err := f.schemaMap("dependentSchemas")
 		if err != nil {
 			return err
@@ -393,7 +396,7 @@ func (c *jsonCompiler) fillArray(n *node, f *schemaFields) error {
 			return err
 		}
 	}
-	if a.contains != nil && f.r.draft >= Draft2020 {
+	if a.contains != nil && f.r.draft >= Draft2019 {
 		if m := f.count("minContains"); m >= 0 {
 			a.minContains = m
 		}

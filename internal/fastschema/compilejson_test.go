@@ -94,12 +94,23 @@ func TestCompileJSONMatchesCompileOnEachKeywordCase(t *testing.T) {
 	}
 }
 
-// relabelled returns the draft-07 document doc as a document of the older
-// drafts too: the same keywords, read by other rules.
+// relabelled returns doc as a document of other drafts too: the same
+// keywords, read by other rules. A draft-07 document is also read as 06
+// and 04, a 2020-12 object as 2019-09.
 func relabelled(doc string) []string {
 	const d7URL = "http://json-schema.org/draft-07/schema#"
 	if !strings.Contains(doc, d7URL) {
-		return []string{doc}
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		obj, isObj := v.(map[string]any)
+		if err != nil || !isObj || obj["$schema"] != nil {
+			return []string{doc}
+		}
+		obj["$schema"] = "https://json-schema.org/draft/2019-09/schema"
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return []string{doc}
+		}
+		return []string{doc, string(b)}
 	}
 	return []string{doc, strings.Replace(doc, d7URL, "http://json-schema.org/draft-06/schema#", 1),
 		strings.Replace(strings.Replace(doc, d7URL, "http://json-schema.org/draft-04/schema#", 1), `"$id"`, `"id"`, -1)}
@@ -291,6 +302,9 @@ var multiDocCases = []multiDocCase{
 	{name: "draft-06 keywords", docs: map[string]string{
 		"https://x.test/a.json": `{"$schema":"http://json-schema.org/draft-06/schema#","contains":{"const":1},"propertyNames":{"maxLength":1},"if":false,"format":"email"}`,
 	}, location: "https://x.test/a.json", instances: []string{`[1]`, `[2]`, `{"a":1}`, `{"ab":1}`, `"x@y.test"`}},
+	{name: "draft 2019-09", docs: map[string]string{
+		"https://x.test/a.json": `{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveAnchor":true,"properties":{"c":{"$recursiveRef":"#"},"d":{"$ref":"#a:b"}},"items":[{"type":"string"}],"additionalItems":false,"$defs":{"a":{"$anchor":"a:b","type":"integer"}},"dependentRequired":{"x":["y"]},"format":"date"}`,
+	}, location: "https://x.test/a.json", instances: []string{`["a"]`, `["a",1]`, `{"d":1}`, `{"d":1.5}`, `{"x":1}`, `{"c":{}}`, `"x"`}},
 	{name: "ref into a place no keyword holds a schema at", docs: map[string]string{
 		"https://x.test/a.json": `{"methods":{"m":{"type":"array"}},"$ref":"#/methods/m"}`,
 	}, location: "https://x.test/a.json", instances: []string{`[]`, `{}`}},
@@ -371,6 +385,9 @@ var refusedCases = []refusedCase{
 	{"draft-04 numeric exclusiveMinimum", `{` + d4 + `"minimum":1,"exclusiveMinimum":1}`, "/exclusiveMinimum"},
 	{"draft-04 empty required", `{` + d4 + `"required":[]}`, "/required"},
 	{"draft-04 empty dependency", `{` + d4 + `"dependencies":{"a":[]}}`, "/dependencies/a"},
+	{"2019-09 anchor of a 2020-12 form", `{"$schema":"https://json-schema.org/draft/2019-09/schema","$anchor":"_a"}`, "/$anchor"},
+	{"2019-09 $recursiveAnchor as a string", `{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveAnchor":"a"}`, "/$recursiveAnchor"},
+	{"2020-12 $recursiveAnchor as a boolean", `{"$recursiveAnchor":true}`, "/$recursiveAnchor"},
 	{"duplicate anchor", `{"$defs":{"a":{"$anchor":"x"},"b":{"$anchor":"x"}}}`, "/$defs/b/$anchor"},
 	{"duplicate $id", `{"$defs":{"a":{"$id":"https://x.test/s"},"b":{"$id":"https://x.test/s"}}}`, "/$defs/b/$id"},
 }
@@ -407,7 +424,6 @@ type unsupportedCase struct {
 }
 
 var unsupportedCases = []unsupportedCase{
-	{name: "draft 2019-09", docs: map[string]string{ownDocURL: `{"$schema":"https://json-schema.org/draft/2019-09/schema"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "draft 2019-09 is not supported"},
 	{name: "a custom metaschema", docs: map[string]string{ownDocURL: `{"$schema":"https://x.test/meta"}`, "https://x.test/meta": `{}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "custom metaschemas"},
 	{name: "a reference to a metaschema", docs: map[string]string{ownDocURL: `{"$ref":"https://json-schema.org/draft/2020-12/schema"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "metaschema"},
 	{name: "a resource of another draft", docs: map[string]string{ownDocURL: `{"$defs":{"a":{"$id":"https://x.test/a","$schema":"http://json-schema.org/draft-07/schema#"}}}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "another draft"},
@@ -438,7 +454,7 @@ func TestCompileJSONRefusesBadArguments(t *testing.T) {
 		draft    int
 		want     string
 	}{
-		{"default draft not supported", good, ownDocURL, 2019, "default draft 2019"},
+		{"default draft not supported", good, ownDocURL, 3, "default draft 3"},
 		{"relative location", good, "schema.json", fastschema.Draft2020, "not an absolute URL"},
 		{"bad fragment escape", good, ownDocURL + "#%zz", fastschema.Draft2020, "bad fragment"},
 		{"document not given", good, "mem:///other.json", fastschema.Draft2020, "not among the schema documents"},
