@@ -594,6 +594,14 @@ func BenchmarkCompileToolInputSchema(b *testing.B) {
 			}
 		}
 	})
+	b.Run("library", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := libraryCompile(docs, ownDocURL, jsonschema.Draft2020); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("library+Compile", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
