@@ -30,10 +30,12 @@ func compileOwn(doc string) (*fastschema.Validator, error) {
 }
 
 // libraryCompile compiles location from docs with the library, reading
-// documents without "$schema" as draft.
+// documents without "$schema" as draft, and nothing else: no file, no
+// network.
 func libraryCompile(docs map[string][]byte, location string, draft *jsonschema.Draft) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(draft)
+	c.UseLoader(noLoader{})
 	for u, text := range docs {
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
 		if err != nil {
@@ -45,6 +47,11 @@ func libraryCompile(docs map[string][]byte, location string, draft *jsonschema.D
 	}
 	return c.Compile(location)
 }
+
+// noLoader loads nothing: the documents are all given.
+type noLoader struct{}
+
+func (noLoader) Load(u string) (any, error) { return nil, errors.New("not among the documents: " + u) }
 
 // program is the program of one validator.
 func program(t testing.TB, v *fastschema.Validator) string {
@@ -610,6 +617,32 @@ func BenchmarkCompileToolInputSchema(b *testing.B) {
 				b.Fatal(err)
 			}
 			fastschema.Compile(sch)
+		}
+	})
+}
+
+func FuzzCompileJSONAgreesWithLibrary(f *testing.F) {
+	for _, tc := range keywordCases {
+		f.Add(tc.schema)
+	}
+	for _, tc := range refusedCases {
+		f.Add(tc.doc)
+	}
+	f.Add(toolInputSchema)
+	f.Fuzz(func(t *testing.T, doc string) {
+		if hugeNumber.MatchString(doc) {
+			return // the library's big.Rat parsing spends long on these
+		}
+		own, err := compileOwn(doc)
+		sch, libErr := libraryCompile(map[string][]byte{ownDocURL: []byte(doc)}, ownDocURL, jsonschema.Draft2020)
+		switch {
+		case libErr != nil:
+			require.Error(t, err, "the library refuses %q: %v", doc, libErr)
+		case err == nil:
+			require.Equal(t, program(t, fastschema.Compile(sch)), program(t, own), "schema %q", doc)
+		default:
+			var se *fastschema.SchemaError
+			require.ErrorAs(t, err, &se, "schema %q", doc)
 		}
 	})
 }
