@@ -1,7 +1,6 @@
 package fastschema
 
 import (
-	"math/big"
 	"regexp"
 	"sort"
 
@@ -121,95 +120,44 @@ func (c *compiler) fill(n *node, sch *jsonschema.Schema) {
 func typesOf(t *jsonschema.Types) kindMask {
 	var k kindMask
 	for _, name := range t.ToStrings() {
-		switch name {
-		case "null":
-			k |= kNull
-		case "boolean":
-			k |= kBool
-		case "number":
-			k |= kNumber
-		case "integer":
-			k |= kInteger
-		case "string":
-			k |= kString
-		case "array":
-			k |= kArray
-		case "object":
-			k |= kObject
-		}
+		k |= kindOfType(name)
 	}
 	return k
 }
 
 // objectRules compiles the object keywords of sch, if any.
 func (c *compiler) objectRules(n *node, sch *jsonschema.Schema) {
-	var propNames *jsonschema.Schema
-	var depSchemas map[string]*jsonschema.Schema
-	var depRequired map[string][]string
+	sp := &objectSpec{minProps: intOr(sch.MinProperties), maxProps: intOr(sch.MaxProperties), required: sch.Required}
 	if sch.DraftVersion != 4 {
-		propNames = sch.PropertyNames
-		if sch.DraftVersion != 6 {
-			depSchemas, depRequired = sch.DependentSchemas, sch.DependentRequired
-		}
+		sp.propNames = c.opt(sch.PropertyNames)
 	}
-	addlFalse := false
-	var addl *jsonschema.Schema
 	switch a := sch.AdditionalProperties.(type) {
 	case bool:
-		addlFalse = !a
+		sp.addlFalse = !a
 	case *jsonschema.Schema:
-		addl = a
+		sp.addl = c.node(a)
 	}
-	if sch.MinProperties == nil && sch.MaxProperties == nil && len(sch.Required) == 0 &&
-		len(sch.Properties) == 0 && len(sch.PatternProperties) == 0 && !addlFalse && addl == nil &&
-		propNames == nil && len(sch.Dependencies) == 0 && len(depSchemas) == 0 && len(depRequired) == 0 {
-		return
-	}
-	o := &objectRules{minProps: intOr(sch.MinProperties), maxProps: intOr(sch.MaxProperties), addlFalse: addlFalse}
-	pos := map[string]int32{}
-	name := func(s string) int32 {
-		if i, ok := pos[s]; ok {
-			return i
+	if len(sch.Properties) > 0 {
+		sp.props = map[string]*node{}
+		for _, p := range sortedKeys(sch.Properties) {
+			sp.props[p] = c.node(sch.Properties[p])
 		}
-		i := int32(len(o.names))
-		pos[s] = i
-		o.names = append(o.names, nameEntry{name: s})
-		return i
-	}
-	for _, p := range sortedKeys(sch.Properties) {
-		o.names[name(p)].prop = c.node(sch.Properties[p])
-	}
-	for _, r := range sch.Required {
-		o.required = append(o.required, name(r))
 	}
 	for _, p := range sortedKeys(sch.Dependencies) {
 		switch dep := sch.Dependencies[p].(type) {
 		case []string:
-			rule := depRule{trigger: name(p)}
-			for _, r := range dep {
-				rule.required = append(rule.required, name(r))
-			}
-			o.depRequired = append(o.depRequired, rule)
+			sp.deps = append(sp.deps, depSpec{trigger: p, required: dep})
 		case *jsonschema.Schema:
-			o.depSchemas = append(o.depSchemas, depRule{trigger: name(p), node: c.node(dep)})
+			sp.deps = append(sp.deps, depSpec{trigger: p, node: c.node(dep)})
 		}
 	}
-	for _, p := range sortedKeys(depSchemas) {
-		o.depSchemas = append(o.depSchemas, depRule{trigger: name(p), node: c.node(depSchemas[p])})
-	}
-	for _, p := range sortedKeys(depRequired) {
-		rule := depRule{trigger: name(p)}
-		for _, r := range depRequired[p] {
-			rule.required = append(rule.required, name(r))
+	if sch.DraftVersion != 4 && sch.DraftVersion != 6 {
+		for _, p := range sortedKeys(sch.DependentSchemas) {
+			sp.deps = append(sp.deps, depSpec{trigger: p, node: c.node(sch.DependentSchemas[p])})
 		}
-		o.depRequired = append(o.depRequired, rule)
-	}
-	if len(o.names) > smallNames {
-		o.index = pos
-	}
-	o.nwords = (len(o.names) + 63) / 64
-	if len(sch.PatternProperties) > maxPatterns {
-		n.unsupported(kObject, "too many patternProperties")
+		for _, p := range sortedKeys(sch.DependentRequired) {
+			sp.deps = append(sp.deps, depSpec{trigger: p, required: sch.DependentRequired[p]})
+		}
 	}
 	res := make([]jsonschema.Regexp, 0, len(sch.PatternProperties))
 	for re := range sch.PatternProperties {
@@ -218,11 +166,9 @@ func (c *compiler) objectRules(n *node, sch *jsonschema.Schema) {
 	sort.Slice(res, func(i, j int) bool { return res[i].String() < res[j].String() })
 	for _, re := range res {
 		gore, _ := re.(*regexp.Regexp)
-		o.patterns = append(o.patterns, patternRule{re: re, gore: gore, node: c.node(sch.PatternProperties[re])})
+		sp.patterns = append(sp.patterns, patternRule{re: re, gore: gore, node: c.node(sch.PatternProperties[re])})
 	}
-	o.addl = c.opt(addl)
-	o.propNames = c.opt(propNames)
-	n.obj = o
+	n.obj = sp.build(n)
 }
 
 // arrayRules compiles the array keywords of sch, if any.
@@ -275,26 +221,7 @@ func (c *compiler) stringRules(n *node, sch *jsonschema.Schema) {
 
 // numberRules compiles the number keywords of sch, if any.
 func (c *compiler) numberRules(n *node, sch *jsonschema.Schema) {
-	nr := &numberRules{multipleOf: sch.MultipleOf}
-	add := func(r *big.Rat, op boundOp) {
-		if r == nil {
-			return
-		}
-		b := bound{rat: r, op: op}
-		b.dec, b.exact = ratDecimal(r)
-		nr.bounds = append(nr.bounds, b)
-	}
-	add(sch.Minimum, opMinimum)
-	add(sch.Maximum, opMaximum)
-	add(sch.ExclusiveMinimum, opExclusiveMinimum)
-	add(sch.ExclusiveMaximum, opExclusiveMaximum)
-	if nr.multipleOf != nil && nr.multipleOf.IsInt() && nr.multipleOf.Num().IsInt64() && nr.multipleOf.Sign() > 0 {
-		nr.multInt = nr.multipleOf.Num().Int64()
-	}
-	if len(nr.bounds) == 0 && nr.multipleOf == nil {
-		return
-	}
-	n.num = nr
+	n.num = newNumberRules(sch.Minimum, sch.Maximum, sch.ExclusiveMinimum, sch.ExclusiveMaximum, sch.MultipleOf)
 }
 
 // intOr returns *p, or -1 when p is nil.

@@ -45,6 +45,28 @@
 // wherever their value matters (integer type, bounds, multipleOf, const),
 // because the oracle's big.Rat arithmetic refuses or struggles with them.
 //
+// # Compiling without the library
+//
+// [CompileJSON] compiles a schema known only at run time (a tool's input
+// schema, a user's schema set) straight from its documents, without the
+// library: it builds the very nodes [Compile] builds from the library's
+// compiled schema (the tests compare the two programs byte for byte). It
+// reads drafts 2020-12, 2019-09, 07, 06 and 04 ($schema, or the default
+// draft given); resolves $id (id in draft 04), $anchor, "$id": "#name" in the
+// older drafts, JSON pointers (with ~0, ~1 and percent-decoding) and $ref
+// within the documents given, never fetching; and checks every keyword's
+// value as the draft's metaschema does (types, non-negative counts,
+// regexps compiled by Go's regexp, type names, unique enum items in the
+// older drafts, URI references), so that a schema the library refuses is
+// refused with a [SchemaError] naming the JSON pointer of the keyword at
+// fault. It refuses more than the library, never less: custom
+// metaschemas (and so $vocabulary choices), references to the
+// metaschemas, documents mixing drafts, and numbers too large for
+// big.Rat. Formats the library asserts (drafts 07 and older) answer
+// Unknown, as in a program.
+// CompileJSON calls nothing of the library, but this package still links
+// it (Compile, the format checks, the slow decoding path).
+//
 // # Cost
 //
 // A Validator is compiled once and is safe for concurrent use; each

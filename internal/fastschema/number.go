@@ -2,6 +2,7 @@ package fastschema
 
 import (
 	"bytes"
+	"math"
 	"math/big"
 )
 
@@ -165,33 +166,45 @@ func appendDecimal[T string | []byte](buf []byte, t T) (decimal, []byte, bool) {
 	return d, buf, true
 }
 
+// powerOfFive returns b when n is 5^b with b at most maxExponent.
+func powerOfFive(n *big.Int) (int, bool) {
+	if n.Cmp(big.NewInt(1)) == 0 {
+		return 0, true
+	}
+	if n.Bit(0) == 0 {
+		return 0, false
+	}
+	// 5^b has between b·log2(5) and b·log2(5)+1 bits.
+	guess := int(float64(n.BitLen()) / math.Log2(5))
+	if guess > maxExponent+1 {
+		return 0, false
+	}
+	var p big.Int
+	for b := max(guess-1, 1); b <= guess+1 && b <= maxExponent; b++ {
+		if p.Exp(big.NewInt(5), big.NewInt(int64(b)), nil).Cmp(n) == 0 {
+			return b, true
+		}
+	}
+	return 0, false
+}
+
 // ratDecimal returns r as a decimal when its expansion terminates within
 // maxExponent digits.
 func ratDecimal(r *big.Rat) (decimal, bool) {
 	if r.Sign() == 0 {
 		return decimal{}, true
 	}
+	// The expansion terminates when the denominator is 2^a × 5^b. Both
+	// are found without dividing a step at a time, which costs seconds
+	// for a denominator of 10^99999.
 	den := new(big.Int).Set(r.Denom())
-	two, five := big.NewInt(2), big.NewInt(5)
-	var m, q big.Int
-	a, b := 0, 0
-	for {
-		q.QuoRem(den, two, &m)
-		if m.Sign() != 0 {
-			break
-		}
-		den.Set(&q)
-		a++
+	a := int(den.TrailingZeroBits())
+	if a > maxExponent {
+		return decimal{}, false
 	}
-	for {
-		q.QuoRem(den, five, &m)
-		if m.Sign() != 0 {
-			break
-		}
-		den.Set(&q)
-		b++
-	}
-	if den.Cmp(big.NewInt(1)) != 0 {
+	den.Rsh(den, uint(a))
+	b, ok := powerOfFive(den)
+	if !ok {
 		return decimal{}, false
 	}
 	k := max(a, b)
