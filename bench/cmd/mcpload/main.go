@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -66,29 +65,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	list := func(s string) []string {
-		var out []string
-		for _, v := range strings.Split(s, ",") {
-			if v = strings.TrimSpace(v); v != "" {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
 	if set["dir"] {
 		cfg.BenchDir = *dir
 	}
 	if set["servers"] {
-		cfg.Servers = list(*servers)
+		cfg.Servers = load.List(*servers)
 	}
 	if set["transports"] {
-		cfg.Transports = list(*transports)
+		cfg.Transports = load.List(*transports)
 	}
 	if set["protocols"] {
-		cfg.Protocols = list(*protocols)
+		cfg.Protocols = load.List(*protocols)
 	}
 	if set["modes"] {
-		cfg.Modes = list(*modes)
+		cfg.Modes = load.List(*modes)
 	}
 	if set["rounds"] {
 		cfg.Rounds = *rounds
@@ -114,19 +104,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		cfg.Progress = stderr
 	}
-	if *format != load.FormatText && *format != load.FormatMarkdown && *format != load.FormatJSON {
-		return fmt.Errorf("unknown format %q (want text, markdown or json)", *format)
+	if err := load.CheckFormat(*format); err != nil {
+		return err
 	}
 
 	var rep *load.Report
 	if *from != "" {
-		data, err := os.ReadFile(*from)
-		if err != nil {
-			return err
-		}
 		rep = &load.Report{}
-		if err := json.Unmarshal(data, rep); err != nil {
-			return fmt.Errorf("%s: %w", *from, err)
+		if err := load.ReadSaved(*from, rep); err != nil {
+			return err
 		}
 	} else {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -137,16 +123,5 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Command = "mcpload " + strings.Join(args, " ")
 	}
-	if *out == "" {
-		return load.Write(stdout, rep, *format)
-	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := load.Write(f, rep, *format); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return load.Emit(*out, stdout, func(w io.Writer) error { return load.Write(w, rep, *format) })
 }

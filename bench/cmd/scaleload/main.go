@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *memory {
 		cfg.Setups = append(cfg.Setups, load.Setup{Replicas: 1, Memory: true})
 	}
-	for _, f := range split(*replicas) {
+	for _, f := range load.List(*replicas) {
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 1 {
 			fmt.Fprintf(stderr, "-replicas: %q is not a count of at least 1\n", f)
@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		cfg.Setups = append(cfg.Setups, load.Setup{Replicas: n})
 	}
-	cfg.Protocols, cfg.Modes, cfg.Rounds = split(*protocols), split(*modes), *rounds
+	cfg.Protocols, cfg.Modes, cfg.Rounds = load.List(*protocols), load.List(*modes), *rounds
 	cfg.Phase.Duration, cfg.Phase.Calls, cfg.Phase.Warmup = *duration, *calls, *warmup
 	cfg.Phase.Sessions, cfg.Phase.Depth = *sessions, *depth
 	cfg.RedisServer = *redis
@@ -107,15 +107,4 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// split cuts a comma-separated list, dropping empty items.
-func split(s string) []string {
-	var out []string
-	for f := range strings.SplitSeq(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -16,7 +16,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -59,23 +58,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg.Servers, cfg.Transports, cfg.Protocols = list(servers), list(transports), list(protocols)
+	cfg.Servers, cfg.Transports, cfg.Protocols = load.List(servers), load.List(transports), load.List(protocols)
 	if !*quiet {
 		cfg.Progress = stderr
 	}
-	if *format != load.FormatText && *format != load.FormatMarkdown && *format != load.FormatJSON {
-		return fmt.Errorf("unknown format %q (want text, markdown or json)", *format)
+	if err := load.CheckFormat(*format); err != nil {
+		return err
 	}
 
 	var rep *load.StartupReport
 	if *from != "" {
-		data, err := os.ReadFile(*from)
-		if err != nil {
-			return err
-		}
 		rep = &load.StartupReport{}
-		if err := json.Unmarshal(data, rep); err != nil {
-			return fmt.Errorf("%s: %w", *from, err)
+		if err := load.ReadSaved(*from, rep); err != nil {
+			return err
 		}
 	} else {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -86,27 +81,5 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Command = "startload " + strings.Join(args, " ")
 	}
-	if *out == "" {
-		return load.WriteStartup(stdout, rep, *format)
-	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := load.WriteStartup(f, rep, *format); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// list cuts a comma-separated list, dropping empty items.
-func list(s string) []string {
-	var out []string
-	for v := range strings.SplitSeq(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
+	return load.Emit(*out, stdout, func(w io.Writer) error { return load.WriteStartup(w, rep, *format) })
 }
