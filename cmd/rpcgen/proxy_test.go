@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -214,35 +213,18 @@ func recheck(t *testing.T, set, path string) (messages int, findings []validate.
 	return messages, findings
 }
 
-var (
-	everythingOnce sync.Once
-	everythingPath string
-	everythingErr  error
-)
+// everything is examples/everything, built once per test binary.
+var everything = &harness.BuildOnce{Pkg: harness.EverythingPackage}
 
-// everythingBinary builds examples/everything once per test binary.
+// everythingBinary returns examples/everything built.
 func everythingBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds examples/everything; skipped with -short")
 	}
-	everythingOnce.Do(func() {
-		root, err := harness.FindRoot(".")
-		if err != nil {
-			everythingErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "rpcgen-proxy-test-")
-		if err != nil {
-			everythingErr = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		everythingPath, everythingErr = harness.Build(ctx, root, harness.EverythingPackage, dir)
-	})
-	require.NoError(t, everythingErr)
-	return everythingPath
+	path, err := everything.Path()
+	require.NoError(t, err)
+	return path
 }
 
 // quietEverything are the flags that keep examples/everything from sending

@@ -106,3 +106,27 @@ func TestBuildProducesTheBinary(t *testing.T) {
 	assert.Equal(t, "conformance-suite", filepath.Base(bin))
 	assert.NotZero(t, info.Mode()&0o100)
 }
+
+func TestBuildOnceBuildsOnceAndKeepsTheAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a program")
+	}
+	b := &harness.BuildOnce{Pkg: "./conformance/cmd/conformance-suite"}
+	first, err := b.Path()
+	require.NoError(t, err)
+	info, err := os.Stat(first)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(first)) // a second build would make it again
+	second, err := b.Path()
+	require.NoError(t, err)
+	assert.Equal(t, first, second)
+	_, err = os.Stat(second)
+	assert.True(t, os.IsNotExist(err), "built once")
+	assert.NotZero(t, info.Mode()&0o100)
+
+	bad := &harness.BuildOnce{Pkg: "./conformance/harness/testdata/nosuchpackage"}
+	_, err = bad.Path()
+	require.Error(t, err)
+	_, again := bad.Path()
+	assert.Same(t, err, again, "the failure is kept too")
+}

@@ -6,9 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -63,32 +61,15 @@ func TestPageFlagsAPlantedViolationAtItsPointerAmongTenThousandMessages(t *testi
 	waitText(t, ctx, "#traffic-list .row", "initialize response")
 }
 
-var (
-	rpcgenOnce sync.Once
-	rpcgenPath string
-	rpcgenErr  error
-)
+// rpcgenBuild is rpcgen, built once per test binary.
+var rpcgenBuild = &harness.BuildOnce{Pkg: "./cmd/rpcgen"}
 
-// rpcgenBinary builds rpcgen once per test binary.
+// rpcgenBinary returns rpcgen built.
 func rpcgenBinary(t *testing.T) string {
 	t.Helper()
-	rpcgenOnce.Do(func() {
-		root, err := harness.FindRoot(".")
-		if err != nil {
-			rpcgenErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "rpcgen-inspect-test-")
-		if err != nil {
-			rpcgenErr = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		rpcgenPath, rpcgenErr = harness.Build(ctx, root, "./cmd/rpcgen", dir)
-	})
-	require.NoError(t, rpcgenErr)
-	return rpcgenPath
+	path, err := rpcgenBuild.Path()
+	require.NoError(t, err)
+	return path
 }
 
 func TestPageExportsTheJSONLThatRpcgenValidateChecks(t *testing.T) {

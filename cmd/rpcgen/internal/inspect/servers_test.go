@@ -3,10 +3,8 @@ package inspect_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,35 +15,18 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-var (
-	everythingOnce sync.Once
-	everythingPath string
-	everythingErr  error
-)
+// everything is examples/everything, built once per test binary.
+var everything = &harness.BuildOnce{Pkg: harness.EverythingPackage}
 
-// everythingBinary builds examples/everything once per test binary.
+// everythingBinary returns examples/everything built.
 func everythingBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds examples/everything; skipped with -short")
 	}
-	everythingOnce.Do(func() {
-		root, err := harness.FindRoot(".")
-		if err != nil {
-			everythingErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "rpcgen-inspect-test-")
-		if err != nil {
-			everythingErr = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		everythingPath, everythingErr = harness.Build(ctx, root, harness.EverythingPackage, dir)
-	})
-	require.NoError(t, everythingErr)
-	return everythingPath
+	path, err := everything.Path()
+	require.NoError(t, err)
+	return path
 }
 
 // quietEverything keeps examples/everything from sending what nobody asked
