@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -28,4 +29,16 @@ func SessionCountForTest(h *StreamableHTTPHandler) int {
 // context, as a handler of another session would.
 func NotifyWithContextForTest(ctx context.Context, ss *ServerSession, method string) error {
 	return ss.conn.Notify(ctx, method, map[string]any{})
+}
+
+// DeliverAfterEndForTest is a POST without requests that found the session
+// with this id just before it ended: the session ends, then the frame is
+// handed to it. It returns what the POST would be told.
+func DeliverAfterEndForTest(h *StreamableHTTPHandler, id string, msg []byte) error {
+	sess := h.lookup(id)
+	if sess == nil {
+		return errors.New("no such session")
+	}
+	sess.Close()
+	return sess.deliver(context.Background(), inFrame{msg: msg, ctx: context.Background()})
 }

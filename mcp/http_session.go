@@ -169,13 +169,8 @@ func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg 
 // the handlers (rpc.HTTPRequestFromContext, and so what auth.Require put
 // there).
 func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
-	select {
-	case <-s.ss.ready:
-	case <-s.closed:
-		return errSessionEnded
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	// The session's connection exists (startSession makes it before the
+	// session can be found); it refuses frames once it has ended.
 	var mctx context.Context
 	if f.r != nil {
 		mctx = rpc.WithHTTPRequest(f.ctx, f.r)

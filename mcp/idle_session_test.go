@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/mcp"
@@ -51,4 +52,21 @@ func TestAnIdleHTTPSessionHoldsNoGoroutine(t *testing.T) {
 	}
 	// Workers exit after a second idle; then 50 more sessions hold nothing.
 	settle(base)
+}
+
+// A POST of notifications that found its session just as it ended is told
+// the session is gone (the POST answers 404), not that its frame was taken.
+func TestAFrameForASessionThatJustEndedIsRefused(t *testing.T) {
+	h := mcp.NewStreamableHTTPHandler(benchServer(), &mcp.HTTPOptions{JSONResponse: true})
+	defer h.Close()
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	id := w.Header().Get(mcp.HeaderSessionID)
+	require.NotEmpty(t, id)
+	err := mcp.DeliverAfterEndForTest(h, id, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the session ended")
 }

@@ -75,6 +75,8 @@ func TestAConnectionWithPushedInputServesFramesWithoutReading(t *testing.T) {
 	go func() { answered <- c.Call(context.Background(), "ping", nil, nil) }()
 	<-tr.out
 	c.EndInput(nil)
+	assert.ErrorIs(t, c.ServeFrame(context.Background(), []byte(`{"jsonrpc":"2.0","method":"note"}`), nil), rpc.ErrClosed,
+		"a frame pushed after the end of input is refused at once")
 	select {
 	case err := <-answered:
 		require.Error(t, err)

@@ -15,8 +15,8 @@ import "context"
 // when nothing is to be answered. A nil reply writes the replies to the
 // transport.
 //
-// A connection that was closed or shut down serves nothing and returns
-// [ErrClosed].
+// A connection that was closed or shut down, or whose input ended
+// ([Conn.EndInput]), serves nothing and returns [ErrClosed].
 func (c *Conn) ServeFrame(mctx context.Context, msg []byte, reply func([]byte)) error {
 	return c.serveFrame(mctx, msg, true, reply)
 }
@@ -42,7 +42,8 @@ func WithPushedInput() Option {
 }
 
 // EndInput tells a connection made [WithPushedInput] that the peer sends
-// nothing more, as a failed Read tells another: calls waiting for the
+// nothing more, as a failed Read tells another: frames pushed from now on
+// are refused with [ErrClosed], calls waiting for the
 // peer's responses fail with err (nil for a clean end), the peer's calls in
 // flight get the shutdown grace period to finish, and then the connection
 // ends (Done). It returns at once. On a connection that reads its
@@ -54,7 +55,7 @@ func (c *Conn) EndInput(err error) {
 }
 
 func (c *Conn) serveFrame(mctx context.Context, msg []byte, wait bool, reply func([]byte)) error {
-	if c.isClosed() {
+	if c.isClosed() || c.inputEnded.Load() {
 		return ErrClosed
 	}
 	if reply == nil {
