@@ -119,7 +119,8 @@ func exact(root *node) bool {
 // children lists every node n may apply, to the same value or to parts of
 // it.
 func (n *node) children() []*node {
-	out := n.inPlace(nil)
+	var out []*node
+	n.forInPlace(func(c *node) { out = append(out, c) })
 	if o := n.obj; o != nil {
 		for _, e := range o.names {
 			out = append(out, e.prop)
@@ -136,8 +137,8 @@ func (n *node) children() []*node {
 	return out
 }
 
-// forInPlace calls f with each node n applies to the very value it checks
-// (those inPlace lists), without making a list.
+// forInPlace calls f with each node n applies to the very value it checks,
+// without making a list.
 func (n *node) forInPlace(f func(*node)) {
 	for _, c := range [...]*node{n.ref, n.not, n.ifN, n.thenN, n.elseN} {
 		if c != nil {
@@ -158,20 +159,6 @@ func (n *node) forInPlace(f func(*node)) {
 			}
 		}
 	}
-}
-
-// inPlace appends to out the nodes n applies to the very value it checks.
-func (n *node) inPlace(out []*node) []*node {
-	out = append(out, n.ref, n.not, n.ifN, n.thenN, n.elseN)
-	out = append(out, n.allOf...)
-	out = append(out, n.anyOf...)
-	out = append(out, n.oneOf...)
-	if o := n.obj; o != nil {
-		for _, d := range o.depSchemas {
-			out = append(out, d.node)
-		}
-	}
-	return out
 }
 
 // markInPlaceCycles marks as unsupported every node that can reach itself
