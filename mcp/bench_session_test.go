@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,16 +21,7 @@ func BenchmarkIdleHandshakeSession(b *testing.B) {
 	h := mcp.NewStreamableHTTPHandler(benchServer(), nil)
 	b.Cleanup(func() { h.Close() })
 	post := func(body, session string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			r.Header.Set(mcp.HeaderSessionID, session)
-			r.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		}
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		return w
+		return sendAs(b, h, http.MethodPost, "", session, body)
 	}
 	held := func() (heap, stack uint64) {
 		runtime.GC()
@@ -40,12 +30,12 @@ func BenchmarkIdleHandshakeSession(b *testing.B) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc, m.StackInuse
 	}
-	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`, "")
+	post(initializeBody, "")
 	heap0, stack0 := held()
 	goroutines := runtime.NumGoroutine()
 	b.ResetTimer()
 	for range b.N {
-		w := post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`, "")
+		w := post(initializeBody, "")
 		id := w.Header().Get(mcp.HeaderSessionID)
 		if id == "" {
 			b.Fatalf("initialize: %d %s", w.Code, w.Body)

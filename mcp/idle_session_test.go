@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,19 +20,10 @@ func TestAnIdleHTTPSessionHoldsNoGoroutine(t *testing.T) {
 	h := mcp.NewStreamableHTTPHandler(benchServer(), &mcp.HTTPOptions{JSONResponse: true})
 	defer h.Close()
 	post := func(body, session string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			r.Header.Set(mcp.HeaderSessionID, session)
-			r.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		}
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		return w
+		return sendAs(t, h, http.MethodPost, "", session, body)
 	}
 	open := func() string {
-		w := post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "")
+		w := post(initializeBody, "")
 		id := w.Header().Get(mcp.HeaderSessionID)
 		require.NotEmpty(t, id, "initialize: %d %s", w.Code, w.Body)
 		require.Equal(t, http.StatusAccepted, post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, id).Code)
@@ -59,11 +49,7 @@ func TestAnIdleHTTPSessionHoldsNoGoroutine(t *testing.T) {
 func TestAFrameForASessionThatJustEndedIsRefused(t *testing.T) {
 	h := mcp.NewStreamableHTTPHandler(benchServer(), &mcp.HTTPOptions{JSONResponse: true})
 	defer h.Close()
-	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
+	w := sendAs(t, h, http.MethodPost, "", "", initializeBody)
 	id := w.Header().Get(mcp.HeaderSessionID)
 	require.NotEmpty(t, id)
 	err := mcp.DeliverAfterEndForTest(h, id, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))

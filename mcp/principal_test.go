@@ -17,7 +17,7 @@ import (
 // sendAs sends one POST (or GET, DELETE) to h acting for principal ("" for
 // none), in session (when not empty). A GET stream it is wrongly admitted
 // to ends after 10 s.
-func sendAs(t *testing.T, h http.Handler, method, principal, session, body string) *httptest.ResponseRecorder {
+func sendAs(t testing.TB, h http.Handler, method, principal, session, body string) *httptest.ResponseRecorder {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
