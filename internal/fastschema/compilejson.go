@@ -42,39 +42,22 @@ func (e *SchemaError) Error() string {
 // (Draft2020, Draft2019, Draft7, Draft6 or Draft4). $ref resolves within
 // docs only: a URL outside them is an error, never fetched. A schema the
 // library refuses is refused with a *SchemaError naming the keyword at
-// fault; so are custom metaschemas and documents that mix drafts.
+// fault; so are custom metaschemas and documents that mix drafts. To
+// compile several locations of the same documents, use a [JSONCompiler].
 func CompileJSON(docs map[string][]byte, location string, defaultDraft int) (*Validator, error) {
-	if subschemaKeywords[defaultDraft] == nil {
-		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d, %d, %d, %d or %d)", defaultDraft, Draft2020, Draft2019, Draft7, Draft6, Draft4)
-	}
-	c := &jsonCompiler{docs: docs, draft: defaultDraft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}}
-	docURL, frag, err := splitRef(location)
-	if err != nil {
-		return nil, &SchemaError{Location: location, Reason: err.Error()}
-	}
-	if u, err := url.Parse(docURL); err != nil || !u.IsAbs() {
-		return nil, &SchemaError{Location: location, Reason: "the location is not an absolute URL"}
-	}
-	r, err := c.root(docURL)
+	c, err := NewJSONCompiler(func(u string) ([]byte, bool) {
+		b, ok := docs[u]
+		return b, ok
+	}, defaultDraft)
 	if err != nil {
 		return nil, err
 	}
-	ptr, err := r.fragment(r.resources[""], frag)
-	if err != nil {
-		return nil, err
-	}
-	root, err := c.node(r, ptr)
-	if err != nil {
-		return nil, err
-	}
-	markInPlaceCycles(c.all)
-	finish(c.all)
-	return newValidator(root), nil
+	return c.Compile(location)
 }
 
 // jsonCompiler compiles schema documents into nodes, each location once.
 type jsonCompiler struct {
-	docs  map[string][]byte
+	docs  func(u string) ([]byte, bool)
 	draft int // for documents without $schema
 	roots map[string]*jsonRoot
 	nodes map[string]*node // document URL + "#" + pointer → node
@@ -107,7 +90,7 @@ func (c *jsonCompiler) root(u string) (*jsonRoot, error) {
 	if isMetaschemaURL(u) {
 		return nil, &SchemaError{Location: u, Reason: "a reference to a metaschema is not supported"}
 	}
-	text, ok := c.docs[u]
+	text, ok := c.docs(u)
 	if !ok {
 		return nil, &SchemaError{Location: u, Reason: "the document is not among the schema documents"}
 	}
