@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/fastschema"
 )
 
 // compileCheck compiles every schema the generated code may compile at run
@@ -39,7 +41,7 @@ func compileCheck(l *loader, svc *service, idx *document, p *problems) {
 // reporting a rejection at `at`. Documents without $schema are read as Draft 2020-12,
 // as rpc.SchemaSet reads them by default. ok is false when a document
 // cannot be added (the problem is recorded).
-func schemaChecker(l *loader, p *problems) (c *jsonschema.Compiler, check func(at loc, location string), ok bool) {
+func schemaChecker(l *loader, p *problems) (c *schemaCompiler, check func(at loc, location string), ok bool) {
 	c, ok = checkCompiler(l.order, jsonschema.Draft2020, p)
 	if !ok {
 		return nil, nil, false
@@ -51,11 +53,50 @@ func schemaChecker(l *loader, p *problems) (c *jsonschema.Compiler, check func(a
 	}, true
 }
 
+// schemaCompiler compiles schemas as the generated code does at run time
+// (an rpc.SchemaSet: schemarpc's own compiler, fastschema.JSONCompiler) and
+// as the jsonschema library, the oracle, does: a schema either one refuses
+// fails generation, instead of failing calls in a server.
+type schemaCompiler struct {
+	lib *jsonschema.Compiler
+	own *fastschema.JSONCompiler
+}
+
+// Compile compiles the schema at location with both compilers and returns
+// the library's schema (for the questions the generator asks of it).
+func (c *schemaCompiler) Compile(location string) (*jsonschema.Schema, error) {
+	sch, err := c.lib.Compile(location)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.own.Compile(location); err != nil {
+		return nil, fmt.Errorf("schemarpc's run-time compiler refuses it: %w", err)
+	}
+	return sch, nil
+}
+
+// draftVersions names the library's drafts as fastschema numbers them.
+var draftVersions = map[*jsonschema.Draft]int{
+	jsonschema.Draft4: fastschema.Draft4, jsonschema.Draft6: fastschema.Draft6, jsonschema.Draft7: fastschema.Draft7,
+	jsonschema.Draft2019: fastschema.Draft2019, jsonschema.Draft2020: fastschema.Draft2020,
+}
+
 // checkCompiler returns a compiler that holds docs and nothing else, and
 // reads those without $schema as draft: the documents and the default the
 // generated SchemaSet has at run time. ok is false when a document cannot
 // be added (the problem is recorded).
-func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*jsonschema.Compiler, bool) {
+func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*schemaCompiler, bool) {
+	texts := make(map[string][]byte, len(docs))
+	for _, d := range docs {
+		texts[d.url] = d.raw
+	}
+	own, err := fastschema.NewJSONCompiler(func(u string) ([]byte, bool) {
+		b, ok := texts[u]
+		return b, ok
+	}, draftVersions[draft])
+	if err != nil {
+		panic(err) // the drafts the generator names are all supported
+	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(draft)
 	c.UseLoader(refusingLoader{})
@@ -69,7 +110,7 @@ func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*jso
 			return nil, false
 		}
 	}
-	return c, true
+	return &schemaCompiler{lib: c, own: own}, true
 }
 
 // refusingLoader stands in for the network and the file system: every

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,7 +24,7 @@ func compileAll(t *testing.T, d *gen.Description) {
 	}
 	var opts []rpc.SchemaSetOption
 	if d.Draft07 {
-		opts = append(opts, rpc.WithDefaultDraft(jsonschema.Draft7))
+		opts = append(opts, rpc.WithDefaultDraft(rpc.Draft7))
 	}
 	set := rpc.NewSchemaSet(docs, opts...)
 	for _, m := range d.Methods {

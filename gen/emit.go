@@ -12,11 +12,10 @@ import (
 
 // Import paths the generated code uses.
 const (
-	rpcPath        = "github.com/schemarpc/schemarpc/rpc"
-	jsonschemaPath = "github.com/santhosh-tekuri/jsonschema/v6"
-	jsonPath       = "encoding/json"
-	contextPath    = "context"
-	syncPath       = "sync"
+	rpcPath     = "github.com/schemarpc/schemarpc/rpc"
+	jsonPath    = "encoding/json"
+	contextPath = "context"
+	syncPath    = "sync"
 )
 
 // commentWidth is where doc comment text wraps.
@@ -38,7 +37,6 @@ func (e *emitter) newFile() *jen.File {
 	// Without a hint jennifer would guess the names from the last path
 	// element, which for a /v6 module is "v6".
 	f.ImportName(rpcPath, "rpc")
-	f.ImportName(jsonschemaPath, "jsonschema")
 	return f
 }
 

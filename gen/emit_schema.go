@@ -20,7 +20,7 @@ func (e *emitter) schemaFile() *jen.File {
 		g.Line()
 	})}
 	if e.svc.defaultDraft07() {
-		args = append(args, jen.Qual(rpcPath, "WithDefaultDraft").Call(jen.Qual(jsonschemaPath, "Draft7")))
+		args = append(args, jen.Qual(rpcPath, "WithDefaultDraft").Call(jen.Qual(rpcPath, "Draft7")))
 	}
 	if prog := e.svc.program; prog.text != "" {
 		locs := []jen.Code{jen.Id("schemaProgram")}

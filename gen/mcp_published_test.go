@@ -134,7 +134,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 const examplesDir = %q
@@ -187,12 +187,8 @@ func TestExamplesRoundTrip(t *testing.T) {
 	t.Logf("round-tripped %%d/%%d", ok, len(files))
 }
 
-func validate(sch *jsonschema.Schema, doc []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		return err
-	}
-	return sch.Validate(v)
+func validate(sch *rpc.Schema, doc []byte) error {
+	return sch.ValidateJSON(doc)
 }
 
 // normal decodes JSON into a value where numbers compare by value.

@@ -159,7 +159,7 @@ func TestOpenRPCServiceNameAndURL(t *testing.T) {
 	schema := string(files[2].Content)
 	assert.Contains(t, schema, `"https://schemarpc.dev/openrpc/input.json": `+"`", "the document under its default URL")
 	assert.Contains(t, schema, `"https://schemarpc.dev/openrpc/input.params.json": `+"`", "the params document beside it")
-	assert.Contains(t, schema, "rpc.WithDefaultDraft(jsonschema.Draft7)")
+	assert.Contains(t, schema, "rpc.WithDefaultDraft(rpc.Draft7)")
 
 	files, err = gen.Generate(gen.Options{Input: input, Package: "x", Config: &gen.Config{Service: "billing", SchemaURL: "https://api.example.test/billing/openrpc.json"}})
 	require.NoError(t, err)

@@ -64,7 +64,7 @@ func (r *openrpcReader) paramsDocument(svc *service) *document {
 // also asks the compiled schema of each positional param whether it
 // accepts null, which is how a client may fill a gap before a later param.
 // It returns the compiler, nil when the documents could not be added.
-func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods []*method) *jsonschema.Compiler {
+func (r *openrpcReader) compileCheck(l *loader, generated []*document, methods []*method) *schemaCompiler {
 	c, ok := checkCompiler(append(append([]*document(nil), l.order...), generated...), jsonschema.Draft7, r.p)
 	if !ok {
 		return nil

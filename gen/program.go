@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/fastschema"
 )
 
@@ -19,28 +17,28 @@ type program struct {
 // compiler that checked them (the same documents and default draft as the
 // generated schema set), into svc's program. A location that does not
 // compile was reported by the check; then there is no program.
-func compileProgram(c *jsonschema.Compiler, svc *service) {
+func compileProgram(c *schemaCompiler, svc *service) {
 	var locs []string
-	var schs []*jsonschema.Schema
+	var vs []*fastschema.Validator
 	seen := map[string]bool{}
 	for _, m := range svc.methods {
 		if !m.hasParams || seen[m.paramsURL] {
 			continue
 		}
 		seen[m.paramsURL] = true
-		sch, err := c.Compile(m.paramsURL)
+		v, err := c.own.Compile(m.paramsURL)
 		if err != nil {
 			return
 		}
 		locs = append(locs, m.paramsURL)
-		schs = append(schs, sch)
+		vs = append(vs, v)
 	}
 	if len(locs) == 0 {
 		return
 	}
-	text, err := fastschema.Encode(fastschema.CompileAll(schs))
+	text, err := fastschema.Encode(vs)
 	if err != nil {
-		return // a regexp engine the program cannot name: the library compiles at run time
+		return // not expected of what JSONCompiler makes; the run time compiles then
 	}
 	svc.program = program{text: text, locations: locs}
 }

@@ -5,10 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
-	"github.com/schemarpc/schemarpc/internal/fastschema"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -73,14 +71,9 @@ func TestTheProgramIsWhatTheRuntimeCompilesOfTheSameSchemas(t *testing.T) {
 			}
 			var setOpts []rpc.SchemaSetOption
 			if svc.defaultDraft07() {
-				setOpts = append(setOpts, rpc.WithDefaultDraft(jsonschema.Draft7))
+				setOpts = append(setOpts, rpc.WithDefaultDraft(rpc.Draft7))
 			}
-			set := rpc.NewSchemaSet(docs, setOpts...)
-			schs := make([]*jsonschema.Schema, len(svc.program.locations))
-			for i, l := range svc.program.locations {
-				schs[i] = set.MustCompile(l)
-			}
-			want, err := fastschema.Encode(fastschema.CompileAll(schs))
+			want, err := rpc.NewSchemaSet(docs, setOpts...).Program(svc.program.locations...)
 			require.NoError(t, err)
 			require.Equal(t, want, svc.program.text)
 		})

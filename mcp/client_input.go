@@ -1,14 +1,11 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -90,11 +87,11 @@ const elicitSchemaURL = "https://schemarpc.dev/mcp/elicitation/requestedSchema.j
 // completeForm fills in the defaults the requested schema gives for the
 // fields content omits, then validates the whole against the schema.
 func completeForm(requested json.RawMessage, content map[string]ElicitResultContentValue) (map[string]ElicitResultContentValue, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(requested))
+	doc, err := decodeInstance(requested)
 	if err != nil {
 		return nil, fmt.Errorf("the requested schema is not JSON: %w", err)
 	}
-	sch, err := compileSelfContained(elicitSchemaURL, doc)
+	sch, err := compileSelfContained(elicitSchemaURL, requested)
 	if err != nil {
 		return nil, fmt.Errorf("the requested schema does not compile: %w", err)
 	}
@@ -110,9 +107,16 @@ func completeForm(requested json.RawMessage, content map[string]ElicitResultCont
 		}
 		inst = v.(map[string]any)
 	}
-	for name, prop := range sch.Properties {
-		if _, set := inst[name]; !set && prop.Default != nil {
-			inst[name] = *prop.Default
+	// The requested schema is a flat object schema: its defaults are
+	// those of its properties.
+	top, _ := doc.(map[string]any)
+	props, _ := top["properties"].(map[string]any)
+	for name, prop := range props {
+		p, _ := prop.(map[string]any)
+		if def, has := p["default"]; has {
+			if _, set := inst[name]; !set {
+				inst[name] = def
+			}
 		}
 	}
 	if err := sch.Validate(inst); err != nil {

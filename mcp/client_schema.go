@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // clientMethod returns the index entry of a method the client may send in
@@ -24,20 +22,7 @@ func (vs *versionSchema) checkResult(method string, raw json.RawMessage) error {
 	if !ok || m.result == "" {
 		return nil
 	}
-	sch, err := vs.set.Compile(m.result)
-	if err != nil {
-		return err
-	}
-	return validateRaw(sch, raw)
-}
-
-// validateRaw validates JSON text against a schema.
-func validateRaw(sch *jsonschema.Schema, raw json.RawMessage) error {
-	inst, err := decodeInstance(raw)
-	if err != nil {
-		return err
-	}
-	return sch.Validate(inst)
+	return vs.set.Schema(m.result).ValidateJSON(raw)
 }
 
 // UnsupportedMethodError is returned, before anything is sent, for a method

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -65,7 +63,7 @@ func errorsAs(err error, target **rpc.Error) bool {
 func appEcho(t *testing.T, s *mcp.Server) {
 	t.Helper()
 	require.NoError(t, s.Register("app/echo", rpc.Method{
-		Params: rpc.SchemaOf(compileSchema(t, `{"type":"object","properties":{"say":{"type":"string"},"_meta":{"type":"object"}},"required":["say"],"additionalProperties":false}`)),
+		Params: compileSchema(t, `{"type":"object","properties":{"say":{"type":"string"},"_meta":{"type":"object"}},"required":["say"],"additionalProperties":false}`),
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			var p struct {
 				Say string `json:"say"`
@@ -153,13 +151,9 @@ func TestRegisterRefusesProtocolNamesAndDuplicates(t *testing.T) {
 }
 
 // compileSchema compiles a JSON Schema given as text.
-func compileSchema(t *testing.T, text string) *jsonschema.Schema {
+func compileSchema(t *testing.T, text string) *rpc.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource("custom.json", doc))
-	s, err := c.Compile("custom.json")
+	s, err := rpc.NewSchemaSet(map[string]string{"https://example.test/custom.json": text}).Compile("https://example.test/custom.json")
 	require.NoError(t, err)
 	return s
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // statelessSchema is what the server compiles of the project's 2026-07-28
@@ -12,7 +12,7 @@ import (
 // multi-round-trip answers against. (The params schemas come with the
 // generated bindings.)
 type statelessSchema struct {
-	defs map[string]*jsonschema.Schema // definition name → schema, as needed
+	defs map[string]*rpc.Schema // definition name → schema, as needed
 }
 
 var (
@@ -36,7 +36,7 @@ func loadStateless() (*statelessSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &statelessSchema{defs: map[string]*jsonschema.Schema{}}
+	out := &statelessSchema{defs: map[string]*rpc.Schema{}}
 	for _, name := range statelessAnswerDefs {
 		if out.defs[name], err = vs.compileDef(name); err != nil {
 			return nil, err
@@ -52,6 +52,5 @@ func validDef(name string, raw json.RawMessage) bool {
 	if err != nil || sch.defs[name] == nil {
 		return false
 	}
-	inst, err := decodeInstance(raw)
-	return err == nil && sch.defs[name].Validate(inst) == nil
+	return sch.defs[name].ValidateJSON(raw) == nil
 }

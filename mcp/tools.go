@@ -9,9 +9,6 @@ import (
 	"reflect"
 	"regexp"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/schemarpc/schemarpc/internal/fastschema"
 	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -31,11 +28,8 @@ type toolEntry struct {
 	tool    Tool
 	cache   *CacheHint
 	headers []headerParam // x-mcp-header params of the input schema
-	in, out *jsonschema.Schema
-	// inFast and outFast are the compiled fast forms of in and out: what
-	// they accept skips the tree decoding and the library's validation.
-	inFast, outFast *fastschema.Validator
-	handler         ToolHandler
+	in, out *rpc.Schema
+	handler ToolHandler
 	// inputBeforeTask: a stateless call asks for its input in the request
 	// before it becomes a task (WithInputBeforeTask).
 	inputBeforeTask bool
@@ -76,12 +70,10 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 	if e.in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
 		return nil, err
 	}
-	e.inFast = fastschema.Compile(e.in)
 	if len(t.OutputSchema) > 0 {
 		if e.out, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
 			return nil, err
 		}
-		e.outFast = fastschema.Compile(e.out)
 	}
 	if e.headers, err = headerParams(e.tool.InputSchema); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
@@ -201,19 +193,14 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 		p.Arguments = json.RawMessage(`{}`)
 	}
 	// The arguments come from a message the strict parser accepted, so
-	// the fast validator may vouch for them; otherwise the library decides.
-	if e.inFast.Check(p.Arguments) != fastschema.Valid {
-		inst, err := decodeInstance(p.Arguments)
-		if err != nil {
-			return nil, rpc.InvalidParams("invalid arguments: " + err.Error())
+	// the fast validator may vouch for them; otherwise they are decided
+	// and explained the slow way.
+	if err := e.in.ValidateJSON(p.Arguments); err != nil {
+		verr := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
+		if !errors.As(err, new(*rpc.ValidationError)) || s.opts.InvalidArgumentsAsError {
+			return nil, verr
 		}
-		if err := e.in.Validate(inst); err != nil {
-			verr := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
-			if s.opts.InvalidArgumentsAsError {
-				return nil, verr
-			}
-			return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
-		}
+		return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
 	}
 	if asTask {
 		return s.startStatelessTask(ctx, e, c, p)
@@ -297,16 +284,9 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 // checkOutput validates a tool's structured output against its output
 // schema. The handler wrote the bytes, which may be anything: the fast
 // validator answers Unknown for text that is not strict JSON (a repeated
-// name, say), and the library then decides.
+// name, say), and the slow path then decides.
 func (s *Server) checkOutput(e *toolEntry, out json.RawMessage) error {
-	if e.outFast.Check(out) == fastschema.Valid {
-		return nil
-	}
-	inst, err := decodeInstance(out)
-	if err != nil {
-		return err
-	}
-	return e.out.Validate(inst)
+	return e.out.ValidateJSON(out)
 }
 
 // ToolError returns a tool result that reports a failure to the model:

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 
 	gojsonschema "github.com/google/jsonschema-go/jsonschema"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // toolSchemaURL names a tool's schema while it is compiled; nothing is
@@ -19,8 +21,8 @@ const toolSchemaURL = "https://schemarpc.dev/mcp/tool/"
 // without $schema is Draft 2020-12, as the protocol says. References may
 // point only inside the schema itself: any other URL is refused at
 // registration, never fetched.
-func compileToolSchema(raw json.RawMessage, tool, which string) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+func compileToolSchema(raw json.RawMessage, tool, which string) (*rpc.Schema, error) {
+	doc, err := decodeInstance(raw)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %s is not JSON: %w", tool, which, err)
 	}
@@ -31,32 +33,18 @@ func compileToolSchema(raw json.RawMessage, tool, which string) (*jsonschema.Sch
 	if which == "inputSchema" && obj["type"] != "object" {
 		return nil, fmt.Errorf(`mcp: tool %q: inputSchema must have "type": "object"`, tool)
 	}
-	sch, err := compileSelfContained(toolSchemaURL+tool+"/"+which+".json", doc)
+	sch, err := compileSelfContained(toolSchemaURL+tool+"/"+which+".json", raw)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %s does not compile: %w", tool, which, err)
 	}
 	return sch, nil
 }
 
-// compileSelfContained compiles a schema document (as read by
-// jsonschema.UnmarshalJSON) under url, a name nothing is fetched from. A
-// document without $schema is Draft 2020-12; references may point only
-// inside the document.
-func compileSelfContained(url string, doc any) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
-// noLoader refuses every external reference.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, errors.New("external schema references are not fetched: " + url)
+// compileSelfContained compiles the schema document text under url, a name
+// nothing is fetched from. A document without $schema is Draft 2020-12;
+// references may point only inside the document.
+func compileSelfContained(url string, text []byte) (*rpc.Schema, error) {
+	return rpc.NewSchemaSet(map[string]string{url: string(text)}).Compile(url)
 }
 
 // schemaFor derives a JSON Schema from the Go type of T: struct fields by
@@ -92,7 +80,17 @@ func inferSchema(t reflect.Type) (*gojsonschema.Schema, error) {
 	return s, nil
 }
 
-// decodeInstance reads JSON for validation: numbers stay exact.
+// decodeInstance reads one JSON text with numbers kept exact
+// (json.Number).
 func decodeInstance(raw []byte) (any, error) {
-	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON value")
+	}
+	return v, nil
 }

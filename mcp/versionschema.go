@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/rpc"
 	"github.com/schemarpc/schemarpc/schema"
 )
@@ -112,7 +110,7 @@ func resolveRef(base *url.URL, ref string) (string, error) {
 }
 
 // compileDef compiles one of the version's definitions.
-func (vs *versionSchema) compileDef(name string) (*jsonschema.Schema, error) {
+func (vs *versionSchema) compileDef(name string) (*rpc.Schema, error) {
 	loc, ok := vs.defs[name]
 	if !ok {
 		return nil, fmt.Errorf("mcp: the %s schema has no definition %s", vs.version, name)

@@ -1,10 +1,6 @@
 package rpc
 
 import (
-	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/fastschema"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
@@ -21,22 +17,6 @@ import (
 // to get the slow path's answers.
 var fastPath = true
 
-// fastValidators caches the compiled fast form of each schema.
-var fastValidators sync.Map // *jsonschema.Schema → *fastschema.Validator
-
-// fastFor returns the fast validator of s (nil for a nil schema, which
-// accepts anything).
-func fastFor(s *jsonschema.Schema) *fastschema.Validator {
-	if s == nil {
-		return nil
-	}
-	if v, ok := fastValidators.Load(s); ok {
-		return v.(*fastschema.Validator)
-	}
-	v, _ := fastValidators.LoadOrStore(s, fastschema.Compile(s))
-	return v.(*fastschema.Validator)
-}
-
 // validFast reports whether the fast validator of s accepts the JSON text
 // data. false means "not known to be valid": the caller validates the slow
 // way, which also explains any failure. A nil schema accepts anything.
@@ -49,14 +29,6 @@ func validFast(s *Schema, data []byte) bool {
 	}
 	v := s.fast()
 	return v != nil && v.Check(data) == fastschema.Valid
-}
-
-// validFastCompiled is validFast for a schema compiled already.
-func validFastCompiled(s *jsonschema.Schema, data []byte) bool {
-	if !fastPath {
-		return false
-	}
-	return s == nil || fastFor(s).Check(data) == fastschema.Valid
 }
 
 // classifyScanned classifies one message that the scanner accepted, using

@@ -1,7 +1,5 @@
 package rpc
 
-import "github.com/santhosh-tekuri/jsonschema/v6"
-
 // Frame is one unit of a JSON-RPC stream — a single message or a batch —
 // read exactly as a connection reads it. Tools that check recorded traffic
 // (rpcgen validate, rpcgen proxy) use it to reach the runtime's verdicts.
@@ -98,8 +96,8 @@ func ParseFrame(b []byte) (*Frame, *Error) {
 // method registered with this schema, structure and positional names
 // (by-position params are read as an object keyed by names). It returns
 // nil, or the -32602 error the router would answer with.
-func (r *Request) CheckParams(params *jsonschema.Schema, structure ParamStructure, names []string) *Error {
-	m := Method{Params: SchemaOf(params), ParamStructure: structure, ParamNames: names}
+func (r *Request) CheckParams(params *Schema, structure ParamStructure, names []string) *Error {
+	m := Method{Params: params, ParamStructure: structure, ParamNames: names}
 	if err := m.checkParams(r); err != nil {
 		return asWireError(err)
 	}
@@ -110,11 +108,11 @@ func (r *Request) CheckParams(params *jsonschema.Schema, structure ParamStructur
 // It returns nil, or an error with the given code whose data lists the
 // violations like a -32602 error's (instance locations relative to the
 // result). A response that carries an error has no result to check.
-func (r *Response) CheckResult(result *jsonschema.Schema, code int) *Error {
+func (r *Response) CheckResult(result *Schema, code int) *Error {
 	if r.Error != nil || result == nil {
 		return nil
 	}
-	if validFastCompiled(result, r.Result) {
+	if validFast(result, r.Result) {
 		return nil
 	}
 	tree := r.tree
@@ -126,7 +124,7 @@ func (r *Response) CheckResult(result *jsonschema.Schema, code int) *Error {
 		tree = t
 	}
 	if err := result.Validate(tree); err != nil {
-		return validationError(code, "invalid result: ", err, nil)
+		return validationError(code, "invalid result: ", err)
 	}
 	return nil
 }

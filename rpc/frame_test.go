@@ -3,7 +3,6 @@ package rpc_test
 import (
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -58,9 +57,8 @@ func TestParseFrameRejectsWhatIsNotJSON(t *testing.T) {
 }
 
 func TestCheckParamsAnswersLikeTheRouter(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource("p.json", map[string]any{"type": "object", "required": []any{"a"}, "properties": map[string]any{"a": map[string]any{"type": "integer"}}}))
-	s := c.MustCompile("p.json")
+	s := rpc.NewSchemaSet(map[string]string{"https://example.test/p.json": `{"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}}`}).
+		MustCompile("https://example.test/p.json")
 	parse := func(in string) *rpc.Request {
 		f, err := rpc.ParseFrame([]byte(in))
 		require.Nil(t, err)
@@ -80,9 +78,8 @@ func TestCheckParamsAnswersLikeTheRouter(t *testing.T) {
 }
 
 func TestCheckResult(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource("r.json", map[string]any{"type": "object", "required": []any{"n"}}))
-	s := c.MustCompile("r.json")
+	s := rpc.NewSchemaSet(map[string]string{"https://example.test/r.json": `{"type": "object", "required": ["n"]}`}).
+		MustCompile("https://example.test/r.json")
 	resp := func(in string) *rpc.Response {
 		f, err := rpc.ParseFrame([]byte(in))
 		require.Nil(t, err)

@@ -223,7 +223,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 			sch = env.request
 		}
 		if err := sch.Validate(obj); err != nil {
-			return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err, nil), id: replyID}
+			return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err), id: replyID}
 		}
 		req := &Request{Method: obj["method"].(string)}
 		if kind == KindRequest {
@@ -240,7 +240,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 			sch = env.errorResponse
 		}
 		if err := sch.Validate(obj); err != nil {
-			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err, nil), id: replyID}
+			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err), id: replyID}
 		}
 		resp := &Response{ID: replyID}
 		if e.Result != nil {
@@ -261,7 +261,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 		if err == nil {
 			return inbound{invalid: InvalidRequest("missing method"), id: replyID}
 		}
-		return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err, nil), id: replyID}
+		return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err), id: replyID}
 	}
 }
 

@@ -3,8 +3,8 @@ package rpc
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -209,12 +209,16 @@ func (m *Method) checkParams(req *Request) error {
 	if m.Params == nil {
 		return nil
 	}
-	sch, err := m.Params.Compile()
+	data, err := json.Marshal(tree)
+	if err != nil {
+		return InvalidParams("invalid params: " + err.Error())
+	}
+	fails, err := m.Params.failures(data)
 	if err != nil {
 		return &Error{Code: CodeInternalError, Message: "the params schema does not compile: " + err.Error()}
 	}
-	if err := sch.Validate(tree); err != nil {
-		return validationError(CodeInvalidParams, "invalid params: ", err, rename)
+	if len(fails) > 0 {
+		return violationsError(CodeInvalidParams, "invalid params: ", violations(fails, rename))
 	}
 	return nil
 }
@@ -225,15 +229,8 @@ func arrayOnly(sch *Schema) bool {
 	if sch == nil {
 		return false
 	}
-	if v := sch.fast(); v != nil {
-		return v.ArrayOnly()
-	}
-	c, err := sch.Compile()
-	if err != nil || c.Types == nil {
-		return false
-	}
-	types := c.Types.ToStrings()
-	return slices.Contains(types, "array") && !slices.Contains(types, "object")
+	v := sch.fast()
+	return v != nil && v.ArrayOnly()
 }
 
 // fastParams reports whether the params are known to pass checkParams

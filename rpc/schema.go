@@ -1,28 +1,26 @@
 package rpc
 
 import (
+	"encoding/json"
 	"sync/atomic"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
 )
 
 // Schema is one schema that messages are checked against: a location in a
-// [SchemaSet], or a schema compiled already ([SchemaOf]).
+// [SchemaSet].
 //
 // Making one compiles nothing. A message is first checked straight from its
 // bytes by the schema's fast validator: the one the generator compiled into
 // the set's program ([WithProgram]) when there is one, so a generated
-// service starts without compiling any schema. The jsonschema library
-// compiles the schema only when it must decide or explain: when a message
-// fails the fast check, or the fast validator cannot tell. A Schema is safe
-// for concurrent use.
+// service starts without compiling any schema. The set compiles the schema
+// from its documents only when it must: to explain a message that fails,
+// or to decide what the fast validator cannot tell. A Schema is safe for
+// concurrent use.
 type Schema struct {
 	set      *SchemaSet
 	location string
-	root     int // index of the location among the set's program roots, -1 for none
-	compiled *jsonschema.Schema
+	root     int                                  // index of the location among the set's program roots, -1 for none
 	fastV    atomic.Pointer[fastschema.Validator] // the fast validator, once known
 }
 
@@ -38,35 +36,40 @@ func (s *SchemaSet) Schema(location string) *Schema {
 	return &Schema{set: s, location: location, root: root}
 }
 
-// SchemaOf returns the Schema of a schema compiled already (nil for nil).
-func SchemaOf(sch *jsonschema.Schema) *Schema {
-	if sch == nil {
-		return nil
-	}
-	return &Schema{root: -1, compiled: sch, location: sch.Location}
-}
-
 // Location returns the schema's absolute location.
 func (s *Schema) Location() string { return s.location }
 
-// Compile returns the schema compiled by the jsonschema library, compiling
-// it on first use (the set keeps what it compiled).
-func (s *Schema) Compile() (*jsonschema.Schema, error) {
-	if s.compiled != nil {
-		return s.compiled, nil
-	}
-	return s.set.Compile(s.location)
-}
-
-// Validate validates a decoded value (objects as map[string]any, numbers
-// as json.Number) with the jsonschema library. It returns the compile error
-// if the schema does not compile.
+// Validate checks a decoded value (objects as map[string]any, numbers as
+// json.Number or any Go number) against the schema. It returns nil, a
+// *[ValidationError] listing the violations, or the [CompileError] of a
+// schema that does not compile.
 func (s *Schema) Validate(v any) error {
-	sch, err := s.Compile()
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return sch.Validate(v)
+	return s.ValidateJSON(data)
+}
+
+// ValidateJSON checks one JSON text against the schema, as [Schema.Validate]
+// does a decoded value.
+func (s *Schema) ValidateJSON(data []byte) error {
+	if validFast(s, data) {
+		return nil
+	}
+	fails, err := s.failures(data)
+	if err != nil {
+		return err
+	}
+	if len(fails) == 0 {
+		return nil
+	}
+	return &ValidationError{Violations: violations(fails, nil)}
+}
+
+// compiled returns the schema compiled from the set's documents.
+func (s *Schema) compiled() (*fastschema.Validator, error) {
+	return s.set.compile(s.location)
 }
 
 // fast returns the schema's fast validator: from the set's program, or
@@ -81,11 +84,11 @@ func (s *Schema) fast() *fastschema.Validator {
 		v = s.set.program(s.root)
 	}
 	if v == nil {
-		sch, err := s.Compile()
+		c, err := s.compiled()
 		if err != nil {
 			return nil
 		}
-		v = fastFor(sch)
+		v = c
 	}
 	s.fastV.Store(v)
 	return v

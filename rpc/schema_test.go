@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/schemarpc/schemarpc/internal/fastschema"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -22,12 +20,7 @@ const progDoc = `{"$defs": {"add": {"type": "object", "required": ["a", "b"],
 // programOf compiles locations of docs as rpcgen does, into a program.
 func programOf(t *testing.T, docs map[string]string, locations ...string) string {
 	t.Helper()
-	set := rpc.NewSchemaSet(docs)
-	schs := make([]*jsonschema.Schema, len(locations))
-	for i, l := range locations {
-		schs[i] = set.MustCompile(l)
-	}
-	prog, err := fastschema.Encode(fastschema.CompileAll(schs))
+	prog, err := rpc.NewSchemaSet(docs).Program(locations...)
 	require.NoError(t, err)
 	return prog
 }
@@ -50,13 +43,13 @@ func TestASchemaWithAProgramChecksValidParamsWithoutItsDocuments(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", res)
 
-	// A failure is explained by the library, which needs the document.
+	// A failure is explained from the document, which the set lacks.
 	_, err = callAdd(t, set.Schema(loc), `{"a":1}`)
 	var e *rpc.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, rpc.CodeInternalError, e.Code)
 	assert.Contains(t, e.Message, "the params schema does not compile")
-	assert.Contains(t, e.Message, "is not in the schema set")
+	assert.Contains(t, e.Message, "not among the schema documents")
 }
 
 func TestASchemaWithAProgramExplainsAFailureFromItsDocuments(t *testing.T) {
@@ -100,27 +93,11 @@ func TestALocationThatDoesNotCompileFailsTheCallNotTheRegistration(t *testing.T)
 	var e *rpc.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, rpc.CodeInternalError, e.Code)
-	assert.Contains(t, e.Message, "the params schema does not compile: rpc: compiling schema "+progDocURL+"#/$defs/missing")
-	_, err = params.Compile()
-	require.Error(t, err)
-	_, again := params.Compile()
-	assert.Same(t, err, again, "a failure is kept, not compiled again for every call")
-	require.Error(t, params.Validate(map[string]any{}))
-}
-
-func TestSchemaOfWrapsACompiledSchema(t *testing.T) {
-	assert.Nil(t, rpc.SchemaOf(nil))
-	set := rpc.NewSchemaSet(map[string]string{progDocURL: progDoc})
-	sch := set.MustCompile(progDocURL + "#/$defs/add")
-	s := rpc.SchemaOf(sch)
-	assert.Equal(t, sch.Location, s.Location())
-	got, err := s.Compile()
-	require.NoError(t, err)
-	assert.Same(t, sch, got)
-	require.NoError(t, s.Validate(map[string]any{"a": json.Number("1"), "b": json.Number("2")}))
-	require.Error(t, s.Validate(map[string]any{"a": json.Number("1")}))
-	_, err = callAdd(t, s, `{"a":1}`)
-	var e *rpc.Error
-	require.ErrorAs(t, err, &e)
-	assert.Equal(t, rpc.CodeInvalidParams, e.Code)
+	assert.Contains(t, e.Message, "the params schema does not compile: rpc: schema "+progDocURL+"#/$defs/missing does not compile")
+	_, err = set.Compile(params.Location())
+	var ce *rpc.CompileError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, params.Location(), ce.Location)
+	assert.Equal(t, "no value at this JSON pointer", ce.Reason)
+	require.ErrorAs(t, params.Validate(map[string]any{}), &ce)
 }

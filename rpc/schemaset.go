@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -8,39 +9,37 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/fastschema"
 )
 
 // SchemaSet holds JSON Schema documents by absolute URL and compiles schema
-// locations out of them on demand. It never touches the network or the file
-// system: a reference to a URL outside the set is a compile error.
-// Documents without "$schema" are read as Draft 2020-12 unless the set is
-// made with [WithDefaultDraft].
+// locations out of them on demand, with schemarpc's own compiler. It never
+// touches the network or the file system: a reference to a URL outside the
+// set is a compile error. Documents without "$schema" are read as Draft
+// 2020-12 unless the set is made with [WithDefaultDraft].
 //
-// A SchemaSet is safe for concurrent use, and so are the compiled schemas.
+// A SchemaSet is safe for concurrent use, and so are its schemas.
 type SchemaSet struct {
-	mu       sync.Mutex
-	docs     map[string]string
-	draft    *jsonschema.Draft
-	compiler *jsonschema.Compiler // made on first compile
-	cache    map[string]*jsonschema.Schema
-	failed   map[string]error // locations that did not compile
+	docs  map[string]string
+	draft Draft
+
+	compiler func() (*fastschema.JSONCompiler, error) // made on first compile
 
 	progText     string
 	progCount    int            // how many roots the program has
 	programRoots map[string]int // location → index among the program's roots
 	progOnce     sync.Once
 	progVs       []*fastschema.Validator // nil when the program does not decode
+
+	lib libraryExplainer
 }
 
 // SchemaSetOption configures a SchemaSet.
 type SchemaSetOption func(*SchemaSet)
 
 // WithDefaultDraft reads documents without "$schema" as draft d (for
-// example jsonschema.Draft7 for the schemas of an OpenRPC document).
-func WithDefaultDraft(d *jsonschema.Draft) SchemaSetOption {
+// example Draft7 for the schemas of an OpenRPC document).
+func WithDefaultDraft(d Draft) SchemaSetOption {
 	return func(s *SchemaSet) { s.draft = d }
 }
 
@@ -64,11 +63,20 @@ func WithProgram(program string, locations ...string) SchemaSetOption {
 // NewSchemaSet returns a set holding docs, which maps each document's
 // absolute URL to its JSON text. It compiles nothing.
 func NewSchemaSet(docs map[string]string, opts ...SchemaSetOption) *SchemaSet {
-	s := &SchemaSet{docs: docs, draft: jsonschema.Draft2020, cache: make(map[string]*jsonschema.Schema)}
+	s := &SchemaSet{docs: docs, draft: Draft2020}
 	for _, o := range opts {
 		o(s)
 	}
+	s.compiler = sync.OnceValues(func() (*fastschema.JSONCompiler, error) {
+		return fastschema.NewJSONCompiler(s.document, int(s.draft))
+	})
 	return s
+}
+
+// document returns the text of the document at url.
+func (s *SchemaSet) document(url string) ([]byte, bool) {
+	d, ok := s.docs[url]
+	return []byte(d), ok
 }
 
 // program returns the validator of the program's i-th root, or nil when
@@ -121,39 +129,21 @@ func (s *SchemaSet) URLs() []string {
 	return urls
 }
 
-// Compile returns the schema at location: a document URL, optionally with a
-// JSON-pointer fragment such as "#/$defs/AddParams".
-func (s *SchemaSet) Compile(location string) (*jsonschema.Schema, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sch, ok := s.cache[location]; ok {
-		return sch, nil
-	}
-	if err, ok := s.failed[location]; ok {
-		return nil, err // compiling again would fail again, at a cost
-	}
-	if s.compiler == nil {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(s.draft)
-		c.UseLoader(setLoader{s})
-		s.compiler = c
-	}
-	sch, err := s.compiler.Compile(location)
-	if err != nil {
-		err = fmt.Errorf("rpc: compiling schema %s: %w", location, err)
-		if s.failed == nil {
-			s.failed = make(map[string]error)
-		}
-		s.failed[location] = err
+// Compile returns the schema at location (a document URL, optionally with
+// a fragment: a JSON pointer such as "#/$defs/AddParams", or an anchor),
+// compiled: it fails at once if the schema does not compile, where
+// [SchemaSet.Schema] would fail the first check against it.
+func (s *SchemaSet) Compile(location string) (*Schema, error) {
+	sch := s.Schema(location)
+	if _, err := sch.compiled(); err != nil {
 		return nil, err
 	}
-	s.cache[location] = sch
 	return sch, nil
 }
 
 // MustCompile is Compile for schemas known to be good, such as generated
 // ones; it panics if the location does not compile.
-func (s *SchemaSet) MustCompile(location string) *jsonschema.Schema {
+func (s *SchemaSet) MustCompile(location string) *Schema {
 	sch, err := s.Compile(location)
 	if err != nil {
 		panic(err)
@@ -161,13 +151,53 @@ func (s *SchemaSet) MustCompile(location string) *jsonschema.Schema {
 	return sch
 }
 
-// setLoader resolves URLs from the set's documents only.
-type setLoader struct{ s *SchemaSet }
-
-func (l setLoader) Load(url string) (any, error) {
-	doc, ok := l.s.docs[url]
-	if !ok {
-		return nil, fmt.Errorf("schema %s is not in the schema set", url)
+// compile compiles location with the set's compiler, once.
+func (s *SchemaSet) compile(location string) (*fastschema.Validator, error) {
+	jc, err := s.compiler()
+	if err != nil {
+		return nil, fmt.Errorf("rpc: schema set: %w", err)
 	}
-	return jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	v, err := jc.Compile(location)
+	if err != nil {
+		var se *fastschema.SchemaError
+		if errors.As(err, &se) {
+			return nil, &CompileError{Location: location, At: se.Location, Reason: se.Reason}
+		}
+		return nil, fmt.Errorf("rpc: compiling schema %s: %w", location, err)
+	}
+	return v, nil
+}
+
+// Program compiles the schemas at locations and returns their program: the
+// text [WithProgram] gives a set, so that checking against them compiles
+// nothing (rpcgen writes one into every generated package).
+func (s *SchemaSet) Program(locations ...string) (string, error) {
+	vs := make([]*fastschema.Validator, len(locations))
+	for i, l := range locations {
+		v, err := s.compile(l)
+		if err != nil {
+			return "", err
+		}
+		vs[i] = v
+	}
+	return fastschema.Encode(vs)
+}
+
+// CompileError is a schema that does not compile.
+type CompileError struct {
+	// Location is the schema's location, as given to the set.
+	Location string
+	// At is the URL and JSON pointer of the keyword at fault (or of the
+	// schema, when no one keyword is).
+	At string
+	// Reason says what is wrong there.
+	Reason string
+}
+
+// Error names the schema, the place at fault and the reason.
+func (e *CompileError) Error() string {
+	if e.At == e.Location {
+		return "rpc: schema " + e.Location + " does not compile: " + e.Reason
+	}
+	return "rpc: schema " + e.Location + " does not compile: at " + e.At + ": " + e.Reason
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/schemarpc/schemarpc/rpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,7 +21,7 @@ func TestSchemaSetDefaultDraftIs202012(t *testing.T) {
 }
 
 func TestSchemaSetWithDefaultDraft(t *testing.T) {
-	set := rpc.NewSchemaSet(map[string]string{"https://schemarpc.dev/test/tuple.json": tupleDoc}, rpc.WithDefaultDraft(jsonschema.Draft7))
+	set := rpc.NewSchemaSet(map[string]string{"https://schemarpc.dev/test/tuple.json": tupleDoc}, rpc.WithDefaultDraft(rpc.Draft7))
 	sch, err := set.Compile("https://schemarpc.dev/test/tuple.json#/definitions/pair")
 	require.NoError(t, err)
 	assert.NoError(t, sch.Validate([]any{"a", 1}))

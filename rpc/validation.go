@@ -7,10 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/schemarpc/schemarpc/internal/fastschema"
 )
 
 // MaxViolations is the most violations an error's data lists.
@@ -47,38 +44,26 @@ type ValidationData struct {
 	Truncated bool `json:"truncated"`
 }
 
-var printer = message.NewPrinter(language.English)
+// ValidationError is a value that failed its schema: what [Schema.Validate]
+// returns, and what [SchemaError] renders as error data.
+type ValidationError struct {
+	// Violations lists every violation found, ordered by instance
+	// location, then keyword location.
+	Violations []Violation
+}
 
-// validationError turns a schema validation failure into a JSON-RPC error
-// with the given code and message prefix. rename maps the first segment of
-// instance locations (by-position params validated as an object report the
-// index the caller used, not the name).
-func validationError(code int, prefix string, err error, rename map[string]string) *Error {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return &Error{Code: code, Message: prefix + err.Error()}
+// Error names the first violation and how many more there are.
+func (e *ValidationError) Error() string {
+	return headline("", e.Violations)
+}
+
+// headline is the message of an error whose data lists all: prefix, the
+// first violation and how many more there are.
+func headline(prefix string, all []Violation) string {
+	if len(all) == 0 {
+		return prefix + "the value fails its schema"
 	}
-	leaves := collect(ve, nil)
-	if len(leaves) == 0 {
-		leaves = []leaf{{e: ve}}
-	}
-	all := make([]Violation, len(leaves))
-	for i, l := range leaves {
-		all[i] = violation(l.e, rename)
-		for _, alt := range l.alternatives {
-			all[i].Alternatives = append(all[i].Alternatives, violation(alt, rename))
-		}
-	}
-	// The validator walks members in map order: sort, so that the same
-	// input always gets the same answer.
-	slices.SortStableFunc(all, func(a, b Violation) int {
-		if c := strings.Compare(a.InstanceLocation, b.InstanceLocation); c != 0 {
-			return c
-		}
-		return strings.Compare(a.KeywordLocation, b.KeywordLocation)
-	})
-	data := ValidationData{Errors: all[:min(len(all), MaxViolations)], Truncated: len(all) > MaxViolations}
-	first := data.Errors[0]
+	first := all[0]
 	msg := prefix + first.Message
 	switch {
 	case first.Param != "":
@@ -86,28 +71,62 @@ func validationError(code int, prefix string, err error, rename map[string]strin
 	case first.InstanceLocation != "":
 		msg = prefix + first.InstanceLocation + ": " + first.Message
 	}
-	if n := len(leaves) - 1; n > 0 {
+	if n := len(all) - 1; n > 0 {
 		msg += fmt.Sprintf(" (and %d more)", n)
 	}
+	return msg
+}
+
+// validationError turns a schema validation failure into a JSON-RPC error
+// with the given code and message prefix.
+func validationError(code int, prefix string, err error) *Error {
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Violations) == 0 {
+		return &Error{Code: code, Message: prefix + err.Error()}
+	}
+	return violationsError(code, prefix, ve.Violations)
+}
+
+// violationsError is the JSON-RPC error listing all (sorted) violations.
+func violationsError(code int, prefix string, all []Violation) *Error {
+	data := ValidationData{Errors: all[:min(len(all), MaxViolations)], Truncated: len(all) > MaxViolations}
 	b, _ := json.Marshal(data) // plain strings and bools: cannot fail
-	return &Error{Code: code, Message: msg, Data: b}
+	return &Error{Code: code, Message: headline(prefix, all), Data: b}
+}
+
+// violations renders failures, sorted; rename maps the first segment of
+// instance locations (by-position params validated as an object report the
+// index the caller used, not the name).
+func violations(fails []fastschema.Failure, rename map[string]string) []Violation {
+	leaves := collect(fails, nil)
+	all := make([]Violation, len(leaves))
+	for i, l := range leaves {
+		all[i] = violation(l.f, rename)
+		for _, alt := range l.alternatives {
+			all[i].Alternatives = append(all[i].Alternatives, violation(alt, rename))
+		}
+	}
+	// So that the same input always gets the same answer.
+	slices.SortStableFunc(all, func(a, b Violation) int {
+		if c := strings.Compare(a.InstanceLocation, b.InstanceLocation); c != 0 {
+			return c
+		}
+		return strings.Compare(a.KeywordLocation, b.KeywordLocation)
+	})
+	return all
 }
 
 // violation renders one failure; rename maps the first segment of its
 // instance location (a by-position param's name to its index), and the name
 // is kept in Param.
-func violation(e *jsonschema.ValidationError, rename map[string]string) Violation {
-	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
-		// The validator lists them in map order: sort, for one answer.
-		slices.Sort(k.Properties)
-	}
+func violation(f fastschema.Failure, rename map[string]string) Violation {
 	v := Violation{
-		InstanceLocation: pointer(e.InstanceLocation, rename),
-		KeywordLocation:  keywordLocation(e),
-		Message:          e.ErrorKind.LocalizedString(printer),
+		InstanceLocation: pointer(f.Instance, rename),
+		KeywordLocation:  f.Location,
+		Message:          f.Message,
 	}
-	if len(e.InstanceLocation) > 0 && rename[e.InstanceLocation[0]] != "" {
-		v.Param = e.InstanceLocation[0]
+	if len(f.Instance) > 0 && rename[f.Instance[0]] != "" {
+		v.Param = f.Instance[0]
 	}
 	return v
 }
@@ -115,58 +134,53 @@ func violation(e *jsonschema.ValidationError, rename map[string]string) Violatio
 // leaf is one failure to report, with, when it comes from an anyOf or
 // oneOf, the first failure of each of its alternatives.
 type leaf struct {
-	e            *jsonschema.ValidationError
-	alternatives []*jsonschema.ValidationError
+	f            fastschema.Failure
+	alternatives []fastschema.Failure
 }
 
-// collect appends the leaf failures under e, depth first. Wrappers (schema,
-// group, $ref hops) are skipped; for anyOf and oneOf only the branch that
-// best explains the failure is kept, and the others are listed beside it.
-func collect(e *jsonschema.ValidationError, out []leaf) []leaf {
-	if len(e.Causes) == 0 {
-		return append(out, leaf{e: e})
-	}
-	switch e.ErrorKind.(type) {
-	case *kind.AnyOf, *kind.OneOf:
-		return bestBranch(e, out)
-	}
-	for _, c := range e.Causes {
-		out = collect(c, out)
+// collect appends the failures to report: for an anyOf or oneOf only the
+// alternative that best explains the failure is kept, and the others are
+// listed beside it.
+func collect(fails []fastschema.Failure, out []leaf) []leaf {
+	for _, f := range fails {
+		if f.Alternatives == nil {
+			out = append(out, leaf{f: f})
+			continue
+		}
+		out = bestBranch(f, out)
 	}
 	return out
 }
 
-// bestBranch picks the anyOf/oneOf branch that best explains the failure:
-// branches that fail only on a const or enum (a discriminator such as
-// "type") are dropped; of the rest, the one whose failures lie deepest, then
-// the one with the fewest failures. When every branch is dropped the
-// combinator itself is reported.
-func bestBranch(e *jsonschema.ValidationError, out []leaf) []leaf {
+// bestBranch picks the anyOf/oneOf alternative that best explains the
+// failure: alternatives that fail only on a const or enum (a discriminator
+// such as "type") are dropped; of the rest, the one whose failures lie
+// deepest, then the one with the fewest failures. When every alternative
+// is dropped the combinator itself is reported.
+func bestBranch(f fastschema.Failure, out []leaf) []leaf {
 	var best []leaf
-	var tried []*jsonschema.ValidationError
+	var tried []fastschema.Failure
 	bestDepth := -1
-	for _, c := range e.Causes {
-		leaves := collect(c, nil)
+	for _, alt := range f.Alternatives {
+		leaves := collect(alt, nil)
 		if len(leaves) > 0 {
-			tried = append(tried, leaves[0].e)
+			tried = append(tried, leaves[0].f)
 		}
 		if onlyDiscriminator(leaves) {
 			continue
 		}
 		d := 0
 		for _, l := range leaves {
-			d = max(d, len(l.e.InstanceLocation))
+			d = max(d, len(l.f.Instance))
 		}
 		if d > bestDepth || (d == bestDepth && len(leaves) < len(best)) {
 			best, bestDepth = leaves, d
 		}
 	}
 	if best == nil {
-		return append(out, leaf{e: &jsonschema.ValidationError{
-			SchemaURL:        e.SchemaURL,
-			InstanceLocation: e.InstanceLocation,
-			ErrorKind:        e.ErrorKind,
-		}, alternatives: tried})
+		itself := f
+		itself.Alternatives = nil
+		return append(out, leaf{f: itself, alternatives: tried})
 	}
 	for _, l := range best {
 		if l.alternatives == nil {
@@ -179,8 +193,8 @@ func bestBranch(e *jsonschema.ValidationError, out []leaf) []leaf {
 
 func onlyDiscriminator(leaves []leaf) bool {
 	for _, l := range leaves {
-		switch l.e.ErrorKind.(type) {
-		case *kind.Const, *kind.Enum:
+		switch l.f.Keyword {
+		case "const", "enum":
 		default:
 			return false
 		}
@@ -210,17 +224,6 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-func keywordLocation(e *jsonschema.ValidationError) string {
-	loc := e.SchemaURL
-	if !strings.Contains(loc, "#") {
-		loc += "#"
-	}
-	for _, k := range e.ErrorKind.KeywordPath() {
-		loc += "/" + escapePointer(k)
-	}
-	return loc
-}
-
 // SchemaError returns the JSON-RPC error for a value that failed its schema:
 // code (say CodeInvalidParams), a message made of prefix and the first
 // violation, and the violations (at most MaxViolations, sorted) in data as
@@ -228,5 +231,5 @@ func keywordLocation(e *jsonschema.ValidationError) string {
 // prefixed text. Layers above rpc use it to report their own validations
 // the way the router reports params.
 func SchemaError(code int, prefix string, err error) *Error {
-	return validationError(code, prefix, err, nil)
+	return validationError(code, prefix, err)
 }

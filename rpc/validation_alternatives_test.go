@@ -2,10 +2,8 @@ package rpc_test
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,16 +16,10 @@ func TestAOneOfFailureListsEveryAlternativeTried(t *testing.T) {
 		{"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]},
 		{"type": "string"}
 	]}`
-	c := jsonschema.NewCompiler()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
-	require.NoError(t, err)
-	require.NoError(t, c.AddResource("https://example.test/shape.json", doc))
-	sch, err := c.Compile("https://example.test/shape.json")
-	require.NoError(t, err)
-	value, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"kind": "square", "side": "wide"}`))
+	sch, err := rpc.NewSchemaSet(map[string]string{"https://example.test/shape.json": schema}).Compile("https://example.test/shape.json")
 	require.NoError(t, err)
 
-	e := rpc.SchemaError(rpc.CodeInvalidParams, "invalid params: ", sch.Validate(value))
+	e := rpc.SchemaError(rpc.CodeInvalidParams, "invalid params: ", sch.ValidateJSON([]byte(`{"kind": "square", "side": "wide"}`)))
 	var data rpc.ValidationData
 	require.NoError(t, json.Unmarshal(e.Data, &data))
 	require.Len(t, data.Errors, 1)
@@ -42,11 +34,8 @@ func TestAOneOfFailureListsEveryAlternativeTried(t *testing.T) {
 }
 
 func TestAViolationOutsideAnyUnionListsNoAlternatives(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"type": "object", "properties": {"a": {"type": "string"}}}`))
-	require.NoError(t, err)
-	require.NoError(t, c.AddResource("https://example.test/a.json", doc))
-	sch, err := c.Compile("https://example.test/a.json")
+	sch, err := rpc.NewSchemaSet(map[string]string{"https://example.test/a.json": `{"type": "object", "properties": {"a": {"type": "string"}}}`}).
+		Compile("https://example.test/a.json")
 	require.NoError(t, err)
 	e := rpc.SchemaError(rpc.CodeInvalidParams, "invalid params: ", sch.Validate(map[string]any{"a": 1.0}))
 	assert.NotContains(t, string(e.Data), "alternatives")

@@ -62,6 +62,9 @@ type jsonCompiler struct {
 	roots map[string]*jsonRoot
 	nodes map[string]*node // document URL + "#" + pointer → node
 	all   []*node
+	// metaDepth counts the custom metaschemas being compiled around this
+	// compiler (see customDraft).
+	metaDepth int
 }
 
 // jsonRoot is one loaded document.
@@ -103,7 +106,9 @@ func (c *jsonCompiler) root(u string) (*jsonRoot, error) {
 		if s, ok := obj["$schema"].(string); ok {
 			d, err := draftOf(s)
 			if err != nil {
-				return nil, &SchemaError{Location: u + "#/$schema", Reason: err.Error()}
+				if d, err = c.customDraft(s, text); err != nil {
+					return nil, &SchemaError{Location: u + "#/$schema", Reason: err.Error()}
+				}
 			}
 			r.draft = d
 		}
@@ -157,7 +162,7 @@ func draftOf(s string) (int, error) {
 	case "json-schema.org/draft/2019-09/schema":
 		return Draft2019, nil
 	}
-	return 0, fmt.Errorf("$schema %q: custom metaschemas are not supported", s)
+	return 0, fmt.Errorf("$schema %q is not a draft's URL", s)
 }
 
 // isMetaschemaURL reports whether u is on the site the library serves the

@@ -163,6 +163,13 @@ func compileRandom(t *testing.T, doc string, instances [][]byte) bool {
 // projectDocs returns the project's schema documents by URL.
 func projectDocs(t testing.TB) map[string][]byte {
 	t.Helper()
+	docs, err := readProjectDocs()
+	require.NoError(t, err)
+	return docs
+}
+
+// readProjectDocs reads the project's schema documents by URL.
+func readProjectDocs() (map[string][]byte, error) {
 	docs := map[string][]byte{}
 	err := fs.WalkDir(schema.FS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".json" {
@@ -172,8 +179,7 @@ func projectDocs(t testing.TB) map[string][]byte {
 		docs[schema.BaseURL+path] = b
 		return err
 	})
-	require.NoError(t, err)
-	return docs
+	return docs, err
 }
 
 // optionalExamples returns the published examples, or none when they are
@@ -261,6 +267,10 @@ type multiDocCase struct {
 }
 
 var multiDocCases = []multiDocCase{
+	{name: "a custom metaschema of draft 7", docs: map[string]string{
+		"https://x.test/a.json": `{"$schema":"https://x.test/meta","items":[{"type":"string"}],"additionalItems":false}`,
+		"https://x.test/meta":   `{"$schema":"http://json-schema.org/draft-07/schema#","$comment":"reads its documents as draft 7"}`,
+	}, location: "https://x.test/a.json", instances: []string{`["a"]`, `[1]`, `["a","b"]`, `[]`}},
 	{name: "ref to another document", docs: map[string]string{
 		"https://x.test/a.json": `{"properties":{"b":{"$ref":"b.json#/$defs/B"}}}`,
 		"https://x.test/b.json": `{"$defs":{"B":{"type":"integer"}}}`,
@@ -431,7 +441,8 @@ type unsupportedCase struct {
 }
 
 var unsupportedCases = []unsupportedCase{
-	{name: "a custom metaschema", docs: map[string]string{ownDocURL: `{"$schema":"https://x.test/meta"}`, "https://x.test/meta": `{}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "custom metaschemas"},
+	{name: "a custom metaschema naming no draft", docs: map[string]string{ownDocURL: `{"$schema":"https://x.test/meta"}`, "https://x.test/meta": `{}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "must name a JSON Schema draft"},
+	{name: "a custom metaschema choosing vocabularies", docs: map[string]string{ownDocURL: `{"$schema":"https://x.test/meta"}`, "https://x.test/meta": `{"$schema":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true}}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "chooses vocabularies"},
 	{name: "a reference to a metaschema", docs: map[string]string{ownDocURL: `{"$ref":"https://json-schema.org/draft/2020-12/schema"}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "metaschema"},
 	{name: "a resource of another draft", docs: map[string]string{ownDocURL: `{"$defs":{"a":{"$id":"https://x.test/a","$schema":"http://json-schema.org/draft-07/schema#"}}}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "another draft"},
 	{name: "a number too large to read", docs: map[string]string{ownDocURL: `{"minimum":1e999999999}`}, location: ownDocURL, draft: fastschema.Draft2020, reason: "too large"},
@@ -645,4 +656,34 @@ func FuzzCompileJSONAgreesWithLibrary(f *testing.F) {
 			require.ErrorAs(t, err, &se, "schema %q", doc)
 		}
 	})
+}
+
+func TestADocumentOfACustomMetaschemaIsCheckedAgainstIt(t *testing.T) {
+	const meta = "https://x.test/meta"
+	metaDoc := `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"title":{"type":"string"}}}`
+	for _, tc := range []struct {
+		name, doc, metaDoc, reason string
+	}{
+		{"the document fails its metaschema", `{"$schema":"` + meta + `","title":1}`, metaDoc, "does not validate against its metaschema"},
+		{"the metaschema is not among the documents", `{"$schema":"https://x.test/elsewhere"}`, metaDoc, "neither a draft's URL nor among the schema documents"},
+		{"the metaschema URL has a fragment", `{"$schema":"` + meta + `#x"}`, metaDoc, "has no fragment"},
+		{"the metaschema is not JSON", `{"$schema":"` + meta + `"}`, `{`, "not a JSON document"},
+		{"the metaschema does not compile", `{"$schema":"` + meta + `"}`, `{"$schema":"http://json-schema.org/draft-07/schema#","minLength":-1}`, "does not compile"},
+		{"the metaschema names a custom metaschema", `{"$schema":"` + meta + `"}`, `{"$schema":"` + meta + `"}`, "must name a JSON Schema draft"},
+		{"the metaschema refers to a document of itself", `{"$schema":"` + meta + `"}`, `{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"` + ownDocURL + `"}`, "more than 4 deep"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			docs := map[string][]byte{ownDocURL: []byte(tc.doc), meta: []byte(tc.metaDoc)}
+			_, err := fastschema.CompileJSON(docs, ownDocURL, fastschema.Draft2020)
+			var se *fastschema.SchemaError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, ownDocURL+"#/$schema", se.Location)
+			assert.Contains(t, se.Reason, tc.reason)
+		})
+	}
+	ok := map[string][]byte{ownDocURL: []byte(`{"$schema":"` + meta + `","title":"fine","type":"integer"}`), meta: []byte(metaDoc)}
+	v, err := fastschema.CompileJSON(ok, ownDocURL, fastschema.Draft2020)
+	require.NoError(t, err)
+	assert.Equal(t, fastschema.Valid, v.Check([]byte(`1`)))
+	assert.Equal(t, fastschema.Invalid, v.Check([]byte(`"1"`)))
 }

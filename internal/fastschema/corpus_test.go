@@ -1,6 +1,7 @@
 package fastschema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
 	"net/url"
@@ -15,7 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
-	"github.com/schemarpc/schemarpc/rpc"
 	"github.com/schemarpc/schemarpc/schema"
 )
 
@@ -36,7 +36,7 @@ type target struct {
 // projectSchemas holds every schema location of the project's own schema
 // tree, compiled once for all tests.
 type projectSchemas struct {
-	set *rpc.SchemaSet
+	set *jsonschema.Compiler // the library, over the project's documents alone
 	mu  sync.Mutex
 	all map[string]*target
 
@@ -60,7 +60,7 @@ func loadProject(t testing.TB) *projectSchemas {
 }
 
 func readProject() (*projectSchemas, error) {
-	set, err := rpc.NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
+	set, err := projectCompiler()
 	if err != nil {
 		return nil, err
 	}
@@ -364,4 +364,26 @@ func TestPublishedExamplesAgreeWithOracleOnPublishedSchemas(t *testing.T) {
 	t.Logf("%d checks, %d unknown %v", all.checks, all.unknown, all.unknownAt)
 	require.Positive(t, all.checks)
 	require.LessOrEqual(t, all.unknown*20, all.checks, "unknown must be rare")
+}
+
+// projectCompiler returns the library's compiler of the project's schema
+// documents and nothing else, reading those without $schema as 2020-12.
+func projectCompiler() (*jsonschema.Compiler, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noLoader{})
+	docs, err := readProjectDocs()
+	if err != nil {
+		return nil, err
+	}
+	for u, text := range docs {
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+		if err != nil {
+			return nil, err
+		}
+		if err := c.AddResource(u, v); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }

@@ -1,6 +1,7 @@
 package mcpcheck
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/schemarpc/schemarpc/rpc"
 	"github.com/schemarpc/schemarpc/schema"
 )
 
@@ -33,8 +33,8 @@ type Method struct {
 // embedded documents.
 type Ours struct {
 	version string
-	dir     string // where its documents live inside schema.FS
-	set     *rpc.SchemaSet
+	dir     string               // where its documents live inside schema.FS
+	lib     *jsonschema.Compiler // the library, over schema.FS alone
 	methods map[string]Method
 	defs    map[string]string // definition name → absolute location
 }
@@ -46,12 +46,10 @@ func LoadOurs() (*Ours, error) { return LoadOursFor(OurVersion) }
 // LoadOursFor reads our MCP schema of one version, any of Versions, from
 // schema.FS (the directory mcp/<version>).
 func LoadOursFor(version string) (*Ours, error) {
-	set, err := rpc.NewSchemaSetFS(schema.FS, ".", schema.BaseURL)
-	if err != nil {
-		return nil, err
-	}
+	lib := jsonschema.NewCompiler()
+	lib.UseLoader(embeddedLoader{})
 	dir := "mcp/" + version
-	o := &Ours{version: version, dir: dir, set: set, methods: map[string]Method{}, defs: map[string]string{}}
+	o := &Ours{version: version, dir: dir, lib: lib, methods: map[string]Method{}, defs: map[string]string{}}
 	files, err := fs.Glob(schema.FS, dir+"/*.json")
 	if err != nil {
 		return nil, err
@@ -163,20 +161,37 @@ func (o *Ours) Def(name string) (*jsonschema.Schema, error) {
 	if !ok {
 		return nil, fmt.Errorf("mcpcheck: our schema has no definition %s", name)
 	}
-	return o.set.Compile(loc)
+	return o.lib.Compile(loc)
 }
 
 // Compile compiles an absolute schema location, such as a Method's Params.
 func (o *Ours) Compile(location string) (*jsonschema.Schema, error) {
-	return o.set.Compile(location)
+	return o.lib.Compile(location)
 }
 
 // envelope compiles the JSON-RPC 2.0 message schema.
 func (o *Ours) envelope() (*jsonschema.Schema, error) {
-	return o.set.Compile(schema.BaseURL + path.Join("jsonrpc", "message.json"))
+	return o.lib.Compile(schema.BaseURL + path.Join("jsonrpc", "message.json"))
 }
 
 // shortLocation trims the common URL prefix from a location for messages.
 func (o *Ours) shortLocation(loc string) string {
 	return strings.TrimPrefix(loc, schema.BaseURL+o.dir+"/")
+}
+
+// embeddedLoader loads the project's schema documents from schema.FS, and
+// nothing else.
+type embeddedLoader struct{}
+
+// Load decodes the document at url.
+func (embeddedLoader) Load(url string) (any, error) {
+	rel, ok := strings.CutPrefix(url, schema.BaseURL)
+	if !ok {
+		return nil, fmt.Errorf("mcpcheck: %s is not one of the project's schema documents", url)
+	}
+	b, err := fs.ReadFile(schema.FS, rel)
+	if err != nil {
+		return nil, fmt.Errorf("mcpcheck: %s is not one of the project's schema documents", url)
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
 }

@@ -32,7 +32,7 @@ func (c *Checker) lone(resp *rpc.Response, prefix string, from Direction, at Pos
 	type candidate struct {
 		set    *Set
 		meth   *method
-		schema *jsonschema.Schema
+		schema *rpc.Schema
 	}
 	var best []candidate
 	bestScore := -1

@@ -37,8 +37,8 @@ type Set struct {
 type method struct {
 	gen.MethodInfo
 	structure rpc.ParamStructure
-	params    *jsonschema.Schema
-	results   []*jsonschema.Schema
+	params    *rpc.Schema
+	results   []*rpc.Schema
 	// declared holds, for each result schema, the names of the result's
 	// members it declares (see lone.go).
 	declared []map[string]bool
@@ -154,10 +154,13 @@ func compile(name string, d *gen.Description, mcp bool, version string) (*Set, e
 		docs[u] = string(b)
 	}
 	var opts []rpc.SchemaSetOption
+	draft := jsonschema.Draft2020
 	if d.Draft07 {
-		opts = append(opts, rpc.WithDefaultDraft(jsonschema.Draft7))
+		opts = append(opts, rpc.WithDefaultDraft(rpc.Draft7))
+		draft = jsonschema.Draft7
 	}
 	schemas := rpc.NewSchemaSet(docs, opts...)
+	lib := libraryCompiler(docs, draft)
 	s := alone(&Set{name: name, methods: make(map[string]*method, len(d.Methods)), mcp: mcp, version: version})
 	for _, info := range d.Methods {
 		m := &method{MethodInfo: info, structure: structures[info.Structure]}
@@ -174,7 +177,11 @@ func compile(name string, d *gen.Description, mcp bool, version string) (*Set, e
 				return nil, fmt.Errorf("schema %s: result of %s: %w", name, info.Name, err)
 			}
 			m.results = append(m.results, sch)
-			m.declared = append(m.declared, declared(sch))
+			libSch, err := lib.Compile(r)
+			if err != nil {
+				return nil, fmt.Errorf("schema %s: result of %s: %w", name, info.Name, err)
+			}
+			m.declared = append(m.declared, declared(libSch))
 		}
 		s.methods[info.Name] = m
 	}
@@ -217,4 +224,26 @@ func (s *Set) versionSet(version string) *Set {
 		}
 	}
 	return nil
+}
+
+// libraryCompiler returns the jsonschema library's compiler of docs alone,
+// reading documents without $schema as draft: the checker asks the
+// library's compiled schemas which members a result declares.
+func libraryCompiler(docs map[string]string, draft *jsonschema.Draft) *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(draft)
+	c.UseLoader(docsLoader(docs))
+	return c
+}
+
+// docsLoader loads documents from the map alone.
+type docsLoader map[string]string
+
+// Load returns the document at url, decoded.
+func (l docsLoader) Load(url string) (any, error) {
+	doc, ok := l[url]
+	if !ok {
+		return nil, fmt.Errorf("schema %s is not among the documents", url)
+	}
+	return jsonschema.UnmarshalJSON(strings.NewReader(doc))
 }

@@ -12,8 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"strings"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
 	"github.com/schemarpc/schemarpc/schema"
@@ -49,32 +48,20 @@ func run(args []string, stderr io.Writer) int {
 // program. It cannot use package rpc, which needs the file to build.
 func render() ([]byte, error) {
 	base := schema.BaseURL + "jsonrpc/"
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	files, err := fs.Glob(schema.FS, "jsonrpc/*.json")
+	jc, err := fastschema.NewJSONCompiler(func(u string) ([]byte, bool) {
+		b, err := fs.ReadFile(schema.FS, strings.TrimPrefix(u, schema.BaseURL))
+		return b, err == nil && strings.HasPrefix(u, schema.BaseURL+"jsonrpc/")
+	}, fastschema.Draft2020)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		b, err := fs.ReadFile(schema.FS, f)
-		if err != nil {
-			return nil, err
-		}
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		if err := c.AddResource(schema.BaseURL+f, v); err != nil {
-			return nil, err
-		}
-	}
-	schs := make([]*jsonschema.Schema, len(envelopes))
+	vs := make([]*fastschema.Validator, len(envelopes))
 	for i, e := range envelopes {
-		if schs[i], err = c.Compile(base + e); err != nil {
+		if vs[i], err = jc.Compile(base + e); err != nil {
 			return nil, err
 		}
 	}
-	prog, err := fastschema.Encode(fastschema.CompileAll(schs))
+	prog, err := fastschema.Encode(vs)
 	if err != nil {
 		return nil, err
 	}

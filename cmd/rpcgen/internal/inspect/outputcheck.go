@@ -1,10 +1,7 @@
 package inspect
 
 import (
-	"bytes"
 	"encoding/json"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -28,11 +25,7 @@ func checkOutput(schema json.RawMessage, res *mcp.CallToolResult) []Finding {
 		}
 		return []Finding{{Pointer: "", Code: rpc.CodeInternalError, Reason: "the tool has an outputSchema, and its result no structuredContent"}}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.StructuredContent))
-	if err != nil {
-		return []Finding{{Pointer: "/structuredContent", Code: rpc.CodeInternalError, Reason: err.Error()}}
-	}
-	verr := sch.Validate(inst)
+	verr := sch.ValidateJSON(res.StructuredContent)
 	if verr == nil {
 		return nil
 	}
@@ -49,16 +42,9 @@ func checkOutput(schema json.RawMessage, res *mcp.CallToolResult) []Finding {
 }
 
 // compileSchema compiles a tool's schema, a JSON Schema 2020-12 document
-// unless it says otherwise; no reference is fetched from anywhere.
-func compileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	const url = "urn:rpcgen-inspect:outputSchema"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
+// unless it says otherwise, as an MCP client built on package mcp does; no
+// reference is fetched from anywhere.
+func compileSchema(schema json.RawMessage) (*rpc.Schema, error) {
+	const url = "https://schemarpc.dev/inspect/outputSchema.json"
+	return rpc.NewSchemaSet(map[string]string{url: string(schema)}).Compile(url)
 }

@@ -2,10 +2,7 @@
 
 package allofunion
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Shapes was generated from, verbatim,
 // keyed by their absolute URL.
@@ -243,7 +240,7 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-}, rpc.WithDefaultDraft(jsonschema.Draft7), rpc.WithProgram(schemaProgram,
+}, rpc.WithDefaultDraft(rpc.Draft7), rpc.WithProgram(schemaProgram,
 	"https://schemarpc.dev/openrpc/input.params.json#/definitions/draw",
 ))
 

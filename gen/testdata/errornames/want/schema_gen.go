@@ -2,10 +2,7 @@
 
 package errornames
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Vault was generated from, verbatim,
 // keyed by their absolute URL.
@@ -48,4 +45,4 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   "definitions": {}
 }
 `,
-}, rpc.WithDefaultDraft(jsonschema.Draft7))
+}, rpc.WithDefaultDraft(rpc.Draft7))

@@ -2,10 +2,7 @@
 
 package gonaming
 
-import (
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/schemarpc/schemarpc/rpc"
-)
+import "github.com/schemarpc/schemarpc/rpc"
 
 // schemaSet holds the schema documents Node was generated from, verbatim, keyed
 // by their absolute URL.
@@ -125,7 +122,7 @@ var schemaSet = rpc.NewSchemaSet(map[string]string{
   }
 }
 `,
-}, rpc.WithDefaultDraft(jsonschema.Draft7), rpc.WithProgram(schemaProgram,
+}, rpc.WithDefaultDraft(rpc.Draft7), rpc.WithProgram(schemaProgram,
 	"https://schemarpc.dev/openrpc/input.params.json#/definitions/Node.StateDecodeParams",
 ))
 
