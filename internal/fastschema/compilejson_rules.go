@@ -75,12 +75,16 @@ func (sp *objectSpec) build(n *node) *objectRules {
 	}
 	o.nwords = (len(o.names) + 63) / 64
 	if len(sp.patterns) > maxPatterns {
-		n.unsupported(kObject, "too many patternProperties")
+		n.unsupported(kObject, tooManyPatterns)
 	}
 	o.patterns = append([]patternRule(nil), sp.patterns...)
 	sort.Slice(o.patterns, func(i, j int) bool { return o.patterns[i].re.String() < o.patterns[j].re.String() })
 	return o
 }
+
+// tooManyPatterns is why a node with more than maxPatterns
+// patternProperties answers Unknown for objects.
+const tooManyPatterns = "too many patternProperties"
 
 // newNumberRules returns the rules of the number keywords, nil when there
 // are none. Absent keywords are nil.

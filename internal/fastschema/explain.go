@@ -53,6 +53,19 @@ func (v *Validator) Explain(data []byte) ([]Failure, error) {
 	return x.validate(v.root, val, unevalFrom(val, v.root, false))
 }
 
+// decodedRefusal is what Explain refuses at a node decoded from a program,
+// which keeps only the kinds a node answers Unknown for and the first
+// reason: what unevaluatedProperties and unevaluatedItems need, formats and
+// references resolved at run time are not in it. Only a node whose sole
+// reason is many patternProperties (whose rules the program holds) is
+// explained.
+func decodedRefusal(unsup kindMask, why string) string {
+	if unsup == 0 || (unsup == kObject && why == tooManyPatterns) {
+		return ""
+	}
+	return why
+}
+
 // explainer walks one value and its schema, as the oracle's validator
 // does.
 type explainer struct {
@@ -155,7 +168,11 @@ func (x *explainer) fresh(n *node, v any) ([]Failure, error) {
 // failure is a leaf failure of the value being checked, at the keyword
 // location loc.
 func (x *explainer) failure(loc, keyword, msg string) Failure {
-	return Failure{Instance: slices.Clone(x.path), Location: loc, Keyword: keyword, Message: msg}
+	f := Failure{Location: loc, Keyword: keyword, Message: msg}
+	if len(x.path) > 0 {
+		f.Instance = slices.Clone(x.path)
+	}
+	return f
 }
 
 // keywordLoc is the location of the keyword path kws in n.

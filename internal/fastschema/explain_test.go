@@ -1,11 +1,13 @@
 package fastschema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -107,4 +109,188 @@ func TestExplainOfANilValidatorAcceptsEveryValue(t *testing.T) {
 	assert.Nil(t, f)
 	_, err = v.Explain([]byte(`{`))
 	assert.Error(t, err, "the text is still read")
+}
+
+func TestExplainSaysWhatFailsWhere(t *testing.T) {
+	const u = ownDocURL + "#"
+	cases := []struct {
+		name, schema, data string
+		want               []fastschema.Failure
+	}{{
+		name: "leaves in schema order, members in document order, extra names sorted",
+		schema: `{"type":"object","required":["name","id"],"properties":{"arguments":{"type":"object",
+			"properties":{"a":{"type":"number"}},"additionalProperties":false}}}`,
+		data: `{"arguments":{"z":1,"b":2,"a":"x"}}`,
+		want: []fastschema.Failure{
+			{Location: u + "/required", Keyword: "required", Message: `lacks the required "name", "id"`},
+			{Instance: []string{"arguments", "a"}, Location: u + "/properties/arguments/properties/a/type", Keyword: "type", Message: "is string, not number"},
+			{Instance: []string{"arguments"}, Location: u + "/properties/arguments/additionalProperties", Keyword: "additionalProperties", Message: `has members not allowed here: "b", "z"`},
+		},
+	}, {
+		name:   "an anyOf carries each alternative's failures, wrappers are skipped",
+		schema: `{"$defs":{"obj":{"type":"object","required":["x"]}},"anyOf":[{"type":"string"},{"allOf":[{"$ref":"#/$defs/obj"}]}]}`,
+		data:   `{}`,
+		want: []fastschema.Failure{{
+			Location: u + "/anyOf", Keyword: "anyOf", Message: "matches none of the 2 alternatives",
+			Alternatives: [][]fastschema.Failure{
+				{{Location: u + "/anyOf/0/type", Keyword: "type", Message: "is object, not string"}},
+				{{Location: u + "/$defs/obj/required", Keyword: "required", Message: `lacks the required "x"`}},
+			},
+		}},
+	}, {
+		name:   "a oneOf that two alternatives match",
+		schema: `{"oneOf":[{"type":"integer"},{"minimum":0}]}`,
+		data:   `3`,
+		want:   []fastschema.Failure{{Location: u + "/oneOf", Keyword: "oneOf", Message: "matches alternatives 0 and 1, but must match exactly one"}},
+	}, {
+		name:   "not, the false schema and dependentRequired are located as the oracle locates them",
+		schema: `{"not":{"required":["a"]},"properties":{"b":false},"dependentRequired":{"a":["c"]}}`,
+		data:   `{"a":1,"b":2}`,
+		want: []fastschema.Failure{
+			{Location: u + "/dependentRequired/a", Keyword: "dependentRequired", Message: `has "a", so needs "c"`},
+			{Instance: []string{"b"}, Location: u + "/properties/b", Keyword: "false", Message: "no value is allowed here"},
+			{Location: u, Keyword: "not", Message: "matches a schema it must not match"},
+		},
+	}, {
+		name:   "unevaluatedProperties sees what an applied schema evaluated",
+		schema: `{"allOf":[{"properties":{"a":true}}],"if":{"required":["b"]},"then":{"properties":{"b":true}},"unevaluatedProperties":{"type":"null"}}`,
+		data:   `{"a":1,"b":2,"c":3,"d":null}`,
+		want:   []fastschema.Failure{{Instance: []string{"c"}, Location: u + "/unevaluatedProperties/type", Keyword: "type", Message: "is number, not null"}},
+	}, {
+		name:   "a member name failing propertyNames is reported at its object",
+		schema: `{"properties":{"o":{"propertyNames":{"maxLength":1}}}}`,
+		data:   `{"o":{"ab":1,"c":2}}`,
+		want:   []fastschema.Failure{{Instance: []string{"o"}, Location: u + "/properties/o/propertyNames/maxLength", Keyword: "maxLength", Message: `member name "ab" has 2 characters, more than 1`}},
+	}, {
+		name:   "uniqueItems, and numbers compared exactly",
+		schema: `{"uniqueItems":true,"items":{"exclusiveMaximum":1e400,"multipleOf":0.1}}`,
+		data:   `[0.30, 1e400, 0.3]`,
+		want: []fastschema.Failure{
+			{Location: u + "/uniqueItems", Keyword: "uniqueItems", Message: "has equal elements 0 and 2"},
+			{Instance: []string{"1"}, Location: u + "/items/exclusiveMaximum", Keyword: "exclusiveMaximum", Message: "is 1e400, not less than 1" + strings.Repeat("0", 400)},
+		},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := compileOwn(tc.schema)
+			require.NoError(t, err)
+			got, err := v.Explain([]byte(tc.data))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+			explainAgrees(t, compileDoc(t, tc.schema), v, []byte(tc.data))
+		})
+	}
+}
+
+func TestExplainOfADecodedProgramHasNoLocations(t *testing.T) {
+	v, err := compileOwn(`{"properties":{"a":{"type":"string"}},"required":["b"]}`)
+	require.NoError(t, err)
+	data := []byte(`{"a":1}`)
+	want, err := v.Explain(data)
+	require.NoError(t, err)
+	require.Len(t, want, 2)
+	for i := range want {
+		want[i].Location = ""
+	}
+	got, err := viaProgram(t, v).Explain(data)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+func TestExplainRefusesNumbersTooLargeToCompare(t *testing.T) {
+	v, err := compileOwn(`{"type":"integer"}`)
+	require.NoError(t, err)
+	_, err = v.Explain([]byte(`1e9999999`))
+	require.ErrorIs(t, err, fastschema.ErrNumberTooLarge)
+	f, err := v.Explain([]byte(`"1e9999999"`))
+	require.NoError(t, err, "only a number's value matters")
+	assert.Len(t, f, 1)
+}
+
+func TestExplainRefusesAFormatCompileJSONLeavesToTheOracle(t *testing.T) {
+	v, err := compileOwn(`{"$schema":"http://json-schema.org/draft-07/schema#","format":"email"}`)
+	require.NoError(t, err)
+	_, err = v.Explain([]byte(`"x"`))
+	require.ErrorIs(t, err, fastschema.ErrUnsupported)
+	assert.ErrorContains(t, err, "format email")
+}
+
+func TestExplainRunsTheFormatsTheLibraryCompiled(t *testing.T) {
+	doc := `{"$schema":"http://json-schema.org/draft-07/schema#","format":"email"}`
+	sch := compileDoc(t, doc)
+	v := fastschema.Compile(sch)
+	f, err := v.Explain([]byte(`"not an address"`))
+	require.NoError(t, err)
+	require.Len(t, f, 1)
+	assert.Equal(t, "format", f[0].Keyword)
+	f, err = v.Explain([]byte(`"a@example.com"`))
+	require.NoError(t, err)
+	assert.Nil(t, f)
+}
+
+func BenchmarkExplainToolsCallFailure(b *testing.B) {
+	p := loadProject(b)
+	tg := p.target(b, p.methods["2026-07-28"]["tools/call"][0])
+	data := []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":7,"arguments":[1,2]}`)
+	f, err := tg.fast.Explain(data)
+	require.NoError(b, err)
+	require.NotEmpty(b, f)
+	b.Run("explain", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if f, _ := tg.fast.Explain(data); f == nil {
+				b.Fatal("valid")
+			}
+		}
+	})
+	b.Run("oracle", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sch := tg.sch; sch.Validate(v) == nil {
+				b.Fatal("valid")
+			}
+		}
+	})
+}
+
+func TestExplainOfADecodedProgramRefusesWhatItsProgramLacks(t *testing.T) {
+	for _, tc := range []struct{ schema, data string }{
+		{`{"unevaluatedProperties":false}`, `{"a":1}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","format":"email"}`, `"x"`},
+		{`{"anyOf":[{"$ref":"#"}]}`, `1`},
+	} {
+		own, err := compileOwn(tc.schema)
+		require.NoError(t, err)
+		for _, v := range []*fastschema.Validator{own, fastschema.Compile(compileDoc(t, tc.schema))} {
+			_, err := viaProgram(t, v).Explain([]byte(tc.data))
+			assert.ErrorIs(t, err, fastschema.ErrUnsupported, "%s", tc.schema)
+		}
+	}
+}
+
+func TestExplainOfADecodedProgramExplainsManyPatternProperties(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"patternProperties":{`)
+	for i := range 70 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`"^p` + itoa(i) + `$":{"type":"string"}`)
+	}
+	sb.WriteString(`}}`)
+	own, err := compileOwn(sb.String())
+	require.NoError(t, err)
+	data := []byte(`{"p3":1,"p69":"x","q":1}`)
+	want, err := own.Explain(data)
+	require.NoError(t, err)
+	require.Len(t, want, 1)
+	explainAgrees(t, compileDoc(t, sb.String()), own, data)
+	got, err := viaProgram(t, own).Explain(data)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, want[0].Instance, got[0].Instance)
 }
