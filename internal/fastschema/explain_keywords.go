@@ -213,7 +213,7 @@ func (x *explainer) object(n *node, obj *object, ue *uneval, out []Failure) ([]F
 			}
 		}
 		if evaluated {
-			delete(ue.props, name)
+			ue.evaluated(name, -1)
 		}
 	}
 	if additional != nil {
@@ -343,7 +343,7 @@ func (x *explainer) array(n *node, arr []any, ue *uneval, out []Failure) ([]Fail
 		}
 		matched++
 		if n.draft >= Draft2020 {
-			delete(ue.items, i)
+			ue.evaluated("", i)
 		}
 	}
 	if matched < a.minContains {

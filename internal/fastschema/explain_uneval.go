@@ -13,16 +13,16 @@ type uneval struct {
 }
 
 // unevalFrom returns what of v is unevaluated before n applies, tracked
-// only when n or its caller (callerNeeds) reads it.
+// only when n or its caller (callerNeeds) reads it: nil when nothing is.
 func unevalFrom(v any, n *node, callerNeeds bool) *uneval {
-	ue := &uneval{}
 	switch v := v.(type) {
 	case *object:
-		if !n.allProps && (callerNeeds || n.uneProps != nil) {
-			ue.props = make(map[string]struct{}, len(v.names))
+		if !n.allProps && (callerNeeds || n.uneProps != nil) && len(v.names) > 0 {
+			ue := &uneval{props: make(map[string]struct{}, len(v.names))}
 			for _, name := range v.names {
 				ue.props[name] = struct{}{}
 			}
+			return ue
 		}
 	case []any:
 		first := 0
@@ -30,17 +30,25 @@ func unevalFrom(v any, n *node, callerNeeds bool) *uneval {
 			first = len(n.arr.prefix)
 		}
 		if !n.allItems && (callerNeeds || n.uneItems != nil) && first < len(v) {
-			ue.items = make(map[int]struct{}, len(v)-first)
+			ue := &uneval{items: make(map[int]struct{}, len(v)-first)}
 			for i := first; i < len(v); i++ {
 				ue.items[i] = struct{}{}
 			}
+			return ue
 		}
 	}
-	return ue
+	return nil
 }
 
-// merge keeps unevaluated only what other left unevaluated too.
+// merge keeps unevaluated only what other (nil: nothing) left unevaluated
+// too.
 func (ue *uneval) merge(other *uneval) {
+	if ue == nil {
+		return
+	}
+	if other == nil {
+		other = &uneval{}
+	}
 	for k := range ue.props {
 		if _, ok := other.props[k]; !ok {
 			delete(ue.props, k)
@@ -54,7 +62,16 @@ func (ue *uneval) merge(other *uneval) {
 }
 
 // isEmpty reports whether nothing is left unevaluated (or tracked).
-func (ue *uneval) isEmpty() bool { return len(ue.props) == 0 && len(ue.items) == 0 }
+func (ue *uneval) isEmpty() bool { return ue == nil || (len(ue.props) == 0 && len(ue.items) == 0) }
+
+// evaluated records that the member name, or the element i, is evaluated.
+func (ue *uneval) evaluated(name string, i int) {
+	if ue == nil {
+		return
+	}
+	delete(ue.props, name)
+	delete(ue.items, i)
+}
 
 // unevaluated applies unevaluatedProperties and unevaluatedItems to what
 // the other keywords left, members in document order.
@@ -65,6 +82,9 @@ func (x *explainer) unevaluated(n *node, v any, ue *uneval, out []Failure) ([]Fa
 			return out, nil
 		}
 		for i, name := range v.names {
+			if ue == nil {
+				break
+			}
 			if _, ok := ue.props[name]; !ok {
 				continue
 			}
@@ -74,12 +94,17 @@ func (x *explainer) unevaluated(n *node, v any, ue *uneval, out []Failure) ([]Fa
 			}
 			out = append(out, f...)
 		}
-		ue.props = nil
+		if ue != nil {
+			ue.props = nil
+		}
 	case []any:
 		if n.uneItems == nil {
 			return out, nil
 		}
 		for i, e := range v {
+			if ue == nil {
+				break
+			}
 			if _, ok := ue.items[i]; !ok {
 				continue
 			}
@@ -89,7 +114,9 @@ func (x *explainer) unevaluated(n *node, v any, ue *uneval, out []Failure) ([]Fa
 			}
 			out = append(out, f...)
 		}
-		ue.items = nil
+		if ue != nil {
+			ue.items = nil
+		}
 	}
 	return out, nil
 }

@@ -1,11 +1,10 @@
 package fastschema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
+	"strings"
+	"unicode/utf8"
 )
 
 // object is a decoded JSON object that keeps its members in document
@@ -64,63 +63,93 @@ func (o *object) set(name string, v any) {
 // decodeValue decodes one JSON text as the oracle reads it (numbers as
 // json.Number, invalid UTF-8 replaced), with objects as *object.
 func decodeValue(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeNext(dec, 0)
-	if err != nil {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		if err == nil {
+			err = errors.New("not one JSON text")
+		}
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the top-level value")
-	}
+	v, _ := decodeAt(data, skipSpace(data, 0))
 	return v, nil
 }
 
-// decodeNext decodes the value the next token starts.
-func decodeNext(dec *json.Decoder, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("nesting deeper than %d", maxDepth)
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
+	return i
+}
+
+// decodeAt decodes the value at i of data, which is known to be well
+// formed, and returns it with the index just after it.
+func decodeAt(data []byte, i int) (any, int) {
+	switch data[i] {
+	case '{':
 		o := &object{}
-		for dec.More() {
-			name, err := dec.Token()
-			if err != nil {
-				return nil, err
+		i = skipSpace(data, i+1)
+		for data[i] != '}' {
+			name, e := decodeString(data, i)
+			v, e := decodeAt(data, skipSpace(data, skipSpace(data, e)+1))
+			o.set(name, v)
+			i = skipSpace(data, e)
+			if data[i] == ',' {
+				i = skipSpace(data, i+1)
 			}
-			v, err := decodeNext(dec, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			o.set(name.(string), v)
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, err
-		}
-		return o, nil
-	case json.Delim('['):
+		return o, i + 1
+	case '[':
 		arr := []any{}
-		for dec.More() {
-			v, err := decodeNext(dec, depth+1)
-			if err != nil {
-				return nil, err
-			}
+		i = skipSpace(data, i+1)
+		for data[i] != ']' {
+			v, e := decodeAt(data, i)
 			arr = append(arr, v)
+			i = skipSpace(data, e)
+			if data[i] == ',' {
+				i = skipSpace(data, i+1)
+			}
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, err
-		}
-		return arr, nil
+		return arr, i + 1
+	case '"':
+		return decodeString(data, i)
+	case 't':
+		return true, i + 4
+	case 'f':
+		return false, i + 5
+	case 'n':
+		return nil, i + 4
 	}
-	return tok, nil
+	e := i + 1
+	for e < len(data) && strings.IndexByte("0123456789+-.eE", data[e]) >= 0 {
+		e++
+	}
+	return json.Number(data[i:e]), e
+}
+
+// decodeString decodes the well-formed string at i. Strings with escapes
+// or bytes beyond ASCII go through encoding/json, which decodes them (and
+// replaces invalid UTF-8) as the oracle does.
+func decodeString(data []byte, i int) (string, int) {
+	plain := true
+	e := i + 1
+	for ; data[e] != '"'; e++ {
+		switch c := data[e]; {
+		case c == '\\':
+			plain = false
+			e++
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+	if plain {
+		return string(data[i+1 : e]), e + 1
+	}
+	var s string
+	_ = json.Unmarshal(data[i:e+1], &s) // well formed: cannot fail
+	return s, e + 1
 }
 
 // plain returns v with its objects as map[string]any: the form the
