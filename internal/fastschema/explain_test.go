@@ -294,3 +294,57 @@ func TestExplainOfADecodedProgramExplainsManyPatternProperties(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, want[0].Instance, got[0].Instance)
 }
+
+func TestExplainMatchesTheOraclesQuirks(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		instances    []string
+	}{
+		{"draft-07 keywords beside $ref", d7Doc(`"definitions":{"s":{"type":"string"}},"$ref":"#/definitions/s","const":"a","minLength":5,"if":true,"then":false`),
+			[]string{`"b"`, `1`, `"a"`}},
+		{"if, then and else", `{"if":{"type":"string"},"then":{"minLength":2},"else":{"type":"number"}}`, []string{`"a"`, `null`, `"ab"`}},
+		{"draft-07 dependencies, both forms", d7Doc(`"dependencies":{"a":["b","c"],"b":{"required":["d"]}}`), []string{`{"a":1}`, `{"a":1,"b":2,"c":3}`}},
+		{"contains, minContains, maxContains", `{"contains":{"type":"string"},"minContains":2,"maxContains":2}`,
+			[]string{`[]`, `[1,2]`, `["a",1]`, `["a","b","c"]`, `["a","b"]`}},
+		{"contains without minContains", `{"contains":{"type":"string"}}`, []string{`[]`, `[1,{}]`}},
+		{"minContains of zero", `{"contains":false,"minContains":0,"maxContains":0}`, []string{`[]`, `[1]`}},
+		{"items false", `{"prefixItems":[true],"items":false}`, []string{`[1,2,3]`, `[1]`}},
+		{"draft-07 items false", d7Doc(`"items":false`), []string{`[1,2]`, `[]`}},
+		{"draft-07 additionalItems false", d7Doc(`"items":[true],"additionalItems":false`), []string{`[1,2,3]`}},
+		{"oneOf matched twice after a miss", `{"oneOf":[{"type":"string"},{"type":"number"},{"minimum":0},{"maximum":9}]}`, []string{`5`, `-1`, `"x"`, `null`}},
+		{"required with several missing names", `{"required":["a","b","c"]}`, []string{`{"b":1}`, `{}`}},
+		{"a false schema in place", `{"allOf":[false,{"not":true}]}`, []string{`1`}},
+		{"propertyNames beside other members' failures", `{"propertyNames":{"anyOf":[{"maxLength":1},{"pattern":"^x"}]},"additionalProperties":{"type":"string"}}`,
+			[]string{`{"ab":1,"c":"d","xyz":2}`}},
+		{"unevaluatedItems after prefixItems and contains", `{"prefixItems":[true],"contains":{"type":"string"},"unevaluatedItems":false}`,
+			[]string{`[1,"a",2]`, `[1,"a"]`, `[1]`}},
+		{"unevaluatedProperties through oneOf and dependentSchemas", `{"oneOf":[{"properties":{"a":true}},{"properties":{"b":true}}],
+			"dependentSchemas":{"c":{"properties":{"d":true}}},"unevaluatedProperties":false}`,
+			[]string{`{"a":1,"c":1,"d":1}`, `{"a":1,"c":1,"d":1,"e":1}`, `{"a":1,"b":1}`, `{"b":1,"d":1}`}},
+		{"nested unevaluatedProperties", `{"properties":{"a":true},"allOf":[{"unevaluatedProperties":{"type":"number"}}],"unevaluatedProperties":false}`,
+			[]string{`{"a":"x","b":1}`, `{"a":"x","b":"y"}`}},
+		{"2019-09 contains evaluates nothing", `{"$schema":"https://json-schema.org/draft/2019-09/schema",
+			"contains":{"type":"string"},"unevaluatedItems":false}`, []string{`["a"]`, `[]`}},
+		{"2019-09 items and additionalItems with unevaluatedItems", `{"$schema":"https://json-schema.org/draft/2019-09/schema",
+			"items":[true],"additionalItems":true,"unevaluatedItems":false}`, []string{`[1,2,3]`}},
+		{"uniqueItems of equal numbers and objects", `{"uniqueItems":true}`, []string{`[1,1.0]`, `[{"a":[1]},{"a":[1.0]}]`, `[1,"1"]`}},
+		{"huge bounds compared exactly", `{"minimum":1e-400,"multipleOf":1e-401}`, []string{`1e-401`, `1e-399`, `0`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sch := compileDoc(t, tc.schema)
+			own, err := compileOwn(tc.schema)
+			require.NoError(t, err)
+			for _, inst := range tc.instances {
+				for _, v := range []*fastschema.Validator{own, fastschema.Compile(sch)} {
+					assert.True(t, explainAgrees(t, sch, v, []byte(inst)), "instance %s", inst)
+				}
+			}
+		})
+	}
+}
+
+// d7Doc is a draft-07 schema object with the members given.
+func d7Doc(members string) string {
+	return `{"$schema":"http://json-schema.org/draft-07/schema#",` + members + `}`
+}
