@@ -81,14 +81,16 @@
 // many patternProperties, the formats the library compiled (a Validator
 // from [Compile]), and numbers exactly. It refuses, with an error wrapping
 // [ErrUnsupported]: $dynamicRef, $recursiveRef, vocabulary extensions,
-// content assertions, the formats [CompileJSON] leaves to the oracle, and
-// schemas that reach themselves on the same value (the library reports
-// those as failures); and with [ErrNumberTooLarge] a number whose exponent
-// or fraction is longer than 100000 digits where its value matters.
+// content assertions and the formats [CompileJSON] leaves to the oracle,
+// once type, const and enum have passed; and with [ErrNumberTooLarge] a
+// number whose exponent or fraction is longer than 100000 digits where its
+// value matters.
 //
 // The failures are the library's, located where it locates them: a "not"
 // at the schema itself, a dependency at ".../dependency/<name>", a missing
-// contains match through the elements' own failures. One difference: a
+// contains match through the elements' own failures, a schema met again
+// on the same value (a cycle of in-place references) as a "$ref" failure
+// at that schema. One difference: a
 // member name failing propertyNames is reported at its object's path, its
 // name at the head of the message. The tests flatten the library's error
 // tree (as rpc does, without choosing a branch) and compare it with

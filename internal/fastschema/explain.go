@@ -84,11 +84,9 @@ func (x *explainer) validate(n *node, v any, ue *uneval) ([]Failure, error) {
 	if n.always {
 		return nil, nil
 	}
-	if n.refuse != "" {
-		return nil, fmt.Errorf("%w: %s", ErrUnsupported, n.refuse)
-	}
 	if slices.Contains(x.stack[x.start:], n) {
-		return nil, fmt.Errorf("%w: a cycle of in-place references", ErrUnsupported)
+		// As the oracle: a schema met again on the same value fails there.
+		return []Failure{x.failure(n.loc, "$ref", "refers back to itself without moving into the value")}, nil
 	}
 	x.stack = append(x.stack, n)
 	defer func() { x.stack = x.stack[:len(x.stack)-1] }()

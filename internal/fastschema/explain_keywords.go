@@ -54,7 +54,8 @@ func decimalOf(num json.Number) (decimal, error) {
 }
 
 // assertions checks type, const, enum and format, which end a schema's
-// check at their first failure; nil when they pass.
+// check at their first failure; nil when they pass. Past type, const and
+// enum, a feature Explain cannot evaluate ends it with an error.
 func (x *explainer) assertions(n *node, v any) ([]Failure, error) {
 	k := kindOf(v)
 	if n.types != 0 && n.types&k == 0 {
@@ -88,6 +89,9 @@ func (x *explainer) assertions(n *node, v any) ([]Failure, error) {
 			}
 			return []Failure{x.failure(keywordLoc(n, kw.name), kw.name, msg)}, nil
 		}
+	}
+	if n.refuse != "" && n.unsup&k != 0 {
+		return nil, fmt.Errorf("%w: %s", ErrUnsupported, n.refuse)
 	}
 	if n.format != nil && n.format.Validate(plain(v)) != nil {
 		return []Failure{x.failure(keywordLoc(n, "format"), "format", "is not in the format the schema names")}, nil
