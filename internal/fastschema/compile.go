@@ -27,7 +27,7 @@ func (c *compiler) node(sch *jsonschema.Schema) *node {
 	if n, ok := c.nodes[sch]; ok {
 		return n
 	}
-	n := &node{draft: sch.DraftVersion, index: -1}
+	n := &node{draft: sch.DraftVersion, loc: sch.Location, index: -1}
 	c.nodes[sch] = n
 	c.all = append(c.all, n)
 	c.fill(n, sch)
@@ -70,21 +70,34 @@ func (c *compiler) fill(n *node, sch *jsonschema.Schema) {
 	}
 	if sch.RecursiveRef != nil {
 		n.unsupported(kAll, "$recursiveRef")
+		n.refuse = "$recursiveRef"
 	}
 	if sch.DynamicRef != nil {
 		n.unsupported(kAll, "$dynamicRef")
+		n.refuse = "$dynamicRef"
 	}
 	if len(sch.Extensions) > 0 {
 		n.unsupported(kAll, "vocabulary extension")
+		n.refuse = "vocabulary extension"
 	}
 	if sch.UnevaluatedProperties != nil {
 		n.unsupported(kObject, "unevaluatedProperties")
+		n.uneProps = c.node(sch.UnevaluatedProperties)
 	}
 	if sch.UnevaluatedItems != nil {
 		n.unsupported(kArray, "unevaluatedItems")
+		n.uneItems = c.node(sch.UnevaluatedItems)
 	}
 	if sch.ContentEncoding != nil || sch.ContentMediaType != nil || sch.ContentSchema != nil {
 		n.unsupported(kString, "content assertion")
+		n.refuse = "content assertion"
+	}
+	n.allProps = sch.AdditionalProperties != nil
+	if sch.DraftVersion < 2020 {
+		_, single := sch.Items.(*jsonschema.Schema)
+		n.allItems = single || sch.AdditionalItems != nil
+	} else {
+		n.allItems = sch.Items2020 != nil
 	}
 	if sch.Types != nil {
 		n.types = typesOf(sch.Types)
@@ -156,7 +169,7 @@ func (c *compiler) objectRules(n *node, sch *jsonschema.Schema) {
 			sp.deps = append(sp.deps, depSpec{trigger: p, node: c.node(sch.DependentSchemas[p])})
 		}
 		for _, p := range sortedKeys(sch.DependentRequired) {
-			sp.deps = append(sp.deps, depSpec{trigger: p, required: sch.DependentRequired[p]})
+			sp.deps = append(sp.deps, depSpec{trigger: p, required: sch.DependentRequired[p], dependentRequired: true})
 		}
 	}
 	res := make([]jsonschema.Regexp, 0, len(sch.PatternProperties))
@@ -200,6 +213,7 @@ func (c *compiler) arrayRules(n *node, sch *jsonschema.Schema) {
 		a.contains = c.node(sch.Contains)
 		if sch.MinContains != nil {
 			a.minContains = *sch.MinContains
+			a.explicitMin = true
 		}
 		a.maxContains = intOr(sch.MaxContains)
 	}

@@ -367,6 +367,16 @@ func (r *jsonRoot) resourceAt(ptr string) *jsonResource {
 // loc returns the location of ptr in r, as the library writes locations.
 func (r *jsonRoot) loc(ptr string) string { return r.url + "#" + ptr }
 
+// encodePointer percent-encodes each token of the JSON pointer ptr, as the
+// library writes a schema's location.
+func encodePointer(ptr string) string {
+	toks := strings.Split(ptr, "/")
+	for i, t := range toks {
+		toks[i] = url.PathEscape(t)
+	}
+	return strings.Join(toks, "/")
+}
+
 // fragment resolves a decoded URL fragment in res: a JSON pointer from the
 // resource's root, or an anchor.
 func (r *jsonRoot) fragment(res *jsonResource, frag string) (string, error) {

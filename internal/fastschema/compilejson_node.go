@@ -40,7 +40,7 @@ func (c *jsonCompiler) node(r *jsonRoot, ptr string) (*node, error) {
 			return nil, err
 		}
 	}
-	n := &node{draft: r.draft, index: -1}
+	n := &node{draft: r.draft, loc: r.url + "#" + encodePointer(ptr), index: -1}
 	c.nodes[key] = n
 	c.all = append(c.all, n)
 	if err := c.fill(n, r, ptr, v); err != nil {
@@ -161,6 +161,7 @@ func (c *jsonCompiler) fill(n *node, r *jsonRoot, ptr string, v any) error {
 			}
 			if target != nil {
 				n.unsupported(kAll, kw)
+				n.refuse = kw
 			}
 		}
 		for _, u := range []struct {
@@ -174,7 +175,21 @@ func (c *jsonCompiler) fill(n *node, r *jsonRoot, ptr string, v any) error {
 			if sub != nil {
 				n.unsupported(u.kind, u.kw)
 			}
+			if u.kind == kObject {
+				n.uneProps = sub
+			} else {
+				n.uneItems = sub
+			}
 		}
+	}
+	_, n.allProps = f.obj["additionalProperties"]
+	if r.draft < Draft2020 {
+		_, isList := f.obj["items"].([]any)
+		_, hasItems := f.obj["items"]
+		_, hasAdditional := f.obj["additionalItems"]
+		n.allItems = (hasItems && !isList) || (isList && hasAdditional)
+	} else {
+		_, n.allItems = f.obj["items"]
 	}
 	if err := c.fillApplicators(n, f); err != nil {
 		return err
@@ -277,6 +292,7 @@ func (c *jsonCompiler) fillAssertions(n *node, f *schemaFields) {
 	}
 	if name, ok := f.obj["format"].(string); ok && f.r.draft < Draft2019 && assertedFormats[name] {
 		n.unsupported(kAll, "format "+name)
+		n.refuse = "format " + name
 	}
 	minLen, maxLen := f.count("minLength"), f.count("maxLength")
 	pattern, _ := f.obj["pattern"].(string)
@@ -345,7 +361,7 @@ func (c *jsonCompiler) fillObject(n *node, f *schemaFields) error {
 		if dr, ok := f.obj["dependentRequired"].(map[string]any); ok {
 			for _, p := range sortedKeys(dr) {
 				if arr, ok := dr[p].([]any); ok {
-					sp.deps = append(sp.deps, depSpec{trigger: p, required: stringsOf(arr)})
+					sp.deps = append(sp.deps, depSpec{trigger: p, required: stringsOf(arr), dependentRequired: true})
 				}
 			}
 		}
@@ -399,6 +415,7 @@ func (c *jsonCompiler) fillArray(n *node, f *schemaFields) error {
 	if a.contains != nil && f.r.draft >= Draft2019 {
 		if m := f.count("minContains"); m >= 0 {
 			a.minContains = m
+			a.explicitMin = true
 		}
 		a.maxContains = f.count("maxContains")
 	}

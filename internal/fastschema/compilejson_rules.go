@@ -23,9 +23,10 @@ type objectSpec struct {
 // depSpec is one dependency before its names are numbered: the names
 // required when the trigger is present, or the schema then applied.
 type depSpec struct {
-	trigger  string
-	required []string
-	node     *node
+	trigger           string
+	required          []string
+	node              *node
+	dependentRequired bool // from dependentRequired, not dependencies
 }
 
 // empty reports whether the spec asserts nothing.
@@ -59,7 +60,7 @@ func (sp *objectSpec) build(n *node) *objectRules {
 		o.required = append(o.required, name(r))
 	}
 	for _, d := range sp.deps {
-		rule := depRule{trigger: name(d.trigger), node: d.node}
+		rule := depRule{trigger: name(d.trigger), node: d.node, dependentRequired: d.dependentRequired}
 		if d.node != nil {
 			o.depSchemas = append(o.depSchemas, rule)
 			continue
@@ -74,12 +75,16 @@ func (sp *objectSpec) build(n *node) *objectRules {
 	}
 	o.nwords = (len(o.names) + 63) / 64
 	if len(sp.patterns) > maxPatterns {
-		n.unsupported(kObject, "too many patternProperties")
+		n.unsupported(kObject, tooManyPatterns)
 	}
 	o.patterns = append([]patternRule(nil), sp.patterns...)
 	sort.Slice(o.patterns, func(i, j int) bool { return o.patterns[i].re.String() < o.patterns[j].re.String() })
 	return o
 }
+
+// tooManyPatterns is why a node with more than maxPatterns
+// patternProperties answers Unknown for objects.
+const tooManyPatterns = "too many patternProperties"
 
 // newNumberRules returns the rules of the number keywords, nil when there
 // are none. Absent keywords are nil.

@@ -64,7 +64,8 @@ func program(t testing.TB, v *fastschema.Validator) string {
 // sameAsLibrary checks that own, compiled by CompileJSON, is what Compile
 // makes of the library's sch: the same program, and on every instance the
 // same verdict, except Unknown where own leaves a format the library
-// asserts to the oracle; and that own agrees with the oracle.
+// asserts to the oracle; that own agrees with the oracle; and that both
+// explain as the oracle does.
 func sameAsLibrary(t testing.TB, sch *jsonschema.Schema, lib, own *fastschema.Validator, instances [][]byte) {
 	t.Helper()
 	require.Equal(t, program(t, lib), program(t, own), "programs differ for %s", sch.Location)
@@ -76,6 +77,7 @@ func sameAsLibrary(t testing.TB, sch *jsonschema.Schema, lib, own *fastschema.Va
 			require.Equal(t, want, got, "%s: instance %s", sch.Location, inst)
 		}
 		agree(t, sch, own, inst)
+		explainAgrees(t, sch, lib, inst)
 	}
 }
 

@@ -67,6 +67,40 @@
 // CompileJSON calls nothing of the library, but this package still links
 // it (Compile, the format checks, the slow decoding path).
 //
+// # Explaining
+//
+// [Validator.Explain] decides a text on its own, without the library, and
+// says why it fails: a list of [Failure] leaves, each with the instance
+// path, the keyword's absolute location (the schema's location as the
+// library renders it, then the keyword path), the keyword and a one-line
+// message. Wrappers ($ref, allOf, properties, items, then, else ...) are
+// not listed; a failing anyOf or oneOf is one Failure whose Alternatives
+// hold each alternative's failures. It evaluates everything Check answers
+// Unknown for: unevaluatedProperties and unevaluatedItems (with the
+// library's annotation rules across in-place applicators), uniqueItems,
+// many patternProperties, the formats the library compiled (a Validator
+// from [Compile]), and numbers exactly. It refuses, with an error wrapping
+// [ErrUnsupported]: $dynamicRef, $recursiveRef, vocabulary extensions,
+// content assertions and the formats [CompileJSON] leaves to the oracle,
+// once type, const and enum have passed; and with [ErrNumberTooLarge] a
+// number whose exponent or fraction is longer than 100000 digits where its
+// value matters.
+//
+// The failures are the library's, located where it locates them: a "not"
+// at the schema itself, a dependency at ".../dependency/<name>", a missing
+// contains match through the elements' own failures, a schema met again
+// on the same value (a cycle of in-place references) as a "$ref" failure
+// at that schema. One difference: a
+// member name failing propertyNames is reported at its object's path, its
+// name at the head of the message. The tests flatten the library's error
+// tree (as rpc does, without choosing a branch) and compare it with
+// Explain's on every corpus Check is held to, and a fuzz target.
+//
+// A Validator decoded from a program explains with empty locations, names
+// dependentRequired "dependencies", and refuses wherever its program
+// answers Unknown, except for many patternProperties: a program does not
+// carry what the other cases need.
+//
 // # Cost
 //
 // A Validator is compiled once and is safe for concurrent use; each

@@ -68,10 +68,11 @@ func oracleVerdict(t testing.TB, sch *jsonschema.Schema, data []byte) fastschema
 	return fastschema.Invalid
 }
 
-// agree checks that the fast verdict is the oracle's or Unknown, and
-// returns the fast verdict.
+// agree checks that the fast verdict is the oracle's or Unknown, and that v
+// explains data as the oracle does; it returns the fast verdict.
 func agree(t testing.TB, sch *jsonschema.Schema, v *fastschema.Validator, data []byte) fastschema.Verdict {
 	t.Helper()
+	explainAgrees(t, sch, v, data)
 	got := check(t, v, data)
 	if got == fastschema.Unknown {
 		return got

@@ -10,6 +10,7 @@ import (
 // node is the compiled form of one *jsonschema.Schema.
 type node struct {
 	draft int
+	loc   string // the schema's absolute location (URL#pointer); empty in a decoded program
 
 	always bool     // accepts every well-formed value
 	never  bool     // the false schema
@@ -33,6 +34,12 @@ type node struct {
 	arr *arrayRules
 	str *stringRules
 	num *numberRules
+
+	// for Explain only (programs do not carry these)
+	refuse             string // a feature Explain cannot evaluate here, "" when none
+	uneProps, uneItems *node  // unevaluatedProperties, unevaluatedItems
+	allProps           bool   // additionalProperties is present: every member is evaluated
+	allItems           bool   // items (or additionalItems) covers every element
 
 	// compile bookkeeping (Tarjan's strongly connected components)
 	index, low int
@@ -84,6 +91,8 @@ type depRule struct {
 	trigger  int32
 	required []int32
 	node     *node
+
+	dependentRequired bool // from dependentRequired, not dependencies (Explain names it; programs do not carry it)
 }
 
 // arrayRules are the keywords that apply to arrays.
@@ -94,8 +103,9 @@ type arrayRules struct {
 	restFalse          bool  // no elements after prefix are allowed
 	unique             bool
 	contains           *node
-	minContains        int // 1 unless minContains says otherwise
-	maxContains        int // -1 when absent
+	minContains        int  // 1 unless minContains says otherwise
+	maxContains        int  // -1 when absent
+	explicitMin        bool // minContains is present (Explain names it; programs do not carry it)
 }
 
 // stringRules are the keywords that apply to strings.

@@ -491,6 +491,7 @@ func (d *decoder) node(n *node) {
 	n.never = d.bool()
 	n.unsup = kindMask(d.byte())
 	n.why = d.str()
+	n.refuse = decodedRefusal(n.unsup, n.why)
 	n.types = kindMask(d.byte())
 	n.consts = d.constants()
 	n.enum = d.constants()

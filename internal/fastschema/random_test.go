@@ -15,7 +15,8 @@ import (
 type schemaGen struct {
 	rnd    *rand.Rand
 	draft7 bool
-	defs   int // number of $defs the root carries (refs may point to any)
+	uneval bool // also unevaluatedProperties and unevaluatedItems (2019-09 and later)
+	defs   int  // number of $defs the root carries (refs may point to any)
 }
 
 var (
@@ -108,7 +109,11 @@ func (g *schemaGen) names() []any {
 // keyword adds one random keyword to s.
 func (g *schemaGen) keyword(s map[string]any, depth int) {
 	sub := func() any { return g.schema(depth - 1) }
-	switch g.pick(30) {
+	kinds := 30
+	if g.uneval && !g.draft7 {
+		kinds = 32
+	}
+	switch g.pick(kinds) {
 	case 0:
 		if g.pick(2) == 0 {
 			s["type"] = genTypes[g.pick(len(genTypes))]
@@ -219,6 +224,10 @@ func (g *schemaGen) keyword(s map[string]any, depth int) {
 			})
 		}
 		s[[]string{"anyOf", "oneOf"}[g.pick(2)]] = alts
+	case 30:
+		s["unevaluatedProperties"] = sub()
+	case 31:
+		s["unevaluatedItems"] = sub()
 	}
 }
 
@@ -275,6 +284,7 @@ func TestRandomSchemasAgreeWithOracle(t *testing.T) {
 		}
 		for range 40 {
 			data := encode(rnd, g.value(3))
+			explainAgrees(t, sch, v, data)
 			got := check(t, v, data)
 			counts[got]++
 			if got == fastschema.Unknown {
