@@ -31,7 +31,6 @@ type SchemaSet struct {
 	progOnce     sync.Once
 	progVs       []*fastschema.Validator // nil when the program does not decode
 
-	lib libraryExplainer
 }
 
 // SchemaSetOption configures a SchemaSet.
