@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
 
 // smallNames is the number of member names up to which an object's names
@@ -98,7 +100,13 @@ func (c *compiler) fill(n *node, sch *jsonschema.Schema) {
 			n.enum[i] = newConstant(v)
 		}
 	}
-	n.format = sch.Format
+	if sch.Format != nil {
+		// Our own check of the format; one registered on the library
+		// under a name of its own stays with the oracle.
+		if n.format = jsonformat.Lookup(sch.Format.Name); n.format == nil {
+			n.unsupported(kAll, "format "+sch.Format.Name)
+		}
+	}
 	n.ref = c.opt(sch.Ref)
 	n.refOnly = n.ref != nil && sch.DraftVersion < 2019
 	n.allOf = c.list(sch.AllOf)

@@ -108,7 +108,7 @@ func (g *schemaGen) names() []any {
 // keyword adds one random keyword to s.
 func (g *schemaGen) keyword(s map[string]any, depth int) {
 	sub := func() any { return g.schema(depth - 1) }
-	switch g.pick(30) {
+	switch g.pick(31) {
 	case 0:
 		if g.pick(2) == 0 {
 			s["type"] = genTypes[g.pick(len(genTypes))]
@@ -219,6 +219,10 @@ func (g *schemaGen) keyword(s map[string]any, depth int) {
 			})
 		}
 		s[[]string{"anyOf", "oneOf"}[g.pick(2)]] = alts
+	case 30:
+		// asserted in draft-07, an annotation in 2020-12; "byte" is no
+		// format the library knows
+		s["format"] = []string{"hostname", "uri-reference", "relative-json-pointer", "regex", "date", "byte"}[g.pick(6)]
 	}
 }
 
