@@ -5,8 +5,6 @@ import (
 	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
 
 // smallNames is the number of member names up to which an object's names
@@ -101,9 +99,9 @@ func (c *compiler) fill(n *node, sch *jsonschema.Schema) {
 		}
 	}
 	if sch.Format != nil {
-		// Our own check of the format; one registered on the library
-		// under a name of its own stays with the oracle.
-		if n.format = jsonformat.Lookup(sch.Format.Name); n.format == nil {
+		// Our own check of the format; one a user registered on the
+		// library stays with the oracle.
+		if n.format = formatOf(sch.Format); n.format == nil {
 			n.unsupported(kAll, "format "+sch.Format.Name)
 		}
 	}

@@ -85,17 +85,19 @@ func TestAProgramChecksAnAssertedFormatItself(t *testing.T) {
 	assert.Empty(t, fastschema.Reasons(d))
 }
 
-func TestAFormatOnlyTheLibraryKnowsIsLeftToTheOracle(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	c.RegisterFormat(&jsonschema.Format{Name: "even", Validate: func(any) error { return nil }})
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"$schema":"http://json-schema.org/draft-07/schema#","format":"even"}`))
-	require.NoError(t, err)
-	require.NoError(t, c.AddResource("https://x.test/even.json", doc))
-	sch, err := c.Compile("https://x.test/even.json")
-	require.NoError(t, err)
-	v := fastschema.Compile(sch)
-	assert.Equal(t, fastschema.Unknown, check(t, v, []byte(`"2"`)))
-	assert.Equal(t, []string{"format even"}, fastschema.Reasons(v))
+func TestAFormatAUserRegisteredOnTheLibraryIsLeftToTheOracle(t *testing.T) {
+	for _, name := range []string{"even", "uri"} {
+		c := jsonschema.NewCompiler()
+		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"$schema":"http://json-schema.org/draft-07/schema#","format":"` + name + `"}`))
+		require.NoError(t, err)
+		require.NoError(t, c.AddResource("https://x.test/f.json", doc))
+		sch, err := c.Compile("https://x.test/f.json")
+		require.NoError(t, err)
+		v := fastschema.Compile(sch)
+		assert.Equal(t, fastschema.Unknown, check(t, v, []byte(`"/not absolute"`)), name)
+		assert.Equal(t, []string{"format " + name}, fastschema.Reasons(v), name)
+	}
 }
 
 func TestDecodeRefusesAProgramNamingAFormatItDoesNotKnow(t *testing.T) {

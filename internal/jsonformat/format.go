@@ -3,6 +3,7 @@ package jsonformat
 import (
 	"fmt"
 	"regexp"
+	"sort"
 )
 
 // Format is one named format check.
@@ -29,6 +30,16 @@ func (f *Format) Validate(v any) error {
 // Lookup returns the format named name, nil when the library does not know
 // it either.
 func Lookup(name string) *Format { return formats[name] }
+
+// Names lists the names Lookup knows, in order.
+func Names() []string {
+	names := make([]string, 0, len(formats))
+	for name := range formats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
 
 // formats are every format the library asserts in drafts 07, 06 and 04
 // (the same set in each), by name.
