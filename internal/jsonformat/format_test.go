@@ -16,8 +16,8 @@ import (
 // it, marked "library:".
 var formatCases = map[string]struct{ valid, invalid []string }{
 	"json-pointer": {
-		valid:   []string{"", "/", "/foo", "/foo/0", "//", "/a~1b", "/m~0n", "/ ", "/%25", "/é", "/~01", "/a\x00b"},
-		invalid: []string{"foo", "#/foo", "/~", "/~2", "/a~", "/~/", "~0"},
+		valid:   []string{"", "/", "/foo", "/foo/0", "//", "/a~1b", "/m~0n", "/ ", "/%25", "/é", "/~01", "/a\x00b", "/~0~1~0"},
+		invalid: []string{"foo", "#/foo", "/~", "/~2", "/a~", "/~/", "~0", "/~0~2"},
 	},
 	"relative-json-pointer": {
 		valid:   []string{"0", "1/0", "0#", "2/highly/nested", "10/x~1y", "0/"},
@@ -65,7 +65,7 @@ var formatCases = map[string]struct{ valid, invalid []string }{
 	},
 	"uri": {
 		valid:   []string{"http://example.com", "https://example.com/a/b?c=d#e", "urn:isbn:0451450523", "mailto:joe@example.com", "file:///etc/hosts", "http://[::1]:8080/", "http://[2001:db8::7]/c=GB", "a:", "tel:+1-816-555-1212", "http://example.com/a b"},
-		invalid: []string{"", "//example.com", "/a/b", "example.com", "1http://x", ":x", "http://[::1%25eth0]/", "http://::1/", "http://[fe80::1/", "http://a b.com/", "http://example.com/%zz", "http://example.com:abc/", "http://example.com/\x7f", "#f", "?q"},
+		invalid: []string{"", "//example.com", "/a/b", "example.com", "1http://x", ":x", "http://[::1%25eth0]/", "http://::1/", "http://[fe80::1/", "http://a b.com/", "http://example.com/%zz", "http://example.com:abc/", "http://example.com/\x7f", "#f", "?q", "http://a:b:80/"},
 	},
 	"iri": {
 		valid:   []string{"http://ƒøø.ßår/?∂éœ=πîx#πîüx", "http://例え.テスト/", "urn:例"},
@@ -80,8 +80,8 @@ var formatCases = map[string]struct{ valid, invalid []string }{
 		invalid: []string{`\\WINDOWS\filëßåré`, "#ƒräg\\mênt", "%zz"},
 	},
 	"uri-template": {
-		valid:   []string{"http://example.com/dictionary/{term:1}/{term}", "http://example.com/dictionary", "dictionary/{term:1}/{term}", "/{a}{b}/c", "http://e.com/{x}?q={y}", "http://e.com/a?{{"}, // library: braces outside the path are not checked
-		invalid: []string{"http://example.com/dictionary/{term:1}/{term", "/{{a}}", "/}a{", "/{a", "http://e.com/%zz{", "http://[::1%25x]/{a}", "http://e.com/a}/{b}"},
+		valid:   []string{"http://example.com/dictionary/{term:1}/{term}", "http://example.com/dictionary", "dictionary/{term:1}/{term}", "/{a}{b}/c", "http://e.com/{x}?q={y}", "http://e.com/a?{{", "/{a%7D", "/%7ba%7d{b}", "/%7B%7B"}, // library: braces outside the path, or in a path already in net/url's escaping ("/%7B%7B"), are not checked
+		invalid: []string{"http://example.com/dictionary/{term:1}/{term", "/{{a}}", "/}a{", "/{a", "http://e.com/%zz{", "http://[::1%25x]/{a}", "http://e.com/a}/{b}", "/%7B%7B|", "/{%7b}"},
 	},
 	"semver": {
 		valid:   []string{"1.0.0", "0.0.0", "10.20.30", "1.1.2-prerelease+meta", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-0.3.7", "1.0.0-x.7.z.92", "1.0.0+20130313144700", "1.0.0-beta+exp.sha.5114f85", "1.0.0+21AF26D3----117B344092BD", "1.0.0-alpha-a.b-c", "1.0.0-0a", "1.0.0+001"},

@@ -1,9 +1,6 @@
 package jsonformat
 
-import (
-	"errors"
-	"strings"
-)
+import "errors"
 
 // checkJSONPointer checks an RFC 6901 JSON pointer: empty, or "/" and
 // reference tokens in which "~" only escapes "0" or "1". Every other
@@ -15,15 +12,14 @@ func checkJSONPointer(s string) error {
 	if s[0] != '/' {
 		return errors.New("does not start with /")
 	}
-	for i := strings.IndexByte(s, '~'); i >= 0; {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '~' {
+			continue
+		}
 		if i+1 == len(s) || (s[i+1] != '0' && s[i+1] != '1') {
 			return errors.New("~ is not followed by 0 or 1")
 		}
-		next := strings.IndexByte(s[i+2:], '~')
-		if next < 0 {
-			break
-		}
-		i += 2 + next
+		i++
 	}
 	return nil
 }

@@ -61,21 +61,17 @@ func checkURIReference(s string) error {
 // Where the library departs from the RFC: it looks at the braces only in
 // the path, and only when net/url keeps the path as written (URL.RawPath,
 // set when the written form is not net/url's own escaping of it, as when
-// it holds a brace), each segment after percent-decoding; so does this
-// check. Expressions are not parsed.
+// it holds a brace), each segment after percent-decoding (so "%7B" counts
+// as "{"); so does this check. Expressions are not parsed.
 func checkURITemplate(s string) error {
 	u, err := parseURI(s)
 	if err != nil {
 		return err
 	}
 	for _, seg := range strings.Split(u.RawPath, "/") {
-		seg, err := url.PathUnescape(seg)
-		if err != nil {
-			return err
-		}
 		open := false
 		for i := 0; i < len(seg); i++ {
-			switch seg[i] {
+			switch brace(seg, i) {
 			case '{':
 				if open {
 					return errors.New("nested braces")
@@ -93,4 +89,21 @@ func checkURITemplate(s string) error {
 		}
 	}
 	return nil
+}
+
+// brace is the brace at seg[i], written or percent-encoded, or 0. The
+// escapes of a RawPath are well-formed: net/url has decoded it once.
+func brace(seg string, i int) byte {
+	switch c := seg[i]; {
+	case c == '{' || c == '}':
+		return c
+	case c == '%' && i+2 < len(seg) && seg[i+1] == '7':
+		switch seg[i+2] {
+		case 'B', 'b':
+			return '{'
+		case 'D', 'd':
+			return '}'
+		}
+	}
+	return 0
 }
