@@ -111,7 +111,13 @@ func (c *compiler) fill(n *node, sch *jsonschema.Schema) {
 			n.enum[i] = newConstant(v)
 		}
 	}
-	n.format = sch.Format
+	if sch.Format != nil {
+		// Our own check of the format; one a user registered on the
+		// library stays with the oracle.
+		if n.format = formatOf(sch.Format); n.format == nil {
+			n.unsupported(kAll, "format "+sch.Format.Name)
+		}
+	}
 	n.ref = c.opt(sch.Ref)
 	n.refOnly = n.ref != nil && sch.DraftVersion < 2019
 	n.allOf = c.list(sch.AllOf)

@@ -6,17 +6,9 @@ import (
 	"math/big"
 	"regexp"
 	"strconv"
-)
 
-// assertedFormats are the formats the library checks in draft 7 (where
-// "format" asserts): the node answers Unknown for them, as a program does,
-// since their checks are the library's own code. Other names annotate.
-var assertedFormats = map[string]bool{
-	"json-pointer": true, "relative-json-pointer": true, "uuid": true, "duration": true, "period": true,
-	"ipv4": true, "ipv6": true, "hostname": true, "email": true, "date": true, "time": true,
-	"date-time": true, "uri": true, "iri": true, "uri-reference": true, "iri-reference": true,
-	"uri-template": true, "semver": true, "regex": true,
-}
+	"github.com/schemarpc/schemarpc/internal/jsonformat"
+)
 
 // node returns the node of the schema at ptr in r, compiling it on first
 // use. Nodes are registered before their children are compiled, so cycles
@@ -290,9 +282,10 @@ func (c *jsonCompiler) fillAssertions(n *node, f *schemaFields) {
 			n.enum[i] = newConstant(v)
 		}
 	}
-	if name, ok := f.obj["format"].(string); ok && f.r.draft < Draft2019 && assertedFormats[name] {
-		n.unsupported(kAll, "format "+name)
-		n.refuse = "format " + name
+	if name, ok := f.obj["format"].(string); ok && f.r.draft < Draft2019 {
+		// Drafts 07 and older assert the formats the library knows; other
+		// names annotate.
+		n.format = jsonformat.Lookup(name)
 	}
 	minLen, maxLen := f.count("minLength"), f.count("maxLength")
 	pattern, _ := f.obj["pattern"].(string)

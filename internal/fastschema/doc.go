@@ -32,9 +32,11 @@
 // maxItems, uniqueItems (slow path), contains with minContains and
 // maxContains, minLength and maxLength (code points of the decoded
 // string), pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum
-// (compared exactly on the decimal digits), multipleOf and format when the
-// schema asserts it (the format's own check, on the decoded value).
-// Annotations are ignored.
+// (compared exactly on the decimal digits), multipleOf, and format where
+// the schema asserts it (drafts 07, 06 and 04): the formats the library
+// knows are checked on the decoded value by package jsonformat, our own
+// checks, tested against the library's; a format registered on the
+// library under another name answers Unknown. Annotations are ignored.
 //
 // Answered Unknown when reached: $dynamicRef, $recursiveRef, vocabulary
 // extensions, unevaluatedProperties (for objects), unevaluatedItems (for
@@ -62,10 +64,10 @@
 // fault. It refuses more than the library, never less: custom
 // metaschemas (and so $vocabulary choices), references to the
 // metaschemas, documents mixing drafts, and numbers too large for
-// big.Rat. Formats the library asserts (drafts 07 and older) answer
-// Unknown, as in a program.
+// big.Rat. Formats the library asserts (drafts 07 and older) are checked
+// by jsonformat, as in a program, which records a format by its name.
 // CompileJSON calls nothing of the library, but this package still links
-// it (Compile, the format checks, the slow decoding path).
+// it (Compile, the slow decoding path).
 //
 // # Explaining
 //

@@ -1,5 +1,8 @@
 package fastschema
 
+// ProgramMagic starts every program of this version.
+const ProgramMagic = programMagic
+
 // Reasons lists why parts of v's schema answer Unknown, one entry per
 // unsupported node reachable from the root.
 func Reasons(v *Validator) []string {

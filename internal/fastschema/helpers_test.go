@@ -104,8 +104,6 @@ func viaProgram(t testing.TB, v *fastschema.Validator) *fastschema.Validator {
 
 // check is v.Check(data), after checking that v's program answers the
 // same: every test of the compiled validator is also one of its program.
-// The one allowed difference is a format the schema asserts, whose check
-// the program leaves to the oracle.
 func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdict {
 	t.Helper()
 	got := v.Check(data)
@@ -113,20 +111,6 @@ func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdic
 		return got
 	}
 	fromProgram := viaProgram(t, v).Check(data)
-	if fromProgram == fastschema.Unknown && got != fastschema.Unknown && assertsFormat(viaProgram(t, v)) {
-		return got
-	}
 	require.Equal(t, got, fromProgram, "the program answers otherwise for %s", data)
 	return got
-}
-
-// assertsFormat reports whether a format is among the reasons v answers
-// Unknown.
-func assertsFormat(v *fastschema.Validator) bool {
-	for _, why := range fastschema.Reasons(v) {
-		if strings.HasPrefix(why, "format ") {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
 
 // node is the compiled form of one *jsonschema.Schema.
@@ -20,7 +22,7 @@ type node struct {
 	types  kindMask // the "type" keyword; 0 when absent
 	consts []*constant
 	enum   []*constant
-	format *jsonschema.Format
+	format *jsonformat.Format
 
 	ref     *node
 	refOnly bool // draft-07 and older: $ref hides the keywords beside it

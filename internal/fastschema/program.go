@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
 
 // A program is the compiled form of one or more schemas as a string, made
@@ -23,7 +25,7 @@ import (
 // its caller compile the schemas the slow way rather than misread them.
 
 // programMagic starts every program; its last byte is the format version.
-const programMagic = "fastschema\x01"
+const programMagic = "fastschema\x02"
 
 // CompileAll compiles several schemas that share sub-schemas (compiled by
 // one jsonschema.Compiler) into validators sharing the compiled nodes, in
@@ -149,18 +151,10 @@ func (e *encoder) node(n *node) error {
 	e.int(n.draft)
 	e.bool(n.always)
 	e.bool(n.never)
-	unsup, why := n.unsup, n.why
-	if n.format != nil {
-		// A format's check is the library's own code: the program
-		// leaves it to the oracle.
-		unsup |= kAll
-		if why == "" {
-			why = "format " + n.format.Name
-		}
-	}
-	e.buf.WriteByte(byte(unsup))
-	e.str(why)
+	e.buf.WriteByte(byte(n.unsup))
+	e.str(n.why)
 	e.buf.WriteByte(byte(n.types))
+	e.str(formatName(n.format))
 	if err := e.constants(n.consts); err != nil {
 		return err
 	}
@@ -204,6 +198,14 @@ func (e *encoder) list(l []*node) {
 	for _, n := range l {
 		e.node1(n)
 	}
+}
+
+// formatName is the name a program records for f, "" for none.
+func formatName(f *jsonformat.Format) string {
+	if f == nil {
+		return ""
+	}
+	return f.Name
 }
 
 func (e *encoder) constants(cs []*constant) error {
@@ -493,6 +495,7 @@ func (d *decoder) node(n *node) {
 	n.why = d.str()
 	n.refuse = decodedRefusal(n.unsup, n.why)
 	n.types = kindMask(d.byte())
+	n.format = d.format()
 	n.consts = d.constants()
 	n.enum = d.constants()
 	n.ref, n.not, n.ifN, n.thenN, n.elseN = d.node1(), d.node1(), d.node1(), d.node1(), d.node1()
@@ -502,6 +505,19 @@ func (d *decoder) node(n *node) {
 	n.arr = d.array()
 	n.str = d.string()
 	n.num = d.number()
+}
+
+// format reads a format by name, nil for none.
+func (d *decoder) format() *jsonformat.Format {
+	name := d.str()
+	if name == "" {
+		return nil
+	}
+	f := jsonformat.Lookup(name)
+	if f == nil {
+		d.fail("unknown format")
+	}
+	return f
 }
 
 func (d *decoder) constants() []*constant {

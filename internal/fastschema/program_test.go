@@ -77,12 +77,35 @@ func TestANilValidatorStaysNilThroughAProgram(t *testing.T) {
 	assert.Equal(t, fastschema.Invalid, vs[1].Check([]byte(`1`)))
 }
 
-func TestAnAssertedFormatIsLeftToTheOracleByAProgram(t *testing.T) {
+func TestAProgramChecksAnAssertedFormatItself(t *testing.T) {
 	v := fastschema.Compile(compileDoc(t, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"string","format":"email"}`))
-	require.Equal(t, fastschema.Invalid, v.Check([]byte(`"not an address"`)))
 	d := viaProgram(t, v)
-	assert.Equal(t, fastschema.Unknown, d.Check([]byte(`"not an address"`)))
-	assert.Equal(t, []string{"format email"}, fastschema.Reasons(d))
+	assert.Equal(t, fastschema.Invalid, d.Check([]byte(`"not an address"`)))
+	assert.Equal(t, fastschema.Valid, d.Check([]byte(`"joe@example.com"`)))
+	assert.Empty(t, fastschema.Reasons(d))
+}
+
+func TestAFormatAUserRegisteredOnTheLibraryIsLeftToTheOracle(t *testing.T) {
+	for _, name := range []string{"even", "uri"} {
+		c := jsonschema.NewCompiler()
+		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"$schema":"http://json-schema.org/draft-07/schema#","format":"` + name + `"}`))
+		require.NoError(t, err)
+		require.NoError(t, c.AddResource("https://x.test/f.json", doc))
+		sch, err := c.Compile("https://x.test/f.json")
+		require.NoError(t, err)
+		v := fastschema.Compile(sch)
+		assert.Equal(t, fastschema.Unknown, check(t, v, []byte(`"/not absolute"`)), name)
+		assert.Equal(t, []string{"format " + name}, fastschema.Reasons(v), name)
+	}
+}
+
+func TestDecodeRefusesAProgramNamingAFormatItDoesNotKnow(t *testing.T) {
+	good, err := fastschema.Encode([]*fastschema.Validator{fastschema.Compile(compileDoc(t, `{"$schema":"http://json-schema.org/draft-07/schema#","format":"uuid"}`))})
+	require.NoError(t, err)
+	require.Contains(t, good, "\x04uuid")
+	_, err = fastschema.Decode(strings.Replace(good, "\x04uuid", "\x04uuix", 1))
+	assert.ErrorContains(t, err, "unknown format")
 }
 
 func TestDecodeRefusesWhatIsNotAProgramOfThisVersion(t *testing.T) {
@@ -91,10 +114,10 @@ func TestDecodeRefusesWhatIsNotAProgramOfThisVersion(t *testing.T) {
 	for name, prog := range map[string]string{
 		"empty":              "",
 		"another text":       `{"type":"object"}`,
-		"another version":    strings.Replace(good, "fastschema\x01", "fastschema\x02", 1),
+		"another version":    strings.Replace(good, fastschema.ProgramMagic, "fastschema\x01", 1),
 		"trailing bytes":     good + "\x00",
-		"node out of range":  "fastschema\x01\x00\x01\x05",
-		"count past the end": "fastschema\x01\xff\xff\x03",
+		"node out of range":  fastschema.ProgramMagic + "\x00\x01\x05",
+		"count past the end": fastschema.ProgramMagic + "\xff\xff\x03",
 	} {
 		t.Run(name, func(t *testing.T) {
 			vs, err := fastschema.Decode(prog)
@@ -117,7 +140,7 @@ func TestADamagedProgramIsRefusedOrChecksWithoutPanicking(t *testing.T) {
 		_, err := fastschema.Decode(good[:cut])
 		require.Error(t, err, "a program cut at byte %d", cut)
 	}
-	for pos := len("fastschema\x01"); pos < len(good); pos++ {
+	for pos := len(fastschema.ProgramMagic); pos < len(good); pos++ {
 		b := []byte(good)
 		b[pos] ^= 0x5a
 		vs, err := fastschema.Decode(string(b))
@@ -163,7 +186,7 @@ func TestAProgramMissingASchemaItNeedsIsRefused(t *testing.T) {
 		good, err := fastschema.Encode([]*fastschema.Validator{fastschema.Compile(compileDoc(t, doc))})
 		require.NoError(t, err)
 		found := false
-		for pos := len("fastschema\x01"); pos < len(good) && !found; pos++ {
+		for pos := len(fastschema.ProgramMagic); pos < len(good) && !found; pos++ {
 			b := []byte(good)
 			b[pos] = 0
 			if _, err := fastschema.Decode(string(b)); err != nil && strings.Contains(err.Error(), want) {

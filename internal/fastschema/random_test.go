@@ -109,9 +109,9 @@ func (g *schemaGen) names() []any {
 // keyword adds one random keyword to s.
 func (g *schemaGen) keyword(s map[string]any, depth int) {
 	sub := func() any { return g.schema(depth - 1) }
-	kinds := 30
+	kinds := 31
 	if g.uneval && !g.draft7 {
-		kinds = 32
+		kinds = 33
 	}
 	switch g.pick(kinds) {
 	case 0:
@@ -225,8 +225,12 @@ func (g *schemaGen) keyword(s map[string]any, depth int) {
 		}
 		s[[]string{"anyOf", "oneOf"}[g.pick(2)]] = alts
 	case 30:
-		s["unevaluatedProperties"] = sub()
+		// asserted in draft-07, an annotation in 2020-12; "byte" is no
+		// format the library knows
+		s["format"] = []string{"hostname", "uri-reference", "relative-json-pointer", "regex", "date", "byte"}[g.pick(6)]
 	case 31:
+		s["unevaluatedProperties"] = sub()
+	case 32:
 		s["unevaluatedItems"] = sub()
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/schemarpc/schemarpc/internal/jsonformat"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -58,7 +59,7 @@ func (s *state) uniqueItems(i int) result {
 
 // checkFormat runs the format's own check on the value at i, decoded as the
 // oracle would pass it.
-func (s *state) checkFormat(f *jsonschema.Format, i int) result {
+func (s *state) checkFormat(f *jsonformat.Format, i int) result {
 	d := s.data
 	var v any
 	switch kindAt(d[i]) {
