@@ -94,7 +94,7 @@ func (x *explainer) assertions(n *node, v any) ([]Failure, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, n.refuse)
 	}
 	if n.format != nil && n.format.Validate(plain(v)) != nil {
-		return []Failure{x.failure(keywordLoc(n, "format"), "format", "is not in the format the schema names")}, nil
+		return []Failure{x.failure(keywordLoc(n, "format"), "format", "is not a valid "+n.format.Name)}, nil
 	}
 	return nil, nil
 }
@@ -154,7 +154,7 @@ func (x *explainer) object(n *node, obj *object, ue *uneval, out []Failure) ([]F
 		out = append(out, x.failure(keywordLoc(n, "maxProperties"), "maxProperties", fmt.Sprintf("has %d members, more than %d", len(obj.names), o.maxProps)))
 	}
 	if missing := o.missing(obj, o.required); missing != nil {
-		out = append(out, x.failure(keywordLoc(n, "required"), "required", "lacks the required "+quoteNames(missing)))
+		out = append(out, x.failure(keywordLoc(n, "required"), "required", namesMessage("missing required member", missing)))
 	}
 	for _, d := range o.depRequired {
 		trigger := o.names[d.trigger].name
@@ -222,7 +222,7 @@ func (x *explainer) object(n *node, obj *object, ue *uneval, out []Failure) ([]F
 	}
 	if additional != nil {
 		slices.Sort(additional)
-		out = append(out, x.failure(keywordLoc(n, "additionalProperties"), "additionalProperties", "has members not allowed here: "+quoteNames(additional)))
+		out = append(out, x.failure(keywordLoc(n, "additionalProperties"), "additionalProperties", notAllowed(additional)))
 	}
 	if o.propNames != nil {
 		for _, name := range obj.names {
@@ -287,6 +287,24 @@ func (p *patternRule) matchString(name string) bool {
 }
 
 // quoteNames lists names, quoted.
+// namesMessage is what, then the quoted names, with what in the plural ("member"
+// becomes "members") for more than one.
+func namesMessage(what string, names []string) string {
+	if len(names) > 1 {
+		what = strings.Replace(what, "member", "members", 1)
+	}
+	return what + " " + quoteNames(names)
+}
+
+// notAllowed says the names are of members the schema does not allow.
+func notAllowed(names []string) string {
+	if len(names) == 1 {
+		return "member " + quoteNames(names) + " is not allowed here"
+	}
+	return "members " + quoteNames(names) + " are not allowed here"
+}
+
+// quoteNames quotes each name and joins them with commas.
 func quoteNames(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {

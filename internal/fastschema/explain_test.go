@@ -134,9 +134,9 @@ func TestExplainSaysWhatFailsWhere(t *testing.T) {
 			"properties":{"a":{"type":"number"}},"additionalProperties":false}}}`,
 		data: `{"arguments":{"z":1,"b":2,"a":"x"}}`,
 		want: []fastschema.Failure{
-			{Location: u + "/required", Keyword: "required", Message: `lacks the required "name", "id"`},
+			{Location: u + "/required", Keyword: "required", Message: `missing required members "name", "id"`},
 			{Instance: []string{"arguments", "a"}, Location: u + "/properties/arguments/properties/a/type", Keyword: "type", Message: "is string, not number"},
-			{Instance: []string{"arguments"}, Location: u + "/properties/arguments/additionalProperties", Keyword: "additionalProperties", Message: `has members not allowed here: "b", "z"`},
+			{Instance: []string{"arguments"}, Location: u + "/properties/arguments/additionalProperties", Keyword: "additionalProperties", Message: `members "b", "z" are not allowed here`},
 		},
 	}, {
 		name:   "an anyOf carries each alternative's failures, wrappers are skipped",
@@ -146,7 +146,7 @@ func TestExplainSaysWhatFailsWhere(t *testing.T) {
 			Location: u + "/anyOf", Keyword: "anyOf", Message: "matches none of the 2 alternatives",
 			Alternatives: [][]fastschema.Failure{
 				{{Location: u + "/anyOf/0/type", Keyword: "type", Message: "is object, not string"}},
-				{{Location: u + "/$defs/obj/required", Keyword: "required", Message: `lacks the required "x"`}},
+				{{Location: u + "/$defs/obj/required", Keyword: "required", Message: `missing required member "x"`}},
 			},
 		}},
 	}, {

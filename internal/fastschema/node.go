@@ -3,13 +3,19 @@ package fastschema
 import (
 	"math/big"
 	"regexp"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"sort"
 
 	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
 
-// node is the compiled form of one *jsonschema.Schema.
+// smallNames is the number of member names up to which an object's names
+// are looked up by scanning a slice rather than through a map.
+const smallNames = 8
+
+// maxPatterns bounds the patternProperties entries a node supports.
+const maxPatterns = 64
+
+// node is the compiled form of one schema.
 type node struct {
 	draft int
 	loc   string // the schema's absolute location (URL#pointer); empty in a decoded program
@@ -71,7 +77,7 @@ type nameEntry struct {
 
 // patternRule is one "patternProperties" entry.
 type patternRule struct {
-	re   jsonschema.Regexp
+	re   regexpMatcher
 	gore *regexp.Regexp // re itself when it is a Go regexp (matches bytes)
 	node *node
 }
@@ -79,8 +85,16 @@ type patternRule struct {
 // match reports whether the decoded name b matches.
 func (p *patternRule) match(b []byte) bool { return matchRegexp(p.re, p.gore, b) }
 
+// regexpMatcher is a compiled regular expression: Go's, in what CompileJSON
+// and Decode make; the tests' compiler of the library's schemas may hold
+// another engine's.
+type regexpMatcher interface {
+	MatchString(s string) bool
+	String() string
+}
+
 // matchRegexp matches b with re, without copying b when re is a Go regexp.
-func matchRegexp(re jsonschema.Regexp, gore *regexp.Regexp, b []byte) bool {
+func matchRegexp(re regexpMatcher, gore *regexp.Regexp, b []byte) bool {
 	if gore != nil {
 		return gore.Match(b)
 	}
@@ -113,7 +127,7 @@ type arrayRules struct {
 // stringRules are the keywords that apply to strings.
 type stringRules struct {
 	minLen, maxLen int // -1 when absent
-	pattern        jsonschema.Regexp
+	pattern        regexpMatcher
 	gore           *regexp.Regexp
 }
 
@@ -154,4 +168,23 @@ func (op boundOp) pass(c int) bool {
 		return c > 0
 	}
 	return c < 0
+}
+
+// unsupported marks n as answering Unknown for the kinds k.
+func (n *node) unsupported(k kindMask, why string) {
+	n.unsup |= k
+	if n.why == "" {
+		n.why = why
+	}
+}
+
+// sortedKeys returns the keys of m in order, so compiled output does not
+// depend on map iteration.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
 
@@ -26,28 +24,6 @@ import (
 
 // programMagic starts every program; its last byte is the format version.
 const programMagic = "fastschema\x02"
-
-// CompileAll compiles several schemas that share sub-schemas (compiled by
-// one jsonschema.Compiler) into validators sharing the compiled nodes, in
-// the order given. A nil schema gives a nil validator.
-func CompileAll(schs []*jsonschema.Schema) []*Validator {
-	c := &compiler{nodes: map[*jsonschema.Schema]*node{}}
-	roots := make([]*node, len(schs))
-	for i, s := range schs {
-		if s != nil {
-			roots[i] = c.node(s)
-		}
-	}
-	markInPlaceCycles(c.all)
-	finish(c.all)
-	out := make([]*Validator, len(schs))
-	for i, r := range roots {
-		if r != nil {
-			out[i] = newValidator(r)
-		}
-	}
-	return out
-}
 
 // finish computes what nodes derive from their compiled keywords.
 func finish(all []*node) {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schemarpc/schemarpc/internal/jsonformat"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
@@ -22,7 +20,7 @@ func (s *state) tree(i int) (any, result) {
 	if !ok {
 		return nil, rBad
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.data[i:e]))
+	v, err := parseJSON(s.data[i:e])
 	if err != nil {
 		return nil, rBad
 	}

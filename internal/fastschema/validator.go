@@ -2,27 +2,14 @@ package fastschema
 
 import (
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Validator is a compiled form of one *jsonschema.Schema. Safe for
+// Validator checks JSON texts against one compiled schema. Safe for
 // concurrent use.
 type Validator struct {
 	root   *node
 	exact  func() bool // computed on first use: only tests and tools ask
 	states sync.Pool
-}
-
-// Compile compiles s (a schema compiled by jsonschema/v6, any draft). It
-// never fails: parts using keywords outside the supported subset check as
-// Unknown. A nil s gives a nil *Validator, whose Check answers Valid (a
-// method without a schema accepts any params).
-func Compile(s *jsonschema.Schema) *Validator {
-	if s == nil {
-		return nil
-	}
-	return CompileAll([]*jsonschema.Schema{s})[0]
 }
 
 // Check checks one JSON text. data is normally already known to be one

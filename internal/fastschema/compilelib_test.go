@@ -1,18 +1,15 @@
 package fastschema
 
+// The compiler of schemas compiled by the jsonschema library, the oracle:
+// the tests compare what CompileJSON makes with what this makes of the
+// library's own reading of the same documents, node for node.
+
 import (
 	"regexp"
 	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-// smallNames is the number of member names up to which an object's names
-// are looked up by scanning a slice rather than through a map.
-const smallNames = 8
-
-// maxPatterns bounds the patternProperties entries a node supports.
-const maxPatterns = 64
 
 // compiler turns schemas into nodes, once per schema.
 type compiler struct {
@@ -52,14 +49,6 @@ func (c *compiler) opt(sch *jsonschema.Schema) *node {
 		return nil
 	}
 	return c.node(sch)
-}
-
-// unsupported marks n as answering Unknown for the kinds k.
-func (n *node) unsupported(k kindMask, why string) {
-	n.unsup |= k
-	if n.why == "" {
-		n.why = why
-	}
 }
 
 // fill compiles the keywords of sch into n.
@@ -252,13 +241,35 @@ func intOr(p *int) int {
 	return *p
 }
 
-// sortedKeys returns the keys of m in order, so compiled output does not
-// depend on map iteration.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// Compile compiles s (a schema compiled by jsonschema/v6, any draft). It
+// never fails: parts using keywords outside the supported subset check as
+// Unknown. A nil s gives a nil *Validator, whose Check answers Valid (a
+// method without a schema accepts any params).
+func Compile(s *jsonschema.Schema) *Validator {
+	if s == nil {
+		return nil
 	}
-	sort.Strings(keys)
-	return keys
+	return CompileAll([]*jsonschema.Schema{s})[0]
+}
+
+// CompileAll compiles several schemas that share sub-schemas (compiled by
+// one jsonschema.Compiler) into validators sharing the compiled nodes, in
+// the order given. A nil schema gives a nil validator.
+func CompileAll(schs []*jsonschema.Schema) []*Validator {
+	c := &compiler{nodes: map[*jsonschema.Schema]*node{}}
+	roots := make([]*node, len(schs))
+	for i, s := range schs {
+		if s != nil {
+			roots[i] = c.node(s)
+		}
+	}
+	markInPlaceCycles(c.all)
+	finish(c.all)
+	out := make([]*Validator, len(schs))
+	for i, r := range roots {
+		if r != nil {
+			out[i] = newValidator(r)
+		}
+	}
+	return out
 }
