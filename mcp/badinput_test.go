@@ -109,9 +109,9 @@ func TestBadInputGetsTheSameAnswerOnEveryTransport(t *testing.T) {
 		{"truncated", `{"jsonrpc":"2.0","id":1,"method":"pi`, rpc.CodeParseError, "null",
 			"parse error: unexpected end of input in a string at byte 36"},
 		{"Method in capitals", `{"jsonrpc":"2.0","id":7,"Method":"ping"}`, rpc.CodeInvalidRequest, "7",
-			"invalid request: additional properties 'Method' not allowed (and 1 more)"},
+			"invalid request: member \"Method\" is not allowed here (and 1 more)"},
 		{"method with a NUL", `{"jsonrpc":"2.0","id":"k","method\u0000":"ping"}`, rpc.CodeInvalidRequest, `"k"`,
-			`invalid request: additional properties 'method\x00' not allowed (and 1 more)`},
+			`invalid request: member "method\x00" is not allowed here (and 1 more)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for name, send := range badInputTransports(t) {

@@ -24,8 +24,8 @@ func TestCompleteFormFillsDefaultsAndRefusesWhatItCannotCheck(t *testing.T) {
 	}{
 		"defaults filled in":     {requested: person, content: name("Ada"), want: `{"name":"Ada","age":42}`},
 		"given value kept":       {requested: person, content: map[string]ElicitResultContentValue{"name": {Value: ElicitResultContentValueString("Ada")}, "age": {Value: ElicitResultContentValueNumber(7)}}, want: `{"name":"Ada","age":7}`},
-		"no content, no default": {requested: person, wantErr: "missing property 'name'"},
-		"answer breaks schema":   {requested: person, content: name(""), wantErr: "minLength"},
+		"no content, no default": {requested: person, wantErr: "missing required member \"name\""},
+		"answer breaks schema":   {requested: person, content: name(""), wantErr: "fewer than 1"},
 		"schema not JSON":        {requested: `{"type":`, content: name("Ada"), wantErr: "the requested schema is not JSON"},
 		"schema with remote ref": {requested: `{"type":"object","properties":{"name":{"$ref":"https://example.com/s.json"}}}`, content: name("Ada"), wantErr: "the requested schema does not compile"},
 	}

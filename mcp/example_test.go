@@ -53,7 +53,7 @@ func ExampleAddTool() {
 	show(c, "tools/call", map[string]any{"name": "add", "arguments": map[string]any{"a": "two"}})
 	// Output:
 	// {"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}
-	// {"content":[{"type":"text","text":"invalid arguments: missing property 'b' (and 1 more)"}],"isError":true}
+	// {"content":[{"type":"text","text":"invalid arguments: missing required member \"b\" (and 1 more)"}],"isError":true}
 }
 
 // A tool whose schema is written as JSON Schema, and that reports progress.

@@ -121,13 +121,13 @@ func TestInvalidParamsNameTheLocation(t *testing.T) {
 	cases := []struct {
 		name, params, location, param, message string
 	}{
-		{"wrong type by name", `{"a":1,"b":"two"}`, "/b", "", "want number"},
-		{"wrong type by position", `[1,"two"]`, "/1", "b", "want number"},
-		{"missing member", `{"a":1}`, "", "", "missing property 'b'"},
-		{"missing by position", `[1]`, "", "", "missing property 'b'"},
-		{"absent params", ``, "", "", "missing properties 'a', 'b'"},
-		{"empty array", `[]`, "", "", "missing properties 'a', 'b'"},
-		{"extra member", `{"a":1,"b":2,"c":3}`, "", "", "additional properties 'c'"},
+		{"wrong type by name", `{"a":1,"b":"two"}`, "/b", "", "not number"},
+		{"wrong type by position", `[1,"two"]`, "/1", "b", "not number"},
+		{"missing member", `{"a":1}`, "", "", "missing required member \"b\""},
+		{"missing by position", `[1]`, "", "", "missing required member \"b\""},
+		{"absent params", ``, "", "", "missing required members \"a\", \"b\""},
+		{"empty array", `[]`, "", "", "missing required members \"a\", \"b\""},
+		{"extra member", `{"a":1,"b":2,"c":3}`, "", "", "member \"c\" is not allowed here"},
 		{"too many by position", `[1,2,3]`, "", "", "at most 2 positional params"},
 	}
 	forEachTransport(t, testService(t), func(t *testing.T, p peer) {
@@ -185,7 +185,7 @@ func TestInvalidParamsPickTheBestAnyOfBranch(t *testing.T) {
 	forEachTransport(t, testService(t), func(t *testing.T, p peer) {
 		r := decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"shape","params":{"shape":{"kind":"square","side":"wide"}},"id":1}`))
 		require.NotNil(t, r.Error)
-		assert.Equal(t, "invalid params: /shape/side: got string, want number", r.Error.Message)
+		assert.Equal(t, "invalid params: /shape/side: is string, not number", r.Error.Message)
 
 		r = decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"shape","params":{"shape":{"kind":"hexagon"}},"id":1}`))
 		require.NotNil(t, r.Error)

@@ -37,7 +37,7 @@ func ExampleServe() {
 	fmt.Print(out.String())
 	// Unordered output:
 	// {"jsonrpc":"2.0","id":1,"result":"hello, Ada"}
-	// {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: /name: minLength: got 0, want 1","data":{"errors":[{"instanceLocation":"/name","keywordLocation":"https://example.com/greet.json#/properties/name/minLength","message":"minLength: got 0, want 1"}],"truncated":false}}}
+	// {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: /name: has 0 characters, fewer than 1","data":{"errors":[{"instanceLocation":"/name","keywordLocation":"https://example.com/greet.json#/properties/name/minLength","message":"has 0 characters, fewer than 1"}],"truncated":false}}}
 }
 
 // A client and a server in one process, connected by an in-memory pipe.

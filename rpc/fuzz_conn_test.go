@@ -60,7 +60,7 @@ func checkReplies(t *testing.T, input []byte, replies []string, want *expectedRe
 	}
 	objs, array := wellFormed(t, replies[0])
 	if array != want.array || len(objs) != len(want.ids) {
-		t.Fatalf("%q: reply %s, want array=%v of %d", input, replies[0], want.array, len(want.ids))
+		t.Fatalf("%q: reply %s, not array=%v of %d", input, replies[0], want.array, len(want.ids))
 	}
 	for i, o := range objs {
 		if string(o["id"]) != want.ids[i] {

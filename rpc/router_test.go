@@ -117,9 +117,9 @@ func TestAbsentParamsAreCheckedAsEmptyParams(t *testing.T) {
 	forEachTransport(t, r, func(t *testing.T, p peer) {
 		r := decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"pos","id":1}`))
 		require.NotNil(t, r.Error)
-		assert.Equal(t, "invalid params: missing property 'key'", r.Error.Message)
+		assert.Equal(t, "invalid params: missing required member \"key\"", r.Error.Message)
 		r = decodeReply(t, p.call(t, `{"jsonrpc":"2.0","method":"list","id":1}`))
 		require.NotNil(t, r.Error)
-		assert.Equal(t, "invalid params: minItems: got 0, want 1", r.Error.Message)
+		assert.Equal(t, "invalid params: has 0 elements, fewer than 1", r.Error.Message)
 	})
 }

@@ -59,7 +59,7 @@ func TestASchemaWithAProgramExplainsAFailureFromItsDocuments(t *testing.T) {
 	var e *rpc.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, rpc.CodeInvalidParams, e.Code)
-	assert.Equal(t, "invalid params: /b: got string, want integer", e.Message)
+	assert.Equal(t, "invalid params: /b: is string, not integer", e.Message)
 }
 
 func TestAProgramThatDoesNotReadLeavesTheSchemasToTheLibrary(t *testing.T) {

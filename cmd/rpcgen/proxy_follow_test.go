@@ -85,7 +85,7 @@ func TestProxyHTTPFollowsTheVersionOfEachConversation(t *testing.T) {
 	sum := p.stop()
 	assert.Equal(t, 2, sum.Findings, p.report.String())
 	assert.Contains(t, p.report.String(), `(request tools/list from the client): -32600 invalid request: the MCP-Protocol-Version header says "2025-11-25", the conversation negotiated "2025-06-18"`)
-	assert.Contains(t, p.report.String(), `(request tools/call from the client): -32602 invalid params at /params: missing property '_meta'`)
+	assert.Contains(t, p.report.String(), `(request tools/call from the client): -32602 invalid params at /params: missing required member "_meta"`)
 
 	tr, err := os.ReadFile(transcript)
 	require.NoError(t, err)
@@ -94,5 +94,5 @@ func TestProxyHTTPFollowsTheVersionOfEachConversation(t *testing.T) {
 	assert.Equal(t, exitFail, code)
 	assert.Equal(t, 2, strings.Count(stdout, "session.jsonl:"), "the transcript re-checks to the same findings: %s", stdout)
 	assert.Contains(t, stdout, `the MCP-Protocol-Version header says "2025-11-25", the conversation negotiated "2025-06-18"`)
-	assert.Contains(t, stdout, `missing property '_meta'`)
+	assert.Contains(t, stdout, `missing required member "_meta"`)
 }

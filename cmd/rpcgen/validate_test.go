@@ -35,7 +35,7 @@ func TestValidateFindingsExitOne(t *testing.T) {
 	file := writeFile(t, t.TempDir(), "s.jsonl", validSession+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":1}}`+"\n")
 	code, stdout, _ := rpcgen("validate", "--schema", "mcp/2025-11-25", file)
 	assert.Equal(t, exitFail, code)
-	assert.Contains(t, stdout, "s.jsonl:4: message 4 (request tools/call from the client): -32602 invalid params at /params/name: got number, want string\n")
+	assert.Contains(t, stdout, "s.jsonl:4: message 4 (request tools/call from the client): -32602 invalid params at /params/name: is number, not string\n")
 	assert.Contains(t, stdout, "1 finding")
 }
 
@@ -78,7 +78,7 @@ func TestValidateFromAndSchemaFile(t *testing.T) {
 	code, stdout, _ := rpcgen("validate", "--schema", schema, file)
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, stdout, "m.json:1: message 2 (response ping")
-	assert.Contains(t, stdout, "-32603 invalid result at /result: got number, want string")
+	assert.Contains(t, stdout, "-32603 invalid result at /result: is number, not string")
 	// --from server: the server sent ping, so the answer is the client's.
 	code, stdout, _ = rpcgen("validate", "--schema", schema, "--from", "server", file)
 	assert.Equal(t, exitFail, code)

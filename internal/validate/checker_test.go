@@ -159,8 +159,8 @@ func TestMethodFindings(t *testing.T) {
 		want{6, -32600, "", "is a notification, sent here with an id"},
 		want{7, -32601, "", "only clients send it"},
 		want{8, -32601, "", "only servers send it"},
-		want{9, -32602, "/params/arguments", "got array, want object"},
-		want{10, -32602, "/params", "missing property 'name'"},
+		want{9, -32602, "/params/arguments", "is array, not object"},
+		want{10, -32602, "/params", "missing required member \"name\""},
 	)
 	assert.Contains(t, got[5].Reason, "(and 1 more)")
 	assert.Len(t, got[5].Violations, 2)
@@ -172,17 +172,17 @@ func TestBatchesFollowTheMCPVersion(t *testing.T) {
 	got := check(t, "mcp/2025-11-25", initialize+batch)
 	assertFindings(t, got,
 		want{4, -32600, "", "no batches"},
-		want{4, -32602, "/1/params/cursor", "want string"},
+		want{4, -32602, "/1/params/cursor", "not string"},
 	)
 	assert.Equal(t, "batch", got[0].Kind)
 	init0326 := strings.ReplaceAll(initialize, "2025-11-25", "2025-03-26")
 	got = check(t, "mcp/2025-03-26", init0326+batch+`[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}]
 `)
-	assertFindings(t, got, want{4, -32602, "/1/params/cursor", "want string"})
+	assertFindings(t, got, want{4, -32602, "/1/params/cursor", "not string"})
 	got = check(t, "mcp/2024-11-05", strings.ReplaceAll(initialize, "2025-11-25", "2024-11-05")+batch)
 	assertFindings(t, got,
 		want{4, -32600, "", "MCP 2024-11-05 has no batches"},
-		want{4, -32602, "/1/params/cursor", "want string"},
+		want{4, -32602, "/1/params/cursor", "not string"},
 	)
 }
 

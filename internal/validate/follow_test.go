@@ -104,7 +104,7 @@ func TestAnInitializeAnswerWithAVersionNobodyKnowsIsReported(t *testing.T) {
 	got, _ = follow(t, handshake("2025-11-25", "2026-07-28"))
 	assertFindings(t, got, want{2, -32603, "/result/protocolVersion", `"2026-07-28", which is no handshake version`})
 	got, version = follow(t, strings.Replace(handshake("2025-11-25", "2025-11-25"), `"protocolVersion":"2025-11-25","capabilities":{"tools"`, `"capabilities":{"tools"`, 1))
-	assertFindings(t, got, want{2, -32603, "/result", "missing property 'protocolVersion'"})
+	assertFindings(t, got, want{2, -32603, "/result", "missing required member \"protocolVersion\""})
 	assert.Empty(t, version, "an answer without a version negotiates none")
 }
 
@@ -150,7 +150,7 @@ func TestAStatelessRequestIsCheckedUnderTheVersionItCarries(t *testing.T) {
 {"jsonrpc":"2.0","id":"t3","method":"ping","params":{`+meta2026+`}}
 `)
 	assertFindings(t, got,
-		want{3, -32602, "/params", "missing property '_meta'"},
+		want{3, -32602, "/params", "missing required member \"_meta\""},
 		want{4, -32022, "/params/_meta/io.modelcontextprotocol~1protocolVersion", `protocol version "2099-01-01" is not one rpcgen knows (stateless: 2026-07-28)`},
 		want{5, -32601, "", `"ping" is not in mcp/2026-07-28`},
 	)
@@ -282,7 +282,7 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 	assertFindings(t, run(msg{strings.ReplaceAll(list2026, `"2026-07-28"`, `"2025-11-25"`), "2026-07-28"}),
 		want{1, -32020, "", `the MCP-Protocol-Version header says "2026-07-28", params._meta says "2025-11-25"`})
 	assertFindings(t, run(msg{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2026-07-28"}),
-		want{1, -32602, "/params", "missing property '_meta'"})
+		want{1, -32602, "/params", "missing required member \"_meta\""})
 	headerOnly := openSet(t, validate.FollowSet).NewChecker()
 	headerOnly.CheckItem(validate.Item{Bytes: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), ProtocolVersion: "2026-07-28"}, validate.FromClient)
 	assert.Equal(t, "2026-07-28", headerOnly.Version(), "the header made it a stateless request of its version")
@@ -303,7 +303,7 @@ func TestTheProtocolVersionHeaderIsFollowed(t *testing.T) {
 	// A stateless version's header makes a stateless request, negotiation
 	// or not.
 	got = c.CheckItem(validate.Item{Position: validate.Position{Index: 5}, Bytes: []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`), ProtocolVersion: "2026-07-28"}, validate.FromClient)
-	assertFindings(t, got, want{5, -32602, "/params", "missing property '_meta'"})
+	assertFindings(t, got, want{5, -32602, "/params", "missing required member \"_meta\""})
 	assert.Empty(t, c.CheckItem(validate.Item{Position: validate.Position{Index: 6}, Bytes: []byte(list2026), ProtocolVersion: "2026-07-28"}, validate.FromClient))
 	assert.Equal(t, "2025-06-18", c.Version())
 }
@@ -341,7 +341,7 @@ func TestTranscriptRecordsCarryTheProtocolVersionHeader(t *testing.T) {
 {"from":"client","protocolVersion":7,"message":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}
 `)
 	assertFindings(t, got,
-		want{1, -32602, "/params", "missing property '_meta'"},
+		want{1, -32602, "/params", "missing required member \"_meta\""},
 		want{2, -32700, "", "a transcript record whose protocolVersion is 7, not a string"},
 	)
 }

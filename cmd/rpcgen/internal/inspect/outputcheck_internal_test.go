@@ -21,12 +21,12 @@ func TestCheckOutputPointsIntoTheStructuredContent(t *testing.T) {
 	}{
 		{"no output schema", nil, mcp.CallToolResult{StructuredContent: json.RawMessage(`{"n":"x"}`)}, nil, ""},
 		{"valid", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{"n":1}`)}, nil, ""},
-		{"two violations", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{"n":"x","s":2}`)}, []string{"/structuredContent/n", "/structuredContent/s"}, "want integer"},
-		{"a missing member", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{}`)}, []string{"/structuredContent"}, "missing property"},
+		{"two violations", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{"n":"x","s":2}`)}, []string{"/structuredContent/n", "/structuredContent/s"}, "not integer"},
+		{"a missing member", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{}`)}, []string{"/structuredContent"}, "missing required member"},
 		{"no structured content", schema, mcp.CallToolResult{}, []string{""}, "no structuredContent"},
 		{"a tool error needs none", schema, mcp.CallToolResult{IsError: &yes}, nil, ""},
 		{"a schema that does not compile", json.RawMessage(`{"type":5}`), mcp.CallToolResult{StructuredContent: json.RawMessage(`{}`)}, []string{""}, "does not compile"},
-		{"content that is not JSON", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{`)}, []string{"/structuredContent"}, "EOF"},
+		{"content that is not JSON", schema, mcp.CallToolResult{StructuredContent: json.RawMessage(`{`)}, []string{"/structuredContent"}, "malformed JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
