@@ -146,6 +146,8 @@ type StreamableHTTPHandler struct {
 	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
 	tasks  *taskRunner // the tasks of sessions and stateless requests; nil without HTTPOptions.Tasks (the server's)
 
+	keepAlives *keepAlives // of the GET streams taken over
+
 	stopTasks  func() // stops hearing the other replicas about tasks
 	stopBudget func() // takes the handler's reclaimers off the server's memory budget
 
@@ -179,6 +181,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = 15 * time.Second
 	}
+	h.keepAlives = &keepAlives{every: h.opts.KeepAlive}
 	if h.opts.BodyTimeout == 0 {
 		h.opts.BodyTimeout = DefaultBodyTimeout
 	}
@@ -478,8 +481,10 @@ func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	defer sess.leave()
 	st, c, err := sess.attach(r.Context(), r.Header.Get(headerLastEventID))
+	if err != nil {
+		sess.leave()
+	}
 	switch {
 	case errors.Is(err, ErrEventNotFound):
 		writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "Last-Event-ID names no event this session can resume from")
@@ -492,9 +497,17 @@ func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusInternalServerError, rpc.CodeInternalError, "cannot replay the stream")
 		return
 	}
+	// The stream keeps the session busy (not idle) until it ends.
+	ended := func() {
+		sess.detach(st, c)
+		sess.leave()
+	}
+	if h.takeOver(w, r, c, ended) {
+		return
+	}
 	startSSE(w)
 	c.serve(r.Context(), w, h.opts.KeepAlive, 0)
-	sess.detach(st, c)
+	ended()
 }
 
 // delete ends a session.
