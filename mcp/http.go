@@ -90,7 +90,11 @@ type HTTPOptions struct {
 	// KeepAlive is the silence after which an open stream gets an SSE
 	// comment, so that proxies keep it and a vanished client is noticed; a
 	// 2026-07-28 SSE response (a subscriptions/listen stream, say) gets one
-	// every KeepAlive. 0 means 15 seconds; negative, never.
+	// every KeepAlive. A GET stream over HTTP/1.1, which nothing reads once
+	// it is open, learns that its client is gone only from a write that
+	// fails, a keep-alive comment at the latest (the first one or two after
+	// the client left); its comment comes after one to one and a quarter
+	// KeepAlive of silence. 0 means 15 seconds; negative, never.
 	KeepAlive time.Duration
 	// BodyTimeout bounds reading a POST body once its headers are in: a
 	// client that starts a body and never finishes it gets 408 and its

@@ -31,7 +31,7 @@ type ServerSession struct {
 	caps       clientCaps      // decoded flags
 	declared   ClientCapabilities
 	offered    capSet                     // server capabilities sent in initialize
-	initDone   chan struct{}              // closed when an initialize read earlier has been handled
+	initDone   chan struct{}              // closed when an initialize read earlier has been handled; then nil
 	logLevel   int                        // index in logLevels; -1 = logging off
 	subscribed map[string]bool            // resource URIs; nil until the first
 	revision   uint64                     // of the shared state this copy holds (see sharedState.Revision)
@@ -266,11 +266,10 @@ func (ss *ServerSession) initHandled() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.initDone != nil {
-		select {
-		case <-ss.initDone:
-		default:
-			close(ss.initDone)
-		}
+		// Requests read from now on need not wait: the channel goes, so
+		// that a session holds none once initialized.
+		close(ss.initDone)
+		ss.initDone = nil
 	}
 }
 
