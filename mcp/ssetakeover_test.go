@@ -202,3 +202,37 @@ func TestATakenOverGETStreamIsChunkedAndClosesItsConnection(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, f.request(http.MethodDelete, "", map[string]string{mcp.HeaderSessionID: session}).StatusCode)
 	assert.Empty(t, r.all(t), "the stream ends cleanly with its session")
 }
+
+// A server shutting down ends the GET streams it took over, though
+// http.Server does not track their connections: the stream ends cleanly
+// and nothing is left running.
+func TestServeListenerEndsATakenOverGETStream(t *testing.T) {
+	noLeaks(t)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	h := mcp.NewStreamableHTTPHandler(s, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- mcp.ServeListener(ctx, ln, h, nil) }()
+
+	ts := &httptest.Server{URL: "http://" + ln.Addr().String(), Listener: ln}
+	f := &fixture{t: t, srv: s, h: h, ts: ts}
+	session := f.initialize(mcp.Version20251125)
+	resp, _ := rawGET(t, ln.Addr().String(), session)
+	r := newSSE(t, resp)
+	require.NoError(t, mcp.NotifyForTest(f.session(session), "notifications/tools/list_changed", nil))
+	ev, err := r.next()
+	require.NoError(t, err)
+	require.Equal(t, "notifications/tools/list_changed", decode(t, ev.Data).Method)
+
+	cancel()
+	assert.Empty(t, r.all(t), "the stream ends with the server")
+	select {
+	case err := <-served:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(30 * time.Second):
+		require.FailNow(t, "ServeListener did not return")
+	}
+}
