@@ -82,7 +82,7 @@ func (ss *ServerSession) begin(rc *requestContext, method string) error {
 	if err := ss.admit(method); err != nil {
 		return err
 	}
-	ss.inflight[rc.id.String()] = rc
+	ss.putInflight(rc)
 	*rc.handshake = handshakeCallState(ss.declared)
 	return nil
 }

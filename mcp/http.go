@@ -90,7 +90,11 @@ type HTTPOptions struct {
 	// KeepAlive is the silence after which an open stream gets an SSE
 	// comment, so that proxies keep it and a vanished client is noticed; a
 	// 2026-07-28 SSE response (a subscriptions/listen stream, say) gets one
-	// every KeepAlive. 0 means 15 seconds; negative, never.
+	// every KeepAlive. A GET stream over HTTP/1.1, which nothing reads once
+	// it is open, learns that its client is gone only from a write that
+	// fails, a keep-alive comment at the latest (the first one or two after
+	// the client left); its comment comes after one to one and a quarter
+	// KeepAlive of silence. 0 means 15 seconds; negative, never.
 	KeepAlive time.Duration
 	// BodyTimeout bounds reading a POST body once its headers are in: a
 	// client that starts a body and never finishes it gets 408 and its
@@ -146,6 +150,8 @@ type StreamableHTTPHandler struct {
 	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
 	tasks  *taskRunner // the tasks of sessions and stateless requests; nil without HTTPOptions.Tasks (the server's)
 
+	keepAlives *keepAlives // of the GET streams taken over
+
 	stopTasks  func() // stops hearing the other replicas about tasks
 	stopBudget func() // takes the handler's reclaimers off the server's memory budget
 
@@ -179,6 +185,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = 15 * time.Second
 	}
+	h.keepAlives = &keepAlives{every: h.opts.KeepAlive}
 	if h.opts.BodyTimeout == 0 {
 		h.opts.BodyTimeout = DefaultBodyTimeout
 	}
@@ -478,8 +485,10 @@ func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	defer sess.leave()
 	st, c, err := sess.attach(r.Context(), r.Header.Get(headerLastEventID))
+	if err != nil {
+		sess.leave()
+	}
 	switch {
 	case errors.Is(err, ErrEventNotFound):
 		writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "Last-Event-ID names no event this session can resume from")
@@ -492,9 +501,17 @@ func (h *StreamableHTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusInternalServerError, rpc.CodeInternalError, "cannot replay the stream")
 		return
 	}
+	// The stream keeps the session busy (not idle) until it ends.
+	ended := func() {
+		sess.detach(st, c)
+		sess.leave()
+	}
+	if h.takeOver(w, r, c, ended) {
+		return
+	}
 	startSSE(w)
 	c.serve(r.Context(), w, h.opts.KeepAlive, 0)
-	sess.detach(st, c)
+	ended()
 }
 
 // delete ends a session.

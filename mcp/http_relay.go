@@ -160,7 +160,7 @@ func (s *httpSession) catchUp(rel *streamRelay) (n int, responses bool, err erro
 // is gone (its word of completion may have been lost), nothing otherwise.
 func (s *httpSession) answerProbe(name string) {
 	s.mu.Lock()
-	_, open := s.streams[name]
+	open := s.stream(name) != nil
 	s.mu.Unlock()
 	r := s.h.rep
 	switch {

@@ -302,8 +302,7 @@ func (s *httpSession) release() {
 func (s *httpSession) hasGetClient() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.streams[standaloneStream]
-	return st != nil && st.conn != nil
+	return s.get.conn != nil
 }
 
 // relayGet sends a message another replica had for the session's GET
@@ -311,7 +310,7 @@ func (s *httpSession) hasGetClient() bool {
 func (s *httpSession) relayGet(ev sseEvent) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st := s.streams[standaloneStream]; st != nil && st.conn != nil {
-		st.conn.push(ev)
+	if s.get.conn != nil {
+		s.get.conn.push(ev)
 	}
 }

@@ -43,8 +43,9 @@ type httpSession struct {
 
 	mu         sync.Mutex
 	ended      bool
-	streams    map[string]*stream // streams with answers to come, and the GET stream
-	byRequest  map[string]*stream // unanswered client requests by id
+	get        stream             // the GET stream
+	streams    map[string]*stream // POST streams with answers to come; nil while there are none
+	byRequest  map[string]*stream // unanswered client requests by id; nil while there are none
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
@@ -76,7 +77,7 @@ type stream struct {
 	conn    *sseConn      // the client connected to it, or nil
 	first   *sseConn      // the POST's own connection, set once in open
 	answer  []byte        // JSON mode: the response, set once, before done is closed
-	done    chan struct{} // closed when every request is answered or the session ended
+	done    chan struct{} // closed when every request is answered or the session ended; nil for the GET stream
 }
 
 // errSessionEnded reports a session that ended.
@@ -87,15 +88,39 @@ var errDuplicateID = errors.New("mcp: a request with this id is already in fligh
 
 // newHTTPSession returns the transport of a session named id.
 func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
-	s := &httpSession{
-		h:         h,
-		id:        id,
-		closed:    make(chan struct{}),
-		streams:   map[string]*stream{},
-		byRequest: map[string]*stream{},
+	return &httpSession{
+		h:      h,
+		id:     id,
+		closed: make(chan struct{}),
+		get:    stream{id: standaloneStream, sse: true},
 	}
-	s.streams[standaloneStream] = &stream{id: standaloneStream, sse: true, done: make(chan struct{})}
-	return s
+}
+
+// stream returns the live stream named name (the GET stream included), or
+// nil; s.mu is held.
+func (s *httpSession) stream(name string) *stream {
+	if name == standaloneStream {
+		return &s.get
+	}
+	return s.streams[name]
+}
+
+// forgetRequest drops an answered (or abandoned) request id; the map goes
+// once empty, so that an idle session holds none. s.mu is held.
+func (s *httpSession) forgetRequest(id string) {
+	delete(s.byRequest, id)
+	if len(s.byRequest) == 0 {
+		s.byRequest = nil
+	}
+}
+
+// forgetStream drops a POST stream that is complete or abandoned; the map
+// goes once empty. s.mu is held.
+func (s *httpSession) forgetStream(name string) {
+	delete(s.streams, name)
+	if len(s.streams) == 0 {
+		s.streams = nil
+	}
 }
 
 // Read is never called: every POSTed frame reaches the session's
@@ -154,7 +179,7 @@ func (s *httpSession) start(r *http.Request, body []byte, st *stream, batch, ini
 func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ended || s.streams[st.id] != st {
+	if s.ended || s.stream(st.id) != st {
 		return
 	}
 	s.settle(ctx, st, ids, msg)
@@ -202,7 +227,7 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 	if rid, ok := requestIDFromContext(ctx); ok && SessionFromContext(ctx) == s.ss {
 		st = s.byRequest[rid.String()]
 	}
-	get := s.streams[standaloneStream]
+	get := &s.get
 	switch {
 	case st != nil && st.sse && st.conn != nil:
 		s.emit(ctx, st, msg, false)
@@ -243,7 +268,7 @@ func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg 
 	}
 	for _, id := range ids {
 		if s.byRequest[id] == st {
-			delete(s.byRequest, id)
+			s.forgetRequest(id)
 			st.pending.remove(id)
 		}
 	}
@@ -313,7 +338,7 @@ func (s *httpSession) keep(evs ...sseEvent) {
 
 // complete ends a stream whose requests are all answered.
 func (s *httpSession) complete(st *stream) {
-	delete(s.streams, st.id)
+	s.forgetStream(st.id)
 	if st.conn != nil {
 		st.conn.finish()
 	} else if st.sse && s.h.rep != nil {
@@ -358,7 +383,13 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 		prime.id = id
 		st.conn.push(prime)
 	}
+	if s.streams == nil {
+		s.streams = map[string]*stream{}
+	}
 	s.streams[st.id] = st
+	if s.byRequest == nil && len(ids) > 0 {
+		s.byRequest = make(map[string]*stream, len(ids))
+	}
 	for _, id := range ids {
 		s.byRequest[id] = st
 	}
@@ -370,10 +401,12 @@ func (s *httpSession) abandon(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, id := range st.pending.list() {
-		delete(s.byRequest, id)
+		if s.byRequest[id] == st {
+			s.forgetRequest(id)
+		}
 	}
 	if s.streams[st.id] == st {
-		delete(s.streams, st.id)
+		s.forgetStream(st.id)
 		close(st.done)
 	}
 }
@@ -426,7 +459,7 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 			return nil, nil, err
 		}
 	}
-	st := s.streams[name]
+	st := s.stream(name)
 	if st == nil && lastEventID != "" && name != standaloneStream && s.h.rep != nil && s.h.rep.broker != nil && !anyResponse(c.queue) {
 		// The call runs at another replica, unanswered so far: follow it.
 		last := lastEventID
@@ -514,6 +547,10 @@ func (s *httpSession) Close() error {
 		}
 		s.mu.Lock()
 		s.ended = true
+		if s.get.conn != nil {
+			s.get.conn.kill()
+			s.get.conn = nil
+		}
 		for _, st := range s.streams {
 			if st.conn != nil {
 				st.conn.kill()
@@ -521,8 +558,7 @@ func (s *httpSession) Close() error {
 			}
 			close(st.done)
 		}
-		s.streams = map[string]*stream{}
-		s.byRequest = map[string]*stream{}
+		s.streams, s.byRequest = nil, nil
 		s.endRelays()
 		s.backlog = nil
 		if s.idle != nil {

@@ -35,6 +35,8 @@ type fixture struct {
 	srv *mcp.Server
 	h   *mcp.StreamableHTTPHandler
 	ts  *httptest.Server
+	// client sends the requests; nil means http.DefaultClient.
+	client *http.Client
 }
 
 func newFixture(t *testing.T, opts *mcp.HTTPOptions) *fixture {
@@ -64,7 +66,11 @@ func (f *fixture) request(method, body string, hdr map[string]string) *http.Resp
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := f.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	require.NoError(f.t, err)
 	f.t.Cleanup(func() { resp.Body.Close() })
 	return resp

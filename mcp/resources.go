@@ -172,9 +172,12 @@ func resourceNotFound(c *callState, uri string) *rpc.Error {
 // subscribe records or drops the session's interest in a resource.
 func (ss *ServerSession) subscribe(uri string, on bool) {
 	ss.mu.Lock()
-	if on {
+	switch {
+	case on && ss.subscribed == nil:
+		ss.subscribed = map[string]bool{uri: true} // made on first use: most sessions subscribe to nothing
+	case on:
 		ss.subscribed[uri] = true
-	} else {
+	default:
 		delete(ss.subscribed, uri)
 	}
 	ss.mu.Unlock()

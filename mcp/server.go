@@ -259,12 +259,10 @@ func (nopWriteCloser) Close() error { return nil }
 // HTTP and "" elsewhere.
 func (s *Server) connect(t rpc.Transport, id string, extra ...rpc.Option) *ServerSession {
 	ss := &ServerSession{
-		server:     s,
-		id:         id,
-		logLevel:   -1,
-		subscribed: map[string]bool{},
-		inflight:   map[string]*requestContext{},
-		ready:      make(chan struct{}),
+		server:   s,
+		id:       id,
+		logLevel: -1,
+		ready:    make(chan struct{}),
 	}
 	transport := serverTransportName(t)
 	ss.log = sessionLogger(s.log, transport, id)

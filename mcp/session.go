@@ -30,18 +30,18 @@ type ServerSession struct {
 	clientInfo json.RawMessage // Implementation as sent
 	caps       clientCaps      // decoded flags
 	declared   ClientCapabilities
-	offered    capSet          // server capabilities sent in initialize
-	initDone   chan struct{}   // closed when an initialize read earlier has been handled
-	logLevel   int             // index in logLevels; -1 = logging off
-	subscribed map[string]bool // resource URIs
-	revision   uint64          // of the shared state this copy holds (see sharedState.Revision)
-	principal  string          // who initialize acted for (WithPrincipal); "" for none
-	inflight   map[string]*requestContext
-	onChange   func()      // set before the session serves: the shared state changed (see stateChanged)
-	hears      func() bool // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
-	tasks      *taskRunner // set before the session serves: where its tasks are kept; nil: the server's
-	owner      string      // its tasks' owner without an id (see taskOwner)
-	mem        localShare  // its calls' bytes, when no one else can count against its share (see admitCall)
+	offered    capSet                     // server capabilities sent in initialize
+	initDone   chan struct{}              // closed when an initialize read earlier has been handled; then nil
+	logLevel   int                        // index in logLevels; -1 = logging off
+	subscribed map[string]bool            // resource URIs; nil until the first
+	revision   uint64                     // of the shared state this copy holds (see sharedState.Revision)
+	principal  string                     // who initialize acted for (WithPrincipal); "" for none
+	inflight   map[string]*requestContext // nil while none is
+	onChange   func()                     // set before the session serves: the shared state changed (see stateChanged)
+	hears      func() bool                // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
+	tasks      *taskRunner                // set before the session serves: where its tasks are kept; nil: the server's
+	owner      string                     // its tasks' owner without an id (see taskOwner)
+	mem        localShare                 // its calls' bytes, when no one else can count against its share (see admitCall)
 	// inited mirrors state != stateNew and feats featuresOf(version), set
 	// with them under mu (setInitialized), so that a request reads them
 	// without the lock.
@@ -201,8 +201,18 @@ func (ss *ServerSession) initialized() bool { return ss.inited.Load() }
 // notifications/cancelled can reach it (rc.cancel).
 func (ss *ServerSession) track(rc *requestContext) {
 	ss.mu.Lock()
-	ss.inflight[rc.id.String()] = rc
+	ss.putInflight(rc)
 	ss.mu.Unlock()
+}
+
+// putInflight registers rc under its id; ss.mu is held. The map is made
+// on first use and dropped once empty (untrack), so that an idle session
+// holds none.
+func (ss *ServerSession) putInflight(rc *requestContext) {
+	if ss.inflight == nil {
+		ss.inflight = map[string]*requestContext{}
+	}
+	ss.inflight[rc.id.String()] = rc
 }
 
 // untrack unregisters a request tracked with track (or begin), ends its
@@ -212,6 +222,9 @@ func (ss *ServerSession) untrack(rc *requestContext) bool {
 	ss.mu.Lock()
 	if ss.inflight[key] == rc {
 		delete(ss.inflight, key)
+		if len(ss.inflight) == 0 {
+			ss.inflight = nil
+		}
 	}
 	byClient := rc.cancelled
 	ss.mu.Unlock()
@@ -253,11 +266,10 @@ func (ss *ServerSession) initHandled() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.initDone != nil {
-		select {
-		case <-ss.initDone:
-		default:
-			close(ss.initDone)
-		}
+		// Requests read from now on need not wait: the channel goes, so
+		// that a session holds none once initialized.
+		close(ss.initDone)
+		ss.initDone = nil
 	}
 }
 

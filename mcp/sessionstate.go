@@ -92,6 +92,9 @@ func (ss *ServerSession) restore(doc []byte) error {
 	ss.logLevel = st.LogLevel
 	ss.principal = st.Principal
 	clear(ss.subscribed)
+	if ss.subscribed == nil && len(st.Subscribed) > 0 {
+		ss.subscribed = make(map[string]bool, len(st.Subscribed))
+	}
 	for _, uri := range st.Subscribed {
 		ss.subscribed[uri] = true
 	}

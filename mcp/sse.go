@@ -93,6 +93,10 @@ var errConnReplaced = errors.New("mcp: the stream was taken over or ended")
 // sseConn is a live HTTP response delivering one stream's events. The
 // session queues events on it from any goroutine; the HTTP handler's
 // goroutine writes them in serve.
+//
+// A GET stream over HTTP/1.1 is taken over instead (see takeOver): the
+// handler's goroutine returns, and a writer goroutine runs only while there
+// is something to write.
 type sseConn struct {
 	wake chan struct{} // a token when the queue or state changed
 	dead chan struct{} // closed by kill
@@ -101,6 +105,8 @@ type sseConn struct {
 	queue     []sseEvent
 	finishing bool // end once the queue is written
 	killOnce  sync.Once
+
+	out *takenOver // the connection, once taken over; nil while a handler serves it
 }
 
 // newSSEConn returns a connection with nothing queued.
@@ -143,10 +149,32 @@ func (c *sseConn) finish() {
 }
 
 // kill ends the connection now; what is still queued stays unwritten.
-func (c *sseConn) kill() { c.killOnce.Do(func() { close(c.dead) }) }
+func (c *sseConn) kill() {
+	c.killOnce.Do(func() {
+		close(c.dead)
+		c.mu.Lock()
+		c.signal()
+		c.mu.Unlock()
+	})
+}
 
-// signal wakes serve; c.mu is held.
+// killed reports whether kill was called.
+func (c *sseConn) killed() bool {
+	select {
+	case <-c.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// signal wakes serve, or on a connection taken over starts its writer
+// unless one runs; c.mu is held.
 func (c *sseConn) signal() {
+	if c.out != nil {
+		c.startWriter()
+		return
+	}
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -288,9 +316,13 @@ func (c *sseConn) hasMessage() bool {
 
 // startSSE writes the header of an event-stream response.
 func startSSE(w http.ResponseWriter) {
-	h := w.Header()
+	setSSEHeader(w.Header())
+	w.WriteHeader(http.StatusOK)
+}
+
+// setSSEHeader sets the header fields of an event-stream response.
+func setSSEHeader(h http.Header) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 }

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"io"
+	"net"
 	"testing"
 	"time"
 
@@ -79,4 +81,61 @@ func TestPushLastQueuesNothingAfterTheEndOrOnAFullQueue(t *testing.T) {
 		assert.False(t, finishing, "a refused last event does not end the connection")
 		assert.Len(t, c.unwritten(), maxQueuedEvents)
 	})
+}
+
+// takenOverConn is a connection taken over that writes to conn, and the
+// channel closed when it has ended.
+func takenOverConn(conn net.Conn) (*sseConn, <-chan struct{}) {
+	ended := make(chan struct{})
+	c := newSSEConn()
+	c.out = &takenOver{conn: conn, keep: &keepAlives{}, ended: func() { close(ended) }, lastWrite: time.Now()}
+	return c, ended
+}
+
+// waitEnded waits (generously) for a connection taken over to end.
+func waitEnded(t *testing.T, ended <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		require.FailNow(t, "the stream did not end")
+	}
+}
+
+// A write that fails ends a stream taken over and puts the events it
+// carried back in the queue, for the session to keep (detach).
+func TestATakenOverStreamWhoseWriteFailsKeepsItsEvents(t *testing.T) {
+	client, server := net.Pipe()
+	require.NoError(t, client.Close())
+	c, ended := takenOverConn(server)
+	evs := []sseEvent{{id: "1", data: []byte(`{"a":1}`)}, {id: "2", data: []byte(`{"b":2}`)}}
+	require.True(t, c.push(evs[0]))
+	require.True(t, c.push(evs[1]))
+	waitEnded(t, ended)
+	assert.Equal(t, evs, c.unwritten())
+}
+
+// A stream taken over that is killed writes nothing more of its queue,
+// ends its chunked body and closes its connection.
+func TestAKilledTakenOverStreamEndsItsBodyAndLeavesItsQueue(t *testing.T) {
+	client, server := net.Pipe()
+	defer client.Close()
+	c, ended := takenOverConn(server)
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(client)
+		got <- b
+	}()
+	c.mu.Lock()
+	c.queue = append(c.queue, sseEvent{id: "1", data: []byte(`{}`)})
+	c.mu.Unlock()
+	c.kill()
+	waitEnded(t, ended)
+	select {
+	case b := <-got:
+		assert.Equal(t, chunkEnd, string(b))
+	case <-time.After(10 * time.Second):
+		require.FailNow(t, "the connection was not closed")
+	}
+	assert.Len(t, c.unwritten(), 1)
 }

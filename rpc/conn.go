@@ -26,8 +26,8 @@ type Conn struct {
 	out *coalescer // every write goes through it, in order
 
 	mu      sync.Mutex
-	pending map[ID]chan *Response
-	sends   map[*outstanding]struct{} // calls and batches awaiting answers
+	pending map[ID]chan *Response     // nil while no call awaits an answer
+	sends   map[*outstanding]struct{} // calls and batches awaiting answers; nil while none
 	closed  bool
 	shut    atomic.Bool // closed, readable without mu
 	err     error
@@ -47,7 +47,7 @@ type Conn struct {
 	// the timer that hands the reading over, and the frame being served
 	// (a sequence number; 0 when none is, or once it was taken over).
 	inlineBudget time.Duration
-	inlineTimer  *time.Timer
+	inlineTimer  *time.Timer // made on first use: a connection without a read loop never uses it
 	inlineSeq    atomic.Uint64
 	inlineRun    atomic.Uint64
 }
@@ -70,8 +70,6 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		t:         t,
 		out:       newCoalescer(t),
 		eng:       newEngine(o),
-		pending:   make(map[ID]chan *Response),
-		sends:     make(map[*outstanding]struct{}),
 		readDone:  make(chan struct{}),
 		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
@@ -81,8 +79,6 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		inlineBudget: o.inlineBudget,
 	}
 	c.nextID.Store(o.firstID)
-	c.inlineTimer = time.AfterFunc(time.Hour, c.takeOver)
-	c.inlineTimer.Stop()
 	c.outgoing = c.sender(o.outgoing)
 	base := context.Background()
 	if o.base != nil {
@@ -426,6 +422,10 @@ func (c *Conn) expect(ids []ID) (*outstanding, []chan *Response, error) {
 		return nil, nil, c.closedErrLocked()
 	}
 	chans := make([]chan *Response, len(ids))
+	if c.pending == nil && len(ids) > 0 {
+		c.pending = make(map[ID]chan *Response, len(ids))
+		c.sends = map[*outstanding]struct{}{}
+	}
 	for i, id := range ids {
 		chans[i] = make(chan *Response, 1)
 		c.pending[id] = chans[i]

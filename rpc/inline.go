@@ -60,6 +60,13 @@ func (c *Conn) serveInline(ctx context.Context, msg []byte) bool {
 	// flight while this one is still being decoded.
 	c.eng.active.Add(1)
 	defer c.eng.active.Add(-1)
+	if c.inlineTimer == nil {
+		// Made stopped and then armed, so that the field is set before
+		// the timer can fire (takeOver starts a reader that reads it).
+		t := time.AfterFunc(time.Hour, c.takeOver)
+		t.Stop()
+		c.inlineTimer = t
+	}
 	c.inlineTimer.Reset(c.inlineBudget)
 	c.eng.frame(ctx, msg, true, c.deliver, c.write)
 	if c.inlineRun.CompareAndSwap(seq, 0) {
