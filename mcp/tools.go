@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
-	"regexp"
 
 	"github.com/schemarpc/schemarpc/internal/logx"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -35,8 +34,22 @@ type toolEntry struct {
 	inputBeforeTask bool
 }
 
-// toolName is the protocol's rule for tool names.
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// validToolName reports whether name follows the protocol's rule for tool
+// names: 1 to 128 characters of A-Z a-z 0-9 _ . - (a loop, where the
+// regexp of the rule compiled 128 copies of its class at start-up).
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '.', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // AddTool registers a tool whose input schema (and optional output schema)
 // is given as JSON Schema in t. A tool with the same name is replaced.
@@ -59,7 +72,7 @@ func (s *Server) AddTool(t *Tool, h ToolHandler, opts ...RegisterOption) error {
 }
 
 func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
-	if !toolName.MatchString(t.Name) {
+	if !validToolName(t.Name) {
 		return nil, fmt.Errorf("mcp: tool name %q: want 1 to 128 characters of A-Z a-z 0-9 _ . -", t.Name)
 	}
 	e := &toolEntry{tool: *t, handler: h}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/schemarpc/schemarpc/mcp"
@@ -155,13 +156,16 @@ func TestAddToolRejectsBadDefinitions(t *testing.T) {
 		h    mcp.ToolHandler
 		want string
 	}{
-		"bad name":      {&mcp.Tool{Name: "a/b"}, h, "tool name"},
-		"empty name":    {&mcp.Tool{Name: ""}, h, "tool name"},
-		"not an object": {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, h, `"type": "object"`},
-		"not JSON":      {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{`)}, h, "not JSON"},
-		"remote ref":    {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)}, h, "does not compile"},
-		"bad output":    {&mcp.Tool{Name: "x", OutputSchema: json.RawMessage(`[]`)}, h, "outputSchema must be a JSON object"},
-		"nil handler":   {&mcp.Tool{Name: "x"}, nil, "nil handler"},
+		"bad name":       {&mcp.Tool{Name: "a/b"}, h, "tool name"},
+		"empty name":     {&mcp.Tool{Name: ""}, h, "tool name"},
+		"name too long":  {&mcp.Tool{Name: strings.Repeat("a", 129)}, h, "tool name"},
+		"non-ASCII name": {&mcp.Tool{Name: "caf\u00e9"}, h, "tool name"},
+		"space in name":  {&mcp.Tool{Name: "a b"}, h, "tool name"},
+		"not an object":  {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, h, `"type": "object"`},
+		"not JSON":       {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{`)}, h, "not JSON"},
+		"remote ref":     {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)}, h, "does not compile"},
+		"bad output":     {&mcp.Tool{Name: "x", OutputSchema: json.RawMessage(`[]`)}, h, "outputSchema must be a JSON object"},
+		"nil handler":    {&mcp.Tool{Name: "x"}, nil, "nil handler"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -169,6 +173,14 @@ func TestAddToolRejectsBadDefinitions(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
+	}
+}
+
+func TestAToolNameOfEveryAllowedCharacterAndTheLongestLengthIsAccepted(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	h := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+	for _, name := range []string{"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789_.-", strings.Repeat("z", 128), "a"} {
+		require.NoError(t, s.AddTool(&mcp.Tool{Name: name}, h), name)
 	}
 }
 
