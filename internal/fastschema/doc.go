@@ -6,8 +6,9 @@
 //
 // The library (github.com/santhosh-tekuri/jsonschema/v6) stays the oracle:
 // a schema's meaning is whatever its Validate says about the text decoded
-// with numbers as json.Number. [Compile] turns a compiled *jsonschema.Schema
-// into a [Validator] whose [Validator.Check] answers one of three verdicts:
+// with numbers as json.Number. [CompileJSON] (or a [JSONCompiler]) compiles
+// a schema into a [Validator] whose [Validator.Check] answers one of three
+// verdicts:
 //
 //   - [Valid]: the oracle accepts the text;
 //   - [Invalid]: the oracle rejects it;
@@ -51,8 +52,9 @@
 //
 // [CompileJSON] compiles a schema known only at run time (a tool's input
 // schema, a user's schema set) straight from its documents, without the
-// library: it builds the very nodes [Compile] builds from the library's
-// compiled schema (the tests compare the two programs byte for byte). It
+// library: it builds the very nodes the tests' compiler of the library's
+// compiled schemas builds (compilelib_test.go; the tests compare the two
+// programs byte for byte). It
 // reads drafts 2020-12, 2019-09, 07, 06 and 04 ($schema, or the default
 // draft given); resolves $id (id in draft 04), $anchor, "$id": "#name" in the
 // older drafts, JSON pointers (with ~0, ~1 and percent-decoding) and $ref
@@ -61,13 +63,14 @@
 // regexps compiled by Go's regexp, type names, unique enum items in the
 // older drafts, URI references), so that a schema the library refuses is
 // refused with a [SchemaError] naming the JSON pointer of the keyword at
-// fault. It refuses more than the library, never less: custom
-// metaschemas (and so $vocabulary choices), references to the
-// metaschemas, documents mixing drafts, and numbers too large for
-// big.Rat. Formats the library asserts (drafts 07 and older) are checked
-// by jsonformat, as in a program, which records a format by its name.
-// CompileJSON calls nothing of the library, but this package still links
-// it (Compile, the slow decoding path).
+// fault. It refuses more than the library, never less: $vocabulary
+// choices, custom metaschemas that name no draft (a document of a custom
+// metaschema that does is read in that draft and checked against it, as
+// an OpenRPC document names OpenRPC's), references to the metaschemas,
+// documents mixing drafts, and numbers too large for big.Rat. Formats the
+// library asserts (drafts 07 and older) are checked by jsonformat, as in a
+// program, which records a format by its name. The package does not link
+// the library: only its tests do.
 //
 // # Explaining
 //
@@ -80,11 +83,10 @@
 // hold each alternative's failures. It evaluates everything Check answers
 // Unknown for: unevaluatedProperties and unevaluatedItems (with the
 // library's annotation rules across in-place applicators), uniqueItems,
-// many patternProperties, the formats the library compiled (a Validator
-// from [Compile]), and numbers exactly. It refuses, with an error wrapping
-// [ErrUnsupported]: $dynamicRef, $recursiveRef, vocabulary extensions,
-// content assertions and the formats [CompileJSON] leaves to the oracle,
-// once type, const and enum have passed; and with [ErrNumberTooLarge] a
+// many patternProperties, the asserted formats, and numbers exactly. It
+// refuses, with an error wrapping [ErrUnsupported]: $dynamicRef,
+// $recursiveRef, vocabulary extensions and content assertions, once type,
+// const and enum have passed; and with [ErrNumberTooLarge] a
 // number whose exponent or fraction is longer than 100000 digits where its
 // value matters.
 //
