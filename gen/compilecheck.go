@@ -69,8 +69,12 @@ func (c *schemaCompiler) Compile(location string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.own.Compile(location); err != nil {
+	v, err := c.own.Compile(location)
+	if err != nil {
 		return nil, fmt.Errorf("schemarpc's run-time compiler refuses it: %w", err)
+	}
+	if f := v.Refuses(); f != "" {
+		return nil, fmt.Errorf("it uses %s, which schemarpc's run time does not evaluate", f)
 	}
 	return sch, nil
 }

@@ -65,3 +65,20 @@ func TestASetWithAnUnsupportedDefaultDraftSaysSo(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "default draft 5")
 }
+
+func TestASchemaTheEvaluatorCannotExplainIsRefusedWhenItCompiles(t *testing.T) {
+	for name, doc := range map[string]string{
+		"$dynamicRef":   `{"$defs":{"a":{"$dynamicAnchor":"x","type":"string"}},"properties":{"p":{"$dynamicRef":"#x"}}}`,
+		"$recursiveRef": `{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveAnchor":true,"properties":{"p":{"$recursiveRef":"#"}}}`,
+		"$dynamicRef under unevaluatedProperties": `{"$defs":{"a":{"$dynamicAnchor":"x"}},"unevaluatedProperties":{"$dynamicRef":"#x"}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			set := rpc.NewSchemaSet(map[string]string{apiDocURL: doc})
+			_, err := set.Compile(apiDocURL)
+			var ce *rpc.CompileError
+			require.ErrorAs(t, err, &ce)
+			assert.Contains(t, ce.Reason, "which schemarpc does not evaluate")
+			require.ErrorAs(t, set.Schema(apiDocURL).ValidateJSON([]byte(`{"p":1}`)), &ce, "a check against it fails with the same error")
+		})
+	}
+}

@@ -164,6 +164,10 @@ func (s *SchemaSet) compile(location string) (*fastschema.Validator, error) {
 		}
 		return nil, fmt.Errorf("rpc: compiling schema %s: %w", location, err)
 	}
+	if f := v.Refuses(); f != "" {
+		// Every failure must be explained, and this one could not be.
+		return nil, &CompileError{Location: location, At: location, Reason: "it uses " + f + ", which schemarpc does not evaluate"}
+	}
 	return v, nil
 }
 

@@ -197,3 +197,31 @@ func markInPlaceCycles(all []*node) {
 		}
 	}
 }
+
+// Refuses returns a schema feature that Explain cannot evaluate
+// ($dynamicRef, $recursiveRef) when the validator's schema uses one, ""
+// when it uses none: a caller that must explain every failure refuses such
+// a schema when it compiles it, rather than at its first Unknown.
+func (v *Validator) Refuses() string {
+	if v == nil {
+		return ""
+	}
+	seen := map[*node]bool{}
+	var walk func(n *node) string
+	walk = func(n *node) string {
+		if n == nil || seen[n] {
+			return ""
+		}
+		seen[n] = true
+		if n.refuse != "" {
+			return n.refuse
+		}
+		for _, c := range append(n.children(), n.uneProps, n.uneItems) {
+			if r := walk(c); r != "" {
+				return r
+			}
+		}
+		return ""
+	}
+	return walk(v.root)
+}
