@@ -85,6 +85,11 @@ func TestRunStopsAtAWrongReplyNamingServerConfigurationAndMessage(t *testing.T) 
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := fastConfig(ServerMCPGo)
 			cfg.Warmup = 0
+			// The run stops at the fault; a phase long enough for the
+			// faulty call to come on any machine costs nothing more.
+			// (With 40 ms a busy machine finished the phase after one
+			// call, before the call the fake answers wrongly.)
+			cfg.Duration = 30 * time.Second
 			cfg.Transports, cfg.Protocols, cfg.Modes = []string{tt.transport}, []string{tt.protocol}, []string{tt.mode}
 			useFakeServer(t, &cfg, tt.fault)
 			_, err := Run(context.Background(), cfg)
