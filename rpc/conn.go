@@ -161,7 +161,6 @@ func (c *Conn) endOfInput(err error) {
 	c.fail(err)
 	c.drainFor(c.grace)
 	c.eng.wg.Wait()
-	c.eng.pool.stop()
 	c.cancel()
 	c.t.Close()
 	c.mu.Lock()

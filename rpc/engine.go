@@ -28,7 +28,6 @@ type engine struct {
 	// notifications (a cancellation, say) still run.
 	draining atomic.Bool
 	wg       sync.WaitGroup
-	pool     *workers
 	detail   bool // WithErrorDetail
 	// logParams adds params and excerpts to the debug lines (WithLogParams).
 	logParams bool
@@ -49,7 +48,6 @@ func newEngine(o options) *engine {
 		log:     o.logger,
 		lim:     o.limits,
 		slots:   make(chan struct{}, o.maxInFlight),
-		pool:    newWorkers(),
 		detail:  o.errorDetail,
 
 		logParams: o.logParams,
@@ -127,7 +125,7 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 		return
 	}
 	e.wg.Add(1)
-	e.pool.run(func() {
+	pool.run(func() {
 		defer e.wg.Done()
 		defer e.batches.Add(-1)
 		assemble()
@@ -215,7 +213,7 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		return
 	}
 	e.wg.Add(1)
-	e.pool.run(func() {
+	pool.run(func() {
 		defer e.wg.Done()
 		run()
 	})
