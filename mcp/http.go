@@ -631,7 +631,7 @@ func (h *StreamableHTTPHandler) startSession(id string) (*httpSession, error) {
 	sess := newHTTPSession(h, id)
 	sess.ss = h.server.connect(sess, id, h.connOptions()...)
 	sess.ss.tasks = h.tasks
-	byServerSession.Store(sess.ss, sess)
+	sess.ss.overHTTP = sess
 	if h.rep != nil {
 		h.rep.share(sess)
 	}

@@ -50,11 +50,7 @@ type httpSession struct {
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
 	idleSince  time.Time  // when the last HTTP request ended
-	idle       *time.Timer
-	// orphan cancels the calls waiting for a client that is gone (see
-	// orphan.go); armed while orphanArmed.
-	orphan      *time.Timer
-	orphanArmed bool
+	deadlines             // the idle timeout and the orphan grace (see deadlines.go)
 
 	replicaState // with HTTPOptions.Sessions
 }
@@ -491,9 +487,6 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 	return st, c, nil
 }
 
-// byServerSession finds the HTTP transport of a session, for CloseSSEStream.
-var byServerSession sync.Map // *ServerSession → *httpSession
-
 // CloseSSEStream ends the SSE stream of the Streamable HTTP request that
 // ctx (a request handler's context) serves, after announcing the
 // reconnection delay (HTTPOptions.RetryInterval). The call goes on: what it
@@ -514,11 +507,10 @@ func CloseSSEStream(ctx context.Context) bool {
 	if ss == nil || !ok {
 		return false
 	}
-	v, ok := byServerSession.Load(ss)
-	if !ok {
+	if ss.overHTTP == nil {
 		return false
 	}
-	return v.(*httpSession).closeStream(rid.String())
+	return ss.overHTTP.closeStream(rid.String())
 }
 
 // closeStream ends the live connection of the stream carrying a request.
@@ -561,16 +553,12 @@ func (s *httpSession) Close() error {
 		s.streams, s.byRequest = nil, nil
 		s.endRelays()
 		s.backlog = nil
-		if s.idle != nil {
-			s.idle.Stop()
-		}
-		if s.orphan != nil {
-			s.orphan.Stop()
+		if s.timer != nil {
+			s.timer.Stop()
 		}
 		local := s.local
 		s.mu.Unlock()
 		s.h.forget(s)
-		byServerSession.Delete(s.ss)
 		if s.unshare != nil {
 			s.unshare()
 		}
@@ -600,10 +588,7 @@ func (s *httpSession) enter() bool {
 }
 
 // leave marks an HTTP request as finished; from the last one on, the
-// session is idle. One timer per session watches for the idle timeout: it
-// is armed when the session first goes idle and re-arms itself while the
-// session is busy or has not been idle long enough, so that a request
-// costs no timer operation of its own.
+// session is idle, and its deadlines count from now (watchIdle).
 func (s *httpSession) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -612,42 +597,7 @@ func (s *httpSession) leave() {
 		return
 	}
 	s.idleSince = time.Now()
-	s.watchOrphan()
-	if s.h.opts.SessionTimeout < 0 {
-		return
-	}
-	if s.idle == nil {
-		s.idle = time.AfterFunc(s.h.opts.SessionTimeout, s.checkIdle)
-	}
-}
-
-// checkIdle runs when the session may have been idle for the timeout: it
-// ends the session if so, and otherwise looks again when it could be.
-func (s *httpSession) checkIdle() {
-	timeout := s.h.opts.SessionTimeout
-	s.mu.Lock()
-	if s.ended {
-		s.mu.Unlock()
-		return
-	}
-	if s.active > 0 || s.ss.taskRunner().working(s.ss.taskOwner()) {
-		s.idle.Reset(timeout) // busy: a request's (or a task's) leave starts the count again
-		s.mu.Unlock()
-		return
-	}
-	if left := timeout - time.Since(s.idleSince); left > 0 {
-		s.idle.Reset(left)
-		s.mu.Unlock()
-		return
-	}
-	s.mu.Unlock()
-	if s.h.rep != nil {
-		s.h.log.Debug("mcp: shared session idle too long here; letting this copy go", "session", s.id)
-		s.release()
-		return
-	}
-	s.h.log.Debug("mcp: session idle too long; ending it", "session", s.id)
-	s.ss.Close()
+	s.watchIdle()
 }
 
 // outboundIDs reads the ids of the responses in an outbound message (one

@@ -23,7 +23,11 @@ type Conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	out *coalescer // every write goes through it, in order
+	// out is what every write goes through, in order: made on first use,
+	// so that a connection whose replies go elsewhere (a session over
+	// HTTP, pushed frames with a reply function) and that sends nothing
+	// holds none (see writer).
+	out atomic.Pointer[coalescer]
 
 	mu      sync.Mutex
 	pending map[ID]chan *Response     // nil while no call awaits an answer
@@ -33,7 +37,7 @@ type Conn struct {
 	err     error
 	nextID  atomic.Int64
 
-	readDone   chan struct{}
+	readDone   atomic.Bool // the peer's input ended: no answer can come
 	done       chan struct{}
 	pushed     bool        // WithPushedInput: no read loop
 	inputEnded atomic.Bool // pushed: EndInput ran
@@ -68,9 +72,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	withTransportName(transportName(t))(&o)
 	c := &Conn{
 		t:         t,
-		out:       newCoalescer(t),
 		eng:       newEngine(o),
-		readDone:  make(chan struct{}),
 		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
 		grace:     o.grace,
@@ -157,7 +159,7 @@ func (c *Conn) readLoop() {
 // get their answers (and may still send notifications before them), then
 // everything is released and Done is closed.
 func (c *Conn) endOfInput(err error) {
-	close(c.readDone)
+	c.readDone.Store(true)
 	c.fail(err)
 	c.drainFor(c.grace)
 	c.eng.wg.Wait()
@@ -195,11 +197,23 @@ func (c *Conn) fail(err error) {
 }
 
 func (c *Conn) write(b []byte) {
-	if err := c.out.write(c.ctx, b); err != nil {
+	if err := c.writer().write(c.ctx, b); err != nil {
 		c.eng.log.LogAttrs(c.ctx, slog.LevelWarn, "jsonrpc: write failed; closing the connection", slog.String(logx.Error, err.Error()))
 		c.cancel()
 		c.t.Close()
 	}
+}
+
+// writer returns the connection's coalescer, made on first use.
+func (c *Conn) writer() *coalescer {
+	if w := c.out.Load(); w != nil {
+		return w
+	}
+	w := newCoalescer(c.t)
+	if c.out.CompareAndSwap(nil, w) {
+		return w
+	}
+	return c.out.Load()
 }
 
 func (c *Conn) deliver(r *Response) {
@@ -361,7 +375,7 @@ func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	if c.ctx.Err() != nil {
 		return c.closedErr()
 	}
-	if err := c.out.write(ctx, msg); err != nil {
+	if err := c.writer().write(ctx, msg); err != nil {
 		return fmt.Errorf("rpc: write: %w", err)
 	}
 	return nil
@@ -449,12 +463,10 @@ func (c *Conn) finish(o *outstanding) {
 // send writes a request or a batch: once the peer's input has ended no
 // answer can come, and it fails.
 func (c *Conn) send(ctx context.Context, msg []byte) error {
-	select {
-	case <-c.readDone:
+	if c.readDone.Load() {
 		return c.closedErr()
-	default:
 	}
-	if err := c.out.write(ctx, msg); err != nil {
+	if err := c.writer().write(ctx, msg); err != nil {
 		return fmt.Errorf("rpc: write: %w", err)
 	}
 	return nil
