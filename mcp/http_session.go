@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -34,12 +33,11 @@ const maxBacklog = 1000
 // or waits in a backlog for the next one. Every event of an SSE stream is
 // appended to the event store first, so a client can resume any stream.
 type httpSession struct {
-	h      *StreamableHTTPHandler
-	id     string
-	ss     *ServerSession
-	inMu   sync.Mutex // serves delivered frames one at a time, in order
-	closed chan struct{}
-	once   sync.Once
+	h    *StreamableHTTPHandler
+	id   string
+	ss   *ServerSession
+	inMu sync.Mutex // serves delivered frames one at a time, in order
+	once sync.Once
 
 	mu         sync.Mutex
 	ended      bool
@@ -85,10 +83,9 @@ var errDuplicateID = errors.New("mcp: a request with this id is already in fligh
 // newHTTPSession returns the transport of a session named id.
 func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
 	return &httpSession{
-		h:      h,
-		id:     id,
-		closed: make(chan struct{}),
-		get:    stream{id: standaloneStream, sse: true},
+		h:   h,
+		id:  id,
+		get: stream{id: standaloneStream, sse: true},
 	}
 }
 
@@ -121,15 +118,11 @@ func (s *httpSession) forgetStream(name string) {
 
 // Read is never called: every POSTed frame reaches the session's
 // connection through start or deliver (rpc.WithPushedInput), and no
-// goroutine reads. It waits for the session's end, as a transport whose
-// input never comes would.
+// goroutine reads. It waits for ctx, as a transport whose input never
+// comes would (a connection cancels the context of its reads as it ends).
 func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
-	select {
-	case <-s.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	<-ctx.Done()
+	return nil, ctx.Err()
 }
 
 // streamStartDelay is how long a POST's SSE response waits for its
@@ -531,7 +524,6 @@ func (s *httpSession) closeStream(rid string) bool {
 // event store forgets the session and the handler drops it.
 func (s *httpSession) Close() error {
 	s.once.Do(func() {
-		close(s.closed)
 		if s.ss != nil {
 			// The client sends nothing more: the connection ends once the
 			// calls in flight have (rpc.WithPushedInput).

@@ -37,11 +37,12 @@ type Conn struct {
 	err     error
 	nextID  atomic.Int64
 
-	readDone   atomic.Bool // the peer's input ended: no answer can come
-	done       chan struct{}
-	pushed     bool        // WithPushedInput: no read loop
-	inputEnded atomic.Bool // pushed: EndInput ran
-	onDone     []func()    // run once done is closed; guarded by mu
+	readDone   atomic.Bool   // the peer's input ended: no answer can come
+	ended      bool          // the connection is done; guarded by mu
+	done       chan struct{} // closed once ended; made by the first Done (an idle connection holds none); guarded by mu
+	pushed     bool          // WithPushedInput: no read loop
+	inputEnded atomic.Bool   // pushed: EndInput ran
+	onDone     []func()      // run once done is closed; guarded by mu
 
 	onAbandon func(ctx context.Context, id ID, method string)
 	grace     time.Duration
@@ -73,7 +74,6 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	c := &Conn{
 		t:         t,
 		eng:       newEngine(o),
-		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
 		grace:     o.grace,
 		pushed:    o.pushed,
@@ -104,7 +104,7 @@ func Serve(ctx context.Context, t Transport, h Handler, opts ...Option) error {
 	case <-ctx.Done():
 		c.shutdownFor(c.grace)
 		return ctx.Err()
-	case <-c.done:
+	case <-c.Done():
 		return c.Err()
 	}
 }
@@ -166,7 +166,10 @@ func (c *Conn) endOfInput(err error) {
 	c.cancel()
 	c.t.Close()
 	c.mu.Lock()
-	close(c.done)
+	c.ended = true
+	if c.done != nil {
+		close(c.done)
+	}
 	hooks := c.onDone
 	c.onDone = nil
 	c.mu.Unlock()
@@ -260,7 +263,17 @@ func (c *Conn) Close() error {
 }
 
 // Done is closed when the connection has ended and every handler returned.
-func (c *Conn) Done() <-chan struct{} { return c.done }
+func (c *Conn) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.ended {
+			close(c.done)
+		}
+	}
+	return c.done
+}
 
 // OnDone arranges for f to run once the connection is done (Done is
 // closed), on the goroutine that ended it; at once, on the caller's, if it
@@ -268,12 +281,10 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 // matters for servers holding many idle connections.
 func (c *Conn) OnDone(f func()) {
 	c.mu.Lock()
-	select {
-	case <-c.done:
+	if c.ended {
 		c.mu.Unlock()
 		f()
 		return
-	default:
 	}
 	c.onDone = append(c.onDone, f)
 	c.mu.Unlock()
@@ -282,7 +293,7 @@ func (c *Conn) OnDone(f func()) {
 // Wait blocks until the connection ends and returns why (nil at a clean
 // end of input or after Close).
 func (c *Conn) Wait() error {
-	<-c.done
+	<-c.Done()
 	return c.Err()
 }
 
