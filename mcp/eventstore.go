@@ -68,6 +68,7 @@ type eventLog struct {
 	bytes  int
 	// evicted holds, per stream, the number of the newest event of that
 	// stream that was discarded; a replay from before it would miss events.
+	// nil until an event is discarded: most sessions never lose one.
 	evicted map[string]uint64
 	// floor is the newest number forgotten from evicted when it grew too
 	// big: replays from before it are refused, as events may be missing.
@@ -102,7 +103,7 @@ func (m *MemoryEventStore) Append(_ context.Context, session, stream string, dat
 	defer m.mu.Unlock()
 	l := m.sessions[session]
 	if l == nil {
-		l = &eventLog{next: 1, evicted: map[string]uint64{}}
+		l = &eventLog{next: 1}
 		m.sessions[session] = l
 	}
 	n := l.next
@@ -179,6 +180,9 @@ func (l *eventLog) evict(limit int) int {
 	l.events[0] = storedEvent{}
 	l.events = l.events[1:]
 	l.bytes -= len(e.data)
+	if l.evicted == nil {
+		l.evicted = map[string]uint64{}
+	}
 	l.evicted[e.stream] = e.n
 	if len(l.evicted) <= 4*limit {
 		return len(e.data)
