@@ -289,6 +289,11 @@ func (ss *ServerSession) awaitInit(ctx context.Context) {
 	}
 }
 
+// cancelAllCalls cancels every request of the session in flight: the
+// connection's context ended (rpc.WithCancelHook), which a handshake
+// request's context does not derive from (newHandshakeContext).
+func (ss *ServerSession) cancelAllCalls() { ss.cancelCalls(false) }
+
 // cancelCalls cancels the requests of the session in flight, all of them
 // or only those waiting for the client's answer to a request of the
 // server's (awaiting); each is answered as its handler returns.

@@ -18,10 +18,11 @@ import (
 // Responses are matched to calls by id. A Conn starts working as soon as it
 // is made and is safe for concurrent use.
 type Conn struct {
-	t      Transport
-	eng    *engine
-	ctx    context.Context
-	cancel context.CancelFunc
+	t         Transport
+	eng       *engine
+	ctx       context.Context
+	cancelCtx context.CancelFunc
+	onCancel  func() // WithCancelHook
 
 	// out is what every write goes through, in order: made on first use,
 	// so that a connection whose replies go elsewhere (a session over
@@ -75,6 +76,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		t:         t,
 		eng:       newEngine(o),
 		onAbandon: o.onAbandon,
+		onCancel:  o.onCancel,
 		grace:     o.grace,
 		pushed:    o.pushed,
 
@@ -86,7 +88,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if o.base != nil {
 		base = context.WithoutCancel(o.base)
 	}
-	c.ctx, c.cancel = context.WithCancel(context.WithValue(base, connKey{}, c))
+	c.ctx, c.cancelCtx = context.WithCancel(context.WithValue(base, connKey{}, c))
 	if !c.pushed {
 		go c.readLoop()
 	}
@@ -175,6 +177,15 @@ func (c *Conn) endOfInput(err error) {
 	c.mu.Unlock()
 	for _, f := range hooks {
 		f()
+	}
+}
+
+// cancel cancels the connection's context, and so its handlers' calls,
+// then tells the WithCancelHook.
+func (c *Conn) cancel() {
+	c.cancelCtx()
+	if c.onCancel != nil {
+		c.onCancel()
 	}
 }
 

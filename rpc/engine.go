@@ -192,9 +192,7 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 			done(nil)
 			return
 		}
-		select {
-		case e.slots <- struct{}{}:
-		case <-ctx.Done():
+		if !e.takeSlot(ctx) {
 			// The connection (or HTTP request) is gone: nothing can be
 			// answered, and the queued call never starts.
 			e.load.Add(-1)
@@ -217,6 +215,24 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		defer e.wg.Done()
 		run()
 	})
+}
+
+// takeSlot takes a place among the calls running, waiting for one while
+// ctx lasts; false when ctx ended first. A free place is taken without
+// looking at ctx.Done: that makes the channel of a context that has none
+// yet (the connection's, which an idle connection need not hold).
+func (e *engine) takeSlot(ctx context.Context) bool {
+	select {
+	case e.slots <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case e.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // call runs the handler, recovering a panic, and encodes the reply.
