@@ -136,7 +136,7 @@ const streamStartDelay = 50 * time.Millisecond
 // responses to the server's own requests and notifications travel through
 // the connection's read loop (deliver), which keeps them in order.
 //
-// An SSE stream's calls run on the connection's workers, so that the
+// An SSE stream's calls run on the workers, so that the
 // POST's goroutine is free to write what they send while they run, and to
 // end the response when a handler closes the stream for polling
 // (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
@@ -177,7 +177,7 @@ func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg 
 // deliver hands a POSTed frame without requests to the session's
 // connection, one frame at a time so that they start in the order they
 // came: responses go at once to the server's calls waiting for them,
-// notifications start on the connection's workers. It does not wait for a
+// notifications start on the workers. It does not wait for a
 // notification's handler, which may itself wait for the client's answer to
 // a request, coming in another POST. The values of the POST's context reach
 // the handlers (rpc.HTTPRequestFromContext, and so what auth.Require put
