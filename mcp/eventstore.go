@@ -236,6 +236,30 @@ func (m *MemoryEventStore) Replay(_ context.Context, session, lastEventID string
 	return stream, nil
 }
 
+// forgetStream drops the events of a session's stream that the client
+// acknowledged having, when they are all the events the session has had
+// (its initialize stream, acknowledged by notifications/initialized): a
+// replay from before the stream's last event is refused from then on, as
+// one from before an evicted event is, and one from its last event
+// replays nothing. Otherwise it does nothing, so that no other stream's
+// replay is refused.
+func (m *MemoryEventStore) forgetStream(session, stream string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.sessions[session]
+	if l == nil || l.evicted != nil || uint64(len(l.events)) != l.next-1 {
+		return
+	}
+	for _, e := range l.events {
+		if e.stream != stream {
+			return
+		}
+	}
+	m.uncount(session, l.bytes)
+	l.events, l.bytes = nil, 0
+	l.floor = l.next - 1
+}
+
 // Forget drops a session's events.
 func (m *MemoryEventStore) Forget(_ context.Context, session string) error {
 	m.mu.Lock()

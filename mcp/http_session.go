@@ -41,6 +41,7 @@ type httpSession struct {
 
 	mu         sync.Mutex
 	ended      bool
+	initAcked  bool               // the client acknowledged the initialize answer (see forgetInitialize)
 	get        stream             // the GET stream
 	streams    map[string]*stream // POST streams with answers to come; nil while there are none
 	byRequest  map[string]*stream // unanswered client requests by id; nil while there are none
@@ -194,7 +195,41 @@ func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	if err := s.ss.conn.StartFrame(mctx, f.msg, nil); err != nil {
 		return errSessionEnded
 	}
+	if bytes.Contains(f.msg, initializedMethod) {
+		if e, ok := rpc.ReadEnvelope(f.msg); ok && string(e.Method) == `"notifications/initialized"` {
+			s.forgetInitialize()
+		}
+	}
 	return nil
+}
+
+// initializedMethod picks out the frames worth reading for the method.
+var initializedMethod = []byte("notifications/initialized")
+
+// initializeStream is the name of a session's first stream, which the
+// POST that carried initialize opened (the session's own replica's).
+var initializeStream = strconv.Itoa(1)
+
+// forgetInitialize drops the events of the session's initialize stream
+// from the event store once the client has acknowledged its answer: a
+// client sends notifications/initialized only once it has the
+// InitializeResult, so nothing of that stream is left to resume, and an
+// idle session need not keep it. The in-memory store can (see
+// MemoryEventStore.forgetStream); others keep the events until the session
+// ends. A shared session's first stream may be another replica's.
+func (s *httpSession) forgetInitialize() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.initAcked || s.ended || s.h.rep != nil {
+		return
+	}
+	s.initAcked = true
+	if s.streams[initializeStream] != nil {
+		return // not complete: the answer has not been sent
+	}
+	if m, ok := s.h.store.(*MemoryEventStore); ok {
+		m.forgetStream(s.id, initializeStream)
+	}
 }
 
 // Write routes one outbound message.
