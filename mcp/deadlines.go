@@ -1,21 +1,24 @@
 package mcp
 
-import "time"
-
 // deadlines is what a Streamable HTTP session keeps to watch the two
 // deadlines of an idle period, both counted from its start
 // (httpSession.idleSince): the idle timeout (HTTPOptions.SessionTimeout),
 // which ends the session, and the orphan grace (see orphan.go), which
-// cancels the calls waiting for a client that is gone. One timer serves
-// both, fired for the earlier: a server holding many idle sessions holds
-// one timer for each, not two.
+// cancels the calls waiting for a client that is gone. The handler's one
+// timer (sessionTimers) checks the session when the earlier may have
+// passed: a server holding many idle sessions holds no timer for each.
 //
-// A request costs no timer operation of its own: the timer is made when
-// the session first goes idle, and each firing looks at the session as it
-// is then, acts on what is due and sets itself for what is not.
+// A request costs no timer operation of its own: a check is scheduled when
+// the session first goes idle, and each check looks at the session as it
+// is then, acts on what is due and schedules the next for what is not.
 type deadlines struct {
-	timer *time.Timer
-	due   time.Time // when timer fires; zero while it is not set
+	// due is when the session's next check is scheduled (a monoNow
+	// reading); 0 while none is. Guarded by the session's mu.
+	due int64
+	// at and slot are the session's place in the handler's heap; guarded
+	// by sessionTimers.mu.
+	at   int64
+	slot int
 	// orphanDue says the orphan grace of the current idle period is still
 	// to be checked: set as the period starts, cleared once checked.
 	orphanDue bool
@@ -27,31 +30,24 @@ func (s *httpSession) watchIdle() {
 	if s.h.rep == nil {
 		s.orphanDue = true // shared sessions have none: the client may be at another replica
 	}
-	var at time.Time
+	var at int64
 	if s.orphanDue {
-		at = s.idleSince.Add(s.h.orphanGrace())
+		at = s.idleSince + int64(s.h.orphanGrace())
 	}
 	if timeout := s.h.opts.SessionTimeout; timeout >= 0 {
-		at = earlier(at, s.idleSince.Add(timeout))
+		at = earlier(at, s.idleSince+int64(timeout))
 	}
-	s.fireAt(at)
+	s.checkAt(at)
 }
 
-// fireAt sets the timer to fire at at, unless it is set to fire sooner
-// (it then sets itself again for what is left); a zero at leaves it as it
-// is. s.mu is held.
-func (s *httpSession) fireAt(at time.Time) {
-	switch {
-	case at.IsZero():
-		return
-	case s.timer == nil:
-		s.timer = time.AfterFunc(time.Until(at), s.checkDeadlines)
-	case s.due.IsZero() || at.Before(s.due):
-		s.timer.Reset(time.Until(at))
-	default:
+// checkAt schedules a check at at, unless one is scheduled sooner (it
+// then schedules the next itself); 0 schedules none. s.mu is held.
+func (s *httpSession) checkAt(at int64) {
+	if at == 0 || (s.due != 0 && at >= s.due) {
 		return
 	}
 	s.due = at
+	s.h.timers.schedule(s, at)
 }
 
 // checkDeadlines runs when a deadline of the session may have passed. The
@@ -63,22 +59,22 @@ func (s *httpSession) fireAt(at time.Time) {
 // later.
 func (s *httpSession) checkDeadlines() {
 	s.mu.Lock()
-	s.due = time.Time{}
+	s.due = 0
 	if s.ended {
 		s.mu.Unlock()
 		return
 	}
-	now := time.Now()
-	var next time.Time
+	now := monoNow()
+	var next int64
 	orphaned := false
 	if s.orphanDue {
-		switch grace := s.h.orphanGrace(); {
+		switch grace := int64(s.h.orphanGrace()); {
 		case s.active > 0:
 			s.orphanDue = false // the next idle period checks again
-		case now.Sub(s.idleSince) >= grace:
+		case now-s.idleSince >= grace:
 			s.orphanDue, orphaned = false, true
 		default:
-			next = s.idleSince.Add(grace)
+			next = s.idleSince + grace
 		}
 	}
 	expired := false
@@ -86,15 +82,15 @@ func (s *httpSession) checkDeadlines() {
 		switch {
 		case s.active > 0 || s.ss.taskRunner().working(s.ss.taskOwner()):
 			// Busy: a request's (or a task's) end starts the count again.
-			next = earlier(next, now.Add(timeout))
-		case now.Sub(s.idleSince) >= timeout:
+			next = earlier(next, now+int64(timeout))
+		case now-s.idleSince >= int64(timeout):
 			expired = true
 		default:
-			next = earlier(next, s.idleSince.Add(timeout))
+			next = earlier(next, s.idleSince+int64(timeout))
 		}
 	}
 	if !expired {
-		s.fireAt(next)
+		s.checkAt(next)
 	}
 	s.mu.Unlock()
 	if orphaned {
@@ -112,9 +108,9 @@ func (s *httpSession) checkDeadlines() {
 	s.ss.Close()
 }
 
-// earlier returns the earlier of a and b, a zero time counting as none.
-func earlier(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+// earlier returns the earlier of two monoNow readings, 0 counting as none.
+func earlier(a, b int64) int64 {
+	if a == 0 || (b != 0 && b < a) {
 		return b
 	}
 	return a

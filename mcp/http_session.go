@@ -48,7 +48,7 @@ type httpSession struct {
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
-	idleSince  time.Time  // when the last HTTP request ended
+	idleSince  int64      // when the last HTTP request ended (monoNow)
 	deadlines             // the idle timeout and the orphan grace (see deadlines.go)
 
 	replicaState // with HTTPOptions.Sessions
@@ -580,9 +580,7 @@ func (s *httpSession) Close() error {
 		s.streams, s.byRequest = nil, nil
 		s.endRelays()
 		s.backlog = nil
-		if s.timer != nil {
-			s.timer.Stop()
-		}
+		s.h.timers.remove(s)
 		local := s.local
 		s.mu.Unlock()
 		s.h.forget(s)
@@ -623,7 +621,7 @@ func (s *httpSession) leave() {
 	if s.active > 0 || s.ended {
 		return
 	}
-	s.idleSince = time.Now()
+	s.idleSince = monoNow()
 	s.watchIdle()
 }
 

@@ -1180,3 +1180,17 @@ func TestTheInitializeStreamIsForgottenOnceAcknowledged(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, f.post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).StatusCode)
 	assert.Equal(t, http.StatusBadRequest, f.request(http.MethodGet, "", hdr).StatusCode)
 }
+
+// The sessions of a handler share its timer: each ends at its own idle
+// timeout.
+func TestEveryIdleSessionOfAHandlerTimesOut(t *testing.T) {
+	f := newFixture(t, &mcp.HTTPOptions{SessionTimeout: 50 * time.Millisecond})
+	sessions := make([]string, 5)
+	for i := range sessions {
+		sessions[i] = f.initialize(mcp.Version20251125)
+	}
+	require.Eventually(t, func() bool { return mcp.SessionCountForTest(f.h) == 0 }, 20*time.Second, 10*time.Millisecond)
+	for _, s := range sessions {
+		assert.Equal(t, http.StatusNotFound, f.post(s, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).StatusCode)
+	}
+}
