@@ -9,8 +9,8 @@ import "time"
 // delays, its client is taken to be gone, and such calls are cancelled:
 // what they hold is freed long before the session's idle timeout. A client
 // that comes back in time (GET with Last-Event-ID, after the retry delay
-// the stream announced) finds them waiting still. The session's deadline
-// timer watches for it (see deadlines.go).
+// the stream announced) finds them waiting still. The handler's timer
+// checks the session for it (see deadlines.go).
 
 // orphanGraceRetries is how many reconnection delays
 // (HTTPOptions.RetryInterval) a session may go without a request in
