@@ -68,6 +68,7 @@ type eventLog struct {
 	bytes  int
 	// evicted holds, per stream, the number of the newest event of that
 	// stream that was discarded; a replay from before it would miss events.
+	// nil until an event is discarded: most sessions never lose one.
 	evicted map[string]uint64
 	// floor is the newest number forgotten from evicted when it grew too
 	// big: replays from before it are refused, as events may be missing.
@@ -102,7 +103,7 @@ func (m *MemoryEventStore) Append(_ context.Context, session, stream string, dat
 	defer m.mu.Unlock()
 	l := m.sessions[session]
 	if l == nil {
-		l = &eventLog{next: 1, evicted: map[string]uint64{}}
+		l = &eventLog{next: 1}
 		m.sessions[session] = l
 	}
 	n := l.next
@@ -179,6 +180,9 @@ func (l *eventLog) evict(limit int) int {
 	l.events[0] = storedEvent{}
 	l.events = l.events[1:]
 	l.bytes -= len(e.data)
+	if l.evicted == nil {
+		l.evicted = map[string]uint64{}
+	}
 	l.evicted[e.stream] = e.n
 	if len(l.evicted) <= 4*limit {
 		return len(e.data)
@@ -230,6 +234,30 @@ func (m *MemoryEventStore) Replay(_ context.Context, session, lastEventID string
 		}
 	}
 	return stream, nil
+}
+
+// forgetStream drops the events of a session's stream that the client
+// acknowledged having, when they are all the events the session has had
+// (its initialize stream, acknowledged by notifications/initialized): a
+// replay from before the stream's last event is refused from then on, as
+// one from before an evicted event is, and one from its last event
+// replays nothing. Otherwise it does nothing, so that no other stream's
+// replay is refused.
+func (m *MemoryEventStore) forgetStream(session, stream string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.sessions[session]
+	if l == nil || l.evicted != nil || uint64(len(l.events)) != l.next-1 {
+		return
+	}
+	for _, e := range l.events {
+		if e.stream != stream {
+			return
+		}
+	}
+	m.uncount(session, l.bytes)
+	l.events, l.bytes = nil, 0
+	l.floor = l.next - 1
 }
 
 // Forget drops a session's events.

@@ -46,10 +46,14 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 		return nil, ss.notification(withSession(ctx, ss), req)
 	}
 	rc := newHandshakeContext(ctx, ss, req)
-	rc.Context, rc.cancel = context.WithCancel(ctx)
 	if err := ss.begin(rc, req.Method); err != nil {
 		rc.cancel()
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		// The connection's context ended before the request was tracked:
+		// the session did not cancel it with the others.
+		rc.cancel()
 	}
 	res, err := ss.server.router.Handle(rc, req)
 	if ss.untrack(rc) {

@@ -150,7 +150,8 @@ type StreamableHTTPHandler struct {
 	rep    *replicas   // shares sessions with other replicas; nil without HTTPOptions.Sessions
 	tasks  *taskRunner // the tasks of sessions and stateless requests; nil without HTTPOptions.Tasks (the server's)
 
-	keepAlives *keepAlives // of the GET streams taken over
+	keepAlives *keepAlives   // of the GET streams taken over
+	timers     sessionTimers // the sessions' deadlines
 
 	stopTasks  func() // stops hearing the other replicas about tasks
 	stopBudget func() // takes the handler's reclaimers off the server's memory budget
@@ -631,7 +632,7 @@ func (h *StreamableHTTPHandler) startSession(id string) (*httpSession, error) {
 	sess := newHTTPSession(h, id)
 	sess.ss = h.server.connect(sess, id, h.connOptions()...)
 	sess.ss.tasks = h.tasks
-	byServerSession.Store(sess.ss, sess)
+	sess.ss.overHTTP = sess
 	if h.rep != nil {
 		h.rep.share(sess)
 	}
@@ -713,6 +714,7 @@ func (h *StreamableHTTPHandler) Close() error {
 	}
 	h.stopTasks()
 	h.stopBudget()
+	h.timers.close()
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -34,27 +33,23 @@ const maxBacklog = 1000
 // or waits in a backlog for the next one. Every event of an SSE stream is
 // appended to the event store first, so a client can resume any stream.
 type httpSession struct {
-	h      *StreamableHTTPHandler
-	id     string
-	ss     *ServerSession
-	inMu   sync.Mutex // serves delivered frames one at a time, in order
-	closed chan struct{}
-	once   sync.Once
+	h    *StreamableHTTPHandler
+	id   string
+	ss   *ServerSession
+	inMu sync.Mutex // serves delivered frames one at a time, in order
+	once sync.Once
 
 	mu         sync.Mutex
 	ended      bool
+	initAcked  bool               // the client acknowledged the initialize answer (see forgetInitialize)
 	get        stream             // the GET stream
 	streams    map[string]*stream // POST streams with answers to come; nil while there are none
 	byRequest  map[string]*stream // unanswered client requests by id; nil while there are none
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
-	idleSince  time.Time  // when the last HTTP request ended
-	idle       *time.Timer
-	// orphan cancels the calls waiting for a client that is gone (see
-	// orphan.go); armed while orphanArmed.
-	orphan      *time.Timer
-	orphanArmed bool
+	idleSince  int64      // when the last HTTP request ended (monoNow)
+	deadlines             // the idle timeout and the orphan grace (see deadlines.go)
 
 	replicaState // with HTTPOptions.Sessions
 }
@@ -89,10 +84,9 @@ var errDuplicateID = errors.New("mcp: a request with this id is already in fligh
 // newHTTPSession returns the transport of a session named id.
 func newHTTPSession(h *StreamableHTTPHandler, id string) *httpSession {
 	return &httpSession{
-		h:      h,
-		id:     id,
-		closed: make(chan struct{}),
-		get:    stream{id: standaloneStream, sse: true},
+		h:   h,
+		id:  id,
+		get: stream{id: standaloneStream, sse: true},
 	}
 }
 
@@ -125,15 +119,11 @@ func (s *httpSession) forgetStream(name string) {
 
 // Read is never called: every POSTed frame reaches the session's
 // connection through start or deliver (rpc.WithPushedInput), and no
-// goroutine reads. It waits for the session's end, as a transport whose
-// input never comes would.
+// goroutine reads. It waits for ctx, as a transport whose input never
+// comes would (a connection cancels the context of its reads as it ends).
 func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
-	select {
-	case <-s.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	<-ctx.Done()
+	return nil, ctx.Err()
 }
 
 // streamStartDelay is how long a POST's SSE response waits for its
@@ -147,7 +137,7 @@ const streamStartDelay = 50 * time.Millisecond
 // responses to the server's own requests and notifications travel through
 // the connection's read loop (deliver), which keeps them in order.
 //
-// An SSE stream's calls run on the connection's workers, so that the
+// An SSE stream's calls run on the workers, so that the
 // POST's goroutine is free to write what they send while they run, and to
 // end the response when a handler closes the stream for polling
 // (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
@@ -188,7 +178,7 @@ func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg 
 // deliver hands a POSTed frame without requests to the session's
 // connection, one frame at a time so that they start in the order they
 // came: responses go at once to the server's calls waiting for them,
-// notifications start on the connection's workers. It does not wait for a
+// notifications start on the workers. It does not wait for a
 // notification's handler, which may itself wait for the client's answer to
 // a request, coming in another POST. The values of the POST's context reach
 // the handlers (rpc.HTTPRequestFromContext, and so what auth.Require put
@@ -205,7 +195,41 @@ func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	if err := s.ss.conn.StartFrame(mctx, f.msg, nil); err != nil {
 		return errSessionEnded
 	}
+	if bytes.Contains(f.msg, initializedMethod) {
+		if e, ok := rpc.ReadEnvelope(f.msg); ok && string(e.Method) == `"notifications/initialized"` {
+			s.forgetInitialize()
+		}
+	}
 	return nil
+}
+
+// initializedMethod picks out the frames worth reading for the method.
+var initializedMethod = []byte("notifications/initialized")
+
+// initializeStream is the name of a session's first stream, which the
+// POST that carried initialize opened (the session's own replica's).
+var initializeStream = strconv.Itoa(1)
+
+// forgetInitialize drops the events of the session's initialize stream
+// from the event store once the client has acknowledged its answer: a
+// client sends notifications/initialized only once it has the
+// InitializeResult, so nothing of that stream is left to resume, and an
+// idle session need not keep it. The in-memory store can (see
+// MemoryEventStore.forgetStream); others keep the events until the session
+// ends. A shared session's first stream may be another replica's.
+func (s *httpSession) forgetInitialize() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.initAcked || s.ended || s.h.rep != nil {
+		return
+	}
+	s.initAcked = true
+	if s.streams[initializeStream] != nil {
+		return // not complete: the answer has not been sent
+	}
+	if m, ok := s.h.store.(*MemoryEventStore); ok {
+		m.forgetStream(s.id, initializeStream)
+	}
 }
 
 // Write routes one outbound message.
@@ -491,9 +515,6 @@ func (s *httpSession) attach(ctx context.Context, lastEventID string) (*stream, 
 	return st, c, nil
 }
 
-// byServerSession finds the HTTP transport of a session, for CloseSSEStream.
-var byServerSession sync.Map // *ServerSession → *httpSession
-
 // CloseSSEStream ends the SSE stream of the Streamable HTTP request that
 // ctx (a request handler's context) serves, after announcing the
 // reconnection delay (HTTPOptions.RetryInterval). The call goes on: what it
@@ -514,11 +535,10 @@ func CloseSSEStream(ctx context.Context) bool {
 	if ss == nil || !ok {
 		return false
 	}
-	v, ok := byServerSession.Load(ss)
-	if !ok {
+	if ss.overHTTP == nil {
 		return false
 	}
-	return v.(*httpSession).closeStream(rid.String())
+	return ss.overHTTP.closeStream(rid.String())
 }
 
 // closeStream ends the live connection of the stream carrying a request.
@@ -539,7 +559,6 @@ func (s *httpSession) closeStream(rid string) bool {
 // event store forgets the session and the handler drops it.
 func (s *httpSession) Close() error {
 	s.once.Do(func() {
-		close(s.closed)
 		if s.ss != nil {
 			// The client sends nothing more: the connection ends once the
 			// calls in flight have (rpc.WithPushedInput).
@@ -561,16 +580,10 @@ func (s *httpSession) Close() error {
 		s.streams, s.byRequest = nil, nil
 		s.endRelays()
 		s.backlog = nil
-		if s.idle != nil {
-			s.idle.Stop()
-		}
-		if s.orphan != nil {
-			s.orphan.Stop()
-		}
+		s.h.timers.remove(s)
 		local := s.local
 		s.mu.Unlock()
 		s.h.forget(s)
-		byServerSession.Delete(s.ss)
 		if s.unshare != nil {
 			s.unshare()
 		}
@@ -600,10 +613,7 @@ func (s *httpSession) enter() bool {
 }
 
 // leave marks an HTTP request as finished; from the last one on, the
-// session is idle. One timer per session watches for the idle timeout: it
-// is armed when the session first goes idle and re-arms itself while the
-// session is busy or has not been idle long enough, so that a request
-// costs no timer operation of its own.
+// session is idle, and its deadlines count from now (watchIdle).
 func (s *httpSession) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -611,43 +621,8 @@ func (s *httpSession) leave() {
 	if s.active > 0 || s.ended {
 		return
 	}
-	s.idleSince = time.Now()
-	s.watchOrphan()
-	if s.h.opts.SessionTimeout < 0 {
-		return
-	}
-	if s.idle == nil {
-		s.idle = time.AfterFunc(s.h.opts.SessionTimeout, s.checkIdle)
-	}
-}
-
-// checkIdle runs when the session may have been idle for the timeout: it
-// ends the session if so, and otherwise looks again when it could be.
-func (s *httpSession) checkIdle() {
-	timeout := s.h.opts.SessionTimeout
-	s.mu.Lock()
-	if s.ended {
-		s.mu.Unlock()
-		return
-	}
-	if s.active > 0 || s.ss.taskRunner().working(s.ss.taskOwner()) {
-		s.idle.Reset(timeout) // busy: a request's (or a task's) leave starts the count again
-		s.mu.Unlock()
-		return
-	}
-	if left := timeout - time.Since(s.idleSince); left > 0 {
-		s.idle.Reset(left)
-		s.mu.Unlock()
-		return
-	}
-	s.mu.Unlock()
-	if s.h.rep != nil {
-		s.h.log.Debug("mcp: shared session idle too long here; letting this copy go", "session", s.id)
-		s.release()
-		return
-	}
-	s.h.log.Debug("mcp: session idle too long; ending it", "session", s.id)
-	s.ss.Close()
+	s.idleSince = monoNow()
+	s.watchIdle()
 }
 
 // outboundIDs reads the ids of the responses in an outbound message (one

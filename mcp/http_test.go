@@ -1157,3 +1157,40 @@ func TestAnErrorForTheWholeBodyIsAnsweredOnItsStream(t *testing.T) {
 	})
 	assert.Equal(t, http.StatusOK, f.post(session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).StatusCode, "the session goes on")
 }
+
+// The initialize stream's events are kept for a client that resumes it
+// until the client acknowledges the answer with notifications/initialized;
+// then the stream is not resumable from before its answer, and the server
+// no longer holds them.
+func TestTheInitializeStreamIsForgottenOnceAcknowledged(t *testing.T) {
+	f := newFixture(t, nil)
+	resp := f.post("", fmt.Sprintf(initMessage, mcp.Version20251125))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	session := resp.Header.Get(mcp.HeaderSessionID)
+	events := newSSE(t, resp).all(t)
+	require.Len(t, events, 2, "the priming event and the answer")
+	prime := events[0].ID
+	hdr := map[string]string{"Accept": "text/event-stream", mcp.HeaderSessionID: session, "Last-Event-ID": prime}
+
+	get := f.request(http.MethodGet, "", hdr)
+	require.Equal(t, http.StatusOK, get.StatusCode)
+	replayed := newSSE(t, get).all(t)
+	require.Len(t, replayed, 1, "before initialized the answer is replayed")
+
+	require.Equal(t, http.StatusAccepted, f.post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).StatusCode)
+	assert.Equal(t, http.StatusBadRequest, f.request(http.MethodGet, "", hdr).StatusCode)
+}
+
+// The sessions of a handler share its timer: each ends at its own idle
+// timeout.
+func TestEveryIdleSessionOfAHandlerTimesOut(t *testing.T) {
+	f := newFixture(t, &mcp.HTTPOptions{SessionTimeout: 50 * time.Millisecond})
+	sessions := make([]string, 5)
+	for i := range sessions {
+		sessions[i] = f.initialize(mcp.Version20251125)
+	}
+	require.Eventually(t, func() bool { return mcp.SessionCountForTest(f.h) == 0 }, 20*time.Second, 10*time.Millisecond)
+	for _, s := range sessions {
+		assert.Equal(t, http.StatusNotFound, f.post(s, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).StatusCode)
+	}
+}

@@ -46,17 +46,50 @@ func clientTransportName(t ClientTransport) string {
 }
 
 // sessionLogger is the server's logger with the session's transport and
-// id added (each only when known).
+// id added (each only when known). The attributes are added to each record
+// as it is logged (sessionLogHandler), not up front as slog.Logger.With
+// would: a server holding many idle sessions, which log nothing, holds no
+// handler with their attributes formatted for each.
 func sessionLogger(l *slog.Logger, transport, id string) *slog.Logger {
-	switch {
-	case transport != "" && id != "":
-		return logx.With(l, logx.Transport, transport, logx.Session, id)
-	case transport != "":
-		return logx.With(l, logx.Transport, transport)
-	case id != "":
-		return logx.With(l, logx.Session, id)
+	if (transport == "" && id == "") || logx.Discards(l) {
+		return l
 	}
-	return l
+	return slog.New(sessionLogHandler{base: l.Handler(), transport: transport, id: id})
+}
+
+// sessionLogHandler passes records to base with a session's transport and
+// id, as base.WithAttrs would, made when a record is handled.
+type sessionLogHandler struct {
+	base          slog.Handler
+	transport, id string
+}
+
+func (h sessionLogHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.base.Enabled(ctx, l)
+}
+
+func (h sessionLogHandler) Handle(ctx context.Context, r slog.Record) error {
+	return h.attributed().Handle(ctx, r)
+}
+
+func (h sessionLogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return h.attributed().WithAttrs(attrs)
+}
+
+func (h sessionLogHandler) WithGroup(name string) slog.Handler {
+	return h.attributed().WithGroup(name)
+}
+
+// attributed returns base with the session's attributes.
+func (h sessionLogHandler) attributed() slog.Handler {
+	attrs := make([]slog.Attr, 0, 2)
+	if h.transport != "" {
+		attrs = append(attrs, slog.String(logx.Transport, h.transport))
+	}
+	if h.id != "" {
+		attrs = append(attrs, slog.String(logx.Session, h.id))
+	}
+	return h.base.WithAttrs(attrs)
 }
 
 // statelessUnreadable logs, at debug level, a 2026-07-28 POST body that is no

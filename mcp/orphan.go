@@ -9,7 +9,8 @@ import "time"
 // delays, its client is taken to be gone, and such calls are cancelled:
 // what they hold is freed long before the session's idle timeout. A client
 // that comes back in time (GET with Last-Event-ID, after the retry delay
-// the stream announced) finds them waiting still.
+// the stream announced) finds them waiting still. The handler's timer
+// checks the session for it (see deadlines.go).
 
 // orphanGraceRetries is how many reconnection delays
 // (HTTPOptions.RetryInterval) a session may go without a request in
@@ -20,39 +21,4 @@ const orphanGraceRetries = 10
 // before the calls waiting for its client are cancelled.
 func (h *StreamableHTTPHandler) orphanGrace() time.Duration {
 	return orphanGraceRetries * h.opts.RetryInterval
-}
-
-// watchOrphan arms the session's orphan timer, when it is not armed, as
-// the last HTTP request of the session ends. s.mu is held.
-func (s *httpSession) watchOrphan() {
-	if s.orphanArmed || s.h.rep != nil {
-		return // shared sessions: the client may be at another replica
-	}
-	s.orphanArmed = true
-	if s.orphan == nil {
-		s.orphan = time.AfterFunc(s.h.orphanGrace(), s.checkOrphan)
-		return
-	}
-	s.orphan.Reset(s.h.orphanGrace())
-}
-
-// checkOrphan runs when the session may have gone without a request in
-// progress for the grace: it cancels the calls waiting for the client if
-// so, waits on if the session has not been idle long enough, and leaves
-// the next idle period to arm it again if the session is busy.
-func (s *httpSession) checkOrphan() {
-	s.mu.Lock()
-	s.orphanArmed = false
-	if s.ended || s.active > 0 {
-		s.mu.Unlock()
-		return
-	}
-	if left := s.h.orphanGrace() - time.Since(s.idleSince); left > 0 {
-		s.orphanArmed = true
-		s.orphan.Reset(left)
-		s.mu.Unlock()
-		return
-	}
-	s.mu.Unlock()
-	s.ss.cancelCalls(true)
 }

@@ -84,3 +84,32 @@ func TestACallAwaitingAClientWithAStreamOpenGoesOn(t *testing.T) {
 	waitFor(t, "the answered call returns", func() bool { return hs.held.Load() == 0 })
 	assert.Empty(t, hs.cancelled, "it ended with the answer")
 }
+
+// One timer watches both deadlines of an idle session, whichever comes
+// first: after the orphan grace has cancelled a gone client's call the
+// session still ends at its idle timeout, and an idle timeout shorter
+// than the grace ends the session (and so the call) without waiting for
+// the grace.
+func TestAnIdleSessionMeetsBothItsDeadlines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts *mcp.HTTPOptions
+	}{
+		{"grace first", &mcp.HTTPOptions{RetryInterval: 10 * time.Millisecond, SessionTimeout: time.Second}},
+		{"timeout first", &mcp.HTTPOptions{RetryInterval: time.Minute, SessionTimeout: 100 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs := newHoldServer(t, nil, tc.opts)
+			session := hs.f.initialize(mcp.Version20251125)
+			holdAndHangUp(t, hs, session)
+			select {
+			case <-hs.cancelled:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the call was not cancelled")
+			}
+			require.Eventually(t, func() bool { return mcp.SessionCountForTest(hs.f.h) == 0 }, 20*time.Second, 10*time.Millisecond,
+				"the session did not time out")
+			waitFor(t, "the call returns", func() bool { return hs.held.Load() == 0 })
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync/atomic"
+	"time"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -42,16 +43,33 @@ type requestContext struct {
 // call state, in one allocation.
 type handshakeRequest struct {
 	requestContext
-	call callState
+	call   callState
+	parent detached
 }
 
 // newHandshakeContext returns the context of req, a request of session ss,
-// served within parent.
+// served within parent, the connection's context: with parent's values,
+// and cancelled by its own cancel, or by the session when the connection's
+// context ends (rpc.WithCancelHook, ServerSession.cancelCalls). It is not
+// registered with parent: a context derived from the connection's would
+// leave it a record of its children, kept (empty) as long as the
+// connection, which an idle session need not hold.
 func newHandshakeContext(parent context.Context, ss *ServerSession, req *rpc.Request) *requestContext {
-	hr := &handshakeRequest{requestContext: requestContext{Context: parent, ss: ss, id: req.ID, req: req, progress: progressState{params: req.Params}}}
+	hr := &handshakeRequest{requestContext: requestContext{ss: ss, id: req.ID, req: req, progress: progressState{params: req.Params}}}
+	hr.parent = detached{parent}
+	hr.Context, hr.cancel = context.WithCancel(&hr.parent)
 	hr.handshake = &hr.call
 	return &hr.requestContext
 }
+
+// detached is a context with the values of another and without its
+// deadline and cancellation, as context.WithoutCancel returns, held in
+// the allocation of the request it is the parent of.
+type detached struct{ context.Context }
+
+func (*detached) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (*detached) Done() <-chan struct{}       { return nil }
+func (*detached) Err() error                  { return nil }
 
 // newRequestContext returns the context of req, served within parent.
 func newRequestContext(parent context.Context, ss *ServerSession, c *callState, req *rpc.Request) *requestContext {

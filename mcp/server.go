@@ -262,17 +262,17 @@ func (s *Server) connect(t rpc.Transport, id string, extra ...rpc.Option) *Serve
 		server:   s,
 		id:       id,
 		logLevel: -1,
-		ready:    make(chan struct{}),
 	}
+	ss.ready.Add(1)
 	transport := serverTransportName(t)
 	ss.log = sessionLogger(s.log, transport, id)
-	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(ss.log), rpc.WithLogParams(s.opts.LogParams), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...), rpc.WithErrorDetail(s.opts.ErrorDetail), rpc.WithAbandonHook(ss.abandoned)}, s.sessionLimits()...)
+	opts := append([]rpc.Option{rpc.WithHandler(s.sessionHandler(ss)), rpc.WithLogger(ss.log), rpc.WithLogParams(s.opts.LogParams), rpc.WithShutdownGrace(s.shutdownGrace()), rpc.WithOutgoing(s.opts.Outgoing...), rpc.WithErrorDetail(s.opts.ErrorDetail), rpc.WithAbandonHook(ss.abandoned), rpc.WithCancelHook(ss.cancelAllCalls)}, s.sessionLimits()...)
 	opts = append(opts, extra...)
 	s.mu.Lock()
 	s.sessions[ss] = struct{}{}
 	s.mu.Unlock()
 	ss.conn = rpc.NewConn(newSessionTransport(t, ss), opts...)
-	close(ss.ready)
+	ss.ready.Done()
 	ss.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp: session started")
 	ss.conn.OnDone(ss.closed)
 	return ss

@@ -19,9 +19,9 @@ import (
 type ServerSession struct {
 	server *Server
 	conn   *rpc.Conn
-	ready  chan struct{} // closed once conn is set
-	id     string        // Mcp-Session-Id on Streamable HTTP, "" elsewhere
-	log    *slog.Logger  // the server's, with the session's transport and id
+	ready  sync.WaitGroup // done once conn is set
+	id     string         // Mcp-Session-Id on Streamable HTTP, "" elsewhere
+	log    *slog.Logger   // the server's, with the session's transport and id
 
 	mu         sync.Mutex
 	state      sessionState
@@ -41,6 +41,7 @@ type ServerSession struct {
 	hears      func() bool                // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
 	tasks      *taskRunner                // set before the session serves: where its tasks are kept; nil: the server's
 	owner      string                     // its tasks' owner without an id (see taskOwner)
+	overHTTP   *httpSession               // set before the session serves: its Streamable HTTP transport; nil on others
 	mem        localShare                 // its calls' bytes, when no one else can count against its share (see admitCall)
 	// inited mirrors state != stateNew and feats featuresOf(version), set
 	// with them under mu (setInitialized), so that a request reads them
@@ -287,6 +288,11 @@ func (ss *ServerSession) awaitInit(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// cancelAllCalls cancels every request of the session in flight: the
+// connection's context ended (rpc.WithCancelHook), which a handshake
+// request's context does not derive from (newHandshakeContext).
+func (ss *ServerSession) cancelAllCalls() { ss.cancelCalls(false) }
 
 // cancelCalls cancels the requests of the session in flight, all of them
 // or only those waiting for the client's answer to a request of the

@@ -30,11 +30,7 @@ func (t *sessionTransport) Read(ctx context.Context) ([]byte, error) {
 // rpc.ContextReader (the POST of Streamable HTTP), else none.
 func (t *sessionTransport) ReadContext(ctx context.Context) (context.Context, []byte, error) {
 	// Nothing is dispatched before the session knows its connection.
-	select {
-	case <-t.ss.ready:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	}
+	t.ss.ready.Wait()
 	cr, _ := t.Transport.(rpc.ContextReader)
 	for {
 		var mctx context.Context

@@ -18,12 +18,17 @@ import (
 // Responses are matched to calls by id. A Conn starts working as soon as it
 // is made and is safe for concurrent use.
 type Conn struct {
-	t      Transport
-	eng    *engine
-	ctx    context.Context
-	cancel context.CancelFunc
+	t         Transport
+	eng       *engine
+	ctx       context.Context
+	cancelCtx context.CancelFunc
+	onCancel  func() // WithCancelHook
 
-	out *coalescer // every write goes through it, in order
+	// out is what every write goes through, in order: made on first use,
+	// so that a connection whose replies go elsewhere (a session over
+	// HTTP, pushed frames with a reply function) and that sends nothing
+	// holds none (see writer).
+	out atomic.Pointer[coalescer]
 
 	mu      sync.Mutex
 	pending map[ID]chan *Response     // nil while no call awaits an answer
@@ -33,11 +38,12 @@ type Conn struct {
 	err     error
 	nextID  atomic.Int64
 
-	readDone   chan struct{}
-	done       chan struct{}
-	pushed     bool        // WithPushedInput: no read loop
-	inputEnded atomic.Bool // pushed: EndInput ran
-	onDone     []func()    // run once done is closed; guarded by mu
+	readDone   atomic.Bool   // the peer's input ended: no answer can come
+	ended      bool          // the connection is done; guarded by mu
+	done       chan struct{} // closed once ended; made by the first Done (an idle connection holds none); guarded by mu
+	pushed     bool          // WithPushedInput: no read loop
+	inputEnded atomic.Bool   // pushed: EndInput ran
+	onDone     []func()      // run once done is closed; guarded by mu
 
 	onAbandon func(ctx context.Context, id ID, method string)
 	grace     time.Duration
@@ -68,11 +74,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	withTransportName(transportName(t))(&o)
 	c := &Conn{
 		t:         t,
-		out:       newCoalescer(t),
 		eng:       newEngine(o),
-		readDone:  make(chan struct{}),
-		done:      make(chan struct{}),
 		onAbandon: o.onAbandon,
+		onCancel:  o.onCancel,
 		grace:     o.grace,
 		pushed:    o.pushed,
 
@@ -84,7 +88,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if o.base != nil {
 		base = context.WithoutCancel(o.base)
 	}
-	c.ctx, c.cancel = context.WithCancel(context.WithValue(base, connKey{}, c))
+	c.ctx, c.cancelCtx = context.WithCancel(context.WithValue(base, connKey{}, c))
 	if !c.pushed {
 		go c.readLoop()
 	}
@@ -102,7 +106,7 @@ func Serve(ctx context.Context, t Transport, h Handler, opts ...Option) error {
 	case <-ctx.Done():
 		c.shutdownFor(c.grace)
 		return ctx.Err()
-	case <-c.done:
+	case <-c.Done():
 		return c.Err()
 	}
 }
@@ -157,20 +161,31 @@ func (c *Conn) readLoop() {
 // get their answers (and may still send notifications before them), then
 // everything is released and Done is closed.
 func (c *Conn) endOfInput(err error) {
-	close(c.readDone)
+	c.readDone.Store(true)
 	c.fail(err)
 	c.drainFor(c.grace)
 	c.eng.wg.Wait()
-	c.eng.pool.stop()
 	c.cancel()
 	c.t.Close()
 	c.mu.Lock()
-	close(c.done)
+	c.ended = true
+	if c.done != nil {
+		close(c.done)
+	}
 	hooks := c.onDone
 	c.onDone = nil
 	c.mu.Unlock()
 	for _, f := range hooks {
 		f()
+	}
+}
+
+// cancel cancels the connection's context, and so its handlers' calls,
+// then tells the WithCancelHook.
+func (c *Conn) cancel() {
+	c.cancelCtx()
+	if c.onCancel != nil {
+		c.onCancel()
 	}
 }
 
@@ -196,11 +211,23 @@ func (c *Conn) fail(err error) {
 }
 
 func (c *Conn) write(b []byte) {
-	if err := c.out.write(c.ctx, b); err != nil {
+	if err := c.writer().write(c.ctx, b); err != nil {
 		c.eng.log.LogAttrs(c.ctx, slog.LevelWarn, "jsonrpc: write failed; closing the connection", slog.String(logx.Error, err.Error()))
 		c.cancel()
 		c.t.Close()
 	}
+}
+
+// writer returns the connection's coalescer, made on first use.
+func (c *Conn) writer() *coalescer {
+	if w := c.out.Load(); w != nil {
+		return w
+	}
+	w := newCoalescer(c.t)
+	if c.out.CompareAndSwap(nil, w) {
+		return w
+	}
+	return c.out.Load()
 }
 
 func (c *Conn) deliver(r *Response) {
@@ -247,7 +274,17 @@ func (c *Conn) Close() error {
 }
 
 // Done is closed when the connection has ended and every handler returned.
-func (c *Conn) Done() <-chan struct{} { return c.done }
+func (c *Conn) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.ended {
+			close(c.done)
+		}
+	}
+	return c.done
+}
 
 // OnDone arranges for f to run once the connection is done (Done is
 // closed), on the goroutine that ended it; at once, on the caller's, if it
@@ -255,12 +292,10 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 // matters for servers holding many idle connections.
 func (c *Conn) OnDone(f func()) {
 	c.mu.Lock()
-	select {
-	case <-c.done:
+	if c.ended {
 		c.mu.Unlock()
 		f()
 		return
-	default:
 	}
 	c.onDone = append(c.onDone, f)
 	c.mu.Unlock()
@@ -269,7 +304,7 @@ func (c *Conn) OnDone(f func()) {
 // Wait blocks until the connection ends and returns why (nil at a clean
 // end of input or after Close).
 func (c *Conn) Wait() error {
-	<-c.done
+	<-c.Done()
 	return c.Err()
 }
 
@@ -362,7 +397,7 @@ func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	if c.ctx.Err() != nil {
 		return c.closedErr()
 	}
-	if err := c.out.write(ctx, msg); err != nil {
+	if err := c.writer().write(ctx, msg); err != nil {
 		return fmt.Errorf("rpc: write: %w", err)
 	}
 	return nil
@@ -450,12 +485,10 @@ func (c *Conn) finish(o *outstanding) {
 // send writes a request or a batch: once the peer's input has ended no
 // answer can come, and it fails.
 func (c *Conn) send(ctx context.Context, msg []byte) error {
-	select {
-	case <-c.readDone:
+	if c.readDone.Load() {
 		return c.closedErr()
-	default:
 	}
-	if err := c.out.write(ctx, msg); err != nil {
+	if err := c.writer().write(ctx, msg); err != nil {
 		return fmt.Errorf("rpc: write: %w", err)
 	}
 	return nil

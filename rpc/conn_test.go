@@ -235,7 +235,7 @@ func TestEndOfInputLetsCallsInFlightFinish(t *testing.T) {
 }
 
 func TestACallInFlightStillNotifiesAfterTheInputEnds(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	notifyErr := make(chan error, 1)
 	h := rpc.HandlerFunc(func(ctx context.Context, req *rpc.Request) (any, error) {
 		conn := rpc.ConnFromContext(ctx)

@@ -28,7 +28,6 @@ type engine struct {
 	// notifications (a cancellation, say) still run.
 	draining atomic.Bool
 	wg       sync.WaitGroup
-	pool     *workers
 	detail   bool // WithErrorDetail
 	// logParams adds params and excerpts to the debug lines (WithLogParams).
 	logParams bool
@@ -49,7 +48,6 @@ func newEngine(o options) *engine {
 		log:     o.logger,
 		lim:     o.limits,
 		slots:   make(chan struct{}, o.maxInFlight),
-		pool:    newWorkers(),
 		detail:  o.errorDetail,
 
 		logParams: o.logParams,
@@ -127,7 +125,7 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 		return
 	}
 	e.wg.Add(1)
-	e.pool.run(func() {
+	pool.run(func() {
 		defer e.wg.Done()
 		defer e.batches.Add(-1)
 		assemble()
@@ -194,9 +192,7 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 			done(nil)
 			return
 		}
-		select {
-		case e.slots <- struct{}{}:
-		case <-ctx.Done():
+		if !e.takeSlot(ctx) {
 			// The connection (or HTTP request) is gone: nothing can be
 			// answered, and the queued call never starts.
 			e.load.Add(-1)
@@ -215,10 +211,28 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		return
 	}
 	e.wg.Add(1)
-	e.pool.run(func() {
+	pool.run(func() {
 		defer e.wg.Done()
 		run()
 	})
+}
+
+// takeSlot takes a place among the calls running, waiting for one while
+// ctx lasts; false when ctx ended first. A free place is taken without
+// looking at ctx.Done: that makes the channel of a context that has none
+// yet (the connection's, which an idle connection need not hold).
+func (e *engine) takeSlot(ctx context.Context) bool {
+	select {
+	case e.slots <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case e.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // call runs the handler, recovering a panic, and encodes the reply.

@@ -52,6 +52,7 @@ type options struct {
 	logger    *slog.Logger
 	header    map[string][]string
 	onAbandon func(ctx context.Context, id ID, method string)
+	onCancel  func()
 	grace     time.Duration // see WithShutdownGrace
 	outgoing  []Middleware  // see WithOutgoing
 	// errorDetail puts the cause of internal errors in error.data (see
@@ -114,6 +115,19 @@ func WithMaxQueued(n int) Option { return func(o *options) { o.maxQueued = max(n
 // context.WithoutCancel to send with them).
 func WithAbandonHook(f func(ctx context.Context, id ID, method string)) Option {
 	return func(o *options) { o.onAbandon = f }
+}
+
+// WithCancelHook has a [Conn] call f each time it cancels its context,
+// which the contexts of its handlers' calls derive from: when it is
+// closed, when a write fails, when calls outlive a shutdown's grace
+// period, and as it ends. A handler that runs calls in contexts of its own
+// rather than ones derived from the connection's (which keeps a record of
+// every context derived from it for as long as it lives, a cost for a
+// server holding many idle connections) cancels them from f. f runs after
+// the connection's context is cancelled, on the goroutine that cancelled
+// it, and may run more than once, concurrently.
+func WithCancelHook(f func()) Option {
+	return func(o *options) { o.onCancel = f }
 }
 
 // WithHandler sets the handler that serves calls from the peer. Without one,

@@ -22,8 +22,8 @@ func (c *Conn) ServeFrame(mctx context.Context, msg []byte, reply func([]byte)) 
 }
 
 // StartFrame is [Conn.ServeFrame] without the wait: the frame's calls run on
-// the connection's workers, as those of a frame read from the transport do,
-// and StartFrame returns once they have started. reply is called from the
+// the workers (which every connection shares), as those of a frame read
+// from the transport do, and StartFrame returns once they have started. reply is called from the
 // goroutine that finishes the frame. A transport that receives messages in
 // goroutines of its own (one per HTTP request, say) uses it to hand each
 // message straight to the workers instead of through the read loop.

@@ -101,7 +101,5 @@ func (c *Conn) drainFor(grace time.Duration) {
 // running. Call it alongside http.Server.Shutdown, which stops the
 // listener and the idle connections.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
-	err := h.gate.shutdown(ctx)
-	h.eng.pool.stop()
-	return err
+	return h.gate.shutdown(ctx)
 }

@@ -92,7 +92,7 @@ func untilShuttingDown(t *testing.T, call func() error) *rpc.Error {
 }
 
 func TestShutdownAnswersCallsInFlightRefusesNewOnesAndLeaksNothing(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	a, b := rpc.NewPipe()
 	server := rpc.NewConn(b, rpc.WithHandler(g))
@@ -150,7 +150,7 @@ func TestShutdownAnswersCallsInFlightRefusesNewOnesAndLeaksNothing(t *testing.T)
 }
 
 func TestShutdownPastItsDeadlineCancelsHandlers(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	a, b := rpc.NewPipe()
 	server := rpc.NewConn(b, rpc.WithHandler(g))
@@ -187,7 +187,7 @@ func endOfInput(t *testing.T, g *gatedHandler, input string, opts ...rpc.Option)
 }
 
 func TestEndOfStreamAnswersEveryCallInFlightBeforeClosing(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	output, _ := endOfInput(t, g, `{"jsonrpc":"2.0","method":"slow","id":1}`+"\n"+`{"jsonrpc":"2.0","method":"slow","id":2}`+"\n")
 	waitStarted(t, g, 2)
@@ -201,7 +201,7 @@ func TestEndOfStreamAnswersEveryCallInFlightBeforeClosing(t *testing.T) {
 }
 
 func TestEndOfInputCancelsCallsPastTheGracePeriod(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	output, _ := endOfInput(t, g, `{"jsonrpc":"2.0","method":"stuck","id":1}`+"\n", rpc.WithShutdownGrace(30*time.Millisecond))
 	waitStarted(t, g, 1)
@@ -215,7 +215,7 @@ func TestEndOfInputCancelsCallsPastTheGracePeriod(t *testing.T) {
 }
 
 func TestServeShutsDownGracefullyWhenItsContextEnds(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	a, b := rpc.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -254,7 +254,7 @@ func post(t *testing.T, c *http.Client, url, body string) (int, string, string) 
 }
 
 func TestHTTPHandlerShutdownFinishesRequestsAndRefusesNewOnes(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	h := rpc.NewHTTPHandler(g)
 	srv := httptest.NewServer(h)
@@ -305,7 +305,7 @@ func TestHTTPHandlerShutdownFinishesRequestsAndRefusesNewOnes(t *testing.T) {
 }
 
 func TestHTTPHandlerShutdownPastItsDeadlineCancelsRequests(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	h := rpc.NewHTTPHandler(g)
 	srv := httptest.NewServer(h)
@@ -332,7 +332,7 @@ func TestHTTPHandlerShutdownPastItsDeadlineCancelsRequests(t *testing.T) {
 }
 
 func TestWebSocketHandlerShutdownFinishesCallsAndRefusesUpgrades(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer verifyNoLeaks(t, goleak.IgnoreCurrent())
 	g := newGatedHandler()
 	h := rpc.NewWebSocketHandler(g, nil)
 	srv := httptest.NewServer(h)

@@ -1,30 +1,32 @@
 package rpc
 
 import (
-	"sync"
 	"time"
 )
 
 // workerIdle is how long an idle worker waits for more work before it
 // exits: long enough to serve a client's next call on the same grown stack,
-// short enough that an idle connection soon holds no worker (a server may
-// hold thousands).
+// short enough that an idle server soon holds no worker.
 const workerIdle = time.Second
 
 // workers runs jobs on reused goroutines. A fresh goroutine starts with a
 // small stack that schema validation grows by copying on every call; a
 // worker keeps its grown stack for the next job. Workers are made on demand
-// (never more than the jobs running at once, which the engine bounds) and
-// exit after sitting idle, or when stop is called.
+// (never more than the jobs running at once, which each engine bounds) and
+// exit after sitting idle.
+//
+// One pool serves every connection and handler of the process: a worker
+// that served one connection's call serves the next call of any. A pool of
+// each connection's own would keep a worker per connection for a second
+// after its last call, so that a server opening sessions faster than one a
+// second holds one goroutine, with its stack, for every session opened in
+// the last second.
 type workers struct {
 	jobs chan func()
-	quit chan struct{}
-	once sync.Once
 }
 
-func newWorkers() *workers {
-	return &workers{jobs: make(chan func()), quit: make(chan struct{})}
-}
+// pool is the process's workers.
+var pool = workers{jobs: make(chan func())}
 
 // run runs job on an idle worker, or on a new one if none is idle.
 func (w *workers) run(job func()) {
@@ -41,15 +43,21 @@ func (w *workers) loop(job func()) {
 	for {
 		job()
 		idle.Reset(workerIdle)
-		select {
-		case job = <-w.jobs:
-		case <-idle.C:
-			return
-		case <-w.quit:
+		var ok bool
+		if job, ok = w.awaitJob(idle); !ok {
 			return
 		}
 	}
 }
 
-// stop makes idle workers exit; jobs already running finish.
-func (w *workers) stop() { w.once.Do(func() { close(w.quit) }) }
+// awaitJob waits for the next job, or reports false once the worker has
+// been idle for workerIdle. (A goroutine whose stack holds awaitJob is an
+// idle worker: leak checks in tests tell it apart by this frame.)
+func (w *workers) awaitJob(idle *time.Timer) (func(), bool) {
+	select {
+	case job := <-w.jobs:
+		return job, true
+	case <-idle.C:
+		return nil, false
+	}
+}
