@@ -36,3 +36,37 @@ func TestScanStatelessParamsKeepsTheFirstMeta(t *testing.T) {
 	scanStatelessParams([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`), &p)
 	assert.Equal(t, `{"a":1}`, string(p.meta), "as jsonscan.Member finds it")
 }
+
+func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
+	var p statelessParams
+	scanStatelessParams([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`), &p)
+	assert.True(t, p.metaObject)
+	assert.Equal(t, `"b"`, string(p.version), "the last of a name, as admission read it")
+	assert.Equal(t, `{}`, string(p.caps))
+	assert.Equal(t, `"info"`, string(p.level))
+
+	for _, params := range []string{`{"_meta":null}`, `{"_meta":[1]}`, `{"name":"t"}`} {
+		var p statelessParams
+		scanStatelessParams([]byte(params), &p)
+		assert.False(t, p.metaObject, "%s", params)
+		assert.Nil(t, p.version, "%s", params)
+	}
+}
+
+func TestScanStatelessRequestTellsAStatelessRequestByItsMeta(t *testing.T) {
+	for _, tc := range []struct {
+		params    string
+		stateless bool
+	}{
+		{`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, true},
+		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":1}}`, true},
+		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}`, false}, // the name's bytes are looked for first
+		{`{"name":"io.modelcontextprotocol/protocolVersion"}`, false},
+		{`{"_meta":{"k":"io.modelcontextprotocol/protocolVersion"}}`, false},
+		{`{"name":"t","arguments":{}}`, false},
+		{``, false},
+	} {
+		var p statelessParams
+		assert.Equal(t, tc.stateless, scanStatelessRequest([]byte(tc.params), &p), "%s", tc.params)
+	}
+}
