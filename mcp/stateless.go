@@ -162,7 +162,7 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*callState
 	if p.version == nil {
 		return nil, bad("params._meta lacks " + metaProtocolVersion)
 	}
-	version, ok := jsonscan.String(p.version)
+	version, ok := statelessVersion(p.version)
 	if !ok {
 		return nil, bad(metaProtocolVersion + " must be a string")
 	}
@@ -190,6 +190,18 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*callState
 		c.logLevel = severity(l)
 	}
 	return c, nil
+}
+
+// statelessVersion decodes the version a request names: one of
+// StatelessVersions without allocating, any other string decoded; ok is
+// false when raw is not a string.
+func statelessVersion(raw []byte) (string, bool) {
+	for _, v := range StatelessVersions() {
+		if jsonscan.StringIs(raw, v) {
+			return v, true
+		}
+	}
+	return jsonscan.String(raw)
 }
 
 // emptyObject reports whether raw is the JSON object {} (with any inner

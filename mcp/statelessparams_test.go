@@ -70,3 +70,21 @@ func TestScanStatelessRequestTellsAStatelessRequestByItsMeta(t *testing.T) {
 		assert.Equal(t, tc.stateless, scanStatelessRequest([]byte(tc.params), &p), "%s", tc.params)
 	}
 }
+
+func TestStatelessVersionDecodesTheVersionARequestNames(t *testing.T) {
+	for _, tc := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`"2026-07-28"`, "2026-07-28", true},
+		{`"2026\u002d07-28"`, "2026-07-28", true},
+		{`"1999-01-01"`, "1999-01-01", true},
+		{`20260728`, "", false},
+		{`"unterminated`, "", false},
+	} {
+		got, ok := statelessVersion([]byte(tc.raw))
+		assert.Equal(t, tc.ok, ok, tc.raw)
+		assert.Equal(t, tc.want, got, tc.raw)
+	}
+	assert.Zero(t, testing.AllocsPerRun(10, func() { statelessVersion([]byte(`"2026-07-28"`)) }), "a version the server knows is not copied")
+}
