@@ -33,8 +33,14 @@ func (ss *ServerSession) Handle(ctx context.Context, req *rpc.Request) (any, err
 
 // handle is Handle before rpc.BoundError.
 func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, error) {
-	if !req.IsNotification() && ss.server.servesStateless() && isStatelessMethod(req.Method, req.Params) {
-		return ss.handleStateless(ctx, req)
+	if !req.IsNotification() && ss.server.servesStateless() {
+		if statelessOnly(req.Method) {
+			return ss.handleStateless(ctx, req, nil)
+		}
+		// Scanned once: what tells the request stateless admits it.
+		if sc := scanStatelessCall(req); sc != nil {
+			return ss.handleStateless(ctx, req, sc)
+		}
 	}
 	if req.Method == "initialize" {
 		defer ss.initHandled()
@@ -64,13 +70,13 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 }
 
 // handleStateless serves a stateless request that arrived on the session's
-// connection. notifications/cancelled from the client cancels it (and ends
-// a listen); it is then left unanswered.
-func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request) (any, error) {
+// connection; sc is as for admitStateless. notifications/cancelled from
+// the client cancels it (and ends a listen); it is then left unanswered.
+func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request, sc *statelessCall) (any, error) {
 	rc := &requestContext{id: req.ID}
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	ss.track(rc)
-	res, err := ss.server.serveStatelessUnbounded(rc.Context, req, connSink{ss.conn}) // Handle bounds the error
+	res, err := ss.server.serveStatelessUnbounded(rc.Context, req, connSink{ss.conn}, sc) // Handle bounds the error
 	if ss.untrack(rc) {
 		return nil, rpc.ErrNoResponse
 	}

@@ -320,7 +320,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.start(r, body, st, fr.batch, fr.initialize, !sse); err != nil {
+	if err := sess.start(r, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
@@ -721,9 +721,10 @@ func (h *StreamableHTTPHandler) Close() error {
 // frame is what the handler needs to know of a POST body.
 type frame struct {
 	batch      bool
-	requests   []string // the ids of the messages to answer, as JSON text
-	initialize bool     // a single initialize request
-	id         rpc.ID   // a lone message to answer: its id, echoed when the POST is refused; else null
+	requests   []string   // the ids of the messages to answer, as JSON text
+	initialize bool       // a single initialize request
+	id         rpc.ID     // a lone message to answer: its id, echoed when the POST is refused; else null
+	parsed     *rpc.Frame // what rpc.ParseFrame read, handed to the session's connection as read
 }
 
 // parseFrame classifies a POST body with the reading every other transport
@@ -740,7 +741,7 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 	if perr != nil {
 		return frame{id: rpc.NullID()}, perr
 	}
-	fr := frame{batch: f.Batch, id: rpc.NullID()}
+	fr := frame{batch: f.Batch, id: rpc.NullID(), parsed: f}
 	if f.Batch && len(f.Messages) == 0 {
 		return fr, rpc.InvalidRequest("empty batch")
 	}

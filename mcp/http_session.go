@@ -132,8 +132,9 @@ func (s *httpSession) Read(ctx context.Context) ([]byte, error) {
 // while it runs starts the stream at once.
 const streamStartDelay = 50 * time.Millisecond
 
-// start hands a POSTed frame that carries requests straight to the
-// session's connection; the replies go to the frame's stream st. Only
+// start hands a POSTed frame that carries requests, as parseFrame read it,
+// straight to the session's connection; the replies go to the frame's
+// stream st. Only
 // responses to the server's own requests and notifications travel through
 // the connection's read loop (deliver), which keeps them in order.
 //
@@ -143,7 +144,7 @@ const streamStartDelay = 50 * time.Millisecond
 // (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
 // run: they run in the POST's own goroutine (wait), and start returns when
 // they have answered. It returns rpc.ErrClosed when the session has ended.
-func (s *httpSession) start(r *http.Request, body []byte, st *stream, batch, init, wait bool) error {
+func (s *httpSession) start(r *http.Request, f *rpc.Frame, st *stream, batch, init, wait bool) error {
 	if init && !s.ss.initialized() {
 		s.ss.initArrived()
 	}
@@ -158,9 +159,9 @@ func (s *httpSession) start(r *http.Request, body []byte, st *stream, batch, ini
 	}
 	mctx := rpc.WithHTTPRequest(ctx, r)
 	if wait {
-		return s.ss.conn.ServeFrame(mctx, body, reply)
+		return s.ss.conn.ServeParsedFrame(mctx, f, reply)
 	}
-	return s.ss.conn.StartFrame(mctx, body, reply)
+	return s.ss.conn.StartParsedFrame(mctx, f, reply)
 }
 
 // answer routes a reply to a frame given to start: ids are the requests it

@@ -236,6 +236,9 @@ func (c *callState) inputRequired(err error) *InputRequired {
 	if q := c.pendingQuestion(); q != nil {
 		return q
 	}
+	if err == nil {
+		return nil // before ir, which errors.As moves to the heap
+	}
 	var ir *InputRequired
 	if errors.As(err, &ir) {
 		return ir
@@ -283,8 +286,11 @@ func encodeInputRequests(reqs map[string]InputRequest) (map[string]json.RawMessa
 func runWithInput[T any](ctx context.Context, ss *ServerSession, c *callState, run func(ctx context.Context) (T, error)) (T, error) {
 	for round := 0; ; round++ {
 		res, err := run(ctx)
+		if err == nil || c.stateless {
+			return res, err // before ir, which errors.As moves to the heap
+		}
 		var ir *InputRequired
-		if c.stateless || !errors.As(err, &ir) {
+		if !errors.As(err, &ir) {
 			return res, err
 		}
 		var zero T

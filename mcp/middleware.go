@@ -120,8 +120,8 @@ func isProtocolMethod(name string) bool {
 // Register: its _meta is admitted as for any request, then the router
 // validates the params and runs the handler. The result goes back as the
 // handler made it.
-func (s *Server) serveStatelessCustom(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
-	c, err := s.admitStateless(req)
+func (s *Server) serveStatelessCustom(ctx context.Context, req *rpc.Request, sink statelessSink, sc *statelessCall) (any, error) {
+	c, err := s.admitStateless(req, sc)
 	if err != nil {
 		return nil, err
 	}

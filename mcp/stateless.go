@@ -94,15 +94,8 @@ func statelessStatus(err error) int {
 // protocol's version key in _meta: such a request is served statelessly,
 // whatever else the connection carries.
 func isStatelessRequest(params json.RawMessage) bool {
-	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
-		return false
-	}
-	meta, ok := jsonscan.Member(params, "_meta")
-	if !ok {
-		return false
-	}
-	_, ok = jsonscan.Member(meta, metaProtocolVersion)
-	return ok
+	var p statelessParams
+	return scanStatelessRequest(params, &p)
 }
 
 // statelessOnly reports whether only the stateless protocol has the
@@ -118,11 +111,6 @@ func statelessOnly(method string) bool {
 	return stateless && !f.Notification
 }
 
-// isStatelessMethod reports whether a request belongs to the stateless path.
-func isStatelessMethod(method string, params json.RawMessage) bool {
-	return statelessOnly(method) || isStatelessRequest(params)
-}
-
 // unsupportedVersion is the -32022 error for a version the server does not
 // serve.
 func (s *Server) unsupportedVersion(requested string) *rpc.Error {
@@ -130,71 +118,71 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 		WithData(map[string]any{"supported": s.servedVersions(), "requested": requested})
 }
 
+// statelessCall is a stateless request's state and its params as the
+// protocol reads them, in one allocation.
+type statelessCall struct {
+	callState
+	params statelessParams
+}
+
+// scanStatelessCall returns the state of req, its params scanned, when req
+// is a stateless request by its _meta (scanStatelessRequest); nil
+// otherwise, without allocating.
+func scanStatelessCall(req *rpc.Request) *statelessCall {
+	var p statelessParams
+	if !scanStatelessRequest(req.Params, &p) {
+		return nil
+	}
+	return &statelessCall{params: p}
+}
+
 // admitStateless reads and checks a stateless request's _meta: the protocol
 // version and the client capabilities are required (-32602), the version
-// must be served (-32022) and a log level must be a level (-32602).
-func (s *Server) admitStateless(req *rpc.Request) (*callState, error) {
+// must be served (-32022) and a log level must be a level (-32602). sc
+// holds the request's params already scanned (scanStatelessRequest), or is
+// nil, and the params are scanned now; it becomes the call's state.
+func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*callState, error) {
 	bad := func(reason string) error {
 		return &metaError{rpc.InvalidParams(reason)}
 	}
 	if _, isObject := jsonscan.NewObject(req.Params); !isObject {
 		return nil, bad("params with _meta are required")
 	}
-	var p statelessParams
-	scanStatelessParams(req.Params, &p)
-	meta := p.meta
-	if meta == nil || string(meta) == "null" {
+	if sc == nil {
+		sc = new(statelessCall)
+		scanStatelessParams(req.Params, &sc.params)
+	}
+	p := &sc.params
+	if p.meta == nil || string(p.meta) == "null" {
 		return nil, bad("params._meta is required")
 	}
-	if _, isObject := jsonscan.NewObject(meta); !isObject {
+	if !p.metaObject {
 		return nil, bad("params with _meta are required")
 	}
-	// One pass over _meta picks out the members the protocol defines.
-	var rawVersion, rawCaps, rawLevel []byte
-	members, _ := jsonscan.NewObject(meta)
-	for {
-		k, v, ok := members.Next()
-		if !ok {
-			break
-		}
-		switch {
-		case jsonscan.NameIs(k, metaProtocolVersion):
-			rawVersion = v
-		case jsonscan.NameIs(k, metaClientCapabilities):
-			rawCaps = v
-		case jsonscan.NameIs(k, metaLogLevel):
-			rawLevel = v
-		}
-	}
-	if rawVersion == nil {
+	if p.version == nil {
 		return nil, bad("params._meta lacks " + metaProtocolVersion)
 	}
-	version, ok := jsonscan.String(rawVersion)
+	version, ok := statelessVersion(p.version)
 	if !ok {
 		return nil, bad(metaProtocolVersion + " must be a string")
 	}
-	if rawCaps == nil {
+	if p.caps == nil {
 		return nil, bad("params._meta lacks " + metaClientCapabilities)
 	}
 	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
 		return nil, s.unsupportedVersion(version)
 	}
-	// The call and its scanned params in one allocation.
-	both := &struct {
-		callState
-		params statelessParams
-	}{callState{callFacts: callFacts{stateless: true, version: version, logLevel: -1, method: req.Method}}, p}
-	c := &both.callState
-	c.params = &both.params
-	if _, isObject := jsonscan.NewObject(rawCaps); !isObject {
+	c := &sc.callState
+	c.callFacts = callFacts{stateless: true, version: version, logLevel: -1, method: req.Method, params: p}
+	if _, isObject := jsonscan.NewObject(p.caps); !isObject {
 		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 	}
-	if !emptyObject(rawCaps) {
-		if err := json.Unmarshal(rawCaps, &c.caps); err != nil {
+	if !emptyObject(p.caps) {
+		if err := json.Unmarshal(p.caps, &c.caps); err != nil {
 			return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 		}
 	}
-	if raw := rawLevel; raw != nil {
+	if raw := p.level; raw != nil {
 		var l LoggingLevel
 		if json.Unmarshal(raw, &l) != nil || severity(l) < 0 {
 			return nil, bad(fmt.Sprintf("unknown log level %s", raw))
@@ -202,6 +190,18 @@ func (s *Server) admitStateless(req *rpc.Request) (*callState, error) {
 		c.logLevel = severity(l)
 	}
 	return c, nil
+}
+
+// statelessVersion decodes the version a request names: one of
+// StatelessVersions without allocating, any other string decoded; ok is
+// false when raw is not a string.
+func statelessVersion(raw []byte) (string, bool) {
+	for _, v := range StatelessVersions() {
+		if jsonscan.StringIs(raw, v) {
+			return v, true
+		}
+	}
+	return jsonscan.String(raw)
 }
 
 // emptyObject reports whether raw is the JSON object {} (with any inner
@@ -236,12 +236,13 @@ func statelessMethod(name string) (rpc.MethodFacts, bool) {
 // Notifications from the client are never answered; cancellation is the
 // transport's business.
 func (s *Server) serveStateless(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
-	res, err := s.serveStatelessUnbounded(ctx, req, sink)
+	res, err := s.serveStatelessUnbounded(ctx, req, sink, nil)
 	return res, rpc.BoundError(err)
 }
 
-// serveStatelessUnbounded is serveStateless before rpc.BoundError.
-func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, sink statelessSink) (any, error) {
+// serveStatelessUnbounded is serveStateless before rpc.BoundError; sc is
+// as for admitStateless.
+func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, sink statelessSink, sc *statelessCall) (any, error) {
 	if req.IsNotification() {
 		return nil, nil
 	}
@@ -250,14 +251,14 @@ func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, 
 	}
 	facts, known := statelessMethod(req.Method)
 	if !known && s.isCustom(req.Method) {
-		return s.serveStatelessCustom(ctx, req, sink)
+		return s.serveStatelessCustom(ctx, req, sink, sc)
 	}
 	if !known {
 		// A method the version does not have (initialize, ping, …) is
 		// -32601 whatever its _meta says.
 		return nil, rpc.MethodNotFound(req.Method)
 	}
-	c, err := s.admitStateless(req)
+	c, err := s.admitStateless(req, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -324,6 +325,44 @@ const resultInputRequired = "InputRequiredResult"
 // unless the result names another, the server's identity in _meta, and for
 // the cacheable results ttlMs and cacheScope.
 func (s *Server) decorate(res any, c *callState, cacheable bool) (json.RawMessage, error) {
+	if r, ok := res.(CallToolResult); ok && !cacheable && plainToolResult(&r) {
+		return s.decorateToolResult(&r) // a tool's result, as callTool gives it
+	}
+	return s.decorateScanned(res, c, cacheable)
+}
+
+// plainToolResult reports whether a tool's result has none of the members
+// decorate adds or replaces (_meta, resultType), so that they can be
+// written after its own without reading those back.
+func plainToolResult(r *CallToolResult) bool {
+	if r.Meta != nil {
+		return false
+	}
+	_, typed := r.Extra["resultType"]
+	return !typed
+}
+
+// decorateToolResult is decorate for a plain tool result (plainToolResult):
+// the members decorate adds come after the result's own, as
+// decorateScanned writes them, without a second pass over the result.
+func (s *Server) decorateToolResult(r *CallToolResult) (json.RawMessage, error) {
+	info := s.infoJSON()
+	out, err := r.AppendJSON(make([]byte, 0, resultBufferSize+len(info)+len(statelessResultTail)+2))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out[:len(out)-1], statelessResultTail...) // out ends with the object's '}'
+	out = append(out, info...)
+	return append(out, "}}"...), nil
+}
+
+// statelessResultTail is what decorate writes after a plain result's
+// members, up to the server's identity.
+const statelessResultTail = `,"resultType":"complete","_meta":{"` + metaServerInfo + `":`
+
+// decorateScanned is decorate for any result: it reads the encoded result's
+// members back to keep, replace or drop them.
+func (s *Server) decorateScanned(res any, c *callState, cacheable bool) (json.RawMessage, error) {
 	b, err := marshalResult(res)
 	if err != nil {
 		return nil, err

@@ -1,15 +1,24 @@
 package mcp
 
-import "github.com/schemarpc/schemarpc/internal/jsonscan"
+import (
+	"bytes"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
+)
 
 // statelessParams are the members of a stateless request's params that the
-// protocol itself reads, found in one pass over the params: _meta for the
-// admission (admitStateless), and the target, arguments, input responses and
-// request state of a multi-round-trip request (openRound). A nil member
-// is absent.
+// protocol itself reads, found in one pass over the params: _meta and the
+// members of it the protocol defines, for telling a stateless request
+// (scanStatelessRequest) and admitting it (admitStateless), and the
+// target, arguments, input responses and request state of a
+// multi-round-trip request (openRound). A nil member is absent.
 type statelessParams struct {
 	object bool // the params are an object, well formed
 	meta   []byte
+	// metaObject: meta starts as an object, whose members version, caps
+	// and level are then (the last of each name, as written).
+	metaObject           bool
+	version, caps, level []byte
 	// targets are name and uri, in the order they came (a repeated one
 	// counts once more, as it did when read in place).
 	targets  [2]statelessTarget
@@ -27,7 +36,20 @@ type statelessTarget struct {
 	value []byte
 }
 
-// scanStatelessParams reads the params' top-level members once, into p.
+// scanStatelessRequest reports whether params are those of a stateless
+// request: their _meta names the protocol version. The few bytes that could
+// be one are scanned into p (and only they: p is left as it was for any
+// other), so that admitting the request reads them no more.
+func scanStatelessRequest(params []byte, p *statelessParams) bool {
+	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
+		return false
+	}
+	scanStatelessParams(params, p)
+	return p.version != nil
+}
+
+// scanStatelessParams reads the params' top-level members once, and the
+// members of their _meta, into p.
 func scanStatelessParams(params []byte, p *statelessParams) {
 	*p = statelessParams{}
 	o, ok := jsonscan.NewObject(params)
@@ -57,6 +79,30 @@ func scanStatelessParams(params []byte, p *statelessParams) {
 		}
 	}
 	p.object = !o.Err() && !p.overflow
+	scanMeta(p)
+}
+
+// scanMeta reads the members of p.meta the protocol defines.
+func scanMeta(p *statelessParams) {
+	members, isObject := jsonscan.NewObject(p.meta)
+	if p.meta == nil || !isObject {
+		return
+	}
+	p.metaObject = true
+	for {
+		k, v, ok := members.Next()
+		if !ok {
+			return
+		}
+		switch {
+		case jsonscan.NameIs(k, metaProtocolVersion):
+			p.version = v
+		case jsonscan.NameIs(k, metaClientCapabilities):
+			p.caps = v
+		case jsonscan.NameIs(k, metaLogLevel):
+			p.level = v
+		}
+	}
 }
 
 // addTarget notes a name or uri member. Past two (a name repeated, which

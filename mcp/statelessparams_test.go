@@ -36,3 +36,55 @@ func TestScanStatelessParamsKeepsTheFirstMeta(t *testing.T) {
 	scanStatelessParams([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`), &p)
 	assert.Equal(t, `{"a":1}`, string(p.meta), "as jsonscan.Member finds it")
 }
+
+func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
+	var p statelessParams
+	scanStatelessParams([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`), &p)
+	assert.True(t, p.metaObject)
+	assert.Equal(t, `"b"`, string(p.version), "the last of a name, as admission read it")
+	assert.Equal(t, `{}`, string(p.caps))
+	assert.Equal(t, `"info"`, string(p.level))
+
+	for _, params := range []string{`{"_meta":null}`, `{"_meta":[1]}`, `{"name":"t"}`} {
+		var p statelessParams
+		scanStatelessParams([]byte(params), &p)
+		assert.False(t, p.metaObject, "%s", params)
+		assert.Nil(t, p.version, "%s", params)
+	}
+}
+
+func TestScanStatelessRequestTellsAStatelessRequestByItsMeta(t *testing.T) {
+	for _, tc := range []struct {
+		params    string
+		stateless bool
+	}{
+		{`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, true},
+		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":1}}`, true},
+		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}`, false}, // the name's bytes are looked for first
+		{`{"name":"io.modelcontextprotocol/protocolVersion"}`, false},
+		{`{"_meta":{"k":"io.modelcontextprotocol/protocolVersion"}}`, false},
+		{`{"name":"t","arguments":{}}`, false},
+		{``, false},
+	} {
+		var p statelessParams
+		assert.Equal(t, tc.stateless, scanStatelessRequest([]byte(tc.params), &p), "%s", tc.params)
+	}
+}
+
+func TestStatelessVersionDecodesTheVersionARequestNames(t *testing.T) {
+	for _, tc := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`"2026-07-28"`, "2026-07-28", true},
+		{`"2026\u002d07-28"`, "2026-07-28", true},
+		{`"1999-01-01"`, "1999-01-01", true},
+		{`20260728`, "", false},
+		{`"unterminated`, "", false},
+	} {
+		got, ok := statelessVersion([]byte(tc.raw))
+		assert.Equal(t, tc.ok, ok, tc.raw)
+		assert.Equal(t, tc.want, got, tc.raw)
+	}
+	assert.Zero(t, testing.AllocsPerRun(10, func() { statelessVersion([]byte(`"2026-07-28"`)) }), "a version the server knows is not copied")
+}

@@ -65,6 +65,22 @@ func (e *engine) frame(ctx context.Context, msg []byte, wait bool, deliver func(
 		reply(EncodeError(NullID(), perr))
 		return
 	}
+	e.serveItems(ctx, msg, items, batch, wait, deliver, reply)
+}
+
+// parsedFrame is frame for a frame ParseFrame read: its messages are served
+// as read, unless the engine's nesting limit is not the one they were read
+// with; then the bytes are read again under the engine's.
+func (e *engine) parsedFrame(ctx context.Context, f *Frame, wait bool, deliver func(*Response), reply func([]byte)) {
+	if f.depth != e.lim.maxDepth || f.raw == nil {
+		e.frame(ctx, f.raw, wait, deliver, reply)
+		return
+	}
+	e.serveItems(ctx, f.raw, f.items, f.Batch, wait, deliver, reply)
+}
+
+// serveItems serves the messages read from the frame msg, as frame says.
+func (e *engine) serveItems(ctx context.Context, msg []byte, items []inbound, batch, wait bool, deliver func(*Response), reply func([]byte)) {
 	if !batch {
 		e.dispatch(ctx, items[0], wait, deliver, func(b []byte) {
 			if b != nil {

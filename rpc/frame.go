@@ -8,6 +8,13 @@ type Frame struct {
 	Batch bool
 	// Messages are the frame's messages in order; empty for an empty batch.
 	Messages []Message
+
+	// What the parser read, kept so that a connection serving the frame
+	// (Conn.ServeParsedFrame) does not read it again: the bytes, the
+	// messages as the engine takes them, and the nesting limit applied.
+	raw   []byte
+	items []inbound
+	depth int
 }
 
 // MessageKind says what a message of a frame is.
@@ -71,7 +78,7 @@ func ParseFrame(b []byte) (*Frame, *Error) {
 	if perr != nil {
 		return nil, perr
 	}
-	f := &Frame{Batch: batch, Messages: make([]Message, len(items))}
+	f := &Frame{Batch: batch, Messages: make([]Message, len(items)), raw: b, items: items, depth: DefaultMaxDepth}
 	for i, it := range items {
 		m := &f.Messages[i]
 		switch {

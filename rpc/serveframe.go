@@ -18,7 +18,23 @@ import "context"
 // A connection that was closed or shut down, or whose input ended
 // ([Conn.EndInput]), serves nothing and returns [ErrClosed].
 func (c *Conn) ServeFrame(mctx context.Context, msg []byte, reply func([]byte)) error {
-	return c.serveFrame(mctx, msg, true, reply)
+	return c.serveFrame(mctx, msg, nil, true, reply)
+}
+
+// ServeParsedFrame is [Conn.ServeFrame] for a frame [ParseFrame] read: its
+// messages are served as the parser read them, not read a second time
+// (unless the connection's nesting limit is not ParseFrame's). A transport
+// that reads a frame to route it (an HTTP handler finding the ids of its
+// requests, say) hands it over this way. f belongs to the connection from
+// then on: its messages may be changed as they are served.
+func (c *Conn) ServeParsedFrame(mctx context.Context, f *Frame, reply func([]byte)) error {
+	return c.serveFrame(mctx, nil, f, true, reply)
+}
+
+// StartParsedFrame is [Conn.StartFrame] for a frame [ParseFrame] read, as
+// [Conn.ServeParsedFrame] is ServeFrame's.
+func (c *Conn) StartParsedFrame(mctx context.Context, f *Frame, reply func([]byte)) error {
+	return c.serveFrame(mctx, nil, f, false, reply)
 }
 
 // StartFrame is [Conn.ServeFrame] without the wait: the frame's calls run on
@@ -28,7 +44,7 @@ func (c *Conn) ServeFrame(mctx context.Context, msg []byte, reply func([]byte)) 
 // goroutines of its own (one per HTTP request, say) uses it to hand each
 // message straight to the workers instead of through the read loop.
 func (c *Conn) StartFrame(mctx context.Context, msg []byte, reply func([]byte)) error {
-	return c.serveFrame(mctx, msg, false, reply)
+	return c.serveFrame(mctx, msg, nil, false, reply)
 }
 
 // WithPushedInput says that every message of the peer reaches the
@@ -54,7 +70,9 @@ func (c *Conn) EndInput(err error) {
 	}
 }
 
-func (c *Conn) serveFrame(mctx context.Context, msg []byte, wait bool, reply func([]byte)) error {
+// serveFrame serves the frame msg, or the parsed frame f when it is not
+// nil, waiting for its calls when wait is set.
+func (c *Conn) serveFrame(mctx context.Context, msg []byte, f *Frame, wait bool, reply func([]byte)) error {
 	if c.isClosed() || c.inputEnded.Load() {
 		return ErrClosed
 	}
@@ -65,6 +83,11 @@ func (c *Conn) serveFrame(mctx context.Context, msg []byte, wait bool, reply fun
 	// that a shutdown meanwhile waits for its calls.
 	c.eng.active.Add(1)
 	defer c.eng.active.Add(-1)
-	c.eng.frame(withMessageValues(c.ctx, mctx), msg, wait, c.deliver, reply)
+	ctx := withMessageValues(c.ctx, mctx)
+	if f != nil {
+		c.eng.parsedFrame(ctx, f, wait, c.deliver, reply)
+	} else {
+		c.eng.frame(ctx, msg, wait, c.deliver, reply)
+	}
 	return nil
 }

@@ -2,6 +2,7 @@ package rpc_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -150,4 +151,73 @@ func TestStartFrameOnAClosedConnectionServesNothing(t *testing.T) {
 	}), nil)
 	require.NoError(t, server.Close())
 	assert.ErrorIs(t, server.StartFrame(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`), nil), rpc.ErrClosed)
+}
+
+func TestServeParsedFrameServesTheRequestsTheParserRead(t *testing.T) {
+	seen := make(chan *rpc.Request, 8)
+	h := rpc.HandlerFunc(func(_ context.Context, req *rpc.Request) (any, error) {
+		seen <- req
+		return req.Method, nil
+	})
+	_, server := connPair(t, h, nil)
+	for name, tc := range map[string]struct{ frame, want string }{
+		"one request": {`{"jsonrpc":"2.0","id":1,"method":"a"}`, `{"jsonrpc":"2.0","id":1,"result":"a"}`},
+		"a batch": {`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","id":2,"method":"b"}]`,
+			`[{"jsonrpc":"2.0","id":1,"result":"a"},{"jsonrpc":"2.0","id":2,"result":"b"}]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, perr := rpc.ParseFrame([]byte(tc.frame))
+			require.Nil(t, perr)
+			var got [][]byte
+			require.NoError(t, server.ServeParsedFrame(context.Background(), f, func(b []byte) { got = append(got, b) }))
+			require.Len(t, got, 1, "the reply is passed on before ServeParsedFrame returns")
+			assert.JSONEq(t, tc.want, string(got[0]))
+			// Every call of the frame, the notification's included, reached
+			// its handler as parsed, not read again (in any order).
+			var handled []*rpc.Request
+			for range f.Messages {
+				select {
+				case req := <-seen:
+					handled = append(handled, req)
+				case <-time.After(10 * time.Second):
+					t.Fatal("a call of the frame was not handled")
+				}
+			}
+			for _, m := range f.Messages {
+				assert.True(t, slices.Contains(handled, m.Request), "%s was handled as parsed", m.Request.Method)
+			}
+		})
+	}
+}
+
+func TestServeParsedFrameReadsTheFrameAgainUnderTheConnectionsNestingLimit(t *testing.T) {
+	_, server := connPair(t, rpc.HandlerFunc(func(context.Context, *rpc.Request) (any, error) {
+		t.Error("a message nested past the connection's limit ran a handler")
+		return nil, nil
+	}), []rpc.Option{rpc.WithMaxDepth(3)})
+	f, perr := rpc.ParseFrame([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"b":{"c":[1]}}}}`))
+	require.Nil(t, perr, "ParseFrame's own limit is the default one")
+	var got []byte
+	require.NoError(t, server.ServeParsedFrame(context.Background(), f, func(b []byte) { got = b }))
+	assert.Contains(t, string(got), `"code":-32700`)
+}
+
+func TestStartParsedFrameRunsTheCallsOnTheWorkers(t *testing.T) {
+	started := make(chan struct{}, 1)
+	release := make(chan struct{})
+	_, server := connPair(t, blocking(started, release, nil), nil)
+	f, perr := rpc.ParseFrame([]byte(`{"jsonrpc":"2.0","id":1,"method":"block"}`))
+	require.Nil(t, perr)
+	replies := make(chan []byte, 1)
+	require.NoError(t, server.StartParsedFrame(context.Background(), f, func(b []byte) { replies <- b }))
+	<-started // StartParsedFrame returned while the handler blocks
+	close(release)
+	select {
+	case b := <-replies:
+		assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"released"}`, string(b))
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reply")
+	}
+	require.NoError(t, server.Close())
+	assert.ErrorIs(t, server.StartParsedFrame(context.Background(), f, nil), rpc.ErrClosed, "a closed connection serves nothing")
 }

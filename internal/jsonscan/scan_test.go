@@ -1,6 +1,7 @@
 package jsonscan_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,6 +24,28 @@ func TestEndFindsTheEndOfEachKindOfValue(t *testing.T) {
 		e := jsonscan.End([]byte(tc.in), 0)
 		require.GreaterOrEqual(t, e, 0, tc.in)
 		assert.Equal(t, tc.want, tc.in[:e], tc.in)
+	}
+}
+
+// TestEndFindsTheClosingQuoteAtEveryOffset pins the word-at-a-time skip of
+// long strings: the closing quote, an escaped quote, non-ASCII text and a
+// control character are found wherever they fall in an eight-byte word.
+func TestEndFindsTheClosingQuoteAtEveryOffset(t *testing.T) {
+	for n := range 20 {
+		plain := strings.Repeat("a", n)
+		for _, tc := range []struct{ body, after string }{
+			{plain, ""},
+			{plain + `\"` + plain, ""},
+			{plain + `\\` + plain, ""},
+			{plain + "é€" + plain, ""},
+			{plain + `\u00e9` + plain, ""},
+		} {
+			in := `"` + tc.body + `"` + `,"rest"`
+			assert.Equal(t, len(tc.body)+2, jsonscan.End([]byte(in), 0), "%q", in)
+		}
+		assert.Equal(t, -1, jsonscan.End([]byte(`"`+plain+"\x01"+plain+`"`), 0), "control character after %d bytes", n)
+		assert.Equal(t, -1, jsonscan.End([]byte(`"`+plain), 0), "no closing quote after %d bytes", n)
+		assert.Equal(t, -1, jsonscan.End([]byte(`"`+plain+`\`), 0), "a backslash ending the input after %d bytes", n)
 	}
 }
 

@@ -1,0 +1,36 @@
+package mcp
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A tool's result decorated without being read back is byte for byte what
+// the general decoration writes, whatever members the result has.
+func TestDecoratingAToolResultDirectlyWritesWhatScanningItWrites(t *testing.T) {
+	yes := true
+	s := NewServer(&Implementation{Name: "srv", Version: "1"}, nil)
+	c := &callState{callFacts: callFacts{stateless: true, method: "tools/call"}}
+	for name, r := range map[string]*CallToolResult{
+		"text":       {Content: []ContentBlock{Text("say \"hi\"\n\u00e9")}},
+		"no content": {},
+		"structured": {Content: []ContentBlock{Text("3")}, StructuredContent: json.RawMessage(`{"sum":3}`)},
+		"an error":   {Content: []ContentBlock{Text("no")}, IsError: &yes},
+		"extra members": {Content: []ContentBlock{Text("x")}, Extra: map[string]json.RawMessage{
+			"ttlMs": json.RawMessage(`5`), "cacheScope": json.RawMessage(`"public"`), "z": json.RawMessage(`[1]`), "_meta": json.RawMessage(`{"a":1}`)}},
+		"its own resultType": {Content: []ContentBlock{Text("x")}, Extra: map[string]json.RawMessage{"resultType": json.RawMessage(`"other"`)}},
+		"its own _meta":      {Meta: Meta{"a": json.RawMessage(`1`)}, Content: []ContentBlock{Text("x")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := s.decorate(*r, c, false) // as callTool's outcome holds it
+			require.NoError(t, err)
+			want, err := s.decorateScanned(*r, c, false)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+			assert.True(t, json.Valid(got), "%s", got)
+		})
+	}
+}
