@@ -122,15 +122,13 @@ func (r *Response) CheckResult(result *Schema, code int) *Error {
 	if validFast(result, r.Result) {
 		return nil
 	}
-	tree := r.tree
-	if tree == nil {
-		t, err := parse(r.Result, DefaultMaxDepth)
-		if err != nil {
+	if r.tree == nil {
+		// A result built in memory is held to the strict parser's rules.
+		if _, err := parse(r.Result, DefaultMaxDepth); err != nil {
 			return &Error{Code: code, Message: "invalid result: " + err.Error()}
 		}
-		tree = t
 	}
-	if err := result.Validate(tree); err != nil {
+	if err := result.explainJSON(r.Result); err != nil {
 		return validationError(code, "invalid result: ", err)
 	}
 	return nil

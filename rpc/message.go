@@ -185,12 +185,13 @@ func (p *parser) element(depth int) (inbound, error) {
 	if !ok {
 		return inbound{}, p.explain(start, depth)
 	}
-	return classify(p.data, obj, members), nil
+	return classify(p.data, p.data[start:p.pos], obj, members), nil
 }
 
 // classify checks a message object against the envelope schemas: its
-// kind is Envelope.Kind of its members, as on the fast path.
-func classify(data []byte, obj map[string]any, members []member) inbound {
+// kind is Envelope.Kind of its members, as on the fast path. data is the
+// frame the members point into, msg the object's own text.
+func classify(data, msg []byte, obj map[string]any, members []member) inbound {
 	var e Envelope
 	var idTree, paramsTree, resultTree any
 	for _, m := range members {
@@ -222,7 +223,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 		if kind == KindRequest {
 			sch = env.request
 		}
-		if err := sch.Validate(obj); err != nil {
+		if err := sch.explainJSON(msg); err != nil {
 			return inbound{invalid: validationError(CodeInvalidRequest, "invalid request: ", err), id: replyID}
 		}
 		req := &Request{Method: obj["method"].(string)}
@@ -239,7 +240,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 		if e.Error != nil {
 			sch = env.errorResponse
 		}
-		if err := sch.Validate(obj); err != nil {
+		if err := sch.explainJSON(msg); err != nil {
 			return inbound{dropped: validationError(CodeInvalidRequest, "invalid response: ", err), id: replyID}
 		}
 		resp := &Response{ID: replyID}
@@ -257,7 +258,7 @@ func classify(data []byte, obj map[string]any, members []member) inbound {
 		return inbound{resp: resp}
 	default:
 		// Neither a call nor a response: report it as a call missing its method.
-		err := env.request.Validate(obj)
+		err := env.request.explainJSON(msg)
 		if err == nil {
 			return inbound{invalid: InvalidRequest("missing method"), id: replyID}
 		}

@@ -57,6 +57,13 @@ func (s *Schema) ValidateJSON(data []byte) error {
 	if validFast(s, data) {
 		return nil
 	}
+	return s.explainJSON(data)
+}
+
+// explainJSON decides data the slow way and returns nil, a
+// *ValidationError or the error that stopped it: for callers whose fast
+// check has already failed.
+func (s *Schema) explainJSON(data []byte) error {
 	fails, err := s.failures(data)
 	if err != nil {
 		return err
