@@ -37,19 +37,16 @@ func (c *jsonCompiler) customDraft(meta string, text []byte) (int, error) {
 	if _, has := obj["$vocabulary"]; has && d >= Draft2019 {
 		return 0, fmt.Errorf("metaschema %s chooses vocabularies, which are not supported", u)
 	}
-	// The metaschema is compiled on its own, so that it is finished
-	// before it checks the document.
 	if c.metaDepth >= maxMetaDepth {
 		return 0, fmt.Errorf("metaschema %s: metaschemas reach each other more than %d deep", u, maxMetaDepth)
 	}
-	mc := &jsonCompiler{docs: c.docs, draft: c.draft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}, metaDepth: c.metaDepth + 1}
-	root, err := mc.compileRoot(u)
+	// The metaschema is compiled on its own, so that it is finished
+	// before it checks the document.
+	v, err := newJSONCompiler(c.docs, c.draft, c.metaDepth+1).compile(u)
 	if err != nil {
 		return 0, fmt.Errorf("metaschema %s does not compile: %v", u, err)
 	}
-	markInPlaceCycles(mc.all)
-	finish(mc.all)
-	if newValidator(root).Check(text) != Valid {
+	if v.Check(text) != Valid {
 		return 0, fmt.Errorf("the document does not validate against its metaschema %s", u)
 	}
 	return d, nil

@@ -29,10 +29,15 @@ func NewJSONCompiler(docs func(url string) ([]byte, bool), defaultDraft int) (*J
 	if subschemaKeywords[defaultDraft] == nil {
 		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d, %d, %d, %d or %d)", defaultDraft, Draft2020, Draft2019, Draft7, Draft6, Draft4)
 	}
+	return newJSONCompiler(docs, defaultDraft, 0), nil
+}
+
+// newJSONCompiler is NewJSONCompiler inside metaDepth custom metaschemas.
+func newJSONCompiler(docs func(string) ([]byte, bool), draft, metaDepth int) *JSONCompiler {
 	return &JSONCompiler{
-		c:    &jsonCompiler{docs: docs, draft: defaultDraft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}},
+		c:    &jsonCompiler{docs: docs, draft: draft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}, metaDepth: metaDepth},
 		done: map[string]*Validator{},
-	}, nil
+	}
 }
 
 // Compile returns the validator of the schema at location (a document
