@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"strconv"
 	"strings"
@@ -174,40 +175,28 @@ func isMetaschemaURL(u string) bool {
 // subschemaKeywords lists, per draft, the keywords whose value is a schema
 // (kindOne), an object of schemas (kindMap) or an array of schemas
 // (kindList; "items" is both one and a list in draft 7).
-var subschemaKeywords = map[int]map[string]subKind{
-	Draft4: {
+var subschemaKeywords = func() map[int]map[string]subKind {
+	d4 := map[string]subKind{
 		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
 		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
 		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
-	},
-	Draft6: {
-		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
-		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
-		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
-		"propertyNames": kindOne, "contains": kindOne,
-	},
-	Draft7: {
-		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
-		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
-		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
-		"propertyNames": kindOne, "contains": kindOne, "if": kindOne, "then": kindOne, "else": kindOne,
-	},
-	Draft2019: {
-		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
-		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
-		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
-		"propertyNames": kindOne, "contains": kindOne, "if": kindOne, "then": kindOne, "else": kindOne,
+	}
+	d6 := withKeywords(d4, map[string]subKind{"propertyNames": kindOne, "contains": kindOne})
+	d7 := withKeywords(d6, map[string]subKind{"if": kindOne, "then": kindOne, "else": kindOne})
+	d2019 := withKeywords(d7, map[string]subKind{
 		"$defs": kindMap, "dependentSchemas": kindMap, "unevaluatedProperties": kindOne,
 		"unevaluatedItems": kindOne, "contentSchema": kindOne,
-	},
-	Draft2020: {
-		"definitions": kindMap, "not": kindOne, "allOf": kindList, "anyOf": kindList, "oneOf": kindList,
-		"properties": kindMap, "additionalProperties": kindOne, "patternProperties": kindMap,
-		"items": kindOne | kindList, "additionalItems": kindOne, "dependencies": kindMap,
-		"propertyNames": kindOne, "contains": kindOne, "if": kindOne, "then": kindOne, "else": kindOne,
-		"$defs": kindMap, "dependentSchemas": kindMap, "unevaluatedProperties": kindOne,
-		"unevaluatedItems": kindOne, "contentSchema": kindOne, "prefixItems": kindList,
-	},
+	})
+	d2020 := withKeywords(d2019, map[string]subKind{"prefixItems": kindList})
+	return map[int]map[string]subKind{Draft4: d4, Draft6: d6, Draft7: d7, Draft2019: d2019, Draft2020: d2020}
+}()
+
+// withKeywords returns the keywords of an earlier draft and those a later
+// one adds.
+func withKeywords(earlier, added map[string]subKind) map[string]subKind {
+	out := maps.Clone(earlier)
+	maps.Copy(out, added)
+	return out
 }
 
 // idKeyword returns the keyword that gives a schema its URI in draft.
