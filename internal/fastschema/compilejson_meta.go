@@ -183,65 +183,58 @@ func isBoolOrSchema(r *jsonRoot, v any, ptr string) error {
 	return r.checkSchema(v, ptr)
 }
 
-func isSchemaMap(r *jsonRoot, v any, ptr string) error {
+// eachMember checks that v is an object (what says what it must be
+// otherwise) and calls f with each member, in name order, and its pointer,
+// up to the first error.
+func eachMember(r *jsonRoot, v any, ptr, what string, f func(name string, val any, at string) error) error {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return wrong(r, ptr, "must be an object of schemas")
+		return wrong(r, ptr, what)
 	}
 	for _, k := range sortedKeys(m) {
-		if err := r.checkSchema(m[k], ptr+"/"+escapeToken(k)); err != nil {
+		if err := f(k, m[k], ptr+"/"+escapeToken(k)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+func isSchemaMap(r *jsonRoot, v any, ptr string) error {
+	return eachMember(r, v, ptr, "must be an object of schemas", func(_ string, val any, at string) error {
+		return r.checkSchema(val, at)
+	})
+}
+
 func isPatternMap(r *jsonRoot, v any, ptr string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return wrong(r, ptr, "must be an object of schemas")
-	}
-	for _, k := range sortedKeys(m) {
-		if _, err := regexp.Compile(k); err != nil {
-			return wrong(r, ptr+"/"+escapeToken(k), "not a regular expression: "+err.Error())
+	err := eachMember(r, v, ptr, "must be an object of schemas", func(name string, _ any, at string) error {
+		if _, err := regexp.Compile(name); err != nil {
+			return wrong(r, at, "not a regular expression: "+err.Error())
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return isSchemaMap(r, v, ptr)
 }
 
 func isDependencies(r *jsonRoot, v any, ptr string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return wrong(r, ptr, "must be an object of schemas or arrays of names")
-	}
-	for _, k := range sortedKeys(m) {
-		at := ptr + "/" + escapeToken(k)
-		var err error
-		if _, isArr := m[k].([]any); isArr && r.draft == Draft4 {
-			err = isNonEmptyStringSet(r, m[k], at)
-		} else if isArr {
-			err = isStringSet(r, m[k], at)
-		} else {
-			err = r.checkSchema(m[k], at)
+	return eachMember(r, v, ptr, "must be an object of schemas or arrays of names", func(_ string, val any, at string) error {
+		_, isArr := val.([]any)
+		switch {
+		case isArr && r.draft == Draft4:
+			return isNonEmptyStringSet(r, val, at)
+		case isArr:
+			return isStringSet(r, val, at)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return r.checkSchema(val, at)
+	})
 }
 
 func isRequiredMap(r *jsonRoot, v any, ptr string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return wrong(r, ptr, "must be an object of arrays of names")
-	}
-	for _, k := range sortedKeys(m) {
-		if err := isStringSet(r, m[k], ptr+"/"+escapeToken(k)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eachMember(r, v, ptr, "must be an object of arrays of names", func(_ string, val any, at string) error {
+		return isStringSet(r, val, at)
+	})
 }
 
 func isString(r *jsonRoot, v any, ptr string) error {
@@ -453,19 +446,12 @@ func isBaseURI(r *jsonRoot, v any, ptr string) error {
 }
 
 func isVocabulary(r *jsonRoot, v any, ptr string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return wrong(r, ptr, "must be an object")
-	}
-	for _, k := range sortedKeys(m) {
-		if err := isURI(r, k, ptr+"/"+escapeToken(k)); err != nil {
+	return eachMember(r, v, ptr, "must be an object", func(name string, val any, at string) error {
+		if err := isURI(r, name, at); err != nil {
 			return err
 		}
-		if err := isBool(r, m[k], ptr+"/"+escapeToken(k)); err != nil {
-			return err
-		}
-	}
-	return nil
+		return isBool(r, val, at)
+	})
 }
 
 // parseURIReference parses s as the library's uri-reference format does,
