@@ -156,16 +156,17 @@ func TestAddToolRejectsBadDefinitions(t *testing.T) {
 		h    mcp.ToolHandler
 		want string
 	}{
-		"bad name":       {&mcp.Tool{Name: "a/b"}, h, "tool name"},
-		"empty name":     {&mcp.Tool{Name: ""}, h, "tool name"},
-		"name too long":  {&mcp.Tool{Name: strings.Repeat("a", 129)}, h, "tool name"},
-		"non-ASCII name": {&mcp.Tool{Name: "caf\u00e9"}, h, "tool name"},
-		"space in name":  {&mcp.Tool{Name: "a b"}, h, "tool name"},
-		"not an object":  {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, h, `"type": "object"`},
-		"not JSON":       {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{`)}, h, "not JSON"},
-		"remote ref":     {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)}, h, "does not compile"},
-		"bad output":     {&mcp.Tool{Name: "x", OutputSchema: json.RawMessage(`[]`)}, h, "outputSchema must be a JSON object"},
-		"nil handler":    {&mcp.Tool{Name: "x"}, nil, "nil handler"},
+		"bad name":              {&mcp.Tool{Name: "a/b"}, h, "tool name"},
+		"empty name":            {&mcp.Tool{Name: ""}, h, "tool name"},
+		"name too long":         {&mcp.Tool{Name: strings.Repeat("a", 129)}, h, "tool name"},
+		"non-ASCII name":        {&mcp.Tool{Name: "caf\u00e9"}, h, "tool name"},
+		"space in name":         {&mcp.Tool{Name: "a b"}, h, "tool name"},
+		"not an object":         {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, h, `"type": "object"`},
+		"not JSON":              {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{`)}, h, "not JSON"},
+		"data after the schema": {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"object"} {}`)}, h, "data after the JSON value"},
+		"remote ref":            {&mcp.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)}, h, "does not compile"},
+		"bad output":            {&mcp.Tool{Name: "x", OutputSchema: json.RawMessage(`[]`)}, h, "outputSchema must be a JSON object"},
+		"nil handler":           {&mcp.Tool{Name: "x"}, nil, "nil handler"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
