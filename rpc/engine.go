@@ -141,7 +141,7 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 		return
 	}
 	e.wg.Add(1)
-	pool.run(func() {
+	pool.runNow(func() {
 		defer e.wg.Done()
 		defer e.batches.Add(-1)
 		assemble()
@@ -227,10 +227,16 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		return
 	}
 	e.wg.Add(1)
-	pool.run(func() {
+	job := func() {
 		defer e.wg.Done()
 		run()
-	})
+	}
+	if note {
+		// A notification may cancel a call that holds a worker.
+		pool.runNow(job)
+		return
+	}
+	pool.run(job)
 }
 
 // takeSlot takes a place among the calls running, waiting for one while

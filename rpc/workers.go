@@ -1,6 +1,9 @@
 package rpc
 
 import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
 	"time"
 )
 
@@ -9,11 +12,15 @@ import (
 // short enough that an idle server soon holds no worker.
 const workerIdle = time.Second
 
+// workerStall is how long queued jobs wait while no busy worker finishes
+// one before each is given a goroutine of its own: the busy workers are
+// then waiting (for the peer, for each other), not computing.
+const workerStall = time.Millisecond
+
 // workers runs jobs on reused goroutines. A fresh goroutine starts with a
 // small stack that schema validation grows by copying on every call; a
 // worker keeps its grown stack for the next job. Workers are made on demand
-// (never more than the jobs running at once, which each engine bounds) and
-// exit after sitting idle.
+// and exit after sitting idle.
 //
 // One pool serves every connection and handler of the process: a worker
 // that served one connection's call serves the next call of any. A pool of
@@ -21,28 +28,183 @@ const workerIdle = time.Second
 // after its last call, so that a server opening sessions faster than one a
 // second holds one goroutine, with its stack, for every session opened in
 // the last second.
+//
+// Past a few busy workers per processor, jobs wait in a queue that the
+// busy workers take them from, rather than each starting a goroutine:
+// more handlers computing than there are processors finish no sooner, and
+// each goroutine holds a stack of its own (tens of KB once a call has run
+// on it), so a client keeping 64 calls in flight held 64 or more stacks.
+// A job waits only while the busy workers make progress: when none has
+// taken a queued job for the stall period while processors are free,
+// more workers start (see unstall), so handlers that block hold up the
+// calls behind them for a few stall periods.
 type workers struct {
-	jobs chan func()
+	jobs  chan func() // idle workers wait here
+	limit func() int  // busy workers past which jobs queue
+	stall time.Duration
+
+	mu    sync.Mutex
+	busy  int      // workers running a job
+	queue []func() // waiting jobs, oldest first, from head on
+	head  int
+	taken uint64 // jobs ever taken from the queue: progress
+	// The stall guard runs while jobs are queued; seen is taken when it
+	// was last armed.
+	guard   *time.Timer
+	guarded bool
+	seen    uint64
+	sched   [1]metrics.Sample // read by the guard
 }
 
 // pool is the process's workers.
-var pool = workers{jobs: make(chan func())}
+var pool = newWorkers(func() int { return 2 * runtime.GOMAXPROCS(0) }, workerStall)
 
-// run runs job on an idle worker, or on a new one if none is idle.
+// newWorkers returns a pool that queues jobs past limit() busy workers and
+// gives them goroutines after stall without progress.
+func newWorkers(limit func() int, stall time.Duration) *workers {
+	return &workers{jobs: make(chan func()), limit: limit, stall: stall}
+}
+
+// run runs job on an idle worker, on a new one while few are busy, or
+// else once a busy one is free (see workers).
 func (w *workers) run(job func()) {
+	w.mu.Lock()
+	if w.head == len(w.queue) {
+		if w.handOver(job) {
+			w.mu.Unlock()
+			return
+		}
+		if w.busy < w.limit() {
+			w.busy++
+			w.mu.Unlock()
+			go w.loop(job)
+			return
+		}
+	}
+	w.enqueue(job)
+	w.mu.Unlock()
+}
+
+// runNow runs job on an idle worker or a new one, never queued: for jobs
+// that must not wait behind calls (a notification, which may cancel one)
+// or that only wait themselves (a batch's assembly).
+func (w *workers) runNow(job func()) {
+	w.mu.Lock()
+	if w.handOver(job) {
+		w.mu.Unlock()
+		return
+	}
+	w.busy++
+	w.mu.Unlock()
+	go w.loop(job)
+}
+
+// handOver gives job to an idle worker, if one is waiting; w.mu is held.
+func (w *workers) handOver(job func()) bool {
 	select {
 	case w.jobs <- job:
+		w.busy++
+		return true
 	default:
-		go w.loop(job)
+		return false
 	}
 }
 
+// enqueue queues job and arms the stall guard; w.mu is held.
+func (w *workers) enqueue(job func()) {
+	if w.head > 0 && len(w.queue) == cap(w.queue) {
+		// Reuse the room of the jobs taken rather than grow.
+		n := copy(w.queue, w.queue[w.head:])
+		clear(w.queue[n:])
+		w.queue, w.head = w.queue[:n], 0
+	}
+	w.queue = append(w.queue, job)
+	if w.guarded {
+		return
+	}
+	w.guarded, w.seen = true, w.taken
+	if w.guard == nil {
+		w.guard = time.AfterFunc(w.stall, w.unstall)
+		return
+	}
+	w.guard.Reset(w.stall)
+}
+
+// next takes the oldest queued job, or, with none queued, counts the
+// calling worker as idle and returns nil.
+func (w *workers) next() func() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.head == len(w.queue) {
+		w.busy--
+		return nil
+	}
+	job := w.queue[w.head]
+	w.queue[w.head] = nil
+	w.head++
+	if w.head == len(w.queue) {
+		w.queue, w.head = w.queue[:0], 0
+	}
+	w.taken++
+	return job
+}
+
+// unstall is the stall guard: it waits for another period while the busy
+// workers take queued jobs. Once a whole period passed without one taken
+// and with no goroutine of the process waiting for a processor (so the
+// busy workers are blocked, not computing or waiting their turn, which
+// more goroutines would not help), it starts as many new workers as are
+// busy (at least one, at most one per queued job) and waits again:
+// handlers that block get the workers they need within a few periods.
+func (w *workers) unstall() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.head == len(w.queue) {
+		w.guarded = false
+		return
+	}
+	if w.taken == w.seen && !w.processorsBusy() {
+		for n := min(max(w.busy, 1), len(w.queue)-w.head); n > 0; n-- {
+			job := w.queue[w.head]
+			w.queue[w.head] = nil
+			w.head++
+			w.taken++
+			w.busy++
+			go w.loop(job)
+		}
+		if w.head == len(w.queue) {
+			w.queue, w.head = w.queue[:0], 0
+			w.guarded = false
+			return
+		}
+	}
+	w.seen = w.taken
+	w.guard.Reset(w.stall)
+}
+
+// processorsBusy reports whether goroutines of the process are waiting
+// for a processor; w.mu is held.
+func (w *workers) processorsBusy() bool {
+	w.sched[0].Name = runnableMetric
+	metrics.Read(w.sched[:])
+	return w.sched[0].Value.Kind() == metrics.KindUint64 && w.sched[0].Value.Uint64() > 0
+}
+
+// runnableMetric counts the goroutines ready to run but not running.
+const runnableMetric = "/sched/goroutines/runnable:goroutines"
+
 func (w *workers) loop(job func()) {
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
+	var idle *time.Timer
 	for {
 		job()
-		idle.Reset(workerIdle)
+		if job = w.next(); job != nil {
+			continue
+		}
+		if idle == nil {
+			idle = time.NewTimer(workerIdle)
+		} else {
+			idle.Reset(workerIdle)
+		}
 		var ok bool
 		if job, ok = w.awaitJob(idle); !ok {
 			return

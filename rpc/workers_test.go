@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,4 +91,110 @@ func TestConnectionsShareTheirWorkers(t *testing.T) {
 		"the worker that ran the call did not go back to waiting")
 	got := call(b)
 	assert.True(t, waiting[got], "another connection's call ran on goroutine %d, none of the waiting workers %v", got, waiting)
+}
+
+// await waits for ch to yield a value, or fails the test after 10 s.
+func await[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("gave up waiting: %s", what)
+		var zero T
+		return zero
+	}
+}
+
+// Past the limit of busy workers a job waits for one of them rather than
+// starting a goroutine of its own: a client keeping many calls in flight
+// holds a few stacks, not one per call.
+func TestJobsPastTheBusyLimitRunOnTheBusyWorkers(t *testing.T) {
+	w := rpc.NewWorkers(2, time.Hour)
+	release := make(chan struct{})
+	busy := make(chan int, 2)
+	for range 2 {
+		w.Run(func() { busy <- goroutineID(); <-release })
+	}
+	workers := map[int]bool{await(t, busy, "the first job"): true, await(t, busy, "the second job"): true}
+
+	ran := make(chan int, 6)
+	for range 6 {
+		w.Run(func() { ran <- goroutineID() })
+	}
+	assert.Equal(t, 6, w.Queued(), "jobs past the limit started at once")
+	close(release)
+	for i := range 6 {
+		id := await(t, ran, "a queued job")
+		assert.True(t, workers[id], "queued job %d ran on goroutine %d, not on one of the busy workers %v", i, id, workers)
+	}
+	assert.Zero(t, w.Queued())
+}
+
+// Queued jobs run oldest first, also while jobs are queued as others are
+// taken (the queue reuses the room of the jobs taken).
+func TestQueuedJobsRunOldestFirst(t *testing.T) {
+	w := rpc.NewWorkers(1, time.Hour)
+	release := make(chan struct{})
+	w.Run(func() { <-release })
+	var order []int
+	done := make(chan struct{})
+	var job func(n int) func()
+	job = func(n int) func() {
+		return func() {
+			order = append(order, n) // one worker: no job runs beside another
+			switch {
+			case n+10 <= 100:
+				w.Run(job(n + 10))
+			case n == 100:
+				close(done)
+			}
+		}
+	}
+	for n := 1; n <= 10; n++ {
+		w.Run(job(n))
+	}
+	close(release)
+	await(t, done, "the last job")
+	want := make([]int, 100)
+	for i := range want {
+		want[i] = i + 1
+	}
+	assert.Equal(t, want, order)
+}
+
+// Jobs whose handlers wait for each other all run: when the busy workers
+// take no queued job for the stall period, more workers start, so calls
+// that block (on the peer, on each other) are never stuck behind the limit.
+func TestQueuedJobsStartWhenTheBusyWorkersBlock(t *testing.T) {
+	w := rpc.NewWorkers(1, time.Millisecond)
+	const n = 8
+	var all sync.WaitGroup
+	all.Add(n)
+	done := make(chan struct{}, n)
+	for range n {
+		w.Run(func() {
+			all.Done()
+			all.Wait() // returns once every job has started
+			done <- struct{}{}
+		})
+	}
+	for range n {
+		await(t, done, "jobs that wait for each other")
+	}
+}
+
+// A job run now never waits behind the queue: a notification (a
+// cancellation, say) reaches a server whose workers are all busy.
+func TestJobsRunNowSkipTheQueue(t *testing.T) {
+	w := rpc.NewWorkers(1, time.Hour)
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{})
+	w.Run(func() { close(started); <-release })
+	await(t, started, "the busy job")
+	w.Run(func() {})
+	ran := make(chan struct{})
+	w.RunNow(func() { close(ran) })
+	await(t, ran, "the job run now, while the only worker is busy")
 }
