@@ -81,3 +81,58 @@ func BenchmarkToolsCallEcho2025(b *testing.B) {
 		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`
 	})
 }
+
+// benchPipelined measures tools/call with a client that keeps 64 calls in
+// flight over an in-memory pipe, as the load driver's pipelined mode
+// does over stdio: the calls run on the process's workers, not in the
+// read loop.
+func benchPipelined(b *testing.B, handshake bool, call func(i int) string) {
+	const depth = 64
+	srv, cli := rpc.NewPipe()
+	ctx := context.Background()
+	go benchServer().Serve(ctx, srv)
+	if handshake {
+		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
+		if _, err := cli.Read(ctx); err != nil {
+			b.Fatal(err)
+		}
+		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	inFlight := make(chan struct{}, depth)
+	read := make(chan error, 1)
+	go func() {
+		for range b.N {
+			if _, err := cli.Read(ctx); err != nil {
+				read <- err
+				return
+			}
+			<-inFlight
+		}
+		read <- nil
+	}()
+	for i := range b.N {
+		inFlight <- struct{}{}
+		if err := cli.Write(ctx, []byte(call(i+1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := <-read; err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	cli.Close()
+}
+
+func BenchmarkToolsCallAddPipelined2025(b *testing.B) {
+	benchPipelined(b, true, func(i int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`
+	})
+}
+
+func BenchmarkToolsCallAddPipelined2026(b *testing.B) {
+	benchPipelined(b, false, func(i int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + statelessMeta + `}}`
+	})
+}
