@@ -153,9 +153,10 @@ func (w *workers) next() func() {
 // workers take queued jobs. Once a whole period passed without one taken
 // and with no goroutine of the process waiting for a processor (so the
 // busy workers are blocked, not computing or waiting their turn, which
-// more goroutines would not help), it starts as many new workers as are
-// busy (at least one, at most one per queued job) and waits again:
-// handlers that block get the workers they need within a few periods.
+// more goroutines would not help), it hands as many queued jobs as there
+// are busy workers (at least one) to idle workers or new ones, and waits
+// again: handlers that block get the workers they need within a few
+// periods.
 func (w *workers) unstall() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -169,8 +170,10 @@ func (w *workers) unstall() {
 			w.queue[w.head] = nil
 			w.head++
 			w.taken++
-			w.busy++
-			go w.loop(job)
+			if !w.handOver(job) {
+				w.busy++
+				go w.loop(job)
+			}
 		}
 		if w.head == len(w.queue) {
 			w.queue, w.head = w.queue[:0], 0
