@@ -100,7 +100,10 @@ func WithMaxDepth(n int) Option { return func(o *options) { o.maxDepth = positiv
 // place is free before its call's reply is written. Notifications do not
 // wait for a place, so that a cancellation reaches a connection whose
 // places are all taken; up to in-flight plus queued of them run at once,
-// and past that they are dropped with a log.
+// and past that they are dropped with a log. Within the bound, handlers
+// that compute run a few per processor at a time and the other calls wait
+// their turn; handlers that block (on the peer, on I/O) hold up the calls
+// behind them for a few milliseconds at most.
 func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = positive(n) } }
 
 // WithMaxQueued bounds the calls waiting for a handler slot (default 1000);
