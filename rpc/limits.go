@@ -102,8 +102,8 @@ func WithMaxDepth(n int) Option { return func(o *options) { o.maxDepth = positiv
 // places are all taken; up to in-flight plus queued of them run at once,
 // and past that they are dropped with a log. Within the bound, handlers
 // that compute run a few per processor at a time and the other calls wait
-// their turn; handlers that block (on the peer, on I/O) hold up the calls
-// behind them for a few milliseconds at most.
+// their turn; when handlers block (on the peer, on I/O), more workers
+// start for the waiting calls within milliseconds.
 func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = positive(n) } }
 
 // WithMaxQueued bounds the calls waiting for a handler slot (default 1000);
