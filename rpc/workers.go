@@ -12,9 +12,9 @@ import (
 // short enough that an idle server soon holds no worker.
 const workerIdle = time.Second
 
-// workerStall is how long queued jobs wait while no busy worker finishes
-// one before each is given a goroutine of its own: the busy workers are
-// then waiting (for the peer, for each other), not computing.
+// workerStall is how long queued jobs wait while no busy worker takes one
+// before more workers start for them (see workers.unstall): the busy
+// workers are then waiting (for the peer, for each other), not computing.
 const workerStall = time.Millisecond
 
 // workers runs jobs on reused goroutines. A fresh goroutine starts with a
