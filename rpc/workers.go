@@ -17,6 +17,13 @@ const workerIdle = time.Second
 // workers are then waiting (for the peer, for each other), not computing.
 const workerStall = time.Millisecond
 
+// stallSlices is how many stall periods queued jobs wait behind busy
+// workers that compute (the processors all taken) before more workers
+// start anyway, so that the scheduler shares the processors between them
+// and the calls behind, as it would if each had a goroutine: about the
+// scheduler's own time slice.
+const stallSlices = 10
+
 // workers runs jobs on reused goroutines. A fresh goroutine starts with a
 // small stack that schema validation grows by copying on every call; a
 // worker keeps its grown stack for the next job. Workers are made on demand
@@ -53,6 +60,7 @@ type workers struct {
 	guard   *time.Timer
 	guarded bool
 	seen    uint64
+	stalled int               // periods in a row without a job taken
 	sched   [1]metrics.Sample // read by the guard
 }
 
@@ -122,7 +130,7 @@ func (w *workers) enqueue(job func()) {
 	if w.guarded {
 		return
 	}
-	w.guarded, w.seen = true, w.taken
+	w.guarded, w.seen, w.stalled = true, w.taken, 0
 	if w.guard == nil {
 		w.guard = time.AfterFunc(w.stall, w.unstall)
 		return
@@ -153,10 +161,12 @@ func (w *workers) next() func() {
 // workers take queued jobs. Once a whole period passed without one taken
 // and with no goroutine of the process waiting for a processor (so the
 // busy workers are blocked, not computing or waiting their turn, which
-// more goroutines would not help), it hands as many queued jobs as there
-// are busy workers (at least one) to idle workers or new ones, and waits
-// again: handlers that block get the workers they need within a few
-// periods.
+// more goroutines would not help), or once stallSlices periods passed
+// without one taken whatever the processors do (long computations must
+// not hold up short calls for longer than a time slice), it hands as many
+// queued jobs as there are busy workers (at least one) to idle workers or
+// new ones, and waits again: handlers that block get the workers they
+// need within a few periods.
 func (w *workers) unstall() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -164,7 +174,12 @@ func (w *workers) unstall() {
 		w.guarded = false
 		return
 	}
-	if w.taken == w.seen && !w.processorsBusy() {
+	w.stalled++
+	if w.taken != w.seen {
+		w.stalled = 0
+	}
+	if w.stalled > 0 && (w.stalled >= stallSlices || !w.processorsBusy()) {
+		w.stalled = 0
 		for n := min(max(w.busy, 1), len(w.queue)-w.head); n > 0; n-- {
 			job := w.queue[w.head]
 			w.queue[w.head] = nil

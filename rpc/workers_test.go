@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -197,4 +198,24 @@ func TestJobsRunNowSkipTheQueue(t *testing.T) {
 	ran := make(chan struct{})
 	w.RunNow(func() { close(ran) })
 	await(t, ran, "the job run now, while the only worker is busy")
+}
+
+// Queued jobs do not wait for long behind busy workers that compute: once
+// the processors have been taken for about a time slice without a queued
+// job taken, more workers start and the scheduler shares the processors,
+// as it would if every call had a goroutine of its own.
+func TestQueuedJobsStartBehindLongComputations(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // the computing job takes the only processor
+	w := rpc.NewWorkers(1, time.Millisecond)
+	var ran atomic.Bool
+	giveUp := time.Now().Add(10 * time.Second)
+	sawIt := make(chan bool, 1)
+	w.Run(func() {
+		for !ran.Load() && time.Now().Before(giveUp) {
+			// Computes until the queued job has run.
+		}
+		sawIt <- ran.Load()
+	})
+	w.Run(func() { ran.Store(true) })
+	assert.True(t, await(t, sawIt, "the computing job"), "the queued job did not run while the only busy worker computed")
 }
