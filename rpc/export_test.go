@@ -16,9 +16,20 @@ var IdleWorkerFrame = runtime.FuncForPC(reflect.ValueOf((*workers).awaitJob).Poi
 // Workers is a pool of workers of its own, for tests of the process's.
 type Workers = workers
 
-// NewWorkers exposes newWorkers, with a fixed limit.
+// NewWorkers exposes newWorkers, with a fixed limit, for a machine whose
+// processors are always taken: jobs past the limit queue.
 func NewWorkers(limit int, stall time.Duration) *Workers {
-	return newWorkers(func() int { return limit }, stall)
+	w := newWorkers(func() int { return limit }, stall)
+	w.processorsBusy = func() bool { return true }
+	return w
+}
+
+// NewWorkersFreeProcessors is NewWorkers on a machine whose processors are
+// free whenever a job arrives: the busy workers are blocked, not computing.
+func NewWorkersFreeProcessors(limit int, stall time.Duration) *Workers {
+	w := newWorkers(func() int { return limit }, stall)
+	w.processorsBusy = func() bool { return false }
+	return w
 }
 
 // Run exposes run.

@@ -41,14 +41,21 @@ const stallSlices = 10
 // more handlers computing than there are processors finish no sooner, and
 // each goroutine holds a stack of its own (tens of KB once a call has run
 // on it), so a client keeping 64 calls in flight held 64 or more stacks.
-// A job waits only while the busy workers make progress: when none has
-// taken a queued job for the stall period while processors are free,
-// more workers start (see unstall), so handlers that block hold up the
-// calls behind them for a few stall periods.
+// A job queues only while the processors are taken: when no goroutine of
+// the process is waiting for one as it arrives, the busy workers are
+// blocked (on the peer, on a slow service), not computing, and the job
+// starts at once on a goroutine of its own, as every job did before. A
+// queued job waits only while the busy workers make progress: when none
+// has taken a queued job for the stall period while processors are free,
+// more workers start (see unstall), so handlers that block after the job
+// queued hold it up for a few stall periods.
 type workers struct {
 	jobs  chan func() // idle workers wait here
-	limit func() int  // busy workers past which jobs queue
+	limit func() int  // busy workers past which jobs may queue
 	stall time.Duration
+	// processorsBusy reports whether goroutines of the process wait for a
+	// processor (w.processorsTaken, but for tests); w.mu is held.
+	processorsBusy func() bool
 
 	mu    sync.Mutex
 	busy  int      // workers running a job
@@ -70,11 +77,14 @@ var pool = newWorkers(func() int { return 2 * runtime.GOMAXPROCS(0) }, workerSta
 // newWorkers returns a pool that queues jobs past limit() busy workers and
 // gives them goroutines after stall without progress.
 func newWorkers(limit func() int, stall time.Duration) *workers {
-	return &workers{jobs: make(chan func()), limit: limit, stall: stall}
+	w := &workers{jobs: make(chan func()), limit: limit, stall: stall}
+	w.processorsBusy = w.processorsTaken
+	return w
 }
 
-// run runs job on an idle worker, on a new one while few are busy, or
-// else once a busy one is free (see workers).
+// run runs job on an idle worker, on a new one while few are busy or the
+// busy ones are not computing, or else once a busy one is free (see
+// workers).
 func (w *workers) run(job func()) {
 	w.mu.Lock()
 	if w.head == len(w.queue) {
@@ -82,7 +92,7 @@ func (w *workers) run(job func()) {
 			w.mu.Unlock()
 			return
 		}
-		if w.busy < w.limit() {
+		if w.busy < w.limit() || !w.processorsBusy() {
 			w.busy++
 			w.mu.Unlock()
 			go w.loop(job)
@@ -200,9 +210,9 @@ func (w *workers) unstall() {
 	w.guard.Reset(w.stall)
 }
 
-// processorsBusy reports whether goroutines of the process are waiting
+// processorsTaken reports whether goroutines of the process are waiting
 // for a processor; w.mu is held.
-func (w *workers) processorsBusy() bool {
+func (w *workers) processorsTaken() bool {
 	w.sched[0].Name = runnableMetric
 	metrics.Read(w.sched[:])
 	return w.sched[0].Value.Kind() == metrics.KindUint64 && w.sched[0].Value.Uint64() > 0

@@ -132,6 +132,23 @@ func TestJobsPastTheBusyLimitRunOnTheBusyWorkers(t *testing.T) {
 	assert.Zero(t, w.Queued())
 }
 
+// Past the limit, a job starts at once when no goroutine of the process
+// waits for a processor as it arrives: the busy workers are then blocked
+// (on the peer, on a slow service), and a call behind them would wait for
+// nothing but a stall period.
+func TestJobsPastTheBusyLimitStartAtOnceWhileTheProcessorsAreFree(t *testing.T) {
+	w := rpc.NewWorkersFreeProcessors(1, time.Hour)
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{})
+	w.Run(func() { close(started); <-release })
+	await(t, started, "the busy job")
+	ran := make(chan struct{})
+	w.Run(func() { close(ran) })
+	assert.Zero(t, w.Queued(), "a job queued behind a blocked worker while the processors were free")
+	await(t, ran, "the job past the limit")
+}
+
 // Queued jobs run oldest first, also while jobs are queued as others are
 // taken (the queue reuses the room of the jobs taken).
 func TestQueuedJobsRunOldestFirst(t *testing.T) {
