@@ -13,11 +13,6 @@
 // Object, Member, Array) read text that has already been checked.
 package jsonscan
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
-
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -103,18 +98,11 @@ func digitsEnd(data []byte, i int) int {
 }
 
 // stringEnd returns the index past the closing quote of the string at i.
-// Runs of plain ASCII are skipped eight bytes at a time, as in
-// strictString; the bytes special flags are then looked at one by one.
+// Runs of plain ASCII are skipped (PlainEnd), as in strictString; the
+// bytes that end them are then looked at one by one.
 func stringEnd(data []byte, i int) int {
 	for i++; i < len(data); i++ {
-		for i+8 <= len(data) {
-			if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i >= len(data) {
+		if i = PlainEnd(data, i); i >= len(data) {
 			break
 		}
 		switch c := data[i]; {

@@ -142,3 +142,15 @@ func TestSteppingAPlainObjectDoesNotAllocate(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 }
+
+func TestPlainEndStopsAtTheFirstByteEndingAPlainRun(t *testing.T) {
+	for n := range 20 {
+		plain := strings.Repeat("a", n)
+		for _, stop := range []string{`"`, `\`, "\x01", "\x1f", "é", "\xff"} {
+			in := plain + stop + plain
+			assert.Equal(t, n, jsonscan.PlainEnd([]byte(in), 0), "%q", in)
+			assert.Equal(t, n+1, jsonscan.PlainEnd([]byte("x"+in), 1), "from 1: %q", in)
+		}
+		assert.Equal(t, n, jsonscan.PlainEnd([]byte(plain), 0), "no byte ends %q", plain)
+	}
+}
