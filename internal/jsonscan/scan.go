@@ -13,6 +13,8 @@
 // Object, Member, Array) read text that has already been checked.
 package jsonscan
 
+import "bytes"
+
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -239,8 +241,13 @@ func Member(data []byte, name string) ([]byte, bool) {
 // NameIs reports whether a raw member name (as Object.Next returns it)
 // decodes to name.
 func NameIs(raw []byte, name string) bool {
-	if !hasEscape(raw) {
-		return string(raw) == name
+	if len(raw) == len(name) {
+		return string(raw) == name && !hasEscape(raw)
+	}
+	// An escape is longer than what it stands for: only a longer name
+	// with escapes can decode to name.
+	if len(raw) < len(name) || !hasEscape(raw) {
+		return false
 	}
 	s, ok := unescape(raw)
 	return ok && s == name
@@ -272,14 +279,7 @@ func StringIs(value []byte, s string) bool {
 	return NameIs(value[1:len(value)-1], s)
 }
 
-func hasEscape(raw []byte) bool {
-	for _, c := range raw {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
-}
+func hasEscape(raw []byte) bool { return bytes.IndexByte(raw, '\\') >= 0 }
 
 // unescape decodes string content that has escapes, the rare path: it
 // checks the content with StringEnd and decodes it with AppendUnescaped.

@@ -154,3 +154,24 @@ func TestPlainEndStopsAtTheFirstByteEndingAPlainRun(t *testing.T) {
 		assert.Equal(t, n, jsonscan.PlainEnd([]byte(plain), 0), "no byte ends %q", plain)
 	}
 }
+
+func TestNameIsComparesTheDecodedName(t *testing.T) {
+	for _, tc := range []struct {
+		raw, name string
+		want      bool
+	}{
+		{`ab`, "ab", true},
+		{`ab`, "abc", false},
+		{`abc`, "ab", false},
+		{`ab`, "ba", false},
+		{`\u0061b`, "ab", true},
+		{`\u0061b`, "ac", false},
+		{`caf\u00e9`, "café", true},
+		{`a\\`, `a\`, true},
+		{`a\"`, `a\"`, false},
+		{`x\q`, `x\q`, false},
+		{`x\qy`, `x\q`, false},
+	} {
+		assert.Equal(t, tc.want, jsonscan.NameIs([]byte(tc.raw), tc.name), "%s as %q", tc.raw, tc.name)
+	}
+}
