@@ -54,22 +54,18 @@ func strictString(data []byte, i int, f *Fault) (end int, escaped bool) {
 	return f.set(len(data), "unexpected end of input in a string"), false
 }
 
-// PlainEnd returns the index of the first byte at or after i that ends a
-// run of plain ASCII inside a JSON string: a quote, a backslash, a control
-// character or a non-ASCII byte; len(data) when none does. It looks at
-// eight bytes at a time, which is what makes the string scanners fast.
+// PlainEnd skips plain ASCII inside a JSON string from data[i], eight
+// bytes at a time, which is what makes the string scanners fast. It
+// returns the index of the first byte that ends the run (a quote, a
+// backslash, a control character or a non-ASCII byte) or, when fewer than
+// eight bytes are left before it, the index where they start: the caller
+// reads those one by one. It is small enough to be inlined.
 func PlainEnd(data []byte, i int) int {
 	for i+8 <= len(data) {
 		if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
-	}
-	for i < len(data) {
-		if c := data[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			return i
-		}
-		i++
 	}
 	return i
 }
