@@ -52,6 +52,10 @@ func decodeFunc(t typeRef, typed bool) jen.Code {
 	switch t.kind {
 	case refRaw:
 		return jen.Qual(rpcPath, "DecodeRaw")
+	case refQual:
+		if seeAlias(t).kind == refRaw { // json.RawMessage, named in the config
+			return jen.Qual(rpcPath, "DecodeRaw")
+		}
 	case refBasic:
 		helper = basicDecoder(t.basic)
 	case refMap:

@@ -23,6 +23,7 @@ func TestMemberDecodeChoosesAHelperByTheFieldType(t *testing.T) {
 	named := func(nt *namedType) typeRef { return typeRef{kind: refNamed, named: nt} }
 	ptr := func(t typeRef) typeRef { t.ptr = true; return t }
 	slice := func(t typeRef) typeRef { return typeRef{kind: refSlice, elem: &t} }
+	configRaw := qualRef(goType{path: jsonPath, name: "RawMessage"})
 
 	tests := []struct {
 		name string
@@ -34,6 +35,8 @@ func TestMemberDecodeChoosesAHelperByTheFieldType(t *testing.T) {
 		{"integer", basic("int64"), "rpc.DecodeInt(value, &v.F)"},
 		{"number", basic("float64"), "rpc.DecodeFloat(value, &v.F)"},
 		{"raw JSON", typeRef{kind: refRaw}, "rpc.DecodeRaw(value, &v.F)"},
+		{"raw JSON named in the config", configRaw, "rpc.DecodeRaw(value, &v.F)"},
+		{"slice of raw JSON named in the config", slice(configRaw), "rpc.DecodeSlice(value, &v.F, rpc.DecodeRaw)"},
 		{"enum", named(enum), "rpc.DecodeString(value, &v.F)"},
 		{"type defined on string", named(cursor), "rpc.DecodeString(value, &v.F)"},
 		{"type defined on int64", named(count), "rpc.DecodeInt(value, &v.F)"},

@@ -72,8 +72,14 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 // handleStateless serves a stateless request that arrived on the session's
 // connection; sc is as for admitStateless. notifications/cancelled from
 // the client cancels it (and ends a listen); it is then left unanswered.
+// The context the session tracks it by is the one it is served in
+// (sc.rc), as for a request of the session.
 func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request, sc *statelessCall) (any, error) {
-	rc := &requestContext{id: req.ID}
+	if sc == nil {
+		sc = newStatelessCall(req)
+	}
+	rc := &sc.rc
+	rc.id = req.ID
 	rc.Context, rc.cancel = context.WithCancel(ctx)
 	ss.track(rc)
 	res, err := ss.server.serveStatelessUnbounded(rc.Context, req, connSink{ss.conn}, sc) // Handle bounds the error

@@ -121,10 +121,10 @@ func isProtocolMethod(name string) bool {
 // validates the params and runs the handler. The result goes back as the
 // handler made it.
 func (s *Server) serveStatelessCustom(ctx context.Context, req *rpc.Request, sink statelessSink, sc *statelessCall) (any, error) {
-	c, err := s.admitStateless(req, sc)
+	sc, err := s.admitStateless(req, sc)
 	if err != nil {
 		return nil, err
 	}
-	c.sink = sink
-	return s.router.Handle(newRequestContext(ctx, nil, c, req), req)
+	sc.sink = sink
+	return s.router.Handle(sc.context(ctx, req), req)
 }

@@ -71,11 +71,6 @@ func (*detached) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (*detached) Done() <-chan struct{}       { return nil }
 func (*detached) Err() error                  { return nil }
 
-// newRequestContext returns the context of req, served within parent.
-func newRequestContext(parent context.Context, ss *ServerSession, c *callState, req *rpc.Request) *requestContext {
-	return &requestContext{Context: parent, ss: ss, call: c, id: req.ID, req: req, progress: progressState{params: req.Params}}
-}
-
 // requestContextKey finds the requestContext itself.
 type requestContextKey struct{}
 

@@ -118,9 +118,10 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 		WithData(map[string]any{"supported": s.servedVersions(), "requested": requested})
 }
 
-// statelessCall is a stateless request's state and its params as the
-// protocol reads them, in one allocation.
+// statelessCall is a stateless request's context, its state and its params
+// as the protocol reads them, in one allocation.
 type statelessCall struct {
+	rc requestContext
 	callState
 	params statelessParams
 }
@@ -136,12 +137,33 @@ func scanStatelessCall(req *rpc.Request) *statelessCall {
 	return &statelessCall{params: p}
 }
 
+// newStatelessCall returns the state of req, its params scanned.
+func newStatelessCall(req *rpc.Request) *statelessCall {
+	sc := new(statelessCall)
+	scanStatelessParams(req.Params, &sc.params)
+	return sc
+}
+
+// context returns the context req is served in: sc.rc, within parent
+// unless the session that tracks the request gave it its own already
+// (handleStateless).
+func (sc *statelessCall) context(parent context.Context, req *rpc.Request) *requestContext {
+	rc := &sc.rc
+	if rc.Context == nil {
+		rc.Context = parent
+	}
+	rc.call, rc.id, rc.req = &sc.callState, req.ID, req
+	rc.progress.params = req.Params
+	return rc
+}
+
 // admitStateless reads and checks a stateless request's _meta: the protocol
 // version and the client capabilities are required (-32602), the version
 // must be served (-32022) and a log level must be a level (-32602). sc
-// holds the request's params already scanned (scanStatelessRequest), or is
-// nil, and the params are scanned now; it becomes the call's state.
-func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*callState, error) {
+// holds the request's params already scanned (scanStatelessRequest,
+// newStatelessCall), or is nil, and the params are scanned now; it is
+// returned, holding the call's state.
+func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*statelessCall, error) {
 	bad := func(reason string) error {
 		return &metaError{rpc.InvalidParams(reason)}
 	}
@@ -149,8 +171,7 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*callState
 		return nil, bad("params with _meta are required")
 	}
 	if sc == nil {
-		sc = new(statelessCall)
-		scanStatelessParams(req.Params, &sc.params)
+		sc = newStatelessCall(req)
 	}
 	p := &sc.params
 	if p.meta == nil || string(p.meta) == "null" {
@@ -189,7 +210,7 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*callState
 		}
 		c.logLevel = severity(l)
 	}
-	return c, nil
+	return sc, nil
 }
 
 // statelessVersion decodes the version a request names: one of
@@ -258,16 +279,16 @@ func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, 
 		// -32601 whatever its _meta says.
 		return nil, rpc.MethodNotFound(req.Method)
 	}
-	c, err := s.admitStateless(req, sc)
+	sc, err := s.admitStateless(req, sc)
 	if err != nil {
 		return nil, err
 	}
 	if need := capabilityOf(facts); need != 0 && !s.offer(Version20260728).has(need) {
 		return nil, rpc.MethodNotFound(req.Method)
 	}
-	c.sink = sink
-	c.principal = PrincipalFromContext(ctx)
-	return s.statelessRouter().Handle(newRequestContext(ctx, nil, c, req), req)
+	sc.sink = sink
+	sc.principal = PrincipalFromContext(ctx)
+	return s.statelessRouter().Handle(sc.context(ctx, req), req)
 }
 
 // statelessRouter returns the router of the stateless methods, built on

@@ -13,10 +13,7 @@
 // Object, Member, Array) read text that has already been checked.
 package jsonscan
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "bytes"
 
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -103,18 +100,11 @@ func digitsEnd(data []byte, i int) int {
 }
 
 // stringEnd returns the index past the closing quote of the string at i.
-// Runs of plain ASCII are skipped eight bytes at a time, as in
-// strictString; the bytes special flags are then looked at one by one.
+// Runs of plain ASCII are skipped (PlainEnd), as in strictString; the
+// bytes that end them are then looked at one by one.
 func stringEnd(data []byte, i int) int {
 	for i++; i < len(data); i++ {
-		for i+8 <= len(data) {
-			if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i >= len(data) {
+		if i = PlainEnd(data, i); i >= len(data) {
 			break
 		}
 		switch c := data[i]; {
@@ -251,8 +241,13 @@ func Member(data []byte, name string) ([]byte, bool) {
 // NameIs reports whether a raw member name (as Object.Next returns it)
 // decodes to name.
 func NameIs(raw []byte, name string) bool {
-	if !hasEscape(raw) {
-		return string(raw) == name
+	if len(raw) == len(name) {
+		return string(raw) == name && !hasEscape(raw)
+	}
+	// An escape is longer than what it stands for: only a longer name
+	// with escapes can decode to name.
+	if len(raw) < len(name) || !hasEscape(raw) {
+		return false
 	}
 	s, ok := unescape(raw)
 	return ok && s == name
@@ -284,14 +279,7 @@ func StringIs(value []byte, s string) bool {
 	return NameIs(value[1:len(value)-1], s)
 }
 
-func hasEscape(raw []byte) bool {
-	for _, c := range raw {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
-}
+func hasEscape(raw []byte) bool { return bytes.IndexByte(raw, '\\') >= 0 }
 
 // unescape decodes string content that has escapes, the rare path: it
 // checks the content with StringEnd and decodes it with AppendUnescaped.

@@ -142,3 +142,42 @@ func TestSteppingAPlainObjectDoesNotAllocate(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 }
+
+func TestPlainEndStopsAtTheFirstByteEndingAPlainRun(t *testing.T) {
+	for n := range 20 {
+		plain := strings.Repeat("a", n)
+		for _, stop := range []string{`"`, `\`, "\x01", "\x1f", "é", "\xff"} {
+			for _, in := range []string{plain + stop + plain, plain + stop + plain + "12345678"} {
+				end := jsonscan.PlainEnd([]byte(in), 0)
+				assert.LessOrEqual(t, end, n, "%q: past the byte ending the run", in)
+				if n+8 <= len(in) {
+					assert.Equal(t, n, end, "%q: eight bytes from the stop on, it is found", in)
+				}
+				assert.Equal(t, end+1, jsonscan.PlainEnd([]byte("x"+in), 1), "from 1: %q", in)
+			}
+		}
+		end := jsonscan.PlainEnd([]byte(plain), 0)
+		assert.True(t, end <= n && n-end < 8, "%q: stops within the last eight bytes, at %d", plain, end)
+	}
+}
+
+func TestNameIsComparesTheDecodedName(t *testing.T) {
+	for _, tc := range []struct {
+		raw, name string
+		want      bool
+	}{
+		{`ab`, "ab", true},
+		{`ab`, "abc", false},
+		{`abc`, "ab", false},
+		{`ab`, "ba", false},
+		{`\u0061b`, "ab", true},
+		{`\u0061b`, "ac", false},
+		{`caf\u00e9`, "café", true},
+		{`a\\`, `a\`, true},
+		{`a\"`, `a\"`, false},
+		{`x\q`, `x\q`, false},
+		{`x\qy`, `x\q`, false},
+	} {
+		assert.Equal(t, tc.want, jsonscan.NameIs([]byte(tc.raw), tc.name), "%s as %q", tc.raw, tc.name)
+	}
+}

@@ -27,14 +27,7 @@ func StringEnd(data []byte, i int) (end int, escaped bool) {
 func strictString(data []byte, i int, f *Fault) (end int, escaped bool) {
 	j := i + 1
 	for j < len(data) {
-		for j+8 <= len(data) {
-			if m := special(binary.LittleEndian.Uint64(data[j:])); m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			j += 8
-		}
-		if j >= len(data) {
+		if j = PlainEnd(data, j); j >= len(data) {
 			break
 		}
 		c := data[j]
@@ -59,6 +52,22 @@ func strictString(data []byte, i int, f *Fault) (end int, escaped bool) {
 		}
 	}
 	return f.set(len(data), "unexpected end of input in a string"), false
+}
+
+// PlainEnd skips plain ASCII inside a JSON string from data[i], eight
+// bytes at a time, which is what makes the string scanners fast. It
+// returns the index of the first byte that ends the run (a quote, a
+// backslash, a control character or a non-ASCII byte) or, when fewer than
+// eight bytes are left before it, the index where they start: the caller
+// reads those one by one. It is small enough to be inlined.
+func PlainEnd(data []byte, i int) int {
+	for i+8 <= len(data) {
+		if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	return i
 }
 
 // Masks for testing eight bytes at once.

@@ -125,6 +125,26 @@ func TestRawMatchesCompact(t *testing.T) {
 	}
 }
 
+func TestRawChecksAStringWhereverItsSpecialBytesFall(t *testing.T) {
+	for n := range 20 {
+		plain := strings.Repeat("a", n)
+		for _, body := range []string{
+			plain, plain + `\"` + plain, plain + `\\` + plain, plain + `\u00e9` + plain, plain + "é€" + plain,
+			plain + "\x01" + plain, plain + `\x` + plain, plain + `\u12` + plain, plain + `\`,
+		} {
+			in := `["` + body + `",1]`
+			want, wantErr := compact([]byte(in))
+			got, err := jsonwrite.Raw(nil, []byte(in))
+			if wantErr != nil {
+				assert.Error(t, err, "%q", in)
+				continue
+			}
+			require.NoError(t, err, "%q", in)
+			assert.Equal(t, string(want), string(got), "%q", in)
+		}
+	}
+}
+
 func TestRawCopiesCompactInputWithoutAllocating(t *testing.T) {
 	in := []byte(`{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3},"isError":false}`)
 	buf := make([]byte, 0, 256)

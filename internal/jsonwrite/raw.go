@@ -3,6 +3,8 @@ package jsonwrite
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // maxDepth is encoding/json's nesting limit: a value nested deeper is a
@@ -127,9 +129,13 @@ func (s *compactScan) literal(word string) bool {
 }
 
 // str checks the string that starts at pos (a quote) and moves past it.
+// Runs of plain ASCII are skipped eight bytes at a time.
 func (s *compactScan) str() bool {
 	i := s.pos + 1
 	for i < len(s.data) {
+		if i = jsonscan.PlainEnd(s.data, i); i >= len(s.data) {
+			return false
+		}
 		c := s.data[i]
 		switch {
 		case c == '"':

@@ -326,7 +326,7 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
+			return true, rpc.DecodeRaw(value, &v.Arguments)
 		case "task":
 			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		}
@@ -424,7 +424,7 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "content":
 			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
-			return true, rpc.DecodeJSON(value, &v.StructuredContent)
+			return true, rpc.DecodeRaw(value, &v.StructuredContent)
 		case "isError":
 			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		}
@@ -2049,7 +2049,7 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
-			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
+			return true, rpc.DecodeRaw(value, &v.RequestedSchema)
 		}
 		return false, nil
 	})

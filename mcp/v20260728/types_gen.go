@@ -445,7 +445,7 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
+			return true, rpc.DecodeRaw(value, &v.Arguments)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
@@ -2357,7 +2357,7 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
-			return true, rpc.DecodeJSON(value, &v.RequestedSchema)
+			return true, rpc.DecodeRaw(value, &v.RequestedSchema)
 		}
 		return false, nil
 	})
@@ -7510,10 +7510,10 @@ type RequestMetaObject struct {
 
 	// What the client can do for this request; {} declares nothing. The server
 	// never infers capabilities from earlier requests.
-	ClientCapabilities ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 
 	// Who the client is, for display and logs only.
-	ClientInfo *Implementation `json:"io.modelcontextprotocol/clientInfo,omitempty"`
+	ClientInfo json.RawMessage `json:"io.modelcontextprotocol/clientInfo,omitzero"`
 
 	// The least severe level of notifications/message the server may send on
 	// this request's stream; without it the server sends none.
@@ -7537,12 +7537,12 @@ func (v RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"io.modelcontextprotocol/protocolVersion":`...)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
 	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":`...)
-	if b, err = v.ClientCapabilities.AppendJSON(b); err != nil {
+	if b, err = rpc.AppendRawJSON(b, v.ClientCapabilities); err != nil {
 		return nil, err
 	}
 	if v.ClientInfo != nil {
 		b = append(b, `,"io.modelcontextprotocol/clientInfo":`...)
-		if b, err = v.ClientInfo.AppendJSON(b); err != nil {
+		if b, err = rpc.AppendRawJSON(b, v.ClientInfo); err != nil {
 			return nil, err
 		}
 	}
@@ -7578,9 +7578,9 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 		case "io.modelcontextprotocol/protocolVersion":
 			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "io.modelcontextprotocol/clientCapabilities":
-			return true, rpc.DecodeUnmarshaler(value, &v.ClientCapabilities)
+			return true, rpc.DecodeRaw(value, &v.ClientCapabilities)
 		case "io.modelcontextprotocol/clientInfo":
-			return true, rpc.DecodePointer(value, &v.ClientInfo, rpc.DecodeUnmarshaler[Implementation])
+			return true, rpc.DecodeRaw(value, &v.ClientInfo)
 		case "io.modelcontextprotocol/logLevel":
 			return true, rpc.DecodeString(value, &v.LogLevel)
 		case "progressToken":
@@ -9800,9 +9800,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 		case "icons":
 			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "inputSchema":
-			return true, rpc.DecodeJSON(value, &v.InputSchema)
+			return true, rpc.DecodeRaw(value, &v.InputSchema)
 		case "outputSchema":
-			return true, rpc.DecodeJSON(value, &v.OutputSchema)
+			return true, rpc.DecodeRaw(value, &v.OutputSchema)
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
