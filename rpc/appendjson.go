@@ -10,7 +10,8 @@ import (
 )
 
 // JSONAppender is a value that writes its own JSON encoding by appending to
-// a byte slice, as every type rpcgen generates does. The runtime asks such
+// a byte slice, as every type rpcgen generates does (a pointer to one, for
+// its structs and unions, whose AppendJSON has a pointer receiver). The runtime asks such
 // a value directly when it encodes a message: the JSON lands in the
 // message's buffer, with no intermediate slice and no second pass to check
 // and compact it.

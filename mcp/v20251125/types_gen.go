@@ -29,7 +29,7 @@ type Annotations struct {
 // AppendJSON appends the JSON encoding of Annotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Audience != nil {
@@ -114,7 +114,7 @@ type AudioContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -201,7 +201,7 @@ type BlobResourceContents struct {
 // AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -279,7 +279,7 @@ type CallToolRequestParams struct {
 // AppendJSON appends the JSON encoding of CallToolRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -366,7 +366,7 @@ type CallToolResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Content written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -453,7 +453,7 @@ type CancelTaskRequestParams struct {
 // AppendJSON appends the JSON encoding of CancelTaskRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -526,7 +526,7 @@ type CancelTaskResult struct {
 // AppendJSON appends the JSON encoding of CancelTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -625,7 +625,7 @@ type CancelledNotificationParams struct {
 // AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -710,7 +710,7 @@ type ClientCapabilities struct {
 // AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
@@ -802,7 +802,7 @@ type ClientCapabilitiesElicitation struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Form != nil {
@@ -865,7 +865,7 @@ type ClientCapabilitiesRoots struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesRoots to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
@@ -921,7 +921,7 @@ type ClientCapabilitiesSampling struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Context != nil {
@@ -990,7 +990,7 @@ type ClientCapabilitiesTasks struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesTasks to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.List != nil {
@@ -1061,7 +1061,7 @@ type ClientCapabilitiesTasksRequests struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesTasksRequests to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Sampling != nil {
@@ -1126,7 +1126,7 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 // ClientCapabilitiesTasksRequestsElicitation to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Create != nil {
@@ -1183,7 +1183,7 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 // ClientCapabilitiesTasksRequestsSampling to b and returns the extended slice:
 // the members of its fields in order, an absent optional one left out, then the
 // Extra members sorted by name.
-func (v ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.CreateMessage != nil {
@@ -1248,7 +1248,7 @@ type CompleteRequestParams struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1326,7 +1326,7 @@ type CompleteRequestParamsArgument struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsArgument to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -1381,7 +1381,7 @@ type CompleteRequestParamsContext struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsContext to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
@@ -1439,7 +1439,7 @@ type CompleteResult struct {
 // AppendJSON appends the JSON encoding of CompleteResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1508,7 +1508,7 @@ type CompleteResultCompletion struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Values written as empty rather than null (which
 // the schema does not allow), then the Extra members sorted by name.
-func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
@@ -1614,7 +1614,7 @@ type CreateMessageRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Messages written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
-func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1810,7 +1810,7 @@ type CreateMessageResult struct {
 // AppendJSON appends the JSON encoding of CreateMessageResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1911,7 +1911,7 @@ type CreateTaskResult struct {
 // AppendJSON appends the JSON encoding of CreateTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1996,7 +1996,7 @@ type ElicitRequestFormParams struct {
 // AppendJSON appends the JSON encoding of ElicitRequestFormParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2090,7 +2090,7 @@ type ElicitRequestURLParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Mode written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2180,7 +2180,7 @@ type ElicitResult struct {
 // AppendJSON appends the JSON encoding of ElicitResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2333,7 +2333,7 @@ type ElicitationCompleteNotificationParams struct {
 // AppendJSON appends the JSON encoding of ElicitationCompleteNotificationParams
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"elicitationId":`...)
@@ -2389,7 +2389,7 @@ type EmbeddedResource struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -2477,7 +2477,7 @@ type GetPromptRequestParams struct {
 // AppendJSON appends the JSON encoding of GetPromptRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2552,7 +2552,7 @@ type GetPromptResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Messages written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2630,7 +2630,7 @@ type GetTaskPayloadRequestParams struct {
 // AppendJSON appends the JSON encoding of GetTaskPayloadRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -2682,7 +2682,7 @@ type GetTaskPayloadResult struct {
 // AppendJSON appends the JSON encoding of GetTaskPayloadResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2737,7 +2737,7 @@ type GetTaskRequestParams struct {
 // AppendJSON appends the JSON encoding of GetTaskRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -2810,7 +2810,7 @@ type GetTaskResult struct {
 // AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2912,7 +2912,7 @@ type Icon struct {
 // AppendJSON appends the JSON encoding of Icon to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Icon) AppendJSON(b []byte) ([]byte, error) {
+func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"src":`...)
@@ -3024,7 +3024,7 @@ type ImageContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -3120,7 +3120,7 @@ type Implementation struct {
 // AppendJSON appends the JSON encoding of Implementation to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -3215,7 +3215,7 @@ type InitializeRequestParams struct {
 // AppendJSON appends the JSON encoding of InitializeRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3299,7 +3299,7 @@ type InitializeResult struct {
 // AppendJSON appends the JSON encoding of InitializeResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3381,7 +3381,7 @@ type ListPromptsResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, a nil Prompts written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
-func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3467,7 +3467,7 @@ type ListResourceTemplatesResult struct {
 // optional one left out, a nil ResourceTemplates written as empty rather than
 // null (which the schema does not allow), then the Extra members sorted by
 // name.
-func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3552,7 +3552,7 @@ type ListResourcesResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, a nil Resources written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
-func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3633,7 +3633,7 @@ type ListRootsResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Roots written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3710,7 +3710,7 @@ type ListTasksResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Tasks written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3795,7 +3795,7 @@ type ListToolsResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Tools written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3922,7 +3922,7 @@ type LoggingMessageNotificationParams struct {
 // AppendJSON appends the JSON encoding of LoggingMessageNotificationParams to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4006,7 +4006,7 @@ type ModelHint struct {
 // AppendJSON appends the JSON encoding of ModelHint to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != "" {
@@ -4069,7 +4069,7 @@ type ModelPreferences struct {
 // AppendJSON appends the JSON encoding of ModelPreferences to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Hints != nil {
@@ -4155,7 +4155,7 @@ type NotificationParams struct {
 // AppendJSON appends the JSON encoding of NotificationParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4213,7 +4213,7 @@ type PaginatedRequestParams struct {
 // AppendJSON appends the JSON encoding of PaginatedRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4287,7 +4287,7 @@ type ProgressNotificationParams struct {
 // AppendJSON appends the JSON encoding of ProgressNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4405,7 +4405,7 @@ type Prompt struct {
 // AppendJSON appends the JSON encoding of Prompt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -4515,7 +4515,7 @@ type PromptArgument struct {
 // AppendJSON appends the JSON encoding of PromptArgument to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -4585,7 +4585,7 @@ type PromptMessage struct {
 // AppendJSON appends the JSON encoding of PromptMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"role":`...)
@@ -4649,7 +4649,7 @@ type PromptReference struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -4716,7 +4716,7 @@ type ReadResourceRequestParams struct {
 // AppendJSON appends the JSON encoding of ReadResourceRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4778,7 +4778,7 @@ type ReadResourceResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, a nil Contents written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
-func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4857,7 +4857,7 @@ type RequestMeta struct {
 // AppendJSON appends the JSON encoding of RequestMeta to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v RequestMeta) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestMeta) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ProgressToken != nil {
@@ -4912,7 +4912,7 @@ type RequestParams struct {
 // AppendJSON appends the JSON encoding of RequestParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4987,7 +4987,7 @@ type Resource struct {
 // AppendJSON appends the JSON encoding of Resource to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Resource) AppendJSON(b []byte) ([]byte, error) {
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -5122,7 +5122,7 @@ type ResourceLink struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -5257,7 +5257,7 @@ type ResourceTemplate struct {
 // AppendJSON appends the JSON encoding of ResourceTemplate to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uriTemplate":`...)
@@ -5366,7 +5366,7 @@ type ResourceTemplateReference struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -5429,7 +5429,7 @@ type ResourceUpdatedNotificationParams struct {
 // AppendJSON appends the JSON encoding of ResourceUpdatedNotificationParams to
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -5488,7 +5488,7 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -5574,7 +5574,7 @@ type Root struct {
 // AppendJSON appends the JSON encoding of Root to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Root) AppendJSON(b []byte) ([]byte, error) {
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -5642,7 +5642,7 @@ type SamplingMessage struct {
 // AppendJSON appends the JSON encoding of SamplingMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -5752,7 +5752,7 @@ type ServerCapabilities struct {
 // AppendJSON appends the JSON encoding of ServerCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
@@ -5857,7 +5857,7 @@ type ServerCapabilitiesPrompts struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesPrompts to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
@@ -5914,7 +5914,7 @@ type ServerCapabilitiesResources struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesResources to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subscribe != nil {
@@ -5979,7 +5979,7 @@ type ServerCapabilitiesTasks struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTasks to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.List != nil {
@@ -6049,7 +6049,7 @@ type ServerCapabilitiesTasksRequests struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTasksRequests to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Tools != nil {
@@ -6105,7 +6105,7 @@ type ServerCapabilitiesTasksRequestsTools struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTasksRequestsTools
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Call != nil {
@@ -6160,7 +6160,7 @@ type ServerCapabilitiesTools struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTools to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
@@ -6214,7 +6214,7 @@ type SetLevelRequestParams struct {
 // AppendJSON appends the JSON encoding of SetLevelRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -6276,7 +6276,7 @@ type SubscribeRequestParams struct {
 // AppendJSON appends the JSON encoding of SubscribeRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -6353,7 +6353,7 @@ type Task struct {
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Task) AppendJSON(b []byte) ([]byte, error) {
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -6438,7 +6438,7 @@ type TaskMetadata struct {
 // AppendJSON appends the JSON encoding of TaskMetadata to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.TTL != nil {
@@ -6546,7 +6546,7 @@ type TaskStatusNotificationParams struct {
 // AppendJSON appends the JSON encoding of TaskStatusNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -6644,7 +6644,7 @@ type TextContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -6727,7 +6727,7 @@ type TextResourceContents struct {
 // AppendJSON appends the JSON encoding of TextResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -6816,7 +6816,7 @@ type Tool struct {
 // AppendJSON appends the JSON encoding of Tool to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Tool) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -6947,7 +6947,7 @@ type ToolAnnotations struct {
 // AppendJSON appends the JSON encoding of ToolAnnotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Title != "" {
@@ -7025,7 +7025,7 @@ type ToolChoice struct {
 // AppendJSON appends the JSON encoding of ToolChoice to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
@@ -7107,7 +7107,7 @@ type ToolExecution struct {
 // AppendJSON appends the JSON encoding of ToolExecution to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolExecution) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.TaskSupport != "" {
@@ -7203,7 +7203,7 @@ type ToolResultContent struct {
 // one left out, a nil Content written as empty rather than null (which the
 // schema does not allow), an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -7319,7 +7319,7 @@ type ToolUseContent struct {
 // left out, a nil Input written as empty rather than null (which the schema
 // does not allow), an empty Type written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -7403,7 +7403,7 @@ type UnsubscribeRequestParams struct {
 // AppendJSON appends the JSON encoding of UnsubscribeRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {

@@ -28,7 +28,7 @@ type Annotations struct {
 // AppendJSON appends the JSON encoding of Annotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Audience != nil {
@@ -112,7 +112,7 @@ type AudioContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -199,7 +199,7 @@ type BlobResourceContents struct {
 // AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -307,7 +307,7 @@ type CallToolRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -396,7 +396,7 @@ type CallToolRequestParams struct {
 // AppendJSON appends the JSON encoding of CallToolRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -494,7 +494,7 @@ type CallToolResult struct {
 // left out, a nil Content written as empty rather than null (which the schema
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -593,7 +593,7 @@ type CallToolResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -667,7 +667,7 @@ type CancelledNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -744,7 +744,7 @@ type CancelledNotificationParams struct {
 // AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -831,7 +831,7 @@ type ClientCapabilities struct {
 // AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
@@ -926,7 +926,7 @@ type ClientCapabilitiesElicitation struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Form != nil {
@@ -993,7 +993,7 @@ type ClientCapabilitiesSampling struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Context != nil {
@@ -1071,7 +1071,7 @@ type CompleteRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -1156,7 +1156,7 @@ type CompleteRequestParams struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -1232,7 +1232,7 @@ type CompleteRequestParamsArgument struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsArgument to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -1287,7 +1287,7 @@ type CompleteRequestParamsContext struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsContext to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
@@ -1352,7 +1352,7 @@ type CompleteResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty ResultType written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1429,7 +1429,7 @@ type CompleteResultCompletion struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Values written as empty rather than null (which
 // the schema does not allow), then the Extra members sorted by name.
-func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
@@ -1507,7 +1507,7 @@ type CompleteResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -1580,7 +1580,7 @@ type CreateMessageRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Method written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -1672,7 +1672,7 @@ type CreateMessageRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Messages written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
-func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"messages":`...)
@@ -1853,7 +1853,7 @@ type CreateMessageResult struct {
 // AppendJSON appends the JSON encoding of CreateMessageResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -1975,7 +1975,7 @@ type DiscoverRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -2074,7 +2074,7 @@ type DiscoverResult struct {
 // left out, a nil SupportedVersions written as empty rather than null (which
 // the schema does not allow), an empty ResultType written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -2176,7 +2176,7 @@ type DiscoverResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -2248,7 +2248,7 @@ type ElicitRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -2320,7 +2320,7 @@ type ElicitRequestFormParams struct {
 // AppendJSON appends the JSON encoding of ElicitRequestFormParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
@@ -2393,7 +2393,7 @@ type ElicitRequestURLParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Mode written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"mode":`...)
@@ -2463,7 +2463,7 @@ type ElicitResult struct {
 // AppendJSON appends the JSON encoding of ElicitResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"action":`...)
@@ -2612,7 +2612,7 @@ type EmbeddedResource struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -2700,7 +2700,7 @@ type Error struct {
 // AppendJSON appends the JSON encoding of Error to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Error) AppendJSON(b []byte) ([]byte, error) {
+func (v *Error) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -2773,7 +2773,7 @@ type GetPromptRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -2861,7 +2861,7 @@ type GetPromptRequestParams struct {
 // AppendJSON appends the JSON encoding of GetPromptRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -2954,7 +2954,7 @@ type GetPromptResult struct {
 // left out, a nil Messages written as empty rather than null (which the schema
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3045,7 +3045,7 @@ type GetPromptResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -3122,7 +3122,7 @@ type HeaderMismatchError struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -3204,7 +3204,7 @@ type HeaderMismatchErrorError struct {
 // AppendJSON appends the JSON encoding of HeaderMismatchErrorError to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -3278,7 +3278,7 @@ type Icon struct {
 // AppendJSON appends the JSON encoding of Icon to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Icon) AppendJSON(b []byte) ([]byte, error) {
+func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"src":`...)
@@ -3390,7 +3390,7 @@ type ImageContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -3486,7 +3486,7 @@ type Implementation struct {
 // AppendJSON appends the JSON encoding of Implementation to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -3604,7 +3604,7 @@ type InputRequiredResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty ResultType written as the value the schema requires,
 // then the Extra members sorted by name.
-func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -3699,7 +3699,7 @@ type InternalError struct {
 // AppendJSON appends the JSON encoding of InternalError to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v InternalError) AppendJSON(b []byte) ([]byte, error) {
+func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -3771,7 +3771,7 @@ type InvalidParamsError struct {
 // AppendJSON appends the JSON encoding of InvalidParamsError to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
+func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -3842,7 +3842,7 @@ type InvalidRequestError struct {
 // AppendJSON appends the JSON encoding of InvalidRequestError to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
+func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -3923,7 +3923,7 @@ type JSONRPCErrorResponse struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4005,7 +4005,7 @@ type JSONRPCNotification struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4078,7 +4078,7 @@ type JSONRPCRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4156,7 +4156,7 @@ type JSONRPCResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4238,7 +4238,7 @@ type ListPromptsRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4329,7 +4329,7 @@ type ListPromptsResult struct {
 // one left out, a nil Prompts written as empty rather than null (which the
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4429,7 +4429,7 @@ type ListPromptsResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4506,7 +4506,7 @@ type ListResourceTemplatesRequest struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4598,7 +4598,7 @@ type ListResourceTemplatesResult struct {
 // optional one left out, a nil ResourceTemplates written as empty rather than
 // null (which the schema does not allow), an empty ResultType written as the
 // value the schema requires, then the Extra members sorted by name.
-func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4699,7 +4699,7 @@ type ListResourceTemplatesResultResponse struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4776,7 +4776,7 @@ type ListResourcesRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -4867,7 +4867,7 @@ type ListResourcesResult struct {
 // one left out, a nil Resources written as empty rather than null (which the
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -4967,7 +4967,7 @@ type ListResourcesResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -5040,7 +5040,7 @@ type ListRootsRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -5102,7 +5102,7 @@ type ListRootsRequestParams struct {
 // AppendJSON appends the JSON encoding of ListRootsRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -5158,7 +5158,7 @@ type ListRootsResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Roots written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"roots":`...)
@@ -5232,7 +5232,7 @@ type ListToolsRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -5325,7 +5325,7 @@ type ListToolsResult struct {
 // left out, a nil Tools written as empty rather than null (which the schema
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -5425,7 +5425,7 @@ type ListToolsResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -5539,7 +5539,7 @@ type LoggingMessageNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -5615,7 +5615,7 @@ type LoggingMessageNotificationParams struct {
 // AppendJSON appends the JSON encoding of LoggingMessageNotificationParams to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -5705,7 +5705,7 @@ type MethodNotFoundError struct {
 // AppendJSON appends the JSON encoding of MethodNotFoundError to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
+func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -5778,7 +5778,7 @@ type MissingRequiredClientCapabilityError struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
+func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -5860,7 +5860,7 @@ type MissingRequiredClientCapabilityErrorError struct {
 // MissingRequiredClientCapabilityErrorError to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
+func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -5923,7 +5923,7 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 // MissingRequiredClientCapabilityErrorErrorData to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"requiredCapabilities":`...)
@@ -5977,7 +5977,7 @@ type ModelHint struct {
 // AppendJSON appends the JSON encoding of ModelHint to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != "" {
@@ -6040,7 +6040,7 @@ type ModelPreferences struct {
 // AppendJSON appends the JSON encoding of ModelPreferences to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Hints != nil {
@@ -6127,7 +6127,7 @@ type Notification struct {
 // AppendJSON appends the JSON encoding of Notification to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Notification) AppendJSON(b []byte) ([]byte, error) {
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -6189,7 +6189,7 @@ type NotificationMetaObject struct {
 // AppendJSON appends the JSON encoding of NotificationMetaObject to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.SubscriptionID != nil {
@@ -6244,7 +6244,7 @@ type NotificationParams struct {
 // AppendJSON appends the JSON encoding of NotificationParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -6305,7 +6305,7 @@ type PaginatedRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -6379,7 +6379,7 @@ type PaginatedRequestParams struct {
 // AppendJSON appends the JSON encoding of PaginatedRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -6446,7 +6446,7 @@ type ParseError struct {
 // AppendJSON appends the JSON encoding of ParseError to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ParseError) AppendJSON(b []byte) ([]byte, error) {
+func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -6516,7 +6516,7 @@ type ProgressNotification struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -6597,7 +6597,7 @@ type ProgressNotificationParams struct {
 // AppendJSON appends the JSON encoding of ProgressNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -6714,7 +6714,7 @@ type Prompt struct {
 // AppendJSON appends the JSON encoding of Prompt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -6824,7 +6824,7 @@ type PromptArgument struct {
 // AppendJSON appends the JSON encoding of PromptArgument to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -6900,7 +6900,7 @@ type PromptListChangedNotification struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -6972,7 +6972,7 @@ type PromptMessage struct {
 // AppendJSON appends the JSON encoding of PromptMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"role":`...)
@@ -7036,7 +7036,7 @@ type PromptReference struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -7111,7 +7111,7 @@ type ReadResourceRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -7196,7 +7196,7 @@ type ReadResourceRequestParams struct {
 // AppendJSON appends the JSON encoding of ReadResourceRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -7283,7 +7283,7 @@ type ReadResourceResult struct {
 // one left out, a nil Contents written as empty rather than null (which the
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -7377,7 +7377,7 @@ type ReadResourceResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -7445,7 +7445,7 @@ type Request struct {
 // AppendJSON appends the JSON encoding of Request to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Request) AppendJSON(b []byte) ([]byte, error) {
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -7531,7 +7531,7 @@ type RequestMetaObject struct {
 // AppendJSON appends the JSON encoding of RequestMetaObject to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"io.modelcontextprotocol/protocolVersion":`...)
@@ -7611,7 +7611,7 @@ type RequestParams struct {
 // AppendJSON appends the JSON encoding of RequestParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -7684,7 +7684,7 @@ type Resource struct {
 // AppendJSON appends the JSON encoding of Resource to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Resource) AppendJSON(b []byte) ([]byte, error) {
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -7818,7 +7818,7 @@ type ResourceLink struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -7943,7 +7943,7 @@ type ResourceListChangedNotification struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -8031,7 +8031,7 @@ type ResourceTemplate struct {
 // AppendJSON appends the JSON encoding of ResourceTemplate to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uriTemplate":`...)
@@ -8139,7 +8139,7 @@ type ResourceTemplateReference struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -8205,7 +8205,7 @@ type ResourceUpdatedNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -8278,7 +8278,7 @@ type ResourceUpdatedNotificationParams struct {
 // AppendJSON appends the JSON encoding of ResourceUpdatedNotificationParams to
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -8338,7 +8338,7 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -8400,7 +8400,7 @@ type ResultMetaObject struct {
 // AppendJSON appends the JSON encoding of ResultMetaObject to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ServerInfo != nil {
@@ -8500,7 +8500,7 @@ type Root struct {
 // AppendJSON appends the JSON encoding of Root to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Root) AppendJSON(b []byte) ([]byte, error) {
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -8568,7 +8568,7 @@ type SamplingMessage struct {
 // AppendJSON appends the JSON encoding of SamplingMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -8681,7 +8681,7 @@ type ServerCapabilities struct {
 // AppendJSON appends the JSON encoding of ServerCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
@@ -8788,7 +8788,7 @@ type ServerCapabilitiesPrompts struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesPrompts to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
@@ -8845,7 +8845,7 @@ type ServerCapabilitiesResources struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesResources to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subscribe != nil {
@@ -8904,7 +8904,7 @@ type ServerCapabilitiesTools struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTools to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
@@ -8972,7 +8972,7 @@ type SubscriptionFilter struct {
 // AppendJSON appends the JSON encoding of SubscriptionFilter to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ToolsListChanged != nil {
@@ -9057,7 +9057,7 @@ type SubscriptionsAcknowledgedNotification struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC and Method written as the
 // value the schema requires, then the Extra members sorted by name.
-func (v SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -9129,7 +9129,7 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 // SubscriptionsAcknowledgedNotificationParams to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -9200,7 +9200,7 @@ type SubscriptionsListenRequest struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -9276,7 +9276,7 @@ type SubscriptionsListenRequestParams struct {
 // AppendJSON appends the JSON encoding of SubscriptionsListenRequestParams to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -9342,7 +9342,7 @@ type SubscriptionsListenResult struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -9408,7 +9408,7 @@ type SubscriptionsListenResultMetaObject struct {
 // AppendJSON appends the JSON encoding of SubscriptionsListenResultMetaObject
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
@@ -9474,7 +9474,7 @@ type SubscriptionsListenResultResponse struct {
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -9548,7 +9548,7 @@ type TextContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -9631,7 +9631,7 @@ type TextResourceContents struct {
 // AppendJSON appends the JSON encoding of TextResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
@@ -9724,7 +9724,7 @@ type Tool struct {
 // AppendJSON appends the JSON encoding of Tool to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Tool) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -9847,7 +9847,7 @@ type ToolAnnotations struct {
 // AppendJSON appends the JSON encoding of ToolAnnotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Title != "" {
@@ -9924,7 +9924,7 @@ type ToolChoice struct {
 // AppendJSON appends the JSON encoding of ToolChoice to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
@@ -10012,7 +10012,7 @@ type ToolListChangedNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -10098,7 +10098,7 @@ type ToolResultContent struct {
 // one left out, a nil Content written as empty rather than null (which the
 // schema does not allow), an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -10209,7 +10209,7 @@ type ToolUseContent struct {
 // left out, a nil Input written as empty rather than null (which the schema
 // does not allow), an empty Type written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -10300,7 +10300,7 @@ type UnsupportedProtocolVersionError struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -10381,7 +10381,7 @@ type UnsupportedProtocolVersionErrorError struct {
 // AppendJSON appends the JSON encoding of UnsupportedProtocolVersionErrorError
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -10448,7 +10448,7 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 // the members of its fields in order, an absent optional one left out, a nil
 // Supported written as empty rather than null (which the schema does not
 // allow), then the Extra members sorted by name.
-func (v UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"supported":`...)

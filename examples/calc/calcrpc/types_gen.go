@@ -16,7 +16,7 @@ type AddParams struct {
 // AppendJSON appends the JSON encoding of AddParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v AddParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *AddParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"a":`...)

@@ -52,7 +52,7 @@ type CreateTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty ResultType written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -191,7 +191,7 @@ type GetTaskResult struct {
 // AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -379,7 +379,7 @@ type Task struct {
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Task) AppendJSON(b []byte) ([]byte, error) {
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -463,7 +463,7 @@ type TaskAckResult struct {
 // AppendJSON appends the JSON encoding of TaskAckResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"resultType":`...)
@@ -538,7 +538,7 @@ type TaskRequestParams struct {
 // AppendJSON appends the JSON encoding of TaskRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)
@@ -654,7 +654,7 @@ type TaskStatusNotificationParams struct {
 // AppendJSON appends the JSON encoding of TaskStatusNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskId":`...)
@@ -751,7 +751,7 @@ type UpdateTaskRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil InputResponses written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
-func (v UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"_meta":`...)

@@ -15,7 +15,7 @@ type Card struct {
 
 // AppendJSON appends the JSON encoding of Card to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Card) AppendJSON(b []byte) ([]byte, error) {
+func (v *Card) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"number":`...)
 	b = rpc.AppendJSONString(b, v.Number)
@@ -43,7 +43,7 @@ type Order struct {
 
 // AppendJSON appends the JSON encoding of Order to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Order) AppendJSON(b []byte) ([]byte, error) {
+func (v *Order) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"item":`...)
@@ -94,7 +94,7 @@ type Receipt struct {
 
 // AppendJSON appends the JSON encoding of Receipt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Receipt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Receipt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"total":`...)

@@ -17,7 +17,7 @@ type Constrained struct {
 // AppendJSON appends the JSON encoding of Constrained to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v Constrained) AppendJSON(b []byte) ([]byte, error) {
+func (v *Constrained) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"a":`...)
 	b = rpc.AppendJSONString(b, v.A)
@@ -40,7 +40,7 @@ type ErrorBase struct {
 // AppendJSON appends the JSON encoding of ErrorBase to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ErrorBase) AppendJSON(b []byte) ([]byte, error) {
+func (v *ErrorBase) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -77,7 +77,7 @@ type Extended struct {
 // AppendJSON appends the JSON encoding of Extended to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v Extended) AppendJSON(b []byte) ([]byte, error) {
+func (v *Extended) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -129,7 +129,7 @@ type GetTaskResult struct {
 // AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -173,7 +173,7 @@ type Result struct {
 
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -204,7 +204,7 @@ type ResultNote struct {
 // AppendJSON appends the JSON encoding of ResultNote to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ResultNote) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResultNote) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Text != nil {
 		b = append(b, `,"text":`...)
@@ -237,7 +237,7 @@ type Task struct {
 
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Task) AppendJSON(b []byte) ([]byte, error) {
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"taskId":`...)
 	b = rpc.AppendJSONString(b, v.TaskID)
@@ -294,7 +294,7 @@ type VersionError struct {
 // AppendJSON appends the JSON encoding of VersionError to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v VersionError) AppendJSON(b []byte) ([]byte, error) {
+func (v *VersionError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -321,7 +321,7 @@ type VersionErrorData struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Supported written as empty rather than null (which the schema
 // does not allow).
-func (v VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
+func (v *VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"supported":`...)
 	if v.Supported == nil {

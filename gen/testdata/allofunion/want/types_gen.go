@@ -24,7 +24,7 @@ type Circle struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Kind written as the value the schema requires, then the Extra
 // members sorted by name.
-func (v Circle) AppendJSON(b []byte) ([]byte, error) {
+func (v *Circle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
@@ -80,7 +80,7 @@ type DrawParams struct {
 // AppendJSON appends the JSON encoding of DrawParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v DrawParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *DrawParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shape":`...)
@@ -108,7 +108,7 @@ type EventClick struct {
 // AppendJSON appends the JSON encoding of EventClick to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EventClick) AppendJSON(b []byte) ([]byte, error) {
+func (v *EventClick) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"x":`...)
@@ -163,7 +163,7 @@ type EventKey struct {
 // AppendJSON appends the JSON encoding of EventKey to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EventKey) AppendJSON(b []byte) ([]byte, error) {
+func (v *EventKey) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"code":`...)
@@ -218,7 +218,7 @@ type InlineA struct {
 // AppendJSON appends the JSON encoding of InlineA to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v InlineA) AppendJSON(b []byte) ([]byte, error) {
+func (v *InlineA) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"a":`...)
@@ -275,7 +275,7 @@ type InlineB struct {
 // AppendJSON appends the JSON encoding of InlineB to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v InlineB) AppendJSON(b []byte) ([]byte, error) {
+func (v *InlineB) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"b":`...)
@@ -338,7 +338,7 @@ type LabelledShapeCircle struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Kind written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
@@ -411,7 +411,7 @@ type LabelledShapeCircleStyle struct {
 // AppendJSON appends the JSON encoding of LabelledShapeCircleStyle to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Colour != nil {
@@ -470,7 +470,7 @@ type LabelledShapeSquare struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Kind written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
@@ -550,7 +550,7 @@ type ShapeSquare struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
+func (v *ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
@@ -616,7 +616,7 @@ type WrappedCircle struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v WrappedCircle) AppendJSON(b []byte) ([]byte, error) {
+func (v *WrappedCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
@@ -686,7 +686,7 @@ type WrappedDot struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v WrappedDot) AppendJSON(b []byte) ([]byte, error) {
+func (v *WrappedDot) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)

@@ -21,7 +21,7 @@ type ConnectParams struct {
 // AppendJSON appends the JSON encoding of ConnectParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ConnectParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ConnectParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"requestId":`...)
@@ -66,7 +66,7 @@ type KindA struct {
 
 // AppendJSON appends the JSON encoding of KindA to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v KindA) AppendJSON(b []byte) ([]byte, error) {
+func (v *KindA) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"a":`...)
 	b = rpc.AppendJSONString(b, v.A)
@@ -86,7 +86,7 @@ type KindB struct {
 
 // AppendJSON appends the JSON encoding of KindB to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v KindB) AppendJSON(b []byte) ([]byte, error) {
+func (v *KindB) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"b":`...)
 	b = rpc.AppendJSONString(b, v.B)
@@ -110,7 +110,7 @@ type ServerEvent struct {
 // AppendJSON appends the JSON encoding of ServerEvent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ServerEvent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerEvent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Data != nil {
 		b = append(b, `,"data":`...)
@@ -161,7 +161,7 @@ type Thing struct {
 
 // AppendJSON appends the JSON encoding of Thing to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Thing) AppendJSON(b []byte) ([]byte, error) {
+func (v *Thing) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.X != nil {
 		b = append(b, `,"x":`...)

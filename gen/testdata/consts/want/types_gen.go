@@ -52,7 +52,7 @@ type Consts struct {
 // AppendJSON appends the JSON encoding of Consts to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Version written as the value the schema requires.
-func (v Consts) AppendJSON(b []byte) ([]byte, error) {
+func (v *Consts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"version":`...)

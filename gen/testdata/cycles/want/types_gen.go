@@ -82,7 +82,7 @@ type Node struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Children written as empty rather than null (which the schema does not
 // allow).
-func (v Node) AppendJSON(b []byte) ([]byte, error) {
+func (v *Node) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"children":`...)
@@ -129,7 +129,7 @@ type Ring struct {
 
 // AppendJSON appends the JSON encoding of Ring to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Ring) AppendJSON(b []byte) ([]byte, error) {
+func (v *Ring) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"next":`...)
@@ -153,7 +153,7 @@ type RingLink struct {
 // AppendJSON appends the JSON encoding of RingLink to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RingLink) AppendJSON(b []byte) ([]byte, error) {
+func (v *RingLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"ring":`...)

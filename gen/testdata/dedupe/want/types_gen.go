@@ -15,7 +15,7 @@ type BlockParams struct {
 // AppendJSON appends the JSON encoding of BlockParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v BlockParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlockParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"p1":`...)
 	b = strconv.AppendInt(b, v.P1, 10)
@@ -36,7 +36,7 @@ type HeadResult struct {
 // AppendJSON appends the JSON encoding of HeadResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v HeadResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeadResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"Height":`...)
@@ -62,7 +62,7 @@ type HeadResultMiner struct{}
 // AppendJSON appends the JSON encoding of HeadResultMiner to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v HeadResultMiner) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeadResultMiner) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -80,7 +80,7 @@ type ParentParams struct {
 // AppendJSON appends the JSON encoding of ParentParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ParentParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ParentParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"p1":`...)
 	b = strconv.AppendInt(b, v.P1, 10)
@@ -102,7 +102,7 @@ type ParentResult struct {
 // AppendJSON appends the JSON encoding of ParentResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ParentResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ParentResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Height != nil {

@@ -32,7 +32,7 @@ type ListParams struct {
 // AppendJSON appends the JSON encoding of ListParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ListParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Limit != nil {
@@ -167,7 +167,7 @@ type ListParamsFilter struct {
 // AppendJSON appends the JSON encoding of ListParamsFilter to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ListParamsFilter) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListParamsFilter) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Q != nil {
 		b = append(b, `,"q":`...)

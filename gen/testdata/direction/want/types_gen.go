@@ -11,7 +11,7 @@ type Line struct {
 
 // AppendJSON appends the JSON encoding of Line to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Line) AppendJSON(b []byte) ([]byte, error) {
+func (v *Line) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"text":`...)
 	b = rpc.AppendJSONString(b, v.Text)
@@ -31,7 +31,7 @@ type ProgressParams struct {
 // AppendJSON appends the JSON encoding of ProgressParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ProgressParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"done":`...)

@@ -21,7 +21,7 @@ type BlockRefSelector struct {
 // AppendJSON appends the JSON encoding of BlockRefSelector to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v BlockRefSelector) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlockRefSelector) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"blockHash":`...)
@@ -83,7 +83,7 @@ type FilterAny struct {
 // AppendJSON appends the JSON encoding of FilterAny to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v FilterAny) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterAny) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Address != nil {
@@ -137,7 +137,7 @@ type FilterByBlock struct {
 // AppendJSON appends the JSON encoding of FilterByBlock to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"address":`...)
@@ -195,7 +195,7 @@ type FilterByRange struct {
 // AppendJSON appends the JSON encoding of FilterByRange to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v FilterByRange) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterByRange) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"address":`...)
@@ -257,7 +257,7 @@ type FilterParams struct {
 // AppendJSON appends the JSON encoding of FilterParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v FilterParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"f":`...)
@@ -334,7 +334,7 @@ type ReceiptFailure struct {
 // AppendJSON appends the JSON encoding of ReceiptFailure to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"status":`...)
@@ -392,7 +392,7 @@ type ReceiptSuccess struct {
 // AppendJSON appends the JSON encoding of ReceiptSuccess to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"status":`...)
@@ -444,7 +444,7 @@ type SendParams struct {
 // AppendJSON appends the JSON encoding of SendParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v SendParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SendParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tx":`...)
@@ -541,7 +541,7 @@ type TxDynamicFee struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
+func (v *TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -601,7 +601,7 @@ type TxLegacy struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TxLegacy) AppendJSON(b []byte) ([]byte, error) {
+func (v *TxLegacy) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)

@@ -11,7 +11,7 @@ type Bare struct {
 
 // AppendJSON appends the JSON encoding of Bare to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Bare) AppendJSON(b []byte) ([]byte, error) {
+func (v *Bare) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.X != nil {
 		b = append(b, `,"x":`...)
@@ -35,7 +35,7 @@ type OldThing struct {
 // AppendJSON appends the JSON encoding of OldThing to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v OldThing) AppendJSON(b []byte) ([]byte, error) {
+func (v *OldThing) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.X != nil {
 		b = append(b, `,"x":`...)
@@ -67,7 +67,7 @@ type Thing struct {
 
 // AppendJSON appends the JSON encoding of Thing to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Thing) AppendJSON(b []byte) ([]byte, error) {
+func (v *Thing) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpc.AppendJSONString(b, v.Name)

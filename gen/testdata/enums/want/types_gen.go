@@ -75,7 +75,7 @@ type SetRoleParams struct {
 // AppendJSON appends the JSON encoding of SetRoleParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v SetRoleParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SetRoleParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"role":`...)
 	b = rpc.AppendJSONString(b, string(v.Role))
@@ -136,7 +136,7 @@ type Status struct {
 
 // AppendJSON appends the JSON encoding of Status to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Status) AppendJSON(b []byte) ([]byte, error) {
+func (v *Status) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"state":`...)

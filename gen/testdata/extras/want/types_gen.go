@@ -59,7 +59,7 @@ type Open struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Tags written as empty rather than null (which the schema does not allow),
 // then the Extra members sorted by name.
-func (v Open) AppendJSON(b []byte) ([]byte, error) {
+func (v *Open) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -119,7 +119,7 @@ type Plain struct {
 
 // AppendJSON appends the JSON encoding of Plain to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Plain) AppendJSON(b []byte) ([]byte, error) {
+func (v *Plain) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.A != nil {
 		b = append(b, `,"a":`...)
@@ -145,7 +145,7 @@ type Typed struct {
 // AppendJSON appends the JSON encoding of Typed to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Typed) AppendJSON(b []byte) ([]byte, error) {
+func (v *Typed) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Total != nil {

@@ -18,7 +18,7 @@ type Done struct {
 // AppendJSON appends the JSON encoding of Done to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Status written as the value the schema requires.
-func (v Done) AppendJSON(b []byte) ([]byte, error) {
+func (v *Done) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"status":`...)
 	if v.Status == "" {
@@ -45,7 +45,7 @@ type JobList struct {
 // AppendJSON appends the JSON encoding of JobList to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Jobs written as empty rather than null (which the schema does not allow).
-func (v JobList) AppendJSON(b []byte) ([]byte, error) {
+func (v *JobList) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"jobs":`...)
 	if v.Jobs == nil {
@@ -80,7 +80,7 @@ type JobsRunParams struct {
 // AppendJSON appends the JSON encoding of JobsRunParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v JobsRunParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *JobsRunParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpc.AppendJSONString(b, v.Name)
@@ -103,7 +103,7 @@ type Waiting struct {
 // AppendJSON appends the JSON encoding of Waiting to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Status written as the value the schema requires.
-func (v Waiting) AppendJSON(b []byte) ([]byte, error) {
+func (v *Waiting) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"status":`...)
 	if v.Status == "" {

@@ -21,7 +21,7 @@ type Decoded struct {
 // AppendJSON appends the JSON encoding of Decoded to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Decoded) AppendJSON(b []byte) ([]byte, error) {
+func (v *Decoded) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Verb != "" {
@@ -75,7 +75,7 @@ type NodeStateDecodeParams struct {
 // AppendJSON appends the JSON encoding of NodeStateDecodeParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
-func (v NodeStateDecodeParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NodeStateDecodeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"raw":`...)
 	b = rpc.AppendJSONString(b, v.Raw)

@@ -35,7 +35,7 @@ type LaunchArguments struct {
 // AppendJSON appends the JSON encoding of LaunchArguments to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v LaunchArguments) AppendJSON(b []byte) ([]byte, error) {
+func (v *LaunchArguments) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.NoDebug != nil {
@@ -102,7 +102,7 @@ type LaunchRequest struct {
 // AppendJSON appends the JSON encoding of LaunchRequest to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v LaunchRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *LaunchRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"seq":`...)
@@ -195,7 +195,7 @@ type ProtocolMessage struct {
 // AppendJSON appends the JSON encoding of ProtocolMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ProtocolMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProtocolMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"seq":`...)
@@ -293,7 +293,7 @@ type Request struct {
 // AppendJSON appends the JSON encoding of Request to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Request) AppendJSON(b []byte) ([]byte, error) {
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"seq":`...)
@@ -391,7 +391,7 @@ type StoppedEvent struct {
 // AppendJSON appends the JSON encoding of StoppedEvent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v StoppedEvent) AppendJSON(b []byte) ([]byte, error) {
+func (v *StoppedEvent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"seq":`...)
@@ -458,7 +458,7 @@ type StoppedEventBody struct {
 // AppendJSON appends the JSON encoding of StoppedEventBody to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v StoppedEventBody) AppendJSON(b []byte) ([]byte, error) {
+func (v *StoppedEventBody) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"reason":`...)

@@ -28,7 +28,7 @@ type Schema struct {
 
 // AppendJSON appends the JSON encoding of Schema to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Schema) AppendJSON(b []byte) ([]byte, error) {
+func (v *Schema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
@@ -108,7 +108,7 @@ type SchemaProperties struct {
 // AppendJSON appends the JSON encoding of SchemaProperties to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
+func (v *SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Items != nil {
 		b = append(b, `,"items":`...)

@@ -25,7 +25,7 @@ type Empty struct{}
 
 // AppendJSON appends the JSON encoding of Empty to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Empty) AppendJSON(b []byte) ([]byte, error) {
+func (v *Empty) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -111,7 +111,7 @@ type Record struct {
 // nil Lines, Attributes and Names written as empty rather than null (which the
 // schema does not allow), an empty Version written as the value the schema
 // requires.
-func (v Record) AppendJSON(b []byte) ([]byte, error) {
+func (v *Record) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
@@ -345,7 +345,7 @@ type RecordAttributesValue struct {
 // AppendJSON appends the JSON encoding of RecordAttributesValue to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
-func (v RecordAttributesValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordAttributesValue) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.V != nil {
 		b = append(b, `,"v":`...)
@@ -367,7 +367,7 @@ type RecordChild struct {
 // AppendJSON appends the JSON encoding of RecordChild to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordChild) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordChild) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.N != nil {
@@ -390,7 +390,7 @@ type RecordClosed struct{}
 // AppendJSON appends the JSON encoding of RecordClosed to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordClosed) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordClosed) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -410,7 +410,7 @@ type RecordLinesItem struct {
 // AppendJSON appends the JSON encoding of RecordLinesItem to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordLinesItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordLinesItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sku":`...)
 	b = rpc.AppendJSONString(b, v.Sku)
@@ -434,7 +434,7 @@ type RecordOwner struct {
 // AppendJSON appends the JSON encoding of RecordOwner to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordOwner) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordOwner) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"id":`...)
 	b = rpc.AppendJSONString(b, v.ID)
@@ -460,7 +460,7 @@ type Tree struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Children written as empty rather than null (which the schema does not
 // allow).
-func (v Tree) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tree) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"value":`...)

@@ -31,7 +31,7 @@ type EchoRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v EchoRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *EchoRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -95,7 +95,7 @@ type EchoRequestParams struct {
 // AppendJSON appends the JSON encoding of EchoRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"text":`...)
@@ -151,7 +151,7 @@ type EchoResult struct {
 // AppendJSON appends the JSON encoding of EchoResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EchoResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"text":`...)
@@ -208,7 +208,7 @@ type HeartbeatNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -269,7 +269,7 @@ type HeartbeatNotificationParams struct {
 // AppendJSON appends the JSON encoding of HeartbeatNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Beat != nil {
@@ -331,7 +331,7 @@ type PingRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PingRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -394,7 +394,7 @@ type PingRequestParams struct {
 // AppendJSON appends the JSON encoding of PingRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Note != nil {
@@ -447,7 +447,7 @@ type Request struct {
 // AppendJSON appends the JSON encoding of Request to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Request) AppendJSON(b []byte) ([]byte, error) {
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -505,7 +505,7 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Note != nil {

@@ -28,7 +28,7 @@ type CallToolRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
@@ -106,7 +106,7 @@ type CallToolRequestParams struct {
 // AppendJSON appends the JSON encoding of CallToolRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
@@ -168,7 +168,7 @@ type CallToolResult struct {
 // AppendJSON appends the JSON encoding of CallToolResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"resultType":`...)
@@ -238,7 +238,7 @@ type CancelledNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -308,7 +308,7 @@ type CancelledNotificationParams struct {
 // AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Reason != nil {
@@ -373,7 +373,7 @@ type ClientNotification struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"jsonrpc":`...)
@@ -443,7 +443,7 @@ type ClientNotificationParams struct {
 // AppendJSON appends the JSON encoding of ClientNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Reason != nil {
@@ -508,7 +508,7 @@ type ElicitRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"method":`...)
@@ -569,7 +569,7 @@ type ElicitRequestParams struct {
 // AppendJSON appends the JSON encoding of ElicitRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"message":`...)
@@ -622,7 +622,7 @@ type ElicitResult struct {
 // AppendJSON appends the JSON encoding of ElicitResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"action":`...)
@@ -710,7 +710,7 @@ type InputRequiredResult struct {
 // AppendJSON appends the JSON encoding of InputRequiredResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.InputRequests != nil {

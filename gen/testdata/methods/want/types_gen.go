@@ -15,7 +15,7 @@ type Entry struct {
 
 // AppendJSON appends the JSON encoding of Entry to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Entry) AppendJSON(b []byte) ([]byte, error) {
+func (v *Entry) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"key":`...)
 	b = rpc.AppendJSONString(b, v.Key)
@@ -38,7 +38,7 @@ type GetParams struct {
 // AppendJSON appends the JSON encoding of GetParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"key":`...)
 	b = rpc.AppendJSONString(b, v.Key)
@@ -63,7 +63,7 @@ type GetResult struct {
 // AppendJSON appends the JSON encoding of GetResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"value":`...)
 	b = rpc.AppendJSONString(b, v.Value)

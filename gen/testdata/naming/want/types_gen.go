@@ -16,7 +16,7 @@ type CancelRequestParams struct {
 // AppendJSON appends the JSON encoding of CancelRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ID != nil {
@@ -41,7 +41,7 @@ type EthGetBalanceParams struct {
 // AppendJSON appends the JSON encoding of EthGetBalanceParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Address != nil {
 		b = append(b, `,"address":`...)
@@ -87,7 +87,7 @@ type HTTPRequest struct {
 // AppendJSON appends the JSON encoding of HTTPRequest to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.UserID != nil {
@@ -225,7 +225,7 @@ type HTTPRequestTLSConfig struct {
 // AppendJSON appends the JSON encoding of HTTPRequestTLSConfig to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
+func (v *HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.HTMLBody != nil {
 		b = append(b, `,"html_body":`...)

@@ -42,7 +42,7 @@ type Point struct {
 
 // AppendJSON appends the JSON encoding of Point to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Point) AppendJSON(b []byte) ([]byte, error) {
+func (v *Point) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"x":`...)
@@ -94,7 +94,7 @@ type Presence struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil ReqList and ReqMap written as empty rather than null (which
 // the schema does not allow).
-func (v Presence) AppendJSON(b []byte) ([]byte, error) {
+func (v *Presence) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"reqString":`...)

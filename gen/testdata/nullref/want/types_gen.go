@@ -21,7 +21,7 @@ type Block struct {
 // AppendJSON appends the JSON encoding of Block to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Block) AppendJSON(b []byte) ([]byte, error) {
+func (v *Block) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"hash":`...)
@@ -83,7 +83,7 @@ type GetBlockParams struct {
 // AppendJSON appends the JSON encoding of GetBlockParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetBlockParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetBlockParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"number":`...)
 	b = strconv.AppendInt(b, v.Number, 10)

@@ -24,7 +24,7 @@ type Item struct {
 
 // AppendJSON appends the JSON encoding of Item to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Item) AppendJSON(b []byte) ([]byte, error) {
+func (v *Item) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = rpc.AppendJSONString(b, v.Name)

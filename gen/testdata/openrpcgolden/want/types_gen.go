@@ -24,7 +24,7 @@ type Note struct {
 // AppendJSON appends the JSON encoding of Note to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Note) AppendJSON(b []byte) ([]byte, error) {
+func (v *Note) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
@@ -121,7 +121,7 @@ type NotesChangedParams struct {
 // AppendJSON appends the JSON encoding of NotesChangedParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
@@ -175,7 +175,7 @@ type NotesReadParams struct {
 // AppendJSON appends the JSON encoding of NotesReadParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
@@ -200,7 +200,7 @@ type NotesSearchParams struct {
 // AppendJSON appends the JSON encoding of NotesSearchParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"text":`...)
 	b = rpc.AppendJSONString(b, v.Text)
@@ -237,7 +237,7 @@ type NotesWriteParams struct {
 // AppendJSON appends the JSON encoding of NotesWriteParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"title":`...)
 	b = rpc.AppendJSONString(b, v.Title)

@@ -20,7 +20,7 @@ type Fleet struct {
 // AppendJSON appends the JSON encoding of Fleet to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Fleet) AppendJSON(b []byte) ([]byte, error) {
+func (v *Fleet) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Last != nil {
@@ -72,7 +72,7 @@ type MoveParams struct {
 // AppendJSON appends the JSON encoding of MoveParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v MoveParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *MoveParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"to":`...)
@@ -106,7 +106,7 @@ type ScanParams struct {
 // AppendJSON appends the JSON encoding of ScanParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ScanParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ScanParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Area != nil {
@@ -163,7 +163,7 @@ type Ship struct {
 // AppendJSON appends the JSON encoding of Ship to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Ship) AppendJSON(b []byte) ([]byte, error) {
+func (v *Ship) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Owner != nil {
@@ -240,7 +240,7 @@ type ShipHoldsItem struct {
 // AppendJSON appends the JSON encoding of ShipHoldsItem to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != nil {
@@ -302,7 +302,7 @@ type ShipPosition struct {
 // AppendJSON appends the JSON encoding of ShipPosition to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ShipPosition) AppendJSON(b []byte) ([]byte, error) {
+func (v *ShipPosition) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"x":`...)
@@ -361,7 +361,7 @@ type Sighting struct {
 // AppendJSON appends the JSON encoding of Sighting to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Sighting) AppendJSON(b []byte) ([]byte, error) {
+func (v *Sighting) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.At != nil {

@@ -14,7 +14,7 @@ type Canvas struct {
 
 // AppendJSON appends the JSON encoding of Canvas to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Canvas) AppendJSON(b []byte) ([]byte, error) {
+func (v *Canvas) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Size != nil {
@@ -85,7 +85,7 @@ type Meta struct {
 
 // AppendJSON appends the JSON encoding of Meta to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Meta) AppendJSON(b []byte) ([]byte, error) {
+func (v *Meta) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Author != nil {
 		b = append(b, `,"author":`...)
@@ -107,7 +107,7 @@ type PickParams struct {
 // AppendJSON appends the JSON encoding of PickParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v PickParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PickParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Color != "" {
 		b = append(b, `,"color":`...)
@@ -129,7 +129,7 @@ type Point struct {
 
 // AppendJSON appends the JSON encoding of Point to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Point) AppendJSON(b []byte) ([]byte, error) {
+func (v *Point) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"x":`...)
@@ -158,7 +158,7 @@ type Shape struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Points written as empty rather than null (which the schema does not
 // allow).
-func (v Shape) AppendJSON(b []byte) ([]byte, error) {
+func (v *Shape) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"points":`...)

@@ -17,7 +17,7 @@ type PlotParams struct {
 // AppendJSON appends the JSON encoding of PlotParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v PlotParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PlotParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"at":`...)

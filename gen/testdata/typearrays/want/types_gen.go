@@ -18,7 +18,7 @@ type Holder struct {
 
 // AppendJSON appends the JSON encoding of Holder to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Holder) AppendJSON(b []byte) ([]byte, error) {
+func (v *Holder) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
@@ -146,7 +146,7 @@ type HolderObjectOrListObject struct {
 // AppendJSON appends the JSON encoding of HolderObjectOrListObject to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
-func (v HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.A != nil {
 		b = append(b, `,"a":`...)

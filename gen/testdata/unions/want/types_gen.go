@@ -18,7 +18,7 @@ type BlobResourceContents struct {
 // AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpc.AppendJSONString(b, v.URI)
@@ -57,7 +57,7 @@ type ContentBlockAudio struct {
 // AppendJSON appends the JSON encoding of ContentBlockAudio to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Type written as the value the schema requires.
-func (v ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	if v.Type == "" {
@@ -86,7 +86,7 @@ type ElicitParamsForm struct {
 // AppendJSON appends the JSON encoding of ElicitParamsForm to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Mode != "" {
 		b = append(b, `,"mode":`...)
@@ -113,7 +113,7 @@ type ElicitParamsURL struct {
 // AppendJSON appends the JSON encoding of ElicitParamsURL to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Mode written as the value the schema requires.
-func (v ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"mode":`...)
 	if v.Mode == "" {
@@ -143,7 +143,7 @@ type EmptyResult struct {
 // AppendJSON appends the JSON encoding of EmptyResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EmptyResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmptyResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
@@ -197,7 +197,7 @@ type ImageContent struct {
 // AppendJSON appends the JSON encoding of ImageContent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires.
-func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	if v.Type == "" {
@@ -308,7 +308,7 @@ type ListResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Items written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
@@ -376,7 +376,7 @@ type Message struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Content written as empty rather than null (which the schema does not
 // allow).
-func (v Message) AppendJSON(b []byte) ([]byte, error) {
+func (v *Message) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"content":`...)
@@ -556,7 +556,7 @@ type TextContent struct {
 // AppendJSON appends the JSON encoding of TextContent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires.
-func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	if v.Type == "" {
@@ -584,7 +584,7 @@ type TextResourceContents struct {
 // AppendJSON appends the JSON encoding of TextResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = rpc.AppendJSONString(b, v.URI)
