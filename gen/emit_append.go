@@ -279,7 +279,7 @@ func structAppender(f *jen.File, nt *namedType) {
 		val := func() *jen.Statement { return jen.Id("v").Dot(fl.name) }
 		cond, nonNil := omitted(fl, val)
 		var member []jen.Code
-		member = append(member, appendLit(memberKey(fl.jsonName)))
+		member = append(member, assign(jen.Qual(rpcPath, "AppendJSONKey").Call(jen.Id("b"), goString(memberKey(fl.jsonName)))))
 		switch {
 		case fl.fill:
 			member = append(member, jen.If(val().Op("==").Lit("")).Block(

@@ -33,7 +33,7 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = rpc.AppendJSONKey(b, `,"audience":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Audience {
 			if i0 > 0 {
@@ -44,13 +44,13 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = rpc.AppendJSONKey(b, `,"priority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if v.LastModified != "" {
-		b = append(b, `,"lastModified":`...)
+		b = rpc.AppendJSONKey(b, `,"lastModified":`)
 		b = rpc.AppendJSONString(b, v.LastModified)
 	}
 	if len(v.Extra) > 0 {
@@ -117,24 +117,24 @@ type AudioContent struct {
 func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"audio"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -204,16 +204,16 @@ type BlobResourceContents struct {
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONKey(b, `,"blob":`)
 	b = rpc.AppendJSONString(b, v.Blob)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -283,21 +283,21 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -370,12 +370,12 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -391,13 +391,13 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if len(v.Extra) > 0 {
@@ -456,7 +456,7 @@ type CancelTaskRequestParams struct {
 func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
@@ -530,31 +530,31 @@ func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -629,19 +629,19 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestID != nil {
-		b = append(b, `,"requestId":`...)
+		b = rpc.AppendJSONKey(b, `,"requestId":`)
 		if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
 			return nil, err
 		}
 	}
 	if v.Reason != "" {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, v.Reason)
 	}
 	if len(v.Extra) > 0 {
@@ -714,7 +714,7 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
 			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
 		}); err != nil {
@@ -722,25 +722,25 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Roots != nil {
-		b = append(b, `,"roots":`...)
+		b = rpc.AppendJSONKey(b, `,"roots":`)
 		if b, err = v.Roots.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
+		b = rpc.AppendJSONKey(b, `,"sampling":`)
 		if b, err = v.Sampling.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = rpc.AppendJSONKey(b, `,"elicitation":`)
 		if b, err = v.Elicitation.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tasks != nil {
-		b = append(b, `,"tasks":`...)
+		b = rpc.AppendJSONKey(b, `,"tasks":`)
 		if b, err = v.Tasks.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -806,13 +806,13 @@ func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
+		b = rpc.AppendJSONKey(b, `,"form":`)
 		if b, err = rpc.AppendJSONMap(b, v.Form, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
+		b = rpc.AppendJSONKey(b, `,"url":`)
 		if b, err = rpc.AppendJSONMap(b, v.URL, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -869,7 +869,7 @@ func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -925,13 +925,13 @@ func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = rpc.AppendJSONMap(b, v.Context, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = rpc.AppendJSONMap(b, v.Tools, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -994,19 +994,19 @@ func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.List != nil {
-		b = append(b, `,"list":`...)
+		b = rpc.AppendJSONKey(b, `,"list":`)
 		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = rpc.AppendJSONKey(b, `,"cancel":`)
 		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Requests != nil {
-		b = append(b, `,"requests":`...)
+		b = rpc.AppendJSONKey(b, `,"requests":`)
 		if b, err = v.Requests.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1065,13 +1065,13 @@ func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
+		b = rpc.AppendJSONKey(b, `,"sampling":`)
 		if b, err = v.Sampling.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = rpc.AppendJSONKey(b, `,"elicitation":`)
 		if b, err = v.Elicitation.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1130,7 +1130,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byt
 	var err error
 	start := len(b)
 	if v.Create != nil {
-		b = append(b, `,"create":`...)
+		b = rpc.AppendJSONKey(b, `,"create":`)
 		if b, err = rpc.AppendJSONMap(b, v.Create, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -1187,7 +1187,7 @@ func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, 
 	var err error
 	start := len(b)
 	if v.CreateMessage != nil {
-		b = append(b, `,"createMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"createMessage":`)
 		if b, err = rpc.AppendJSONMap(b, v.CreateMessage, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -1252,21 +1252,21 @@ func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"ref":`...)
+	b = rpc.AppendJSONKey(b, `,"ref":`)
 	if b, err = v.Ref.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"argument":`...)
+	b = rpc.AppendJSONKey(b, `,"argument":`)
 	if b, err = v.Argument.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = v.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1329,9 +1329,9 @@ type CompleteRequestParamsArgument struct {
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
@@ -1385,7 +1385,7 @@ func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -1443,12 +1443,12 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"completion":`...)
+	b = rpc.AppendJSONKey(b, `,"completion":`)
 	if b, err = v.Completion.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1511,7 +1511,7 @@ type CompleteResultCompletion struct {
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"values":`...)
+	b = rpc.AppendJSONKey(b, `,"values":`)
 	if v.Values == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1525,11 +1525,11 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		b = strconv.AppendInt(b, *v.Total, 10)
 	}
 	if v.HasMore != nil {
-		b = append(b, `,"hasMore":`...)
+		b = rpc.AppendJSONKey(b, `,"hasMore":`)
 		b = strconv.AppendBool(b, *v.HasMore)
 	}
 	if len(v.Extra) > 0 {
@@ -1618,18 +1618,18 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1645,29 +1645,29 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ModelPreferences != nil {
-		b = append(b, `,"modelPreferences":`...)
+		b = rpc.AppendJSONKey(b, `,"modelPreferences":`)
 		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.SystemPrompt != "" {
-		b = append(b, `,"systemPrompt":`...)
+		b = rpc.AppendJSONKey(b, `,"systemPrompt":`)
 		b = rpc.AppendJSONString(b, v.SystemPrompt)
 	}
 	if v.IncludeContext != "" {
-		b = append(b, `,"includeContext":`...)
+		b = rpc.AppendJSONKey(b, `,"includeContext":`)
 		b = rpc.AppendJSONString(b, string(v.IncludeContext))
 	}
 	if v.Temperature != nil {
-		b = append(b, `,"temperature":`...)
+		b = rpc.AppendJSONKey(b, `,"temperature":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"maxTokens":`...)
+	b = rpc.AppendJSONKey(b, `,"maxTokens":`)
 	b = strconv.AppendInt(b, v.MaxTokens, 10)
 	if v.StopSequences != nil {
-		b = append(b, `,"stopSequences":`...)
+		b = rpc.AppendJSONKey(b, `,"stopSequences":`)
 		b = append(b, '[')
 		for i0, x0 := range v.StopSequences {
 			if i0 > 0 {
@@ -1678,13 +1678,13 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Metadata != nil {
-		b = append(b, `,"metadata":`...)
+		b = rpc.AppendJSONKey(b, `,"metadata":`)
 		if b, err = rpc.AppendJSONMap(b, v.Metadata, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tools {
 			if i0 > 0 {
@@ -1697,7 +1697,7 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ToolChoice != nil {
-		b = append(b, `,"toolChoice":`...)
+		b = rpc.AppendJSONKey(b, `,"toolChoice":`)
 		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1814,21 +1814,21 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"model":`...)
+	b = rpc.AppendJSONKey(b, `,"model":`)
 	b = rpc.AppendJSONString(b, v.Model)
 	if v.StopReason != "" {
-		b = append(b, `,"stopReason":`...)
+		b = rpc.AppendJSONKey(b, `,"stopReason":`)
 		b = rpc.AppendJSONString(b, v.StopReason)
 	}
 	if len(v.Extra) > 0 {
@@ -1915,12 +1915,12 @@ func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"task":`...)
+	b = rpc.AppendJSONKey(b, `,"task":`)
 	if b, err = v.Task.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2000,24 +2000,24 @@ func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"requestedSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"requestedSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
 		return nil, err
 	}
@@ -2094,28 +2094,28 @@ func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"mode":`...)
+	b = rpc.AppendJSONKey(b, `,"mode":`)
 	if v.Mode == "" {
 		b = append(b, `"url"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"elicitationId":`...)
+	b = rpc.AppendJSONKey(b, `,"elicitationId":`)
 	b = rpc.AppendJSONString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONKey(b, `,"url":`)
 	b = rpc.AppendJSONString(b, v.URL)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "mode", "message", "elicitationId", "url"); err != nil {
@@ -2184,15 +2184,15 @@ func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONKey(b, `,"action":`)
 	b = rpc.AppendJSONString(b, string(v.Action))
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = rpc.AppendJSONKey(b, `,"content":`)
 		if b, err = rpc.AppendJSONMap(b, v.Content, func(b []byte, x1 ElicitResultContentValue) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -2336,7 +2336,7 @@ type ElicitationCompleteNotificationParams struct {
 func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"elicitationId":`...)
+	b = rpc.AppendJSONKey(b, `,"elicitationId":`)
 	b = rpc.AppendJSONString(b, v.ElicitationID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "elicitationId"); err != nil {
@@ -2392,24 +2392,24 @@ type EmbeddedResource struct {
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"resource":`...)
+	b = rpc.AppendJSONKey(b, `,"resource":`)
 	if b, err = v.Resource.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2481,15 +2481,15 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -2556,16 +2556,16 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -2633,7 +2633,7 @@ type GetTaskPayloadRequestParams struct {
 func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
@@ -2686,7 +2686,7 @@ func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2740,7 +2740,7 @@ type GetTaskRequestParams struct {
 func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
@@ -2814,31 +2814,31 @@ func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -2915,14 +2915,14 @@ type Icon struct {
 func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"src":`...)
+	b = rpc.AppendJSONKey(b, `,"src":`)
 	b = rpc.AppendJSONString(b, v.Src)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
+		b = rpc.AppendJSONKey(b, `,"sizes":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Sizes {
 			if i0 > 0 {
@@ -2933,7 +2933,7 @@ func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Theme != "" {
-		b = append(b, `,"theme":`...)
+		b = rpc.AppendJSONKey(b, `,"theme":`)
 		b = rpc.AppendJSONString(b, string(v.Theme))
 	}
 	if len(v.Extra) > 0 {
@@ -3027,24 +3027,24 @@ type ImageContent struct {
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"image"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -3123,20 +3123,20 @@ type Implementation struct {
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
-	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONKey(b, `,"version":`)
 	b = rpc.AppendJSONString(b, v.Version)
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -3149,7 +3149,7 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.WebsiteURL != "" {
-		b = append(b, `,"websiteUrl":`...)
+		b = rpc.AppendJSONKey(b, `,"websiteUrl":`)
 		b = rpc.AppendJSONString(b, v.WebsiteURL)
 	}
 	if len(v.Extra) > 0 {
@@ -3219,18 +3219,18 @@ func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"protocolVersion":`...)
+	b = rpc.AppendJSONKey(b, `,"protocolVersion":`)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"capabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"capabilities":`)
 	if b, err = v.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"clientInfo":`...)
+	b = rpc.AppendJSONKey(b, `,"clientInfo":`)
 	if b, err = v.ClientInfo.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -3303,23 +3303,23 @@ func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"protocolVersion":`...)
+	b = rpc.AppendJSONKey(b, `,"protocolVersion":`)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"capabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"capabilities":`)
 	if b, err = v.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"serverInfo":`...)
+	b = rpc.AppendJSONKey(b, `,"serverInfo":`)
 	if b, err = v.ServerInfo.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Instructions != "" {
-		b = append(b, `,"instructions":`...)
+		b = rpc.AppendJSONKey(b, `,"instructions":`)
 		b = rpc.AppendJSONString(b, v.Instructions)
 	}
 	if len(v.Extra) > 0 {
@@ -3385,18 +3385,18 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"prompts":`...)
+	b = rpc.AppendJSONKey(b, `,"prompts":`)
 	if v.Prompts == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3471,18 +3471,18 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resourceTemplates":`...)
+	b = rpc.AppendJSONKey(b, `,"resourceTemplates":`)
 	if v.ResourceTemplates == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3556,18 +3556,18 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resources":`...)
+	b = rpc.AppendJSONKey(b, `,"resources":`)
 	if v.Resources == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3637,12 +3637,12 @@ func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"roots":`...)
+	b = rpc.AppendJSONKey(b, `,"roots":`)
 	if v.Roots == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3714,18 +3714,18 @@ func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"tasks":`...)
+	b = rpc.AppendJSONKey(b, `,"tasks":`)
 	if v.Tasks == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3799,18 +3799,18 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"tools":`...)
+	b = rpc.AppendJSONKey(b, `,"tools":`)
 	if v.Tools == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3926,18 +3926,18 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONKey(b, `,"level":`)
 	b = rpc.AppendJSONString(b, string(v.Level))
 	if v.Logger != "" {
-		b = append(b, `,"logger":`...)
+		b = rpc.AppendJSONKey(b, `,"logger":`)
 		b = rpc.AppendJSONString(b, v.Logger)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 		return nil, err
 	}
@@ -4010,7 +4010,7 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if len(v.Extra) > 0 {
@@ -4073,7 +4073,7 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Hints != nil {
-		b = append(b, `,"hints":`...)
+		b = rpc.AppendJSONKey(b, `,"hints":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Hints {
 			if i0 > 0 {
@@ -4086,19 +4086,19 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.CostPriority != nil {
-		b = append(b, `,"costPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"costPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.SpeedPriority != nil {
-		b = append(b, `,"speedPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"speedPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.IntelligencePriority != nil {
-		b = append(b, `,"intelligencePriority":`...)
+		b = rpc.AppendJSONKey(b, `,"intelligencePriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
 			return nil, err
 		}
@@ -4159,7 +4159,7 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4217,13 +4217,13 @@ func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cursor != "" {
-		b = append(b, `,"cursor":`...)
+		b = rpc.AppendJSONKey(b, `,"cursor":`)
 		if b, err = v.Cursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4291,27 +4291,27 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"progressToken":`...)
+	b = rpc.AppendJSONKey(b, `,"progressToken":`)
 	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"progress":`...)
+	b = rpc.AppendJSONKey(b, `,"progress":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
 		return nil, err
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
 			return nil, err
 		}
 	}
 	if v.Message != "" {
-		b = append(b, `,"message":`...)
+		b = rpc.AppendJSONKey(b, `,"message":`)
 		b = rpc.AppendJSONString(b, v.Message)
 	}
 	if len(v.Extra) > 0 {
@@ -4408,18 +4408,18 @@ type Prompt struct {
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Arguments {
 			if i0 > 0 {
@@ -4432,7 +4432,7 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -4445,7 +4445,7 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4518,18 +4518,18 @@ type PromptArgument struct {
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = rpc.AppendJSONKey(b, `,"required":`)
 		b = strconv.AppendBool(b, *v.Required)
 	}
 	if len(v.Extra) > 0 {
@@ -4588,9 +4588,9 @@ type PromptMessage struct {
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4652,16 +4652,16 @@ type PromptReference struct {
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/prompt"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if len(v.Extra) > 0 {
@@ -4720,12 +4720,12 @@ func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -4782,12 +4782,12 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"contents":`...)
+	b = rpc.AppendJSONKey(b, `,"contents":`)
 	if v.Contents == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4861,7 +4861,7 @@ func (v *RequestMeta) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ProgressToken != nil {
-		b = append(b, `,"progressToken":`...)
+		b = rpc.AppendJSONKey(b, `,"progressToken":`)
 		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4916,7 +4916,7 @@ func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4990,28 +4990,28 @@ type Resource struct {
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -5024,13 +5024,13 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5125,34 +5125,34 @@ type ResourceLink struct {
 func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource_link"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -5165,13 +5165,13 @@ func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5260,24 +5260,24 @@ type ResourceTemplate struct {
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uriTemplate":`...)
+	b = rpc.AppendJSONKey(b, `,"uriTemplate":`)
 	b = rpc.AppendJSONString(b, v.URITemplate)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -5290,13 +5290,13 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5369,13 +5369,13 @@ type ResourceTemplateReference struct {
 func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
@@ -5433,12 +5433,12 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -5492,7 +5492,7 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5577,14 +5577,14 @@ type Root struct {
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5646,14 +5646,14 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5756,7 +5756,7 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
 			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
 		}); err != nil {
@@ -5764,37 +5764,37 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Logging != nil {
-		b = append(b, `,"logging":`...)
+		b = rpc.AppendJSONKey(b, `,"logging":`)
 		if b, err = rpc.AppendJSONMap(b, v.Logging, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Completions != nil {
-		b = append(b, `,"completions":`...)
+		b = rpc.AppendJSONKey(b, `,"completions":`)
 		if b, err = rpc.AppendJSONMap(b, v.Completions, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Prompts != nil {
-		b = append(b, `,"prompts":`...)
+		b = rpc.AppendJSONKey(b, `,"prompts":`)
 		if b, err = v.Prompts.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resources != nil {
-		b = append(b, `,"resources":`...)
+		b = rpc.AppendJSONKey(b, `,"resources":`)
 		if b, err = v.Resources.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tasks != nil {
-		b = append(b, `,"tasks":`...)
+		b = rpc.AppendJSONKey(b, `,"tasks":`)
 		if b, err = v.Tasks.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5861,7 +5861,7 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -5918,11 +5918,11 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subscribe != nil {
-		b = append(b, `,"subscribe":`...)
+		b = rpc.AppendJSONKey(b, `,"subscribe":`)
 		b = strconv.AppendBool(b, *v.Subscribe)
 	}
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -5983,19 +5983,19 @@ func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.List != nil {
-		b = append(b, `,"list":`...)
+		b = rpc.AppendJSONKey(b, `,"list":`)
 		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = rpc.AppendJSONKey(b, `,"cancel":`)
 		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Requests != nil {
-		b = append(b, `,"requests":`...)
+		b = rpc.AppendJSONKey(b, `,"requests":`)
 		if b, err = v.Requests.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6053,7 +6053,7 @@ func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6109,7 +6109,7 @@ func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	if v.Call != nil {
-		b = append(b, `,"call":`...)
+		b = rpc.AppendJSONKey(b, `,"call":`)
 		if b, err = rpc.AppendJSONMap(b, v.Call, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -6164,7 +6164,7 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -6218,12 +6218,12 @@ func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONKey(b, `,"level":`)
 	b = rpc.AppendJSONString(b, string(v.Level))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level"); err != nil {
@@ -6280,12 +6280,12 @@ func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -6356,26 +6356,26 @@ type Task struct {
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -6442,7 +6442,7 @@ func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.TTL != nil {
-		b = append(b, `,"ttl":`...)
+		b = rpc.AppendJSONKey(b, `,"ttl":`)
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -6550,31 +6550,31 @@ func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -6647,22 +6647,22 @@ type TextContent struct {
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"text"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6730,16 +6730,16 @@ type TextResourceContents struct {
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6819,18 +6819,18 @@ type Tool struct {
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -6842,30 +6842,30 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"inputSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"inputSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
 		return nil, err
 	}
 	if v.OutputSchema != nil {
-		b = append(b, `,"outputSchema":`...)
+		b = rpc.AppendJSONKey(b, `,"outputSchema":`)
 		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
 			return nil, err
 		}
 	}
 	if v.Execution != nil {
-		b = append(b, `,"execution":`...)
+		b = rpc.AppendJSONKey(b, `,"execution":`)
 		if b, err = v.Execution.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6951,23 +6951,23 @@ func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.ReadOnlyHint != nil {
-		b = append(b, `,"readOnlyHint":`...)
+		b = rpc.AppendJSONKey(b, `,"readOnlyHint":`)
 		b = strconv.AppendBool(b, *v.ReadOnlyHint)
 	}
 	if v.DestructiveHint != nil {
-		b = append(b, `,"destructiveHint":`...)
+		b = rpc.AppendJSONKey(b, `,"destructiveHint":`)
 		b = strconv.AppendBool(b, *v.DestructiveHint)
 	}
 	if v.IdempotentHint != nil {
-		b = append(b, `,"idempotentHint":`...)
+		b = rpc.AppendJSONKey(b, `,"idempotentHint":`)
 		b = strconv.AppendBool(b, *v.IdempotentHint)
 	}
 	if v.OpenWorldHint != nil {
-		b = append(b, `,"openWorldHint":`...)
+		b = rpc.AppendJSONKey(b, `,"openWorldHint":`)
 		b = strconv.AppendBool(b, *v.OpenWorldHint)
 	}
 	if len(v.Extra) > 0 {
@@ -7029,7 +7029,7 @@ func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
 	if len(v.Extra) > 0 {
@@ -7111,7 +7111,7 @@ func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.TaskSupport != "" {
-		b = append(b, `,"taskSupport":`...)
+		b = rpc.AppendJSONKey(b, `,"taskSupport":`)
 		b = rpc.AppendJSONString(b, string(v.TaskSupport))
 	}
 	if len(v.Extra) > 0 {
@@ -7206,15 +7206,15 @@ type ToolResultContent struct {
 func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_result"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"toolUseId":`...)
+	b = rpc.AppendJSONKey(b, `,"toolUseId":`)
 	b = rpc.AppendJSONString(b, v.ToolUseID)
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -7230,17 +7230,17 @@ func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendJSONMap(b, v.StructuredContent, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7322,17 +7322,17 @@ type ToolUseContent struct {
 func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_use"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	b = rpc.AppendJSONString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"input":`...)
+	b = rpc.AppendJSONKey(b, `,"input":`)
 	if v.Input == nil {
 		b = append(b, `{}`...)
 	} else {
@@ -7341,7 +7341,7 @@ func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7407,12 +7407,12 @@ func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {

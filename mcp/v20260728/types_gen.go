@@ -32,7 +32,7 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = rpc.AppendJSONKey(b, `,"audience":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Audience {
 			if i0 > 0 {
@@ -43,13 +43,13 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = rpc.AppendJSONKey(b, `,"priority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if v.LastModified != "" {
-		b = append(b, `,"lastModified":`...)
+		b = rpc.AppendJSONKey(b, `,"lastModified":`)
 		b = rpc.AppendJSONString(b, v.LastModified)
 	}
 	if len(v.Extra) > 0 {
@@ -115,24 +115,24 @@ type AudioContent struct {
 func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"audio"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -202,16 +202,16 @@ type BlobResourceContents struct {
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONKey(b, `,"blob":`)
 	b = rpc.AppendJSONString(b, v.Blob)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -310,23 +310,23 @@ type CallToolRequest struct {
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"tools/call"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -399,26 +399,26 @@ type CallToolRequestParams struct {
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
 			return nil, err
 		}
 	}
 	if v.InputResponses != nil {
-		b = append(b, `,"inputResponses":`...)
+		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 		if b, err = v.InputResponses.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -498,18 +498,18 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -525,13 +525,13 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if len(v.Extra) > 0 {
@@ -596,17 +596,17 @@ type CallToolResultResponse struct {
 func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -670,19 +670,19 @@ type CancelledNotification struct {
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/cancelled"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -748,17 +748,17 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
 		return nil, err
 	}
 	if v.Reason != "" {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, v.Reason)
 	}
 	if len(v.Extra) > 0 {
@@ -835,7 +835,7 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -843,7 +843,7 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Extensions != nil {
-		b = append(b, `,"extensions":`...)
+		b = rpc.AppendJSONKey(b, `,"extensions":`)
 		if b, err = rpc.AppendJSONMap(b, v.Extensions, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -851,19 +851,19 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Roots != nil {
-		b = append(b, `,"roots":`...)
+		b = rpc.AppendJSONKey(b, `,"roots":`)
 		if b, err = rpc.AppendJSONMap(b, v.Roots, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
+		b = rpc.AppendJSONKey(b, `,"sampling":`)
 		if b, err = v.Sampling.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = rpc.AppendJSONKey(b, `,"elicitation":`)
 		if b, err = v.Elicitation.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -930,13 +930,13 @@ func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
+		b = rpc.AppendJSONKey(b, `,"form":`)
 		if b, err = v.Form.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
+		b = rpc.AppendJSONKey(b, `,"url":`)
 		if b, err = v.URL.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -997,13 +997,13 @@ func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = v.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1074,23 +1074,23 @@ type CompleteRequest struct {
 func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"completion/complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1159,20 +1159,20 @@ type CompleteRequestParams struct {
 func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"ref":`...)
+	b = rpc.AppendJSONKey(b, `,"ref":`)
 	if b, err = v.Ref.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"argument":`...)
+	b = rpc.AppendJSONKey(b, `,"argument":`)
 	if b, err = v.Argument.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = v.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1235,9 +1235,9 @@ type CompleteRequestParamsArgument struct {
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
@@ -1291,7 +1291,7 @@ func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -1356,18 +1356,18 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"completion":`...)
+	b = rpc.AppendJSONKey(b, `,"completion":`)
 	if b, err = v.Completion.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1432,7 +1432,7 @@ type CompleteResultCompletion struct {
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"values":`...)
+	b = rpc.AppendJSONKey(b, `,"values":`)
 	if v.Values == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1446,11 +1446,11 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		b = strconv.AppendInt(b, *v.Total, 10)
 	}
 	if v.HasMore != nil {
-		b = append(b, `,"hasMore":`...)
+		b = rpc.AppendJSONKey(b, `,"hasMore":`)
 		b = strconv.AppendBool(b, *v.HasMore)
 	}
 	if len(v.Extra) > 0 {
@@ -1510,17 +1510,17 @@ type CompleteResultResponse struct {
 func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1583,13 +1583,13 @@ type CreateMessageRequest struct {
 func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"sampling/createMessage"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1675,7 +1675,7 @@ type CreateMessageRequestParams struct {
 func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1691,29 +1691,29 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ModelPreferences != nil {
-		b = append(b, `,"modelPreferences":`...)
+		b = rpc.AppendJSONKey(b, `,"modelPreferences":`)
 		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.SystemPrompt != "" {
-		b = append(b, `,"systemPrompt":`...)
+		b = rpc.AppendJSONKey(b, `,"systemPrompt":`)
 		b = rpc.AppendJSONString(b, v.SystemPrompt)
 	}
 	if v.IncludeContext != "" {
-		b = append(b, `,"includeContext":`...)
+		b = rpc.AppendJSONKey(b, `,"includeContext":`)
 		b = rpc.AppendJSONString(b, string(v.IncludeContext))
 	}
 	if v.Temperature != nil {
-		b = append(b, `,"temperature":`...)
+		b = rpc.AppendJSONKey(b, `,"temperature":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"maxTokens":`...)
+	b = rpc.AppendJSONKey(b, `,"maxTokens":`)
 	b = strconv.AppendInt(b, v.MaxTokens, 10)
 	if v.StopSequences != nil {
-		b = append(b, `,"stopSequences":`...)
+		b = rpc.AppendJSONKey(b, `,"stopSequences":`)
 		b = append(b, '[')
 		for i0, x0 := range v.StopSequences {
 			if i0 > 0 {
@@ -1724,13 +1724,13 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Metadata != nil {
-		b = append(b, `,"metadata":`...)
+		b = rpc.AppendJSONKey(b, `,"metadata":`)
 		if b, err = v.Metadata.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tools {
 			if i0 > 0 {
@@ -1743,7 +1743,7 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ToolChoice != nil {
-		b = append(b, `,"toolChoice":`...)
+		b = rpc.AppendJSONKey(b, `,"toolChoice":`)
 		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1857,21 +1857,21 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"model":`...)
+	b = rpc.AppendJSONKey(b, `,"model":`)
 	b = rpc.AppendJSONString(b, v.Model)
 	if v.StopReason != "" {
-		b = append(b, `,"stopReason":`...)
+		b = rpc.AppendJSONKey(b, `,"stopReason":`)
 		b = rpc.AppendJSONString(b, v.StopReason)
 	}
 	if len(v.Extra) > 0 {
@@ -1978,23 +1978,23 @@ type DiscoverRequest struct {
 func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"server/discover"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2078,18 +2078,18 @@ func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"supportedVersions":`...)
+	b = rpc.AppendJSONKey(b, `,"supportedVersions":`)
 	if v.SupportedVersions == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -2102,17 +2102,17 @@ func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"capabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"capabilities":`)
 	if b, err = v.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Instructions != "" {
-		b = append(b, `,"instructions":`...)
+		b = rpc.AppendJSONKey(b, `,"instructions":`)
 		b = rpc.AppendJSONString(b, v.Instructions)
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "supportedVersions", "capabilities", "instructions", "ttlMs", "cacheScope"); err != nil {
@@ -2179,17 +2179,17 @@ type DiscoverResultResponse struct {
 func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2251,13 +2251,13 @@ type ElicitRequest struct {
 func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"elicitation/create"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2324,12 +2324,12 @@ func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"requestedSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"requestedSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
 		return nil, err
 	}
@@ -2396,15 +2396,15 @@ type ElicitRequestURLParams struct {
 func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"mode":`...)
+	b = rpc.AppendJSONKey(b, `,"mode":`)
 	if v.Mode == "" {
 		b = append(b, `"url"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONKey(b, `,"url":`)
 	b = rpc.AppendJSONString(b, v.URL)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode", "message", "url"); err != nil {
@@ -2466,10 +2466,10 @@ type ElicitResult struct {
 func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONKey(b, `,"action":`)
 	b = rpc.AppendJSONString(b, string(v.Action))
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = rpc.AppendJSONKey(b, `,"content":`)
 		if b, err = rpc.AppendJSONMap(b, v.Content, func(b []byte, x1 ElicitResultContentValue) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -2615,24 +2615,24 @@ type EmbeddedResource struct {
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"resource":`...)
+	b = rpc.AppendJSONKey(b, `,"resource":`)
 	if b, err = v.Resource.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2703,12 +2703,12 @@ type Error struct {
 func (v *Error) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -2776,23 +2776,23 @@ type GetPromptRequest struct {
 func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"prompts/get"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2864,14 +2864,14 @@ type GetPromptRequestParams struct {
 func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -2880,13 +2880,13 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.InputResponses != nil {
-		b = append(b, `,"inputResponses":`...)
+		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 		if b, err = v.InputResponses.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -2958,22 +2958,22 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3048,17 +3048,17 @@ type GetPromptResultResponse struct {
 func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -3125,14 +3125,14 @@ type HeaderMismatchError struct {
 func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -3141,7 +3141,7 @@ func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -3207,12 +3207,12 @@ type HeaderMismatchErrorError struct {
 func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3281,14 +3281,14 @@ type Icon struct {
 func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"src":`...)
+	b = rpc.AppendJSONKey(b, `,"src":`)
 	b = rpc.AppendJSONString(b, v.Src)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
+		b = rpc.AppendJSONKey(b, `,"sizes":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Sizes {
 			if i0 > 0 {
@@ -3299,7 +3299,7 @@ func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Theme != "" {
-		b = append(b, `,"theme":`...)
+		b = rpc.AppendJSONKey(b, `,"theme":`)
 		b = rpc.AppendJSONString(b, string(v.Theme))
 	}
 	if len(v.Extra) > 0 {
@@ -3393,24 +3393,24 @@ type ImageContent struct {
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"image"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -3489,20 +3489,20 @@ type Implementation struct {
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
-	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONKey(b, `,"version":`)
 	b = rpc.AppendJSONString(b, v.Version)
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -3515,7 +3515,7 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.WebsiteURL != "" {
-		b = append(b, `,"websiteUrl":`...)
+		b = rpc.AppendJSONKey(b, `,"websiteUrl":`)
 		b = rpc.AppendJSONString(b, v.WebsiteURL)
 	}
 	if len(v.Extra) > 0 {
@@ -3608,25 +3608,25 @@ func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"input_required"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.InputRequests != nil {
-		b = append(b, `,"inputRequests":`...)
+		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
 		if b, err = v.InputRequests.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -3702,12 +3702,12 @@ type InternalError struct {
 func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3774,12 +3774,12 @@ type InvalidParamsError struct {
 func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3845,12 +3845,12 @@ type InvalidRequestError struct {
 func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3926,14 +3926,14 @@ type JSONRPCErrorResponse struct {
 func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -3942,7 +3942,7 @@ func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4008,16 +4008,16 @@ type JSONRPCNotification struct {
 func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -4081,20 +4081,20 @@ type JSONRPCRequest struct {
 func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -4159,17 +4159,17 @@ type JSONRPCResultResponse struct {
 func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4241,23 +4241,23 @@ type ListPromptsRequest struct {
 func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"prompts/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4333,24 +4333,24 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"prompts":`...)
+	b = rpc.AppendJSONKey(b, `,"prompts":`)
 	if v.Prompts == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4365,9 +4365,9 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "prompts", "ttlMs", "cacheScope"); err != nil {
@@ -4432,17 +4432,17 @@ type ListPromptsResultResponse struct {
 func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4509,23 +4509,23 @@ type ListResourceTemplatesRequest struct {
 func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"resources/templates/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4602,24 +4602,24 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resourceTemplates":`...)
+	b = rpc.AppendJSONKey(b, `,"resourceTemplates":`)
 	if v.ResourceTemplates == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4634,9 +4634,9 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resourceTemplates", "ttlMs", "cacheScope"); err != nil {
@@ -4702,17 +4702,17 @@ type ListResourceTemplatesResultResponse struct {
 func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4779,23 +4779,23 @@ type ListResourcesRequest struct {
 func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"resources/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4871,24 +4871,24 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resources":`...)
+	b = rpc.AppendJSONKey(b, `,"resources":`)
 	if v.Resources == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4903,9 +4903,9 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resources", "ttlMs", "cacheScope"); err != nil {
@@ -4970,17 +4970,17 @@ type ListResourcesResultResponse struct {
 func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5043,14 +5043,14 @@ type ListRootsRequest struct {
 func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"roots/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5106,7 +5106,7 @@ func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5161,7 +5161,7 @@ type ListRootsResult struct {
 func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"roots":`...)
+	b = rpc.AppendJSONKey(b, `,"roots":`)
 	if v.Roots == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -5235,23 +5235,23 @@ type ListToolsRequest struct {
 func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"tools/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5329,24 +5329,24 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"tools":`...)
+	b = rpc.AppendJSONKey(b, `,"tools":`)
 	if v.Tools == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -5361,9 +5361,9 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "tools", "ttlMs", "cacheScope"); err != nil {
@@ -5428,17 +5428,17 @@ type ListToolsResultResponse struct {
 func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5542,19 +5542,19 @@ type LoggingMessageNotification struct {
 func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/message"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5619,18 +5619,18 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONKey(b, `,"level":`)
 	b = rpc.AppendJSONString(b, string(v.Level))
 	if v.Logger != "" {
-		b = append(b, `,"logger":`...)
+		b = rpc.AppendJSONKey(b, `,"logger":`)
 		b = rpc.AppendJSONString(b, v.Logger)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 		return nil, err
 	}
@@ -5708,12 +5708,12 @@ type MethodNotFoundError struct {
 func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -5781,14 +5781,14 @@ type MissingRequiredClientCapabilityError struct {
 func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -5797,7 +5797,7 @@ func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, err
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5863,11 +5863,11 @@ type MissingRequiredClientCapabilityErrorError struct {
 func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = v.Data.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5926,7 +5926,7 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"requiredCapabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"requiredCapabilities":`)
 	if b, err = v.RequiredCapabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5981,7 +5981,7 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if len(v.Extra) > 0 {
@@ -6044,7 +6044,7 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Hints != nil {
-		b = append(b, `,"hints":`...)
+		b = rpc.AppendJSONKey(b, `,"hints":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Hints {
 			if i0 > 0 {
@@ -6057,19 +6057,19 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.CostPriority != nil {
-		b = append(b, `,"costPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"costPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.SpeedPriority != nil {
-		b = append(b, `,"speedPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"speedPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.IntelligencePriority != nil {
-		b = append(b, `,"intelligencePriority":`...)
+		b = rpc.AppendJSONKey(b, `,"intelligencePriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
 			return nil, err
 		}
@@ -6130,10 +6130,10 @@ type Notification struct {
 func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -6193,7 +6193,7 @@ func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.SubscriptionID != nil {
-		b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
 		if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
 			return nil, err
 		}
@@ -6248,7 +6248,7 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6308,19 +6308,19 @@ type PaginatedRequest struct {
 func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -6382,12 +6382,12 @@ type PaginatedRequestParams struct {
 func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Cursor != "" {
-		b = append(b, `,"cursor":`...)
+		b = rpc.AppendJSONKey(b, `,"cursor":`)
 		if b, err = v.Cursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6449,12 +6449,12 @@ type ParseError struct {
 func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -6519,19 +6519,19 @@ type ProgressNotification struct {
 func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/progress"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -6601,27 +6601,27 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"progressToken":`...)
+	b = rpc.AppendJSONKey(b, `,"progressToken":`)
 	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"progress":`...)
+	b = rpc.AppendJSONKey(b, `,"progress":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
 		return nil, err
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
 			return nil, err
 		}
 	}
 	if v.Message != "" {
-		b = append(b, `,"message":`...)
+		b = rpc.AppendJSONKey(b, `,"message":`)
 		b = rpc.AppendJSONString(b, v.Message)
 	}
 	if len(v.Extra) > 0 {
@@ -6717,18 +6717,18 @@ type Prompt struct {
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Arguments {
 			if i0 > 0 {
@@ -6741,7 +6741,7 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -6754,7 +6754,7 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6827,18 +6827,18 @@ type PromptArgument struct {
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = rpc.AppendJSONKey(b, `,"required":`)
 		b = strconv.AppendBool(b, *v.Required)
 	}
 	if len(v.Extra) > 0 {
@@ -6903,20 +6903,20 @@ type PromptListChangedNotification struct {
 func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/prompts/list_changed"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6975,9 +6975,9 @@ type PromptMessage struct {
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7039,16 +7039,16 @@ type PromptReference struct {
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/prompt"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if len(v.Extra) > 0 {
@@ -7114,23 +7114,23 @@ type ReadResourceRequest struct {
 func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"resources/read"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7199,20 +7199,20 @@ type ReadResourceRequestParams struct {
 func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.InputResponses != nil {
-		b = append(b, `,"inputResponses":`...)
+		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 		if b, err = v.InputResponses.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -7287,18 +7287,18 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"contents":`...)
+	b = rpc.AppendJSONKey(b, `,"contents":`)
 	if v.Contents == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -7313,9 +7313,9 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "contents", "ttlMs", "cacheScope"); err != nil {
@@ -7380,17 +7380,17 @@ type ReadResourceResultResponse struct {
 func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7448,10 +7448,10 @@ type Request struct {
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -7534,24 +7534,24 @@ type RequestMetaObject struct {
 func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"io.modelcontextprotocol/protocolVersion":`...)
+	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/protocolVersion":`)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/clientCapabilities":`)
 	if b, err = v.ClientCapabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.ClientInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/clientInfo":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/clientInfo":`)
 		if b, err = v.ClientInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.LogLevel != "" {
-		b = append(b, `,"io.modelcontextprotocol/logLevel":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/logLevel":`)
 		b = rpc.AppendJSONString(b, string(v.LogLevel))
 	}
 	if v.ProgressToken != nil {
-		b = append(b, `,"progressToken":`...)
+		b = rpc.AppendJSONKey(b, `,"progressToken":`)
 		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7614,7 +7614,7 @@ type RequestParams struct {
 func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7687,28 +7687,28 @@ type Resource struct {
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -7721,13 +7721,13 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7821,34 +7821,34 @@ type ResourceLink struct {
 func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource_link"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -7861,13 +7861,13 @@ func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7946,20 +7946,20 @@ type ResourceListChangedNotification struct {
 func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/resources/list_changed"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8034,24 +8034,24 @@ type ResourceTemplate struct {
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uriTemplate":`...)
+	b = rpc.AppendJSONKey(b, `,"uriTemplate":`)
 	b = rpc.AppendJSONString(b, v.URITemplate)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -8064,13 +8064,13 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8142,13 +8142,13 @@ type ResourceTemplateReference struct {
 func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
@@ -8208,19 +8208,19 @@ type ResourceUpdatedNotification struct {
 func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/resources/updated"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -8282,12 +8282,12 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -8342,12 +8342,12 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if b, err = v.ResultType.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -8404,7 +8404,7 @@ func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ServerInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/serverInfo":`)
 		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8503,14 +8503,14 @@ type Root struct {
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8572,14 +8572,14 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -8685,7 +8685,7 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -8693,7 +8693,7 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Extensions != nil {
-		b = append(b, `,"extensions":`...)
+		b = rpc.AppendJSONKey(b, `,"extensions":`)
 		if b, err = rpc.AppendJSONMap(b, v.Extensions, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -8701,31 +8701,31 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Logging != nil {
-		b = append(b, `,"logging":`...)
+		b = rpc.AppendJSONKey(b, `,"logging":`)
 		if b, err = v.Logging.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Completions != nil {
-		b = append(b, `,"completions":`...)
+		b = rpc.AppendJSONKey(b, `,"completions":`)
 		if b, err = v.Completions.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Prompts != nil {
-		b = append(b, `,"prompts":`...)
+		b = rpc.AppendJSONKey(b, `,"prompts":`)
 		if b, err = v.Prompts.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resources != nil {
-		b = append(b, `,"resources":`...)
+		b = rpc.AppendJSONKey(b, `,"resources":`)
 		if b, err = v.Resources.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8792,7 +8792,7 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -8849,11 +8849,11 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subscribe != nil {
-		b = append(b, `,"subscribe":`...)
+		b = rpc.AppendJSONKey(b, `,"subscribe":`)
 		b = strconv.AppendBool(b, *v.Subscribe)
 	}
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -8908,7 +8908,7 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -8976,19 +8976,19 @@ func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ToolsListChanged != nil {
-		b = append(b, `,"toolsListChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"toolsListChanged":`)
 		b = strconv.AppendBool(b, *v.ToolsListChanged)
 	}
 	if v.PromptsListChanged != nil {
-		b = append(b, `,"promptsListChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"promptsListChanged":`)
 		b = strconv.AppendBool(b, *v.PromptsListChanged)
 	}
 	if v.ResourcesListChanged != nil {
-		b = append(b, `,"resourcesListChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"resourcesListChanged":`)
 		b = strconv.AppendBool(b, *v.ResourcesListChanged)
 	}
 	if v.ResourceSubscriptions != nil {
-		b = append(b, `,"resourceSubscriptions":`...)
+		b = rpc.AppendJSONKey(b, `,"resourceSubscriptions":`)
 		b = append(b, '[')
 		for i0, x0 := range v.ResourceSubscriptions {
 			if i0 > 0 {
@@ -9060,19 +9060,19 @@ type SubscriptionsAcknowledgedNotification struct {
 func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/subscriptions/acknowledged"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9133,12 +9133,12 @@ func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]by
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"notifications":`...)
+	b = rpc.AppendJSONKey(b, `,"notifications":`)
 	if b, err = v.Notifications.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9203,23 +9203,23 @@ type SubscriptionsListenRequest struct {
 func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"subscriptions/listen"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9279,11 +9279,11 @@ type SubscriptionsListenRequestParams struct {
 func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"notifications":`...)
+	b = rpc.AppendJSONKey(b, `,"notifications":`)
 	if b, err = v.Notifications.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9345,11 +9345,11 @@ type SubscriptionsListenResult struct {
 func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
@@ -9411,12 +9411,12 @@ type SubscriptionsListenResultMetaObject struct {
 func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
+	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
 	if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
 		return nil, err
 	}
 	if v.ServerInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/serverInfo":`)
 		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9477,17 +9477,17 @@ type SubscriptionsListenResultResponse struct {
 func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9551,22 +9551,22 @@ type TextContent struct {
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"text"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9634,16 +9634,16 @@ type TextResourceContents struct {
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9727,18 +9727,18 @@ type Tool struct {
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -9750,24 +9750,24 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"inputSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"inputSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
 		return nil, err
 	}
 	if v.OutputSchema != nil {
-		b = append(b, `,"outputSchema":`...)
+		b = rpc.AppendJSONKey(b, `,"outputSchema":`)
 		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
 			return nil, err
 		}
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9851,23 +9851,23 @@ func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.ReadOnlyHint != nil {
-		b = append(b, `,"readOnlyHint":`...)
+		b = rpc.AppendJSONKey(b, `,"readOnlyHint":`)
 		b = strconv.AppendBool(b, *v.ReadOnlyHint)
 	}
 	if v.DestructiveHint != nil {
-		b = append(b, `,"destructiveHint":`...)
+		b = rpc.AppendJSONKey(b, `,"destructiveHint":`)
 		b = strconv.AppendBool(b, *v.DestructiveHint)
 	}
 	if v.IdempotentHint != nil {
-		b = append(b, `,"idempotentHint":`...)
+		b = rpc.AppendJSONKey(b, `,"idempotentHint":`)
 		b = strconv.AppendBool(b, *v.IdempotentHint)
 	}
 	if v.OpenWorldHint != nil {
-		b = append(b, `,"openWorldHint":`...)
+		b = rpc.AppendJSONKey(b, `,"openWorldHint":`)
 		b = strconv.AppendBool(b, *v.OpenWorldHint)
 	}
 	if len(v.Extra) > 0 {
@@ -9928,7 +9928,7 @@ func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
 	if len(v.Extra) > 0 {
@@ -10015,20 +10015,20 @@ type ToolListChangedNotification struct {
 func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/tools/list_changed"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -10101,15 +10101,15 @@ type ToolResultContent struct {
 func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_result"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"toolUseId":`...)
+	b = rpc.AppendJSONKey(b, `,"toolUseId":`)
 	b = rpc.AppendJSONString(b, v.ToolUseID)
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -10125,17 +10125,17 @@ func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -10212,17 +10212,17 @@ type ToolUseContent struct {
 func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_use"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	b = rpc.AppendJSONString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"input":`...)
+	b = rpc.AppendJSONKey(b, `,"input":`)
 	if v.Input == nil {
 		b = append(b, `{}`...)
 	} else {
@@ -10231,7 +10231,7 @@ func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -10303,14 +10303,14 @@ type UnsupportedProtocolVersionError struct {
 func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -10319,7 +10319,7 @@ func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -10384,11 +10384,11 @@ type UnsupportedProtocolVersionErrorError struct {
 func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = v.Data.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -10451,7 +10451,7 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"supported":`...)
+	b = rpc.AppendJSONKey(b, `,"supported":`)
 	if v.Supported == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -10464,7 +10464,7 @@ func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte,
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"requested":`...)
+	b = rpc.AppendJSONKey(b, `,"requested":`)
 	b = rpc.AppendJSONString(b, v.Requested)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "supported", "requested"); err != nil {

@@ -19,11 +19,11 @@ type AddParams struct {
 func (v *AddParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	if b, err = rpc.AppendJSONFloat(b, v.A); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	if b, err = rpc.AppendJSONFloat(b, v.B); err != nil {
 		return nil, err
 	}

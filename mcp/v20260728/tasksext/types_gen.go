@@ -55,36 +55,36 @@ type CreateTaskResult struct {
 func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"task"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -194,52 +194,52 @@ type GetTaskResult struct {
 func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
 	if v.Result != nil {
-		b = append(b, `,"result":`...)
+		b = rpc.AppendJSONKey(b, `,"result":`)
 		if b, err = rpc.AppendRawJSON(b, v.Result); err != nil {
 			return nil, err
 		}
 	}
 	if v.Error != nil {
-		b = append(b, `,"error":`...)
+		b = rpc.AppendJSONKey(b, `,"error":`)
 		if b, err = rpc.AppendJSONValue(b, v.Error); err != nil {
 			return nil, err
 		}
 	}
 	if v.InputRequests != nil {
-		b = append(b, `,"inputRequests":`...)
+		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
 		if b, err = v.InputRequests.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
 		return nil, err
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -382,26 +382,26 @@ type Task struct {
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -466,12 +466,12 @@ type TaskAckResult struct {
 func (v *TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
 		return nil, err
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -541,11 +541,11 @@ type TaskRequestParams struct {
 func (v *TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId"); err != nil {
@@ -657,30 +657,30 @@ type TaskStatusNotificationParams struct {
 func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -754,13 +754,13 @@ type UpdateTaskRequestParams struct {
 func (v *UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"inputResponses":`...)
+	b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 	if v.InputResponses == nil {
 		b = append(b, `{}`...)
 	} else {

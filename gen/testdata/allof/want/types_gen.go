@@ -19,9 +19,9 @@ type Constrained struct {
 // left out.
 func (v *Constrained) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	b = rpc.AppendJSONString(b, v.A)
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	b = rpc.AppendJSONString(b, v.B)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -43,10 +43,10 @@ type ErrorBase struct {
 func (v *ErrorBase) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -81,28 +81,28 @@ func (v *Extended) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		if b, err = v.Note.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
-	b = append(b, `,"extra":`...)
+	b = rpc.AppendJSONKey(b, `,"extra":`)
 	b = strconv.AppendBool(b, v.Extra)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -133,22 +133,22 @@ func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		if b, err = v.Note.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
@@ -177,13 +177,13 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		if b, err = v.Note.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -207,7 +207,7 @@ type ResultNote struct {
 func (v *ResultNote) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Text != nil {
-		b = append(b, `,"text":`...)
+		b = rpc.AppendJSONKey(b, `,"text":`)
 		b = rpc.AppendJSONString(b, *v.Text)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -239,11 +239,11 @@ type Task struct {
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
@@ -297,9 +297,9 @@ type VersionError struct {
 func (v *VersionError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = v.Data.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -323,7 +323,7 @@ type VersionErrorData struct {
 // does not allow).
 func (v *VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"supported":`...)
+	b = rpc.AppendJSONKey(b, `,"supported":`)
 	if v.Supported == nil {
 		b = append(b, `[]`...)
 	} else {

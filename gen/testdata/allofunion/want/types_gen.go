@@ -27,13 +27,13 @@ type Circle struct {
 func (v *Circle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"circle"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"radius":`...)
+	b = rpc.AppendJSONKey(b, `,"radius":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ type DrawParams struct {
 func (v *DrawParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"shape":`...)
+	b = rpc.AppendJSONKey(b, `,"shape":`)
 	if b, err = v.Shape.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -111,9 +111,9 @@ type EventClick struct {
 func (v *EventClick) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"x":`...)
+	b = rpc.AppendJSONKey(b, `,"x":`)
 	b = strconv.AppendInt(b, v.X, 10)
-	b = append(b, `,"at":`...)
+	b = rpc.AppendJSONKey(b, `,"at":`)
 	b = rpc.AppendJSONString(b, v.At)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "x", "at"); err != nil {
@@ -166,9 +166,9 @@ type EventKey struct {
 func (v *EventKey) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = rpc.AppendJSONString(b, v.Code)
-	b = append(b, `,"at":`...)
+	b = rpc.AppendJSONKey(b, `,"at":`)
 	b = rpc.AppendJSONString(b, v.At)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "at"); err != nil {
@@ -221,10 +221,10 @@ type InlineA struct {
 func (v *InlineA) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	b = rpc.AppendJSONString(b, v.A)
 	if v.Common != nil {
-		b = append(b, `,"common":`...)
+		b = rpc.AppendJSONKey(b, `,"common":`)
 		b = strconv.AppendBool(b, *v.Common)
 	}
 	if len(v.Extra) > 0 {
@@ -278,10 +278,10 @@ type InlineB struct {
 func (v *InlineB) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	b = strconv.AppendInt(b, v.B, 10)
 	if v.Common != nil {
-		b = append(b, `,"common":`...)
+		b = rpc.AppendJSONKey(b, `,"common":`)
 		b = strconv.AppendBool(b, *v.Common)
 	}
 	if len(v.Extra) > 0 {
@@ -341,20 +341,20 @@ type LabelledShapeCircle struct {
 func (v *LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"circle"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"radius":`...)
+	b = rpc.AppendJSONKey(b, `,"radius":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"label":`...)
+	b = rpc.AppendJSONKey(b, `,"label":`)
 	b = rpc.AppendJSONString(b, v.Label)
 	if v.Style != nil {
-		b = append(b, `,"style":`...)
+		b = rpc.AppendJSONKey(b, `,"style":`)
 		if b, err = v.Style.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -415,7 +415,7 @@ func (v *LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Colour != nil {
-		b = append(b, `,"colour":`...)
+		b = rpc.AppendJSONKey(b, `,"colour":`)
 		b = rpc.AppendJSONString(b, *v.Colour)
 	}
 	if len(v.Extra) > 0 {
@@ -473,20 +473,20 @@ type LabelledShapeSquare struct {
 func (v *LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"square"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"side":`...)
+	b = rpc.AppendJSONKey(b, `,"side":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"label":`...)
+	b = rpc.AppendJSONKey(b, `,"label":`)
 	b = rpc.AppendJSONString(b, v.Label)
 	if v.Style != nil {
-		b = append(b, `,"style":`...)
+		b = rpc.AppendJSONKey(b, `,"style":`)
 		if b, err = v.Style.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -553,13 +553,13 @@ type ShapeSquare struct {
 func (v *ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"square"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"side":`...)
+	b = rpc.AppendJSONKey(b, `,"side":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
 		return nil, err
 	}
@@ -619,18 +619,18 @@ type WrappedCircle struct {
 func (v *WrappedCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"circle"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"radius":`...)
+	b = rpc.AppendJSONKey(b, `,"radius":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
 	if v.Z != nil {
-		b = append(b, `,"z":`...)
+		b = rpc.AppendJSONKey(b, `,"z":`)
 		b = strconv.AppendInt(b, *v.Z, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -689,14 +689,14 @@ type WrappedDot struct {
 func (v *WrappedDot) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"dot"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
 	if v.Z != nil {
-		b = append(b, `,"z":`...)
+		b = rpc.AppendJSONKey(b, `,"z":`)
 		b = strconv.AppendInt(b, *v.Z, 10)
 	}
 	if len(v.Extra) > 0 {

@@ -85,7 +85,7 @@ type Node struct {
 func (v *Node) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"children":`...)
+	b = rpc.AppendJSONKey(b, `,"children":`)
 	if v.Children == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -101,13 +101,13 @@ func (v *Node) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Parent != nil {
-		b = append(b, `,"parent":`...)
+		b = rpc.AppendJSONKey(b, `,"parent":`)
 		if b, err = v.Parent.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ByName != nil {
-		b = append(b, `,"byName":`...)
+		b = rpc.AppendJSONKey(b, `,"byName":`)
 		if b, err = rpc.AppendJSONMap(b, v.ByName, func(b []byte, x1 Node) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -132,7 +132,7 @@ type Ring struct {
 func (v *Ring) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"next":`...)
+	b = rpc.AppendJSONKey(b, `,"next":`)
 	if b, err = v.Next.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ type RingLink struct {
 func (v *RingLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"ring":`...)
+	b = rpc.AppendJSONKey(b, `,"ring":`)
 	if v.Ring == nil {
 		b = append(b, `null`...)
 	} else {
@@ -165,7 +165,7 @@ func (v *RingLink) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Label != nil {
-		b = append(b, `,"label":`...)
+		b = rpc.AppendJSONKey(b, `,"label":`)
 		b = rpc.AppendJSONString(b, *v.Label)
 	}
 	return rpc.EndJSONObject(b, start), nil

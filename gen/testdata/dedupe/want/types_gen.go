@@ -17,7 +17,7 @@ type BlockParams struct {
 // left out.
 func (v *BlockParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"p1":`...)
+	b = rpc.AppendJSONKey(b, `,"p1":`)
 	b = strconv.AppendInt(b, v.P1, 10)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -39,10 +39,10 @@ type HeadResult struct {
 func (v *HeadResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"Height":`...)
+	b = rpc.AppendJSONKey(b, `,"Height":`)
 	b = strconv.AppendInt(b, v.Height, 10)
 	if v.Miner != nil {
-		b = append(b, `,"Miner":`...)
+		b = rpc.AppendJSONKey(b, `,"Miner":`)
 		if b, err = v.Miner.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ type ParentParams struct {
 // left out.
 func (v *ParentParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"p1":`...)
+	b = rpc.AppendJSONKey(b, `,"p1":`)
 	b = strconv.AppendInt(b, v.P1, 10)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -106,17 +106,17 @@ func (v *ParentResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Height != nil {
-		b = append(b, `,"Height":`...)
+		b = rpc.AppendJSONKey(b, `,"Height":`)
 		b = strconv.AppendInt(b, *v.Height, 10)
 	}
 	if v.Miner != nil {
-		b = append(b, `,"Miner":`...)
+		b = rpc.AppendJSONKey(b, `,"Miner":`)
 		if b, err = v.Miner.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Parent != nil {
-		b = append(b, `,"Parent":`...)
+		b = rpc.AppendJSONKey(b, `,"Parent":`)
 		b = strconv.AppendInt(b, *v.Parent, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil

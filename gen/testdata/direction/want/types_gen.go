@@ -13,7 +13,7 @@ type Line struct {
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Line) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -34,7 +34,7 @@ type ProgressParams struct {
 func (v *ProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"done":`...)
+	b = rpc.AppendJSONKey(b, `,"done":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Done); err != nil {
 		return nil, err
 	}

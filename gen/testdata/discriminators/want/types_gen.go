@@ -24,7 +24,7 @@ type BlockRefSelector struct {
 func (v *BlockRefSelector) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"blockHash":`...)
+	b = rpc.AppendJSONKey(b, `,"blockHash":`)
 	b = rpc.AppendJSONString(b, v.BlockHash)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "blockHash"); err != nil {
@@ -87,7 +87,7 @@ func (v *FilterAny) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Address != nil {
-		b = append(b, `,"address":`...)
+		b = rpc.AppendJSONKey(b, `,"address":`)
 		b = rpc.AppendJSONString(b, *v.Address)
 	}
 	if len(v.Extra) > 0 {
@@ -140,9 +140,9 @@ type FilterByBlock struct {
 func (v *FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"address":`...)
+	b = rpc.AppendJSONKey(b, `,"address":`)
 	b = rpc.AppendJSONString(b, v.Address)
-	b = append(b, `,"block":`...)
+	b = rpc.AppendJSONKey(b, `,"block":`)
 	b = rpc.AppendJSONString(b, v.Block)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block"); err != nil {
@@ -198,15 +198,15 @@ type FilterByRange struct {
 func (v *FilterByRange) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"address":`...)
+	b = rpc.AppendJSONKey(b, `,"address":`)
 	b = rpc.AppendJSONString(b, v.Address)
 	if v.Block != nil {
-		b = append(b, `,"block":`...)
+		b = rpc.AppendJSONKey(b, `,"block":`)
 		b = rpc.AppendJSONString(b, *v.Block)
 	}
-	b = append(b, `,"from":`...)
+	b = rpc.AppendJSONKey(b, `,"from":`)
 	b = rpc.AppendJSONString(b, v.From)
-	b = append(b, `,"to":`...)
+	b = rpc.AppendJSONKey(b, `,"to":`)
 	b = rpc.AppendJSONString(b, v.To)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block", "from", "to"); err != nil {
@@ -260,18 +260,18 @@ type FilterParams struct {
 func (v *FilterParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"f":`...)
+	b = rpc.AppendJSONKey(b, `,"f":`)
 	if b, err = v.F.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Topics != nil {
-		b = append(b, `,"topics":`...)
+		b = rpc.AppendJSONKey(b, `,"topics":`)
 		if b, err = v.Topics.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.At != nil {
-		b = append(b, `,"at":`...)
+		b = rpc.AppendJSONKey(b, `,"at":`)
 		if b, err = v.At.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -337,10 +337,10 @@ type ReceiptFailure struct {
 func (v *ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.Reason != nil {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, *v.Reason)
 	}
 	if len(v.Extra) > 0 {
@@ -395,10 +395,10 @@ type ReceiptSuccess struct {
 func (v *ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.GasUsed != nil {
-		b = append(b, `,"gasUsed":`...)
+		b = rpc.AppendJSONKey(b, `,"gasUsed":`)
 		b = strconv.AppendInt(b, *v.GasUsed, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -447,7 +447,7 @@ type SendParams struct {
 func (v *SendParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"tx":`...)
+	b = rpc.AppendJSONKey(b, `,"tx":`)
 	if b, err = v.Tx.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -544,13 +544,13 @@ type TxDynamicFee struct {
 func (v *TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"0x2"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"maxFee":`...)
+	b = rpc.AppendJSONKey(b, `,"maxFee":`)
 	b = rpc.AppendJSONString(b, v.MaxFee)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "maxFee"); err != nil {
@@ -604,13 +604,13 @@ type TxLegacy struct {
 func (v *TxLegacy) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"0x0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"gasPrice":`...)
+	b = rpc.AppendJSONKey(b, `,"gasPrice":`)
 	b = rpc.AppendJSONString(b, v.GasPrice)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "gasPrice"); err != nil {

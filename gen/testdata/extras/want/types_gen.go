@@ -62,9 +62,9 @@ type Open struct {
 func (v *Open) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"tags":`...)
+	b = rpc.AppendJSONKey(b, `,"tags":`)
 	if v.Tags == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -122,7 +122,7 @@ type Plain struct {
 func (v *Plain) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.A != nil {
-		b = append(b, `,"a":`...)
+		b = rpc.AppendJSONKey(b, `,"a":`)
 		b = rpc.AppendJSONString(b, *v.A)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -149,7 +149,7 @@ func (v *Typed) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
 			return nil, err
 		}

@@ -20,13 +20,13 @@ type Done struct {
 // an empty Status written as the value the schema requires.
 func (v *Done) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	if v.Status == "" {
 		b = append(b, `"done"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Status)
 	}
-	b = append(b, `,"output":`...)
+	b = rpc.AppendJSONKey(b, `,"output":`)
 	b = rpc.AppendJSONString(b, v.Output)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -47,7 +47,7 @@ type JobList struct {
 // nil Jobs written as empty rather than null (which the schema does not allow).
 func (v *JobList) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"jobs":`...)
+	b = rpc.AppendJSONKey(b, `,"jobs":`)
 	if v.Jobs == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -61,7 +61,7 @@ func (v *JobList) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.TTLMs != nil {
-		b = append(b, `,"ttlMs":`...)
+		b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -82,7 +82,7 @@ type JobsRunParams struct {
 // left out.
 func (v *JobsRunParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -105,13 +105,13 @@ type Waiting struct {
 // an empty Status written as the value the schema requires.
 func (v *Waiting) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	if v.Status == "" {
 		b = append(b, `"waiting"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Status)
 	}
-	b = append(b, `,"question":`...)
+	b = rpc.AppendJSONKey(b, `,"question":`)
 	b = rpc.AppendJSONString(b, v.Question)
 	return rpc.EndJSONObject(b, start), nil
 }

@@ -25,11 +25,11 @@ func (v *Decoded) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Verb != "" {
-		b = append(b, `,"verb":`...)
+		b = rpc.AppendJSONKey(b, `,"verb":`)
 		b = rpc.AppendJSONString(b, string(v.Verb))
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -77,7 +77,7 @@ type NodeStateDecodeParams struct {
 // optional one left out.
 func (v *NodeStateDecodeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"raw":`...)
+	b = rpc.AppendJSONKey(b, `,"raw":`)
 	b = rpc.AppendJSONString(b, v.Raw)
 	return rpc.EndJSONObject(b, start), nil
 }

@@ -39,11 +39,11 @@ func (v *LaunchArguments) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.NoDebug != nil {
-		b = append(b, `,"noDebug":`...)
+		b = rpc.AppendJSONKey(b, `,"noDebug":`)
 		b = strconv.AppendBool(b, *v.NoDebug)
 	}
 	if v.Restart != nil {
-		b = append(b, `,"__restart":`...)
+		b = rpc.AppendJSONKey(b, `,"__restart":`)
 		if b, err = rpc.AppendRawJSON(b, v.Restart); err != nil {
 			return nil, err
 		}
@@ -105,13 +105,13 @@ type LaunchRequest struct {
 func (v *LaunchRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, string(v.Type))
-	b = append(b, `,"command":`...)
+	b = rpc.AppendJSONKey(b, `,"command":`)
 	b = rpc.AppendJSONString(b, string(v.Command))
-	b = append(b, `,"arguments":`...)
+	b = rpc.AppendJSONKey(b, `,"arguments":`)
 	if b, err = v.Arguments.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -198,9 +198,9 @@ type ProtocolMessage struct {
 func (v *ProtocolMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, v.Type)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "seq", "type"); err != nil {
@@ -296,14 +296,14 @@ type Request struct {
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, string(v.Type))
-	b = append(b, `,"command":`...)
+	b = rpc.AppendJSONKey(b, `,"command":`)
 	b = rpc.AppendJSONString(b, v.Command)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
 			return nil, err
 		}
@@ -394,13 +394,13 @@ type StoppedEvent struct {
 func (v *StoppedEvent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, string(v.Type))
-	b = append(b, `,"event":`...)
+	b = rpc.AppendJSONKey(b, `,"event":`)
 	b = rpc.AppendJSONString(b, string(v.Event))
-	b = append(b, `,"body":`...)
+	b = rpc.AppendJSONKey(b, `,"body":`)
 	if b, err = v.Body.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -461,14 +461,14 @@ type StoppedEventBody struct {
 func (v *StoppedEventBody) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"reason":`...)
+	b = rpc.AppendJSONKey(b, `,"reason":`)
 	b = rpc.AppendJSONString(b, v.Reason)
 	if v.ThreadID != nil {
-		b = append(b, `,"threadId":`...)
+		b = rpc.AppendJSONKey(b, `,"threadId":`)
 		b = strconv.AppendInt(b, *v.ThreadID, 10)
 	}
 	if v.HitBreakpointIDs != nil {
-		b = append(b, `,"hitBreakpointIds":`...)
+		b = rpc.AppendJSONKey(b, `,"hitBreakpointIds":`)
 		b = append(b, '[')
 		for i0, x0 := range v.HitBreakpointIDs {
 			if i0 > 0 {

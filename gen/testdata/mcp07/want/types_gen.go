@@ -34,13 +34,13 @@ type EchoRequest struct {
 func (v *EchoRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"echo"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -98,10 +98,10 @@ type EchoRequestParams struct {
 func (v *EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Times != nil {
-		b = append(b, `,"times":`...)
+		b = rpc.AppendJSONKey(b, `,"times":`)
 		b = strconv.AppendInt(b, *v.Times, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -154,7 +154,7 @@ type EchoResult struct {
 func (v *EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "text"); err != nil {
@@ -211,13 +211,13 @@ type HeartbeatNotification struct {
 func (v *HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/heartbeat"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (v *HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Beat != nil {
-		b = append(b, `,"beat":`...)
+		b = rpc.AppendJSONKey(b, `,"beat":`)
 		b = strconv.AppendInt(b, *v.Beat, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -334,14 +334,14 @@ type PingRequest struct {
 func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"ping"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -398,7 +398,7 @@ func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		b = rpc.AppendJSONString(b, *v.Note)
 	}
 	if len(v.Extra) > 0 {
@@ -450,10 +450,10 @@ type Request struct {
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -509,7 +509,7 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		b = rpc.AppendJSONString(b, *v.Note)
 	}
 	if len(v.Extra) > 0 {

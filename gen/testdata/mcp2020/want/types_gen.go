@@ -31,23 +31,23 @@ type CallToolRequest struct {
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"tools/call"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -110,13 +110,13 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = v.Arguments.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, *v.Name)
 	}
 	if len(v.Extra) > 0 {
@@ -171,15 +171,15 @@ type CallToolResult struct {
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	b = rpc.AppendJSONString(b, v.ResultType)
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "resultType", "structuredContent", "text"); err != nil {
@@ -241,19 +241,19 @@ type CancelledNotification struct {
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/cancelled"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -312,10 +312,10 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Reason != nil {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, *v.Reason)
 	}
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = v.RequestID.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -376,19 +376,19 @@ type ClientNotification struct {
 func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/cancelled"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -447,10 +447,10 @@ func (v *ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Reason != nil {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, *v.Reason)
 	}
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = v.RequestID.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -511,13 +511,13 @@ type ElicitRequest struct {
 func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"elicitation/create"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -572,7 +572,7 @@ type ElicitRequestParams struct {
 func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "message"); err != nil {
@@ -625,10 +625,10 @@ type ElicitResult struct {
 func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONKey(b, `,"action":`)
 	b = rpc.AppendJSONString(b, string(v.Action))
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = rpc.AppendJSONKey(b, `,"content":`)
 		if b, err = rpc.AppendJSONMap(b, v.Content, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -714,14 +714,14 @@ func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.InputRequests != nil {
-		b = append(b, `,"inputRequests":`...)
+		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
 		if b, err = rpc.AppendJSONMap(b, v.InputRequests, func(b []byte, x1 ElicitRequest) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	b = rpc.AppendJSONString(b, v.ResultType)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "inputRequests", "resultType"); err != nil {

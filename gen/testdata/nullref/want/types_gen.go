@@ -24,10 +24,10 @@ type Block struct {
 func (v *Block) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"hash":`...)
+	b = rpc.AppendJSONKey(b, `,"hash":`)
 	b = rpc.AppendJSONString(b, v.Hash)
 	if v.Parent.Set {
-		b = append(b, `,"parent":`...)
+		b = rpc.AppendJSONKey(b, `,"parent":`)
 		if !v.Parent.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -85,7 +85,7 @@ type GetBlockParams struct {
 // left out.
 func (v *GetBlockParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"number":`...)
+	b = rpc.AppendJSONKey(b, `,"number":`)
 	b = strconv.AppendInt(b, v.Number, 10)
 	return rpc.EndJSONObject(b, start), nil
 }

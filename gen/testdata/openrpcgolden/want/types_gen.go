@@ -27,18 +27,18 @@ type Note struct {
 func (v *Note) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"title":`...)
+	b = rpc.AppendJSONKey(b, `,"title":`)
 	b = rpc.AppendJSONString(b, v.Title)
 	if v.Body != nil {
-		b = append(b, `,"body":`...)
+		b = rpc.AppendJSONKey(b, `,"body":`)
 		b = rpc.AppendJSONString(b, *v.Body)
 	}
 	if v.Tags != nil {
-		b = append(b, `,"tags":`...)
+		b = rpc.AppendJSONKey(b, `,"tags":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tags {
 			if i0 > 0 {
@@ -49,7 +49,7 @@ func (v *Note) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Related != nil {
-		b = append(b, `,"related":`...)
+		b = rpc.AppendJSONKey(b, `,"related":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Related {
 			if i0 > 0 {
@@ -124,11 +124,11 @@ type NotesChangedParams struct {
 func (v *NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	b = rpc.AppendJSONString(b, string(v.Kind))
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -178,7 +178,7 @@ type NotesReadParams struct {
 func (v *NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -202,10 +202,10 @@ type NotesSearchParams struct {
 // one left out.
 func (v *NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = rpc.AppendJSONKey(b, `,"limit":`)
 		b = strconv.AppendInt(b, *v.Limit, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -239,14 +239,14 @@ type NotesWriteParams struct {
 // left out.
 func (v *NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"title":`...)
+	b = rpc.AppendJSONKey(b, `,"title":`)
 	b = rpc.AppendJSONString(b, v.Title)
 	if v.Body != nil {
-		b = append(b, `,"body":`...)
+		b = rpc.AppendJSONKey(b, `,"body":`)
 		b = rpc.AppendJSONString(b, *v.Body)
 	}
 	if v.Tags != nil {
-		b = append(b, `,"tags":`...)
+		b = rpc.AppendJSONKey(b, `,"tags":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tags {
 			if i0 > 0 {

@@ -18,17 +18,17 @@ func (v *Canvas) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		if b, err = v.Size.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Background != "" {
-		b = append(b, `,"background":`...)
+		b = rpc.AppendJSONKey(b, `,"background":`)
 		b = rpc.AppendJSONString(b, string(v.Background))
 	}
 	if v.Shapes != nil {
-		b = append(b, `,"shapes":`...)
+		b = rpc.AppendJSONKey(b, `,"shapes":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Shapes {
 			if i0 > 0 {
@@ -41,7 +41,7 @@ func (v *Canvas) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Unit != "" {
-		b = append(b, `,"unit":`...)
+		b = rpc.AppendJSONKey(b, `,"unit":`)
 		b = rpc.AppendJSONString(b, string(v.Unit))
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -88,7 +88,7 @@ type Meta struct {
 func (v *Meta) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Author != nil {
-		b = append(b, `,"author":`...)
+		b = rpc.AppendJSONKey(b, `,"author":`)
 		b = rpc.AppendJSONString(b, *v.Author)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -110,7 +110,7 @@ type PickParams struct {
 func (v *PickParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Color != "" {
-		b = append(b, `,"color":`...)
+		b = rpc.AppendJSONKey(b, `,"color":`)
 		b = rpc.AppendJSONString(b, string(v.Color))
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -132,11 +132,11 @@ type Point struct {
 func (v *Point) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"x":`...)
+	b = rpc.AppendJSONKey(b, `,"x":`)
 	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"y":`...)
+	b = rpc.AppendJSONKey(b, `,"y":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ type Shape struct {
 func (v *Shape) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"points":`...)
+	b = rpc.AppendJSONKey(b, `,"points":`)
 	if v.Points == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -177,7 +177,7 @@ func (v *Shape) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Meta != nil {
-		b = append(b, `,"meta":`...)
+		b = rpc.AppendJSONKey(b, `,"meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}

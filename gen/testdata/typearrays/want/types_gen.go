@@ -21,28 +21,28 @@ type Holder struct {
 func (v *Holder) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"nullableID":`...)
+	b = rpc.AppendJSONKey(b, `,"nullableID":`)
 	if b, err = v.NullableID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Amount != nil {
-		b = append(b, `,"amount":`...)
+		b = rpc.AppendJSONKey(b, `,"amount":`)
 		if b, err = v.Amount.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ObjectOrList != nil {
-		b = append(b, `,"objectOrList":`...)
+		b = rpc.AppendJSONKey(b, `,"objectOrList":`)
 		if b, err = v.ObjectOrList.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NullableString.Set {
-		b = append(b, `,"nullableString":`...)
+		b = rpc.AppendJSONKey(b, `,"nullableString":`)
 		if !v.NullableString.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -149,7 +149,7 @@ type HolderObjectOrListObject struct {
 func (v *HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.A != nil {
-		b = append(b, `,"a":`...)
+		b = rpc.AppendJSONKey(b, `,"a":`)
 		b = rpc.AppendJSONString(b, *v.A)
 	}
 	return rpc.EndJSONObject(b, start), nil

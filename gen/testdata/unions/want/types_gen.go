@@ -20,9 +20,9 @@ type BlobResourceContents struct {
 // one left out.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONKey(b, `,"blob":`)
 	b = rpc.AppendJSONString(b, v.Blob)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -59,13 +59,13 @@ type ContentBlockAudio struct {
 // one left out, an empty Type written as the value the schema requires.
 func (v *ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"audio"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -89,10 +89,10 @@ type ElicitParamsForm struct {
 func (v *ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -115,13 +115,13 @@ type ElicitParamsURL struct {
 // left out, an empty Mode written as the value the schema requires.
 func (v *ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"mode":`...)
+	b = rpc.AppendJSONKey(b, `,"mode":`)
 	if v.Mode == "" {
 		b = append(b, `"url"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONKey(b, `,"url":`)
 	b = rpc.AppendJSONString(b, v.URL)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -147,7 +147,7 @@ func (v *EmptyResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -199,15 +199,15 @@ type ImageContent struct {
 // left out, an empty Type written as the value the schema requires.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"image"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -311,7 +311,7 @@ type ListResult struct {
 func (v *ListResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"items":`...)
+	b = rpc.AppendJSONKey(b, `,"items":`)
 	if v.Items == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -379,7 +379,7 @@ type Message struct {
 func (v *Message) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -395,25 +395,25 @@ func (v *Message) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Resource != nil {
-		b = append(b, `,"resource":`...)
+		b = rpc.AppendJSONKey(b, `,"resource":`)
 		if b, err = v.Resource.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Token != nil {
-		b = append(b, `,"token":`...)
+		b = rpc.AppendJSONKey(b, `,"token":`)
 		if b, err = v.Token.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Request != nil {
-		b = append(b, `,"request":`...)
+		b = rpc.AppendJSONKey(b, `,"request":`)
 		if b, err = v.Request.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Value.Set {
-		b = append(b, `,"value":`...)
+		b = rpc.AppendJSONKey(b, `,"value":`)
 		if !v.Value.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -423,7 +423,7 @@ func (v *Message) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Maybe.Set {
-		b = append(b, `,"maybe":`...)
+		b = rpc.AppendJSONKey(b, `,"maybe":`)
 		if !v.Maybe.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -433,29 +433,29 @@ func (v *Message) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Single != nil {
-		b = append(b, `,"single":`...)
+		b = rpc.AppendJSONKey(b, `,"single":`)
 		if b, err = v.Single.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = rpc.AppendJSONKey(b, `,"limit":`)
 		b = strconv.AppendInt(b, *v.Limit, 10)
 	}
 	if v.Nested != nil {
-		b = append(b, `,"nested":`...)
+		b = rpc.AppendJSONKey(b, `,"nested":`)
 		if b, err = v.Nested.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Jvalue != nil {
-		b = append(b, `,"jvalue":`...)
+		b = rpc.AppendJSONKey(b, `,"jvalue":`)
 		if b, err = v.Jvalue.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Result != nil {
-		b = append(b, `,"result":`...)
+		b = rpc.AppendJSONKey(b, `,"result":`)
 		if b, err = v.Result.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -558,13 +558,13 @@ type TextContent struct {
 // left out, an empty Type written as the value the schema requires.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"text"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -586,9 +586,9 @@ type TextResourceContents struct {
 // one left out.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	return rpc.EndJSONObject(b, start), nil
 }
