@@ -66,6 +66,10 @@ type Config struct {
 	// the default): ClientParamsByName (the default: errors then name
 	// members, not positions) or ClientParamsByPosition.
 	ClientParams string `json:"clientParams,omitempty"`
+	// Documents, when set, names the Go package's file system that holds
+	// the input documents: the generated code reads them from it instead
+	// of holding a copy.
+	Documents *Documents `json:"documents,omitempty"`
 
 	dir  string // the config file's directory; relative paths start here
 	file string // the config file's path, for messages
@@ -152,6 +156,9 @@ func (c *Config) check() error {
 	}
 	if c.Aliases != nil {
 		errs = append(errs, c.Aliases.check(c)...)
+	}
+	if c.Documents != nil {
+		errs = append(errs, c.Documents.check(c)...)
 	}
 	byName := map[string]string{}
 	for _, role := range sortedKeys(fileRoles) {

@@ -66,6 +66,13 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 				`files: "types": "dir/t.go" must be a plain .go file name`,
 				`files: "methods": "m_test.go" must be a plain .go file name (not a test file)`,
 			}},
+		{"documents", `{"documents": {"fs": "FS", "base": "https://schemarpc.dev/schema"}}`, []string{
+			`documents: fs: "FS" is not a qualified variable name`,
+			`documents: base: "https://schemarpc.dev/schema" must be an absolute URL with a host, ending with a slash`,
+		}},
+		{"documents base not absolute", `{"documents": {"fs": "example.test/docs.FS", "base": "schema/"}}`, []string{
+			`documents: base: "schema/" must be an absolute URL`,
+		}},
 		{"two files one name", `{"files": {"unions": "methods_gen.go"}}`, []string{`files: "methods" and "unions" would both be written to methods_gen.go`}},
 	}
 	for _, tt := range tests {

@@ -29,6 +29,10 @@ type emitter struct {
 	// by position when an array says what the object says; by name
 	// otherwise (the default).
 	clientByPosition bool
+	// documents, when set, is where the generated code reads the input
+	// documents, each at its path in docPaths (in the order of svc.docs).
+	documents *Documents
+	docPaths  []string
 }
 
 func (e *emitter) newFile() *jen.File {

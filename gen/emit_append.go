@@ -279,7 +279,7 @@ func structAppender(f *jen.File, nt *namedType) {
 		val := func() *jen.Statement { return jen.Id("v").Dot(fl.name) }
 		cond, nonNil := omitted(fl, val)
 		var member []jen.Code
-		member = append(member, appendLit(memberKey(fl.jsonName)))
+		member = append(member, assign(jen.Qual(rpcPath, "AppendJSONKey").Call(jen.Id("b"), goString(memberKey(fl.jsonName)))))
 		switch {
 		case fl.fill:
 			member = append(member, jen.If(val().Op("==").Lit("")).Block(
@@ -309,7 +309,7 @@ func structAppender(f *jen.File, nt *namedType) {
 	}
 	f.Line()
 	comment(f, "AppendJSON appends the JSON encoding of "+nt.name+" to b and returns the extended slice: "+appendWhat(nt)+".", false)
-	f.Func().Params(jen.Id("v").Id(nt.name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+	f.Func().Params(appendReceiver(nt.name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		w.body(stmts, jen.Return(jen.Qual(rpcPath, "EndJSONObject").Call(jen.Id("b"), jen.Id("start")), jen.Nil()))...,
 	)
 }
@@ -336,6 +336,15 @@ func appendWhat(nt *namedType) string {
 		s += ", then the Extra members sorted by name"
 	}
 	return s
+}
+
+// appendReceiver is the receiver of a struct's AppendJSON (a union and its
+// Unknown variant are structs too): a pointer, so that the compiler makes
+// no second method for *T that copies the struct and calls the first, as
+// it does for every method with a value receiver. MarshalJSON keeps its
+// value receiver, so that encoding/json asks a T as well as a *T.
+func appendReceiver(name string) jen.Code {
+	return jen.Id("v").Op("*").Id(name)
 }
 
 // valueAppender writes the AppendJSON of an enum or a defined type.
@@ -380,7 +389,7 @@ func unionAppender(f *jen.File, nt *namedType) {
 	u := nt.union
 	f.Line()
 	comment(f, "AppendJSON appends the variant's JSON encoding to b; a nil Value is null.", false)
-	f.Func().Params(jen.Id("v").Id(nt.name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+	f.Func().Params(appendReceiver(nt.name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Switch(jen.Id("x").Op(":=").Id("v").Dot("Value").Assert(jen.Type())).BlockFunc(func(g *jen.Group) {
 			names := []string{}
 			appends := map[string]bool{}
@@ -408,7 +417,7 @@ func unionAppender(f *jen.File, nt *namedType) {
 func unknownAppender(f *jen.File, name string) {
 	f.Line()
 	comment(f, "AppendJSON appends Raw to b, compacted, or null when it is empty.", false)
-	f.Func().Params(jen.Id("v").Id(name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+	f.Func().Params(appendReceiver(name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("v").Dot("Raw")).Op("==").Lit(0)).Block(
 			jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")), jen.Nil()),
 		),

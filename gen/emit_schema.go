@@ -6,19 +6,30 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// schemaFile renders schema_gen.go: the input documents, verbatim, in an
-// rpc.SchemaSet with the program of the params validators, and one params
-// schema per method, which compiles nothing until it must explain a
-// failure.
+// schemaFile renders schema_gen.go: the input documents, verbatim (or
+// where Config.Documents says they are), in an rpc.SchemaSet with the
+// program of the params validators, and one params schema per method,
+// which compiles nothing until it must explain a failure.
 func (e *emitter) schemaFile() *jen.File {
 	f := e.newFile()
-	comment(f, "schemaSet holds the schema documents "+e.svc.name+" was generated from, verbatim, keyed by their absolute URL.", false)
-	args := []jen.Code{jen.Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
-		for _, doc := range e.svc.docs {
-			g.Line().Lit(doc.url).Op(":").Add(goString(string(doc.raw)))
+	var args []jen.Code
+	if d := e.documents; d != nil {
+		t, _ := parseGoType(d.FS) // checked with the config
+		comment(f, "schemaSet reads the schema documents "+e.svc.name+" was generated from in "+t.name+" of package "+t.path+", where each lies at its URL's path below "+d.Base+".", false)
+		paths := []jen.Code{jen.Qual(t.path, t.name), jen.Lit(d.Base)}
+		for _, p := range e.docPaths {
+			paths = append(paths, jen.Line().Lit(p))
 		}
-		g.Line()
-	})}
+		args = []jen.Code{jen.Nil(), jen.Qual(rpcPath, "WithFS").Call(append(paths, jen.Line())...)}
+	} else {
+		comment(f, "schemaSet holds the schema documents "+e.svc.name+" was generated from, verbatim, keyed by their absolute URL.", false)
+		args = []jen.Code{jen.Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
+			for _, doc := range e.svc.docs {
+				g.Line().Lit(doc.url).Op(":").Add(goString(string(doc.raw)))
+			}
+			g.Line()
+		})}
+	}
 	if e.svc.defaultDraft07() {
 		args = append(args, jen.Qual(rpcPath, "WithDefaultDraft").Call(jen.Qual(rpcPath, "Draft7")))
 	}

@@ -95,6 +95,12 @@ func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 		return nil, err
 	}
 	e := &emitter{svc: svc, pkg: opts.Package, clientByPosition: clientParams == ClientParamsByPosition}
+	if cfg != nil && cfg.Documents != nil {
+		if e.docPaths, err = cfg.Documents.paths(svc); err != nil {
+			return nil, err
+		}
+		e.documents = cfg.Documents
+	}
 	parts := []struct {
 		role string
 		file func() *jen.File

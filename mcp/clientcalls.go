@@ -121,5 +121,5 @@ func (ss *ServerSession) ElicitationComplete(ctx context.Context, elicitationID 
 	if !ss.features().urlElicit || !ok {
 		return notDeclared("elicitation", "url")
 	}
-	return ss.conn.Notify(ctx, "notifications/elicitation/complete", ElicitationCompleteNotificationParams{ElicitationID: elicitationID})
+	return ss.conn.Notify(ctx, "notifications/elicitation/complete", &ElicitationCompleteNotificationParams{ElicitationID: elicitationID})
 }

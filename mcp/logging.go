@@ -50,7 +50,7 @@ func (ss *ServerSession) Log(ctx context.Context, level LoggingLevel, logger str
 	if err != nil {
 		return fmt.Errorf("mcp: log data: %w", err)
 	}
-	return ss.conn.Notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
+	return ss.conn.Notify(ctx, "notifications/message", &LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
 }
 
 // LogHandler is an slog.Handler that sends each record to an MCP client as

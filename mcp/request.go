@@ -81,7 +81,7 @@ func (r *Request[P]) Log(ctx context.Context, level LoggingLevel, logger string,
 	if err != nil {
 		return fmt.Errorf("mcp: log data: %w", err)
 	}
-	return r.call.sink.notify(ctx, "notifications/message", LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
+	return r.call.sink.notify(ctx, "notifications/message", &LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
 }
 
 // Logger returns an slog.Logger whose records about the request go to the
@@ -185,7 +185,7 @@ func NotifyProgress(ctx context.Context, progress, total float64, message string
 	if st.sent && progress <= st.last {
 		return fmt.Errorf("mcp: progress must increase: %v after %v", progress, st.last)
 	}
-	p := ProgressNotificationParams{ProgressToken: tok, Progress: progress}
+	p := &ProgressNotificationParams{ProgressToken: tok, Progress: progress}
 	if total > 0 {
 		p.Total = &total
 	}

@@ -201,7 +201,7 @@ func (s *Server) localResourceUpdated(ctx context.Context, uri string) {
 		want := ss.subscribed[uri]
 		ss.mu.Unlock()
 		if want && ss.hearsBroadcasts() {
-			if err := ss.conn.Notify(ctx, "notifications/resources/updated", ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+			if err := ss.conn.Notify(ctx, "notifications/resources/updated", &ResourceUpdatedNotificationParams{URI: uri}); err != nil {
 				ss.log.Debug("mcp: resource update not delivered", "uri", uri, logx.Error, err)
 			}
 		}

@@ -236,7 +236,7 @@ func (r *taskRunner) heard(sig taskSignal) {
 
 // notifyTask sends notifications/tasks/status to a session.
 func notifyTask(ss *ServerSession, t Task) {
-	p := TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+	p := &TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval}
 	if err := ss.conn.Notify(context.Background(), "notifications/tasks/status", p); err != nil {
 		ss.log.Debug("mcp: task status not delivered", "task", t.TaskID, logx.Error, err)

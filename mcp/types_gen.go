@@ -27,7 +27,7 @@ import "github.com/schemarpc/schemarpc/mcp/v20251125"
 //
 // Its methods:
 //
-//	func (v Annotations) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Annotations) AppendJSON(b []byte) ([]byte, error)
 //	func (v Annotations) MarshalJSON() ([]byte, error)
 //	func (v *Annotations) UnmarshalJSON(b []byte) error
 //	func (*Annotations) UnmarshalJSONChecksInput()
@@ -51,7 +51,7 @@ type Annotations = v20251125.Annotations
 //
 // Its methods:
 //
-//	func (v AnyResourceContents) AppendJSON(b []byte) ([]byte, error)
+//	func (v *AnyResourceContents) AppendJSON(b []byte) ([]byte, error)
 //	func (v AnyResourceContents) AsBlobResourceContents() (*BlobResourceContents, bool)
 //	func (v AnyResourceContents) AsTextResourceContents() (*TextResourceContents, bool)
 //	func (v AnyResourceContents) MarshalJSON() ([]byte, error)
@@ -95,7 +95,7 @@ type AnyResourceContentsVariant = v20251125.AnyResourceContentsVariant
 //
 // Its methods:
 //
-//	func (v AudioContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *AudioContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v AudioContent) MarshalJSON() ([]byte, error)
 //	func (v *AudioContent) UnmarshalJSON(b []byte) error
 //	func (*AudioContent) UnmarshalJSONChecksInput()
@@ -124,7 +124,7 @@ type AudioContent = v20251125.AudioContent
 //
 // Its methods:
 //
-//	func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error)
+//	func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error)
 //	func (v BlobResourceContents) MarshalJSON() ([]byte, error)
 //	func (v *BlobResourceContents) UnmarshalJSON(b []byte) error
 //	func (*BlobResourceContents) UnmarshalJSONChecksInput()
@@ -148,7 +148,7 @@ type BlobResourceContents = v20251125.BlobResourceContents
 //
 // Its methods:
 //
-//	func (v CallToolOutcome) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CallToolOutcome) AppendJSON(b []byte) ([]byte, error)
 //	func (v CallToolOutcome) AsCallToolResult() (*CallToolResult, bool)
 //	func (v CallToolOutcome) AsCreateTaskResult() (*CreateTaskResult, bool)
 //	func (v CallToolOutcome) MarshalJSON() ([]byte, error)
@@ -190,7 +190,7 @@ type CallToolOutcomeVariant = v20251125.CallToolOutcomeVariant
 //
 // Its methods:
 //
-//	func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CallToolRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CallToolRequestParams) UnmarshalJSONChecksInput()
@@ -222,7 +222,7 @@ type CallToolRequestParams = v20251125.CallToolRequestParams
 //
 // Its methods:
 //
-//	func (v CallToolResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CallToolResult) MarshalJSON() ([]byte, error)
 //	func (v *CallToolResult) UnmarshalJSON(b []byte) error
 //	func (*CallToolResult) UnmarshalJSONChecksInput()
@@ -244,7 +244,7 @@ type CallToolResult = v20251125.CallToolResult
 //
 // Its methods:
 //
-//	func (v CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CancelTaskRequestParams) UnmarshalJSONChecksInput()
@@ -287,7 +287,7 @@ type CancelTaskRequestParams = v20251125.CancelTaskRequestParams
 //
 // Its methods:
 //
-//	func (v CancelTaskResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CancelTaskResult) MarshalJSON() ([]byte, error)
 //	func (v *CancelTaskResult) UnmarshalJSON(b []byte) error
 //	func (*CancelTaskResult) UnmarshalJSONChecksInput()
@@ -316,7 +316,7 @@ type CancelTaskResult = v20251125.CancelTaskResult
 //
 // Its methods:
 //
-//	func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CancelledNotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*CancelledNotificationParams) UnmarshalJSONChecksInput()
@@ -353,7 +353,7 @@ type CancelledNotificationParams = v20251125.CancelledNotificationParams
 //
 // Its methods:
 //
-//	func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilities) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilities) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilities) UnmarshalJSONChecksInput()
@@ -377,7 +377,7 @@ type ClientCapabilities = v20251125.ClientCapabilities
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput()
@@ -398,7 +398,7 @@ type ClientCapabilitiesElicitation = v20251125.ClientCapabilitiesElicitation
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesRoots) UnmarshalJSONChecksInput()
@@ -422,7 +422,7 @@ type ClientCapabilitiesRoots = v20251125.ClientCapabilitiesRoots
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput()
@@ -449,7 +449,7 @@ type ClientCapabilitiesSampling = v20251125.ClientCapabilitiesSampling
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasks) UnmarshalJSONChecksInput()
@@ -470,7 +470,7 @@ type ClientCapabilitiesTasks = v20251125.ClientCapabilitiesTasks
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasksRequests) UnmarshalJSONChecksInput()
@@ -492,7 +492,7 @@ type ClientCapabilitiesTasksRequests = v20251125.ClientCapabilitiesTasksRequests
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSONChecksInput()
@@ -514,7 +514,7 @@ type ClientCapabilitiesTasksRequestsElicitation = v20251125.ClientCapabilitiesTa
 //
 // Its methods:
 //
-//	func (v ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error)
 //	func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasksRequestsSampling) UnmarshalJSONChecksInput()
@@ -545,7 +545,7 @@ type ClientCapabilitiesTasksRequestsSampling = v20251125.ClientCapabilitiesTasks
 //
 // Its methods:
 //
-//	func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CompleteRequestParams) UnmarshalJSONChecksInput()
@@ -569,7 +569,7 @@ type CompleteRequestParams = v20251125.CompleteRequestParams
 //
 // Its methods:
 //
-//	func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error)
 //	func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error
 //	func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput()
@@ -590,7 +590,7 @@ type CompleteRequestParamsArgument = v20251125.CompleteRequestParamsArgument
 //
 // Its methods:
 //
-//	func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error)
 //	func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error
 //	func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput()
@@ -613,7 +613,7 @@ type CompleteRequestParamsContext = v20251125.CompleteRequestParamsContext
 //
 // Its methods:
 //
-//	func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParamsRef) AsRefPrompt() (*PromptReference, bool)
 //	func (v CompleteRequestParamsRef) AsRefResource() (*ResourceTemplateReference, bool)
 //	func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error)
@@ -647,7 +647,7 @@ type CompleteRequestParamsRefVariant = v20251125.CompleteRequestParamsRefVariant
 //
 // Its methods:
 //
-//	func (v CompleteResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteResult) MarshalJSON() ([]byte, error)
 //	func (v *CompleteResult) UnmarshalJSON(b []byte) error
 //	func (*CompleteResult) UnmarshalJSONChecksInput()
@@ -675,7 +675,7 @@ type CompleteResult = v20251125.CompleteResult
 //
 // Its methods:
 //
-//	func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteResultCompletion) MarshalJSON() ([]byte, error)
 //	func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error
 //	func (*CompleteResultCompletion) UnmarshalJSONChecksInput()
@@ -703,7 +703,7 @@ type CompleteResultCompletion = v20251125.CompleteResultCompletion
 //
 // Its methods:
 //
-//	func (v ContentBlock) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ContentBlock) AppendJSON(b []byte) ([]byte, error)
 //	func (v ContentBlock) AsAudio() (*AudioContent, bool)
 //	func (v ContentBlock) AsImage() (*ImageContent, bool)
 //	func (v ContentBlock) AsResource() (*EmbeddedResource, bool)
@@ -770,7 +770,7 @@ type ContentBlockVariant = v20251125.ContentBlockVariant
 //
 // Its methods:
 //
-//	func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CreateMessageRequestParams) UnmarshalJSONChecksInput()
@@ -824,7 +824,7 @@ const (
 //
 // Its methods:
 //
-//	func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateMessageResult) MarshalJSON() ([]byte, error)
 //	func (v *CreateMessageResult) UnmarshalJSON(b []byte) error
 //	func (*CreateMessageResult) UnmarshalJSONChecksInput()
@@ -851,7 +851,7 @@ type CreateMessageResult = v20251125.CreateMessageResult
 //
 // Its methods:
 //
-//	func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateMessageResultContent) AsArray() (*CreateMessageResultContentArray, bool)
 //	func (v CreateMessageResultContent) AsAudio() (*AudioContent, bool)
 //	func (v CreateMessageResultContent) AsImage() (*ImageContent, bool)
@@ -903,7 +903,7 @@ type CreateMessageResultContentVariant = v20251125.CreateMessageResultContentVar
 //
 // Its methods:
 //
-//	func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateTaskResult) MarshalJSON() ([]byte, error)
 //	func (v *CreateTaskResult) UnmarshalJSON(b []byte) error
 //	func (*CreateTaskResult) UnmarshalJSONChecksInput()
@@ -949,7 +949,7 @@ type Cursor = v20251125.Cursor
 //
 // Its methods:
 //
-//	func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error)
 //	func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error
 //	func (*ElicitRequestFormParams) UnmarshalJSONChecksInput()
@@ -973,7 +973,7 @@ type ElicitRequestFormParams = v20251125.ElicitRequestFormParams
 //
 // Its methods:
 //
-//	func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitRequestParams) AsForm() (*ElicitRequestFormParams, bool)
 //	func (v ElicitRequestParams) AsURL() (*ElicitRequestURLParams, bool)
 //	func (v ElicitRequestParams) MarshalJSON() ([]byte, error)
@@ -1021,7 +1021,7 @@ type ElicitRequestParamsVariant = v20251125.ElicitRequestParamsVariant
 //
 // Its methods:
 //
-//	func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error)
 //	func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error
 //	func (*ElicitRequestURLParams) UnmarshalJSONChecksInput()
@@ -1049,7 +1049,7 @@ type ElicitRequestURLParams = v20251125.ElicitRequestURLParams
 //
 // Its methods:
 //
-//	func (v ElicitResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitResult) MarshalJSON() ([]byte, error)
 //	func (v *ElicitResult) UnmarshalJSON(b []byte) error
 //	func (*ElicitResult) UnmarshalJSONChecksInput()
@@ -1097,7 +1097,7 @@ const (
 //
 // Its methods:
 //
-//	func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitResultContentValue) AsArray() (*ElicitResultContentValueArray, bool)
 //	func (v ElicitResultContentValue) AsBoolean() (*ElicitResultContentValueBoolean, bool)
 //	func (v ElicitResultContentValue) AsNumber() (*ElicitResultContentValueNumber, bool)
@@ -1183,7 +1183,7 @@ type ElicitResultContentValueVariant = v20251125.ElicitResultContentValueVariant
 //
 // Its methods:
 //
-//	func (v ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*ElicitationCompleteNotificationParams) UnmarshalJSONChecksInput()
@@ -1208,7 +1208,7 @@ type ElicitationCompleteNotificationParams = v20251125.ElicitationCompleteNotifi
 //
 // Its methods:
 //
-//	func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error)
+//	func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error)
 //	func (v EmbeddedResource) MarshalJSON() ([]byte, error)
 //	func (v *EmbeddedResource) UnmarshalJSON(b []byte) error
 //	func (*EmbeddedResource) UnmarshalJSONChecksInput()
@@ -1244,7 +1244,7 @@ type EmptyResult = v20251125.EmptyResult
 //
 // Its methods:
 //
-//	func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetPromptRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error
 //	func (*GetPromptRequestParams) UnmarshalJSONChecksInput()
@@ -1269,7 +1269,7 @@ type GetPromptRequestParams = v20251125.GetPromptRequestParams
 //
 // Its methods:
 //
-//	func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetPromptResult) MarshalJSON() ([]byte, error)
 //	func (v *GetPromptResult) UnmarshalJSON(b []byte) error
 //	func (*GetPromptResult) UnmarshalJSONChecksInput()
@@ -1290,7 +1290,7 @@ type GetPromptResult = v20251125.GetPromptResult
 //
 // Its methods:
 //
-//	func (v GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error
 //	func (*GetTaskPayloadRequestParams) UnmarshalJSONChecksInput()
@@ -1312,7 +1312,7 @@ type GetTaskPayloadRequestParams = v20251125.GetTaskPayloadRequestParams
 //
 // Its methods:
 //
-//	func (v GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error)
 //	func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error
 //	func (*GetTaskPayloadResult) UnmarshalJSONChecksInput()
@@ -1333,7 +1333,7 @@ type GetTaskPayloadResult = v20251125.GetTaskPayloadResult
 //
 // Its methods:
 //
-//	func (v GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error
 //	func (*GetTaskRequestParams) UnmarshalJSONChecksInput()
@@ -1376,7 +1376,7 @@ type GetTaskRequestParams = v20251125.GetTaskRequestParams
 //
 // Its methods:
 //
-//	func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskResult) MarshalJSON() ([]byte, error)
 //	func (v *GetTaskResult) UnmarshalJSON(b []byte) error
 //	func (*GetTaskResult) UnmarshalJSONChecksInput()
@@ -1408,7 +1408,7 @@ type GetTaskResult = v20251125.GetTaskResult
 //
 // Its methods:
 //
-//	func (v Icon) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Icon) AppendJSON(b []byte) ([]byte, error)
 //	func (v Icon) MarshalJSON() ([]byte, error)
 //	func (v *Icon) UnmarshalJSON(b []byte) error
 //	func (*Icon) UnmarshalJSONChecksInput()
@@ -1457,7 +1457,7 @@ const (
 //
 // Its methods:
 //
-//	func (v ImageContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ImageContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v ImageContent) MarshalJSON() ([]byte, error)
 //	func (v *ImageContent) UnmarshalJSON(b []byte) error
 //	func (*ImageContent) UnmarshalJSONChecksInput()
@@ -1495,7 +1495,7 @@ type ImageContent = v20251125.ImageContent
 //
 // Its methods:
 //
-//	func (v Implementation) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Implementation) AppendJSON(b []byte) ([]byte, error)
 //	func (v Implementation) MarshalJSON() ([]byte, error)
 //	func (v *Implementation) UnmarshalJSON(b []byte) error
 //	func (*Implementation) UnmarshalJSONChecksInput()
@@ -1523,7 +1523,7 @@ type Implementation = v20251125.Implementation
 //
 // Its methods:
 //
-//	func (v InitializeRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v InitializeRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error
 //	func (*InitializeRequestParams) UnmarshalJSONChecksInput()
@@ -1557,7 +1557,7 @@ type InitializeRequestParams = v20251125.InitializeRequestParams
 //
 // Its methods:
 //
-//	func (v InitializeResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v InitializeResult) MarshalJSON() ([]byte, error)
 //	func (v *InitializeResult) UnmarshalJSON(b []byte) error
 //	func (*InitializeResult) UnmarshalJSONChecksInput()
@@ -1582,7 +1582,7 @@ type InitializeResult = v20251125.InitializeResult
 //
 // Its methods:
 //
-//	func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListPromptsResult) MarshalJSON() ([]byte, error)
 //	func (v *ListPromptsResult) UnmarshalJSON(b []byte) error
 //	func (*ListPromptsResult) UnmarshalJSONChecksInput()
@@ -1607,7 +1607,7 @@ type ListPromptsResult = v20251125.ListPromptsResult
 //
 // Its methods:
 //
-//	func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error)
 //	func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error
 //	func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput()
@@ -1632,7 +1632,7 @@ type ListResourceTemplatesResult = v20251125.ListResourceTemplatesResult
 //
 // Its methods:
 //
-//	func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListResourcesResult) MarshalJSON() ([]byte, error)
 //	func (v *ListResourcesResult) UnmarshalJSON(b []byte) error
 //	func (*ListResourcesResult) UnmarshalJSONChecksInput()
@@ -1653,7 +1653,7 @@ type ListResourcesResult = v20251125.ListResourcesResult
 //
 // Its methods:
 //
-//	func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListRootsResult) MarshalJSON() ([]byte, error)
 //	func (v *ListRootsResult) UnmarshalJSON(b []byte) error
 //	func (*ListRootsResult) UnmarshalJSONChecksInput()
@@ -1678,7 +1678,7 @@ type ListRootsResult = v20251125.ListRootsResult
 //
 // Its methods:
 //
-//	func (v ListTasksResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListTasksResult) MarshalJSON() ([]byte, error)
 //	func (v *ListTasksResult) UnmarshalJSON(b []byte) error
 //	func (*ListTasksResult) UnmarshalJSONChecksInput()
@@ -1703,7 +1703,7 @@ type ListTasksResult = v20251125.ListTasksResult
 //
 // Its methods:
 //
-//	func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListToolsResult) MarshalJSON() ([]byte, error)
 //	func (v *ListToolsResult) UnmarshalJSON(b []byte) error
 //	func (*ListToolsResult) UnmarshalJSONChecksInput()
@@ -1764,7 +1764,7 @@ const (
 //
 // Its methods:
 //
-//	func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput()
@@ -1800,7 +1800,7 @@ type Meta = v20251125.Meta
 //
 // Its methods:
 //
-//	func (v ModelHint) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ModelHint) AppendJSON(b []byte) ([]byte, error)
 //	func (v ModelHint) MarshalJSON() ([]byte, error)
 //	func (v *ModelHint) UnmarshalJSON(b []byte) error
 //	func (*ModelHint) UnmarshalJSONChecksInput()
@@ -1831,7 +1831,7 @@ type ModelHint = v20251125.ModelHint
 //
 // Its methods:
 //
-//	func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error)
 //	func (v ModelPreferences) MarshalJSON() ([]byte, error)
 //	func (v *ModelPreferences) UnmarshalJSON(b []byte) error
 //	func (*ModelPreferences) UnmarshalJSONChecksInput()
@@ -1852,7 +1852,7 @@ type ModelPreferences = v20251125.ModelPreferences
 //
 // Its methods:
 //
-//	func (v NotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v NotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *NotificationParams) UnmarshalJSON(b []byte) error
 //	func (*NotificationParams) UnmarshalJSONChecksInput()
@@ -1876,7 +1876,7 @@ type NotificationParams = v20251125.NotificationParams
 //
 // Its methods:
 //
-//	func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v PaginatedRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error
 //	func (*PaginatedRequestParams) UnmarshalJSONChecksInput()
@@ -1908,7 +1908,7 @@ type PaginatedRequestParams = v20251125.PaginatedRequestParams
 //
 // Its methods:
 //
-//	func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ProgressNotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*ProgressNotificationParams) UnmarshalJSONChecksInput()
@@ -1933,7 +1933,7 @@ type ProgressNotificationParams = v20251125.ProgressNotificationParams
 //
 // Its methods:
 //
-//	func (v ProgressToken) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ProgressToken) AppendJSON(b []byte) ([]byte, error)
 //	func (v ProgressToken) AsInteger() (*ProgressTokenInteger, bool)
 //	func (v ProgressToken) AsString() (*ProgressTokenString, bool)
 //	func (v ProgressToken) MarshalJSON() ([]byte, error)
@@ -2005,7 +2005,7 @@ type ProgressTokenVariant = v20251125.ProgressTokenVariant
 //
 // Its methods:
 //
-//	func (v Prompt) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Prompt) AppendJSON(b []byte) ([]byte, error)
 //	func (v Prompt) MarshalJSON() ([]byte, error)
 //	func (v *Prompt) UnmarshalJSON(b []byte) error
 //	func (*Prompt) UnmarshalJSONChecksInput()
@@ -2035,7 +2035,7 @@ type Prompt = v20251125.Prompt
 //
 // Its methods:
 //
-//	func (v PromptArgument) AppendJSON(b []byte) ([]byte, error)
+//	func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error)
 //	func (v PromptArgument) MarshalJSON() ([]byte, error)
 //	func (v *PromptArgument) UnmarshalJSON(b []byte) error
 //	func (*PromptArgument) UnmarshalJSONChecksInput()
@@ -2057,7 +2057,7 @@ type PromptArgument = v20251125.PromptArgument
 //
 // Its methods:
 //
-//	func (v PromptMessage) AppendJSON(b []byte) ([]byte, error)
+//	func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error)
 //	func (v PromptMessage) MarshalJSON() ([]byte, error)
 //	func (v *PromptMessage) UnmarshalJSON(b []byte) error
 //	func (*PromptMessage) UnmarshalJSONChecksInput()
@@ -2084,7 +2084,7 @@ type PromptMessage = v20251125.PromptMessage
 //
 // Its methods:
 //
-//	func (v PromptReference) AppendJSON(b []byte) ([]byte, error)
+//	func (v *PromptReference) AppendJSON(b []byte) ([]byte, error)
 //	func (v PromptReference) MarshalJSON() ([]byte, error)
 //	func (v *PromptReference) UnmarshalJSON(b []byte) error
 //	func (*PromptReference) UnmarshalJSONChecksInput()
@@ -2107,7 +2107,7 @@ type PromptReference = v20251125.PromptReference
 //
 // Its methods:
 //
-//	func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error
 //	func (*ReadResourceRequestParams) UnmarshalJSONChecksInput()
@@ -2130,7 +2130,7 @@ type ReadResourceRequestParams = v20251125.ReadResourceRequestParams
 //
 // Its methods:
 //
-//	func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ReadResourceResult) MarshalJSON() ([]byte, error)
 //	func (v *ReadResourceResult) UnmarshalJSON(b []byte) error
 //	func (*ReadResourceResult) UnmarshalJSONChecksInput()
@@ -2162,7 +2162,7 @@ type RequestID = v20251125.RequestID
 //
 // Its methods:
 //
-//	func (v RequestMeta) AppendJSON(b []byte) ([]byte, error)
+//	func (v *RequestMeta) AppendJSON(b []byte) ([]byte, error)
 //	func (v RequestMeta) MarshalJSON() ([]byte, error)
 //	func (v *RequestMeta) UnmarshalJSON(b []byte) error
 //	func (*RequestMeta) UnmarshalJSONChecksInput()
@@ -2183,7 +2183,7 @@ type RequestMeta = v20251125.RequestMeta
 //
 // Its methods:
 //
-//	func (v RequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *RequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v RequestParams) MarshalJSON() ([]byte, error)
 //	func (v *RequestParams) UnmarshalJSON(b []byte) error
 //	func (*RequestParams) UnmarshalJSONChecksInput()
@@ -2224,7 +2224,7 @@ type RequestParams = v20251125.RequestParams
 //
 // Its methods:
 //
-//	func (v Resource) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Resource) AppendJSON(b []byte) ([]byte, error)
 //	func (v Resource) MarshalJSON() ([]byte, error)
 //	func (v *Resource) UnmarshalJSON(b []byte) error
 //	func (*Resource) UnmarshalJSONChecksInput()
@@ -2269,7 +2269,7 @@ type Resource = v20251125.Resource
 //
 // Its methods:
 //
-//	func (v ResourceLink) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceLink) MarshalJSON() ([]byte, error)
 //	func (v *ResourceLink) UnmarshalJSON(b []byte) error
 //	func (*ResourceLink) UnmarshalJSONChecksInput()
@@ -2307,7 +2307,7 @@ type ResourceLink = v20251125.ResourceLink
 //
 // Its methods:
 //
-//	func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceTemplate) MarshalJSON() ([]byte, error)
 //	func (v *ResourceTemplate) UnmarshalJSON(b []byte) error
 //	func (*ResourceTemplate) UnmarshalJSONChecksInput()
@@ -2332,7 +2332,7 @@ type ResourceTemplate = v20251125.ResourceTemplate
 //
 // Its methods:
 //
-//	func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceTemplateReference) MarshalJSON() ([]byte, error)
 //	func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error
 //	func (*ResourceTemplateReference) UnmarshalJSONChecksInput()
@@ -2357,7 +2357,7 @@ type ResourceTemplateReference = v20251125.ResourceTemplateReference
 //
 // Its methods:
 //
-//	func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput()
@@ -2378,7 +2378,7 @@ type ResourceUpdatedNotificationParams = v20251125.ResourceUpdatedNotificationPa
 //
 // Its methods:
 //
-//	func (v Result) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Result) AppendJSON(b []byte) ([]byte, error)
 //	func (v Result) MarshalJSON() ([]byte, error)
 //	func (v *Result) UnmarshalJSON(b []byte) error
 //	func (*Result) UnmarshalJSONChecksInput()
@@ -2423,7 +2423,7 @@ const (
 //
 // Its methods:
 //
-//	func (v Root) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Root) AppendJSON(b []byte) ([]byte, error)
 //	func (v Root) MarshalJSON() ([]byte, error)
 //	func (v *Root) UnmarshalJSON(b []byte) error
 //	func (*Root) UnmarshalJSONChecksInput()
@@ -2447,7 +2447,7 @@ type Root = v20251125.Root
 //
 // Its methods:
 //
-//	func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error)
+//	func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error)
 //	func (v SamplingMessage) MarshalJSON() ([]byte, error)
 //	func (v *SamplingMessage) UnmarshalJSON(b []byte) error
 //	func (*SamplingMessage) UnmarshalJSONChecksInput()
@@ -2474,7 +2474,7 @@ type SamplingMessage = v20251125.SamplingMessage
 //
 // Its methods:
 //
-//	func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *SamplingMessageContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v SamplingMessageContent) AsArray() (*SamplingMessageContentArray, bool)
 //	func (v SamplingMessageContent) AsAudio() (*AudioContent, bool)
 //	func (v SamplingMessageContent) AsImage() (*ImageContent, bool)
@@ -2518,7 +2518,7 @@ type SamplingMessageContentArray = v20251125.SamplingMessageContentArray
 //
 // Its methods:
 //
-//	func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error)
+//	func (v *SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error)
 //	func (v SamplingMessageContentBlock) AsAudio() (*AudioContent, bool)
 //	func (v SamplingMessageContentBlock) AsImage() (*ImageContent, bool)
 //	func (v SamplingMessageContentBlock) AsText() (*TextContent, bool)
@@ -2588,7 +2588,7 @@ type SamplingMessageContentVariant = v20251125.SamplingMessageContentVariant
 //
 // Its methods:
 //
-//	func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilities) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilities) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilities) UnmarshalJSONChecksInput()
@@ -2609,7 +2609,7 @@ type ServerCapabilities = v20251125.ServerCapabilities
 //
 // Its methods:
 //
-//	func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput()
@@ -2634,7 +2634,7 @@ type ServerCapabilitiesPrompts = v20251125.ServerCapabilitiesPrompts
 //
 // Its methods:
 //
-//	func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput()
@@ -2661,7 +2661,7 @@ type ServerCapabilitiesResources = v20251125.ServerCapabilitiesResources
 //
 // Its methods:
 //
-//	func (v ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTasks) UnmarshalJSONChecksInput()
@@ -2681,7 +2681,7 @@ type ServerCapabilitiesTasks = v20251125.ServerCapabilitiesTasks
 //
 // Its methods:
 //
-//	func (v ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTasksRequests) UnmarshalJSONChecksInput()
@@ -2703,7 +2703,7 @@ type ServerCapabilitiesTasksRequests = v20251125.ServerCapabilitiesTasksRequests
 //
 // Its methods:
 //
-//	func (v ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTasksRequestsTools) UnmarshalJSONChecksInput()
@@ -2724,7 +2724,7 @@ type ServerCapabilitiesTasksRequestsTools = v20251125.ServerCapabilitiesTasksReq
 //
 // Its methods:
 //
-//	func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error)
 //	func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput()
@@ -2746,7 +2746,7 @@ type ServerCapabilitiesTools = v20251125.ServerCapabilitiesTools
 //
 // Its methods:
 //
-//	func (v SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v SetLevelRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error
 //	func (*SetLevelRequestParams) UnmarshalJSONChecksInput()
@@ -2770,7 +2770,7 @@ type SetLevelRequestParams = v20251125.SetLevelRequestParams
 //
 // Its methods:
 //
-//	func (v SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v SubscribeRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error
 //	func (*SubscribeRequestParams) UnmarshalJSONChecksInput()
@@ -2809,7 +2809,7 @@ type SubscribeRequestParams = v20251125.SubscribeRequestParams
 //
 // Its methods:
 //
-//	func (v Task) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Task) AppendJSON(b []byte) ([]byte, error)
 //	func (v Task) MarshalJSON() ([]byte, error)
 //	func (v *Task) UnmarshalJSON(b []byte) error
 //	func (*Task) UnmarshalJSONChecksInput()
@@ -2832,7 +2832,7 @@ type Task = v20251125.Task
 //
 // Its methods:
 //
-//	func (v TaskMetadata) AppendJSON(b []byte) ([]byte, error)
+//	func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error)
 //	func (v TaskMetadata) MarshalJSON() ([]byte, error)
 //	func (v *TaskMetadata) UnmarshalJSON(b []byte) error
 //	func (*TaskMetadata) UnmarshalJSONChecksInput()
@@ -2901,7 +2901,7 @@ const (
 //
 // Its methods:
 //
-//	func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error)
 //	func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput()
@@ -2928,7 +2928,7 @@ type TaskStatusNotificationParams = v20251125.TaskStatusNotificationParams
 //
 // Its methods:
 //
-//	func (v TextContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *TextContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v TextContent) MarshalJSON() ([]byte, error)
 //	func (v *TextContent) UnmarshalJSON(b []byte) error
 //	func (*TextContent) UnmarshalJSONChecksInput()
@@ -2957,7 +2957,7 @@ type TextContent = v20251125.TextContent
 //
 // Its methods:
 //
-//	func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error)
+//	func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error)
 //	func (v TextResourceContents) MarshalJSON() ([]byte, error)
 //	func (v *TextResourceContents) UnmarshalJSON(b []byte) error
 //	func (*TextResourceContents) UnmarshalJSONChecksInput()
@@ -2998,7 +2998,7 @@ type TextResourceContents = v20251125.TextResourceContents
 //
 // Its methods:
 //
-//	func (v Tool) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Tool) AppendJSON(b []byte) ([]byte, error)
 //	func (v Tool) MarshalJSON() ([]byte, error)
 //	func (v *Tool) UnmarshalJSON(b []byte) error
 //	func (*Tool) UnmarshalJSONChecksInput()
@@ -3034,7 +3034,7 @@ type Tool = v20251125.Tool
 //
 // Its methods:
 //
-//	func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolAnnotations) MarshalJSON() ([]byte, error)
 //	func (v *ToolAnnotations) UnmarshalJSON(b []byte) error
 //	func (*ToolAnnotations) UnmarshalJSONChecksInput()
@@ -3056,7 +3056,7 @@ type ToolAnnotations = v20251125.ToolAnnotations
 //
 // Its methods:
 //
-//	func (v ToolChoice) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolChoice) MarshalJSON() ([]byte, error)
 //	func (v *ToolChoice) UnmarshalJSON(b []byte) error
 //	func (*ToolChoice) UnmarshalJSONChecksInput()
@@ -3099,7 +3099,7 @@ const (
 //
 // Its methods:
 //
-//	func (v ToolExecution) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolExecution) MarshalJSON() ([]byte, error)
 //	func (v *ToolExecution) UnmarshalJSON(b []byte) error
 //	func (*ToolExecution) UnmarshalJSONChecksInput()
@@ -3154,7 +3154,7 @@ const (
 //
 // Its methods:
 //
-//	func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolResultContent) MarshalJSON() ([]byte, error)
 //	func (v *ToolResultContent) UnmarshalJSON(b []byte) error
 //	func (*ToolResultContent) UnmarshalJSONChecksInput()
@@ -3195,7 +3195,7 @@ type ToolSchema = v20251125.ToolSchema
 //
 // Its methods:
 //
-//	func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolUseContent) MarshalJSON() ([]byte, error)
 //	func (v *ToolUseContent) UnmarshalJSON(b []byte) error
 //	func (*ToolUseContent) UnmarshalJSONChecksInput()
@@ -3214,7 +3214,7 @@ type ToolUseContent = v20251125.ToolUseContent
 //
 // Its methods:
 //
-//	func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error)
 type UnknownAnyResourceContents = v20251125.UnknownAnyResourceContents
 
@@ -3231,7 +3231,7 @@ type UnknownAnyResourceContents = v20251125.UnknownAnyResourceContents
 //
 // Its methods:
 //
-//	func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error)
 type UnknownCallToolOutcome = v20251125.UnknownCallToolOutcome
 
@@ -3248,7 +3248,7 @@ type UnknownCallToolOutcome = v20251125.UnknownCallToolOutcome
 //
 // Its methods:
 //
-//	func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error)
 type UnknownCompleteRequestParamsRef = v20251125.UnknownCompleteRequestParamsRef
 
@@ -3265,7 +3265,7 @@ type UnknownCompleteRequestParamsRef = v20251125.UnknownCompleteRequestParamsRef
 //
 // Its methods:
 //
-//	func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownContentBlock) MarshalJSON() ([]byte, error)
 type UnknownContentBlock = v20251125.UnknownContentBlock
 
@@ -3282,7 +3282,7 @@ type UnknownContentBlock = v20251125.UnknownContentBlock
 //
 // Its methods:
 //
-//	func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error)
 type UnknownCreateMessageResultContent = v20251125.UnknownCreateMessageResultContent
 
@@ -3299,7 +3299,7 @@ type UnknownCreateMessageResultContent = v20251125.UnknownCreateMessageResultCon
 //
 // Its methods:
 //
-//	func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error)
 type UnknownElicitRequestParams = v20251125.UnknownElicitRequestParams
 
@@ -3316,7 +3316,7 @@ type UnknownElicitRequestParams = v20251125.UnknownElicitRequestParams
 //
 // Its methods:
 //
-//	func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error)
 type UnknownElicitResultContentValue = v20251125.UnknownElicitResultContentValue
 
@@ -3333,7 +3333,7 @@ type UnknownElicitResultContentValue = v20251125.UnknownElicitResultContentValue
 //
 // Its methods:
 //
-//	func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownProgressToken) MarshalJSON() ([]byte, error)
 type UnknownProgressToken = v20251125.UnknownProgressToken
 
@@ -3350,7 +3350,7 @@ type UnknownProgressToken = v20251125.UnknownProgressToken
 //
 // Its methods:
 //
-//	func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error)
 type UnknownSamplingMessageContent = v20251125.UnknownSamplingMessageContent
 
@@ -3368,7 +3368,7 @@ type UnknownSamplingMessageContent = v20251125.UnknownSamplingMessageContent
 //
 // Its methods:
 //
-//	func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error)
 type UnknownSamplingMessageContentBlock = v20251125.UnknownSamplingMessageContentBlock
 
@@ -3390,7 +3390,7 @@ type UnknownSamplingMessageContentBlock = v20251125.UnknownSamplingMessageConten
 //
 // Its methods:
 //
-//	func (v UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error)
 //	func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error
 //	func (*UnsubscribeRequestParams) UnmarshalJSONChecksInput()

@@ -122,6 +122,16 @@ func TestAppendExtraMembersSkipsDeclaredNamesAndSortsTheRest(t *testing.T) {
 	assert.Error(t, err, "a member that is not JSON")
 }
 
+func TestAppendJSONKeyAndEndJSONObjectMakeAnObject(t *testing.T) {
+	b := []byte("[")
+	start := len(b)
+	b = rpc.AppendJSONKey(b, `,"a":`)
+	b = append(b, '1')
+	b = rpc.AppendJSONKey(b, `,"b":`)
+	b = append(b, "true"...)
+	assert.Equal(t, `[{"a":1,"b":true}`, string(rpc.EndJSONObject(b, start)))
+}
+
 func TestEndJSONObjectTurnsTheFirstCommaIntoTheBrace(t *testing.T) {
 	assert.Equal(t, `[{}`, string(rpc.EndJSONObject([]byte(`[`), 1)))
 	assert.Equal(t, `[{"a":1,"b":2}`, string(rpc.EndJSONObject([]byte(`[,"a":1,"b":2`), 1)))

@@ -123,10 +123,17 @@ func DecodeUnmarshaler[T any, PT interface {
 	*T
 	json.Unmarshaler
 }](value []byte, p *T) error {
+	return decodeUnmarshaler(value, PT(p))
+}
+
+// decodeUnmarshaler is DecodeUnmarshaler for p, a non-nil pointer with
+// the method. It is not generic, so that a program holds its code once
+// rather than once for every generated struct it decodes.
+func decodeUnmarshaler(value []byte, p json.Unmarshaler) error {
 	if !jsonscan.Bare(value) {
 		return DecodeJSON(value, p)
 	}
-	if err := PT(p).UnmarshalJSON(value); err != nil {
+	if err := p.UnmarshalJSON(value); err != nil {
 		return asJSONError(err, value, p)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
@@ -22,6 +21,11 @@ import (
 type SchemaSet struct {
 	docs  map[string]string
 	draft Draft
+
+	// The documents of WithFS: read from fsys when a compile needs them.
+	fsys   fs.FS
+	fsBase string
+	fsDocs map[string]string // URL → path in fsys
 
 	compiler func() (*fastschema.JSONCompiler, error) // made on first compile
 
@@ -59,6 +63,22 @@ func WithProgram(program string, locations ...string) SchemaSetOption {
 	}
 }
 
+// WithFS gives the set the documents at paths in fsys, each under the URL
+// base + its path. They are read when a compile first needs them, and never
+// copied before: a package that embeds the documents (an embed.FS) shares
+// them with the sets made of it, where a map of their texts would be a
+// second copy in the program. rpcgen writes it into a generated package
+// whose config names such a file system (Config.Documents).
+func WithFS(fsys fs.FS, base string, paths ...string) SchemaSetOption {
+	return func(s *SchemaSet) {
+		s.fsys, s.fsBase = fsys, base
+		s.fsDocs = make(map[string]string, len(paths))
+		for _, p := range paths {
+			s.fsDocs[base+p] = p
+		}
+	}
+}
+
 // NewSchemaSet returns a set holding docs, which maps each document's
 // absolute URL to its JSON text. It compiles nothing.
 func NewSchemaSet(docs map[string]string, opts ...SchemaSetOption) *SchemaSet {
@@ -74,8 +94,15 @@ func NewSchemaSet(docs map[string]string, opts ...SchemaSetOption) *SchemaSet {
 
 // document returns the text of the document at url.
 func (s *SchemaSet) document(url string) ([]byte, bool) {
-	d, ok := s.docs[url]
-	return []byte(d), ok
+	if d, ok := s.docs[url]; ok {
+		return []byte(d), true
+	}
+	p, ok := s.fsDocs[url]
+	if !ok {
+		return nil, false
+	}
+	b, err := fs.ReadFile(s.fsys, p)
+	return b, err == nil
 }
 
 // program returns the validator of the program's i-th root, or nil when
@@ -94,35 +121,36 @@ func (s *SchemaSet) program(i int) *fastschema.Validator {
 }
 
 // NewSchemaSetFS returns a set holding every *.json file under root in fsys,
-// each under the URL base + its path relative to root.
+// each under the URL base + its path relative to root. It lists the files
+// and reads each when a compile first needs it (see [WithFS]).
 func NewSchemaSetFS(fsys fs.FS, root, base string) (*SchemaSet, error) {
-	docs := make(map[string]string)
-	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
-			return err
+	sub, err := fs.Sub(fsys, root)
+	if err != nil {
+		return nil, fmt.Errorf("rpc: reading schemas: %w", err)
+	}
+	var paths []string
+	err = fs.WalkDir(sub, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && path.Ext(p) == ".json" {
+			paths = append(paths, p)
 		}
-		b, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
-		if root == "." {
-			rel = p
-		}
-		docs[base+rel] = string(b)
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rpc: reading schemas: %w", err)
 	}
-	return NewSchemaSet(docs), nil
+	return NewSchemaSet(nil, WithFS(sub, base, paths...)), nil
 }
 
 // URLs returns the URLs of the documents in the set, sorted.
 func (s *SchemaSet) URLs() []string {
-	urls := make([]string, 0, len(s.docs))
+	urls := make([]string, 0, len(s.docs)+len(s.fsDocs))
 	for u := range s.docs {
 		urls = append(urls, u)
+	}
+	for u := range s.fsDocs {
+		if _, ok := s.docs[u]; !ok {
+			urls = append(urls, u)
+		}
 	}
 	sort.Strings(urls)
 	return urls

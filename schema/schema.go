@@ -12,9 +12,12 @@ import "embed"
 // JSON-RPC 2.0 envelopes: request, notification, response, error-response,
 // error and batch. "mcp/<version>" holds the Model Context Protocol of that
 // revision in the schemarpc index format: index.json lists the methods and
-// the sibling documents hold the types, one file per method family.
+// the sibling documents hold the types, one file per method family;
+// "mcp/extensions/<name>" holds an extension of it, in the same format.
+// The generated MCP packages read their documents from FS rather than
+// hold copies of them (their rpcgen.json names it in "documents").
 //
-//go:embed jsonrpc/*.json mcp/*/*.json
+//go:embed jsonrpc/*.json mcp/*/*.json mcp/extensions/*/*.json
 var FS embed.FS
 
 // BaseURL is the URL prefix of every embedded document's "$id": the document

@@ -29,11 +29,11 @@ type Annotations struct {
 // AppendJSON appends the JSON encoding of Annotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = rpc.AppendJSONKey(b, `,"audience":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Audience {
 			if i0 > 0 {
@@ -44,13 +44,13 @@ func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = rpc.AppendJSONKey(b, `,"priority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if v.LastModified != "" {
-		b = append(b, `,"lastModified":`...)
+		b = rpc.AppendJSONKey(b, `,"lastModified":`)
 		b = rpc.AppendJSONString(b, v.LastModified)
 	}
 	if len(v.Extra) > 0 {
@@ -114,27 +114,27 @@ type AudioContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"audio"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -201,19 +201,19 @@ type BlobResourceContents struct {
 // AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONKey(b, `,"blob":`)
 	b = rpc.AppendJSONString(b, v.Blob)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -279,25 +279,25 @@ type CallToolRequestParams struct {
 // AppendJSON appends the JSON encoding of CallToolRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -366,16 +366,16 @@ type CallToolResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Content written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -391,13 +391,13 @@ func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if len(v.Extra) > 0 {
@@ -453,10 +453,10 @@ type CancelTaskRequestParams struct {
 // AppendJSON appends the JSON encoding of CancelTaskRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
@@ -526,35 +526,35 @@ type CancelTaskResult struct {
 // AppendJSON appends the JSON encoding of CancelTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -625,23 +625,23 @@ type CancelledNotificationParams struct {
 // AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestID != nil {
-		b = append(b, `,"requestId":`...)
+		b = rpc.AppendJSONKey(b, `,"requestId":`)
 		if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
 			return nil, err
 		}
 	}
 	if v.Reason != "" {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, v.Reason)
 	}
 	if len(v.Extra) > 0 {
@@ -710,11 +710,11 @@ type ClientCapabilities struct {
 // AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
 			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
 		}); err != nil {
@@ -722,25 +722,25 @@ func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Roots != nil {
-		b = append(b, `,"roots":`...)
+		b = rpc.AppendJSONKey(b, `,"roots":`)
 		if b, err = v.Roots.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
+		b = rpc.AppendJSONKey(b, `,"sampling":`)
 		if b, err = v.Sampling.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = rpc.AppendJSONKey(b, `,"elicitation":`)
 		if b, err = v.Elicitation.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tasks != nil {
-		b = append(b, `,"tasks":`...)
+		b = rpc.AppendJSONKey(b, `,"tasks":`)
 		if b, err = v.Tasks.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -802,17 +802,17 @@ type ClientCapabilitiesElicitation struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
+		b = rpc.AppendJSONKey(b, `,"form":`)
 		if b, err = rpc.AppendJSONMap(b, v.Form, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
+		b = rpc.AppendJSONKey(b, `,"url":`)
 		if b, err = rpc.AppendJSONMap(b, v.URL, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -865,11 +865,11 @@ type ClientCapabilitiesRoots struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesRoots to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -921,17 +921,17 @@ type ClientCapabilitiesSampling struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = rpc.AppendJSONMap(b, v.Context, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = rpc.AppendJSONMap(b, v.Tools, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -990,23 +990,23 @@ type ClientCapabilitiesTasks struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesTasks to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.List != nil {
-		b = append(b, `,"list":`...)
+		b = rpc.AppendJSONKey(b, `,"list":`)
 		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = rpc.AppendJSONKey(b, `,"cancel":`)
 		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Requests != nil {
-		b = append(b, `,"requests":`...)
+		b = rpc.AppendJSONKey(b, `,"requests":`)
 		if b, err = v.Requests.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1061,17 +1061,17 @@ type ClientCapabilitiesTasksRequests struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesTasksRequests to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
+		b = rpc.AppendJSONKey(b, `,"sampling":`)
 		if b, err = v.Sampling.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = rpc.AppendJSONKey(b, `,"elicitation":`)
 		if b, err = v.Elicitation.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1126,11 +1126,11 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 // ClientCapabilitiesTasksRequestsElicitation to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Create != nil {
-		b = append(b, `,"create":`...)
+		b = rpc.AppendJSONKey(b, `,"create":`)
 		if b, err = rpc.AppendJSONMap(b, v.Create, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -1183,11 +1183,11 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 // ClientCapabilitiesTasksRequestsSampling to b and returns the extended slice:
 // the members of its fields in order, an absent optional one left out, then the
 // Extra members sorted by name.
-func (v ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.CreateMessage != nil {
-		b = append(b, `,"createMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"createMessage":`)
 		if b, err = rpc.AppendJSONMap(b, v.CreateMessage, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -1248,25 +1248,25 @@ type CompleteRequestParams struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"ref":`...)
+	b = rpc.AppendJSONKey(b, `,"ref":`)
 	if b, err = v.Ref.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"argument":`...)
+	b = rpc.AppendJSONKey(b, `,"argument":`)
 	if b, err = v.Argument.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = v.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1326,12 +1326,12 @@ type CompleteRequestParamsArgument struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsArgument to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
@@ -1381,11 +1381,11 @@ type CompleteRequestParamsContext struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsContext to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -1439,16 +1439,16 @@ type CompleteResult struct {
 // AppendJSON appends the JSON encoding of CompleteResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"completion":`...)
+	b = rpc.AppendJSONKey(b, `,"completion":`)
 	if b, err = v.Completion.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1508,10 +1508,10 @@ type CompleteResultCompletion struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Values written as empty rather than null (which
 // the schema does not allow), then the Extra members sorted by name.
-func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"values":`...)
+	b = rpc.AppendJSONKey(b, `,"values":`)
 	if v.Values == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1525,11 +1525,11 @@ func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		b = strconv.AppendInt(b, *v.Total, 10)
 	}
 	if v.HasMore != nil {
-		b = append(b, `,"hasMore":`...)
+		b = rpc.AppendJSONKey(b, `,"hasMore":`)
 		b = strconv.AppendBool(b, *v.HasMore)
 	}
 	if len(v.Extra) > 0 {
@@ -1614,22 +1614,22 @@ type CreateMessageRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Messages written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
-func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1645,29 +1645,29 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ModelPreferences != nil {
-		b = append(b, `,"modelPreferences":`...)
+		b = rpc.AppendJSONKey(b, `,"modelPreferences":`)
 		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.SystemPrompt != "" {
-		b = append(b, `,"systemPrompt":`...)
+		b = rpc.AppendJSONKey(b, `,"systemPrompt":`)
 		b = rpc.AppendJSONString(b, v.SystemPrompt)
 	}
 	if v.IncludeContext != "" {
-		b = append(b, `,"includeContext":`...)
+		b = rpc.AppendJSONKey(b, `,"includeContext":`)
 		b = rpc.AppendJSONString(b, string(v.IncludeContext))
 	}
 	if v.Temperature != nil {
-		b = append(b, `,"temperature":`...)
+		b = rpc.AppendJSONKey(b, `,"temperature":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"maxTokens":`...)
+	b = rpc.AppendJSONKey(b, `,"maxTokens":`)
 	b = strconv.AppendInt(b, v.MaxTokens, 10)
 	if v.StopSequences != nil {
-		b = append(b, `,"stopSequences":`...)
+		b = rpc.AppendJSONKey(b, `,"stopSequences":`)
 		b = append(b, '[')
 		for i0, x0 := range v.StopSequences {
 			if i0 > 0 {
@@ -1678,13 +1678,13 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Metadata != nil {
-		b = append(b, `,"metadata":`...)
+		b = rpc.AppendJSONKey(b, `,"metadata":`)
 		if b, err = rpc.AppendJSONMap(b, v.Metadata, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tools {
 			if i0 > 0 {
@@ -1697,7 +1697,7 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ToolChoice != nil {
-		b = append(b, `,"toolChoice":`...)
+		b = rpc.AppendJSONKey(b, `,"toolChoice":`)
 		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1810,25 +1810,25 @@ type CreateMessageResult struct {
 // AppendJSON appends the JSON encoding of CreateMessageResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"model":`...)
+	b = rpc.AppendJSONKey(b, `,"model":`)
 	b = rpc.AppendJSONString(b, v.Model)
 	if v.StopReason != "" {
-		b = append(b, `,"stopReason":`...)
+		b = rpc.AppendJSONKey(b, `,"stopReason":`)
 		b = rpc.AppendJSONString(b, v.StopReason)
 	}
 	if len(v.Extra) > 0 {
@@ -1911,16 +1911,16 @@ type CreateTaskResult struct {
 // AppendJSON appends the JSON encoding of CreateTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"task":`...)
+	b = rpc.AppendJSONKey(b, `,"task":`)
 	if b, err = v.Task.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1996,28 +1996,28 @@ type ElicitRequestFormParams struct {
 // AppendJSON appends the JSON encoding of ElicitRequestFormParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"requestedSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"requestedSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
 		return nil, err
 	}
@@ -2090,32 +2090,32 @@ type ElicitRequestURLParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Mode written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Task != nil {
-		b = append(b, `,"task":`...)
+		b = rpc.AppendJSONKey(b, `,"task":`)
 		if b, err = v.Task.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"mode":`...)
+	b = rpc.AppendJSONKey(b, `,"mode":`)
 	if v.Mode == "" {
 		b = append(b, `"url"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"elicitationId":`...)
+	b = rpc.AppendJSONKey(b, `,"elicitationId":`)
 	b = rpc.AppendJSONString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONKey(b, `,"url":`)
 	b = rpc.AppendJSONString(b, v.URL)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "mode", "message", "elicitationId", "url"); err != nil {
@@ -2180,19 +2180,19 @@ type ElicitResult struct {
 // AppendJSON appends the JSON encoding of ElicitResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONKey(b, `,"action":`)
 	b = rpc.AppendJSONString(b, string(v.Action))
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = rpc.AppendJSONKey(b, `,"content":`)
 		if b, err = rpc.AppendJSONMap(b, v.Content, func(b []byte, x1 ElicitResultContentValue) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -2333,10 +2333,10 @@ type ElicitationCompleteNotificationParams struct {
 // AppendJSON appends the JSON encoding of ElicitationCompleteNotificationParams
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"elicitationId":`...)
+	b = rpc.AppendJSONKey(b, `,"elicitationId":`)
 	b = rpc.AppendJSONString(b, v.ElicitationID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "elicitationId"); err != nil {
@@ -2389,27 +2389,27 @@ type EmbeddedResource struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"resource":`...)
+	b = rpc.AppendJSONKey(b, `,"resource":`)
 	if b, err = v.Resource.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2477,19 +2477,19 @@ type GetPromptRequestParams struct {
 // AppendJSON appends the JSON encoding of GetPromptRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -2552,20 +2552,20 @@ type GetPromptResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Messages written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -2630,10 +2630,10 @@ type GetTaskPayloadRequestParams struct {
 // AppendJSON appends the JSON encoding of GetTaskPayloadRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
@@ -2682,11 +2682,11 @@ type GetTaskPayloadResult struct {
 // AppendJSON appends the JSON encoding of GetTaskPayloadResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2737,10 +2737,10 @@ type GetTaskRequestParams struct {
 // AppendJSON appends the JSON encoding of GetTaskRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
@@ -2810,35 +2810,35 @@ type GetTaskResult struct {
 // AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -2912,17 +2912,17 @@ type Icon struct {
 // AppendJSON appends the JSON encoding of Icon to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Icon) AppendJSON(b []byte) ([]byte, error) {
+func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"src":`...)
+	b = rpc.AppendJSONKey(b, `,"src":`)
 	b = rpc.AppendJSONString(b, v.Src)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
+		b = rpc.AppendJSONKey(b, `,"sizes":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Sizes {
 			if i0 > 0 {
@@ -2933,7 +2933,7 @@ func (v Icon) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Theme != "" {
-		b = append(b, `,"theme":`...)
+		b = rpc.AppendJSONKey(b, `,"theme":`)
 		b = rpc.AppendJSONString(b, string(v.Theme))
 	}
 	if len(v.Extra) > 0 {
@@ -3024,27 +3024,27 @@ type ImageContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"image"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -3120,23 +3120,23 @@ type Implementation struct {
 // AppendJSON appends the JSON encoding of Implementation to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
-	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONKey(b, `,"version":`)
 	b = rpc.AppendJSONString(b, v.Version)
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -3149,7 +3149,7 @@ func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.WebsiteURL != "" {
-		b = append(b, `,"websiteUrl":`...)
+		b = rpc.AppendJSONKey(b, `,"websiteUrl":`)
 		b = rpc.AppendJSONString(b, v.WebsiteURL)
 	}
 	if len(v.Extra) > 0 {
@@ -3215,22 +3215,22 @@ type InitializeRequestParams struct {
 // AppendJSON appends the JSON encoding of InitializeRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"protocolVersion":`...)
+	b = rpc.AppendJSONKey(b, `,"protocolVersion":`)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"capabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"capabilities":`)
 	if b, err = v.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"clientInfo":`...)
+	b = rpc.AppendJSONKey(b, `,"clientInfo":`)
 	if b, err = v.ClientInfo.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -3299,27 +3299,27 @@ type InitializeResult struct {
 // AppendJSON appends the JSON encoding of InitializeResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"protocolVersion":`...)
+	b = rpc.AppendJSONKey(b, `,"protocolVersion":`)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"capabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"capabilities":`)
 	if b, err = v.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"serverInfo":`...)
+	b = rpc.AppendJSONKey(b, `,"serverInfo":`)
 	if b, err = v.ServerInfo.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Instructions != "" {
-		b = append(b, `,"instructions":`...)
+		b = rpc.AppendJSONKey(b, `,"instructions":`)
 		b = rpc.AppendJSONString(b, v.Instructions)
 	}
 	if len(v.Extra) > 0 {
@@ -3381,22 +3381,22 @@ type ListPromptsResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, a nil Prompts written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
-func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"prompts":`...)
+	b = rpc.AppendJSONKey(b, `,"prompts":`)
 	if v.Prompts == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3467,22 +3467,22 @@ type ListResourceTemplatesResult struct {
 // optional one left out, a nil ResourceTemplates written as empty rather than
 // null (which the schema does not allow), then the Extra members sorted by
 // name.
-func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resourceTemplates":`...)
+	b = rpc.AppendJSONKey(b, `,"resourceTemplates":`)
 	if v.ResourceTemplates == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3552,22 +3552,22 @@ type ListResourcesResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, a nil Resources written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
-func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resources":`...)
+	b = rpc.AppendJSONKey(b, `,"resources":`)
 	if v.Resources == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3633,16 +3633,16 @@ type ListRootsResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Roots written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"roots":`...)
+	b = rpc.AppendJSONKey(b, `,"roots":`)
 	if v.Roots == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3710,22 +3710,22 @@ type ListTasksResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Tasks written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"tasks":`...)
+	b = rpc.AppendJSONKey(b, `,"tasks":`)
 	if v.Tasks == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3795,22 +3795,22 @@ type ListToolsResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Tools written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"tools":`...)
+	b = rpc.AppendJSONKey(b, `,"tools":`)
 	if v.Tools == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3922,22 +3922,22 @@ type LoggingMessageNotificationParams struct {
 // AppendJSON appends the JSON encoding of LoggingMessageNotificationParams to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONKey(b, `,"level":`)
 	b = rpc.AppendJSONString(b, string(v.Level))
 	if v.Logger != "" {
-		b = append(b, `,"logger":`...)
+		b = rpc.AppendJSONKey(b, `,"logger":`)
 		b = rpc.AppendJSONString(b, v.Logger)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 		return nil, err
 	}
@@ -4006,11 +4006,11 @@ type ModelHint struct {
 // AppendJSON appends the JSON encoding of ModelHint to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if len(v.Extra) > 0 {
@@ -4069,11 +4069,11 @@ type ModelPreferences struct {
 // AppendJSON appends the JSON encoding of ModelPreferences to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Hints != nil {
-		b = append(b, `,"hints":`...)
+		b = rpc.AppendJSONKey(b, `,"hints":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Hints {
 			if i0 > 0 {
@@ -4086,19 +4086,19 @@ func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.CostPriority != nil {
-		b = append(b, `,"costPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"costPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.SpeedPriority != nil {
-		b = append(b, `,"speedPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"speedPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.IntelligencePriority != nil {
-		b = append(b, `,"intelligencePriority":`...)
+		b = rpc.AppendJSONKey(b, `,"intelligencePriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
 			return nil, err
 		}
@@ -4155,11 +4155,11 @@ type NotificationParams struct {
 // AppendJSON appends the JSON encoding of NotificationParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4213,17 +4213,17 @@ type PaginatedRequestParams struct {
 // AppendJSON appends the JSON encoding of PaginatedRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cursor != "" {
-		b = append(b, `,"cursor":`...)
+		b = rpc.AppendJSONKey(b, `,"cursor":`)
 		if b, err = v.Cursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4287,31 +4287,31 @@ type ProgressNotificationParams struct {
 // AppendJSON appends the JSON encoding of ProgressNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"progressToken":`...)
+	b = rpc.AppendJSONKey(b, `,"progressToken":`)
 	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"progress":`...)
+	b = rpc.AppendJSONKey(b, `,"progress":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
 		return nil, err
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
 			return nil, err
 		}
 	}
 	if v.Message != "" {
-		b = append(b, `,"message":`...)
+		b = rpc.AppendJSONKey(b, `,"message":`)
 		b = rpc.AppendJSONString(b, v.Message)
 	}
 	if len(v.Extra) > 0 {
@@ -4405,21 +4405,21 @@ type Prompt struct {
 // AppendJSON appends the JSON encoding of Prompt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Arguments {
 			if i0 > 0 {
@@ -4432,7 +4432,7 @@ func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -4445,7 +4445,7 @@ func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4515,21 +4515,21 @@ type PromptArgument struct {
 // AppendJSON appends the JSON encoding of PromptArgument to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = rpc.AppendJSONKey(b, `,"required":`)
 		b = strconv.AppendBool(b, *v.Required)
 	}
 	if len(v.Extra) > 0 {
@@ -4585,12 +4585,12 @@ type PromptMessage struct {
 // AppendJSON appends the JSON encoding of PromptMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4649,19 +4649,19 @@ type PromptReference struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/prompt"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if len(v.Extra) > 0 {
@@ -4716,16 +4716,16 @@ type ReadResourceRequestParams struct {
 // AppendJSON appends the JSON encoding of ReadResourceRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -4778,16 +4778,16 @@ type ReadResourceResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, a nil Contents written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
-func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"contents":`...)
+	b = rpc.AppendJSONKey(b, `,"contents":`)
 	if v.Contents == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4857,11 +4857,11 @@ type RequestMeta struct {
 // AppendJSON appends the JSON encoding of RequestMeta to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v RequestMeta) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestMeta) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ProgressToken != nil {
-		b = append(b, `,"progressToken":`...)
+		b = rpc.AppendJSONKey(b, `,"progressToken":`)
 		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4912,11 +4912,11 @@ type RequestParams struct {
 // AppendJSON appends the JSON encoding of RequestParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -4987,31 +4987,31 @@ type Resource struct {
 // AppendJSON appends the JSON encoding of Resource to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Resource) AppendJSON(b []byte) ([]byte, error) {
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -5024,13 +5024,13 @@ func (v Resource) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5122,37 +5122,37 @@ type ResourceLink struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource_link"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -5165,13 +5165,13 @@ func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5257,27 +5257,27 @@ type ResourceTemplate struct {
 // AppendJSON appends the JSON encoding of ResourceTemplate to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uriTemplate":`...)
+	b = rpc.AppendJSONKey(b, `,"uriTemplate":`)
 	b = rpc.AppendJSONString(b, v.URITemplate)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -5290,13 +5290,13 @@ func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5366,16 +5366,16 @@ type ResourceTemplateReference struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
@@ -5429,16 +5429,16 @@ type ResourceUpdatedNotificationParams struct {
 // AppendJSON appends the JSON encoding of ResourceUpdatedNotificationParams to
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -5488,11 +5488,11 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5574,17 +5574,17 @@ type Root struct {
 // AppendJSON appends the JSON encoding of Root to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Root) AppendJSON(b []byte) ([]byte, error) {
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5642,18 +5642,18 @@ type SamplingMessage struct {
 // AppendJSON appends the JSON encoding of SamplingMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5752,11 +5752,11 @@ type ServerCapabilities struct {
 // AppendJSON appends the JSON encoding of ServerCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
 			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
 		}); err != nil {
@@ -5764,37 +5764,37 @@ func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Logging != nil {
-		b = append(b, `,"logging":`...)
+		b = rpc.AppendJSONKey(b, `,"logging":`)
 		if b, err = rpc.AppendJSONMap(b, v.Logging, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Completions != nil {
-		b = append(b, `,"completions":`...)
+		b = rpc.AppendJSONKey(b, `,"completions":`)
 		if b, err = rpc.AppendJSONMap(b, v.Completions, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Prompts != nil {
-		b = append(b, `,"prompts":`...)
+		b = rpc.AppendJSONKey(b, `,"prompts":`)
 		if b, err = v.Prompts.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resources != nil {
-		b = append(b, `,"resources":`...)
+		b = rpc.AppendJSONKey(b, `,"resources":`)
 		if b, err = v.Resources.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tasks != nil {
-		b = append(b, `,"tasks":`...)
+		b = rpc.AppendJSONKey(b, `,"tasks":`)
 		if b, err = v.Tasks.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5857,11 +5857,11 @@ type ServerCapabilitiesPrompts struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesPrompts to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -5914,15 +5914,15 @@ type ServerCapabilitiesResources struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesResources to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subscribe != nil {
-		b = append(b, `,"subscribe":`...)
+		b = rpc.AppendJSONKey(b, `,"subscribe":`)
 		b = strconv.AppendBool(b, *v.Subscribe)
 	}
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -5979,23 +5979,23 @@ type ServerCapabilitiesTasks struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTasks to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.List != nil {
-		b = append(b, `,"list":`...)
+		b = rpc.AppendJSONKey(b, `,"list":`)
 		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = rpc.AppendJSONKey(b, `,"cancel":`)
 		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Requests != nil {
-		b = append(b, `,"requests":`...)
+		b = rpc.AppendJSONKey(b, `,"requests":`)
 		if b, err = v.Requests.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6049,11 +6049,11 @@ type ServerCapabilitiesTasksRequests struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTasksRequests to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6105,11 +6105,11 @@ type ServerCapabilitiesTasksRequestsTools struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTasksRequestsTools
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Call != nil {
-		b = append(b, `,"call":`...)
+		b = rpc.AppendJSONKey(b, `,"call":`)
 		if b, err = rpc.AppendJSONMap(b, v.Call, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -6160,11 +6160,11 @@ type ServerCapabilitiesTools struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTools to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -6214,16 +6214,16 @@ type SetLevelRequestParams struct {
 // AppendJSON appends the JSON encoding of SetLevelRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONKey(b, `,"level":`)
 	b = rpc.AppendJSONString(b, string(v.Level))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level"); err != nil {
@@ -6276,16 +6276,16 @@ type SubscribeRequestParams struct {
 // AppendJSON appends the JSON encoding of SubscribeRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -6353,29 +6353,29 @@ type Task struct {
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Task) AppendJSON(b []byte) ([]byte, error) {
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -6438,11 +6438,11 @@ type TaskMetadata struct {
 // AppendJSON appends the JSON encoding of TaskMetadata to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.TTL != nil {
-		b = append(b, `,"ttl":`...)
+		b = rpc.AppendJSONKey(b, `,"ttl":`)
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -6546,35 +6546,35 @@ type TaskStatusNotificationParams struct {
 // AppendJSON appends the JSON encoding of TaskStatusNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
 	if v.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
+		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
 		b = strconv.AppendInt(b, *v.PollInterval, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -6644,25 +6644,25 @@ type TextContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"text"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6727,19 +6727,19 @@ type TextResourceContents struct {
 // AppendJSON appends the JSON encoding of TextResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6816,21 +6816,21 @@ type Tool struct {
 // AppendJSON appends the JSON encoding of Tool to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Tool) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -6842,30 +6842,30 @@ func (v Tool) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"inputSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"inputSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
 		return nil, err
 	}
 	if v.OutputSchema != nil {
-		b = append(b, `,"outputSchema":`...)
+		b = rpc.AppendJSONKey(b, `,"outputSchema":`)
 		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
 			return nil, err
 		}
 	}
 	if v.Execution != nil {
-		b = append(b, `,"execution":`...)
+		b = rpc.AppendJSONKey(b, `,"execution":`)
 		if b, err = v.Execution.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6947,27 +6947,27 @@ type ToolAnnotations struct {
 // AppendJSON appends the JSON encoding of ToolAnnotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.ReadOnlyHint != nil {
-		b = append(b, `,"readOnlyHint":`...)
+		b = rpc.AppendJSONKey(b, `,"readOnlyHint":`)
 		b = strconv.AppendBool(b, *v.ReadOnlyHint)
 	}
 	if v.DestructiveHint != nil {
-		b = append(b, `,"destructiveHint":`...)
+		b = rpc.AppendJSONKey(b, `,"destructiveHint":`)
 		b = strconv.AppendBool(b, *v.DestructiveHint)
 	}
 	if v.IdempotentHint != nil {
-		b = append(b, `,"idempotentHint":`...)
+		b = rpc.AppendJSONKey(b, `,"idempotentHint":`)
 		b = strconv.AppendBool(b, *v.IdempotentHint)
 	}
 	if v.OpenWorldHint != nil {
-		b = append(b, `,"openWorldHint":`...)
+		b = rpc.AppendJSONKey(b, `,"openWorldHint":`)
 		b = strconv.AppendBool(b, *v.OpenWorldHint)
 	}
 	if len(v.Extra) > 0 {
@@ -7025,11 +7025,11 @@ type ToolChoice struct {
 // AppendJSON appends the JSON encoding of ToolChoice to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
 	if len(v.Extra) > 0 {
@@ -7107,11 +7107,11 @@ type ToolExecution struct {
 // AppendJSON appends the JSON encoding of ToolExecution to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolExecution) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.TaskSupport != "" {
-		b = append(b, `,"taskSupport":`...)
+		b = rpc.AppendJSONKey(b, `,"taskSupport":`)
 		b = rpc.AppendJSONString(b, string(v.TaskSupport))
 	}
 	if len(v.Extra) > 0 {
@@ -7203,18 +7203,18 @@ type ToolResultContent struct {
 // one left out, a nil Content written as empty rather than null (which the
 // schema does not allow), an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_result"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"toolUseId":`...)
+	b = rpc.AppendJSONKey(b, `,"toolUseId":`)
 	b = rpc.AppendJSONString(b, v.ToolUseID)
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -7230,17 +7230,17 @@ func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendJSONMap(b, v.StructuredContent, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7319,20 +7319,20 @@ type ToolUseContent struct {
 // left out, a nil Input written as empty rather than null (which the schema
 // does not allow), an empty Type written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_use"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	b = rpc.AppendJSONString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"input":`...)
+	b = rpc.AppendJSONKey(b, `,"input":`)
 	if v.Input == nil {
 		b = append(b, `{}`...)
 	} else {
@@ -7341,7 +7341,7 @@ func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7403,16 +7403,16 @@ type UnsubscribeRequestParams struct {
 // AppendJSON appends the JSON encoding of UnsubscribeRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {

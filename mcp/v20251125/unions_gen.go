@@ -52,7 +52,7 @@ func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -60,7 +60,7 @@ func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextResourceContents:
 		return x.AppendJSON(b)
@@ -183,7 +183,7 @@ func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -191,7 +191,7 @@ func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case CallToolResult:
 		return x.AppendJSON(b)
@@ -314,7 +314,7 @@ func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -322,7 +322,7 @@ func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case PromptReference:
 		return x.AppendJSON(b)
@@ -459,7 +459,7 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -467,7 +467,7 @@ func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -672,7 +672,7 @@ func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -680,7 +680,7 @@ func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) 
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -896,7 +896,7 @@ func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -904,7 +904,7 @@ func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ElicitRequestURLParams:
 		return x.AppendJSON(b)
@@ -1044,7 +1044,7 @@ func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1052,7 +1052,7 @@ func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ElicitResultContentValueString:
 		return x.AppendJSON(b)
@@ -1215,7 +1215,7 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1223,7 +1223,7 @@ func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ProgressTokenString:
 		return x.AppendJSON(b)
@@ -1354,7 +1354,7 @@ func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1362,7 +1362,7 @@ func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -1588,7 +1588,7 @@ func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1596,7 +1596,7 @@ func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error)
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)

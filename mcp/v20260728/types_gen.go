@@ -28,11 +28,11 @@ type Annotations struct {
 // AppendJSON appends the JSON encoding of Annotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = rpc.AppendJSONKey(b, `,"audience":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Audience {
 			if i0 > 0 {
@@ -43,13 +43,13 @@ func (v Annotations) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = rpc.AppendJSONKey(b, `,"priority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if v.LastModified != "" {
-		b = append(b, `,"lastModified":`...)
+		b = rpc.AppendJSONKey(b, `,"lastModified":`)
 		b = rpc.AppendJSONString(b, v.LastModified)
 	}
 	if len(v.Extra) > 0 {
@@ -112,27 +112,27 @@ type AudioContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v AudioContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"audio"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -199,19 +199,19 @@ type BlobResourceContents struct {
 // AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONKey(b, `,"blob":`)
 	b = rpc.AppendJSONString(b, v.Blob)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -307,26 +307,26 @@ type CallToolRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"tools/call"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -396,29 +396,29 @@ type CallToolRequestParams struct {
 // AppendJSON appends the JSON encoding of CallToolRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
 			return nil, err
 		}
 	}
 	if v.InputResponses != nil {
-		b = append(b, `,"inputResponses":`...)
+		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 		if b, err = v.InputResponses.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -494,22 +494,22 @@ type CallToolResult struct {
 // left out, a nil Content written as empty rather than null (which the schema
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -525,13 +525,13 @@ func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if len(v.Extra) > 0 {
@@ -593,20 +593,20 @@ type CallToolResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -667,22 +667,22 @@ type CancelledNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/cancelled"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -744,21 +744,21 @@ type CancelledNotificationParams struct {
 // AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
 		return nil, err
 	}
 	if v.Reason != "" {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, v.Reason)
 	}
 	if len(v.Extra) > 0 {
@@ -831,11 +831,11 @@ type ClientCapabilities struct {
 // AppendJSON appends the JSON encoding of ClientCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -843,7 +843,7 @@ func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Extensions != nil {
-		b = append(b, `,"extensions":`...)
+		b = rpc.AppendJSONKey(b, `,"extensions":`)
 		if b, err = rpc.AppendJSONMap(b, v.Extensions, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -851,19 +851,19 @@ func (v ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Roots != nil {
-		b = append(b, `,"roots":`...)
+		b = rpc.AppendJSONKey(b, `,"roots":`)
 		if b, err = rpc.AppendJSONMap(b, v.Roots, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Sampling != nil {
-		b = append(b, `,"sampling":`...)
+		b = rpc.AppendJSONKey(b, `,"sampling":`)
 		if b, err = v.Sampling.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = rpc.AppendJSONKey(b, `,"elicitation":`)
 		if b, err = v.Elicitation.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -926,17 +926,17 @@ type ClientCapabilitiesElicitation struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesElicitation to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
+		b = rpc.AppendJSONKey(b, `,"form":`)
 		if b, err = v.Form.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
+		b = rpc.AppendJSONKey(b, `,"url":`)
 		if b, err = v.URL.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -993,17 +993,17 @@ type ClientCapabilitiesSampling struct {
 // AppendJSON appends the JSON encoding of ClientCapabilitiesSampling to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = v.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1071,26 +1071,26 @@ type CompleteRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"completion/complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1156,23 +1156,23 @@ type CompleteRequestParams struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"ref":`...)
+	b = rpc.AppendJSONKey(b, `,"ref":`)
 	if b, err = v.Ref.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"argument":`...)
+	b = rpc.AppendJSONKey(b, `,"argument":`)
 	if b, err = v.Argument.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Context != nil {
-		b = append(b, `,"context":`...)
+		b = rpc.AppendJSONKey(b, `,"context":`)
 		if b, err = v.Context.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1232,12 +1232,12 @@ type CompleteRequestParamsArgument struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsArgument to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
@@ -1287,11 +1287,11 @@ type CompleteRequestParamsContext struct {
 // AppendJSON appends the JSON encoding of CompleteRequestParamsContext to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -1352,22 +1352,22 @@ type CompleteResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty ResultType written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"completion":`...)
+	b = rpc.AppendJSONKey(b, `,"completion":`)
 	if b, err = v.Completion.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1429,10 +1429,10 @@ type CompleteResultCompletion struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Values written as empty rather than null (which
 // the schema does not allow), then the Extra members sorted by name.
-func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"values":`...)
+	b = rpc.AppendJSONKey(b, `,"values":`)
 	if v.Values == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1446,11 +1446,11 @@ func (v CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		b = strconv.AppendInt(b, *v.Total, 10)
 	}
 	if v.HasMore != nil {
-		b = append(b, `,"hasMore":`...)
+		b = rpc.AppendJSONKey(b, `,"hasMore":`)
 		b = strconv.AppendBool(b, *v.HasMore)
 	}
 	if len(v.Extra) > 0 {
@@ -1507,20 +1507,20 @@ type CompleteResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1580,16 +1580,16 @@ type CreateMessageRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Method written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"sampling/createMessage"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -1672,10 +1672,10 @@ type CreateMessageRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil Messages written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
-func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -1691,29 +1691,29 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ModelPreferences != nil {
-		b = append(b, `,"modelPreferences":`...)
+		b = rpc.AppendJSONKey(b, `,"modelPreferences":`)
 		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.SystemPrompt != "" {
-		b = append(b, `,"systemPrompt":`...)
+		b = rpc.AppendJSONKey(b, `,"systemPrompt":`)
 		b = rpc.AppendJSONString(b, v.SystemPrompt)
 	}
 	if v.IncludeContext != "" {
-		b = append(b, `,"includeContext":`...)
+		b = rpc.AppendJSONKey(b, `,"includeContext":`)
 		b = rpc.AppendJSONString(b, string(v.IncludeContext))
 	}
 	if v.Temperature != nil {
-		b = append(b, `,"temperature":`...)
+		b = rpc.AppendJSONKey(b, `,"temperature":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"maxTokens":`...)
+	b = rpc.AppendJSONKey(b, `,"maxTokens":`)
 	b = strconv.AppendInt(b, v.MaxTokens, 10)
 	if v.StopSequences != nil {
-		b = append(b, `,"stopSequences":`...)
+		b = rpc.AppendJSONKey(b, `,"stopSequences":`)
 		b = append(b, '[')
 		for i0, x0 := range v.StopSequences {
 			if i0 > 0 {
@@ -1724,13 +1724,13 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Metadata != nil {
-		b = append(b, `,"metadata":`...)
+		b = rpc.AppendJSONKey(b, `,"metadata":`)
 		if b, err = v.Metadata.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tools {
 			if i0 > 0 {
@@ -1743,7 +1743,7 @@ func (v CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.ToolChoice != nil {
-		b = append(b, `,"toolChoice":`...)
+		b = rpc.AppendJSONKey(b, `,"toolChoice":`)
 		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -1853,25 +1853,25 @@ type CreateMessageResult struct {
 // AppendJSON appends the JSON encoding of CreateMessageResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"model":`...)
+	b = rpc.AppendJSONKey(b, `,"model":`)
 	b = rpc.AppendJSONString(b, v.Model)
 	if v.StopReason != "" {
-		b = append(b, `,"stopReason":`...)
+		b = rpc.AppendJSONKey(b, `,"stopReason":`)
 		b = rpc.AppendJSONString(b, v.StopReason)
 	}
 	if len(v.Extra) > 0 {
@@ -1975,26 +1975,26 @@ type DiscoverRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"server/discover"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2074,22 +2074,22 @@ type DiscoverResult struct {
 // left out, a nil SupportedVersions written as empty rather than null (which
 // the schema does not allow), an empty ResultType written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"supportedVersions":`...)
+	b = rpc.AppendJSONKey(b, `,"supportedVersions":`)
 	if v.SupportedVersions == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -2102,17 +2102,17 @@ func (v DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"capabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"capabilities":`)
 	if b, err = v.Capabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Instructions != "" {
-		b = append(b, `,"instructions":`...)
+		b = rpc.AppendJSONKey(b, `,"instructions":`)
 		b = rpc.AppendJSONString(b, v.Instructions)
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "supportedVersions", "capabilities", "instructions", "ttlMs", "cacheScope"); err != nil {
@@ -2176,20 +2176,20 @@ type DiscoverResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2248,16 +2248,16 @@ type ElicitRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"elicitation/create"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2320,16 +2320,16 @@ type ElicitRequestFormParams struct {
 // AppendJSON appends the JSON encoding of ElicitRequestFormParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"requestedSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"requestedSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
 		return nil, err
 	}
@@ -2393,18 +2393,18 @@ type ElicitRequestURLParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Mode written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"mode":`...)
+	b = rpc.AppendJSONKey(b, `,"mode":`)
 	if v.Mode == "" {
 		b = append(b, `"url"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONKey(b, `,"url":`)
 	b = rpc.AppendJSONString(b, v.URL)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode", "message", "url"); err != nil {
@@ -2463,13 +2463,13 @@ type ElicitResult struct {
 // AppendJSON appends the JSON encoding of ElicitResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONKey(b, `,"action":`)
 	b = rpc.AppendJSONString(b, string(v.Action))
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = rpc.AppendJSONKey(b, `,"content":`)
 		if b, err = rpc.AppendJSONMap(b, v.Content, func(b []byte, x1 ElicitResultContentValue) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -2612,27 +2612,27 @@ type EmbeddedResource struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"resource":`...)
+	b = rpc.AppendJSONKey(b, `,"resource":`)
 	if b, err = v.Resource.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2700,15 +2700,15 @@ type Error struct {
 // AppendJSON appends the JSON encoding of Error to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Error) AppendJSON(b []byte) ([]byte, error) {
+func (v *Error) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -2773,26 +2773,26 @@ type GetPromptRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"prompts/get"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2861,17 +2861,17 @@ type GetPromptRequestParams struct {
 // AppendJSON appends the JSON encoding of GetPromptRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -2880,13 +2880,13 @@ func (v GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.InputResponses != nil {
-		b = append(b, `,"inputResponses":`...)
+		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 		if b, err = v.InputResponses.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -2954,26 +2954,26 @@ type GetPromptResult struct {
 // left out, a nil Messages written as empty rather than null (which the schema
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
-	b = append(b, `,"messages":`...)
+	b = rpc.AppendJSONKey(b, `,"messages":`)
 	if v.Messages == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -3045,20 +3045,20 @@ type GetPromptResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -3122,17 +3122,17 @@ type HeaderMismatchError struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -3141,7 +3141,7 @@ func (v HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -3204,15 +3204,15 @@ type HeaderMismatchErrorError struct {
 // AppendJSON appends the JSON encoding of HeaderMismatchErrorError to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3278,17 +3278,17 @@ type Icon struct {
 // AppendJSON appends the JSON encoding of Icon to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Icon) AppendJSON(b []byte) ([]byte, error) {
+func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"src":`...)
+	b = rpc.AppendJSONKey(b, `,"src":`)
 	b = rpc.AppendJSONString(b, v.Src)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
+		b = rpc.AppendJSONKey(b, `,"sizes":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Sizes {
 			if i0 > 0 {
@@ -3299,7 +3299,7 @@ func (v Icon) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Theme != "" {
-		b = append(b, `,"theme":`...)
+		b = rpc.AppendJSONKey(b, `,"theme":`)
 		b = rpc.AppendJSONString(b, string(v.Theme))
 	}
 	if len(v.Extra) > 0 {
@@ -3390,27 +3390,27 @@ type ImageContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"image"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -3486,23 +3486,23 @@ type Implementation struct {
 // AppendJSON appends the JSON encoding of Implementation to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
-	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONKey(b, `,"version":`)
 	b = rpc.AppendJSONString(b, v.Version)
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -3515,7 +3515,7 @@ func (v Implementation) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.WebsiteURL != "" {
-		b = append(b, `,"websiteUrl":`...)
+		b = rpc.AppendJSONKey(b, `,"websiteUrl":`)
 		b = rpc.AppendJSONString(b, v.WebsiteURL)
 	}
 	if len(v.Extra) > 0 {
@@ -3604,29 +3604,29 @@ type InputRequiredResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty ResultType written as the value the schema requires,
 // then the Extra members sorted by name.
-func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"input_required"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.InputRequests != nil {
-		b = append(b, `,"inputRequests":`...)
+		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
 		if b, err = v.InputRequests.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -3699,15 +3699,15 @@ type InternalError struct {
 // AppendJSON appends the JSON encoding of InternalError to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v InternalError) AppendJSON(b []byte) ([]byte, error) {
+func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3771,15 +3771,15 @@ type InvalidParamsError struct {
 // AppendJSON appends the JSON encoding of InvalidParamsError to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
+func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3842,15 +3842,15 @@ type InvalidRequestError struct {
 // AppendJSON appends the JSON encoding of InvalidRequestError to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
+func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -3923,17 +3923,17 @@ type JSONRPCErrorResponse struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -3942,7 +3942,7 @@ func (v JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4005,19 +4005,19 @@ type JSONRPCNotification struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -4078,23 +4078,23 @@ type JSONRPCRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -4156,20 +4156,20 @@ type JSONRPCResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4238,26 +4238,26 @@ type ListPromptsRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"prompts/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4329,28 +4329,28 @@ type ListPromptsResult struct {
 // one left out, a nil Prompts written as empty rather than null (which the
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"prompts":`...)
+	b = rpc.AppendJSONKey(b, `,"prompts":`)
 	if v.Prompts == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4365,9 +4365,9 @@ func (v ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "prompts", "ttlMs", "cacheScope"); err != nil {
@@ -4429,20 +4429,20 @@ type ListPromptsResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4506,26 +4506,26 @@ type ListResourceTemplatesRequest struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"resources/templates/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4598,28 +4598,28 @@ type ListResourceTemplatesResult struct {
 // optional one left out, a nil ResourceTemplates written as empty rather than
 // null (which the schema does not allow), an empty ResultType written as the
 // value the schema requires, then the Extra members sorted by name.
-func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resourceTemplates":`...)
+	b = rpc.AppendJSONKey(b, `,"resourceTemplates":`)
 	if v.ResourceTemplates == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4634,9 +4634,9 @@ func (v ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resourceTemplates", "ttlMs", "cacheScope"); err != nil {
@@ -4699,20 +4699,20 @@ type ListResourceTemplatesResultResponse struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4776,26 +4776,26 @@ type ListResourcesRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"resources/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -4867,28 +4867,28 @@ type ListResourcesResult struct {
 // one left out, a nil Resources written as empty rather than null (which the
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resources":`...)
+	b = rpc.AppendJSONKey(b, `,"resources":`)
 	if v.Resources == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -4903,9 +4903,9 @@ func (v ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resources", "ttlMs", "cacheScope"); err != nil {
@@ -4967,20 +4967,20 @@ type ListResourcesResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5040,17 +5040,17 @@ type ListRootsRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"roots/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5102,11 +5102,11 @@ type ListRootsRequestParams struct {
 // AppendJSON appends the JSON encoding of ListRootsRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -5158,10 +5158,10 @@ type ListRootsResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Roots written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"roots":`...)
+	b = rpc.AppendJSONKey(b, `,"roots":`)
 	if v.Roots == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -5232,26 +5232,26 @@ type ListToolsRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"tools/list"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5325,28 +5325,28 @@ type ListToolsResult struct {
 // left out, a nil Tools written as empty rather than null (which the schema
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.NextCursor != "" {
-		b = append(b, `,"nextCursor":`...)
+		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
 		if b, err = v.NextCursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"tools":`...)
+	b = rpc.AppendJSONKey(b, `,"tools":`)
 	if v.Tools == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -5361,9 +5361,9 @@ func (v ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "tools", "ttlMs", "cacheScope"); err != nil {
@@ -5425,20 +5425,20 @@ type ListToolsResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5539,22 +5539,22 @@ type LoggingMessageNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/message"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5615,22 +5615,22 @@ type LoggingMessageNotificationParams struct {
 // AppendJSON appends the JSON encoding of LoggingMessageNotificationParams to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"level":`...)
+	b = rpc.AppendJSONKey(b, `,"level":`)
 	b = rpc.AppendJSONString(b, string(v.Level))
 	if v.Logger != "" {
-		b = append(b, `,"logger":`...)
+		b = rpc.AppendJSONKey(b, `,"logger":`)
 		b = rpc.AppendJSONString(b, v.Logger)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 		return nil, err
 	}
@@ -5705,15 +5705,15 @@ type MethodNotFoundError struct {
 // AppendJSON appends the JSON encoding of MethodNotFoundError to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
+func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -5778,17 +5778,17 @@ type MissingRequiredClientCapabilityError struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
+func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -5797,7 +5797,7 @@ func (v MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, erro
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5860,14 +5860,14 @@ type MissingRequiredClientCapabilityErrorError struct {
 // MissingRequiredClientCapabilityErrorError to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
+func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = v.Data.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5923,10 +5923,10 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 // MissingRequiredClientCapabilityErrorErrorData to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"requiredCapabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"requiredCapabilities":`)
 	if b, err = v.RequiredCapabilities.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5977,11 +5977,11 @@ type ModelHint struct {
 // AppendJSON appends the JSON encoding of ModelHint to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelHint) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if len(v.Extra) > 0 {
@@ -6040,11 +6040,11 @@ type ModelPreferences struct {
 // AppendJSON appends the JSON encoding of ModelPreferences to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Hints != nil {
-		b = append(b, `,"hints":`...)
+		b = rpc.AppendJSONKey(b, `,"hints":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Hints {
 			if i0 > 0 {
@@ -6057,19 +6057,19 @@ func (v ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.CostPriority != nil {
-		b = append(b, `,"costPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"costPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.SpeedPriority != nil {
-		b = append(b, `,"speedPriority":`...)
+		b = rpc.AppendJSONKey(b, `,"speedPriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
 			return nil, err
 		}
 	}
 	if v.IntelligencePriority != nil {
-		b = append(b, `,"intelligencePriority":`...)
+		b = rpc.AppendJSONKey(b, `,"intelligencePriority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
 			return nil, err
 		}
@@ -6127,13 +6127,13 @@ type Notification struct {
 // AppendJSON appends the JSON encoding of Notification to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Notification) AppendJSON(b []byte) ([]byte, error) {
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -6189,11 +6189,11 @@ type NotificationMetaObject struct {
 // AppendJSON appends the JSON encoding of NotificationMetaObject to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.SubscriptionID != nil {
-		b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
 		if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
 			return nil, err
 		}
@@ -6244,11 +6244,11 @@ type NotificationParams struct {
 // AppendJSON appends the JSON encoding of NotificationParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6305,22 +6305,22 @@ type PaginatedRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -6379,15 +6379,15 @@ type PaginatedRequestParams struct {
 // AppendJSON appends the JSON encoding of PaginatedRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Cursor != "" {
-		b = append(b, `,"cursor":`...)
+		b = rpc.AppendJSONKey(b, `,"cursor":`)
 		if b, err = v.Cursor.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6446,15 +6446,15 @@ type ParseError struct {
 // AppendJSON appends the JSON encoding of ParseError to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ParseError) AppendJSON(b []byte) ([]byte, error) {
+func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -6516,22 +6516,22 @@ type ProgressNotification struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/progress"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -6597,31 +6597,31 @@ type ProgressNotificationParams struct {
 // AppendJSON appends the JSON encoding of ProgressNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"progressToken":`...)
+	b = rpc.AppendJSONKey(b, `,"progressToken":`)
 	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"progress":`...)
+	b = rpc.AppendJSONKey(b, `,"progress":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
 		return nil, err
 	}
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
 			return nil, err
 		}
 	}
 	if v.Message != "" {
-		b = append(b, `,"message":`...)
+		b = rpc.AppendJSONKey(b, `,"message":`)
 		b = rpc.AppendJSONString(b, v.Message)
 	}
 	if len(v.Extra) > 0 {
@@ -6714,21 +6714,21 @@ type Prompt struct {
 // AppendJSON appends the JSON encoding of Prompt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Arguments {
 			if i0 > 0 {
@@ -6741,7 +6741,7 @@ func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -6754,7 +6754,7 @@ func (v Prompt) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6824,21 +6824,21 @@ type PromptArgument struct {
 // AppendJSON appends the JSON encoding of PromptArgument to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = rpc.AppendJSONKey(b, `,"required":`)
 		b = strconv.AppendBool(b, *v.Required)
 	}
 	if len(v.Extra) > 0 {
@@ -6900,23 +6900,23 @@ type PromptListChangedNotification struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/prompts/list_changed"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -6972,12 +6972,12 @@ type PromptMessage struct {
 // AppendJSON appends the JSON encoding of PromptMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7036,19 +7036,19 @@ type PromptReference struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PromptReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/prompt"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if len(v.Extra) > 0 {
@@ -7111,26 +7111,26 @@ type ReadResourceRequest struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"resources/read"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7196,23 +7196,23 @@ type ReadResourceRequestParams struct {
 // AppendJSON appends the JSON encoding of ReadResourceRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.InputResponses != nil {
-		b = append(b, `,"inputResponses":`...)
+		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 		if b, err = v.InputResponses.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.RequestState != "" {
-		b = append(b, `,"requestState":`...)
+		b = rpc.AppendJSONKey(b, `,"requestState":`)
 		b = rpc.AppendJSONString(b, v.RequestState)
 	}
 	if len(v.Extra) > 0 {
@@ -7283,22 +7283,22 @@ type ReadResourceResult struct {
 // one left out, a nil Contents written as empty rather than null (which the
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
-	b = append(b, `,"contents":`...)
+	b = rpc.AppendJSONKey(b, `,"contents":`)
 	if v.Contents == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -7313,9 +7313,9 @@ func (v ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = append(b, `,"cacheScope":`...)
+	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
 	b = rpc.AppendJSONString(b, string(v.CacheScope))
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "contents", "ttlMs", "cacheScope"); err != nil {
@@ -7377,20 +7377,20 @@ type ReadResourceResultResponse struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7445,13 +7445,13 @@ type Request struct {
 // AppendJSON appends the JSON encoding of Request to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Request) AppendJSON(b []byte) ([]byte, error) {
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -7531,27 +7531,27 @@ type RequestMetaObject struct {
 // AppendJSON appends the JSON encoding of RequestMetaObject to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"io.modelcontextprotocol/protocolVersion":`...)
+	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/protocolVersion":`)
 	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/clientCapabilities":`)
 	if b, err = rpc.AppendRawJSON(b, v.ClientCapabilities); err != nil {
 		return nil, err
 	}
 	if v.ClientInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/clientInfo":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/clientInfo":`)
 		if b, err = rpc.AppendRawJSON(b, v.ClientInfo); err != nil {
 			return nil, err
 		}
 	}
 	if v.LogLevel != "" {
-		b = append(b, `,"io.modelcontextprotocol/logLevel":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/logLevel":`)
 		b = rpc.AppendJSONString(b, string(v.LogLevel))
 	}
 	if v.ProgressToken != nil {
-		b = append(b, `,"progressToken":`...)
+		b = rpc.AppendJSONKey(b, `,"progressToken":`)
 		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7611,10 +7611,10 @@ type RequestParams struct {
 // AppendJSON appends the JSON encoding of RequestParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v RequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -7684,31 +7684,31 @@ type Resource struct {
 // AppendJSON appends the JSON encoding of Resource to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Resource) AppendJSON(b []byte) ([]byte, error) {
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -7721,13 +7721,13 @@ func (v Resource) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7818,37 +7818,37 @@ type ResourceLink struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"resource_link"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -7861,13 +7861,13 @@ func (v ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -7943,23 +7943,23 @@ type ResourceListChangedNotification struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/resources/list_changed"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8031,27 +8031,27 @@ type ResourceTemplate struct {
 // AppendJSON appends the JSON encoding of ResourceTemplate to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uriTemplate":`...)
+	b = rpc.AppendJSONKey(b, `,"uriTemplate":`)
 	b = rpc.AppendJSONString(b, v.URITemplate)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -8064,13 +8064,13 @@ func (v ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8139,16 +8139,16 @@ type ResourceTemplateReference struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"ref/resource"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
@@ -8205,22 +8205,22 @@ type ResourceUpdatedNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/resources/updated"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -8278,16 +8278,16 @@ type ResourceUpdatedNotificationParams struct {
 // AppendJSON appends the JSON encoding of ResourceUpdatedNotificationParams to
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
@@ -8338,16 +8338,16 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if b, err = v.ResultType.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -8400,11 +8400,11 @@ type ResultMetaObject struct {
 // AppendJSON appends the JSON encoding of ResultMetaObject to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ServerInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/serverInfo":`)
 		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8500,17 +8500,17 @@ type Root struct {
 // AppendJSON appends the JSON encoding of Root to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Root) AppendJSON(b []byte) ([]byte, error) {
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.Name != "" {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, v.Name)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8568,18 +8568,18 @@ type SamplingMessage struct {
 // AppendJSON appends the JSON encoding of SamplingMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if b, err = v.Content.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -8681,11 +8681,11 @@ type ServerCapabilities struct {
 // AppendJSON appends the JSON encoding of ServerCapabilities to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Experimental != nil {
-		b = append(b, `,"experimental":`...)
+		b = rpc.AppendJSONKey(b, `,"experimental":`)
 		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -8693,7 +8693,7 @@ func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Extensions != nil {
-		b = append(b, `,"extensions":`...)
+		b = rpc.AppendJSONKey(b, `,"extensions":`)
 		if b, err = rpc.AppendJSONMap(b, v.Extensions, func(b []byte, x1 JSONObject) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -8701,31 +8701,31 @@ func (v ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Logging != nil {
-		b = append(b, `,"logging":`...)
+		b = rpc.AppendJSONKey(b, `,"logging":`)
 		if b, err = v.Logging.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Completions != nil {
-		b = append(b, `,"completions":`...)
+		b = rpc.AppendJSONKey(b, `,"completions":`)
 		if b, err = v.Completions.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Prompts != nil {
-		b = append(b, `,"prompts":`...)
+		b = rpc.AppendJSONKey(b, `,"prompts":`)
 		if b, err = v.Prompts.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resources != nil {
-		b = append(b, `,"resources":`...)
+		b = rpc.AppendJSONKey(b, `,"resources":`)
 		if b, err = v.Resources.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tools != nil {
-		b = append(b, `,"tools":`...)
+		b = rpc.AppendJSONKey(b, `,"tools":`)
 		if b, err = v.Tools.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -8788,11 +8788,11 @@ type ServerCapabilitiesPrompts struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesPrompts to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -8845,15 +8845,15 @@ type ServerCapabilitiesResources struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesResources to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subscribe != nil {
-		b = append(b, `,"subscribe":`...)
+		b = rpc.AppendJSONKey(b, `,"subscribe":`)
 		b = strconv.AppendBool(b, *v.Subscribe)
 	}
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -8904,11 +8904,11 @@ type ServerCapabilitiesTools struct {
 // AppendJSON appends the JSON encoding of ServerCapabilitiesTools to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ListChanged != nil {
-		b = append(b, `,"listChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"listChanged":`)
 		b = strconv.AppendBool(b, *v.ListChanged)
 	}
 	if len(v.Extra) > 0 {
@@ -8972,23 +8972,23 @@ type SubscriptionFilter struct {
 // AppendJSON appends the JSON encoding of SubscriptionFilter to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ToolsListChanged != nil {
-		b = append(b, `,"toolsListChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"toolsListChanged":`)
 		b = strconv.AppendBool(b, *v.ToolsListChanged)
 	}
 	if v.PromptsListChanged != nil {
-		b = append(b, `,"promptsListChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"promptsListChanged":`)
 		b = strconv.AppendBool(b, *v.PromptsListChanged)
 	}
 	if v.ResourcesListChanged != nil {
-		b = append(b, `,"resourcesListChanged":`...)
+		b = rpc.AppendJSONKey(b, `,"resourcesListChanged":`)
 		b = strconv.AppendBool(b, *v.ResourcesListChanged)
 	}
 	if v.ResourceSubscriptions != nil {
-		b = append(b, `,"resourceSubscriptions":`...)
+		b = rpc.AppendJSONKey(b, `,"resourceSubscriptions":`)
 		b = append(b, '[')
 		for i0, x0 := range v.ResourceSubscriptions {
 			if i0 > 0 {
@@ -9057,22 +9057,22 @@ type SubscriptionsAcknowledgedNotification struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC and Method written as the
 // value the schema requires, then the Extra members sorted by name.
-func (v SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/subscriptions/acknowledged"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9129,16 +9129,16 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 // SubscriptionsAcknowledgedNotificationParams to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"notifications":`...)
+	b = rpc.AppendJSONKey(b, `,"notifications":`)
 	if b, err = v.Notifications.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9200,26 +9200,26 @@ type SubscriptionsListenRequest struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"subscriptions/listen"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9276,14 +9276,14 @@ type SubscriptionsListenRequestParams struct {
 // AppendJSON appends the JSON encoding of SubscriptionsListenRequestParams to b
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"notifications":`...)
+	b = rpc.AppendJSONKey(b, `,"notifications":`)
 	if b, err = v.Notifications.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9342,14 +9342,14 @@ type SubscriptionsListenResult struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = v.Meta.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"complete"`...)
 	} else {
@@ -9408,15 +9408,15 @@ type SubscriptionsListenResultMetaObject struct {
 // AppendJSON appends the JSON encoding of SubscriptionsListenResultMetaObject
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"io.modelcontextprotocol/subscriptionId":`...)
+	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
 	if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
 		return nil, err
 	}
 	if v.ServerInfo != nil {
-		b = append(b, `,"io.modelcontextprotocol/serverInfo":`...)
+		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/serverInfo":`)
 		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9474,20 +9474,20 @@ type SubscriptionsListenResultResponse struct {
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = rpc.AppendJSONKey(b, `,"result":`)
 	if b, err = v.Result.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -9548,25 +9548,25 @@ type TextContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"text"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9631,19 +9631,19 @@ type TextResourceContents struct {
 // AppendJSON appends the JSON encoding of TextResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
 	if v.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
+		b = rpc.AppendJSONKey(b, `,"mimeType":`)
 		b = rpc.AppendJSONString(b, v.MIMEType)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9724,21 +9724,21 @@ type Tool struct {
 // AppendJSON appends the JSON encoding of Tool to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Tool) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Description != "" {
-		b = append(b, `,"description":`...)
+		b = rpc.AppendJSONKey(b, `,"description":`)
 		b = rpc.AppendJSONString(b, v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = rpc.AppendJSONKey(b, `,"icons":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Icons {
 			if i0 > 0 {
@@ -9750,24 +9750,24 @@ func (v Tool) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"inputSchema":`...)
+	b = rpc.AppendJSONKey(b, `,"inputSchema":`)
 	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
 		return nil, err
 	}
 	if v.OutputSchema != nil {
-		b = append(b, `,"outputSchema":`...)
+		b = rpc.AppendJSONKey(b, `,"outputSchema":`)
 		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
 			return nil, err
 		}
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = rpc.AppendJSONKey(b, `,"annotations":`)
 		if b, err = v.Annotations.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -9847,27 +9847,27 @@ type ToolAnnotations struct {
 // AppendJSON appends the JSON encoding of ToolAnnotations to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.ReadOnlyHint != nil {
-		b = append(b, `,"readOnlyHint":`...)
+		b = rpc.AppendJSONKey(b, `,"readOnlyHint":`)
 		b = strconv.AppendBool(b, *v.ReadOnlyHint)
 	}
 	if v.DestructiveHint != nil {
-		b = append(b, `,"destructiveHint":`...)
+		b = rpc.AppendJSONKey(b, `,"destructiveHint":`)
 		b = strconv.AppendBool(b, *v.DestructiveHint)
 	}
 	if v.IdempotentHint != nil {
-		b = append(b, `,"idempotentHint":`...)
+		b = rpc.AppendJSONKey(b, `,"idempotentHint":`)
 		b = strconv.AppendBool(b, *v.IdempotentHint)
 	}
 	if v.OpenWorldHint != nil {
-		b = append(b, `,"openWorldHint":`...)
+		b = rpc.AppendJSONKey(b, `,"openWorldHint":`)
 		b = strconv.AppendBool(b, *v.OpenWorldHint)
 	}
 	if len(v.Extra) > 0 {
@@ -9924,11 +9924,11 @@ type ToolChoice struct {
 // AppendJSON appends the JSON encoding of ToolChoice to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
 	if len(v.Extra) > 0 {
@@ -10012,23 +10012,23 @@ type ToolListChangedNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/tools/list_changed"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -10098,18 +10098,18 @@ type ToolResultContent struct {
 // one left out, a nil Content written as empty rather than null (which the
 // schema does not allow), an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_result"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"toolUseId":`...)
+	b = rpc.AppendJSONKey(b, `,"toolUseId":`)
 	b = rpc.AppendJSONString(b, v.ToolUseID)
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -10125,17 +10125,17 @@ func (v ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if v.IsError != nil {
-		b = append(b, `,"isError":`...)
+		b = rpc.AppendJSONKey(b, `,"isError":`)
 		b = strconv.AppendBool(b, *v.IsError)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -10209,20 +10209,20 @@ type ToolUseContent struct {
 // left out, a nil Input written as empty rather than null (which the schema
 // does not allow), an empty Type written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"tool_use"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	b = rpc.AppendJSONString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"input":`...)
+	b = rpc.AppendJSONKey(b, `,"input":`)
 	if v.Input == nil {
 		b = append(b, `{}`...)
 	} else {
@@ -10231,7 +10231,7 @@ func (v ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -10300,17 +10300,17 @@ type UnsupportedProtocolVersionError struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
 	if v.ID.Set {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if !v.ID.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -10319,7 +10319,7 @@ func (v UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = rpc.AppendJSONKey(b, `,"error":`)
 	if b, err = v.Error.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -10381,14 +10381,14 @@ type UnsupportedProtocolVersionErrorError struct {
 // AppendJSON appends the JSON encoding of UnsupportedProtocolVersionErrorError
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
-func (v UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = v.Data.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -10448,10 +10448,10 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 // the members of its fields in order, an absent optional one left out, a nil
 // Supported written as empty rather than null (which the schema does not
 // allow), then the Extra members sorted by name.
-func (v UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"supported":`...)
+	b = rpc.AppendJSONKey(b, `,"supported":`)
 	if v.Supported == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -10464,7 +10464,7 @@ func (v UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, 
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"requested":`...)
+	b = rpc.AppendJSONKey(b, `,"requested":`)
 	b = rpc.AppendJSONString(b, v.Requested)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "supported", "requested"); err != nil {

@@ -52,7 +52,7 @@ func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -60,7 +60,7 @@ func (v UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *AnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextResourceContents:
 		return x.AppendJSON(b)
@@ -185,7 +185,7 @@ func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -193,7 +193,7 @@ func (v UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case CallToolResult:
 		return x.AppendJSON(b)
@@ -344,7 +344,7 @@ func (v UnknownClientRequest) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -352,7 +352,7 @@ func (v UnknownClientRequest) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case DiscoverRequest:
 		return x.AppendJSON(b)
@@ -662,7 +662,7 @@ func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -670,7 +670,7 @@ func (v UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case PromptReference:
 		return x.AppendJSON(b)
@@ -806,7 +806,7 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -814,7 +814,7 @@ func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -1019,7 +1019,7 @@ func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1027,7 +1027,7 @@ func (v UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) 
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -1243,7 +1243,7 @@ func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1251,7 +1251,7 @@ func (v UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ElicitRequestURLParams:
 		return x.AppendJSON(b)
@@ -1391,7 +1391,7 @@ func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1399,7 +1399,7 @@ func (v UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ElicitResultContentValueArray:
 		return x.AppendJSON(b)
@@ -1562,7 +1562,7 @@ func (v UnknownGetPromptOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownGetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownGetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1570,7 +1570,7 @@ func (v UnknownGetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v GetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case GetPromptResult:
 		return x.AppendJSON(b)
@@ -1698,7 +1698,7 @@ func (v UnknownInputRequest) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownInputRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownInputRequest) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1706,7 +1706,7 @@ func (v UnknownInputRequest) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v InputRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputRequest) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case CreateMessageRequest:
 		return x.AppendJSON(b)
@@ -1858,7 +1858,7 @@ func (v UnknownInputResponse) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownInputResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownInputResponse) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1866,7 +1866,7 @@ func (v UnknownInputResponse) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v InputResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputResponse) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case CreateMessageResult:
 		return x.AppendJSON(b)
@@ -2012,7 +2012,7 @@ func (v UnknownJSONRPCResponse) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownJSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownJSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -2020,7 +2020,7 @@ func (v UnknownJSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case JSONRPCResultResponse:
 		return x.AppendJSON(b)
@@ -2144,7 +2144,7 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -2152,7 +2152,7 @@ func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ProgressTokenString:
 		return x.AppendJSON(b)
@@ -2273,7 +2273,7 @@ func (v UnknownReadResourceOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -2281,7 +2281,7 @@ func (v UnknownReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ReadResourceResult:
 		return x.AppendJSON(b)
@@ -2420,7 +2420,7 @@ func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -2428,7 +2428,7 @@ func (v UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -2654,7 +2654,7 @@ func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -2662,7 +2662,7 @@ func (v UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error)
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -2880,7 +2880,7 @@ func (v UnknownServerNotification) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -2888,7 +2888,7 @@ func (v UnknownServerNotification) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case CancelledNotification:
 		return x.AppendJSON(b)

@@ -16,14 +16,14 @@ type AddParams struct {
 // AppendJSON appends the JSON encoding of AddParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v AddParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *AddParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	if b, err = rpc.AppendJSONFloat(b, v.A); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	if b, err = rpc.AppendJSONFloat(b, v.B); err != nil {
 		return nil, err
 	}

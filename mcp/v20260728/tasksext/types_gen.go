@@ -52,39 +52,39 @@ type CreateTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty ResultType written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if v.ResultType == "" {
 		b = append(b, `"task"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.ResultType)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -191,55 +191,55 @@ type GetTaskResult struct {
 // AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
 	if v.Result != nil {
-		b = append(b, `,"result":`...)
+		b = rpc.AppendJSONKey(b, `,"result":`)
 		if b, err = rpc.AppendRawJSON(b, v.Result); err != nil {
 			return nil, err
 		}
 	}
 	if v.Error != nil {
-		b = append(b, `,"error":`...)
+		b = rpc.AppendJSONKey(b, `,"error":`)
 		if b, err = rpc.AppendJSONValue(b, v.Error); err != nil {
 			return nil, err
 		}
 	}
 	if v.InputRequests != nil {
-		b = append(b, `,"inputRequests":`...)
+		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
 		if b, err = v.InputRequests.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
 		return nil, err
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -379,29 +379,29 @@ type Task struct {
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Task) AppendJSON(b []byte) ([]byte, error) {
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -463,15 +463,15 @@ type TaskAckResult struct {
 // AppendJSON appends the JSON encoding of TaskAckResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
 		return nil, err
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -538,14 +538,14 @@ type TaskRequestParams struct {
 // AppendJSON appends the JSON encoding of TaskRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId"); err != nil {
@@ -654,33 +654,33 @@ type TaskStatusNotificationParams struct {
 // AppendJSON appends the JSON encoding of TaskStatusNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
+		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
 		b = rpc.AppendJSONString(b, v.StatusMessage)
 	}
-	b = append(b, `,"createdAt":`...)
+	b = rpc.AppendJSONKey(b, `,"createdAt":`)
 	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
+	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
 	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = append(b, `,"ttlMs":`...)
+	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 	if v.TTLMs == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	if v.PollIntervalMs != nil {
-		b = append(b, `,"pollIntervalMs":`...)
+		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
 		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -751,16 +751,16 @@ type UpdateTaskRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, a nil InputResponses written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
-func (v UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"_meta":`...)
+	b = rpc.AppendJSONKey(b, `,"_meta":`)
 	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"inputResponses":`...)
+	b = rpc.AppendJSONKey(b, `,"inputResponses":`)
 	if v.InputResponses == nil {
 		b = append(b, `{}`...)
 	} else {

@@ -15,7 +15,7 @@ import "example.test/generated/aliases"
 //
 // Its methods:
 //
-//	func (v Card) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Card) AppendJSON(b []byte) ([]byte, error)
 //	func (v Card) MarshalJSON() ([]byte, error)
 type Card = aliases.Card
 
@@ -38,7 +38,7 @@ type Card = aliases.Card
 //
 // Its methods:
 //
-//	func (v Order) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Order) AppendJSON(b []byte) ([]byte, error)
 //	func (v Order) GetCount() int64
 //	func (v Order) MarshalJSON() ([]byte, error)
 type Order = aliases.Order
@@ -60,7 +60,7 @@ type Order = aliases.Order
 //
 // Its methods:
 //
-//	func (v Payment) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Payment) AppendJSON(b []byte) ([]byte, error)
 //	func (v Payment) AsCard() (*Card, bool)
 //	func (v Payment) AsString() (*PaymentString, bool)
 //	func (v Payment) MarshalJSON() ([]byte, error)
@@ -99,7 +99,7 @@ type PaymentVariant = aliases.PaymentVariant
 //
 // Its methods:
 //
-//	func (v Receipt) AppendJSON(b []byte) ([]byte, error)
+//	func (v *Receipt) AppendJSON(b []byte) ([]byte, error)
 //	func (v Receipt) MarshalJSON() ([]byte, error)
 type Receipt = aliases.Receipt
 
@@ -135,6 +135,6 @@ const (
 //
 // Its methods:
 //
-//	func (v UnknownPayment) AppendJSON(b []byte) ([]byte, error)
+//	func (v *UnknownPayment) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnknownPayment) MarshalJSON() ([]byte, error)
 type UnknownPayment = aliases.UnknownPayment

@@ -15,9 +15,9 @@ type Card struct {
 
 // AppendJSON appends the JSON encoding of Card to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Card) AppendJSON(b []byte) ([]byte, error) {
+func (v *Card) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"number":`...)
+	b = rpc.AppendJSONKey(b, `,"number":`)
 	b = rpc.AppendJSONString(b, v.Number)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -43,20 +43,20 @@ type Order struct {
 
 // AppendJSON appends the JSON encoding of Order to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Order) AppendJSON(b []byte) ([]byte, error) {
+func (v *Order) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"item":`...)
+	b = rpc.AppendJSONKey(b, `,"item":`)
 	b = rpc.AppendJSONString(b, v.Item)
 	if v.Count != nil {
-		b = append(b, `,"count":`...)
+		b = rpc.AppendJSONKey(b, `,"count":`)
 		b = strconv.AppendInt(b, *v.Count, 10)
 	}
 	if v.Size != "" {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = rpc.AppendJSONString(b, string(v.Size))
 	}
-	b = append(b, `,"payment":`...)
+	b = rpc.AppendJSONKey(b, `,"payment":`)
 	if b, err = v.Payment.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -94,10 +94,10 @@ type Receipt struct {
 
 // AppendJSON appends the JSON encoding of Receipt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Receipt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Receipt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"total":`...)
+	b = rpc.AppendJSONKey(b, `,"total":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Total); err != nil {
 		return nil, err
 	}

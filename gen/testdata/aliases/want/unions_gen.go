@@ -48,7 +48,7 @@ func (v UnknownPayment) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownPayment) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownPayment) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -56,7 +56,7 @@ func (v UnknownPayment) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Payment) AppendJSON(b []byte) ([]byte, error) {
+func (v *Payment) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case Card:
 		return x.AppendJSON(b)

@@ -17,11 +17,11 @@ type Constrained struct {
 // AppendJSON appends the JSON encoding of Constrained to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v Constrained) AppendJSON(b []byte) ([]byte, error) {
+func (v *Constrained) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	b = rpc.AppendJSONString(b, v.A)
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	b = rpc.AppendJSONString(b, v.B)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -40,13 +40,13 @@ type ErrorBase struct {
 // AppendJSON appends the JSON encoding of ErrorBase to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ErrorBase) AppendJSON(b []byte) ([]byte, error) {
+func (v *ErrorBase) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -77,32 +77,32 @@ type Extended struct {
 // AppendJSON appends the JSON encoding of Extended to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v Extended) AppendJSON(b []byte) ([]byte, error) {
+func (v *Extended) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		if b, err = v.Note.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
 		b = strconv.AppendInt(b, *v.TTL, 10)
 	}
-	b = append(b, `,"extra":`...)
+	b = rpc.AppendJSONKey(b, `,"extra":`)
 	b = strconv.AppendBool(b, v.Extra)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -129,26 +129,26 @@ type GetTaskResult struct {
 // AppendJSON appends the JSON encoding of GetTaskResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		if b, err = v.Note.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
@@ -173,17 +173,17 @@ type Result struct {
 
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		if b, err = v.Note.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -204,10 +204,10 @@ type ResultNote struct {
 // AppendJSON appends the JSON encoding of ResultNote to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ResultNote) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResultNote) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Text != nil {
-		b = append(b, `,"text":`...)
+		b = rpc.AppendJSONKey(b, `,"text":`)
 		b = rpc.AppendJSONString(b, *v.Text)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -237,13 +237,13 @@ type Task struct {
 
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Task) AppendJSON(b []byte) ([]byte, error) {
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"taskId":`...)
+	b = rpc.AppendJSONKey(b, `,"taskId":`)
 	b = rpc.AppendJSONString(b, v.TaskID)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
-	b = append(b, `,"ttl":`...)
+	b = rpc.AppendJSONKey(b, `,"ttl":`)
 	if v.TTL == nil {
 		b = append(b, `null`...)
 	} else {
@@ -294,12 +294,12 @@ type VersionError struct {
 // AppendJSON appends the JSON encoding of VersionError to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v VersionError) AppendJSON(b []byte) ([]byte, error) {
+func (v *VersionError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = strconv.AppendInt(b, v.Code, 10)
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	if b, err = v.Data.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -321,9 +321,9 @@ type VersionErrorData struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Supported written as empty rather than null (which the schema
 // does not allow).
-func (v VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
+func (v *VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"supported":`...)
+	b = rpc.AppendJSONKey(b, `,"supported":`)
 	if v.Supported == nil {
 		b = append(b, `[]`...)
 	} else {

@@ -24,16 +24,16 @@ type Circle struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Kind written as the value the schema requires, then the Extra
 // members sorted by name.
-func (v Circle) AppendJSON(b []byte) ([]byte, error) {
+func (v *Circle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"circle"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"radius":`...)
+	b = rpc.AppendJSONKey(b, `,"radius":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
@@ -80,10 +80,10 @@ type DrawParams struct {
 // AppendJSON appends the JSON encoding of DrawParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v DrawParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *DrawParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"shape":`...)
+	b = rpc.AppendJSONKey(b, `,"shape":`)
 	if b, err = v.Shape.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -108,12 +108,12 @@ type EventClick struct {
 // AppendJSON appends the JSON encoding of EventClick to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EventClick) AppendJSON(b []byte) ([]byte, error) {
+func (v *EventClick) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"x":`...)
+	b = rpc.AppendJSONKey(b, `,"x":`)
 	b = strconv.AppendInt(b, v.X, 10)
-	b = append(b, `,"at":`...)
+	b = rpc.AppendJSONKey(b, `,"at":`)
 	b = rpc.AppendJSONString(b, v.At)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "x", "at"); err != nil {
@@ -163,12 +163,12 @@ type EventKey struct {
 // AppendJSON appends the JSON encoding of EventKey to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EventKey) AppendJSON(b []byte) ([]byte, error) {
+func (v *EventKey) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"code":`...)
+	b = rpc.AppendJSONKey(b, `,"code":`)
 	b = rpc.AppendJSONString(b, v.Code)
-	b = append(b, `,"at":`...)
+	b = rpc.AppendJSONKey(b, `,"at":`)
 	b = rpc.AppendJSONString(b, v.At)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "at"); err != nil {
@@ -218,13 +218,13 @@ type InlineA struct {
 // AppendJSON appends the JSON encoding of InlineA to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v InlineA) AppendJSON(b []byte) ([]byte, error) {
+func (v *InlineA) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	b = rpc.AppendJSONString(b, v.A)
 	if v.Common != nil {
-		b = append(b, `,"common":`...)
+		b = rpc.AppendJSONKey(b, `,"common":`)
 		b = strconv.AppendBool(b, *v.Common)
 	}
 	if len(v.Extra) > 0 {
@@ -275,13 +275,13 @@ type InlineB struct {
 // AppendJSON appends the JSON encoding of InlineB to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v InlineB) AppendJSON(b []byte) ([]byte, error) {
+func (v *InlineB) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	b = strconv.AppendInt(b, v.B, 10)
 	if v.Common != nil {
-		b = append(b, `,"common":`...)
+		b = rpc.AppendJSONKey(b, `,"common":`)
 		b = strconv.AppendBool(b, *v.Common)
 	}
 	if len(v.Extra) > 0 {
@@ -338,23 +338,23 @@ type LabelledShapeCircle struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Kind written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"circle"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"radius":`...)
+	b = rpc.AppendJSONKey(b, `,"radius":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"label":`...)
+	b = rpc.AppendJSONKey(b, `,"label":`)
 	b = rpc.AppendJSONString(b, v.Label)
 	if v.Style != nil {
-		b = append(b, `,"style":`...)
+		b = rpc.AppendJSONKey(b, `,"style":`)
 		if b, err = v.Style.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -411,11 +411,11 @@ type LabelledShapeCircleStyle struct {
 // AppendJSON appends the JSON encoding of LabelledShapeCircleStyle to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Colour != nil {
-		b = append(b, `,"colour":`...)
+		b = rpc.AppendJSONKey(b, `,"colour":`)
 		b = rpc.AppendJSONString(b, *v.Colour)
 	}
 	if len(v.Extra) > 0 {
@@ -470,23 +470,23 @@ type LabelledShapeSquare struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Kind written as the value the schema requires, then
 // the Extra members sorted by name.
-func (v LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"square"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"side":`...)
+	b = rpc.AppendJSONKey(b, `,"side":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"label":`...)
+	b = rpc.AppendJSONKey(b, `,"label":`)
 	b = rpc.AppendJSONString(b, v.Label)
 	if v.Style != nil {
-		b = append(b, `,"style":`...)
+		b = rpc.AppendJSONKey(b, `,"style":`)
 		if b, err = v.Style.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -550,16 +550,16 @@ type ShapeSquare struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
+func (v *ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"square"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"side":`...)
+	b = rpc.AppendJSONKey(b, `,"side":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
 		return nil, err
 	}
@@ -616,21 +616,21 @@ type WrappedCircle struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v WrappedCircle) AppendJSON(b []byte) ([]byte, error) {
+func (v *WrappedCircle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"circle"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
-	b = append(b, `,"radius":`...)
+	b = rpc.AppendJSONKey(b, `,"radius":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
 		return nil, err
 	}
 	if v.Z != nil {
-		b = append(b, `,"z":`...)
+		b = rpc.AppendJSONKey(b, `,"z":`)
 		b = strconv.AppendInt(b, *v.Z, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -686,17 +686,17 @@ type WrappedDot struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v WrappedDot) AppendJSON(b []byte) ([]byte, error) {
+func (v *WrappedDot) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	if v.Kind == "" {
 		b = append(b, `"dot"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Kind)
 	}
 	if v.Z != nil {
-		b = append(b, `,"z":`...)
+		b = rpc.AppendJSONKey(b, `,"z":`)
 		b = strconv.AppendInt(b, *v.Z, 10)
 	}
 	if len(v.Extra) > 0 {

@@ -48,7 +48,7 @@ func (v UnknownEvent) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownEvent) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownEvent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -56,7 +56,7 @@ func (v UnknownEvent) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Event) AppendJSON(b []byte) ([]byte, error) {
+func (v *Event) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case EventClick:
 		return x.AppendJSON(b)
@@ -175,7 +175,7 @@ func (v UnknownInline) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownInline) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownInline) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -183,7 +183,7 @@ func (v UnknownInline) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Inline) AppendJSON(b []byte) ([]byte, error) {
+func (v *Inline) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case InlineA:
 		return x.AppendJSON(b)
@@ -303,7 +303,7 @@ func (v UnknownLabelledShape) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownLabelledShape) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownLabelledShape) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -311,7 +311,7 @@ func (v UnknownLabelledShape) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v LabelledShape) AppendJSON(b []byte) ([]byte, error) {
+func (v *LabelledShape) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case LabelledShapeCircle:
 		return x.AppendJSON(b)
@@ -435,7 +435,7 @@ func (v UnknownShape) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownShape) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownShape) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -443,7 +443,7 @@ func (v UnknownShape) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Shape) AppendJSON(b []byte) ([]byte, error) {
+func (v *Shape) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case Circle:
 		return x.AppendJSON(b)
@@ -566,7 +566,7 @@ func (v UnknownWrapped) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownWrapped) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownWrapped) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -574,7 +574,7 @@ func (v UnknownWrapped) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Wrapped) AppendJSON(b []byte) ([]byte, error) {
+func (v *Wrapped) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case WrappedCircle:
 		return x.AppendJSON(b)

@@ -21,31 +21,31 @@ type ConnectParams struct {
 // AppendJSON appends the JSON encoding of ConnectParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ConnectParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ConnectParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
 		return nil, err
 	}
 	if v.SSEURL != nil {
-		b = append(b, `,"sseUrl":`...)
+		b = rpc.AppendJSONKey(b, `,"sseUrl":`)
 		b = rpc.AppendJSONString(b, *v.SSEURL)
 	}
 	if v.At != nil {
-		b = append(b, `,"when":`...)
+		b = rpc.AppendJSONKey(b, `,"when":`)
 		if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
 			return nil, err
 		}
 	}
 	if v.Kind != nil {
-		b = append(b, `,"kind":`...)
+		b = rpc.AppendJSONKey(b, `,"kind":`)
 		if b, err = v.Kind.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Blob != nil {
-		b = append(b, `,"blob":`...)
+		b = rpc.AppendJSONKey(b, `,"blob":`)
 		if b, err = rpc.AppendRawJSON(b, v.Blob); err != nil {
 			return nil, err
 		}
@@ -66,9 +66,9 @@ type KindA struct {
 
 // AppendJSON appends the JSON encoding of KindA to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v KindA) AppendJSON(b []byte) ([]byte, error) {
+func (v *KindA) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"a":`...)
+	b = rpc.AppendJSONKey(b, `,"a":`)
 	b = rpc.AppendJSONString(b, v.A)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -86,9 +86,9 @@ type KindB struct {
 
 // AppendJSON appends the JSON encoding of KindB to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v KindB) AppendJSON(b []byte) ([]byte, error) {
+func (v *KindB) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"b":`...)
+	b = rpc.AppendJSONKey(b, `,"b":`)
 	b = rpc.AppendJSONString(b, v.B)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -110,14 +110,14 @@ type ServerEvent struct {
 // AppendJSON appends the JSON encoding of ServerEvent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ServerEvent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerEvent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = rpc.AppendJSONKey(b, `,"data":`)
 		b = rpc.AppendJSONString(b, *v.Data)
 	}
 	if v.Level != nil {
-		b = append(b, `,"level":`...)
+		b = rpc.AppendJSONKey(b, `,"level":`)
 		b = rpc.AppendJSONString(b, string(*v.Level))
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -161,10 +161,10 @@ type Thing struct {
 
 // AppendJSON appends the JSON encoding of Thing to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Thing) AppendJSON(b []byte) ([]byte, error) {
+func (v *Thing) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.X != nil {
-		b = append(b, `,"x":`...)
+		b = rpc.AppendJSONKey(b, `,"x":`)
 		b = strconv.AppendInt(b, *v.X, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil

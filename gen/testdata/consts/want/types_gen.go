@@ -52,66 +52,66 @@ type Consts struct {
 // AppendJSON appends the JSON encoding of Consts to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Version written as the value the schema requires.
-func (v Consts) AppendJSON(b []byte) ([]byte, error) {
+func (v *Consts) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONKey(b, `,"version":`)
 	if v.Version == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Version)
 	}
 	if v.OptVersion != "" {
-		b = append(b, `,"optVersion":`...)
+		b = rpc.AppendJSONKey(b, `,"optVersion":`)
 		b = rpc.AppendJSONString(b, v.OptVersion)
 	}
-	b = append(b, `,"answer":`...)
+	b = rpc.AppendJSONKey(b, `,"answer":`)
 	b = strconv.AppendInt(b, v.Answer, 10)
 	if v.Half != nil {
-		b = append(b, `,"half":`...)
+		b = rpc.AppendJSONKey(b, `,"half":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Half); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"yes":`...)
+	b = rpc.AppendJSONKey(b, `,"yes":`)
 	b = strconv.AppendBool(b, v.Yes)
-	b = append(b, `,"nothing":`...)
+	b = rpc.AppendJSONKey(b, `,"nothing":`)
 	if b, err = rpc.AppendRawJSON(b, v.Nothing); err != nil {
 		return nil, err
 	}
 	if v.Shape != nil {
-		b = append(b, `,"shape":`...)
+		b = rpc.AppendJSONKey(b, `,"shape":`)
 		if b, err = rpc.AppendRawJSON(b, v.Shape); err != nil {
 			return nil, err
 		}
 	}
 	if v.Pair != nil {
-		b = append(b, `,"pair":`...)
+		b = rpc.AppendJSONKey(b, `,"pair":`)
 		if b, err = rpc.AppendRawJSON(b, v.Pair); err != nil {
 			return nil, err
 		}
 	}
 	if v.Mixed != nil {
-		b = append(b, `,"mixed":`...)
+		b = rpc.AppendJSONKey(b, `,"mixed":`)
 		if b, err = rpc.AppendRawJSON(b, v.Mixed); err != nil {
 			return nil, err
 		}
 	}
 	if v.Objects != nil {
-		b = append(b, `,"objects":`...)
+		b = rpc.AppendJSONKey(b, `,"objects":`)
 		if b, err = rpc.AppendRawJSON(b, v.Objects); err != nil {
 			return nil, err
 		}
 	}
 	if v.Level != nil {
-		b = append(b, `,"level":`...)
+		b = rpc.AppendJSONKey(b, `,"level":`)
 		b = strconv.AppendInt(b, *v.Level, 10)
 	}
 	if v.Flag != nil {
-		b = append(b, `,"flag":`...)
+		b = rpc.AppendJSONKey(b, `,"flag":`)
 		b = strconv.AppendBool(b, *v.Flag)
 	}
-	b = append(b, `,"nullableEnum":`...)
+	b = rpc.AppendJSONKey(b, `,"nullableEnum":`)
 	if v.NullableEnum == nil {
 		b = append(b, `null`...)
 	} else {

@@ -82,10 +82,10 @@ type Node struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Children written as empty rather than null (which the schema does not
 // allow).
-func (v Node) AppendJSON(b []byte) ([]byte, error) {
+func (v *Node) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"children":`...)
+	b = rpc.AppendJSONKey(b, `,"children":`)
 	if v.Children == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -101,13 +101,13 @@ func (v Node) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Parent != nil {
-		b = append(b, `,"parent":`...)
+		b = rpc.AppendJSONKey(b, `,"parent":`)
 		if b, err = v.Parent.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ByName != nil {
-		b = append(b, `,"byName":`...)
+		b = rpc.AppendJSONKey(b, `,"byName":`)
 		if b, err = rpc.AppendJSONMap(b, v.ByName, func(b []byte, x1 Node) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
@@ -129,10 +129,10 @@ type Ring struct {
 
 // AppendJSON appends the JSON encoding of Ring to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Ring) AppendJSON(b []byte) ([]byte, error) {
+func (v *Ring) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"next":`...)
+	b = rpc.AppendJSONKey(b, `,"next":`)
 	if b, err = v.Next.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -153,10 +153,10 @@ type RingLink struct {
 // AppendJSON appends the JSON encoding of RingLink to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RingLink) AppendJSON(b []byte) ([]byte, error) {
+func (v *RingLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"ring":`...)
+	b = rpc.AppendJSONKey(b, `,"ring":`)
 	if v.Ring == nil {
 		b = append(b, `null`...)
 	} else {
@@ -165,7 +165,7 @@ func (v RingLink) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Label != nil {
-		b = append(b, `,"label":`...)
+		b = rpc.AppendJSONKey(b, `,"label":`)
 		b = rpc.AppendJSONString(b, *v.Label)
 	}
 	return rpc.EndJSONObject(b, start), nil

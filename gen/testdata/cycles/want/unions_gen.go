@@ -59,7 +59,7 @@ func (v UnknownJSONValue) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownJSONValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownJSONValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -67,7 +67,7 @@ func (v UnknownJSONValue) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONValue) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case JSONValueString:
 		return x.AppendJSON(b)

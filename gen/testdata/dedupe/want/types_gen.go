@@ -15,9 +15,9 @@ type BlockParams struct {
 // AppendJSON appends the JSON encoding of BlockParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v BlockParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlockParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"p1":`...)
+	b = rpc.AppendJSONKey(b, `,"p1":`)
 	b = strconv.AppendInt(b, v.P1, 10)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -36,13 +36,13 @@ type HeadResult struct {
 // AppendJSON appends the JSON encoding of HeadResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v HeadResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeadResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"Height":`...)
+	b = rpc.AppendJSONKey(b, `,"Height":`)
 	b = strconv.AppendInt(b, v.Height, 10)
 	if v.Miner != nil {
-		b = append(b, `,"Miner":`...)
+		b = rpc.AppendJSONKey(b, `,"Miner":`)
 		if b, err = v.Miner.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -62,7 +62,7 @@ type HeadResultMiner struct{}
 // AppendJSON appends the JSON encoding of HeadResultMiner to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v HeadResultMiner) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeadResultMiner) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -80,9 +80,9 @@ type ParentParams struct {
 // AppendJSON appends the JSON encoding of ParentParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ParentParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ParentParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"p1":`...)
+	b = rpc.AppendJSONKey(b, `,"p1":`)
 	b = strconv.AppendInt(b, v.P1, 10)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -102,21 +102,21 @@ type ParentResult struct {
 // AppendJSON appends the JSON encoding of ParentResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ParentResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ParentResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Height != nil {
-		b = append(b, `,"Height":`...)
+		b = rpc.AppendJSONKey(b, `,"Height":`)
 		b = strconv.AppendInt(b, *v.Height, 10)
 	}
 	if v.Miner != nil {
-		b = append(b, `,"Miner":`...)
+		b = rpc.AppendJSONKey(b, `,"Miner":`)
 		if b, err = v.Miner.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Parent != nil {
-		b = append(b, `,"Parent":`...)
+		b = rpc.AppendJSONKey(b, `,"Parent":`)
 		b = strconv.AppendInt(b, *v.Parent, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil

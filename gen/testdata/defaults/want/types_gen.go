@@ -32,33 +32,33 @@ type ListParams struct {
 // AppendJSON appends the JSON encoding of ListParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ListParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = rpc.AppendJSONKey(b, `,"limit":`)
 		b = strconv.AppendInt(b, *v.Limit, 10)
 	}
 	if v.Ratio != nil {
-		b = append(b, `,"ratio":`...)
+		b = rpc.AppendJSONKey(b, `,"ratio":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Ratio); err != nil {
 			return nil, err
 		}
 	}
 	if v.Destructive != nil {
-		b = append(b, `,"destructive":`...)
+		b = rpc.AppendJSONKey(b, `,"destructive":`)
 		b = strconv.AppendBool(b, *v.Destructive)
 	}
 	if v.Cursor != nil {
-		b = append(b, `,"cursor":`...)
+		b = rpc.AppendJSONKey(b, `,"cursor":`)
 		b = rpc.AppendJSONString(b, *v.Cursor)
 	}
 	if v.Order != "" {
-		b = append(b, `,"order":`...)
+		b = rpc.AppendJSONKey(b, `,"order":`)
 		b = rpc.AppendJSONString(b, string(v.Order))
 	}
 	if v.Fields != nil {
-		b = append(b, `,"fields":`...)
+		b = rpc.AppendJSONKey(b, `,"fields":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Fields {
 			if i0 > 0 {
@@ -69,18 +69,18 @@ func (v ListParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Filter != nil {
-		b = append(b, `,"filter":`...)
+		b = rpc.AppendJSONKey(b, `,"filter":`)
 		if b, err = v.Filter.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Hint != nil {
-		b = append(b, `,"hint":`...)
+		b = rpc.AppendJSONKey(b, `,"hint":`)
 		if b, err = rpc.AppendRawJSON(b, v.Hint); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"required":`...)
+	b = rpc.AppendJSONKey(b, `,"required":`)
 	b = strconv.AppendInt(b, v.Required, 10)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -167,10 +167,10 @@ type ListParamsFilter struct {
 // AppendJSON appends the JSON encoding of ListParamsFilter to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ListParamsFilter) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListParamsFilter) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Q != nil {
-		b = append(b, `,"q":`...)
+		b = rpc.AppendJSONKey(b, `,"q":`)
 		b = rpc.AppendJSONString(b, *v.Q)
 	}
 	return rpc.EndJSONObject(b, start), nil

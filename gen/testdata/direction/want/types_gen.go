@@ -11,9 +11,9 @@ type Line struct {
 
 // AppendJSON appends the JSON encoding of Line to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Line) AppendJSON(b []byte) ([]byte, error) {
+func (v *Line) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -31,10 +31,10 @@ type ProgressParams struct {
 // AppendJSON appends the JSON encoding of ProgressParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ProgressParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"done":`...)
+	b = rpc.AppendJSONKey(b, `,"done":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Done); err != nil {
 		return nil, err
 	}

@@ -21,10 +21,10 @@ type BlockRefSelector struct {
 // AppendJSON appends the JSON encoding of BlockRefSelector to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v BlockRefSelector) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlockRefSelector) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"blockHash":`...)
+	b = rpc.AppendJSONKey(b, `,"blockHash":`)
 	b = rpc.AppendJSONString(b, v.BlockHash)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "blockHash"); err != nil {
@@ -83,11 +83,11 @@ type FilterAny struct {
 // AppendJSON appends the JSON encoding of FilterAny to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v FilterAny) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterAny) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Address != nil {
-		b = append(b, `,"address":`...)
+		b = rpc.AppendJSONKey(b, `,"address":`)
 		b = rpc.AppendJSONString(b, *v.Address)
 	}
 	if len(v.Extra) > 0 {
@@ -137,12 +137,12 @@ type FilterByBlock struct {
 // AppendJSON appends the JSON encoding of FilterByBlock to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"address":`...)
+	b = rpc.AppendJSONKey(b, `,"address":`)
 	b = rpc.AppendJSONString(b, v.Address)
-	b = append(b, `,"block":`...)
+	b = rpc.AppendJSONKey(b, `,"block":`)
 	b = rpc.AppendJSONString(b, v.Block)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block"); err != nil {
@@ -195,18 +195,18 @@ type FilterByRange struct {
 // AppendJSON appends the JSON encoding of FilterByRange to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v FilterByRange) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterByRange) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"address":`...)
+	b = rpc.AppendJSONKey(b, `,"address":`)
 	b = rpc.AppendJSONString(b, v.Address)
 	if v.Block != nil {
-		b = append(b, `,"block":`...)
+		b = rpc.AppendJSONKey(b, `,"block":`)
 		b = rpc.AppendJSONString(b, *v.Block)
 	}
-	b = append(b, `,"from":`...)
+	b = rpc.AppendJSONKey(b, `,"from":`)
 	b = rpc.AppendJSONString(b, v.From)
-	b = append(b, `,"to":`...)
+	b = rpc.AppendJSONKey(b, `,"to":`)
 	b = rpc.AppendJSONString(b, v.To)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block", "from", "to"); err != nil {
@@ -257,21 +257,21 @@ type FilterParams struct {
 // AppendJSON appends the JSON encoding of FilterParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v FilterParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *FilterParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"f":`...)
+	b = rpc.AppendJSONKey(b, `,"f":`)
 	if b, err = v.F.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Topics != nil {
-		b = append(b, `,"topics":`...)
+		b = rpc.AppendJSONKey(b, `,"topics":`)
 		if b, err = v.Topics.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.At != nil {
-		b = append(b, `,"at":`...)
+		b = rpc.AppendJSONKey(b, `,"at":`)
 		if b, err = v.At.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -334,13 +334,13 @@ type ReceiptFailure struct {
 // AppendJSON appends the JSON encoding of ReceiptFailure to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.Reason != nil {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, *v.Reason)
 	}
 	if len(v.Extra) > 0 {
@@ -392,13 +392,13 @@ type ReceiptSuccess struct {
 // AppendJSON appends the JSON encoding of ReceiptSuccess to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	b = rpc.AppendJSONString(b, string(v.Status))
 	if v.GasUsed != nil {
-		b = append(b, `,"gasUsed":`...)
+		b = rpc.AppendJSONKey(b, `,"gasUsed":`)
 		b = strconv.AppendInt(b, *v.GasUsed, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -444,10 +444,10 @@ type SendParams struct {
 // AppendJSON appends the JSON encoding of SendParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v SendParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SendParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"tx":`...)
+	b = rpc.AppendJSONKey(b, `,"tx":`)
 	if b, err = v.Tx.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -541,16 +541,16 @@ type TxDynamicFee struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
+func (v *TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"0x2"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"maxFee":`...)
+	b = rpc.AppendJSONKey(b, `,"maxFee":`)
 	b = rpc.AppendJSONString(b, v.MaxFee)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "maxFee"); err != nil {
@@ -601,16 +601,16 @@ type TxLegacy struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v TxLegacy) AppendJSON(b []byte) ([]byte, error) {
+func (v *TxLegacy) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"0x0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"gasPrice":`...)
+	b = rpc.AppendJSONKey(b, `,"gasPrice":`)
 	b = rpc.AppendJSONString(b, v.GasPrice)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "gasPrice"); err != nil {

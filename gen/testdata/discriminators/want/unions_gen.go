@@ -49,7 +49,7 @@ func (v UnknownBlockRef) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownBlockRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownBlockRef) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -57,7 +57,7 @@ func (v UnknownBlockRef) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v BlockRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlockRef) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case BlockRefString:
 		return x.AppendJSON(b)
@@ -176,7 +176,7 @@ func (v UnknownFilter) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownFilter) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownFilter) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -184,7 +184,7 @@ func (v UnknownFilter) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Filter) AppendJSON(b []byte) ([]byte, error) {
+func (v *Filter) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case FilterByBlock:
 		return x.AppendJSON(b)
@@ -325,7 +325,7 @@ func (v UnknownReceipt) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownReceipt) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownReceipt) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -333,7 +333,7 @@ func (v UnknownReceipt) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Receipt) AppendJSON(b []byte) ([]byte, error) {
+func (v *Receipt) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ReceiptSuccess:
 		return x.AppendJSON(b)
@@ -456,7 +456,7 @@ func (v UnknownTopics) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownTopics) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownTopics) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -464,7 +464,7 @@ func (v UnknownTopics) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Topics) AppendJSON(b []byte) ([]byte, error) {
+func (v *Topics) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TopicsArray:
 		return x.AppendJSON(b)
@@ -590,7 +590,7 @@ func (v UnknownTx) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownTx) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownTx) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -598,7 +598,7 @@ func (v UnknownTx) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Tx) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tx) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TxLegacy:
 		return x.AppendJSON(b)

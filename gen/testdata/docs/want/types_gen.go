@@ -11,10 +11,10 @@ type Bare struct {
 
 // AppendJSON appends the JSON encoding of Bare to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Bare) AppendJSON(b []byte) ([]byte, error) {
+func (v *Bare) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.X != nil {
-		b = append(b, `,"x":`...)
+		b = rpc.AppendJSONKey(b, `,"x":`)
 		b = rpc.AppendJSONString(b, *v.X)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -35,10 +35,10 @@ type OldThing struct {
 // AppendJSON appends the JSON encoding of OldThing to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v OldThing) AppendJSON(b []byte) ([]byte, error) {
+func (v *OldThing) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.X != nil {
-		b = append(b, `,"x":`...)
+		b = rpc.AppendJSONKey(b, `,"x":`)
 		b = rpc.AppendJSONString(b, *v.X)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -67,20 +67,20 @@ type Thing struct {
 
 // AppendJSON appends the JSON encoding of Thing to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Thing) AppendJSON(b []byte) ([]byte, error) {
+func (v *Thing) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Legacy != nil {
-		b = append(b, `,"legacy":`...)
+		b = rpc.AppendJSONKey(b, `,"legacy":`)
 		b = rpc.AppendJSONString(b, *v.Legacy)
 	}
 	if v.Plain != nil {
-		b = append(b, `,"plain":`...)
+		b = rpc.AppendJSONKey(b, `,"plain":`)
 		b = rpc.AppendJSONString(b, *v.Plain)
 	}
 	if v.Weird != nil {
-		b = append(b, `,"weird":`...)
+		b = rpc.AppendJSONKey(b, `,"weird":`)
 		b = rpc.AppendJSONString(b, *v.Weird)
 	}
 	return rpc.EndJSONObject(b, start), nil

@@ -75,16 +75,16 @@ type SetRoleParams struct {
 // AppendJSON appends the JSON encoding of SetRoleParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v SetRoleParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *SetRoleParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"role":`...)
+	b = rpc.AppendJSONKey(b, `,"role":`)
 	b = rpc.AppendJSONString(b, string(v.Role))
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, string(v.Mode))
 	}
 	if v.Protocol != nil {
-		b = append(b, `,"protocol":`...)
+		b = rpc.AppendJSONKey(b, `,"protocol":`)
 		b = rpc.AppendJSONString(b, string(*v.Protocol))
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -136,17 +136,17 @@ type Status struct {
 
 // AppendJSON appends the JSON encoding of Status to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Status) AppendJSON(b []byte) ([]byte, error) {
+func (v *Status) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"state":`...)
+	b = rpc.AppendJSONKey(b, `,"state":`)
 	if v.State == nil {
 		b = append(b, `null`...)
 	} else {
 		b = rpc.AppendJSONString(b, string(*v.State))
 	}
 	if v.Flags != nil {
-		b = append(b, `,"flags":`...)
+		b = rpc.AppendJSONKey(b, `,"flags":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Flags {
 			if i0 > 0 {
@@ -157,13 +157,13 @@ func (v Status) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = rpc.AppendJSONKey(b, `,"priority":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if v.Toggle != nil {
-		b = append(b, `,"toggle":`...)
+		b = rpc.AppendJSONKey(b, `,"toggle":`)
 		b = strconv.AppendBool(b, *v.Toggle)
 	}
 	return rpc.EndJSONObject(b, start), nil

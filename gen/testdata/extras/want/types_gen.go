@@ -59,12 +59,12 @@ type Open struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Tags written as empty rather than null (which the schema does not allow),
 // then the Extra members sorted by name.
-func (v Open) AppendJSON(b []byte) ([]byte, error) {
+func (v *Open) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"tags":`...)
+	b = rpc.AppendJSONKey(b, `,"tags":`)
 	if v.Tags == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -119,10 +119,10 @@ type Plain struct {
 
 // AppendJSON appends the JSON encoding of Plain to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Plain) AppendJSON(b []byte) ([]byte, error) {
+func (v *Plain) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.A != nil {
-		b = append(b, `,"a":`...)
+		b = rpc.AppendJSONKey(b, `,"a":`)
 		b = rpc.AppendJSONString(b, *v.A)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -145,11 +145,11 @@ type Typed struct {
 // AppendJSON appends the JSON encoding of Typed to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Typed) AppendJSON(b []byte) ([]byte, error) {
+func (v *Typed) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Total != nil {
-		b = append(b, `,"total":`...)
+		b = rpc.AppendJSONKey(b, `,"total":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
 			return nil, err
 		}

@@ -18,15 +18,15 @@ type Done struct {
 // AppendJSON appends the JSON encoding of Done to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Status written as the value the schema requires.
-func (v Done) AppendJSON(b []byte) ([]byte, error) {
+func (v *Done) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	if v.Status == "" {
 		b = append(b, `"done"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Status)
 	}
-	b = append(b, `,"output":`...)
+	b = rpc.AppendJSONKey(b, `,"output":`)
 	b = rpc.AppendJSONString(b, v.Output)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -45,9 +45,9 @@ type JobList struct {
 // AppendJSON appends the JSON encoding of JobList to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Jobs written as empty rather than null (which the schema does not allow).
-func (v JobList) AppendJSON(b []byte) ([]byte, error) {
+func (v *JobList) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"jobs":`...)
+	b = rpc.AppendJSONKey(b, `,"jobs":`)
 	if v.Jobs == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -61,7 +61,7 @@ func (v JobList) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.TTLMs != nil {
-		b = append(b, `,"ttlMs":`...)
+		b = rpc.AppendJSONKey(b, `,"ttlMs":`)
 		b = strconv.AppendInt(b, *v.TTLMs, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -80,9 +80,9 @@ type JobsRunParams struct {
 // AppendJSON appends the JSON encoding of JobsRunParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v JobsRunParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *JobsRunParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -103,15 +103,15 @@ type Waiting struct {
 // AppendJSON appends the JSON encoding of Waiting to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Status written as the value the schema requires.
-func (v Waiting) AppendJSON(b []byte) ([]byte, error) {
+func (v *Waiting) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"status":`...)
+	b = rpc.AppendJSONKey(b, `,"status":`)
 	if v.Status == "" {
 		b = append(b, `"waiting"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Status)
 	}
-	b = append(b, `,"question":`...)
+	b = rpc.AppendJSONKey(b, `,"question":`)
 	b = rpc.AppendJSONString(b, v.Question)
 	return rpc.EndJSONObject(b, start), nil
 }

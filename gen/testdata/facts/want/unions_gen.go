@@ -48,7 +48,7 @@ func (v UnknownRunOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownRunOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownRunOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -56,7 +56,7 @@ func (v UnknownRunOutcome) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v RunOutcome) AppendJSON(b []byte) ([]byte, error) {
+func (v *RunOutcome) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case Done:
 		return x.AppendJSON(b)

@@ -21,15 +21,15 @@ type Decoded struct {
 // AppendJSON appends the JSON encoding of Decoded to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Decoded) AppendJSON(b []byte) ([]byte, error) {
+func (v *Decoded) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Verb != "" {
-		b = append(b, `,"verb":`...)
+		b = rpc.AppendJSONKey(b, `,"verb":`)
 		b = rpc.AppendJSONString(b, string(v.Verb))
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		b = strconv.AppendInt(b, *v.Size, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -75,9 +75,9 @@ type NodeStateDecodeParams struct {
 // AppendJSON appends the JSON encoding of NodeStateDecodeParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
-func (v NodeStateDecodeParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NodeStateDecodeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"raw":`...)
+	b = rpc.AppendJSONKey(b, `,"raw":`)
 	b = rpc.AppendJSONString(b, v.Raw)
 	return rpc.EndJSONObject(b, start), nil
 }

@@ -35,15 +35,15 @@ type LaunchArguments struct {
 // AppendJSON appends the JSON encoding of LaunchArguments to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v LaunchArguments) AppendJSON(b []byte) ([]byte, error) {
+func (v *LaunchArguments) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.NoDebug != nil {
-		b = append(b, `,"noDebug":`...)
+		b = rpc.AppendJSONKey(b, `,"noDebug":`)
 		b = strconv.AppendBool(b, *v.NoDebug)
 	}
 	if v.Restart != nil {
-		b = append(b, `,"__restart":`...)
+		b = rpc.AppendJSONKey(b, `,"__restart":`)
 		if b, err = rpc.AppendRawJSON(b, v.Restart); err != nil {
 			return nil, err
 		}
@@ -102,16 +102,16 @@ type LaunchRequest struct {
 // AppendJSON appends the JSON encoding of LaunchRequest to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v LaunchRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *LaunchRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, string(v.Type))
-	b = append(b, `,"command":`...)
+	b = rpc.AppendJSONKey(b, `,"command":`)
 	b = rpc.AppendJSONString(b, string(v.Command))
-	b = append(b, `,"arguments":`...)
+	b = rpc.AppendJSONKey(b, `,"arguments":`)
 	if b, err = v.Arguments.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -195,12 +195,12 @@ type ProtocolMessage struct {
 // AppendJSON appends the JSON encoding of ProtocolMessage to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ProtocolMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProtocolMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, v.Type)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "seq", "type"); err != nil {
@@ -293,17 +293,17 @@ type Request struct {
 // AppendJSON appends the JSON encoding of Request to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Request) AppendJSON(b []byte) ([]byte, error) {
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, string(v.Type))
-	b = append(b, `,"command":`...)
+	b = rpc.AppendJSONKey(b, `,"command":`)
 	b = rpc.AppendJSONString(b, v.Command)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
 			return nil, err
 		}
@@ -391,16 +391,16 @@ type StoppedEvent struct {
 // AppendJSON appends the JSON encoding of StoppedEvent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v StoppedEvent) AppendJSON(b []byte) ([]byte, error) {
+func (v *StoppedEvent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"seq":`...)
+	b = rpc.AppendJSONKey(b, `,"seq":`)
 	b = strconv.AppendInt(b, v.Seq, 10)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, string(v.Type))
-	b = append(b, `,"event":`...)
+	b = rpc.AppendJSONKey(b, `,"event":`)
 	b = rpc.AppendJSONString(b, string(v.Event))
-	b = append(b, `,"body":`...)
+	b = rpc.AppendJSONKey(b, `,"body":`)
 	if b, err = v.Body.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -458,17 +458,17 @@ type StoppedEventBody struct {
 // AppendJSON appends the JSON encoding of StoppedEventBody to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v StoppedEventBody) AppendJSON(b []byte) ([]byte, error) {
+func (v *StoppedEventBody) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"reason":`...)
+	b = rpc.AppendJSONKey(b, `,"reason":`)
 	b = rpc.AppendJSONString(b, v.Reason)
 	if v.ThreadID != nil {
-		b = append(b, `,"threadId":`...)
+		b = rpc.AppendJSONKey(b, `,"threadId":`)
 		b = strconv.AppendInt(b, *v.ThreadID, 10)
 	}
 	if v.HitBreakpointIDs != nil {
-		b = append(b, `,"hitBreakpointIds":`...)
+		b = rpc.AppendJSONKey(b, `,"hitBreakpointIds":`)
 		b = append(b, '[')
 		for i0, x0 := range v.HitBreakpointIDs {
 			if i0 > 0 {

@@ -28,19 +28,19 @@ type Schema struct {
 
 // AppendJSON appends the JSON encoding of Schema to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Schema) AppendJSON(b []byte) ([]byte, error) {
+func (v *Schema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	b = rpc.AppendJSONString(b, v.Type)
 	if v.Properties != nil {
-		b = append(b, `,"properties":`...)
+		b = rpc.AppendJSONKey(b, `,"properties":`)
 		if b, err = v.Properties.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Items != nil {
-		b = append(b, `,"items":`...)
+		b = rpc.AppendJSONKey(b, `,"items":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Items {
 			if i0 > 0 {
@@ -51,7 +51,7 @@ func (v Schema) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Enum != nil {
-		b = append(b, `,"enum":`...)
+		b = rpc.AppendJSONKey(b, `,"enum":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Enum {
 			if i0 > 0 {
@@ -62,33 +62,33 @@ func (v Schema) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Ref != nil {
-		b = append(b, `,"$ref":`...)
+		b = rpc.AppendJSONKey(b, `,"$ref":`)
 		b = rpc.AppendJSONString(b, *v.Ref)
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = rpc.AppendJSONKey(b, `,"required":`)
 		b = strconv.AppendBool(b, *v.Required)
 	}
 	if v.AnyOf != nil {
-		b = append(b, `,"anyOf":`...)
+		b = rpc.AppendJSONKey(b, `,"anyOf":`)
 		b = rpc.AppendJSONString(b, *v.AnyOf)
 	}
 	if v.If != nil {
-		b = append(b, `,"if":`...)
+		b = rpc.AppendJSONKey(b, `,"if":`)
 		b = rpc.AppendJSONString(b, *v.If)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = rpc.AppendJSONKey(b, `,"default":`)
 		b = rpc.AppendJSONString(b, *v.Default)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.X2Fa != nil {
-		b = append(b, `,"2fa":`...)
+		b = rpc.AppendJSONKey(b, `,"2fa":`)
 		b = strconv.AppendBool(b, *v.X2Fa)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -108,10 +108,10 @@ type SchemaProperties struct {
 // AppendJSON appends the JSON encoding of SchemaProperties to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
+func (v *SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Items != nil {
-		b = append(b, `,"items":`...)
+		b = rpc.AppendJSONKey(b, `,"items":`)
 		b = strconv.AppendInt(b, *v.Items, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil

@@ -25,7 +25,7 @@ type Empty struct{}
 
 // AppendJSON appends the JSON encoding of Empty to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Empty) AppendJSON(b []byte) ([]byte, error) {
+func (v *Empty) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -111,45 +111,45 @@ type Record struct {
 // nil Lines, Attributes and Names written as empty rather than null (which the
 // schema does not allow), an empty Version written as the value the schema
 // requires.
-func (v Record) AppendJSON(b []byte) ([]byte, error) {
+func (v *Record) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
-	b = append(b, `,"count":`...)
+	b = rpc.AppendJSONKey(b, `,"count":`)
 	b = strconv.AppendInt(b, v.Count, 10)
-	b = append(b, `,"ratio":`...)
+	b = rpc.AppendJSONKey(b, `,"ratio":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Ratio); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"ok":`...)
+	b = rpc.AppendJSONKey(b, `,"ok":`)
 	b = strconv.AppendBool(b, v.Ok)
 	if v.Nickname != nil {
-		b = append(b, `,"nickname":`...)
+		b = rpc.AppendJSONKey(b, `,"nickname":`)
 		b = rpc.AppendJSONString(b, *v.Nickname)
 	}
 	if v.Age != nil {
-		b = append(b, `,"age":`...)
+		b = rpc.AppendJSONKey(b, `,"age":`)
 		b = strconv.AppendInt(b, *v.Age, 10)
 	}
 	if v.Score != nil {
-		b = append(b, `,"score":`...)
+		b = rpc.AppendJSONKey(b, `,"score":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.Score); err != nil {
 			return nil, err
 		}
 	}
 	if v.Active != nil {
-		b = append(b, `,"active":`...)
+		b = rpc.AppendJSONKey(b, `,"active":`)
 		b = strconv.AppendBool(b, *v.Active)
 	}
 	if v.Owner != nil {
-		b = append(b, `,"owner":`...)
+		b = rpc.AppendJSONKey(b, `,"owner":`)
 		if b, err = v.Owner.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Tags != nil {
-		b = append(b, `,"tags":`...)
+		b = rpc.AppendJSONKey(b, `,"tags":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tags {
 			if i0 > 0 {
@@ -160,7 +160,7 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Labels != nil {
-		b = append(b, `,"labels":`...)
+		b = rpc.AppendJSONKey(b, `,"labels":`)
 		if b, err = rpc.AppendJSONMap(b, v.Labels, func(b []byte, x1 string) ([]byte, error) {
 			b = rpc.AppendJSONString(b, x1)
 			return b, nil
@@ -168,7 +168,7 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"lines":`...)
+	b = rpc.AppendJSONKey(b, `,"lines":`)
 	if v.Lines == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -183,7 +183,7 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"attributes":`...)
+	b = rpc.AppendJSONKey(b, `,"attributes":`)
 	if v.Attributes == nil {
 		b = append(b, `{}`...)
 	} else {
@@ -194,28 +194,28 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Extra != nil {
-		b = append(b, `,"extra":`...)
+		b = rpc.AppendJSONKey(b, `,"extra":`)
 		if b, err = rpc.AppendRawJSON(b, v.Extra); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"payload":`...)
+	b = rpc.AppendJSONKey(b, `,"payload":`)
 	if b, err = rpc.AppendRawJSON(b, v.Payload); err != nil {
 		return nil, err
 	}
 	if v.AnyObject != nil {
-		b = append(b, `,"anyObject":`...)
+		b = rpc.AppendJSONKey(b, `,"anyObject":`)
 		if b, err = rpc.AppendJSONMap(b, v.AnyObject, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"parent":`...)
+	b = rpc.AppendJSONKey(b, `,"parent":`)
 	if v.Parent == nil {
 		b = append(b, `null`...)
 	} else {
 		b = rpc.AppendJSONString(b, *v.Parent)
 	}
-	b = append(b, `,"child":`...)
+	b = rpc.AppendJSONKey(b, `,"child":`)
 	if v.Child == nil {
 		b = append(b, `null`...)
 	} else {
@@ -223,7 +223,7 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"maybeTags":`...)
+	b = rpc.AppendJSONKey(b, `,"maybeTags":`)
 	if v.MaybeTags == nil {
 		b = append(b, `null`...)
 	} else {
@@ -237,7 +237,7 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Matrix != nil {
-		b = append(b, `,"matrix":`...)
+		b = rpc.AppendJSONKey(b, `,"matrix":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Matrix {
 			if i0 > 0 {
@@ -265,22 +265,22 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Closed != nil {
-		b = append(b, `,"closed":`...)
+		b = rpc.AppendJSONKey(b, `,"closed":`)
 		if b, err = v.Closed.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Amount != nil {
-		b = append(b, `,"amount":`...)
+		b = rpc.AppendJSONKey(b, `,"amount":`)
 		if b, err = v.Amount.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"total":`...)
+	b = rpc.AppendJSONKey(b, `,"total":`)
 	if b, err = v.Total.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"names":`...)
+	b = rpc.AppendJSONKey(b, `,"names":`)
 	if v.Names == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -289,35 +289,35 @@ func (v Record) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Aliases != nil {
-		b = append(b, `,"aliases":`...)
+		b = rpc.AppendJSONKey(b, `,"aliases":`)
 		if b, err = v.Aliases.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Anything != nil {
-		b = append(b, `,"anything":`...)
+		b = rpc.AppendJSONKey(b, `,"anything":`)
 		if b, err = rpc.AppendRawJSON(b, v.Anything); err != nil {
 			return nil, err
 		}
 	}
 	if v.Level != nil {
-		b = append(b, `,"level":`...)
+		b = rpc.AppendJSONKey(b, `,"level":`)
 		if b, err = v.Level.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"version":`...)
+	b = rpc.AppendJSONKey(b, `,"version":`)
 	if v.Version == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Version)
 	}
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = rpc.AppendJSONKey(b, `,"limit":`)
 		b = strconv.AppendInt(b, *v.Limit, 10)
 	}
 	if v.XVendor != nil {
-		b = append(b, `,"x-vendor":`...)
+		b = rpc.AppendJSONKey(b, `,"x-vendor":`)
 		b = rpc.AppendJSONString(b, *v.XVendor)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -345,10 +345,10 @@ type RecordAttributesValue struct {
 // AppendJSON appends the JSON encoding of RecordAttributesValue to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
-func (v RecordAttributesValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordAttributesValue) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.V != nil {
-		b = append(b, `,"v":`...)
+		b = rpc.AppendJSONKey(b, `,"v":`)
 		b = strconv.AppendInt(b, *v.V, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -367,11 +367,11 @@ type RecordChild struct {
 // AppendJSON appends the JSON encoding of RecordChild to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordChild) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordChild) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.N != nil {
-		b = append(b, `,"n":`...)
+		b = rpc.AppendJSONKey(b, `,"n":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.N); err != nil {
 			return nil, err
 		}
@@ -390,7 +390,7 @@ type RecordClosed struct{}
 // AppendJSON appends the JSON encoding of RecordClosed to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordClosed) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordClosed) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -410,12 +410,12 @@ type RecordLinesItem struct {
 // AppendJSON appends the JSON encoding of RecordLinesItem to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordLinesItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordLinesItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"sku":`...)
+	b = rpc.AppendJSONKey(b, `,"sku":`)
 	b = rpc.AppendJSONString(b, v.Sku)
 	if v.Qty != nil {
-		b = append(b, `,"qty":`...)
+		b = rpc.AppendJSONKey(b, `,"qty":`)
 		b = strconv.AppendInt(b, *v.Qty, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -434,9 +434,9 @@ type RecordOwner struct {
 // AppendJSON appends the JSON encoding of RecordOwner to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v RecordOwner) AppendJSON(b []byte) ([]byte, error) {
+func (v *RecordOwner) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	b = rpc.AppendJSONString(b, v.ID)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -460,12 +460,12 @@ type Tree struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Children written as empty rather than null (which the schema does not
 // allow).
-func (v Tree) AppendJSON(b []byte) ([]byte, error) {
+func (v *Tree) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
-	b = append(b, `,"children":`...)
+	b = rpc.AppendJSONKey(b, `,"children":`)
 	if v.Children == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -481,7 +481,7 @@ func (v Tree) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Next != nil {
-		b = append(b, `,"next":`...)
+		b = rpc.AppendJSONKey(b, `,"next":`)
 		if b, err = v.Next.AppendJSON(b); err != nil {
 			return nil, err
 		}

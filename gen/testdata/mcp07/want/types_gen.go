@@ -31,16 +31,16 @@ type EchoRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v EchoRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *EchoRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"echo"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -95,13 +95,13 @@ type EchoRequestParams struct {
 // AppendJSON appends the JSON encoding of EchoRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Times != nil {
-		b = append(b, `,"times":`...)
+		b = rpc.AppendJSONKey(b, `,"times":`)
 		b = strconv.AppendInt(b, *v.Times, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -151,10 +151,10 @@ type EchoResult struct {
 // AppendJSON appends the JSON encoding of EchoResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EchoResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "text"); err != nil {
@@ -208,16 +208,16 @@ type HeartbeatNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/heartbeat"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -269,11 +269,11 @@ type HeartbeatNotificationParams struct {
 // AppendJSON appends the JSON encoding of HeartbeatNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Beat != nil {
-		b = append(b, `,"beat":`...)
+		b = rpc.AppendJSONKey(b, `,"beat":`)
 		b = strconv.AppendInt(b, *v.Beat, 10)
 	}
 	if len(v.Extra) > 0 {
@@ -331,17 +331,17 @@ type PingRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v PingRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"ping"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = v.Params.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -394,11 +394,11 @@ type PingRequestParams struct {
 // AppendJSON appends the JSON encoding of PingRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		b = rpc.AppendJSONString(b, *v.Note)
 	}
 	if len(v.Extra) > 0 {
@@ -447,13 +447,13 @@ type Request struct {
 // AppendJSON appends the JSON encoding of Request to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Request) AppendJSON(b []byte) ([]byte, error) {
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	b = rpc.AppendJSONString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = rpc.AppendJSONKey(b, `,"params":`)
 		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -505,11 +505,11 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Result) AppendJSON(b []byte) ([]byte, error) {
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Note != nil {
-		b = append(b, `,"note":`...)
+		b = rpc.AppendJSONKey(b, `,"note":`)
 		b = rpc.AppendJSONString(b, *v.Note)
 	}
 	if len(v.Extra) > 0 {

@@ -28,26 +28,26 @@ type CallToolRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"tools/call"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -106,17 +106,17 @@ type CallToolRequestParams struct {
 // AppendJSON appends the JSON encoding of CallToolRequestParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Arguments != nil {
-		b = append(b, `,"arguments":`...)
+		b = rpc.AppendJSONKey(b, `,"arguments":`)
 		if b, err = v.Arguments.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, *v.Name)
 	}
 	if len(v.Extra) > 0 {
@@ -168,18 +168,18 @@ type CallToolResult struct {
 // AppendJSON appends the JSON encoding of CallToolResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	b = rpc.AppendJSONString(b, v.ResultType)
 	if v.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
+		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
 		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "resultType", "structuredContent", "text"); err != nil {
@@ -238,22 +238,22 @@ type CancelledNotification struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
-func (v CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/cancelled"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -308,14 +308,14 @@ type CancelledNotificationParams struct {
 // AppendJSON appends the JSON encoding of CancelledNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Reason != nil {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, *v.Reason)
 	}
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = v.RequestID.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -373,22 +373,22 @@ type ClientNotification struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
-func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"jsonrpc":`...)
+	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 	if v.JSONRPC == "" {
 		b = append(b, `"2.0"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.JSONRPC)
 	}
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"notifications/cancelled"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -443,14 +443,14 @@ type ClientNotificationParams struct {
 // AppendJSON appends the JSON encoding of ClientNotificationParams to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
-func (v ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Reason != nil {
-		b = append(b, `,"reason":`...)
+		b = rpc.AppendJSONKey(b, `,"reason":`)
 		b = rpc.AppendJSONString(b, *v.Reason)
 	}
-	b = append(b, `,"requestId":`...)
+	b = rpc.AppendJSONKey(b, `,"requestId":`)
 	if b, err = v.RequestID.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -508,16 +508,16 @@ type ElicitRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
-func (v ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"method":`...)
+	b = rpc.AppendJSONKey(b, `,"method":`)
 	if v.Method == "" {
 		b = append(b, `"elicitation/create"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Method)
 	}
-	b = append(b, `,"params":`...)
+	b = rpc.AppendJSONKey(b, `,"params":`)
 	if b, err = v.Params.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -569,10 +569,10 @@ type ElicitRequestParams struct {
 // AppendJSON appends the JSON encoding of ElicitRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "message"); err != nil {
@@ -622,13 +622,13 @@ type ElicitResult struct {
 // AppendJSON appends the JSON encoding of ElicitResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"action":`...)
+	b = rpc.AppendJSONKey(b, `,"action":`)
 	b = rpc.AppendJSONString(b, string(v.Action))
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = rpc.AppendJSONKey(b, `,"content":`)
 		if b, err = rpc.AppendJSONMap(b, v.Content, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -710,18 +710,18 @@ type InputRequiredResult struct {
 // AppendJSON appends the JSON encoding of InputRequiredResult to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
-func (v InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.InputRequests != nil {
-		b = append(b, `,"inputRequests":`...)
+		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
 		if b, err = rpc.AppendJSONMap(b, v.InputRequests, func(b []byte, x1 ElicitRequest) ([]byte, error) {
 			return x1.AppendJSON(b)
 		}); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resultType":`...)
+	b = rpc.AppendJSONKey(b, `,"resultType":`)
 	b = rpc.AppendJSONString(b, v.ResultType)
 	if len(v.Extra) > 0 {
 		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "inputRequests", "resultType"); err != nil {

@@ -15,11 +15,11 @@ type Entry struct {
 
 // AppendJSON appends the JSON encoding of Entry to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Entry) AppendJSON(b []byte) ([]byte, error) {
+func (v *Entry) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"key":`...)
+	b = rpc.AppendJSONKey(b, `,"key":`)
 	b = rpc.AppendJSONString(b, v.Key)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -38,12 +38,12 @@ type GetParams struct {
 // AppendJSON appends the JSON encoding of GetParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"key":`...)
+	b = rpc.AppendJSONKey(b, `,"key":`)
 	b = rpc.AppendJSONString(b, v.Key)
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = rpc.AppendJSONKey(b, `,"default":`)
 		b = rpc.AppendJSONString(b, *v.Default)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -63,11 +63,11 @@ type GetResult struct {
 // AppendJSON appends the JSON encoding of GetResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"value":`...)
+	b = rpc.AppendJSONKey(b, `,"value":`)
 	b = rpc.AppendJSONString(b, v.Value)
-	b = append(b, `,"found":`...)
+	b = rpc.AppendJSONKey(b, `,"found":`)
 	b = strconv.AppendBool(b, v.Found)
 	return rpc.EndJSONObject(b, start), nil
 }

@@ -16,11 +16,11 @@ type CancelRequestParams struct {
 // AppendJSON appends the JSON encoding of CancelRequestParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.ID != nil {
-		b = append(b, `,"id":`...)
+		b = rpc.AppendJSONKey(b, `,"id":`)
 		if b, err = rpc.AppendRawJSON(b, v.ID); err != nil {
 			return nil, err
 		}
@@ -41,10 +41,10 @@ type EthGetBalanceParams struct {
 // AppendJSON appends the JSON encoding of EthGetBalanceParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Address != nil {
-		b = append(b, `,"address":`...)
+		b = rpc.AppendJSONKey(b, `,"address":`)
 		b = rpc.AppendJSONString(b, *v.Address)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -87,15 +87,15 @@ type HTTPRequest struct {
 // AppendJSON appends the JSON encoding of HTTPRequest to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.UserID != nil {
-		b = append(b, `,"userId":`...)
+		b = rpc.AppendJSONKey(b, `,"userId":`)
 		b = rpc.AppendJSONString(b, *v.UserID)
 	}
 	if v.UserIDs != nil {
-		b = append(b, `,"user_ids":`...)
+		b = rpc.AppendJSONKey(b, `,"user_ids":`)
 		b = append(b, '[')
 		for i0, x0 := range v.UserIDs {
 			if i0 > 0 {
@@ -106,7 +106,7 @@ func (v HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.URLs != nil {
-		b = append(b, `,"URLs":`...)
+		b = rpc.AppendJSONKey(b, `,"URLs":`)
 		b = append(b, '[')
 		for i0, x0 := range v.URLs {
 			if i0 > 0 {
@@ -117,95 +117,95 @@ func (v HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.APIKey != nil {
-		b = append(b, `,"api_key":`...)
+		b = rpc.AppendJSONKey(b, `,"api_key":`)
 		b = rpc.AppendJSONString(b, *v.APIKey)
 	}
 	if v.OAuthToken != nil {
-		b = append(b, `,"oauth_token":`...)
+		b = rpc.AppendJSONKey(b, `,"oauth_token":`)
 		b = rpc.AppendJSONString(b, *v.OAuthToken)
 	}
 	if v.JSONRPC != nil {
-		b = append(b, `,"jsonrpc":`...)
+		b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
 		b = rpc.AppendJSONString(b, *v.JSONRPC)
 	}
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Type != nil {
-		b = append(b, `,"type":`...)
+		b = rpc.AppendJSONKey(b, `,"type":`)
 		b = rpc.AppendJSONString(b, *v.Type)
 	}
 	if v.Func != nil {
-		b = append(b, `,"func":`...)
+		b = rpc.AppendJSONKey(b, `,"func":`)
 		b = rpc.AppendJSONString(b, *v.Func)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = rpc.AppendJSONKey(b, `,"default":`)
 		b = rpc.AppendJSONString(b, *v.Default)
 	}
 	if v.Range != nil {
-		b = append(b, `,"range":`...)
+		b = rpc.AppendJSONKey(b, `,"range":`)
 		b = strconv.AppendInt(b, *v.Range, 10)
 	}
 	if v.TTLSeconds != nil {
-		b = append(b, `,"ttl_seconds":`...)
+		b = rpc.AppendJSONKey(b, `,"ttl_seconds":`)
 		b = strconv.AppendInt(b, *v.TTLSeconds, 10)
 	}
 	if v.IP != nil {
-		b = append(b, `,"ip":`...)
+		b = rpc.AppendJSONKey(b, `,"ip":`)
 		b = rpc.AppendJSONString(b, *v.IP)
 	}
 	if v.XMLHTTPRequest != nil {
-		b = append(b, `,"xmlHTTPRequest":`...)
+		b = rpc.AppendJSONKey(b, `,"xmlHTTPRequest":`)
 		b = rpc.AppendJSONString(b, *v.XMLHTTPRequest)
 	}
 	if v.Identifier != nil {
-		b = append(b, `,"Identifier":`...)
+		b = rpc.AppendJSONKey(b, `,"Identifier":`)
 		b = rpc.AppendJSONString(b, *v.Identifier)
 	}
 	if v.X3D != nil {
-		b = append(b, `,"3d":`...)
+		b = rpc.AppendJSONKey(b, `,"3d":`)
 		b = strconv.AppendBool(b, *v.X3D)
 	}
 	if v.MIMEType != nil {
-		b = append(b, `,"mime-type":`...)
+		b = rpc.AppendJSONKey(b, `,"mime-type":`)
 		b = rpc.AppendJSONString(b, *v.MIMEType)
 	}
 	if v.UITheme != nil {
-		b = append(b, `,"ui.theme":`...)
+		b = rpc.AppendJSONKey(b, `,"ui.theme":`)
 		b = rpc.AppendJSONString(b, *v.UITheme)
 	}
 	if v.UUID != nil {
-		b = append(b, `,"uuid":`...)
+		b = rpc.AppendJSONKey(b, `,"uuid":`)
 		b = rpc.AppendJSONString(b, *v.UUID)
 	}
 	if v.SQLQuery != nil {
-		b = append(b, `,"sql_query":`...)
+		b = rpc.AppendJSONKey(b, `,"sql_query":`)
 		b = rpc.AppendJSONString(b, *v.SQLQuery)
 	}
 	if v.TLSConfig != nil {
-		b = append(b, `,"tls_config":`...)
+		b = rpc.AppendJSONKey(b, `,"tls_config":`)
 		if b, err = v.TLSConfig.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URI != nil {
-		b = append(b, `,"uri":`...)
+		b = rpc.AppendJSONKey(b, `,"uri":`)
 		b = rpc.AppendJSONString(b, *v.URI)
 	}
 	if v.RPCVersion != nil {
-		b = append(b, `,"rpc_version":`...)
+		b = rpc.AppendJSONKey(b, `,"rpc_version":`)
 		b = rpc.AppendJSONString(b, *v.RPCVersion)
 	}
 	if v.HTTPSOnly != nil {
-		b = append(b, `,"https_only":`...)
+		b = rpc.AppendJSONKey(b, `,"https_only":`)
 		b = strconv.AppendBool(b, *v.HTTPSOnly)
 	}
 	if v.V1_2 != nil {
-		b = append(b, `,"v1.2":`...)
+		b = rpc.AppendJSONKey(b, `,"v1.2":`)
 		b = rpc.AppendJSONString(b, *v.V1_2)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -225,10 +225,10 @@ type HTTPRequestTLSConfig struct {
 // AppendJSON appends the JSON encoding of HTTPRequestTLSConfig to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
+func (v *HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.HTMLBody != nil {
-		b = append(b, `,"html_body":`...)
+		b = rpc.AppendJSONKey(b, `,"html_body":`)
 		b = rpc.AppendJSONString(b, *v.HTMLBody)
 	}
 	return rpc.EndJSONObject(b, start), nil

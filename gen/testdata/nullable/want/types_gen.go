@@ -42,14 +42,14 @@ type Point struct {
 
 // AppendJSON appends the JSON encoding of Point to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Point) AppendJSON(b []byte) ([]byte, error) {
+func (v *Point) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"x":`...)
+	b = rpc.AppendJSONKey(b, `,"x":`)
 	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"y":`...)
+	b = rpc.AppendJSONKey(b, `,"y":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
 		return nil, err
 	}
@@ -94,31 +94,31 @@ type Presence struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil ReqList and ReqMap written as empty rather than null (which
 // the schema does not allow).
-func (v Presence) AppendJSON(b []byte) ([]byte, error) {
+func (v *Presence) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"reqString":`...)
+	b = rpc.AppendJSONKey(b, `,"reqString":`)
 	b = rpc.AppendJSONString(b, v.ReqString)
-	b = append(b, `,"reqNullString":`...)
+	b = rpc.AppendJSONKey(b, `,"reqNullString":`)
 	if v.ReqNullString == nil {
 		b = append(b, `null`...)
 	} else {
 		b = rpc.AppendJSONString(b, *v.ReqNullString)
 	}
 	if v.OptString != nil {
-		b = append(b, `,"optString":`...)
+		b = rpc.AppendJSONKey(b, `,"optString":`)
 		b = rpc.AppendJSONString(b, *v.OptString)
 	}
 	if v.OptNonEmpty != "" {
-		b = append(b, `,"optNonEmpty":`...)
+		b = rpc.AppendJSONKey(b, `,"optNonEmpty":`)
 		b = rpc.AppendJSONString(b, v.OptNonEmpty)
 	}
 	if v.OptMode != "" {
-		b = append(b, `,"optMode":`...)
+		b = rpc.AppendJSONKey(b, `,"optMode":`)
 		b = rpc.AppendJSONString(b, string(v.OptMode))
 	}
 	if v.OptNullString.Set {
-		b = append(b, `,"optNullString":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullString":`)
 		if !v.OptNullString.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -126,11 +126,11 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptInt != nil {
-		b = append(b, `,"optInt":`...)
+		b = rpc.AppendJSONKey(b, `,"optInt":`)
 		b = strconv.AppendInt(b, *v.OptInt, 10)
 	}
 	if v.OptNullInt.Set {
-		b = append(b, `,"optNullInt":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullInt":`)
 		if !v.OptNullInt.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -138,11 +138,11 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptBool != nil {
-		b = append(b, `,"optBool":`...)
+		b = rpc.AppendJSONKey(b, `,"optBool":`)
 		b = strconv.AppendBool(b, *v.OptBool)
 	}
 	if v.OptNullBool.Set {
-		b = append(b, `,"optNullBool":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullBool":`)
 		if !v.OptNullBool.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -150,12 +150,12 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptNumber != nil {
-		b = append(b, `,"optNumber":`...)
+		b = rpc.AppendJSONKey(b, `,"optNumber":`)
 		if b, err = rpc.AppendJSONFloat(b, *v.OptNumber); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"reqList":`...)
+	b = rpc.AppendJSONKey(b, `,"reqList":`)
 	if v.ReqList == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -168,7 +168,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"reqNullList":`...)
+	b = rpc.AppendJSONKey(b, `,"reqNullList":`)
 	if v.ReqNullList == nil {
 		b = append(b, `null`...)
 	} else {
@@ -182,7 +182,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.OptList != nil {
-		b = append(b, `,"optList":`...)
+		b = rpc.AppendJSONKey(b, `,"optList":`)
 		b = append(b, '[')
 		for i0, x0 := range v.OptList {
 			if i0 > 0 {
@@ -193,7 +193,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.OptNullList.Set {
-		b = append(b, `,"optNullList":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullList":`)
 		if !v.OptNullList.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -211,7 +211,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"reqMap":`...)
+	b = rpc.AppendJSONKey(b, `,"reqMap":`)
 	if v.ReqMap == nil {
 		b = append(b, `{}`...)
 	} else {
@@ -223,7 +223,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptMap != nil {
-		b = append(b, `,"optMap":`...)
+		b = rpc.AppendJSONKey(b, `,"optMap":`)
 		if b, err = rpc.AppendJSONMap(b, v.OptMap, func(b []byte, x1 int64) ([]byte, error) {
 			b = strconv.AppendInt(b, x1, 10)
 			return b, nil
@@ -232,7 +232,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptNullMap.Set {
-		b = append(b, `,"optNullMap":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullMap":`)
 		if !v.OptNullMap.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -245,13 +245,13 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptObject != nil {
-		b = append(b, `,"optObject":`...)
+		b = rpc.AppendJSONKey(b, `,"optObject":`)
 		if b, err = v.OptObject.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.OptNullObject.Set {
-		b = append(b, `,"optNullObject":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullObject":`)
 		if !v.OptNullObject.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -260,7 +260,7 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	b = append(b, `,"reqNullObject":`...)
+	b = rpc.AppendJSONKey(b, `,"reqNullObject":`)
 	if v.ReqNullObject == nil {
 		b = append(b, `null`...)
 	} else {
@@ -269,13 +269,13 @@ func (v Presence) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.OptRaw != nil {
-		b = append(b, `,"optRaw":`...)
+		b = rpc.AppendJSONKey(b, `,"optRaw":`)
 		if b, err = rpc.AppendRawJSON(b, v.OptRaw); err != nil {
 			return nil, err
 		}
 	}
 	if v.OptNullOnly != nil {
-		b = append(b, `,"optNullOnly":`...)
+		b = rpc.AppendJSONKey(b, `,"optNullOnly":`)
 		if b, err = rpc.AppendRawJSON(b, v.OptNullOnly); err != nil {
 			return nil, err
 		}

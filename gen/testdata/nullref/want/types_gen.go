@@ -21,13 +21,13 @@ type Block struct {
 // AppendJSON appends the JSON encoding of Block to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Block) AppendJSON(b []byte) ([]byte, error) {
+func (v *Block) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"hash":`...)
+	b = rpc.AppendJSONKey(b, `,"hash":`)
 	b = rpc.AppendJSONString(b, v.Hash)
 	if v.Parent.Set {
-		b = append(b, `,"parent":`...)
+		b = rpc.AppendJSONKey(b, `,"parent":`)
 		if !v.Parent.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -83,9 +83,9 @@ type GetBlockParams struct {
 // AppendJSON appends the JSON encoding of GetBlockParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v GetBlockParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetBlockParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"number":`...)
+	b = rpc.AppendJSONKey(b, `,"number":`)
 	b = strconv.AppendInt(b, v.Number, 10)
 	return rpc.EndJSONObject(b, start), nil
 }

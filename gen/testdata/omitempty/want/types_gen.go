@@ -24,20 +24,20 @@ type Item struct {
 
 // AppendJSON appends the JSON encoding of Item to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Item) AppendJSON(b []byte) ([]byte, error) {
+func (v *Item) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"name":`...)
+	b = rpc.AppendJSONKey(b, `,"name":`)
 	b = rpc.AppendJSONString(b, v.Name)
 	if v.Title != "" {
-		b = append(b, `,"title":`...)
+		b = rpc.AppendJSONKey(b, `,"title":`)
 		b = rpc.AppendJSONString(b, v.Title)
 	}
 	if v.Count != nil {
-		b = append(b, `,"count":`...)
+		b = rpc.AppendJSONKey(b, `,"count":`)
 		b = strconv.AppendInt(b, *v.Count, 10)
 	}
 	if v.Hidden != nil {
-		b = append(b, `,"hidden":`...)
+		b = rpc.AppendJSONKey(b, `,"hidden":`)
 		b = strconv.AppendBool(b, *v.Hidden)
 	}
 	return rpc.EndJSONObject(b, start), nil

@@ -24,21 +24,21 @@ type Note struct {
 // AppendJSON appends the JSON encoding of Note to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Note) AppendJSON(b []byte) ([]byte, error) {
+func (v *Note) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"title":`...)
+	b = rpc.AppendJSONKey(b, `,"title":`)
 	b = rpc.AppendJSONString(b, v.Title)
 	if v.Body != nil {
-		b = append(b, `,"body":`...)
+		b = rpc.AppendJSONKey(b, `,"body":`)
 		b = rpc.AppendJSONString(b, *v.Body)
 	}
 	if v.Tags != nil {
-		b = append(b, `,"tags":`...)
+		b = rpc.AppendJSONKey(b, `,"tags":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tags {
 			if i0 > 0 {
@@ -49,7 +49,7 @@ func (v Note) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Related != nil {
-		b = append(b, `,"related":`...)
+		b = rpc.AppendJSONKey(b, `,"related":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Related {
 			if i0 > 0 {
@@ -121,14 +121,14 @@ type NotesChangedParams struct {
 // AppendJSON appends the JSON encoding of NotesChangedParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"kind":`...)
+	b = rpc.AppendJSONKey(b, `,"kind":`)
 	b = rpc.AppendJSONString(b, string(v.Kind))
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -175,10 +175,10 @@ type NotesReadParams struct {
 // AppendJSON appends the JSON encoding of NotesReadParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
@@ -200,12 +200,12 @@ type NotesSearchParams struct {
 // AppendJSON appends the JSON encoding of NotesSearchParams to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = rpc.AppendJSONKey(b, `,"limit":`)
 		b = strconv.AppendInt(b, *v.Limit, 10)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -237,16 +237,16 @@ type NotesWriteParams struct {
 // AppendJSON appends the JSON encoding of NotesWriteParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"title":`...)
+	b = rpc.AppendJSONKey(b, `,"title":`)
 	b = rpc.AppendJSONString(b, v.Title)
 	if v.Body != nil {
-		b = append(b, `,"body":`...)
+		b = rpc.AppendJSONKey(b, `,"body":`)
 		b = rpc.AppendJSONString(b, *v.Body)
 	}
 	if v.Tags != nil {
-		b = append(b, `,"tags":`...)
+		b = rpc.AppendJSONKey(b, `,"tags":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Tags {
 			if i0 > 0 {

@@ -20,11 +20,11 @@ type Fleet struct {
 // AppendJSON appends the JSON encoding of Fleet to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Fleet) AppendJSON(b []byte) ([]byte, error) {
+func (v *Fleet) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Last != nil {
-		b = append(b, `,"last":`...)
+		b = rpc.AppendJSONKey(b, `,"last":`)
 		if b, err = v.Last.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -72,19 +72,19 @@ type MoveParams struct {
 // AppendJSON appends the JSON encoding of MoveParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v MoveParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *MoveParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"to":`...)
+	b = rpc.AppendJSONKey(b, `,"to":`)
 	if b, err = v.To.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Owner != nil {
-		b = append(b, `,"owner":`...)
+		b = rpc.AppendJSONKey(b, `,"owner":`)
 		b = rpc.AppendJSONString(b, *v.Owner)
 	}
 	if v.Cargo != nil {
-		b = append(b, `,"cargo":`...)
+		b = rpc.AppendJSONKey(b, `,"cargo":`)
 		if b, err = v.Cargo.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -106,17 +106,17 @@ type ScanParams struct {
 // AppendJSON appends the JSON encoding of ScanParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ScanParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ScanParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Area != nil {
-		b = append(b, `,"area":`...)
+		b = rpc.AppendJSONKey(b, `,"area":`)
 		if b, err = v.Area.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Label != nil {
-		b = append(b, `,"label":`...)
+		b = rpc.AppendJSONKey(b, `,"label":`)
 		if b, err = v.Label.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -163,21 +163,21 @@ type Ship struct {
 // AppendJSON appends the JSON encoding of Ship to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
-func (v Ship) AppendJSON(b []byte) ([]byte, error) {
+func (v *Ship) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Owner != nil {
-		b = append(b, `,"owner":`...)
+		b = rpc.AppendJSONKey(b, `,"owner":`)
 		b = rpc.AppendJSONString(b, *v.Owner)
 	}
 	if v.Position != nil {
-		b = append(b, `,"position":`...)
+		b = rpc.AppendJSONKey(b, `,"position":`)
 		if b, err = v.Position.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Holds != nil {
-		b = append(b, `,"holds":`...)
+		b = rpc.AppendJSONKey(b, `,"holds":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Holds {
 			if i0 > 0 {
@@ -240,15 +240,15 @@ type ShipHoldsItem struct {
 // AppendJSON appends the JSON encoding of ShipHoldsItem to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = rpc.AppendJSONKey(b, `,"name":`)
 		b = rpc.AppendJSONString(b, *v.Name)
 	}
 	if v.Inner != nil {
-		b = append(b, `,"inner":`...)
+		b = rpc.AppendJSONKey(b, `,"inner":`)
 		if b, err = v.Inner.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -302,14 +302,14 @@ type ShipPosition struct {
 // AppendJSON appends the JSON encoding of ShipPosition to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v ShipPosition) AppendJSON(b []byte) ([]byte, error) {
+func (v *ShipPosition) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"x":`...)
+	b = rpc.AppendJSONKey(b, `,"x":`)
 	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"y":`...)
+	b = rpc.AppendJSONKey(b, `,"y":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
 		return nil, err
 	}
@@ -361,11 +361,11 @@ type Sighting struct {
 // AppendJSON appends the JSON encoding of Sighting to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v Sighting) AppendJSON(b []byte) ([]byte, error) {
+func (v *Sighting) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.At != nil {
-		b = append(b, `,"at":`...)
+		b = rpc.AppendJSONKey(b, `,"at":`)
 		if b, err = v.At.AppendJSON(b); err != nil {
 			return nil, err
 		}

@@ -50,7 +50,7 @@ func (v UnknownScanParamsLabel) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownScanParamsLabel) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownScanParamsLabel) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -58,7 +58,7 @@ func (v UnknownScanParamsLabel) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ScanParamsLabel) AppendJSON(b []byte) ([]byte, error) {
+func (v *ScanParamsLabel) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ScanParamsLabelShipOwner:
 		return x.AppendJSON(b)

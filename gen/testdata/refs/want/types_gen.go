@@ -14,21 +14,21 @@ type Canvas struct {
 
 // AppendJSON appends the JSON encoding of Canvas to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Canvas) AppendJSON(b []byte) ([]byte, error) {
+func (v *Canvas) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = rpc.AppendJSONKey(b, `,"size":`)
 		if b, err = v.Size.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Background != "" {
-		b = append(b, `,"background":`...)
+		b = rpc.AppendJSONKey(b, `,"background":`)
 		b = rpc.AppendJSONString(b, string(v.Background))
 	}
 	if v.Shapes != nil {
-		b = append(b, `,"shapes":`...)
+		b = rpc.AppendJSONKey(b, `,"shapes":`)
 		b = append(b, '[')
 		for i0, x0 := range v.Shapes {
 			if i0 > 0 {
@@ -41,7 +41,7 @@ func (v Canvas) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Unit != "" {
-		b = append(b, `,"unit":`...)
+		b = rpc.AppendJSONKey(b, `,"unit":`)
 		b = rpc.AppendJSONString(b, string(v.Unit))
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -85,10 +85,10 @@ type Meta struct {
 
 // AppendJSON appends the JSON encoding of Meta to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Meta) AppendJSON(b []byte) ([]byte, error) {
+func (v *Meta) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Author != nil {
-		b = append(b, `,"author":`...)
+		b = rpc.AppendJSONKey(b, `,"author":`)
 		b = rpc.AppendJSONString(b, *v.Author)
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -107,10 +107,10 @@ type PickParams struct {
 // AppendJSON appends the JSON encoding of PickParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v PickParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PickParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Color != "" {
-		b = append(b, `,"color":`...)
+		b = rpc.AppendJSONKey(b, `,"color":`)
 		b = rpc.AppendJSONString(b, string(v.Color))
 	}
 	return rpc.EndJSONObject(b, start), nil
@@ -129,14 +129,14 @@ type Point struct {
 
 // AppendJSON appends the JSON encoding of Point to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Point) AppendJSON(b []byte) ([]byte, error) {
+func (v *Point) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"x":`...)
+	b = rpc.AppendJSONKey(b, `,"x":`)
 	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"y":`...)
+	b = rpc.AppendJSONKey(b, `,"y":`)
 	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
 		return nil, err
 	}
@@ -158,10 +158,10 @@ type Shape struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Points written as empty rather than null (which the schema does not
 // allow).
-func (v Shape) AppendJSON(b []byte) ([]byte, error) {
+func (v *Shape) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"points":`...)
+	b = rpc.AppendJSONKey(b, `,"points":`)
 	if v.Points == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -177,7 +177,7 @@ func (v Shape) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Meta != nil {
-		b = append(b, `,"meta":`...)
+		b = rpc.AppendJSONKey(b, `,"meta":`)
 		if b, err = v.Meta.AppendJSON(b); err != nil {
 			return nil, err
 		}

@@ -17,21 +17,21 @@ type PlotParams struct {
 // AppendJSON appends the JSON encoding of PlotParams to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v PlotParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *PlotParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"at":`...)
+	b = rpc.AppendJSONKey(b, `,"at":`)
 	if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
 		return nil, err
 	}
 	if v.Range != nil {
-		b = append(b, `,"range":`...)
+		b = rpc.AppendJSONKey(b, `,"range":`)
 		if b, err = rpc.AppendJSONValue(b, v.Range); err != nil {
 			return nil, err
 		}
 	}
 	if v.Row != nil {
-		b = append(b, `,"row":`...)
+		b = rpc.AppendJSONKey(b, `,"row":`)
 		if b, err = rpc.AppendJSONValue(b, v.Row); err != nil {
 			return nil, err
 		}

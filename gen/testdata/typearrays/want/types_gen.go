@@ -18,31 +18,31 @@ type Holder struct {
 
 // AppendJSON appends the JSON encoding of Holder to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
-func (v Holder) AppendJSON(b []byte) ([]byte, error) {
+func (v *Holder) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"id":`...)
+	b = rpc.AppendJSONKey(b, `,"id":`)
 	if b, err = v.ID.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"nullableID":`...)
+	b = rpc.AppendJSONKey(b, `,"nullableID":`)
 	if b, err = v.NullableID.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Amount != nil {
-		b = append(b, `,"amount":`...)
+		b = rpc.AppendJSONKey(b, `,"amount":`)
 		if b, err = v.Amount.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ObjectOrList != nil {
-		b = append(b, `,"objectOrList":`...)
+		b = rpc.AppendJSONKey(b, `,"objectOrList":`)
 		if b, err = v.ObjectOrList.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.NullableString.Set {
-		b = append(b, `,"nullableString":`...)
+		b = rpc.AppendJSONKey(b, `,"nullableString":`)
 		if !v.NullableString.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -146,10 +146,10 @@ type HolderObjectOrListObject struct {
 // AppendJSON appends the JSON encoding of HolderObjectOrListObject to b and
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
-func (v HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
+func (v *HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.A != nil {
-		b = append(b, `,"a":`...)
+		b = rpc.AppendJSONKey(b, `,"a":`)
 		b = rpc.AppendJSONString(b, *v.A)
 	}
 	return rpc.EndJSONObject(b, start), nil

@@ -50,7 +50,7 @@ func (v UnknownHolderAmount) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownHolderAmount) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownHolderAmount) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -58,7 +58,7 @@ func (v UnknownHolderAmount) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v HolderAmount) AppendJSON(b []byte) ([]byte, error) {
+func (v *HolderAmount) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case HolderAmountInteger:
 		return x.AppendJSON(b)
@@ -174,7 +174,7 @@ func (v UnknownHolderID) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownHolderID) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownHolderID) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -182,7 +182,7 @@ func (v UnknownHolderID) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v HolderID) AppendJSON(b []byte) ([]byte, error) {
+func (v *HolderID) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case HolderIDString:
 		return x.AppendJSON(b)
@@ -299,7 +299,7 @@ func (v UnknownHolderNullableID) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownHolderNullableID) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownHolderNullableID) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -307,7 +307,7 @@ func (v UnknownHolderNullableID) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v HolderNullableID) AppendJSON(b []byte) ([]byte, error) {
+func (v *HolderNullableID) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case HolderNullableIDString:
 		return x.AppendJSON(b)
@@ -429,7 +429,7 @@ func (v UnknownHolderObjectOrList) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownHolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownHolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -437,7 +437,7 @@ func (v UnknownHolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v HolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
+func (v *HolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case HolderObjectOrListObject:
 		return x.AppendJSON(b)

@@ -18,11 +18,11 @@ type BlobResourceContents struct {
 // AppendJSON appends the JSON encoding of BlobResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"blob":`...)
+	b = rpc.AppendJSONKey(b, `,"blob":`)
 	b = rpc.AppendJSONString(b, v.Blob)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -57,15 +57,15 @@ type ContentBlockAudio struct {
 // AppendJSON appends the JSON encoding of ContentBlockAudio to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Type written as the value the schema requires.
-func (v ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"audio"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -86,13 +86,13 @@ type ElicitParamsForm struct {
 // AppendJSON appends the JSON encoding of ElicitParamsForm to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
-func (v ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if v.Mode != "" {
-		b = append(b, `,"mode":`...)
+		b = rpc.AppendJSONKey(b, `,"mode":`)
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"message":`...)
+	b = rpc.AppendJSONKey(b, `,"message":`)
 	b = rpc.AppendJSONString(b, v.Message)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -113,15 +113,15 @@ type ElicitParamsURL struct {
 // AppendJSON appends the JSON encoding of ElicitParamsURL to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Mode written as the value the schema requires.
-func (v ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"mode":`...)
+	b = rpc.AppendJSONKey(b, `,"mode":`)
 	if v.Mode == "" {
 		b = append(b, `"url"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Mode)
 	}
-	b = append(b, `,"url":`...)
+	b = rpc.AppendJSONKey(b, `,"url":`)
 	b = rpc.AppendJSONString(b, v.URL)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -143,11 +143,11 @@ type EmptyResult struct {
 // AppendJSON appends the JSON encoding of EmptyResult to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
-func (v EmptyResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmptyResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Meta != nil {
-		b = append(b, `,"_meta":`...)
+		b = rpc.AppendJSONKey(b, `,"_meta":`)
 		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
 			return nil, err
 		}
@@ -197,17 +197,17 @@ type ImageContent struct {
 // AppendJSON appends the JSON encoding of ImageContent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires.
-func (v ImageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"image"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"data":`...)
+	b = rpc.AppendJSONKey(b, `,"data":`)
 	b = rpc.AppendJSONString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = rpc.AppendJSONKey(b, `,"mimeType":`)
 	b = rpc.AppendJSONString(b, v.MIMEType)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -308,10 +308,10 @@ type ListResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, a nil Items written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
-func (v ListResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ListResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"items":`...)
+	b = rpc.AppendJSONKey(b, `,"items":`)
 	if v.Items == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -376,10 +376,10 @@ type Message struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Content written as empty rather than null (which the schema does not
 // allow).
-func (v Message) AppendJSON(b []byte) ([]byte, error) {
+func (v *Message) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"content":`...)
+	b = rpc.AppendJSONKey(b, `,"content":`)
 	if v.Content == nil {
 		b = append(b, `[]`...)
 	} else {
@@ -395,25 +395,25 @@ func (v Message) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if v.Resource != nil {
-		b = append(b, `,"resource":`...)
+		b = rpc.AppendJSONKey(b, `,"resource":`)
 		if b, err = v.Resource.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Token != nil {
-		b = append(b, `,"token":`...)
+		b = rpc.AppendJSONKey(b, `,"token":`)
 		if b, err = v.Token.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Request != nil {
-		b = append(b, `,"request":`...)
+		b = rpc.AppendJSONKey(b, `,"request":`)
 		if b, err = v.Request.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Value.Set {
-		b = append(b, `,"value":`...)
+		b = rpc.AppendJSONKey(b, `,"value":`)
 		if !v.Value.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -423,7 +423,7 @@ func (v Message) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Maybe.Set {
-		b = append(b, `,"maybe":`...)
+		b = rpc.AppendJSONKey(b, `,"maybe":`)
 		if !v.Maybe.Valid {
 			b = append(b, `null`...)
 		} else {
@@ -433,29 +433,29 @@ func (v Message) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Single != nil {
-		b = append(b, `,"single":`...)
+		b = rpc.AppendJSONKey(b, `,"single":`)
 		if b, err = v.Single.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = rpc.AppendJSONKey(b, `,"limit":`)
 		b = strconv.AppendInt(b, *v.Limit, 10)
 	}
 	if v.Nested != nil {
-		b = append(b, `,"nested":`...)
+		b = rpc.AppendJSONKey(b, `,"nested":`)
 		if b, err = v.Nested.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Jvalue != nil {
-		b = append(b, `,"jvalue":`...)
+		b = rpc.AppendJSONKey(b, `,"jvalue":`)
 		if b, err = v.Jvalue.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Result != nil {
-		b = append(b, `,"result":`...)
+		b = rpc.AppendJSONKey(b, `,"result":`)
 		if b, err = v.Result.AppendJSON(b); err != nil {
 			return nil, err
 		}
@@ -556,15 +556,15 @@ type TextContent struct {
 // AppendJSON appends the JSON encoding of TextContent to b and returns the
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires.
-func (v TextContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"type":`...)
+	b = rpc.AppendJSONKey(b, `,"type":`)
 	if v.Type == "" {
 		b = append(b, `"text"`...)
 	} else {
 		b = rpc.AppendJSONString(b, v.Type)
 	}
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	return rpc.EndJSONObject(b, start), nil
 }
@@ -584,11 +584,11 @@ type TextResourceContents struct {
 // AppendJSON appends the JSON encoding of TextResourceContents to b and returns
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
-func (v TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	b = append(b, `,"uri":`...)
+	b = rpc.AppendJSONKey(b, `,"uri":`)
 	b = rpc.AppendJSONString(b, v.URI)
-	b = append(b, `,"text":`...)
+	b = rpc.AppendJSONKey(b, `,"text":`)
 	b = rpc.AppendJSONString(b, v.Text)
 	return rpc.EndJSONObject(b, start), nil
 }

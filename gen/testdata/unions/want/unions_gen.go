@@ -51,7 +51,7 @@ func (v UnknownAnyResult) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownAnyResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownAnyResult) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -59,7 +59,7 @@ func (v UnknownAnyResult) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v AnyResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *AnyResult) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case EmptyResult:
 		return x.AppendJSON(b)
@@ -180,7 +180,7 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -188,7 +188,7 @@ func (v UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextContent:
 		return x.AppendJSON(b)
@@ -333,7 +333,7 @@ func (v UnknownElicitParams) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownElicitParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownElicitParams) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -341,7 +341,7 @@ func (v UnknownElicitParams) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ElicitParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitParams) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ElicitParamsURL:
 		return x.AppendJSON(b)
@@ -480,7 +480,7 @@ func (v UnknownJValue) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownJValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownJValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -488,7 +488,7 @@ func (v UnknownJValue) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v JValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *JValue) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case JObject:
 		return x.AppendJSON(b)
@@ -672,7 +672,7 @@ func (v UnknownNested) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownNested) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownNested) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -680,7 +680,7 @@ func (v UnknownNested) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Nested) AppendJSON(b []byte) ([]byte, error) {
+func (v *Nested) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ProgressToken:
 		return x.AppendJSON(b)
@@ -823,7 +823,7 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -831,7 +831,7 @@ func (v UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+func (v *ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ProgressTokenString:
 		return x.AppendJSON(b)
@@ -948,7 +948,7 @@ func (v UnknownResourceContents) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -956,7 +956,7 @@ func (v UnknownResourceContents) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case TextResourceContents:
 		return x.AppendJSON(b)
@@ -1091,7 +1091,7 @@ func (v UnknownValue) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends Raw to b, compacted, or null when it is empty.
-func (v UnknownValue) AppendJSON(b []byte) ([]byte, error) {
+func (v *UnknownValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
 	}
@@ -1099,7 +1099,7 @@ func (v UnknownValue) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // AppendJSON appends the variant's JSON encoding to b; a nil Value is null.
-func (v Value) AppendJSON(b []byte) ([]byte, error) {
+func (v *Value) AppendJSON(b []byte) ([]byte, error) {
 	switch x := v.Value.(type) {
 	case ValueString:
 		return x.AppendJSON(b)
