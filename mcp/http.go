@@ -367,13 +367,17 @@ func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	if wait, limited := rpc.ResponseRetryAfter(msg); limited {
 		rpc.SetRetryAfter(w.Header(), wait)
 		w.WriteHeader(http.StatusTooManyRequests)
 	}
 	w.Write(msg)
 }
+
+// jsonContentType is the Content-Type of a JSON answer, set without
+// allocating a slice per response; nothing changes the slice.
+var jsonContentType = []string{"application/json"}
 
 // dropFailedInit ends a session whose initialize was answered with an
 // error: it can never be used.
@@ -397,14 +401,12 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	// connection's read deadline; after such a failure the deadline stays,
 	// so the server does not wait for the rest of the body. Servers that do
 	// not support deadlines (a test recorder) are not bounded.
-	var rc *http.ResponseController
 	if h.bodies != nil {
-		rc = http.NewResponseController(w)
-		h.bodies.begin(rc)
+		h.bodies.begin(w, r)
 	}
 	body, err := readSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
-	if rc != nil {
-		h.bodies.end(rc, err == nil)
+	if h.bodies != nil {
+		h.bodies.end(r, err == nil)
 	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {

@@ -41,10 +41,9 @@ type httpSession struct {
 
 	mu         sync.Mutex
 	ended      bool
-	initAcked  bool               // the client acknowledged the initialize answer (see forgetInitialize)
-	get        stream             // the GET stream
-	streams    map[string]*stream // POST streams with answers to come; nil while there are none
-	byRequest  map[string]*stream // unanswered client requests by id; nil while there are none
+	initAcked  bool      // the client acknowledged the initialize answer (see forgetInitialize)
+	get        stream    // the GET stream
+	streams    streamSet // POST streams with answers to come, by name and by unanswered request id
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
@@ -96,25 +95,7 @@ func (s *httpSession) stream(name string) *stream {
 	if name == standaloneStream {
 		return &s.get
 	}
-	return s.streams[name]
-}
-
-// forgetRequest drops an answered (or abandoned) request id; the map goes
-// once empty, so that an idle session holds none. s.mu is held.
-func (s *httpSession) forgetRequest(id string) {
-	delete(s.byRequest, id)
-	if len(s.byRequest) == 0 {
-		s.byRequest = nil
-	}
-}
-
-// forgetStream drops a POST stream that is complete or abandoned; the map
-// goes once empty. s.mu is held.
-func (s *httpSession) forgetStream(name string) {
-	delete(s.streams, name)
-	if len(s.streams) == 0 {
-		s.streams = nil
-	}
+	return s.streams.named(name)
 }
 
 // Read is never called: every POSTed frame reaches the session's
@@ -149,13 +130,12 @@ func (s *httpSession) start(r *http.Request, f *rpc.Frame, st *stream, batch, in
 		s.ss.initArrived()
 	}
 	ctx := r.Context()
-	out := context.WithoutCancel(ctx)
 	reply := func(msg []byte) {
 		var ids []string
 		if batch {
 			ids, _ = outboundIDs(msg)
 		}
-		s.answer(out, st, ids, msg)
+		s.answer(ctx, st, ids, msg)
 	}
 	mctx := rpc.WithHTTPRequest(ctx, r)
 	if wait {
@@ -166,8 +146,13 @@ func (s *httpSession) start(r *http.Request, f *rpc.Frame, st *stream, batch, in
 
 // answer routes a reply to a frame given to start: ids are the requests it
 // answers, none meaning every request of the stream (a single request's
-// response, or an error with id null that refuses the whole frame).
+// response, or an error with id null that refuses the whole frame). ctx is
+// the POST's: an SSE stream's event is stored even if the POST is gone by
+// then; a JSON answer is only kept on the stream.
 func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg []byte) {
+	if st.sse {
+		ctx = context.WithoutCancel(ctx)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended || s.stream(st.id) != st {
@@ -225,7 +210,7 @@ func (s *httpSession) forgetInitialize() {
 		return
 	}
 	s.initAcked = true
-	if s.streams[initializeStream] != nil {
+	if s.streams.named(initializeStream) != nil {
 		return // not complete: the answer has not been sent
 	}
 	if m, ok := s.h.store.(*MemoryEventStore); ok {
@@ -250,7 +235,7 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 	// A request id means something only in its own session: a handler may
 	// notify other sessions with its context.
 	if rid, ok := requestIDFromContext(ctx); ok && SessionFromContext(ctx) == s.ss {
-		st = s.byRequest[rid.String()]
+		st = s.streams.holding(rid.String())
 	}
 	get := &s.get
 	switch {
@@ -273,7 +258,7 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byte) {
 	var st *stream
 	for _, id := range ids {
-		if st = s.byRequest[id]; st != nil {
+		if st = s.streams.holding(id); st != nil {
 			break
 		}
 	}
@@ -292,10 +277,7 @@ func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg 
 		ids = st.pending.list()
 	}
 	for _, id := range ids {
-		if s.byRequest[id] == st {
-			s.forgetRequest(id)
-			st.pending.remove(id)
-		}
+		s.streams.answered(st, id)
 	}
 	if st.sse {
 		// The last answer and the end go together, so that a stream
@@ -363,7 +345,7 @@ func (s *httpSession) keep(evs ...sseEvent) {
 
 // complete ends a stream whose requests are all answered.
 func (s *httpSession) complete(st *stream) {
-	s.forgetStream(st.id)
+	s.streams.remove(st)
 	if st.conn != nil {
 		st.conn.finish()
 	} else if st.sse && s.h.rep != nil {
@@ -383,7 +365,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 	}
 	var pending idSet
 	for _, id := range ids {
-		if s.byRequest[id] != nil || !pending.add(id) {
+		if s.streams.holding(id) != nil || !pending.add(id) {
 			return nil, errDuplicateID
 		}
 	}
@@ -408,16 +390,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 		prime.id = id
 		st.conn.push(prime)
 	}
-	if s.streams == nil {
-		s.streams = map[string]*stream{}
-	}
-	s.streams[st.id] = st
-	if s.byRequest == nil && len(ids) > 0 {
-		s.byRequest = make(map[string]*stream, len(ids))
-	}
-	for _, id := range ids {
-		s.byRequest[id] = st
-	}
+	s.streams.add(st)
 	return st, nil
 }
 
@@ -425,13 +398,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 func (s *httpSession) abandon(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, id := range st.pending.list() {
-		if s.byRequest[id] == st {
-			s.forgetRequest(id)
-		}
-	}
-	if s.streams[st.id] == st {
-		s.forgetStream(st.id)
+	if s.streams.remove(st) {
 		close(st.done)
 	}
 }
@@ -546,7 +513,7 @@ func CloseSSEStream(ctx context.Context) bool {
 func (s *httpSession) closeStream(rid string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.byRequest[rid]
+	st := s.streams.holding(rid)
 	if st == nil || !st.sse || !st.polling || st.conn == nil {
 		return false
 	}
@@ -571,14 +538,14 @@ func (s *httpSession) Close() error {
 			s.get.conn.kill()
 			s.get.conn = nil
 		}
-		for _, st := range s.streams {
+		s.streams.each(func(st *stream) {
 			if st.conn != nil {
 				st.conn.kill()
 				st.conn = nil
 			}
 			close(st.done)
-		}
-		s.streams, s.byRequest = nil, nil
+		})
+		s.streams.clear()
 		s.endRelays()
 		s.backlog = nil
 		s.h.timers.remove(s)

@@ -54,3 +54,19 @@ func (s *idSet) list() []string {
 	}
 	return ids
 }
+
+// contains reports whether id is in the set.
+func (s *idSet) contains(id string) bool {
+	return s.has && s.one == id || s.many[id]
+}
+
+// each calls f with every id in the set, in no particular order; f must
+// not change the set.
+func (s *idSet) each(f func(id string)) {
+	if s.has {
+		f(s.one)
+	}
+	for id := range s.many {
+		f(id)
+	}
+}
