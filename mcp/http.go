@@ -353,12 +353,20 @@ func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, s
 	}
 }
 
-// reply answers a POST with its JSON response once it is there.
+// reply answers a POST with its JSON response once it is there. The
+// calls of a POST answered in JSON have run in its goroutine (start), so
+// the answer is nearly always there already: only when it is not does
+// reply wait on the request's context, whose Done channel net/http makes
+// on first use.
 func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st *stream) {
 	select {
 	case <-st.done:
-	case <-r.Context().Done():
-		return
+	default:
+		select {
+		case <-st.done:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	// done is closed after the answer was set (both under the session's
 	// lock), or without one when the session ended first.
