@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -217,13 +216,15 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, httpguard.EncodedReason)
 		return
 	}
+	// The context the request is served in: a POST's carries its charge.
+	ctx := r.Context()
 	if r.Method == http.MethodPost {
 		// Counted before any look at the shutdown state (see Shutdown).
 		h.drain.posts.Add(1)
 		defer h.drain.posts.Add(-1)
 		var c *charge
 		var ok bool
-		if r, c, ok = h.chargePOST(w, r); !ok {
+		if ctx, c, ok = h.chargePOST(w, r); !ok {
 			return
 		}
 		defer c.release()
@@ -233,14 +234,15 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	case !ok:
 		return
 	case stateless:
+		if ctx != r.Context() {
+			r = r.WithContext(ctx)
+		}
 		h.serveStatelessHTTP(w, r, body)
 		return
-	case body != nil:
-		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	switch r.Method {
 	case http.MethodPost:
-		h.post(w, r)
+		h.post(ctx, w, r, body)
 	case http.MethodGet:
 		h.get(w, r)
 	case http.MethodDelete:
@@ -251,8 +253,11 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	}
 }
 
-// post serves a POSTed message or batch.
-func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+// post serves a POSTed message or batch in ctx, r's context with the
+// POST's charge (chargePOST); body is the body when statelessEra read it
+// already, else nil. The request itself is not copied to carry ctx: its
+// calls are served in ctx, and rpc.HTTPRequestFromContext gives them r.
+func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter, r *http.Request, body []byte) {
 	if !isJSONBody(r) {
 		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, "Content-Type must be application/json")
 		return
@@ -262,10 +267,13 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
 		return
 	}
-	body, status, err := h.readBody(w, r)
-	if err != nil {
-		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
-		return
+	if body == nil {
+		var status int
+		var err error
+		if body, status, err = h.readBody(w, r); err != nil {
+			writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+			return
+		}
 	}
 	fr, rerr := parseFrame(body)
 	if rerr != nil {
@@ -276,7 +284,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		refuseShuttingDown(w, fr.id)
 		return
 	}
-	sess, created, status, rerr := h.sessionFor(r, fr)
+	sess, created, status, rerr := h.sessionFor(ctx, r, fr)
 	if sess == nil {
 		if rerr.Code == rpc.CodeServerBusy {
 			w.Header().Set("Retry-After", retryAfterBusy)
@@ -295,13 +303,13 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(fr.requests) == 0 {
-		f := inFrame{msg: body, ctx: r.Context(), r: r}
+		f := inFrame{msg: body, ctx: ctx, r: r}
 		deliver := sess.deliver
 		if h.rep != nil {
 			// Responses and notifications may be for another replica.
 			deliver = sess.deliverShared
 		}
-		if err := deliver(r.Context(), f); err != nil {
+		if err := deliver(ctx, f); err != nil {
 			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 			return
 		}
@@ -320,7 +328,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.start(r, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
+	if err := sess.start(ctx, r, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
@@ -331,7 +339,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if sse {
 		h.stream(w, r, sess, st)
 	} else {
-		h.reply(w, r, st)
+		h.reply(ctx, w, st)
 	}
 	if st.init {
 		h.dropFailedInit(sess, st)
@@ -358,13 +366,13 @@ func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, s
 // the answer is nearly always there already: only when it is not does
 // reply wait on the request's context, whose Done channel net/http makes
 // on first use.
-func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st *stream) {
+func (h *StreamableHTTPHandler) reply(ctx context.Context, w http.ResponseWriter, st *stream) {
 	select {
 	case <-st.done:
 	default:
 		select {
 		case <-st.done:
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		}
 	}
@@ -449,15 +457,15 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 }
 
 // sessionFor finds the session a POST belongs to, or starts one for an
-// initialize request without a session id. On failure it returns the HTTP
-// status and the error to answer with.
-func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
+// initialize request without a session id; ctx is the POST's. On failure
+// it returns the HTTP status and the error to answer with.
+func (h *StreamableHTTPHandler) sessionFor(ctx context.Context, r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
 	id := r.Header.Get(HeaderSessionID)
 	if id != "" {
 		if !validSessionID(id) {
 			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)
 		}
-		sess, status, err := h.find(r.Context(), id)
+		sess, status, err := h.find(ctx, id)
 		if sess == nil {
 			return nil, false, status, rpc.NewError(rpc.CodeInvalidRequest, err.Error())
 		}

@@ -115,9 +115,10 @@ const streamStartDelay = 50 * time.Millisecond
 
 // start hands a POSTed frame that carries requests, as parseFrame read it,
 // straight to the session's connection; the replies go to the frame's
-// stream st. Only
-// responses to the server's own requests and notifications travel through
-// the connection's read loop (deliver), which keeps them in order.
+// stream st. The calls are served in ctx, the POST's (with its charge),
+// and find r with rpc.HTTPRequestFromContext. Only responses to the
+// server's own requests and notifications travel through the connection's
+// read loop (deliver), which keeps them in order.
 //
 // An SSE stream's calls run on the workers, so that the
 // POST's goroutine is free to write what they send while they run, and to
@@ -125,11 +126,10 @@ const streamStartDelay = 50 * time.Millisecond
 // (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
 // run: they run in the POST's own goroutine (wait), and start returns when
 // they have answered. It returns rpc.ErrClosed when the session has ended.
-func (s *httpSession) start(r *http.Request, f *rpc.Frame, st *stream, batch, init, wait bool) error {
+func (s *httpSession) start(ctx context.Context, r *http.Request, f *rpc.Frame, st *stream, batch, init, wait bool) error {
 	if init && !s.ss.initialized() {
 		s.ss.initArrived()
 	}
-	ctx := r.Context()
 	reply := func(msg []byte) {
 		var ids []string
 		if batch {
