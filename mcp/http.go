@@ -339,7 +339,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 	if sse {
 		h.stream(w, r, sess, st)
 	} else {
-		h.reply(ctx, w, st)
+		h.reply(ctx, w, sess, st)
 	}
 	if st.init {
 		h.dropFailedInit(sess, st)
@@ -364,21 +364,20 @@ func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, s
 // reply answers a POST with its JSON response once it is there. The
 // calls of a POST answered in JSON have run in its goroutine (start), so
 // the answer is nearly always there already: only when it is not does
-// reply wait on the request's context, whose Done channel net/http makes
-// on first use.
-func (h *StreamableHTTPHandler) reply(ctx context.Context, w http.ResponseWriter, st *stream) {
-	select {
-	case <-st.done:
-	default:
+// reply wait, on the stream and on the request's context, whose Done
+// channel net/http makes on first use.
+func (h *StreamableHTTPHandler) reply(ctx context.Context, w http.ResponseWriter, sess *httpSession, st *stream) {
+	msg, ended, done := sess.outcome(st)
+	if !ended {
 		select {
-		case <-st.done:
+		case <-done:
 		case <-ctx.Done():
 			return
 		}
+		// done is closed after the answer was set (both under the
+		// session's lock), or without one when the session ended first.
+		msg = st.answer
 	}
-	// done is closed after the answer was set (both under the session's
-	// lock), or without one when the session ended first.
-	msg := st.answer
 	if msg == nil {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
 		return
@@ -398,12 +397,8 @@ var jsonContentType = []string{"application/json"}
 // dropFailedInit ends a session whose initialize was answered with an
 // error: it can never be used.
 func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
-	select {
-	case <-st.done:
-		if sess.ss.ProtocolVersion() == "" {
-			sess.ss.Close()
-		}
-	default:
+	if sess.hasEnded(st) && sess.ss.ProtocolVersion() == "" {
+		sess.ss.Close()
 	}
 }
 

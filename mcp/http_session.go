@@ -70,8 +70,9 @@ type stream struct {
 	pending idSet         // ids of requests not answered yet
 	conn    *sseConn      // the client connected to it, or nil
 	first   *sseConn      // the POST's own connection, set once in open
-	answer  []byte        // JSON mode: the response, set once, before done is closed
-	done    chan struct{} // closed when every request is answered or the session ended; nil for the GET stream
+	answer  []byte        // JSON mode: the response, set once, before the stream ends
+	ended   bool          // every request is answered, or the session ended (see end)
+	done    chan struct{} // closed once ended; made only for a POST that has to wait (see outcome)
 }
 
 // errSessionEnded reports a session that ended.
@@ -351,7 +352,40 @@ func (s *httpSession) complete(st *stream) {
 	} else if st.sse && s.h.rep != nil {
 		s.h.rep.publish(s.id, replicaMessage{Kind: kindEvent, Stream: st.id, Completed: true})
 	}
-	close(st.done)
+	st.end()
+}
+
+// end marks a POST stream ended, releasing a POST waiting for it; s.mu is
+// held.
+func (st *stream) end() {
+	st.ended = true
+	if st.done != nil {
+		close(st.done)
+	}
+}
+
+// hasEnded reports whether the POST stream st has ended.
+func (s *httpSession) hasEnded(st *stream) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return st.ended
+}
+
+// outcome returns the answer of a JSON-mode stream that has ended (nil
+// when the session ended first), or, while it has not, a channel closed
+// once it has. The calls of such a POST run in its own goroutine, so
+// nearly always the stream has ended by the time the POST looks: the
+// channel is made only when it has to wait.
+func (s *httpSession) outcome(st *stream) (answer []byte, ended bool, done <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.ended {
+		return st.answer, true, nil
+	}
+	if st.done == nil {
+		st.done = make(chan struct{})
+	}
+	return nil, false, st.done
 }
 
 // open starts the stream of a POST carrying requests with these ids.
@@ -376,7 +410,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 		// name keeps them apart in the shared event store.
 		name = s.h.rep.self[:8] + "." + name
 	}
-	st := &stream{id: name, sse: sse, init: init, polling: polling, pending: pending, done: make(chan struct{})}
+	st := &stream{id: name, sse: sse, init: init, polling: polling, pending: pending}
 	if sse {
 		st.conn = newSSEConn()
 		st.first = st.conn
@@ -399,7 +433,7 @@ func (s *httpSession) abandon(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams.remove(st) {
-		close(st.done)
+		st.end()
 	}
 }
 
@@ -543,7 +577,7 @@ func (s *httpSession) Close() error {
 				st.conn.kill()
 				st.conn = nil
 			}
-			close(st.done)
+			st.end()
 		})
 		s.streams.clear()
 		s.endRelays()
