@@ -67,11 +67,11 @@ type stream struct {
 	sse     bool
 	init    bool          // the POST carried initialize
 	polling bool          // its version has SSE polling (see streamPolls)
+	ended   bool          // every request is answered, or the session ended (see end)
 	pending idSet         // ids of requests not answered yet
 	conn    *sseConn      // the client connected to it, or nil
 	first   *sseConn      // the POST's own connection, set once in open
 	answer  []byte        // JSON mode: the response, set once, before the stream ends
-	ended   bool          // every request is answered, or the session ended (see end)
 	done    chan struct{} // closed once ended; made only for a POST that has to wait (see outcome)
 }
 

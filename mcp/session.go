@@ -25,7 +25,6 @@ type ServerSession struct {
 	log    *slog.Logger   // the server's, with the session's transport and id
 
 	mu         sync.Mutex
-	state      sessionState
 	version    string          // negotiated in initialize
 	clientCaps json.RawMessage // ClientCapabilities as sent
 	clientInfo json.RawMessage // Implementation as sent
@@ -48,13 +47,14 @@ type ServerSession struct {
 	// with them under mu (setInitialized), so that a request reads them
 	// without the lock.
 	inited    atomic.Bool
+	state     sessionState // guarded by mu; beside inited, where it takes no word of its own
 	feats     atomic.Pointer[features]
 	ownerOnce sync.Once
 	closeOnce sync.Once
 }
 
 // sessionState is where a session is in its lifecycle.
-type sessionState int
+type sessionState int32
 
 const (
 	stateNew         sessionState = iota // waiting for initialize
