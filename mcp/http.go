@@ -234,10 +234,7 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	case !ok:
 		return
 	case stateless:
-		if ctx != r.Context() {
-			r = r.WithContext(ctx)
-		}
-		h.serveStatelessHTTP(w, r, body)
+		h.serveStatelessHTTP(ctx, w, r, body)
 		return
 	}
 	switch r.Method {
