@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -72,3 +73,56 @@ func BenchmarkHTTPToolsCallAdd2025JSON(b *testing.B) {
 }
 
 func BenchmarkHTTPToolsCallAdd2026(b *testing.B) { benchHTTPCalls(b, nil, false, addCall2026) }
+
+// BenchmarkHTTPLoopbackToolsCallAdd2025JSON measures one POST at a time on
+// one session through a real net/http server on 127.0.0.1, as the load
+// driver sends them: the client's cost is in the figure too, but a heap
+// or CPU profile focused on net/http.(*conn).serve shows the server's
+// alone, the request context and response writer net/http makes included.
+func BenchmarkHTTPLoopbackToolsCallAdd2025JSON(b *testing.B) {
+	h := mcp.NewStreamableHTTPHandler(benchServer(), &mcp.HTTPOptions{JSONResponse: true})
+	srv := httptest.NewServer(h)
+	b.Cleanup(func() {
+		srv.Close()
+		h.Close()
+	})
+	client := srv.Client()
+	post := func(body, session string) (*http.Response, string) {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set(mcp.HeaderSessionID, session)
+			req.Header.Set(mcp.HeaderProtocolVersion, "2025-11-25")
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		got, err := io.ReadAll(resp.Body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp, string(got)
+	}
+	resp, _ := post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`, "")
+	session := resp.Header.Get(mcp.HeaderSessionID)
+	if session == "" {
+		b.Fatalf("initialize: %d", resp.StatusCode)
+	}
+	if resp, _ := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
+		b.Fatalf("initialized: %d", resp.StatusCode)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		if resp, body := post(addCall2025(i), session); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"sum":3`) {
+			b.Fatalf("call %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+}

@@ -13,7 +13,10 @@ import (
 // listed, and one goroutine, running only while some are, looks at them
 // every tick and ends the reads that have outlasted the bound by setting
 // their connection's read deadline to now. A read thus ends between the
-// bound and the bound plus one tick.
+// bound and the bound plus one tick. A read is listed by its request, as
+// a value, so that listing it allocates nothing; the response controller
+// that sets a deadline is made only for the rare read that outlasts the
+// bound.
 type bodyGuard struct {
 	limit time.Duration
 	tick  time.Duration
@@ -21,12 +24,13 @@ type bodyGuard struct {
 	wake chan struct{} // asks an idle watcher to exit now (stop)
 
 	mu      sync.Mutex
-	reads   map[*http.ResponseController]*guardedRead
+	reads   map[*http.Request]guardedRead
 	running bool
 }
 
 // guardedRead is one body being read.
 type guardedRead struct {
+	w       http.ResponseWriter // answers the request: its controller sets the deadline
 	since   time.Time
 	expired bool // the guard set the connection's read deadline
 }
@@ -36,16 +40,16 @@ func newBodyGuard(limit time.Duration) *bodyGuard {
 	return &bodyGuard{
 		limit: limit,
 		tick:  min(max(limit/10, 10*time.Millisecond), time.Second),
-		reads: map[*http.ResponseController]*guardedRead{},
+		reads: map[*http.Request]guardedRead{},
 		wake:  make(chan struct{}, 1),
 	}
 }
 
-// begin lists a body read on rc's connection.
-func (g *bodyGuard) begin(rc *http.ResponseController) {
+// begin lists the read of r's body; w answers r.
+func (g *bodyGuard) begin(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.reads[rc] = &guardedRead{since: time.Now()}
+	g.reads[r] = guardedRead{w: w, since: time.Now()}
 	if !g.running {
 		g.running = true
 		go g.watch()
@@ -55,13 +59,13 @@ func (g *bodyGuard) begin(rc *http.ResponseController) {
 // end takes a body read off the list. A read that completed although the
 // guard had already ended it has the deadline lifted again, so the
 // connection goes on working.
-func (g *bodyGuard) end(rc *http.ResponseController, ok bool) {
+func (g *bodyGuard) end(r *http.Request, ok bool) {
 	g.mu.Lock()
-	gr := g.reads[rc]
-	delete(g.reads, rc)
+	gr := g.reads[r]
+	delete(g.reads, r)
 	g.mu.Unlock()
-	if gr != nil && gr.expired && ok {
-		rc.SetReadDeadline(time.Time{})
+	if gr.expired && ok {
+		http.NewResponseController(gr.w).SetReadDeadline(time.Time{})
 	}
 }
 
@@ -90,10 +94,11 @@ func (g *bodyGuard) watch() {
 			return
 		}
 		now := time.Now()
-		for rc, gr := range g.reads {
+		for r, gr := range g.reads {
 			if !gr.expired && now.Sub(gr.since) >= g.limit {
 				gr.expired = true
-				rc.SetReadDeadline(now)
+				g.reads[r] = gr
+				http.NewResponseController(gr.w).SetReadDeadline(now)
 			}
 		}
 		g.mu.Unlock()

@@ -35,16 +35,16 @@ func TestTheBodyGuardEndsAReadPastItsBoundOnly(t *testing.T) {
 	g := newBodyGuard(20 * time.Millisecond)
 	slow := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
 	quick := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
-	slowRC, quickRC := http.NewResponseController(slow), http.NewResponseController(quick)
-	g.begin(slowRC)
-	g.begin(quickRC)
-	g.end(quickRC, true)
+	slowReq, quickReq := httptest.NewRequest(http.MethodPost, "/", nil), httptest.NewRequest(http.MethodPost, "/", nil)
+	g.begin(slow, slowReq)
+	g.begin(quick, quickReq)
+	g.end(quickReq, true)
 	require.Eventually(t, func() bool { return len(slow.deadlines()) == 1 }, 5*time.Second, time.Millisecond)
 	assert.False(t, slow.deadlines()[0].IsZero(), "the read is ended by a deadline that has passed")
 	assert.Empty(t, quick.deadlines(), "a read that ended in time costs no deadline")
 
 	// The read completed all the same: the deadline is lifted again.
-	g.end(slowRC, true)
+	g.end(slowReq, true)
 	d := slow.deadlines()
 	require.Len(t, d, 2)
 	assert.True(t, d[1].IsZero())
@@ -58,10 +58,10 @@ func TestTheBodyGuardEndsAReadPastItsBoundOnly(t *testing.T) {
 func TestTheBodyGuardKeepsTheDeadlineOfAFailedRead(t *testing.T) {
 	g := newBodyGuard(10 * time.Millisecond)
 	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
-	rc := http.NewResponseController(w)
-	g.begin(rc)
+	r := httptest.NewRequest(http.MethodPost, "/", nil)
+	g.begin(w, r)
 	require.Eventually(t, func() bool { return len(w.deadlines()) == 1 }, 5*time.Second, time.Millisecond)
-	g.end(rc, false)
+	g.end(r, false)
 	assert.Len(t, w.deadlines(), 1, "the server does not wait for the rest of the body")
 	g.stop()
 }

@@ -417,11 +417,11 @@ func (ad admission) release() {
 
 // chargePOST counts a POST body against the budget before it is read: its
 // Content-Length, or HTTPOptions.MaxBodyBytes when the length is unknown.
-// It returns the request to serve, carrying the charge for the calls the
-// body holds; the POST's own hold is the charge's first, which the caller
-// releases when the POST is served. Past the budget it answers 503 with
-// Retry-After and returns ok false.
-func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Request) (_ *http.Request, _ *charge, ok bool) {
+// It returns the context to serve the POST in, r's carrying the charge for
+// the calls the body holds; the POST's own hold is the charge's first,
+// which the caller releases when the POST is served. Past the budget it
+// answers 503 with Retry-After and returns ok false.
+func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Request) (_ context.Context, _ *charge, ok bool) {
 	n := r.ContentLength
 	if n < 0 || n > h.opts.MaxBodyBytes {
 		n = h.opts.MaxBodyBytes
@@ -435,7 +435,7 @@ func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Reques
 		return nil, nil, false
 	}
 	c.holders.Store(1)
-	return r.WithContext(cc), c, true
+	return cc, c, true
 }
 
 // useBudget puts the handler's memory under the server's budget: the

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -217,13 +216,15 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, httpguard.EncodedReason)
 		return
 	}
+	// The context the request is served in: a POST's carries its charge.
+	ctx := r.Context()
 	if r.Method == http.MethodPost {
 		// Counted before any look at the shutdown state (see Shutdown).
 		h.drain.posts.Add(1)
 		defer h.drain.posts.Add(-1)
 		var c *charge
 		var ok bool
-		if r, c, ok = h.chargePOST(w, r); !ok {
+		if ctx, c, ok = h.chargePOST(w, r); !ok {
 			return
 		}
 		defer c.release()
@@ -233,14 +234,12 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	case !ok:
 		return
 	case stateless:
-		h.serveStatelessHTTP(w, r, body)
+		h.serveStatelessHTTP(ctx, w, r, body)
 		return
-	case body != nil:
-		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	switch r.Method {
 	case http.MethodPost:
-		h.post(w, r)
+		h.post(ctx, w, r, body)
 	case http.MethodGet:
 		h.get(w, r)
 	case http.MethodDelete:
@@ -251,8 +250,11 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	}
 }
 
-// post serves a POSTed message or batch.
-func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+// post serves a POSTed message or batch in ctx, r's context with the
+// POST's charge (chargePOST); body is the body when statelessEra read it
+// already, else nil. The request itself is not copied to carry ctx: its
+// calls are served in ctx, and rpc.HTTPRequestFromContext gives them r.
+func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter, r *http.Request, body []byte) {
 	if !isJSONBody(r) {
 		writeHTTPError(w, http.StatusUnsupportedMediaType, rpc.CodeInvalidRequest, "Content-Type must be application/json")
 		return
@@ -262,10 +264,13 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
 		return
 	}
-	body, status, err := h.readBody(w, r)
-	if err != nil {
-		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
-		return
+	if body == nil {
+		var status int
+		var err error
+		if body, status, err = h.readBody(w, r); err != nil {
+			writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+			return
+		}
 	}
 	fr, rerr := parseFrame(body)
 	if rerr != nil {
@@ -276,7 +281,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		refuseShuttingDown(w, fr.id)
 		return
 	}
-	sess, created, status, rerr := h.sessionFor(r, fr)
+	sess, created, status, rerr := h.sessionFor(ctx, r, fr)
 	if sess == nil {
 		if rerr.Code == rpc.CodeServerBusy {
 			w.Header().Set("Retry-After", retryAfterBusy)
@@ -295,13 +300,13 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(fr.requests) == 0 {
-		f := inFrame{msg: body, ctx: r.Context(), r: r}
+		f := inFrame{msg: body, ctx: ctx, r: r}
 		deliver := sess.deliver
 		if h.rep != nil {
 			// Responses and notifications may be for another replica.
 			deliver = sess.deliverShared
 		}
-		if err := deliver(r.Context(), f); err != nil {
+		if err := deliver(ctx, f); err != nil {
 			writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 			return
 		}
@@ -320,7 +325,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.start(r, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
+	if err := sess.start(ctx, r, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
@@ -331,7 +336,7 @@ func (h *StreamableHTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if sse {
 		h.stream(w, r, sess, st)
 	} else {
-		h.reply(w, r, st)
+		h.reply(ctx, w, sess, st)
 	}
 	if st.init {
 		h.dropFailedInit(sess, st)
@@ -353,21 +358,28 @@ func (h *StreamableHTTPHandler) stream(w http.ResponseWriter, r *http.Request, s
 	}
 }
 
-// reply answers a POST with its JSON response once it is there.
-func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st *stream) {
-	select {
-	case <-st.done:
-	case <-r.Context().Done():
-		return
+// reply answers a POST with its JSON response once it is there. The
+// calls of a POST answered in JSON have run in its goroutine (start), so
+// the answer is nearly always there already: only when it is not does
+// reply wait, on the stream and on the request's context, whose Done
+// channel net/http makes on first use.
+func (h *StreamableHTTPHandler) reply(ctx context.Context, w http.ResponseWriter, sess *httpSession, st *stream) {
+	msg, ended, done := sess.outcome(st)
+	if !ended {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return
+		}
+		// done is closed after the answer was set (both under the
+		// session's lock), or without one when the session ended first.
+		msg = st.answer
 	}
-	// done is closed after the answer was set (both under the session's
-	// lock), or without one when the session ended first.
-	msg := st.answer
 	if msg == nil {
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "the session ended")
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	if wait, limited := rpc.ResponseRetryAfter(msg); limited {
 		rpc.SetRetryAfter(w.Header(), wait)
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -375,15 +387,15 @@ func (h *StreamableHTTPHandler) reply(w http.ResponseWriter, r *http.Request, st
 	w.Write(msg)
 }
 
+// jsonContentType is the Content-Type of a JSON answer, set without
+// allocating a slice per response; nothing changes the slice.
+var jsonContentType = []string{"application/json"}
+
 // dropFailedInit ends a session whose initialize was answered with an
 // error: it can never be used.
 func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
-	select {
-	case <-st.done:
-		if sess.ss.ProtocolVersion() == "" {
-			sess.ss.Close()
-		}
-	default:
+	if sess.hasEnded(st) && sess.ss.ProtocolVersion() == "" {
+		sess.ss.Close()
 	}
 }
 
@@ -397,14 +409,12 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	// connection's read deadline; after such a failure the deadline stays,
 	// so the server does not wait for the rest of the body. Servers that do
 	// not support deadlines (a test recorder) are not bounded.
-	var rc *http.ResponseController
 	if h.bodies != nil {
-		rc = http.NewResponseController(w)
-		h.bodies.begin(rc)
+		h.bodies.begin(w, r)
 	}
 	body, err := readSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
-	if rc != nil {
-		h.bodies.end(rc, err == nil)
+	if h.bodies != nil {
+		h.bodies.end(r, err == nil)
 	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
@@ -439,15 +449,15 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 }
 
 // sessionFor finds the session a POST belongs to, or starts one for an
-// initialize request without a session id. On failure it returns the HTTP
-// status and the error to answer with.
-func (h *StreamableHTTPHandler) sessionFor(r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
+// initialize request without a session id; ctx is the POST's. On failure
+// it returns the HTTP status and the error to answer with.
+func (h *StreamableHTTPHandler) sessionFor(ctx context.Context, r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
 	id := r.Header.Get(HeaderSessionID)
 	if id != "" {
 		if !validSessionID(id) {
 			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)
 		}
-		sess, status, err := h.find(r.Context(), id)
+		sess, status, err := h.find(ctx, id)
 		if sess == nil {
 			return nil, false, status, rpc.NewError(rpc.CodeInvalidRequest, err.Error())
 		}

@@ -41,10 +41,9 @@ type httpSession struct {
 
 	mu         sync.Mutex
 	ended      bool
-	initAcked  bool               // the client acknowledged the initialize answer (see forgetInitialize)
-	get        stream             // the GET stream
-	streams    map[string]*stream // POST streams with answers to come; nil while there are none
-	byRequest  map[string]*stream // unanswered client requests by id; nil while there are none
+	initAcked  bool      // the client acknowledged the initialize answer (see forgetInitialize)
+	get        stream    // the GET stream
+	streams    streamSet // POST streams with answers to come, by name and by unanswered request id
 	nextStream int
 	backlog    []sseEvent // GET-stream events no client has been sent yet
 	active     int        // HTTP requests being served
@@ -68,11 +67,12 @@ type stream struct {
 	sse     bool
 	init    bool          // the POST carried initialize
 	polling bool          // its version has SSE polling (see streamPolls)
+	ended   bool          // every request is answered, or the session ended (see end)
 	pending idSet         // ids of requests not answered yet
 	conn    *sseConn      // the client connected to it, or nil
 	first   *sseConn      // the POST's own connection, set once in open
-	answer  []byte        // JSON mode: the response, set once, before done is closed
-	done    chan struct{} // closed when every request is answered or the session ended; nil for the GET stream
+	answer  []byte        // JSON mode: the response, set once, before the stream ends
+	done    chan struct{} // closed once ended; made only for a POST that has to wait (see outcome)
 }
 
 // errSessionEnded reports a session that ended.
@@ -96,25 +96,7 @@ func (s *httpSession) stream(name string) *stream {
 	if name == standaloneStream {
 		return &s.get
 	}
-	return s.streams[name]
-}
-
-// forgetRequest drops an answered (or abandoned) request id; the map goes
-// once empty, so that an idle session holds none. s.mu is held.
-func (s *httpSession) forgetRequest(id string) {
-	delete(s.byRequest, id)
-	if len(s.byRequest) == 0 {
-		s.byRequest = nil
-	}
-}
-
-// forgetStream drops a POST stream that is complete or abandoned; the map
-// goes once empty. s.mu is held.
-func (s *httpSession) forgetStream(name string) {
-	delete(s.streams, name)
-	if len(s.streams) == 0 {
-		s.streams = nil
-	}
+	return s.streams.named(name)
 }
 
 // Read is never called: every POSTed frame reaches the session's
@@ -134,9 +116,10 @@ const streamStartDelay = 50 * time.Millisecond
 
 // start hands a POSTed frame that carries requests, as parseFrame read it,
 // straight to the session's connection; the replies go to the frame's
-// stream st. Only
-// responses to the server's own requests and notifications travel through
-// the connection's read loop (deliver), which keeps them in order.
+// stream st. The calls are served in ctx, the POST's (with its charge),
+// and find r with rpc.HTTPRequestFromContext. Only responses to the
+// server's own requests and notifications travel through the connection's
+// read loop (deliver), which keeps them in order.
 //
 // An SSE stream's calls run on the workers, so that the
 // POST's goroutine is free to write what they send while they run, and to
@@ -144,18 +127,16 @@ const streamStartDelay = 50 * time.Millisecond
 // (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
 // run: they run in the POST's own goroutine (wait), and start returns when
 // they have answered. It returns rpc.ErrClosed when the session has ended.
-func (s *httpSession) start(r *http.Request, f *rpc.Frame, st *stream, batch, init, wait bool) error {
+func (s *httpSession) start(ctx context.Context, r *http.Request, f *rpc.Frame, st *stream, batch, init, wait bool) error {
 	if init && !s.ss.initialized() {
 		s.ss.initArrived()
 	}
-	ctx := r.Context()
-	out := context.WithoutCancel(ctx)
 	reply := func(msg []byte) {
 		var ids []string
 		if batch {
 			ids, _ = outboundIDs(msg)
 		}
-		s.answer(out, st, ids, msg)
+		s.answer(ctx, st, ids, msg)
 	}
 	mctx := rpc.WithHTTPRequest(ctx, r)
 	if wait {
@@ -166,8 +147,13 @@ func (s *httpSession) start(r *http.Request, f *rpc.Frame, st *stream, batch, in
 
 // answer routes a reply to a frame given to start: ids are the requests it
 // answers, none meaning every request of the stream (a single request's
-// response, or an error with id null that refuses the whole frame).
+// response, or an error with id null that refuses the whole frame). ctx is
+// the POST's: an SSE stream's event is stored even if the POST is gone by
+// then; a JSON answer is only kept on the stream.
 func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg []byte) {
+	if st.sse {
+		ctx = context.WithoutCancel(ctx)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended || s.stream(st.id) != st {
@@ -225,7 +211,7 @@ func (s *httpSession) forgetInitialize() {
 		return
 	}
 	s.initAcked = true
-	if s.streams[initializeStream] != nil {
+	if s.streams.named(initializeStream) != nil {
 		return // not complete: the answer has not been sent
 	}
 	if m, ok := s.h.store.(*MemoryEventStore); ok {
@@ -250,7 +236,7 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 	// A request id means something only in its own session: a handler may
 	// notify other sessions with its context.
 	if rid, ok := requestIDFromContext(ctx); ok && SessionFromContext(ctx) == s.ss {
-		st = s.byRequest[rid.String()]
+		st = s.streams.holding(rid.String())
 	}
 	get := &s.get
 	switch {
@@ -273,7 +259,7 @@ func (s *httpSession) Write(ctx context.Context, msg []byte) error {
 func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byte) {
 	var st *stream
 	for _, id := range ids {
-		if st = s.byRequest[id]; st != nil {
+		if st = s.streams.holding(id); st != nil {
 			break
 		}
 	}
@@ -292,10 +278,7 @@ func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg 
 		ids = st.pending.list()
 	}
 	for _, id := range ids {
-		if s.byRequest[id] == st {
-			s.forgetRequest(id)
-			st.pending.remove(id)
-		}
+		s.streams.answered(st, id)
 	}
 	if st.sse {
 		// The last answer and the end go together, so that a stream
@@ -363,13 +346,46 @@ func (s *httpSession) keep(evs ...sseEvent) {
 
 // complete ends a stream whose requests are all answered.
 func (s *httpSession) complete(st *stream) {
-	s.forgetStream(st.id)
+	s.streams.remove(st)
 	if st.conn != nil {
 		st.conn.finish()
 	} else if st.sse && s.h.rep != nil {
 		s.h.rep.publish(s.id, replicaMessage{Kind: kindEvent, Stream: st.id, Completed: true})
 	}
-	close(st.done)
+	st.end()
+}
+
+// end marks a POST stream ended, releasing a POST waiting for it; s.mu is
+// held.
+func (st *stream) end() {
+	st.ended = true
+	if st.done != nil {
+		close(st.done)
+	}
+}
+
+// hasEnded reports whether the POST stream st has ended.
+func (s *httpSession) hasEnded(st *stream) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return st.ended
+}
+
+// outcome returns the answer of a JSON-mode stream that has ended (nil
+// when the session ended first), or, while it has not, a channel closed
+// once it has. The calls of such a POST run in its own goroutine, so
+// nearly always the stream has ended by the time the POST looks: the
+// channel is made only when it has to wait.
+func (s *httpSession) outcome(st *stream) (answer []byte, ended bool, done <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.ended {
+		return st.answer, true, nil
+	}
+	if st.done == nil {
+		st.done = make(chan struct{})
+	}
+	return nil, false, st.done
 }
 
 // open starts the stream of a POST carrying requests with these ids.
@@ -383,7 +399,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 	}
 	var pending idSet
 	for _, id := range ids {
-		if s.byRequest[id] != nil || !pending.add(id) {
+		if s.streams.holding(id) != nil || !pending.add(id) {
 			return nil, errDuplicateID
 		}
 	}
@@ -394,7 +410,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 		// name keeps them apart in the shared event store.
 		name = s.h.rep.self[:8] + "." + name
 	}
-	st := &stream{id: name, sse: sse, init: init, polling: polling, pending: pending, done: make(chan struct{})}
+	st := &stream{id: name, sse: sse, init: init, polling: polling, pending: pending}
 	if sse {
 		st.conn = newSSEConn()
 		st.first = st.conn
@@ -408,16 +424,7 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 		prime.id = id
 		st.conn.push(prime)
 	}
-	if s.streams == nil {
-		s.streams = map[string]*stream{}
-	}
-	s.streams[st.id] = st
-	if s.byRequest == nil && len(ids) > 0 {
-		s.byRequest = make(map[string]*stream, len(ids))
-	}
-	for _, id := range ids {
-		s.byRequest[id] = st
-	}
+	s.streams.add(st)
 	return st, nil
 }
 
@@ -425,14 +432,8 @@ func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, erro
 func (s *httpSession) abandon(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, id := range st.pending.list() {
-		if s.byRequest[id] == st {
-			s.forgetRequest(id)
-		}
-	}
-	if s.streams[st.id] == st {
-		s.forgetStream(st.id)
-		close(st.done)
+	if s.streams.remove(st) {
+		st.end()
 	}
 }
 
@@ -546,7 +547,7 @@ func CloseSSEStream(ctx context.Context) bool {
 func (s *httpSession) closeStream(rid string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.byRequest[rid]
+	st := s.streams.holding(rid)
 	if st == nil || !st.sse || !st.polling || st.conn == nil {
 		return false
 	}
@@ -571,14 +572,14 @@ func (s *httpSession) Close() error {
 			s.get.conn.kill()
 			s.get.conn = nil
 		}
-		for _, st := range s.streams {
+		s.streams.each(func(st *stream) {
 			if st.conn != nil {
 				st.conn.kill()
 				st.conn = nil
 			}
-			close(st.done)
-		}
-		s.streams, s.byRequest = nil, nil
+			st.end()
+		})
+		s.streams.clear()
 		s.endRelays()
 		s.backlog = nil
 		s.h.timers.remove(s)

@@ -66,9 +66,10 @@ func (h *StreamableHTTPHandler) statelessEra(w http.ResponseWriter, r *http.Requ
 	return !handshake, body, true
 }
 
-// serveStatelessHTTP serves one 2026-07-28 request. body is the POST body
-// when statelessEra read it already.
-func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *http.Request, body []byte) {
+// serveStatelessHTTP serves one 2026-07-28 request in ctx, r's context
+// with a POST's charge (chargePOST). body is the POST body when
+// statelessEra read it already.
+func (h *StreamableHTTPHandler) serveStatelessHTTP(ctx context.Context, w http.ResponseWriter, r *http.Request, body []byte) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		writeHTTPError(w, http.StatusMethodNotAllowed, rpc.CodeInvalidRequest,
@@ -93,13 +94,13 @@ func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *htt
 	}
 	req, id, perr := parseStatelessMessage(body)
 	if perr != nil {
-		h.statelessUnreadable(r.Context(), body, perr)
+		h.statelessUnreadable(ctx, body, perr)
 		writeJSONMessage(w, http.StatusBadRequest, rpc.EncodeError(id, perr))
 		return
 	}
 	leave, busy := h.admitStateless(req.Method)
 	if busy != nil {
-		h.statelessRefused(r.Context(), req, busy)
+		h.statelessRefused(ctx, req, busy)
 		writeBusy(w, req.ID, busy)
 		return
 	}
@@ -107,16 +108,16 @@ func (h *StreamableHTTPHandler) serveStatelessHTTP(w http.ResponseWriter, r *htt
 	if req.IsNotification() {
 		// 2026-07-28 defines no client notification over HTTP; whatever
 		// the dispatcher makes of one, it gets no answer.
-		h.dispatcher().Serve(rpc.WithHTTPRequest(r.Context(), r), req)
+		h.dispatcher().Serve(rpc.WithHTTPRequest(ctx, r), req)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	if h.shuttingDown() {
-		h.statelessRefused(r.Context(), req, rpc.ShuttingDown())
+		h.statelessRefused(ctx, req, rpc.ShuttingDown())
 		refuseShuttingDown(w, req.ID)
 		return
 	}
-	ctx, release := h.statelessContext(r)
+	ctx, release := h.statelessContext(ctx, r)
 	defer release()
 	out := newStatelessResponse(w, h.opts.KeepAlive)
 	out.preferSSE = !h.opts.JSONResponse

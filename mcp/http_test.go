@@ -1194,3 +1194,48 @@ func TestEveryIdleSessionOfAHandlerTimesOut(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, f.post(s, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).StatusCode)
 	}
 }
+
+func TestInJSONModeAPOSTLeftUnansweredGetsNotFoundWhenItsSessionEnds(t *testing.T) {
+	f := newFixture(t, &mcp.HTTPOptions{JSONResponse: true})
+	running, returned := make(chan struct{}), make(chan struct{})
+	mcp.RegisterForTest(f.srv, "test/wait", func(ctx context.Context, _ *rpc.Request) (any, error) {
+		defer close(returned)
+		close(running)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	session := f.initialize(mcp.Version20251125)
+	done := make(chan *http.Response, 1)
+	go func() { done <- f.post(session, `{"jsonrpc":"2.0","id":"w","method":"test/wait"}`) }()
+	waitFor(t, "the call runs", closed(running))
+
+	// The client gives the call up: it returns without an answer, and its
+	// POST waits for one.
+	cancel := f.post(session, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}}`)
+	require.Equal(t, http.StatusAccepted, cancel.StatusCode)
+	waitFor(t, "the call returns", closed(returned))
+
+	end := f.request(http.MethodDelete, "", map[string]string{mcp.HeaderSessionID: session})
+	require.Equal(t, http.StatusNoContent, end.StatusCode)
+	select {
+	case resp := <-done:
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		assert.Contains(t, string(body), "the session ended")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the POST was not answered when its session ended")
+	}
+}
+
+// closed is a condition for waitFor: ch is closed.
+func closed(ch <-chan struct{}) func() bool {
+	return func() bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+}

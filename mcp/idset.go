@@ -2,20 +2,20 @@ package mcp
 
 // idSet is a set of request ids: the requests of one POST that are not
 // answered yet. Nearly every POST carries one request, whose id it holds
-// without a map; a batch's ids go in a map.
+// without a map; a batch's ids go in a map. An id is the JSON text of a
+// request id, never empty, so an empty one means none.
 type idSet struct {
-	one  string
-	has  bool            // one is in the set
+	one  string          // an id in the set, or ""
 	many map[string]bool // the ids besides one
 }
 
 // add puts id in the set and reports whether it was not in it already.
 func (s *idSet) add(id string) bool {
-	if s.has && s.one == id || s.many[id] {
+	if s.contains(id) {
 		return false
 	}
-	if !s.has && len(s.many) == 0 {
-		s.one, s.has = id, true
+	if s.one == "" && len(s.many) == 0 {
+		s.one = id
 		return true
 	}
 	if s.many == nil {
@@ -27,8 +27,8 @@ func (s *idSet) add(id string) bool {
 
 // remove takes id out of the set.
 func (s *idSet) remove(id string) {
-	if s.has && s.one == id {
-		s.one, s.has = "", false
+	if s.one != "" && s.one == id {
+		s.one = ""
 		return
 	}
 	delete(s.many, id)
@@ -37,7 +37,7 @@ func (s *idSet) remove(id string) {
 // len is the number of ids in the set.
 func (s *idSet) len() int {
 	n := len(s.many)
-	if s.has {
+	if s.one != "" {
 		n++
 	}
 	return n
@@ -46,11 +46,22 @@ func (s *idSet) len() int {
 // list returns the ids in the set, in no particular order.
 func (s *idSet) list() []string {
 	ids := make([]string, 0, s.len())
-	if s.has {
-		ids = append(ids, s.one)
+	s.each(func(id string) { ids = append(ids, id) })
+	return ids
+}
+
+// contains reports whether id is in the set.
+func (s *idSet) contains(id string) bool {
+	return s.one != "" && s.one == id || s.many[id]
+}
+
+// each calls f with every id in the set, in no particular order; f must
+// not change the set.
+func (s *idSet) each(f func(id string)) {
+	if s.one != "" {
+		f(s.one)
 	}
 	for id := range s.many {
-		ids = append(ids, id)
+		f(id)
 	}
-	return ids
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -24,36 +25,36 @@ type ServerSession struct {
 	log    *slog.Logger   // the server's, with the session's transport and id
 
 	mu         sync.Mutex
-	state      sessionState
 	version    string          // negotiated in initialize
 	clientCaps json.RawMessage // ClientCapabilities as sent
 	clientInfo json.RawMessage // Implementation as sent
 	caps       clientCaps      // decoded flags
 	declared   ClientCapabilities
-	offered    capSet                     // server capabilities sent in initialize
-	initDone   chan struct{}              // closed when an initialize read earlier has been handled; then nil
-	logLevel   int                        // index in logLevels; -1 = logging off
-	subscribed map[string]bool            // resource URIs; nil until the first
-	revision   uint64                     // of the shared state this copy holds (see sharedState.Revision)
-	principal  string                     // who initialize acted for (WithPrincipal); "" for none
-	inflight   map[string]*requestContext // nil while none is
-	onChange   func()                     // set before the session serves: the shared state changed (see stateChanged)
-	hears      func() bool                // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
-	tasks      *taskRunner                // set before the session serves: where its tasks are kept; nil: the server's
-	owner      string                     // its tasks' owner without an id (see taskOwner)
-	overHTTP   *httpSession               // set before the session serves: its Streamable HTTP transport; nil on others
-	mem        localShare                 // its calls' bytes, when no one else can count against its share (see admitCall)
+	offered    capSet          // server capabilities sent in initialize
+	initDone   chan struct{}   // closed when an initialize read earlier has been handled; then nil
+	logLevel   int             // index in logLevels; -1 = logging off
+	subscribed map[string]bool // resource URIs; nil until the first
+	revision   uint64          // of the shared state this copy holds (see sharedState.Revision)
+	principal  string          // who initialize acted for (WithPrincipal); "" for none
+	inflight   callsInFlight   // the client's requests being served
+	onChange   func()          // set before the session serves: the shared state changed (see stateChanged)
+	hears      func() bool     // set before the session serves: whether this copy passes broadcasts on (see hearsBroadcasts)
+	tasks      *taskRunner     // set before the session serves: where its tasks are kept; nil: the server's
+	owner      string          // its tasks' owner without an id (see taskOwner)
+	overHTTP   *httpSession    // set before the session serves: its Streamable HTTP transport; nil on others
+	mem        localShare      // its calls' bytes, when no one else can count against its share (see admitCall)
 	// inited mirrors state != stateNew and feats featuresOf(version), set
 	// with them under mu (setInitialized), so that a request reads them
 	// without the lock.
 	inited    atomic.Bool
+	state     sessionState // guarded by mu; beside inited, where it takes no word of its own
 	feats     atomic.Pointer[features]
 	ownerOnce sync.Once
 	closeOnce sync.Once
 }
 
 // sessionState is where a session is in its lifecycle.
-type sessionState int
+type sessionState int32
 
 const (
 	stateNew         sessionState = iota // waiting for initialize
@@ -206,27 +207,14 @@ func (ss *ServerSession) track(rc *requestContext) {
 	ss.mu.Unlock()
 }
 
-// putInflight registers rc under its id; ss.mu is held. The map is made
-// on first use and dropped once empty (untrack), so that an idle session
-// holds none.
-func (ss *ServerSession) putInflight(rc *requestContext) {
-	if ss.inflight == nil {
-		ss.inflight = map[string]*requestContext{}
-	}
-	ss.inflight[rc.id.String()] = rc
-}
+// putInflight registers rc under its id; ss.mu is held.
+func (ss *ServerSession) putInflight(rc *requestContext) { ss.inflight.put(rc) }
 
 // untrack unregisters a request tracked with track (or begin), ends its
 // context and reports whether the client cancelled it meanwhile.
 func (ss *ServerSession) untrack(rc *requestContext) bool {
-	key := rc.id.String()
 	ss.mu.Lock()
-	if ss.inflight[key] == rc {
-		delete(ss.inflight, key)
-		if len(ss.inflight) == 0 {
-			ss.inflight = nil
-		}
-	}
+	ss.inflight.remove(rc)
 	byClient := rc.cancelled
 	ss.mu.Unlock()
 	rc.cancel()
@@ -241,7 +229,7 @@ func (ss *ServerSession) cancel(id json.RawMessage) {
 		return
 	}
 	ss.mu.Lock()
-	f := ss.inflight[rid.String()]
+	f := ss.inflight.get(rid.String())
 	if f != nil {
 		f.cancelled = true
 	}
@@ -299,11 +287,9 @@ func (ss *ServerSession) cancelAllCalls() { ss.cancelCalls(false) }
 // server's (awaiting); each is answered as its handler returns.
 func (ss *ServerSession) cancelCalls(awaiting bool) {
 	ss.mu.Lock()
-	calls := make([]*requestContext, 0, len(ss.inflight))
-	for _, rc := range ss.inflight {
-		if !awaiting || rc.awaiting.Load() > 0 {
-			calls = append(calls, rc)
-		}
+	calls := ss.inflight.all()
+	if awaiting {
+		calls = slices.DeleteFunc(calls, func(rc *requestContext) bool { return rc.awaiting.Load() == 0 })
 	}
 	ss.mu.Unlock()
 	for _, rc := range calls {

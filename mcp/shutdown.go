@@ -106,12 +106,13 @@ func (h *StreamableHTTPHandler) shutdownSessions(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// statelessContext is the context a 2026-07-28 call runs with: the request's,
-// carrying the request itself (rpc.HTTPRequestFromContext), also cancelled
-// when a shutdown gives up waiting. release must be called when the call
+// statelessContext is the context a 2026-07-28 call runs with: parent, the
+// request's (with its charge), carrying the request itself
+// (rpc.HTTPRequestFromContext), also cancelled when a shutdown gives up
+// waiting. release must be called when the call
 // is done.
-func (h *StreamableHTTPHandler) statelessContext(r *http.Request) (ctx context.Context, release func()) {
-	ctx, cancel := context.WithCancel(rpc.WithHTTPRequest(r.Context(), r))
+func (h *StreamableHTTPHandler) statelessContext(parent context.Context, r *http.Request) (ctx context.Context, release func()) {
+	ctx, cancel := context.WithCancel(rpc.WithHTTPRequest(parent, r))
 	if h.tasks != nil {
 		ctx = withTaskRunner(ctx, h.tasks)
 	}
