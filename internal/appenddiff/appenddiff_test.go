@@ -336,7 +336,11 @@ func TestTargetsCoverEveryAppender(t *testing.T) {
 			require.NoError(t, err)
 			for _, d := range f.Decls {
 				if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Name.Name == "AppendJSON" {
-					want[filepath.Base(dir)+"."+fn.Recv.List[0].Type.(*ast.Ident).Name] = true
+					recv := fn.Recv.List[0].Type
+					if star, ok := recv.(*ast.StarExpr); ok { // structs and unions: (*T).AppendJSON
+						recv = star.X
+					}
+					want[filepath.Base(dir)+"."+recv.(*ast.Ident).Name] = true
 				}
 			}
 		}

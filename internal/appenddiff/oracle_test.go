@@ -38,14 +38,21 @@ var generated = func() map[string]bool {
 var appenderType = reflect.TypeFor[rpc.JSONAppender]()
 
 // isTarget reports whether values of t are compared: a generated type with
-// AppendJSON.
+// AppendJSON, declared on the value (enums, defined types) or on the
+// pointer (structs and unions).
 func isTarget(t reflect.Type) bool {
-	return generated[t.PkgPath()] && t.Implements(appenderType)
+	return generated[t.PkgPath()] && (t.Implements(appenderType) || reflect.PointerTo(t).Implements(appenderType))
 }
 
-// newEncode is what is under test: the value's AppendJSON.
+// newEncode is what is under test: the value's AppendJSON, called through
+// a pointer to a copy of it when the method is the pointer's.
 func newEncode(v reflect.Value) ([]byte, error) {
-	return v.Interface().(rpc.JSONAppender).AppendJSON(nil)
+	if a, ok := v.Interface().(rpc.JSONAppender); ok {
+		return a.AppendJSON(nil)
+	}
+	p := reflect.New(v.Type())
+	p.Elem().Set(v)
+	return p.Interface().(rpc.JSONAppender).AppendJSON(nil)
 }
 
 // encode is encoding/json without HTML escaping, the bytes the runtime
