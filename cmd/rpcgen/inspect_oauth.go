@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/schemarpc/schemarpc/mcp/auth"
@@ -93,22 +94,32 @@ func loopbackAuthorize(redirect string, show func(authURL string)) auth.Authoriz
 			return nil, fmt.Errorf("listening for the redirect at %s: %w", redirect, err)
 		}
 		got := make(chan *url.URL, 1)
+		var taken atomic.Bool
 		srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path != want.Path {
 				http.NotFound(w, r)
 				return
 			}
+			if !taken.CompareAndSwap(false, true) {
+				http.Error(w, "rpcgen inspect: this sign-in is already done", http.StatusConflict)
+				return
+			}
 			back := *r.URL
 			back.Scheme, back.Host = want.Scheme, want.Host
-			select {
-			case got <- &back:
-				fmt.Fprintln(w, "rpcgen inspect: signed in. You may close this tab.")
-			default:
-				http.Error(w, "rpcgen inspect: this sign-in is already done", http.StatusConflict)
-			}
+			// The browser's answer is written before the redirect is
+			// handed on: once it is, the server shuts down.
+			fmt.Fprintln(w, "rpcgen inspect: signed in. You may close this tab.")
+			got <- &back
 		})}
 		go srv.Serve(ln)
-		defer srv.Close()
+		defer func() {
+			// Shutdown, not Close: the browser gets the whole answer.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if srv.Shutdown(sctx) != nil {
+				srv.Close()
+			}
+		}()
 		show(authURL)
 		select {
 		case u := <-got:

@@ -51,6 +51,46 @@ func TestLoopbackAuthorizeTakesTheOneRedirectAtItsPath(t *testing.T) {
 	assert.Equal(t, redirect+"?code=c1&state=s1", u.String())
 }
 
+// The browser that brings the redirect back gets the whole answer, though
+// the sign-in ends (and its server with it) as soon as the redirect is
+// taken: the server shuts down only once the answer is written.
+func TestLoopbackAuthorizeAnswersTheBrowserBeforeItStops(t *testing.T) {
+	for range 100 {
+		addr, err := harness.FreeAddr()
+		require.NoError(t, err)
+		redirect := "http://" + addr + "/callback"
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		type answer struct {
+			code int
+			body string
+			err  error
+		}
+		answered := make(chan answer, 1)
+		_, err = loopbackAuthorize(redirect, func(string) {
+			go func() { // the browser, on its own
+				resp, err := http.Get(redirect + "?code=c1&state=s1")
+				if err != nil {
+					answered <- answer{err: err}
+					return
+				}
+				b, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				answered <- answer{resp.StatusCode, string(b), err}
+			}()
+		})(ctx, "https://as.example/authorize")
+		require.NoError(t, err)
+		select {
+		case a := <-answered:
+			require.NoError(t, a.err, "the browser's request")
+			assert.Equal(t, http.StatusOK, a.code)
+			assert.Contains(t, a.body, "signed in")
+		case <-ctx.Done():
+			t.Fatal("the browser got no answer")
+		}
+		cancel()
+	}
+}
+
 func TestLoopbackAuthorizeFailsWhenItCannotListenOrNobodySignsIn(t *testing.T) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
