@@ -146,13 +146,15 @@ func newStatelessCall(req *rpc.Request) *statelessCall {
 
 // context returns the context req is served in: sc.rc, within parent
 // unless the session that tracks the request gave it its own already
-// (handleStateless).
+// (handleStateless). A tracked request's id is left as the session set
+// it: the session reads the ids of the requests it tracks under its lock,
+// which this call does not hold.
 func (sc *statelessCall) context(parent context.Context, req *rpc.Request) *requestContext {
 	rc := &sc.rc
 	if rc.Context == nil {
-		rc.Context = parent
+		rc.Context, rc.id = parent, req.ID
 	}
-	rc.call, rc.id, rc.req = &sc.callState, req.ID, req
+	rc.call, rc.req = &sc.callState, req
 	rc.progress.params = req.Params
 	return rc
 }

@@ -3,6 +3,8 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -522,4 +524,35 @@ func TestStatelessPromptAsksForInput(t *testing.T) {
 		require.Nil(t, rerr)
 		assert.Contains(t, string(raw), "file:///r")
 	})
+}
+
+// Stateless requests on one connection are served side by side, each
+// tracked by the session (so that a cancellation can reach it) while it
+// runs: many at once all get their own answers, and the session's record
+// of them is never written outside its lock (go test -race).
+func TestStatelessCallsOnOneConnectionRunSideBySide(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
+	echoTool(t, s)
+	c := dialStateless(t, s)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				text := fmt.Sprintf("%d-%d", g, i)
+				var res struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				}
+				err := c.conn.Call(context.Background(), "tools/call", statelessParams(map[string]any{"name": "echo", "arguments": map[string]any{"text": text}}, "", nil), &res)
+				if !assert.NoError(t, err) || !assert.Len(t, res.Content, 1) {
+					return
+				}
+				assert.Equal(t, text, res.Content[0].Text)
+			}
+		}()
+	}
+	wg.Wait()
 }
