@@ -81,17 +81,6 @@ func valueTypeSchema(t reflect.Type) *toolSchema {
 	return nil
 }
 
-// nullableValueTypeSchema is valueTypeSchema for a pointer to the type.
-// A schema without a type (json.RawMessage) gets the type list ["null"],
-// as the schema library gave it: that allows null only.
-func nullableValueTypeSchema(s *toolSchema) {
-	if s.typ != "" {
-		s.allowNull()
-	} else if !slices.Contains(s.types, "null") {
-		s.types = append([]string{"null"}, s.types...)
-	}
-}
-
 // inferToolSchema derives the JSON Schema of t, before the keyword tags
 // are applied (applyKeywordTags): seen holds the named types on the way
 // to t, to refuse a type that contains itself.
@@ -108,8 +97,11 @@ func inferToolSchema(t reflect.Type, seen map[reflect.Type]bool) (*toolSchema, e
 		defer delete(seen, t)
 	}
 	if s := valueTypeSchema(t); s != nil {
-		if pointer {
-			nullableValueTypeSchema(s)
+		if pointer && s.typ == "" {
+			// As the schema library gave it, though it allows null only.
+			s.types = []string{"null"}
+		} else if pointer {
+			s.allowNull()
 		}
 		return s, nil
 	}
