@@ -177,6 +177,9 @@ func inferStructSchema(t reflect.Type, s *toolSchema, seen map[reflect.Type]bool
 			s.props = []toolProperty{}
 		}
 		if f.Anonymous {
+			// Refused since keyword tags were hidden from the schema
+			// library by rebuilding the type, which cannot embed an
+			// unexported type; inference no longer needs the refusal.
 			if keywords && f.PkgPath != "" {
 				return fmt.Errorf("%v embeds the unexported type %v: keyword tags are not supported there", t, f.Type)
 			}
