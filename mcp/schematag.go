@@ -3,19 +3,18 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	gojsonschema "github.com/google/jsonschema-go/jsonschema"
 )
 
 // The `jsonschema:"…"` struct tag of a field whose schema is inferred: see
-// AddTool for the syntax. The schema library reads free-text tags as the
-// description and refuses tags that begin with WORD=, which it reserves;
-// those are read here, from a copy of the type without them.
+// AddTool for the syntax. A free-text tag is the description, set while
+// the schema is inferred (schemainfer.go); a tag in keyword form is read
+// here and applied to the inferred schema.
 
 // tagKeywords are the keywords a jsonschema tag may set, in the order they
 // are documented.
@@ -31,8 +30,7 @@ var itemKeywords = map[string]bool{
 	"minLength": true, "maxLength": true, "pattern": true, "format": true,
 }
 
-// keywordTag matches a tag in keyword form: it begins with WORD=, the
-// prefix the schema library reserves and refuses.
+// keywordTag matches a tag in keyword form: it begins with WORD=.
 var keywordTag = regexp.MustCompile(`^[^ \t\n]*=`)
 
 // tagKeyword is one KEYWORD=VALUE of a tag.
@@ -86,69 +84,9 @@ func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false
 }
 
-// withoutKeywordTags returns a type that encodes as t does but whose
-// keyword tags are gone, for the schema library, which refuses them: the
-// same type when t has none, otherwise struct types rebuilt with
-// reflect.StructOf.
-func withoutKeywordTags(t reflect.Type, seen map[reflect.Type]bool) (reflect.Type, error) {
-	if !hasKeywordTags(t, map[reflect.Type]bool{}) {
-		return t, nil
-	}
-	if seen[t] {
-		// Without keyword tags the schema library refuses the cycle itself.
-		return nil, fmt.Errorf("cycle detected for type %v", t)
-	}
-	seen[t] = true
-	defer delete(seen, t)
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		elem, err := withoutKeywordTags(t.Elem(), seen)
-		if err != nil {
-			return nil, err
-		}
-		switch t.Kind() {
-		case reflect.Pointer:
-			return reflect.PointerTo(elem), nil
-		case reflect.Slice:
-			return reflect.SliceOf(elem), nil
-		case reflect.Array:
-			return reflect.ArrayOf(t.Len(), elem), nil
-		default:
-			return reflect.MapOf(t.Key(), elem), nil
-		}
-	}
-	var fields []reflect.StructField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() && !f.Anonymous {
-			continue // never encoded
-		}
-		if f.PkgPath != "" {
-			return nil, fmt.Errorf("%v embeds the unexported type %v: keyword tags are not supported there", t, f.Type)
-		}
-		ft, err := withoutKeywordTags(f.Type, seen)
-		if err != nil {
-			return nil, err
-		}
-		f.Type = ft
-		// The schema library reads only these two keys.
-		orig := f.Tag
-		f.Tag = ""
-		if j, ok := orig.Lookup("json"); ok {
-			f.Tag = reflect.StructTag("json:" + strconv.Quote(j))
-		}
-		if tag, ok := orig.Lookup("jsonschema"); ok && !keywordTag.MatchString(tag) {
-			f.Tag += reflect.StructTag(" jsonschema:" + strconv.Quote(tag))
-		}
-		f.Index, f.Offset = nil, 0
-		fields = append(fields, f)
-	}
-	return reflect.StructOf(fields), nil
-}
-
 // applyKeywordTags sets on s, the schema inferred for t, what the keyword
 // tags of t's fields say.
-func applyKeywordTags(t reflect.Type, s *gojsonschema.Schema, seen map[reflect.Type]bool) error {
+func applyKeywordTags(t reflect.Type, s *toolSchema, seen map[reflect.Type]bool) error {
 	if s == nil || seen[t] {
 		return nil
 	}
@@ -156,9 +94,9 @@ func applyKeywordTags(t reflect.Type, s *gojsonschema.Schema, seen map[reflect.T
 	case reflect.Pointer:
 		return applyKeywordTags(t.Elem(), s, seen)
 	case reflect.Slice, reflect.Array:
-		return applyKeywordTags(t.Elem(), s.Items, seen)
+		return applyKeywordTags(t.Elem(), s.items, seen)
 	case reflect.Map:
-		return applyKeywordTags(t.Elem(), s.AdditionalProperties, seen)
+		return applyKeywordTags(t.Elem(), s.additional, seen)
 	case reflect.Struct:
 	default:
 		return nil
@@ -166,11 +104,11 @@ func applyKeywordTags(t reflect.Type, s *gojsonschema.Schema, seen map[reflect.T
 	seen[t] = true
 	defer delete(seen, t)
 	for _, f := range reflect.VisibleFields(t) {
-		name, ok := jsonName(f)
+		name, _, ok := jsonField(f)
 		if !ok {
 			continue
 		}
-		prop := s.Properties[name]
+		prop := s.property(name)
 		if prop == nil {
 			continue
 		}
@@ -188,25 +126,9 @@ func applyKeywordTags(t reflect.Type, s *gojsonschema.Schema, seen map[reflect.T
 	return nil
 }
 
-// jsonName is the property name encoding/json gives f, and whether it
-// encodes f at all.
-func jsonName(f reflect.StructField) (string, bool) {
-	if !f.IsExported() {
-		return "", false
-	}
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	switch {
-	case f.Tag.Get("json") == "-":
-		return "", false
-	case name == "":
-		return f.Name, true
-	}
-	return name, true
-}
-
 // applyTag sets the keywords of one field's tag on its schema prop; t is
 // the field's Go type.
-func applyTag(t reflect.Type, prop *gojsonschema.Schema, tag string) error {
+func applyTag(t reflect.Type, prop *toolSchema, tag string) error {
 	kws, err := parseSchemaTag(tag)
 	if err != nil {
 		return err
@@ -216,8 +138,8 @@ func applyTag(t reflect.Type, prop *gojsonschema.Schema, tag string) error {
 	}
 	for _, kw := range kws {
 		target, vt := prop, t
-		if itemKeywords[kw.name] && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && prop.Items != nil {
-			target, vt = prop.Items, t.Elem()
+		if itemKeywords[kw.name] && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && prop.items != nil {
+			target, vt = prop.items, t.Elem()
 			for vt.Kind() == reflect.Pointer {
 				vt = vt.Elem()
 			}
@@ -226,22 +148,34 @@ func applyTag(t reflect.Type, prop *gojsonschema.Schema, tag string) error {
 			return fmt.Errorf("%s: %w", kw.name, err)
 		}
 	}
-	// What the tag gave must fit the schema it is part of.
-	resolved, err := prop.Resolve(nil)
+	return checkTagValues(prop)
+}
+
+// tagCheckURL names the schema of a field while the values its tag gives
+// are checked against it; nothing is ever fetched from it.
+const tagCheckURL = toolSchemaURL + "tag.json"
+
+// checkTagValues checks that the default and the examples prop has fit
+// prop, the schema they are part of.
+func checkTagValues(prop *toolSchema) error {
+	if len(prop.defaultValue) == 0 && len(prop.examples) == 0 {
+		return nil
+	}
+	text, err := prop.appendJSON(nil)
 	if err != nil {
 		return err
 	}
-	if len(prop.Default) > 0 {
-		var v any
-		if err := json.Unmarshal(prop.Default, &v); err != nil {
-			return fmt.Errorf("default: %w", err)
-		}
-		if err := resolved.Validate(v); err != nil {
-			return fmt.Errorf("default %s: %w", prop.Default, err)
+	sch, err := compileSelfContained(tagCheckURL, text)
+	if err != nil {
+		return err
+	}
+	if len(prop.defaultValue) > 0 {
+		if err := sch.ValidateJSON(prop.defaultValue); err != nil {
+			return fmt.Errorf("default %s: %w", prop.defaultValue, err)
 		}
 	}
-	for _, ex := range prop.Examples {
-		if err := resolved.Validate(ex); err != nil {
+	for _, ex := range prop.examples {
+		if err := sch.Validate(ex); err != nil {
 			return fmt.Errorf("example %v: %w", ex, err)
 		}
 	}
@@ -249,33 +183,33 @@ func applyTag(t reflect.Type, prop *gojsonschema.Schema, tag string) error {
 }
 
 // setKeyword sets one keyword on s, the schema of a value of Go type t.
-func setKeyword(s *gojsonschema.Schema, t reflect.Type, kw tagKeyword) error {
+func setKeyword(s *toolSchema, t reflect.Type, kw tagKeyword) error {
 	switch kw.name {
 	case "description":
-		s.Description = kw.value
+		s.description = kw.value
 	case "title":
-		s.Title = kw.value
+		s.title = kw.value
 	case "format":
-		s.Format = kw.value
+		s.format = kw.value
 	case "pattern":
 		if _, err := regexp.Compile(kw.value); err != nil {
 			return err
 		}
-		s.Pattern = kw.value
+		s.pattern = kw.value
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		n, err := strconv.ParseFloat(kw.value, 64)
-		if err != nil {
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
 			return fmt.Errorf("%q is not a number", kw.value)
 		}
 		switch kw.name {
 		case "minimum":
-			s.Minimum = &n
+			s.minimum = &n
 		case "maximum":
-			s.Maximum = &n
+			s.maximum = &n
 		case "exclusiveMinimum":
-			s.ExclusiveMinimum = &n
+			s.exclusiveMinimum = &n
 		default:
-			s.ExclusiveMaximum = &n
+			s.exclusiveMaximum = &n
 		}
 	case "minLength", "maxLength":
 		n, err := strconv.Atoi(kw.value)
@@ -283,9 +217,9 @@ func setKeyword(s *gojsonschema.Schema, t reflect.Type, kw tagKeyword) error {
 			return fmt.Errorf("%q is not a length", kw.value)
 		}
 		if kw.name == "minLength" {
-			s.MinLength = &n
+			s.minLength = &n
 		} else {
-			s.MaxLength = &n
+			s.maxLength = &n
 		}
 	case "enum", "examples":
 		var values []any
@@ -297,16 +231,16 @@ func setKeyword(s *gojsonschema.Schema, t reflect.Type, kw tagKeyword) error {
 			values = append(values, v)
 		}
 		if kw.name == "enum" {
-			s.Enum = values
+			s.enum = values
 		} else {
-			s.Examples = values
+			s.examples = values
 		}
 	case "default":
 		v, err := tagValue(t, kw.value)
 		if err != nil {
 			return err
 		}
-		if s.Default, err = json.Marshal(v); err != nil {
+		if s.defaultValue, err = json.Marshal(v); err != nil {
 			return err
 		}
 	}

@@ -238,3 +238,12 @@ func TestTheDocumentedSearchArgsDeriveTheirSchema(t *testing.T) {
 		"additionalProperties": false
 	}`, string(raw))
 }
+
+func TestSchemaTagBoundsThatAreNotFiniteAreErrors(t *testing.T) {
+	type notFinite struct {
+		N float64 `json:"n" jsonschema:"maximum=NaN,minimum=-Inf"`
+	}
+	_, err := mcp.SchemaFor[notFinite]()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `maximum: "NaN" is not a number`)
+}

@@ -8,8 +8,6 @@ import (
 	"io"
 	"reflect"
 
-	gojsonschema "github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -56,21 +54,13 @@ func schemaFor[T any]() (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: cannot derive a JSON Schema from %v: %w", t, err)
 	}
-	return json.Marshal(s)
+	return marshalToolSchema(s)
 }
 
-// rawJSONSchemas makes a json.RawMessage field any JSON value, which is
-// what it holds, not the array of bytes its Go type would say.
-var rawJSONSchemas = map[reflect.Type]*gojsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
-
-// inferSchema derives the schema of t with the schema library, then sets
-// what the keyword tags say, which the library does not read.
-func inferSchema(t reflect.Type) (*gojsonschema.Schema, error) {
-	plain, err := withoutKeywordTags(t, map[reflect.Type]bool{})
-	if err != nil {
-		return nil, err
-	}
-	s, err := gojsonschema.ForType(plain, &gojsonschema.ForOptions{TypeSchemas: rawJSONSchemas})
+// inferSchema derives the schema of t (schemainfer.go), then sets what
+// the keyword tags say (schematag.go).
+func inferSchema(t reflect.Type) (*toolSchema, error) {
+	s, err := inferToolSchema(t, map[reflect.Type]bool{})
 	if err != nil {
 		return nil, err
 	}
