@@ -97,11 +97,8 @@ func inferToolSchema(t reflect.Type, seen map[reflect.Type]bool) (*toolSchema, e
 		defer delete(seen, t)
 	}
 	if s := valueTypeSchema(t); s != nil {
-		if pointer && s.typ == "" {
-			// As the schema library gave it, though it allows null only.
-			s.types = []string{"null"}
-		} else if pointer {
-			s.allowNull()
+		if pointer {
+			s.allowNull() // a schema without a type (json.RawMessage) allows null already
 		}
 		return s, nil
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -30,7 +31,17 @@ func librarySchemaFor(t reflect.Type) ([]byte, error) {
 	if err := oracleApplyKeywordTags(t, s, map[reflect.Type]bool{}); err != nil {
 		return nil, err
 	}
-	return json.Marshal(s)
+	b, err := json.Marshal(s)
+	return rawPointerAllowsAnyValue(b), err
+}
+
+// rawPointerAllowsAnyValue mends the one schema where ours departs from
+// the library's on purpose: a *json.RawMessage holds any JSON value (null
+// as nil), where the library gave it "type":["null"] (null only). No other
+// Go type gets a type list of null alone.
+func rawPointerAllowsAnyValue(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte(`{"type":["null"]}`), []byte(`true`))
+	return bytes.ReplaceAll(b, []byte(`"type":["null"],`), nil)
 }
 
 // oracleJSONName is the property name encoding/json gives f, and whether
