@@ -99,11 +99,11 @@ func (p *Program) Root(i int) (*Validator, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	root := p.reach(p.roots[i])
+	p.reach(p.roots[i])
 	if p.err != nil {
 		return nil, p.err
 	}
-	p.vs[i] = newValidator(root)
+	p.vs[i] = newValidator(p.nodes[p.roots[i]])
 	return p.vs[i], nil
 }
 
@@ -117,13 +117,16 @@ func (p *Program) offset(i int) int {
 	return off
 }
 
-// reach decodes node i and every node it reaches that is not decoded yet,
-// then computes for those what they derive from the others (cycles of
-// in-place references, unions), and returns node i. It sets p.err on a
-// damaged program. p.mu is held.
-func (p *Program) reach(i int) *node {
+// reach decodes the nodes from and every node they reach that is not
+// decoded yet, then computes for those what they derive from the others
+// (cycles of in-place references, unions). It sets p.err on a damaged
+// program. p.mu is held.
+func (p *Program) reach(from ...int) {
 	d := &decoder{s: p.text, nodes: p.nodes, prog: p}
-	root := d.at(i)
+	d.fresh, d.pending = make([]*node, 0, max(len(from), 16)), make([]int, 0, max(len(from), 16))
+	for _, i := range from {
+		d.at(i)
+	}
 	for k := 0; k < len(d.pending) && d.err == nil; k++ {
 		j := d.pending[k]
 		end := len(p.text)
@@ -138,7 +141,7 @@ func (p *Program) reach(i int) *node {
 	}
 	if d.err != nil {
 		p.err = d.err
-		return nil
+		return
 	}
 	// A program comes from generated code, but a damaged one must not
 	// make Check loop: cycles of in-place references are found again.
@@ -149,7 +152,6 @@ func (p *Program) reach(i int) *node {
 		nd.anyUnion = newUnion(nd.anyOf)
 		nd.oneUnion = newUnion(nd.oneOf)
 	}
-	return root
 }
 
 // Decode turns a program made by Encode back into its validators, in the
@@ -161,18 +163,20 @@ func Decode(program string) ([]*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every node, in one slab: a node no root reaches is still read, so
+	// that a damage anywhere is an error.
+	p.mu.Lock()
+	p.slab, p.unmade = make([]node, len(p.nodes)), 0
+	all := make([]int, len(p.nodes))
+	for i := range all {
+		all[i] = i
+	}
+	p.reach(all...)
+	p.mu.Unlock()
 	vs := make([]*Validator, p.Len())
 	for i := range vs {
 		if vs[i], err = p.Root(i); err != nil {
 			return nil, err
-		}
-	}
-	// A node no root reaches is still read: a damage anywhere is an error.
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i := range p.nodes {
-		if p.reach(i); p.err != nil {
-			return nil, p.err
 		}
 	}
 	return vs, nil
