@@ -86,7 +86,8 @@ func (p *Program) Len() int { return len(p.roots) }
 
 // Root returns the validator of the i-th root (nil for a nil validator),
 // decoding the nodes it reaches that no root has reached before. It fails
-// on a damaged program, and then fails again at every later call.
+// on a damaged program; once it has, every root not decoded before fails
+// too.
 func (p *Program) Root(i int) (*Validator, error) {
 	if i < 0 || i >= len(p.roots) {
 		return nil, fmt.Errorf("fastschema: no root %d in a program of %d", i, len(p.roots))
@@ -122,7 +123,7 @@ func (p *Program) offset(i int) int {
 // (cycles of in-place references, unions). It sets p.err on a damaged
 // program. p.mu is held.
 func (p *Program) reach(from ...int) {
-	d := &decoder{s: p.text, nodes: p.nodes, prog: p}
+	d := &decoder{s: p.text, prog: p}
 	d.fresh, d.pending = make([]*node, 0, max(len(from), 16)), make([]int, 0, max(len(from), 16))
 	for _, i := range from {
 		d.at(i)
@@ -185,14 +186,13 @@ func Decode(program string) ([]*Validator, error) {
 // decoder reads a program. After the first error every read returns a zero
 // value, and err says what went wrong.
 type decoder struct {
-	s     string
-	pos   int
-	nodes []*node // the program's nodes by index; nil until reached
+	s    string
+	pos  int
+	prog *Program // whose nodes the text refers to
 	// The nodes this decoder reached first, in order, and their indices:
 	// each is decoded in turn.
 	fresh   []*node
 	pending []int
-	prog    *Program
 	err     error
 }
 
@@ -268,7 +268,7 @@ func (d *decoder) node1() *node {
 	if i < 0 || d.err != nil {
 		return nil
 	}
-	if i >= len(d.nodes) {
+	if i >= len(d.prog.nodes) {
 		d.fail("node index out of range")
 		return nil
 	}
@@ -278,21 +278,21 @@ func (d *decoder) node1() *node {
 // at returns node i, making it and queueing it for decoding when no
 // decoder has reached it before.
 func (d *decoder) at(i int) *node {
-	if n := d.nodes[i]; n != nil {
+	p := d.prog
+	if n := p.nodes[i]; n != nil {
 		return n
 	}
-	p := d.prog
 	if len(p.slab) == 0 {
-		// Nodes are made in slabs, each as large as the nodes reached so
-		// far (at least 8, at most those not made yet): few allocations,
-		// and at most half of one slab unused.
+		// Nodes are made in slabs, each as large as all made before it
+		// (at least 8, at most those not made yet): few allocations, and,
+		// past the first slab, never twice as many nodes made as reached.
 		p.slab = make([]node, min(max(8, len(p.nodes)-p.unmade), p.unmade))
 		p.unmade -= len(p.slab)
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
 	n.index = -1
-	d.nodes[i] = n
+	p.nodes[i] = n
 	d.fresh = append(d.fresh, n)
 	d.pending = append(d.pending, i)
 	return n
