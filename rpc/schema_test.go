@@ -69,6 +69,7 @@ func TestAProgramThatDoesNotReadLeavesTheSchemasToTheLibrary(t *testing.T) {
 	for name, prog := range map[string]string{
 		"another format version": good[:len("fastschema")] + "\x09" + good[len("fastschema")+1:], // the version byte
 		"damaged":                good[:len(good)/2],
+		"damaged in a node":      good + "\x00", // the header reads; the last node has a byte too many
 		"fewer roots than named": programOf(t, docs),
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -33,7 +33,7 @@ type SchemaSet struct {
 	progCount    int            // how many roots the program has
 	programRoots map[string]int // location → index among the program's roots
 	progOnce     sync.Once
-	progVs       []*fastschema.Validator // nil when the program does not decode
+	prog         *fastschema.Program // nil when the program does not open
 
 }
 
@@ -49,10 +49,11 @@ func WithDefaultDraft(d Draft) SchemaSetOption {
 // WithProgram gives the set the fast validators of locations, compiled when
 // the code was generated: program is the text rpcgen made of them, and
 // locations are in the order it made it. [SchemaSet.Schema] of one of them
-// checks messages without compiling anything. The program is read on first
-// use; if it does not read (it was made by an rpcgen of another format
-// version), its locations are compiled from the documents instead, with
-// the same answers.
+// checks messages without compiling anything. The program is read on
+// first use, each location's part when that location is first checked; a
+// location whose part does not read (a program made by an rpcgen of
+// another format version, or a damaged one) is compiled from the documents
+// instead, with the same answers.
 func WithProgram(program string, locations ...string) SchemaSetOption {
 	return func(s *SchemaSet) {
 		s.progText, s.progCount = program, len(locations)
@@ -106,18 +107,23 @@ func (s *SchemaSet) document(url string) ([]byte, bool) {
 }
 
 // program returns the validator of the program's i-th root, or nil when
-// the program does not decode.
+// the program does not decode. Only the root's own nodes are decoded, the
+// first time it is asked for.
 func (s *SchemaSet) program(i int) *fastschema.Validator {
 	s.progOnce.Do(func() {
-		vs, err := fastschema.Decode(s.progText)
-		if err == nil && len(vs) == s.progCount {
-			s.progVs = vs
+		p, err := fastschema.Open(s.progText)
+		if err == nil && p.Len() == s.progCount {
+			s.prog = p
 		}
 	})
-	if i >= len(s.progVs) {
+	if s.prog == nil {
 		return nil
 	}
-	return s.progVs[i]
+	v, err := s.prog.Root(i)
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // NewSchemaSetFS returns a set holding every *.json file under root in fsys,

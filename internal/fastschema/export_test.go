@@ -24,3 +24,16 @@ func Reasons(v *Validator) []string {
 	walk(v.root)
 	return out
 }
+
+// DecodedNodes returns how many of p's nodes its roots have decoded so
+// far, and how many it has.
+func DecodedNodes(p *Program) (decoded, all int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range p.nodes {
+		if n != nil {
+			decoded++
+		}
+	}
+	return decoded, len(p.nodes)
+}

@@ -86,8 +86,8 @@ func agree(t testing.TB, sch *jsonschema.Schema, v *fastschema.Validator, data [
 // program decodes to.
 var programs sync.Map // *fastschema.Validator → *fastschema.Validator
 
-// viaProgram returns the validator that v's program (Encode, then Decode)
-// gives.
+// viaProgram returns the validator that v's program (Encode, then Open and
+// Root, as a generated package reads it) gives.
 func viaProgram(t testing.TB, v *fastschema.Validator) *fastschema.Validator {
 	t.Helper()
 	if d, ok := programs.Load(v); ok {
@@ -95,11 +95,13 @@ func viaProgram(t testing.TB, v *fastschema.Validator) *fastschema.Validator {
 	}
 	prog, err := fastschema.Encode([]*fastschema.Validator{v})
 	require.NoError(t, err)
-	vs, err := fastschema.Decode(prog)
+	p, err := fastschema.Open(prog)
 	require.NoError(t, err)
-	require.Len(t, vs, 1)
-	programs.Store(v, vs[0])
-	return vs[0]
+	require.Equal(t, 1, p.Len())
+	d, err := p.Root(0)
+	require.NoError(t, err)
+	programs.Store(v, d)
+	return d
 }
 
 // check is v.Check(data), after checking that v's program answers the

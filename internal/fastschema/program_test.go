@@ -1,6 +1,7 @@
 package fastschema_test
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 
 // projectProgram compiles every location of the project's schema tree into
 // one program, as the generator does for a package, and decodes it.
-func projectProgram(t *testing.T) (locs []string, compiled, decoded []*fastschema.Validator, prog string) {
+func projectProgram(t testing.TB) (locs []string, compiled, decoded []*fastschema.Validator, prog string) {
 	t.Helper()
 	p := loadProject(t)
 	locs = p.locations()
@@ -139,10 +140,12 @@ func TestADamagedProgramIsRefusedOrChecksWithoutPanicking(t *testing.T) {
 	for cut := range len(good) {
 		_, err := fastschema.Decode(good[:cut])
 		require.Error(t, err, "a program cut at byte %d", cut)
+		assert.Error(t, rootsOf(good[:cut], inputs), "a program cut at byte %d, root by root", cut)
 	}
 	for pos := len(fastschema.ProgramMagic); pos < len(good); pos++ {
 		b := []byte(good)
 		b[pos] ^= 0x5a
+		rootsOf(string(b), inputs) // must return
 		vs, err := fastschema.Decode(string(b))
 		if err != nil {
 			continue
@@ -153,6 +156,27 @@ func TestADamagedProgramIsRefusedOrChecksWithoutPanicking(t *testing.T) {
 			}
 		}
 	}
+}
+
+// rootsOf opens prog, decodes each root in turn and checks inputs with
+// those that decode; it returns the first error, of Open or of a root.
+func rootsOf(prog string, inputs [][]byte) error {
+	p, err := fastschema.Open(prog)
+	if err != nil {
+		return err
+	}
+	var first error
+	for i := range p.Len() {
+		v, err := p.Root(i)
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		for _, in := range inputs {
+			v.Check(in) // must return
+		}
+	}
+	return first
 }
 
 // BenchmarkDecodeProjectProgram measures what a program costs when it is
