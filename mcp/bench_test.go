@@ -37,9 +37,10 @@ func benchServer() *mcp.Server {
 	return s
 }
 
-func benchCalls(b *testing.B, handshake bool, call func(i int) string) {
+// benchClient serves benchServer over an in-memory pipe and returns the
+// client's end, past the handshake when handshake is set.
+func benchClient(b *testing.B, ctx context.Context, handshake bool) rpc.Transport {
 	srv, cli := rpc.NewPipe()
-	ctx := context.Background()
 	go benchServer().Serve(ctx, srv)
 	if handshake {
 		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
@@ -48,6 +49,12 @@ func benchCalls(b *testing.B, handshake bool, call func(i int) string) {
 		}
 		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	}
+	return cli
+}
+
+func benchCalls(b *testing.B, handshake bool, call func(i int) string) {
+	ctx := context.Background()
+	cli := benchClient(b, ctx, handshake)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -64,17 +71,9 @@ func benchCalls(b *testing.B, handshake bool, call func(i int) string) {
 
 const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"}}`
 
-func BenchmarkToolsCallAdd2025(b *testing.B) {
-	benchCalls(b, true, func(i int) string {
-		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`
-	})
-}
+func BenchmarkToolsCallAdd2025(b *testing.B) { benchCalls(b, true, addCall2025) }
 
-func BenchmarkToolsCallAdd2026(b *testing.B) {
-	benchCalls(b, false, func(i int) string {
-		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + statelessMeta + `}}`
-	})
-}
+func BenchmarkToolsCallAdd2026(b *testing.B) { benchCalls(b, false, addCall2026) }
 
 func BenchmarkToolsCallEcho2025(b *testing.B) {
 	benchCalls(b, true, func(i int) string {
@@ -88,16 +87,8 @@ func BenchmarkToolsCallEcho2025(b *testing.B) {
 // read loop.
 func benchPipelined(b *testing.B, handshake bool, call func(i int) string) {
 	const depth = 64
-	srv, cli := rpc.NewPipe()
 	ctx := context.Background()
-	go benchServer().Serve(ctx, srv)
-	if handshake {
-		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
-		if _, err := cli.Read(ctx); err != nil {
-			b.Fatal(err)
-		}
-		cli.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	}
+	cli := benchClient(b, ctx, handshake)
 	b.ReportAllocs()
 	b.ResetTimer()
 	inFlight := make(chan struct{}, depth)
@@ -125,14 +116,6 @@ func benchPipelined(b *testing.B, handshake bool, call func(i int) string) {
 	cli.Close()
 }
 
-func BenchmarkToolsCallAddPipelined2025(b *testing.B) {
-	benchPipelined(b, true, func(i int) string {
-		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`
-	})
-}
+func BenchmarkToolsCallAddPipelined2025(b *testing.B) { benchPipelined(b, true, addCall2025) }
 
-func BenchmarkToolsCallAddPipelined2026(b *testing.B) {
-	benchPipelined(b, false, func(i int) string {
-		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` + statelessMeta + `}}`
-	})
-}
+func BenchmarkToolsCallAddPipelined2026(b *testing.B) { benchPipelined(b, false, addCall2026) }
