@@ -264,13 +264,9 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
 		return
 	}
-	if body == nil {
-		var status int
-		var err error
-		if body, status, err = h.readBody(w, r); err != nil {
-			writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
-			return
-		}
+	body, ok := h.bodyOf(w, r, body)
+	if !ok {
+		return
 	}
 	fr, rerr := parseFrame(body)
 	if rerr != nil {
@@ -397,6 +393,21 @@ func (h *StreamableHTTPHandler) dropFailedInit(sess *httpSession, st *stream) {
 	if sess.hasEnded(st) && sess.ss.ProtocolVersion() == "" {
 		sess.ss.Close()
 	}
+}
+
+// bodyOf returns body, or, when it is nil (not read yet), the request's
+// body read with readBody; a body that cannot be read is answered with
+// its error, and ok is false.
+func (h *StreamableHTTPHandler) bodyOf(w http.ResponseWriter, r *http.Request, body []byte) (_ []byte, ok bool) {
+	if body != nil {
+		return body, true
+	}
+	body, status, err := h.readBody(w, r)
+	if err != nil {
+		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+		return nil, false
+	}
+	return body, true
 }
 
 // readBody reads a POST body within the size limit and the body timeout.

@@ -50,9 +50,7 @@ func (h *StreamableHTTPHandler) statelessEra(w http.ResponseWriter, r *http.Requ
 	if r.Method != http.MethodPost || r.Header.Get(HeaderSessionID) != "" {
 		return !handshake, nil, true
 	}
-	body, status, err := h.readBody(w, r)
-	if err != nil {
-		writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
+	if body, ok = h.bodyOf(w, r, nil); !ok {
 		return false, nil, false
 	}
 	if msg, isMessage := rpc.ReadEnvelope(body); isMessage {
@@ -84,13 +82,9 @@ func (h *StreamableHTTPHandler) serveStatelessHTTP(ctx context.Context, w http.R
 		writeHTTPError(w, http.StatusNotAcceptable, rpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
 		return
 	}
-	if body == nil {
-		var status int
-		var err error
-		if body, status, err = h.readBody(w, r); err != nil {
-			writeHTTPError(w, status, rpc.CodeInvalidRequest, err.Error())
-			return
-		}
+	body, ok := h.bodyOf(w, r, body)
+	if !ok {
+		return
 	}
 	req, id, perr := parseStatelessMessage(body)
 	if perr != nil {
