@@ -204,6 +204,16 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive, h
 	if hold > 0 {
 		var err error
 		if whole, err = c.holdFor(ctx, hold); err != nil {
+			// The stream ended (its session did, or another connection
+			// took it over) before it started. It is still sent as a
+			// stream: flushed before the handler returns, it goes out
+			// chunked. Left as it is it would be a zero-length body, and
+			// Go's HTTP client hands the connection of a zero-length
+			// answer back to its pool before the caller has it: a client
+			// cancelling this POST at that moment closes the connection
+			// under the next request of the pool, which then fails with
+			// this request's "context canceled".
+			_ = rc.Flush()
 			return err
 		}
 	}
@@ -230,7 +240,9 @@ func (c *sseConn) serve(ctx context.Context, w http.ResponseWriter, keepAlive, h
 				return err
 			}
 		}
-		if (len(q) > 0 || fin) && !whole {
+		// A held stream that ends with nothing in it is still flushed:
+		// see the hold's error above.
+		if (len(q) > 0 || fin) && (!whole || len(q) == 0) {
 			if err := rc.Flush(); err != nil {
 				return err
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -138,4 +140,54 @@ func TestAKilledTakenOverStreamEndsItsBodyAndLeavesItsQueue(t *testing.T) {
 		require.FailNow(t, "the connection was not closed")
 	}
 	assert.Len(t, c.unwritten(), 1)
+}
+
+// A held stream that ends with nothing to send (its calls were cancelled,
+// or its session ended or another connection took it over, before the
+// hold was over) still goes out as a stream, chunked, never as a
+// zero-length body: Go's HTTP client hands the connection of a
+// zero-length answer back to its pool before the caller has it, and a
+// client cancelling the POST at that moment closes the connection under
+// the next request of the pool. A stream finished with its answers keeps
+// being written whole, with a length.
+func TestAHeldStreamEndingEmptyIsSentChunked(t *testing.T) {
+	answer := sseEvent{id: "1", data: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}
+	for _, tc := range []struct {
+		name    string
+		events  []sseEvent
+		end     func(c *sseConn)
+		err     error
+		chunked bool
+	}{
+		{"finished with nothing to send", nil, (*sseConn).finish, nil, true},
+		{"ended by its session", nil, (*sseConn).kill, errConnReplaced, true},
+		{"ended by its session with a priming event", []sseEvent{{id: "0", retry: time.Second}}, (*sseConn).kill, errConnReplaced, true},
+		{"finished with only a priming event", []sseEvent{{id: "0", retry: time.Second}}, (*sseConn).finish, nil, false},
+		{"finished with its answer", []sseEvent{answer}, (*sseConn).finish, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newSSEConn()
+			for _, e := range tc.events {
+				require.True(t, c.push(e))
+			}
+			tc.end(c)
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				startSSE(w)
+				assert.ErrorIs(t, c.serve(r.Context(), w, 0, time.Hour), tc.err)
+			}))
+			defer ts.Close()
+			resp, err := ts.Client().Get(ts.URL)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			if tc.chunked {
+				assert.Equal(t, int64(-1), resp.ContentLength)
+				assert.Equal(t, []string{"chunked"}, resp.TransferEncoding)
+				return
+			}
+			assert.Equal(t, int64(len(body)), resp.ContentLength, "written whole, with its length")
+			assert.NotEmpty(t, body)
+		})
+	}
 }

@@ -199,7 +199,8 @@ func soakDuration(t *testing.T) time.Duration {
 // request gets an outcome other than the one it deserved, when the heap or
 // the goroutines keep growing (the last quarter's peak above the second
 // quarter's by more than the margins), or when the goroutines do not come
-// back near where they started once the clients stop.
+// back near where they started once the clients stop, or when a POST
+// carrying a request is answered with a zero-length body (answerCheck).
 func TestSoak(t *testing.T) {
 	d := soakDuration(t)
 	var logs logCounter
@@ -210,7 +211,8 @@ func TestSoak(t *testing.T) {
 	defer srv.Close()
 	defer h.Close()
 	tr := &http.Transport{MaxIdleConns: 2 * workers, MaxIdleConnsPerHost: 2 * workers, IdleConnTimeout: 30 * time.Second}
-	e := &env{server: s, url: srv.URL + "/", hc: &http.Client{Transport: tr}, stats: &stats{counts: map[string]int{}}}
+	answers := &answerCheck{rt: tr, empty: map[string]int{}}
+	e := &env{server: s, url: srv.URL + "/", hc: &http.Client{Transport: answers}, stats: &stats{counts: map[string]int{}}}
 
 	start := time.Now()
 	base := measure(start)
@@ -284,6 +286,7 @@ func TestSoak(t *testing.T) {
 		base.goroutines, peakG, g2, g4, rest.goroutines, rest.at.Round(time.Millisecond))
 
 	require.Zero(t, failures, "requests that did not get what they deserved (first %d):\n%s", len(first), strings.Join(first, "\n"))
+	require.Empty(t, answers.emptyAnswers(), "requests answered with a zero-length body, by method")
 	require.LessOrEqual(t, float64(heap4), float64(heap2)*heapFactor+heapSlack, "the heap kept growing")
 	require.LessOrEqual(t, float64(g4), float64(g2)*goroutineFactor+goroutineSlack, "the goroutines kept growing")
 	require.LessOrEqual(t, rest.goroutines, base.goroutines+goroutineRest, "goroutines left after the clients stopped")
