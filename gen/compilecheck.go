@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -94,9 +95,11 @@ func checkCompiler(docs []*document, draft *jsonschema.Draft, p *problems) (*sch
 	for _, d := range docs {
 		texts[d.url] = d.raw
 	}
-	own, err := fastschema.NewJSONCompiler(func(u string) ([]byte, bool) {
-		b, ok := texts[u]
-		return b, ok
+	own, err := fastschema.NewJSONCompiler(func(u string) ([]byte, error) {
+		if b, ok := texts[u]; ok {
+			return b, nil
+		}
+		return nil, fs.ErrNotExist
 	}, draftVersions[draft])
 	if err != nil {
 		panic(err) // the drafts the generator names are all supported

@@ -68,8 +68,11 @@ func WithProgram(program string, locations ...string) SchemaSetOption {
 // base + its path. They are read when a compile first needs them, and never
 // copied before: a package that embeds the documents (an embed.FS) shares
 // them with the sets made of it, where a map of their texts would be a
-// second copy in the program. rpcgen writes it into a generated package
-// whose config names such a file system (Config.Documents).
+// second copy in the program. A document that cannot be read then fails
+// the compile that needs it with the read's error (a path missing from
+// fsys is reported as not among the documents). rpcgen writes it into a
+// generated package whose config names such a file system
+// (Config.Documents).
 func WithFS(fsys fs.FS, base string, paths ...string) SchemaSetOption {
 	return func(s *SchemaSet) {
 		s.fsys, s.fsBase = fsys, base
@@ -93,17 +96,17 @@ func NewSchemaSet(docs map[string]string, opts ...SchemaSetOption) *SchemaSet {
 	return s
 }
 
-// document returns the text of the document at url.
-func (s *SchemaSet) document(url string) ([]byte, bool) {
+// document returns the text of the document at url, an error matching
+// fs.ErrNotExist when the set has none, or the error reading it.
+func (s *SchemaSet) document(url string) ([]byte, error) {
 	if d, ok := s.docs[url]; ok {
-		return []byte(d), true
+		return []byte(d), nil
 	}
 	p, ok := s.fsDocs[url]
 	if !ok {
-		return nil, false
+		return nil, fs.ErrNotExist
 	}
-	b, err := fs.ReadFile(s.fsys, p)
-	return b, err == nil
+	return fs.ReadFile(s.fsys, p)
 }
 
 // program returns the validator of the program's i-th root, or nil when

@@ -63,6 +63,25 @@ func TestSchemaSetWithFSRefusesAPathMissingFromTheFileSystem(t *testing.T) {
 	_, err := set.Compile("https://schemarpc.dev/test/v1/gone.json")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "https://schemarpc.dev/test/v1/gone.json")
+	assert.Contains(t, err.Error(), "not among the schema documents")
+}
+
+// brokenFS fails every read of a file with a permission error.
+type brokenFS struct{ fstest.MapFS }
+
+func (brokenFS) ReadFile(name string) ([]byte, error) {
+	return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrPermission}
+}
+
+func TestSchemaSetWithFSReportsADocumentItCannotReadAsUnreadableNotMissing(t *testing.T) {
+	fsys := brokenFS{fstest.MapFS{"v1/a.json": {Data: []byte(`{"type": "integer"}`)}}}
+	set := rpc.NewSchemaSet(nil, rpc.WithFS(fsys, "https://schemarpc.dev/test/", "v1/a.json"))
+	_, err := set.Compile("https://schemarpc.dev/test/v1/a.json")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "https://schemarpc.dev/test/v1/a.json")
+	assert.Contains(t, err.Error(), "cannot be read")
+	assert.Contains(t, err.Error(), "permission denied", "the read's own error")
+	assert.NotContains(t, err.Error(), "not among the schema documents")
 }
 
 func TestSchemaSetWithFSKeepsTheTextsGivenFirst(t *testing.T) {

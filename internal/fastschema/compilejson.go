@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"net/url"
 	"strconv"
@@ -46,9 +47,11 @@ func (e *SchemaError) Error() string {
 // fault; so are custom metaschemas and documents that mix drafts. To
 // compile several locations of the same documents, use a [JSONCompiler].
 func CompileJSON(docs map[string][]byte, location string, defaultDraft int) (*Validator, error) {
-	c, err := NewJSONCompiler(func(u string) ([]byte, bool) {
-		b, ok := docs[u]
-		return b, ok
+	c, err := NewJSONCompiler(func(u string) ([]byte, error) {
+		if b, ok := docs[u]; ok {
+			return b, nil
+		}
+		return nil, fs.ErrNotExist
 	}, defaultDraft)
 	if err != nil {
 		return nil, err
@@ -58,7 +61,7 @@ func CompileJSON(docs map[string][]byte, location string, defaultDraft int) (*Va
 
 // jsonCompiler compiles schema documents into nodes, each location once.
 type jsonCompiler struct {
-	docs  func(u string) ([]byte, bool)
+	docs  func(u string) ([]byte, error)
 	draft int // for documents without $schema
 	roots map[string]*jsonRoot
 	nodes map[string]*node // document URL + "#" + pointer → node
@@ -94,9 +97,9 @@ func (c *jsonCompiler) root(u string) (*jsonRoot, error) {
 	if isMetaschemaURL(u) {
 		return nil, &SchemaError{Location: u, Reason: "a reference to a metaschema is not supported"}
 	}
-	text, ok := c.docs(u)
-	if !ok {
-		return nil, &SchemaError{Location: u, Reason: "the document is not among the schema documents"}
+	text, err := c.docs(u)
+	if err != nil {
+		return nil, &SchemaError{Location: u, Reason: documentMissing(err)}
 	}
 	doc, err := parseJSON(text)
 	if err != nil {
@@ -503,4 +506,13 @@ func unescapeToken(tok string) (string, bool) {
 		i++
 	}
 	return sb.String(), true
+}
+
+// documentMissing is the reason a document could not be had: not among
+// the schema documents, or there and unreadable.
+func documentMissing(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "the document is not among the schema documents"
+	}
+	return "the document cannot be read: " + err.Error()
 }

@@ -1,7 +1,9 @@
 package fastschema
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 )
 
@@ -20,9 +22,12 @@ func (c *jsonCompiler) customDraft(meta string, text []byte) (int, error) {
 	if frag != "" {
 		return 0, fmt.Errorf("$schema %q: a metaschema URL has no fragment", meta)
 	}
-	metaText, ok := c.docs(u)
-	if !ok {
+	metaText, err := c.docs(u)
+	if errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("$schema %q is neither a draft's URL nor among the schema documents", meta)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("$schema %q: %s", meta, documentMissing(err))
 	}
 	doc, err := parseJSON(metaText)
 	if err != nil {

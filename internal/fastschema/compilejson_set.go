@@ -21,11 +21,12 @@ type JSONCompiler struct {
 }
 
 // NewJSONCompiler returns a compiler reading documents from docs, which
-// returns the JSON text of the document at an absolute URL, false when
-// there is none. A document without "$schema" is read as defaultDraft
+// returns the JSON text of the document at an absolute URL, or an error
+// matching [fs.ErrNotExist] when there is none (any other error is
+// reported as a document that cannot be read). A document without "$schema" is read as defaultDraft
 // (Draft2020, Draft2019, Draft7, Draft6 or Draft4). The texts docs returns
 // are read once and not kept.
-func NewJSONCompiler(docs func(url string) ([]byte, bool), defaultDraft int) (*JSONCompiler, error) {
+func NewJSONCompiler(docs func(url string) ([]byte, error), defaultDraft int) (*JSONCompiler, error) {
 	if subschemaKeywords[defaultDraft] == nil {
 		return nil, fmt.Errorf("fastschema: default draft %d is not supported (%d, %d, %d, %d or %d)", defaultDraft, Draft2020, Draft2019, Draft7, Draft6, Draft4)
 	}
@@ -33,7 +34,7 @@ func NewJSONCompiler(docs func(url string) ([]byte, bool), defaultDraft int) (*J
 }
 
 // newJSONCompiler is NewJSONCompiler inside metaDepth custom metaschemas.
-func newJSONCompiler(docs func(string) ([]byte, bool), draft, metaDepth int) *JSONCompiler {
+func newJSONCompiler(docs func(string) ([]byte, error), draft, metaDepth int) *JSONCompiler {
 	return &JSONCompiler{
 		c:    &jsonCompiler{docs: docs, draft: draft, roots: map[string]*jsonRoot{}, nodes: map[string]*node{}, metaDepth: metaDepth},
 		done: map[string]*Validator{},

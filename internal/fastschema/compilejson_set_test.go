@@ -2,6 +2,7 @@ package fastschema_test
 
 import (
 	"errors"
+	"io/fs"
 	"sync"
 	"testing"
 
@@ -12,14 +13,16 @@ import (
 )
 
 // lookupIn serves docs to a JSONCompiler, counting the reads of each.
-func lookupIn(docs map[string][]byte, reads map[string]int) func(string) ([]byte, bool) {
+func lookupIn(docs map[string][]byte, reads map[string]int) func(string) ([]byte, error) {
 	var mu sync.Mutex
-	return func(u string) ([]byte, bool) {
+	return func(u string) ([]byte, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		reads[u]++
-		b, ok := docs[u]
-		return b, ok
+		if b, ok := docs[u]; ok {
+			return b, nil
+		}
+		return nil, fs.ErrNotExist
 	}
 }
 
@@ -77,15 +80,43 @@ func TestAJSONCompilerKeepsAFailureAndForgetsItsHalfMadeNodes(t *testing.T) {
 }
 
 func TestAJSONCompilerRefusesBadArguments(t *testing.T) {
-	_, err := fastschema.NewJSONCompiler(func(string) ([]byte, bool) { return nil, false }, 5)
+	_, err := fastschema.NewJSONCompiler(func(string) ([]byte, error) { return nil, fs.ErrNotExist }, 5)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "default draft 5")
-	jc, err := fastschema.NewJSONCompiler(func(string) ([]byte, bool) { return nil, false }, fastschema.Draft7)
+	jc, err := fastschema.NewJSONCompiler(func(string) ([]byte, error) { return nil, fs.ErrNotExist }, fastschema.Draft7)
 	require.NoError(t, err)
 	_, err = jc.Compile("mem:///absent.json")
 	var se *fastschema.SchemaError
 	require.True(t, errors.As(err, &se))
 	assert.Contains(t, se.Reason, "not among the schema documents")
+}
+
+func TestAJSONCompilerReportsADocumentItCannotReadAsUnreadableNotMissing(t *testing.T) {
+	broken := errors.New("disk on fire")
+	docs := func(u string) ([]byte, error) {
+		switch u {
+		case "mem:///custom.json":
+			return []byte(`{"$schema": "mem:///meta.json", "type": "string"}`), nil
+		case "mem:///missing-meta.json":
+			return []byte(`{"$schema": "mem:///nowhere.json"}`), nil
+		case "mem:///unreadable.json", "mem:///meta.json":
+			return nil, broken
+		}
+		return nil, fs.ErrNotExist
+	}
+	for _, tc := range []struct{ location, want string }{
+		{"mem:///unreadable.json", "the document cannot be read: disk on fire"},
+		{"mem:///custom.json", "the document cannot be read: disk on fire"},
+		{"mem:///absent.json", "not among the schema documents"},
+		{"mem:///missing-meta.json", "neither a draft's URL nor among the schema documents"},
+	} {
+		jc, err := fastschema.NewJSONCompiler(docs, fastschema.Draft2020)
+		require.NoError(t, err)
+		_, err = jc.Compile(tc.location)
+		var se *fastschema.SchemaError
+		require.True(t, errors.As(err, &se), "%s: %v", tc.location, err)
+		assert.Contains(t, se.Error(), tc.want, tc.location)
+	}
 }
 
 func TestAJSONCompilerIsSafeForConcurrentUse(t *testing.T) {

@@ -48,9 +48,11 @@ func run(args []string, stderr io.Writer) int {
 // program. It cannot use package rpc, which needs the file to build.
 func render() ([]byte, error) {
 	base := schema.BaseURL + "jsonrpc/"
-	jc, err := fastschema.NewJSONCompiler(func(u string) ([]byte, bool) {
-		b, err := fs.ReadFile(schema.FS, strings.TrimPrefix(u, schema.BaseURL))
-		return b, err == nil && strings.HasPrefix(u, schema.BaseURL+"jsonrpc/")
+	jc, err := fastschema.NewJSONCompiler(func(u string) ([]byte, error) {
+		if !strings.HasPrefix(u, schema.BaseURL+"jsonrpc/") {
+			return nil, fs.ErrNotExist
+		}
+		return fs.ReadFile(schema.FS, strings.TrimPrefix(u, schema.BaseURL))
 	}, fastschema.Draft2020)
 	if err != nil {
 		return nil, err
