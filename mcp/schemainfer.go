@@ -168,18 +168,11 @@ func inferToolSchema(t reflect.Type, seen map[reflect.Type]bool) (*toolSchema, e
 // written.
 func inferStructSchema(t reflect.Type, s *toolSchema, seen map[reflect.Type]bool) error {
 	s.typ, s.additional = "object", &toolSchema{never: true}
-	keywords := hasKeywordTags(t, map[reflect.Type]bool{})
 	for _, f := range reflect.VisibleFields(t) {
 		if s.props == nil {
 			s.props = []toolProperty{}
 		}
 		if f.Anonymous {
-			// Refused since keyword tags were hidden from the schema
-			// library by rebuilding the type, which cannot embed an
-			// unexported type; inference no longer needs the refusal.
-			if keywords && f.PkgPath != "" {
-				return fmt.Errorf("%v embeds the unexported type %v: keyword tags are not supported there", t, f.Type)
-			}
 			if valueTypeSchema(f.Type) != nil {
 				return fmt.Errorf("%v embeds %v, which is not a JSON object", t, f.Type)
 			}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -179,10 +180,6 @@ var oracleTypes = map[string]reflect.Type{
 	"empty tag": reflect.TypeFor[struct {
 		X int `jsonschema:""`
 	}](),
-	"keyword tags beside an unexported embedded type": reflect.TypeFor[struct {
-		oracleHidden
-		N int `jsonschema:"minimum=1"`
-	}](),
 	"unknown keyword": reflect.TypeFor[struct {
 		N int `jsonschema:"minimun=1"`
 	}](),
@@ -211,6 +208,7 @@ func TestInferredSchemasAreTheSchemaLibrarysByteForByte(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want, wantErr := librarySchemaFor(typ)
 			got, err := inferredSchemaFor(typ)
+			require.NotErrorIs(t, wantErr, errOracleBlind, "the table holds only types the oracle can judge")
 			if wantErr != nil {
 				require.Error(t, err, "the library refuses %v (%v); we gave %s", typ, wantErr, got)
 				return
@@ -267,11 +265,15 @@ func randomType(r *rand.Rand, depth int) reflect.Type {
 
 func TestInferredSchemasOfGeneratedTypesAreTheSchemaLibrarys(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 1))
-	agreed, refused := 0, 0
+	agreed, refused, blind := 0, 0, 0
 	for range 3000 {
 		typ := randomType(r, 4)
 		want, wantErr := librarySchemaFor(typ)
 		got, err := inferredSchemaFor(typ)
+		if errors.Is(wantErr, errOracleBlind) {
+			blind++
+			continue
+		}
 		if wantErr != nil && strings.Contains(wantErr.Error(), `want one of "null"`) {
 			// The library's null-only *json.RawMessage refused a default
 			// or an example there (see rawPointerAllowsAnyValue).
@@ -286,7 +288,7 @@ func TestInferredSchemasOfGeneratedTypesAreTheSchemaLibrarys(t *testing.T) {
 		require.NoError(t, err, "%v", typ)
 		require.Equal(t, string(want), string(got), "%v", typ)
 	}
-	t.Logf("%d schemas agreed, %d types refused by both", agreed, refused)
+	t.Logf("%d schemas agreed, %d types refused by both, %d the oracle cannot judge", agreed, refused, blind)
 	assert.Positive(t, agreed)
 	assert.Positive(t, refused)
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -34,6 +35,12 @@ func librarySchemaFor(t reflect.Type) ([]byte, error) {
 	b, err := json.Marshal(s)
 	return rawPointerAllowsAnyValue(b), err
 }
+
+// errOracleBlind marks a type the oracle cannot judge: hiding its keyword
+// tags from the library means rebuilding it with reflect.StructOf, which
+// cannot embed an unexported type. Inference promotes that type's fields
+// as encoding/json does (TestSchemaTagKeywordsInAnEmbeddedUnexportedStructApply).
+var errOracleBlind = errors.New("keyword tags beside an embedded unexported type: the oracle cannot rebuild it")
 
 // rawPointerAllowsAnyValue mends the one schema where ours departs from
 // the library's on purpose: a *json.RawMessage holds any JSON value (null
@@ -98,7 +105,7 @@ func oracleWithoutKeywordTags(t reflect.Type, seen map[reflect.Type]bool) (refle
 			continue // never encoded
 		}
 		if f.PkgPath != "" {
-			return nil, fmt.Errorf("%v embeds the unexported type %v: keyword tags are not supported there", t, f.Type)
+			return nil, fmt.Errorf("%v embeds the unexported type %v: %w", t, f.Type, errOracleBlind)
 		}
 		ft, err := oracleWithoutKeywordTags(f.Type, seen)
 		if err != nil {
@@ -269,4 +276,29 @@ func oracleSetKeyword(s *gojsonschema.Schema, t reflect.Type, kw tagKeyword) err
 		}
 	}
 	return nil
+}
+
+// hasKeywordTags reports whether t, or a type it is built from, has a
+// struct field with a jsonschema tag in keyword form.
+func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Map {
+		return hasKeywordTags(t.Elem(), seen)
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return false
+	}
+	seen[t] = true
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
+			return true
+		}
+		if hasKeywordTags(f.Type, seen) {
+			return true
+		}
+	}
+	return false
 }

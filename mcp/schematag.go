@@ -59,31 +59,6 @@ func parseSchemaTag(tag string) ([]tagKeyword, error) {
 	return kws, nil
 }
 
-// hasKeywordTags reports whether t, or a type it is built from, has a
-// struct field with a jsonschema tag in keyword form.
-func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
-		t = t.Elem()
-	}
-	if t.Kind() == reflect.Map {
-		return hasKeywordTags(t.Elem(), seen)
-	}
-	if t.Kind() != reflect.Struct || seen[t] {
-		return false
-	}
-	seen[t] = true
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
-			return true
-		}
-		if hasKeywordTags(f.Type, seen) {
-			return true
-		}
-	}
-	return false
-}
-
 // applyKeywordTags sets on s, the schema inferred for t, what the keyword
 // tags of t's fields say.
 func applyKeywordTags(t reflect.Type, s *toolSchema, seen map[reflect.Type]bool) error {

@@ -184,13 +184,22 @@ type hiddenPaging struct {
 	Limit int `json:"limit" jsonschema:"maximum=50"`
 }
 
-func TestSchemaTagKeywordsInAnEmbeddedUnexportedStructAreRefused(t *testing.T) {
+// The fields of an embedded unexported struct are promoted, as
+// encoding/json promotes them, keyword tags and all.
+func TestSchemaTagKeywordsInAnEmbeddedUnexportedStructApply(t *testing.T) {
 	type in struct {
 		hiddenPaging
+		Query string `json:"query"`
 	}
-	_, err := mcp.SchemaFor[in]()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "embeds the unexported type mcp_test.hiddenPaging")
+	raw, err := mcp.SchemaFor[in]()
+	require.NoError(t, err)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(raw, &got))
+	assert.Equal(t, map[string]any{"type": "integer", "maximum": 50.0}, property[in](t, "limit"))
+	assert.ElementsMatch(t, []any{"limit", "query"}, got["required"])
+	b, err := json.Marshal(in{hiddenPaging{Limit: 7}, "q"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"limit":7,"query":"q"}`, string(b), "the properties are what encoding/json writes")
 }
 
 // selfReferring has a keyword tag and refers to itself.
