@@ -39,3 +39,35 @@ func TestATypeWithNoSchemaIsRefusedNamingIt(t *testing.T) {
 		})
 	}
 }
+
+// cycleThroughIgnored refers to itself only through a field encoding/json
+// leaves out.
+type cycleThroughIgnored struct {
+	N    int                  `json:"n"`
+	Next *cycleThroughIgnored `json:"-"`
+}
+
+// A struct none of whose fields is encoded is an object that takes no
+// property, and a type that refers to itself only through a field
+// encoding/json leaves out is no cycle: the schema follows what the JSON
+// form holds.
+func TestASchemaFollowsTheFieldsEncodingJSONWrites(t *testing.T) {
+	type nothingEncoded struct {
+		hidden int
+		X      int `json:"-"`
+	}
+	for _, tc := range []struct {
+		name  string
+		infer func() (json.RawMessage, error)
+		want  string
+	}{
+		{"no field encoded", mcp.SchemaFor[nothingEncoded], `{"type":"object","properties":{},"additionalProperties":false}`},
+		{"a cycle through an ignored field", mcp.SchemaFor[cycleThroughIgnored], `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.infer()
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.want, string(got))
+		})
+	}
+}
