@@ -255,6 +255,10 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 		}
 	}
 	name = c.rename(name, origin)
+	if nt := c.reexported(n, origin, name); nt != nil {
+		c.byTarget[key] = nt
+		return nt
+	}
 	c.claim(name, origin)
 	nt := &namedType{name: name, origin: origin, nullable: peekNullable(n)}
 	nt.doc, nt.deprecated = c.typeAnnotations(n, name)
@@ -280,6 +284,36 @@ func (c *converter) namedAt(t target, from loc) *namedType {
 	nt.note = joinNote(nt.note, res.note)
 	nt.nullable = nt.nullable || res.nullable
 	return nt
+}
+
+// reexported returns the type of the definition that the entry n (at
+// origin, to be named name) re-exports, or nil. An entry that is only a
+// $ref to an entry of another place that gets the same Go name is how one
+// document re-exports another's definition: it is that definition's type,
+// where a type of its own would collide with it. A rename of either entry
+// in the config gives two names again, and so an alias.
+func (c *converter) reexported(n *node, origin loc, name string) *namedType {
+	ref := n.get("$ref")
+	if n.kind != kindObject || ref == nil || ref.kind != kindString {
+		return nil
+	}
+	if origin.doc.dialect != draft07 {
+		for _, m := range n.members {
+			if m.key != "$ref" && shapingKeywords[m.key] {
+				return nil
+			}
+		}
+	}
+	var quiet problems
+	tgt, ok := c.l.resolve(origin.at("$ref"), ref.str, &quiet)
+	if !ok || tgt.ptr == "" || !isEntry(tgt) || loc(tgt) == origin {
+		return nil
+	}
+	_, defName, _ := splitDefPointer(tgt.ptr)
+	if c.rename(c.exportedName(defName), loc(tgt)) != name {
+		return nil
+	}
+	return c.namedAt(tgt, origin.at("$ref"))
 }
 
 // peekNullable reports whether a schema's own type or enum allows null.
