@@ -173,30 +173,46 @@ func DecodeSlice[T any](value []byte, p *[]T, decode func(value []byte, p *T) er
 		*p = nil
 		return nil
 	}
-	a, ok := jsonscan.NewArray(value)
-	if !ok || !jsonscan.Bare(value) {
-		return DecodeJSON(value, p)
-	}
 	out := []T{}
 	var zero T
+	done, err := decodeElements(value, p, func(elem []byte) error {
+		out = append(out, zero) // decoded in place: a local would escape through decode
+		return decode(elem, &out[len(out)-1])
+	})
+	if done {
+		*p = out
+	}
+	return err
+}
+
+// decodeElements is DecodeSlice for an array that is not null: it hands
+// each element of value to elem in order and reports done when they were
+// all decoded, to be stored. Otherwise err is the error: an element's,
+// placed at the element, or DecodeJSON's for p when value is not one
+// array DecodeJSON would read (DecodeJSON has then stored whatever it
+// stores). It is not generic, so that a program holds the walk once
+// rather than once for every element type it decodes.
+func decodeElements(value []byte, p any, elem func(elem []byte) error) (done bool, err error) {
+	a, ok := jsonscan.NewArray(value)
+	if !ok || !jsonscan.Bare(value) {
+		return false, DecodeJSON(value, p)
+	}
 	for i := 0; ; i++ {
-		elem, ok := a.Next()
+		e, ok := a.Next()
 		if !ok {
 			break
 		}
-		out = append(out, zero) // decoded in place: a local would escape through decode
-		if err := decode(elem, &out[i]); err != nil {
+		if err := elem(e); err != nil {
 			if !validArray(value) {
-				return DecodeJSON(value, p)
+				return false, DecodeJSON(value, p)
 			}
-			return placeError(err, strconv.Itoa(i), offsetIn(value, elem))
+			return false, placeError(err, strconv.Itoa(i), offsetIn(value, e))
 		}
 	}
 	if a.Err() {
-		return DecodeJSON(value, p)
+		return false, DecodeJSON(value, p)
 	}
-	*p = out
-	return nil
+	return true, nil
 }
 
 // validArray reports whether value is one array DecodeJSON would read:

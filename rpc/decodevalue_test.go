@@ -257,6 +257,14 @@ func TestDecodeSliceGivesAnEmptySliceForAnEmptyArray(t *testing.T) {
 	assert.Empty(t, s)
 }
 
+func TestDecodeSliceAllocatesOnlyTheGrowingSlice(t *testing.T) {
+	in := []byte(`["a","b","c"]`)
+	var s []string
+	allocs := testing.AllocsPerRun(100, func() { _ = rpc.DecodeSlice(in, &s, rpc.DecodeString[string]) })
+	assert.Equal(t, []string{"a", "b", "c"}, s)
+	assert.LessOrEqual(t, allocs, 3.0, "three appends to an empty slice, nothing for the walk itself")
+}
+
 func TestDecodeSlicePlacesAnElementErrorAtTheElement(t *testing.T) {
 	in := []byte(`["a", 2]`)
 	var s []string
