@@ -133,9 +133,10 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts 
 			return fmt.Errorf("mcp: tool %q: output: %w", t.Name, err)
 		}
 	}
+	plan := planArgs(reflect.TypeFor[In]())
 	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
 		var in In // callTool has set absent arguments to {}
-		if err := rpc.DecodeJSON(req.Params.Arguments, &in); err != nil {
+		if err := decodeArgs(plan, req.Params.Arguments, &in); err != nil {
 			return nil, rpc.InvalidParams("invalid arguments: " + rpc.DecodeReason(err))
 		}
 		res, out, err := h(ctx, req, in)

@@ -1,0 +1,163 @@
+package mcp
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// plainArgs is a struct the arguments plan decodes.
+type plainArgs struct {
+	A     float64 `json:"a"`
+	B     float64 `json:"b,omitempty"`
+	Name  string  `json:"name"`
+	On    bool    `json:"on,omitzero"`
+	N     int     `json:"n"`
+	Big   int64
+	Label label `json:"label"`
+}
+
+// label is a named string type without methods of its own.
+type label string
+
+// argsInputs are arguments of every form: plain ones the plan decodes,
+// and the ones it must hand to DecodeJSON (unknown, case-variant and
+// repeated names, escapes, values of the wrong kind, numbers out of
+// range, text that is not one object).
+var argsInputs = []string{
+	`{}`,
+	`null`,
+	`{"a":1,"b":2}`,
+	`{"a":1.5e3,"b":-0,"name":"x","on":true,"n":-7,"Big":9007199254740993,"label":"l"}`,
+	` { "a" : 1 , "name" : "sp" } `,
+	`{"a":null,"name":null,"on":null,"n":null}`,
+	`{"name":"caf\u00e9 \"q\""}`,
+	`{"n\u0061me":"escaped name"}`,
+	`{"A":1}`,
+	`{"NAME":"x"}`,
+	`{"big":1}`,
+	`{"extra":[1,{"x":2}],"a":3}`,
+	`{"a":1,"a":2}`,
+	`{"a":"1"}`,
+	`{"name":1}`,
+	`{"on":"true"}`,
+	`{"n":1.5}`,
+	`{"n":1e2}`,
+	`{"n":99999999999999999999}`,
+	`{"a":1e999}`,
+	`{"name":"\xff"}`,
+	`{"a":1,}`,
+	`{"a":1} x`,
+	`[1,2]`,
+	`"s"`,
+	``,
+	`{"a":1`,
+}
+
+func TestDecodeArgsAgreesWithDecodeJSON(t *testing.T) {
+	plan := planArgs(reflect.TypeFor[plainArgs]())
+	require.NotNil(t, plan, "plainArgs must have a plan, or this test compares DecodeJSON with itself")
+	for _, in := range argsInputs {
+		t.Run(in, func(t *testing.T) {
+			var want, got plainArgs
+			wantErr := rpc.DecodeJSON([]byte(in), &want)
+			gotErr := decodeArgs(plan, []byte(in), &got)
+			assert.Equal(t, want, got)
+			if wantErr == nil {
+				assert.NoError(t, gotErr)
+				return
+			}
+			require.Error(t, gotErr)
+			assert.Equal(t, wantErr.Error(), gotErr.Error())
+		})
+	}
+}
+
+// textLabel decodes itself from text.
+type textLabel string
+
+func (l *textLabel) UnmarshalText(b []byte) error {
+	*l = textLabel(strings.ToUpper(string(b)))
+	return nil
+}
+
+func TestPlanArgsCoversOnlyPlainStructs(t *testing.T) {
+	type embedded struct{ plainArgs }
+	type stringOption struct {
+		N int `json:"n,string"`
+	}
+	type nested struct {
+		P plainArgs `json:"p"`
+	}
+	type unexported struct {
+		A int `json:"a"`
+		b int
+	}
+	type skipped struct {
+		A int `json:"-"`
+	}
+	type quoted struct {
+		A int `json:"'a'"`
+	}
+	type repeated struct {
+		A int `json:"a"`
+		B int `json:"a"`
+	}
+	type methods struct {
+		L textLabel `json:"l"`
+	}
+	type small struct {
+		N int32 `json:"n"`
+	}
+	type pointer struct {
+		P *float64 `json:"p"`
+	}
+	type when struct {
+		T time.Time `json:"t"`
+	}
+	for _, tc := range []struct {
+		name    string
+		typ     reflect.Type
+		planned bool
+	}{
+		{"plain fields", reflect.TypeFor[plainArgs](), true},
+		{"empty struct", reflect.TypeFor[struct{}](), true},
+		{"map", reflect.TypeFor[map[string]any](), false},
+		{"pointer to a struct", reflect.TypeFor[*plainArgs](), false},
+		{"embedded struct", reflect.TypeFor[embedded](), false},
+		{"string option", reflect.TypeFor[stringOption](), false},
+		{"nested struct", reflect.TypeFor[nested](), false},
+		{"unexported field", reflect.TypeFor[unexported](), false},
+		{"field left out", reflect.TypeFor[skipped](), false},
+		{"quoted name", reflect.TypeFor[quoted](), false},
+		{"repeated name", reflect.TypeFor[repeated](), false},
+		{"field with UnmarshalText", reflect.TypeFor[methods](), false},
+		{"int32 field", reflect.TypeFor[small](), false},
+		{"pointer field", reflect.TypeFor[pointer](), false},
+		{"time field", reflect.TypeFor[when](), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.planned, planArgs(tc.typ) != nil)
+		})
+	}
+}
+
+func TestDecodeArgsAllocatesNothingForPlainArguments(t *testing.T) {
+	plan := planArgs(reflect.TypeFor[plainArgs]())
+	require.NotNil(t, plan)
+	b := []byte(`{"a":1,"b":2,"on":true,"n":3}`)
+	var in plainArgs
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := decodeArgs(plan, b, &in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Zero(t, allocs)
+	assert.Equal(t, plainArgs{A: 1, B: 2, On: true, N: 3}, in)
+}
