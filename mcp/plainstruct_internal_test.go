@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +14,7 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
-// plainArgs is a struct the arguments plan decodes.
+// plainArgs is a struct the plan decodes.
 type plainArgs struct {
 	A     float64 `json:"a"`
 	B     float64 `json:"b,omitempty"`
@@ -26,11 +28,11 @@ type plainArgs struct {
 // label is a named string type without methods of its own.
 type label string
 
-// argsInputs are arguments of every form: plain ones the plan decodes,
+// plainInputs are arguments of every form: plain ones the plan decodes,
 // and the ones it must hand to DecodeJSON (unknown, case-variant and
 // repeated names, escapes, values of the wrong kind, numbers out of
 // range, text that is not one object).
-var argsInputs = []string{
+var plainInputs = []string{
 	`{}`,
 	`null`,
 	`{"a":1,"b":2}`,
@@ -60,14 +62,14 @@ var argsInputs = []string{
 	`{"a":1`,
 }
 
-func TestDecodeArgsAgreesWithDecodeJSON(t *testing.T) {
-	plan := planArgs(reflect.TypeFor[plainArgs]())
+func TestDecodePlainAgreesWithDecodeJSON(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
 	require.NotNil(t, plan, "plainArgs must have a plan, or this test compares DecodeJSON with itself")
-	for _, in := range argsInputs {
+	for _, in := range plainInputs {
 		t.Run(in, func(t *testing.T) {
 			var want, got plainArgs
 			wantErr := rpc.DecodeJSON([]byte(in), &want)
-			gotErr := decodeArgs(plan, []byte(in), &got)
+			gotErr := decodePlain(plan, []byte(in), &got)
 			assert.Equal(t, want, got)
 			if wantErr == nil {
 				assert.NoError(t, gotErr)
@@ -87,7 +89,7 @@ func (l *textLabel) UnmarshalText(b []byte) error {
 	return nil
 }
 
-func TestPlanArgsCoversOnlyPlainStructs(t *testing.T) {
+func TestPlanPlainCoversOnlyPlainStructs(t *testing.T) {
 	type embedded struct{ plainArgs }
 	type stringOption struct {
 		N int `json:"n,string"`
@@ -106,8 +108,8 @@ func TestPlanArgsCoversOnlyPlainStructs(t *testing.T) {
 		A int `json:"'a'"`
 	}
 	type repeated struct {
-		A int `json:"a"`
-		B int `json:"a"`
+		A int
+		B int `json:"A"`
 	}
 	type methods struct {
 		L textLabel `json:"l"`
@@ -120,6 +122,12 @@ func TestPlanArgsCoversOnlyPlainStructs(t *testing.T) {
 	}
 	type when struct {
 		T time.Time `json:"t"`
+	}
+	type spaced struct {
+		A int `json:"a b"`
+	}
+	type zeroer struct {
+		Z zeroLabel `json:"z,omitzero"`
 	}
 	for _, tc := range []struct {
 		name    string
@@ -141,23 +149,85 @@ func TestPlanArgsCoversOnlyPlainStructs(t *testing.T) {
 		{"int32 field", reflect.TypeFor[small](), false},
 		{"pointer field", reflect.TypeFor[pointer](), false},
 		{"time field", reflect.TypeFor[when](), false},
+		{"name with a space", reflect.TypeFor[spaced](), false},
+		{"field with IsZero", reflect.TypeFor[zeroer](), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.planned, planArgs(tc.typ) != nil)
+			assert.Equal(t, tc.planned, planPlain(tc.typ) != nil)
 		})
 	}
 }
 
-func TestDecodeArgsAllocatesNothingForPlainArguments(t *testing.T) {
-	plan := planArgs(reflect.TypeFor[plainArgs]())
+func TestDecodePlainAllocatesNothingForPlainArguments(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
 	require.NotNil(t, plan)
 	b := []byte(`{"a":1,"b":2,"on":true,"n":3}`)
 	var in plainArgs
 	allocs := testing.AllocsPerRun(100, func() {
-		if err := decodeArgs(plan, b, &in); err != nil {
+		if err := decodePlain(plan, b, &in); err != nil {
 			t.Fatal(err)
 		}
 	})
 	assert.Zero(t, allocs)
 	assert.Equal(t, plainArgs{A: 1, B: 2, On: true, N: 3}, in)
+}
+
+// zeroLabel says itself whether it is zero.
+type zeroLabel string
+
+func (l zeroLabel) IsZero() bool { return l == "none" }
+
+// plainOut is a struct the plan writes, with every way of leaving a field
+// out.
+type plainOut struct {
+	Sum   float64 `json:"sum"`
+	E     float64 `json:"e,omitempty"`
+	Z     float64 `json:"z,omitzero"`
+	S     string  `json:"s,omitempty"`
+	On    bool    `json:"on,omitzero"`
+	N     int     `json:"n,omitempty"`
+	Big   int64
+	Label label `json:"label"`
+}
+
+func TestEncodePlainAgreesWithMarshal(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	require.NotNil(t, plan, "plainOut must have a plan, or this test compares json.Marshal with itself")
+	for _, out := range []plainOut{
+		{},
+		{Sum: 3},
+		{Sum: -1.5, E: 2, Z: 3, S: "x", On: true, N: -7, Big: math.MinInt64, Label: "l"},
+		{E: math.Copysign(0, -1), Z: math.Copysign(0, -1)},
+		{Sum: 1e21, E: 1e-7, Z: 123456789.125},
+		{Sum: 5e-324, E: math.MaxFloat64},
+		{S: "tab\t quote\" back\\ nul\x00 line\u2028 para\u2029 bad\xff café"},
+		{S: "<b>&amp;</b>"},
+		{Label: "a>b"},
+		{Sum: math.NaN()},
+		{E: math.Inf(1)},
+		{Z: math.Inf(-1)},
+	} {
+		want, wantErr := json.Marshal(out)
+		got, gotErr := encodePlain(plan, out)
+		if wantErr != nil {
+			require.Error(t, gotErr, "%+v", out)
+			assert.Equal(t, wantErr.Error(), gotErr.Error())
+			continue
+		}
+		require.NoError(t, gotErr, "%+v", out)
+		assert.Equal(t, string(want), string(got), "%+v", out)
+	}
+}
+
+func TestEncodePlainAllocatesOnlyItsOutput(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	require.NotNil(t, plan)
+	out := plainOut{Sum: 3, S: "three", N: 3}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := encodePlain(plan, out); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The copy of out that reflection looks at, and the output.
+	assert.LessOrEqual(t, allocs, 2.0)
 }
