@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -96,8 +97,14 @@ func plainName(name string) bool {
 }
 
 // plainKind reports whether values of t are read by a Decode* function
-// of rpc.
+// of rpc and written by jsonwrite as both codecs do: a type of a plain
+// kind that neither codec treats apart (json.Number, which json.Marshal
+// writes as a number, and time.Duration, which the decoder reads in a
+// format of its own, are of plain kinds).
 func plainKind(t reflect.Type) bool {
+	if t == jsonNumberType || t == durationType {
+		return false
+	}
 	switch t.Kind() {
 	case reflect.String, reflect.Bool, reflect.Float64, reflect.Int64:
 		return true
@@ -116,14 +123,21 @@ var (
 	jsonMarshalerType   = reflect.TypeFor[json.Marshaler]()
 	jsonToType          = reflect.TypeFor[jsonv2.MarshalerTo]()
 	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
+	textAppenderType    = reflect.TypeFor[encoding.TextAppender]()
 	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
+)
+
+// The types of plain kinds that a codec treats apart.
+var (
+	jsonNumberType = reflect.TypeFor[json.Number]()
+	durationType   = reflect.TypeFor[time.Duration]()
 )
 
 // hasOwnCoding reports whether t or *t reads or writes itself, or says
 // whether it is zero.
 func hasOwnCoding(t reflect.Type) bool {
 	for _, u := range []reflect.Type{t, reflect.PointerTo(t)} {
-		for _, i := range []reflect.Type{jsonUnmarshalerType, jsonFromType, textUnmarshalerType, jsonMarshalerType, jsonToType, textMarshalerType, isZeroerType} {
+		for _, i := range []reflect.Type{jsonUnmarshalerType, jsonFromType, textUnmarshalerType, jsonMarshalerType, jsonToType, textMarshalerType, textAppenderType, isZeroerType} {
 			if u.Implements(i) {
 				return true
 			}

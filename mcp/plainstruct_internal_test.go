@@ -129,6 +129,12 @@ func TestPlanPlainCoversOnlyPlainStructs(t *testing.T) {
 	type zeroer struct {
 		Z zeroLabel `json:"z,omitzero"`
 	}
+	type number struct {
+		N json.Number `json:"n"`
+	}
+	type duration struct {
+		D time.Duration `json:"d"`
+	}
 	for _, tc := range []struct {
 		name    string
 		typ     reflect.Type
@@ -151,6 +157,8 @@ func TestPlanPlainCoversOnlyPlainStructs(t *testing.T) {
 		{"time field", reflect.TypeFor[when](), false},
 		{"name with a space", reflect.TypeFor[spaced](), false},
 		{"field with IsZero", reflect.TypeFor[zeroer](), false},
+		{"json.Number field", reflect.TypeFor[number](), false},
+		{"time.Duration field", reflect.TypeFor[duration](), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.planned, planPlain(tc.typ) != nil)
