@@ -239,3 +239,22 @@ func TestEncodePlainAllocatesOnlyItsOutput(t *testing.T) {
 	// The copy of out that reflection looks at, and the output.
 	assert.LessOrEqual(t, allocs, 2.0)
 }
+
+func FuzzDecodePlainAgreesWithDecodeJSON(f *testing.F) {
+	for _, in := range plainInputs {
+		f.Add([]byte(in))
+	}
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want, got plainArgs
+		wantErr := rpc.DecodeJSON(b, &want)
+		gotErr := decodePlain(plan, b, &got)
+		assert.Equal(t, want, got)
+		if wantErr == nil {
+			assert.NoError(t, gotErr)
+			return
+		}
+		require.Error(t, gotErr)
+		assert.Equal(t, wantErr.Error(), gotErr.Error())
+	})
+}
