@@ -258,3 +258,22 @@ func FuzzDecodePlainAgreesWithDecodeJSON(f *testing.F) {
 		assert.Equal(t, wantErr.Error(), gotErr.Error())
 	})
 }
+
+func FuzzEncodePlainAgreesWithMarshal(f *testing.F) {
+	f.Add(3.0, -0.5, "x", true, int64(7))
+	f.Add(1e21, 1e-7, "<&>\u2028\xff", false, int64(-1))
+	f.Add(math.Copysign(0, -1), math.NaN(), "", false, int64(0))
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	f.Fuzz(func(t *testing.T, sum, e float64, s string, on bool, n int64) {
+		out := plainOut{Sum: sum, E: e, Z: e, S: s, On: on, N: int(n), Big: n, Label: label(s)}
+		want, wantErr := json.Marshal(out)
+		got, gotErr := encodePlain(plan, out)
+		if wantErr != nil {
+			require.Error(t, gotErr)
+			assert.Equal(t, wantErr.Error(), gotErr.Error())
+			return
+		}
+		require.NoError(t, gotErr)
+		assert.Equal(t, string(want), string(got))
+	})
+}
