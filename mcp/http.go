@@ -423,7 +423,13 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	if h.bodies != nil {
 		h.bodies.begin(w, r)
 	}
-	body, err := readSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
+	// A body of a known length within the limit cannot pass it: net/http
+	// reads no more than Content-Length, so it needs no MaxBytesReader.
+	body := r.Body
+	if r.ContentLength < 0 {
+		body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	b, err := readSized(body, r.ContentLength)
 	if h.bodies != nil {
 		h.bodies.end(r, err == nil)
 	}
@@ -437,7 +443,7 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 		}
 		return nil, http.StatusBadRequest, errors.New("cannot read the body")
 	}
-	return body, 0, nil
+	return b, 0, nil
 }
 
 // bodyTooLarge is the error for a body past the limit.

@@ -275,7 +275,7 @@ func (s *httpSession) routeResponse(ctx context.Context, ids []string, msg []byt
 // with nothing left to answer is complete.
 func (s *httpSession) settle(ctx context.Context, st *stream, ids []string, msg []byte) {
 	if len(ids) == 0 {
-		ids = st.pending.list()
+		s.streams.answeredAll(st)
 	}
 	for _, id := range ids {
 		s.streams.answered(st, id)

@@ -67,6 +67,20 @@ func (s *streamSet) answered(st *stream, id string) bool {
 	return true
 }
 
+// answeredAll marks every request of st answered. A lone request, the
+// common case, is taken without listing the ids first.
+func (s *streamSet) answeredAll(st *stream) {
+	if st.pending.many == nil {
+		if id := st.pending.one; id != "" {
+			s.answered(st, id)
+		}
+		return
+	}
+	for _, id := range st.pending.list() {
+		s.answered(st, id)
+	}
+}
+
 // remove takes st out of the set, with the request ids it still holds.
 // It reports false, doing nothing, when st is not in the set.
 func (s *streamSet) remove(st *stream) bool {

@@ -133,9 +133,10 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts 
 			return fmt.Errorf("mcp: tool %q: output: %w", t.Name, err)
 		}
 	}
+	inPlan, outPlan := planPlain(reflect.TypeFor[In]()), planPlain(outType)
 	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
 		var in In // callTool has set absent arguments to {}
-		if err := rpc.DecodeJSON(req.Params.Arguments, &in); err != nil {
+		if err := decodePlain(inPlan, req.Params.Arguments, &in); err != nil {
 			return nil, rpc.InvalidParams("invalid arguments: " + rpc.DecodeReason(err))
 		}
 		res, out, err := h(ctx, req, in)
@@ -146,7 +147,7 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts 
 			res = &CallToolResult{}
 		}
 		if structured && len(res.StructuredContent) == 0 {
-			b, err := json.Marshal(out)
+			b, err := encodePlain(outPlan, out)
 			if err != nil {
 				return nil, fmt.Errorf("mcp: tool %q: cannot encode the output: %w", t.Name, err)
 			}

@@ -200,36 +200,15 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		return
 	}
 	e.active.Add(1)
-	run := func() {
-		defer e.active.Add(-1)
-		if note {
-			e.call(ctx, req)
-			count.Add(-1)
-			done(nil)
-			return
-		}
-		if !e.takeSlot(ctx) {
-			// The connection (or HTTP request) is gone: nothing can be
-			// answered, and the queued call never starts.
-			e.load.Add(-1)
-			done(nil)
-			return
-		}
-		b := e.call(ctx, req)
-		// The place is free before the reply goes out: a peer that sends
-		// its next call on reading this reply must not find it taken.
-		<-e.slots
-		e.load.Add(-1)
-		done(b)
-	}
 	if wait {
-		run()
+		// Run here, without a closure to carry the call to a worker.
+		e.run(ctx, req, count, done)
 		return
 	}
 	e.wg.Add(1)
 	job := func() {
 		defer e.wg.Done()
-		run()
+		e.run(ctx, req, count, done)
 	}
 	if note {
 		// A notification may cancel a call that holds a worker.
@@ -237,6 +216,31 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		return
 	}
 	pool.run(job)
+}
+
+// run runs a call that start admitted (counted in e.active and in count,
+// e.load or e.notes) and passes its encoded reply to done.
+func (e *engine) run(ctx context.Context, req *Request, count *atomic.Int64, done func([]byte)) {
+	defer e.active.Add(-1)
+	if req.IsNotification() {
+		e.call(ctx, req)
+		count.Add(-1)
+		done(nil)
+		return
+	}
+	if !e.takeSlot(ctx) {
+		// The connection (or HTTP request) is gone: nothing can be
+		// answered, and the queued call never starts.
+		e.load.Add(-1)
+		done(nil)
+		return
+	}
+	b := e.call(ctx, req)
+	// The place is free before the reply goes out: a peer that sends
+	// its next call on reading this reply must not find it taken.
+	<-e.slots
+	e.load.Add(-1)
+	done(b)
 }
 
 // takeSlot takes a place among the calls running, waiting for one while

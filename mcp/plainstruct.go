@@ -1,0 +1,283 @@
+package mcp
+
+import (
+	"encoding"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"github.com/schemarpc/schemarpc/internal/jsonwrite"
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// plainStruct reads and writes a struct of plain fields (strings,
+// booleans, float64 and 64-bit integers, by their json names) without the
+// reflective codecs: the arguments of a typed tool (AddTool) are decoded
+// by one walk over their members with rpc.DecodeMembers, each value read
+// by the rpc.Decode* function of its kind, and its output is appended
+// field by field. It is an optimisation only. Any input it does not decode
+// whole that way (a name that is not a field's exactly, a value of another
+// form, any error) is decoded again, from the zero value, by
+// rpc.DecodeJSON; any output it does not write as encoding/json would (a
+// string with characters json.Marshal escapes for HTML, a number JSON
+// cannot hold) is written by json.Marshal. So the results and the errors
+// are always theirs.
+type plainStruct struct {
+	fields []plainField
+}
+
+// plainField is one field of a plainStruct: its json name, its index in
+// the struct, its kind, and when encoding/json leaves it out of its
+// output (omitempty, omitzero).
+type plainField struct {
+	name      string
+	index     int
+	kind      reflect.Kind
+	omitEmpty bool
+	omitZero  bool
+}
+
+// errUnplanned stops the walk at a member the plan does not decode.
+var errUnplanned = errors.New("mcp: member outside the arguments plan")
+
+// planPlain returns the plan of t, or nil when t is not a struct both
+// codecs handle as the plan does: every field exported, not embedded, of
+// a plain kind, without a method of its own for JSON, text or IsZero, and
+// tagged with at most a name of letters, digits, '_' and '-' (written as
+// it is) and omitempty or omitzero.
+func planPlain(t reflect.Type) *plainStruct {
+	if t.Kind() != reflect.Struct || hasOwnCoding(t) {
+		return nil
+	}
+	p := &plainStruct{}
+	seen := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous || !f.IsExported() || !plainKind(f.Type) || hasOwnCoding(f.Type) {
+			return nil
+		}
+		name, options, ok := jsonField(f)
+		if !ok || !plainName(name) || seen[name] {
+			return nil
+		}
+		pf := plainField{name: name, index: i, kind: f.Type.Kind()}
+		for _, o := range options {
+			switch o {
+			case "omitempty":
+				pf.omitEmpty = true
+			case "omitzero":
+				pf.omitZero = true
+			default:
+				return nil
+			}
+		}
+		seen[name] = true
+		p.fields = append(p.fields, pf)
+	}
+	return p
+}
+
+// plainName reports whether name is made of letters, digits, '_' and
+// '-' only: both codecs take it as written, and it needs no escape.
+func plainName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// plainKind reports whether values of t are read by a Decode* function
+// of rpc and written by jsonwrite as both codecs do: a type of a plain
+// kind that neither codec treats apart (json.Number, which json.Marshal
+// writes as a number, and time.Duration, which the decoder reads in a
+// format of its own, are of plain kinds).
+func plainKind(t reflect.Type) bool {
+	if t == jsonNumberType || t == durationType {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.String, reflect.Bool, reflect.Float64, reflect.Int64:
+		return true
+	case reflect.Int:
+		return strconv.IntSize == 64
+	}
+	return false
+}
+
+// The interfaces through which a type reads or writes itself, or says
+// whether it is zero (omitzero).
+var (
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	jsonFromType        = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	jsonMarshalerType   = reflect.TypeFor[json.Marshaler]()
+	jsonToType          = reflect.TypeFor[jsonv2.MarshalerTo]()
+	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
+	textAppenderType    = reflect.TypeFor[encoding.TextAppender]()
+	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
+)
+
+// The types of plain kinds that a codec treats apart.
+var (
+	jsonNumberType = reflect.TypeFor[json.Number]()
+	durationType   = reflect.TypeFor[time.Duration]()
+)
+
+// hasOwnCoding reports whether t or *t reads or writes itself, or says
+// whether it is zero.
+func hasOwnCoding(t reflect.Type) bool {
+	for _, u := range []reflect.Type{t, reflect.PointerTo(t)} {
+		for _, i := range []reflect.Type{jsonUnmarshalerType, jsonFromType, textUnmarshalerType, jsonMarshalerType, jsonToType, textMarshalerType, textAppenderType, isZeroerType} {
+			if u.Implements(i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decodePlain decodes the JSON arguments b into *in as rpc.DecodeJSON
+// does, through p when it is not nil and decodes b whole.
+func decodePlain[In any](p *plainStruct, b []byte, in *In) error {
+	if p != nil && p.decode(b, reflect.ValueOf(in).Elem()) {
+		return nil
+	}
+	var zero In
+	*in = zero
+	return rpc.DecodeJSON(b, in)
+}
+
+// decode sets the fields of v from the members of b; false when it met
+// anything it does not decode, leaving v partly set.
+func (p *plainStruct) decode(b []byte, v reflect.Value) bool {
+	_, err := rpc.DecodeMembers[struct{}](b, func(name, value []byte) (bool, error) {
+		f := p.field(name)
+		if f == nil {
+			return false, errUnplanned
+		}
+		return true, f.set(v.Field(f.index), value)
+	})
+	return err == nil
+}
+
+// field returns the field named name exactly, or nil.
+func (p *plainStruct) field(name []byte) *plainField {
+	for i := range p.fields {
+		if p.fields[i].name == string(name) {
+			return &p.fields[i]
+		}
+	}
+	return nil
+}
+
+// set decodes value into the field v, in place: the field's kind is the
+// one of the type it is read as, so the memory is that type's.
+func (f *plainField) set(v reflect.Value, value []byte) error {
+	at := v.Addr().UnsafePointer()
+	switch f.kind {
+	case reflect.String:
+		return rpc.DecodeString(value, (*string)(at))
+	case reflect.Bool:
+		return rpc.DecodeBool(value, (*bool)(at))
+	case reflect.Float64:
+		return rpc.DecodeFloat(value, (*float64)(at))
+	case reflect.Int64, reflect.Int: // int is 64 bits wide (plainKind)
+		return rpc.DecodeInt(value, (*int64)(at))
+	}
+	return errUnplanned
+}
+
+// encodePlain returns the JSON encoding of out as json.Marshal writes it,
+// appended field by field through p when it is not nil and out needs
+// nothing it does not write.
+func encodePlain[Out any](p *plainStruct, out Out) ([]byte, error) {
+	if p != nil {
+		if b, ok := p.appendJSON(reflect.ValueOf(&out).Elem()); ok {
+			return b, nil
+		}
+	}
+	return json.Marshal(out)
+}
+
+// appendJSON returns the JSON object of v's fields; false when a value is
+// one it does not write as json.Marshal would.
+func (p *plainStruct) appendJSON(v reflect.Value) ([]byte, bool) {
+	b := make([]byte, 0, p.sizeHint(v))
+	b = append(b, '{')
+	first := true
+	for i := range p.fields {
+		f := &p.fields[i]
+		fv := v.Field(f.index)
+		if f.omitted(fv) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, f.name...)
+		b = append(b, '"', ':')
+		switch f.kind {
+		case reflect.String:
+			s := fv.String()
+			if strings.ContainsAny(s, "<>&") {
+				return nil, false // json.Marshal escapes these for HTML
+			}
+			b = jsonwrite.String(b, s)
+		case reflect.Bool:
+			b = jsonwrite.Bool(b, fv.Bool())
+		case reflect.Float64:
+			var err error
+			if b, err = jsonwrite.Float64(b, fv.Float()); err != nil {
+				return nil, false
+			}
+		default: // reflect.Int, reflect.Int64
+			b = jsonwrite.Int64(b, fv.Int())
+		}
+	}
+	return append(b, '}'), true
+}
+
+// omitted reports whether encoding/json leaves the field, of value v, out.
+func (f *plainField) omitted(v reflect.Value) bool {
+	if !f.omitEmpty && !f.omitZero {
+		return false
+	}
+	switch f.kind {
+	case reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Float64:
+		return v.Float() == 0 // -0 included, by both options
+	default:
+		return v.Int() == 0
+	}
+}
+
+// sizeHint is about the length of v's JSON object, so that it is
+// written into one allocation.
+func (p *plainStruct) sizeHint(v reflect.Value) int {
+	n := 2
+	for i := range p.fields {
+		f := &p.fields[i]
+		n += len(f.name) + 4
+		if f.kind == reflect.String {
+			n += v.Field(f.index).Len() + 2
+		} else {
+			n += 24
+		}
+	}
+	return n
+}

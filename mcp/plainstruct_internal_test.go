@@ -1,0 +1,279 @@
+package mcp
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// plainArgs is a struct the plan decodes.
+type plainArgs struct {
+	A     float64 `json:"a"`
+	B     float64 `json:"b,omitempty"`
+	Name  string  `json:"name"`
+	On    bool    `json:"on,omitzero"`
+	N     int     `json:"n"`
+	Big   int64
+	Label label `json:"label"`
+}
+
+// label is a named string type without methods of its own.
+type label string
+
+// plainInputs are arguments of every form: plain ones the plan decodes,
+// and the ones it must hand to DecodeJSON (unknown, case-variant and
+// repeated names, escapes, values of the wrong kind, numbers out of
+// range, text that is not one object).
+var plainInputs = []string{
+	`{}`,
+	`null`,
+	`{"a":1,"b":2}`,
+	`{"a":1.5e3,"b":-0,"name":"x","on":true,"n":-7,"Big":9007199254740993,"label":"l"}`,
+	` { "a" : 1 , "name" : "sp" } `,
+	`{"a":null,"name":null,"on":null,"n":null}`,
+	`{"name":"caf\u00e9 \"q\""}`,
+	`{"n\u0061me":"escaped name"}`,
+	`{"A":1}`,
+	`{"NAME":"x"}`,
+	`{"big":1}`,
+	`{"extra":[1,{"x":2}],"a":3}`,
+	`{"a":1,"a":2}`,
+	`{"a":"1"}`,
+	`{"name":1}`,
+	`{"on":"true"}`,
+	`{"n":1.5}`,
+	`{"n":1e2}`,
+	`{"n":99999999999999999999}`,
+	`{"a":1e999}`,
+	`{"name":"\xff"}`,
+	`{"a":1,}`,
+	`{"a":1} x`,
+	`[1,2]`,
+	`"s"`,
+	``,
+	`{"a":1`,
+}
+
+func TestDecodePlainAgreesWithDecodeJSON(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	require.NotNil(t, plan, "plainArgs must have a plan, or this test compares DecodeJSON with itself")
+	for _, in := range plainInputs {
+		t.Run(in, func(t *testing.T) {
+			var want, got plainArgs
+			wantErr := rpc.DecodeJSON([]byte(in), &want)
+			gotErr := decodePlain(plan, []byte(in), &got)
+			assert.Equal(t, want, got)
+			if wantErr == nil {
+				assert.NoError(t, gotErr)
+				return
+			}
+			require.Error(t, gotErr)
+			assert.Equal(t, wantErr.Error(), gotErr.Error())
+		})
+	}
+}
+
+// textLabel decodes itself from text.
+type textLabel string
+
+func (l *textLabel) UnmarshalText(b []byte) error {
+	*l = textLabel(strings.ToUpper(string(b)))
+	return nil
+}
+
+func TestPlanPlainCoversOnlyPlainStructs(t *testing.T) {
+	type embedded struct{ plainArgs }
+	type stringOption struct {
+		N int `json:"n,string"`
+	}
+	type nested struct {
+		P plainArgs `json:"p"`
+	}
+	type unexported struct {
+		A int `json:"a"`
+		b int
+	}
+	type skipped struct {
+		A int `json:"-"`
+	}
+	type quoted struct {
+		A int `json:"'a'"`
+	}
+	type repeated struct {
+		A int
+		B int `json:"A"`
+	}
+	type methods struct {
+		L textLabel `json:"l"`
+	}
+	type small struct {
+		N int32 `json:"n"`
+	}
+	type pointer struct {
+		P *float64 `json:"p"`
+	}
+	type when struct {
+		T time.Time `json:"t"`
+	}
+	type spaced struct {
+		A int `json:"a b"`
+	}
+	type zeroer struct {
+		Z zeroLabel `json:"z,omitzero"`
+	}
+	type number struct {
+		N json.Number `json:"n"`
+	}
+	type duration struct {
+		D time.Duration `json:"d"`
+	}
+	for _, tc := range []struct {
+		name    string
+		typ     reflect.Type
+		planned bool
+	}{
+		{"plain fields", reflect.TypeFor[plainArgs](), true},
+		{"empty struct", reflect.TypeFor[struct{}](), true},
+		{"map", reflect.TypeFor[map[string]any](), false},
+		{"pointer to a struct", reflect.TypeFor[*plainArgs](), false},
+		{"embedded struct", reflect.TypeFor[embedded](), false},
+		{"string option", reflect.TypeFor[stringOption](), false},
+		{"nested struct", reflect.TypeFor[nested](), false},
+		{"unexported field", reflect.TypeFor[unexported](), false},
+		{"field left out", reflect.TypeFor[skipped](), false},
+		{"quoted name", reflect.TypeFor[quoted](), false},
+		{"repeated name", reflect.TypeFor[repeated](), false},
+		{"field with UnmarshalText", reflect.TypeFor[methods](), false},
+		{"int32 field", reflect.TypeFor[small](), false},
+		{"pointer field", reflect.TypeFor[pointer](), false},
+		{"time field", reflect.TypeFor[when](), false},
+		{"name with a space", reflect.TypeFor[spaced](), false},
+		{"field with IsZero", reflect.TypeFor[zeroer](), false},
+		{"json.Number field", reflect.TypeFor[number](), false},
+		{"time.Duration field", reflect.TypeFor[duration](), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.planned, planPlain(tc.typ) != nil)
+		})
+	}
+}
+
+func TestDecodePlainAllocatesNothingForPlainArguments(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	require.NotNil(t, plan)
+	b := []byte(`{"a":1,"b":2,"on":true,"n":3}`)
+	var in plainArgs
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := decodePlain(plan, b, &in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Zero(t, allocs)
+	assert.Equal(t, plainArgs{A: 1, B: 2, On: true, N: 3}, in)
+}
+
+// zeroLabel says itself whether it is zero.
+type zeroLabel string
+
+func (l zeroLabel) IsZero() bool { return l == "none" }
+
+// plainOut is a struct the plan writes, with every way of leaving a field
+// out.
+type plainOut struct {
+	Sum   float64 `json:"sum"`
+	E     float64 `json:"e,omitempty"`
+	Z     float64 `json:"z,omitzero"`
+	S     string  `json:"s,omitempty"`
+	On    bool    `json:"on,omitzero"`
+	N     int     `json:"n,omitempty"`
+	Big   int64
+	Label label `json:"label"`
+}
+
+func TestEncodePlainAgreesWithMarshal(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	require.NotNil(t, plan, "plainOut must have a plan, or this test compares json.Marshal with itself")
+	for _, out := range []plainOut{
+		{},
+		{Sum: 3},
+		{Sum: -1.5, E: 2, Z: 3, S: "x", On: true, N: -7, Big: math.MinInt64, Label: "l"},
+		{E: math.Copysign(0, -1), Z: math.Copysign(0, -1)},
+		{Sum: 1e21, E: 1e-7, Z: 123456789.125},
+		{Sum: 5e-324, E: math.MaxFloat64},
+		{S: "tab\t quote\" back\\ nul\x00 line\u2028 para\u2029 bad\xff café"},
+		{S: "<b>&amp;</b>"},
+		{Label: "a>b"},
+		{Sum: math.NaN()},
+		{E: math.Inf(1)},
+		{Z: math.Inf(-1)},
+	} {
+		want, wantErr := json.Marshal(out)
+		got, gotErr := encodePlain(plan, out)
+		if wantErr != nil {
+			require.Error(t, gotErr, "%+v", out)
+			assert.Equal(t, wantErr.Error(), gotErr.Error())
+			continue
+		}
+		require.NoError(t, gotErr, "%+v", out)
+		assert.Equal(t, string(want), string(got), "%+v", out)
+	}
+}
+
+func TestEncodePlainAllocatesOnlyItsOutput(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	require.NotNil(t, plan)
+	out := plainOut{Sum: 3, S: "three", N: 3}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := encodePlain(plan, out); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The copy of out that reflection looks at, and the output.
+	assert.LessOrEqual(t, allocs, 2.0)
+}
+
+func FuzzDecodePlainAgreesWithDecodeJSON(f *testing.F) {
+	for _, in := range plainInputs {
+		f.Add([]byte(in))
+	}
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want, got plainArgs
+		wantErr := rpc.DecodeJSON(b, &want)
+		gotErr := decodePlain(plan, b, &got)
+		assert.Equal(t, want, got)
+		if wantErr == nil {
+			assert.NoError(t, gotErr)
+			return
+		}
+		require.Error(t, gotErr)
+		assert.Equal(t, wantErr.Error(), gotErr.Error())
+	})
+}
+
+func FuzzEncodePlainAgreesWithMarshal(f *testing.F) {
+	f.Add(3.0, -0.5, "x", true, int64(7))
+	f.Add(1e21, 1e-7, "<&>\u2028\xff", false, int64(-1))
+	f.Add(math.Copysign(0, -1), math.NaN(), "", false, int64(0))
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	f.Fuzz(func(t *testing.T, sum, e float64, s string, on bool, n int64) {
+		out := plainOut{Sum: sum, E: e, Z: e, S: s, On: on, N: int(n), Big: n, Label: label(s)}
+		want, wantErr := json.Marshal(out)
+		got, gotErr := encodePlain(plan, out)
+		if wantErr != nil {
+			require.Error(t, gotErr)
+			assert.Equal(t, wantErr.Error(), gotErr.Error())
+			return
+		}
+		require.NoError(t, gotErr)
+		assert.Equal(t, string(want), string(got))
+	})
+}
