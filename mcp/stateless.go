@@ -119,11 +119,13 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 }
 
 // statelessCall is a stateless request's context, its state and its params
-// as the protocol reads them, in one allocation.
+// as the protocol reads them, in one allocation; on a session's connection
+// also the detached parent of its context (handleStateless).
 type statelessCall struct {
 	rc requestContext
 	callState
 	params statelessParams
+	parent detached
 }
 
 // scanStatelessCall returns the state of req, its params scanned, when req
