@@ -130,7 +130,13 @@ type statelessCall struct {
 
 // scanStatelessCall returns the state of req, its params scanned, when req
 // is a stateless request by its _meta (scanStatelessRequest); nil
-// otherwise, without allocating.
+// otherwise, without allocating. It is kept out of line: inlined, its
+// scratch params would stay in the frame of its caller while the call is
+// served, deepening the stack every call runs on. (A worker's stack that
+// a call grows past 8 KiB is shrunk back at the next collection and copied
+// to a larger one again by the next deep call.)
+//
+//go:noinline
 func scanStatelessCall(req *rpc.Request) *statelessCall {
 	var p statelessParams
 	if !scanStatelessRequest(req.Params, &p) {
@@ -271,28 +277,45 @@ func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, 
 	if req.IsNotification() {
 		return nil, nil
 	}
-	if !s.servesStateless() {
-		return nil, s.unsupportedVersion(Version20260728)
-	}
-	facts, known := statelessMethod(req.Method)
-	if !known && s.isCustom(req.Method) {
+	sc, custom, err := s.admitStatelessMethod(req, sc)
+	switch {
+	case custom:
 		return s.serveStatelessCustom(ctx, req, sink, sc)
-	}
-	if !known {
-		// A method the version does not have (initialize, ping, …) is
-		// -32601 whatever its _meta says.
-		return nil, rpc.MethodNotFound(req.Method)
-	}
-	sc, err := s.admitStateless(req, sc)
-	if err != nil {
+	case err != nil:
 		return nil, err
-	}
-	if need := capabilityOf(facts); need != 0 && !s.offer(Version20260728).has(need) {
-		return nil, rpc.MethodNotFound(req.Method)
 	}
 	sc.sink = sink
 	sc.principal = PrincipalFromContext(ctx)
 	return s.statelessRouter().Handle(sc.context(ctx, req), req)
+}
+
+// admitStatelessMethod admits a stateless request (admitStateless) to a
+// method of the protocol that the server offers, or reports that the
+// method is the application's own (custom), which serveStatelessCustom
+// admits. It is serveStatelessUnbounded's first half, out of line so that
+// what it needs is off the stack while the method runs (as for
+// scanStatelessCall).
+func (s *Server) admitStatelessMethod(req *rpc.Request, sc *statelessCall) (_ *statelessCall, custom bool, _ error) {
+	if !s.servesStateless() {
+		return nil, false, s.unsupportedVersion(Version20260728)
+	}
+	facts, known := statelessMethod(req.Method)
+	if !known && s.isCustom(req.Method) {
+		return sc, true, nil
+	}
+	if !known {
+		// A method the version does not have (initialize, ping, …) is
+		// -32601 whatever its _meta says.
+		return nil, false, rpc.MethodNotFound(req.Method)
+	}
+	sc, err := s.admitStateless(req, sc)
+	if err != nil {
+		return nil, false, err
+	}
+	if need := capabilityOf(facts); need != 0 && !s.offer(Version20260728).has(need) {
+		return nil, false, rpc.MethodNotFound(req.Method)
+	}
+	return sc, false, nil
 }
 
 // statelessRouter returns the router of the stateless methods, built on
@@ -317,24 +340,49 @@ func (s *Server) statelessRouter() *rpc.Router {
 // hints when the result has them (cacheScope, which names nothing but a
 // caching hint, where ttlMs may be a task's) and was not made from a
 // client's answers.
+//
+// Its two halves, before and after serve, are out of line so that their
+// locals are off the stack while serve runs (as for scanStatelessCall).
 func (s *Server) statelessResult(ctx context.Context, serve func() (any, error)) (json.RawMessage, error) {
 	c := callFromContext(ctx)
+	input, cacheable, err := s.beginStatelessResult(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := serve()
+	return s.endStatelessResult(c, input, cacheable, res, err)
+}
+
+// beginStatelessResult is statelessResult before the call is served: it
+// reports whether the method's result may be an InputRequiredResult, then
+// with its round opened (openRound), and whether its complete result
+// carries caching hints.
+//
+//go:noinline
+func (s *Server) beginStatelessResult(ctx context.Context, c *callState) (input, cacheable bool, err error) {
 	facts, _ := statelessMethod(c.method)
-	input := facts.HasResult(resultInputRequired)
+	input = facts.HasResult(resultInputRequired)
 	if input {
 		if err := s.openRound(c, requestOf(ctx)); err != nil {
-			return nil, err
+			return false, false, err
 		}
 		c.mayAsk = true
 	}
-	res, err := serve()
+	return input, cacheableResult(facts), nil
+}
+
+// endStatelessResult is statelessResult once serve has returned res and
+// err.
+//
+//go:noinline
+func (s *Server) endStatelessResult(c *callState, input, cacheable bool, res any, err error) (json.RawMessage, error) {
 	if ir := c.inputRequired(err); input && ir != nil {
 		return s.statelessInputRequired(c, ir)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(res, c, cacheableResult(facts) && len(c.inputs) == 0 && c.state == nil)
+	return s.decorate(res, c, cacheable && len(c.inputs) == 0 && c.state == nil)
 }
 
 // cacheableResult reports whether a method's complete result carries
