@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // A tool's result decorated without being read back is byte for byte what
@@ -31,6 +33,32 @@ func TestDecoratingAToolResultDirectlyWritesWhatScanningItWrites(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
 			assert.True(t, json.Valid(got), "%s", got)
+		})
+	}
+}
+
+// spacedResult is a result whose own MarshalJSON writes JSON with
+// whitespace, as a hand-written one may.
+type spacedResult struct{}
+
+func (spacedResult) MarshalJSON() ([]byte, error) {
+	return []byte(`{ "content": [ { "type": "text", "text": "a b" } ] }`), nil
+}
+
+// A decorated result is compact JSON whatever its own MarshalJSON writes,
+// so that it can be sent as it is (the Compact mark of the Unknown…
+// variants).
+func TestADecoratedResultIsCompactWhateverItsMarshalJSONWrites(t *testing.T) {
+	s := NewServer(&Implementation{Name: "srv", Version: "1"}, nil)
+	c := &callState{callFacts: callFacts{stateless: true, method: "prompts/get"}}
+	for name, cacheable := range map[string]bool{"plain": false, "cacheable": true} {
+		t.Run(name, func(t *testing.T) {
+			got, err := s.decorate(spacedResult{}, c, cacheable)
+			require.NoError(t, err)
+			compact, err := rpc.AppendRawJSON(nil, got)
+			require.NoError(t, err)
+			assert.Equal(t, string(compact), string(got))
+			assert.Contains(t, string(got), `"text":"a b"`)
 		})
 	}
 }

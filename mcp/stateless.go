@@ -333,7 +333,8 @@ func (s *Server) statelessRouter() *rpc.Router {
 }
 
 // statelessResult serves the stateless request ctx carries with serve and
-// makes its outcome what the protocol sends, as the method's schema says:
+// makes its outcome, compact JSON, what the protocol sends, as the
+// method's schema says:
 // a method whose result may be an InputRequiredResult first reads a
 // retry's inputResponses and requestState, and a handler's InputRequired
 // becomes that result; any other result is decorated, with the caching
@@ -538,19 +539,28 @@ func (s *Server) appendMetaWithServerInfo(out, meta []byte) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// marshalResult encodes a result. A value that writes its own JSON (every
-// generated result type is an rpc.JSONAppender) appends it to one buffer
-// sized for a typical result. Any other value with its own MarshalJSON is
-// asked directly: going through json.Marshal would check and compact its
-// output once more, and the bytes are compacted on their way out anyway.
-// A nil pointer is null either way.
+// marshalResult encodes a result as compact JSON, which decorate's output
+// then is too, so that it is sent as it is (the Compact mark of the
+// Unknown… variants). A value that writes its own JSON (every generated
+// result type is an rpc.JSONAppender) appends it to one buffer sized for
+// a typical result. Any other value with its own MarshalJSON is asked
+// directly and its output compacted, as json.Marshal would, unless it
+// already is; output that is not JSON is left for decorate to refuse. A
+// nil pointer is null either way.
 func marshalResult(res any) ([]byte, error) {
 	if _, ok := res.(rpc.JSONAppender); ok {
 		return rpc.AppendJSONValue(make([]byte, 0, resultBufferSize), res)
 	}
 	if m, ok := res.(json.Marshaler); ok {
 		if v := reflect.ValueOf(res); v.Kind() != reflect.Pointer || !v.IsNil() {
-			return m.MarshalJSON()
+			b, err := m.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			if c, err := rpc.AppendRawJSON(make([]byte, 0, len(b)), b); err == nil {
+				return c, nil
+			}
+			return b, nil
 		}
 	}
 	return json.Marshal(res)
