@@ -312,7 +312,7 @@ func (s *Server) admitStatelessMethod(req *rpc.Request, sc *statelessCall) (_ *s
 	if err != nil {
 		return nil, false, err
 	}
-	if need := capabilityOf(facts); need != 0 && !s.offer(Version20260728).has(need) {
+	if need := capabilityOf(facts); need != 0 && !s.offers(Version20260728, need) {
 		return nil, false, rpc.MethodNotFound(req.Method)
 	}
 	return sc, false, nil
