@@ -120,7 +120,9 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 
 // statelessCall is a stateless request's context, its state and its params
 // as the protocol reads them, in one allocation; on a session's connection
-// also the detached parent of its context (handleStateless).
+// also the detached parent of its context (handleStateless). It is kept
+// within 512 bytes, the largest allocation the runtime makes without a
+// header and on its fast path.
 type statelessCall struct {
 	rc requestContext
 	callState
@@ -184,20 +186,21 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 		sc = newStatelessCall(req)
 	}
 	p := &sc.params
-	if p.meta == nil || string(p.meta) == "null" {
+	if meta := p.meta(); meta == nil || string(meta) == "null" {
 		return nil, bad("params._meta is required")
 	}
 	if !p.metaObject {
 		return nil, bad("params with _meta are required")
 	}
-	if p.version == nil {
+	if p.version() == nil {
 		return nil, bad("params._meta lacks " + metaProtocolVersion)
 	}
-	version, ok := statelessVersion(p.version)
+	version, ok := statelessVersion(p.version())
 	if !ok {
 		return nil, bad(metaProtocolVersion + " must be a string")
 	}
-	if p.caps == nil {
+	caps := p.caps()
+	if caps == nil {
 		return nil, bad("params._meta lacks " + metaClientCapabilities)
 	}
 	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
@@ -205,15 +208,15 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 	}
 	c := &sc.callState
 	c.callFacts = callFacts{stateless: true, version: version, logLevel: -1, method: req.Method, params: p}
-	if _, isObject := jsonscan.NewObject(p.caps); !isObject {
+	if _, isObject := jsonscan.NewObject(caps); !isObject {
 		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 	}
-	if !emptyObject(p.caps) {
-		if err := json.Unmarshal(p.caps, &c.caps); err != nil {
+	if !emptyObject(caps) {
+		if err := json.Unmarshal(caps, &c.caps); err != nil {
 			return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 		}
 	}
-	if raw := p.level; raw != nil {
+	if raw := p.level(); raw != nil {
 		var l LoggingLevel
 		if json.Unmarshal(raw, &l) != nil || severity(l) < 0 {
 			return nil, bad(fmt.Sprintf("unknown log level %s", raw))
@@ -591,13 +594,13 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 	}
 	var target string
 	for _, m := range p.targets[:p.ntargets] {
-		t, ok := jsonscan.String(m.value)
+		t, ok := jsonscan.String(p.value(m.at))
 		if !ok {
-			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name))
+			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name()))
 		}
 		target += t
 	}
-	args, inputs, state := p.args, p.inputs, p.state
+	args, inputs, state := p.args(), p.inputs(), p.state()
 	c.bindTarget, c.bindArgs = target, args
 	if len(inputs) > 0 && string(inputs) != "null" {
 		if err := json.Unmarshal(inputs, &c.inputs); err != nil {
