@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,10 +18,11 @@ func TestDecoratingAToolResultDirectlyWritesWhatScanningItWrites(t *testing.T) {
 	s := NewServer(&Implementation{Name: "srv", Version: "1"}, nil)
 	c := &callState{callFacts: callFacts{stateless: true, method: "tools/call"}}
 	for name, r := range map[string]*CallToolResult{
-		"text":       {Content: []ContentBlock{Text("say \"hi\"\n\u00e9")}},
-		"no content": {},
-		"structured": {Content: []ContentBlock{Text("3")}, StructuredContent: json.RawMessage(`{"sum":3}`)},
-		"an error":   {Content: []ContentBlock{Text("no")}, IsError: &yes},
+		"text":                        {Content: []ContentBlock{Text("say \"hi\"\n\u00e9")}},
+		"no content":                  {},
+		"longer than a pooled buffer": {Content: []ContentBlock{Text(strings.Repeat("long ", 100))}},
+		"structured":                  {Content: []ContentBlock{Text("3")}, StructuredContent: json.RawMessage(`{"sum":3}`)},
+		"an error":                    {Content: []ContentBlock{Text("no")}, IsError: &yes},
 		"extra members": {Content: []ContentBlock{Text("x")}, Extra: map[string]json.RawMessage{
 			"ttlMs": json.RawMessage(`5`), "cacheScope": json.RawMessage(`"public"`), "z": json.RawMessage(`[1]`), "_meta": json.RawMessage(`{"a":1}`)}},
 		"its own resultType": {Content: []ContentBlock{Text("x")}, Extra: map[string]json.RawMessage{"resultType": json.RawMessage(`"other"`)}},

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
@@ -421,17 +422,34 @@ func plainToolResult(r *CallToolResult) bool {
 
 // decorateToolResult is decorate for a plain tool result (plainToolResult):
 // the members decorate adds come after the result's own, as
-// decorateScanned writes them, without a second pass over the result.
+// decorateScanned writes them, without a second pass over the result. The
+// result is written to a pooled buffer first, so that the one allocation
+// is the size of what is sent.
 func (s *Server) decorateToolResult(r *CallToolResult) (json.RawMessage, error) {
 	info := s.infoJSON()
-	out, err := r.AppendJSON(make([]byte, 0, resultBufferSize+len(info)+len(statelessResultTail)+2))
+	scratch := resultScratch.Get().(*[]byte)
+	defer resultScratch.Put(scratch)
+	own, err := r.AppendJSON((*scratch)[:0])
 	if err != nil {
 		return nil, err
 	}
-	out = append(out[:len(out)-1], statelessResultTail...) // out ends with the object's '}'
+	if cap(own) <= maxResultScratch {
+		*scratch = own
+	}
+	own = own[:len(own)-1] // own ends with the object's '}'
+	out := make([]byte, 0, len(own)+len(statelessResultTail)+len(info)+2)
+	out = append(out, own...)
+	out = append(out, statelessResultTail...)
 	out = append(out, info...)
 	return append(out, "}}"...), nil
 }
+
+// resultScratch holds the buffers decorateToolResult writes a result to
+// before it knows its size; one that grew past maxResultScratch is let go.
+var resultScratch = sync.Pool{New: func() any { b := make([]byte, 0, resultBufferSize); return &b }}
+
+// maxResultScratch is the largest buffer resultScratch keeps.
+const maxResultScratch = 64 << 10
 
 // statelessResultTail is what decorate writes after a plain result's
 // members, up to the server's identity.
