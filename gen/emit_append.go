@@ -413,13 +413,16 @@ func unionAppender(f *jen.File, nt *namedType) {
 }
 
 // unknownAppender writes the AppendJSON of a union's Unknown variant: Raw
-// compacted, or null when it is empty.
+// compacted (as it is when marked Compact), or null when it is empty.
 func unknownAppender(f *jen.File, name string) {
 	f.Line()
-	comment(f, "AppendJSON appends Raw to b, compacted, or null when it is empty.", false)
+	comment(f, "AppendJSON appends Raw to b, compacted unless it is marked Compact, or null when it is empty.", false)
 	f.Func().Params(appendReceiver(name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("v").Dot("Raw")).Op("==").Lit(0)).Block(
 			jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")), jen.Nil()),
+		),
+		jen.If(jen.Id("v").Dot("Compact")).Block(
+			jen.Return(jen.Append(jen.Id("b"), jen.Id("v").Dot("Raw").Op("...")), jen.Nil()),
 		),
 		jen.Return(jen.Qual(rpcPath, "AppendRawJSON").Call(jen.Id("b"), jen.Id("v").Dot("Raw"))),
 	)

@@ -138,6 +138,12 @@ func (e *emitter) unionType(f *jen.File, nt *namedType, need *helperNeeds) {
 	f.Type().Id(u.unknown).Struct(
 		jen.Comment("Raw is the value's JSON text."),
 		jen.Id("Raw").Qual(jsonPath, "RawMessage"),
+		jen.Line(),
+		jen.Comment("Compact says that Raw is compact JSON text the program built itself"),
+		jen.Comment("(with AppendJSON, say), which AppendJSON then copies as it is, where it"),
+		jen.Comment("otherwise checks and compacts Raw. Text that is not compact JSON breaks"),
+		jen.Comment("the message it is written into."),
+		jen.Id("Compact").Bool(),
 	)
 	f.Line()
 	f.Func().Params(jen.Id(u.unknown)).Id(u.marker).Params().Block()

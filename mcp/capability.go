@@ -61,36 +61,43 @@ func (c capSet) has(x capability) bool { return uint(c)&uint(x) != 0 }
 func (c *capSet) add(x capability) { *c = capSet(uint(*c) | uint(x)) }
 
 // offer returns the capabilities a session of version v is offered: each
-// kind that is registered (or declared in the options), logging always,
-// completions when a handler is set, tasks when enabled: as the core
-// capability of the versions that have it, as the tasks extension in the
-// stateless ones.
+// one offers says it is.
 func (s *Server) offer(v string) capSet {
 	var c capSet
-	c.add(capLogging)
-	if s.opts.HasTools || s.tools.len() > 0 {
-		c.add(capTools)
-	}
-	if s.opts.HasResources || s.resources.len() > 0 || s.templates.len() > 0 {
-		c.add(capResources)
-		c.add(capSubscribe)
-	}
-	if s.opts.HasPrompts || s.prompts.len() > 0 {
-		c.add(capPrompts)
-	}
-	s.mu.Lock()
-	hasComplete := s.complete != nil
-	s.mu.Unlock()
-	if hasComplete {
-		c.add(capCompletions)
-	}
-	if s.opts.Tasks && featuresOf(v).tasks {
-		c.add(capTasks)
-	}
-	if s.opts.Tasks && slices.Contains(StatelessVersions(), v) {
-		c.add(capTasksExtension)
+	for x := capTools; x < capUnknown; x <<= 1 {
+		if s.offers(v, x) {
+			c.add(x)
+		}
 	}
 	return c
+}
+
+// offers reports whether a session of version v is offered capability x:
+// each kind that is registered (or declared in the options), logging
+// always, completions when a handler is set, tasks when enabled: as the
+// core capability of the versions that have it, as the tasks extension in
+// the stateless ones. A request that needs one capability asks for it
+// alone, without the locks the others take.
+func (s *Server) offers(v string, x capability) bool {
+	switch x {
+	case capLogging:
+		return true
+	case capTools:
+		return s.opts.HasTools || s.tools.len() > 0
+	case capResources, capSubscribe:
+		return s.opts.HasResources || s.resources.len() > 0 || s.templates.len() > 0
+	case capPrompts:
+		return s.opts.HasPrompts || s.prompts.len() > 0
+	case capCompletions:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.complete != nil
+	case capTasks:
+		return s.opts.Tasks && featuresOf(v).tasks
+	case capTasksExtension:
+		return s.opts.Tasks && slices.Contains(StatelessVersions(), v)
+	}
+	return false
 }
 
 // capabilities is the ServerCapabilities object of the initialize result

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,5 +46,47 @@ func TestNoServerOffersACapabilityItDoesNotKnow(t *testing.T) {
 	s := NewServer(&Implementation{Name: "s", Version: "1"}, &ServerOptions{HasTools: true, HasResources: true, HasPrompts: true, Tasks: true})
 	for _, v := range append(SupportedVersions(), StatelessVersions()...) {
 		assert.False(t, s.offer(v).has(capUnknown), v)
+	}
+}
+
+func TestAServerOffersWhatItHasRegisteredOrDeclared(t *testing.T) {
+	bare := func() *Server { return NewServer(&Implementation{Name: "s", Version: "1"}, nil) }
+	withTool := bare()
+	AddTool(withTool, &Tool{Name: "t"}, func(context.Context, *CallToolRequest, struct{}) (*CallToolResult, any, error) {
+		return nil, nil, nil
+	})
+	removed := bare()
+	AddTool(removed, &Tool{Name: "t"}, func(context.Context, *CallToolRequest, struct{}) (*CallToolResult, any, error) {
+		return nil, nil, nil
+	})
+	removed.RemoveTools("t")
+	withCompletion := bare()
+	withCompletion.SetCompletionHandler(func(context.Context, *CompleteRequest) (*CompleteResult, error) {
+		return &CompleteResult{}, nil
+	})
+	declared := NewServer(&Implementation{Name: "s", Version: "1"}, &ServerOptions{HasResources: true, HasPrompts: true, Tasks: true})
+	for _, tc := range []struct {
+		name    string
+		s       *Server
+		version string
+		want    []capability
+	}{
+		{"nothing registered", bare(), Version20251125, []capability{capLogging}},
+		{"a tool", withTool, Version20260728, []capability{capLogging, capTools}},
+		{"a tool removed again", removed, Version20260728, []capability{capLogging}},
+		{"a completion handler", withCompletion, Version20251125, []capability{capCompletions, capLogging}},
+		{"declared, handshake", declared, Version20251125, []capability{capResources, capSubscribe, capPrompts, capLogging, capTasks}},
+		{"declared, stateless", declared, Version20260728, []capability{capResources, capSubscribe, capPrompts, capLogging, capTasksExtension}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want capSet
+			for _, x := range tc.want {
+				want.add(x)
+			}
+			assert.Equal(t, want, tc.s.offer(tc.version))
+			for x := capTools; x <= capUnknown; x <<= 1 {
+				assert.Equal(t, want.has(x), tc.s.offers(tc.version, x), "capability %b", x)
+			}
+		})
 	}
 }

@@ -73,15 +73,24 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 // connection; sc is as for admitStateless. notifications/cancelled from
 // the client cancels it (and ends a listen); it is then left unanswered.
 // The context the session tracks it by is the one it is served in
-// (sc.rc), as for a request of the session.
+// (sc.rc), made as a request of the session's is (newHandshakeContext):
+// not registered with the connection's context, whose end cancels it
+// through the session (ServerSession.cancelAllCalls), so that concurrent
+// calls do not take turns at that context's lock.
 func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request, sc *statelessCall) (any, error) {
 	if sc == nil {
 		sc = newStatelessCall(req)
 	}
 	rc := &sc.rc
 	rc.id = req.ID
-	rc.Context, rc.cancel = context.WithCancel(ctx)
+	sc.parent = detached{ctx}
+	rc.Context, rc.cancel = context.WithCancel(&sc.parent)
 	ss.track(rc)
+	if ctx.Err() != nil {
+		// The connection's context ended before the request was tracked:
+		// the session did not cancel it with the others.
+		rc.cancel()
+	}
 	res, err := ss.server.serveStatelessUnbounded(rc.Context, req, connSink{ss.conn}, sc) // Handle bounds the error
 	if ss.untrack(rc) {
 		return nil, rpc.ErrNoResponse

@@ -4,16 +4,21 @@ import (
 	"encoding/base64"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // registry holds named registrations in the order they were added; a name
-// added again replaces the entry in place.
+// added again replaces the entry in place. Its count is also kept apart,
+// read without the lock: every stateless request asks whether the server
+// offers the kind at all (Server.offers), and concurrent readers of one
+// lock take turns at its reader count.
 type registry[T any] struct {
 	mu    sync.RWMutex
 	names []string
 	items map[string]T
+	n     atomic.Int64 // len(names), set under mu
 }
 
 func newRegistry[T any]() *registry[T] {
@@ -26,6 +31,7 @@ func (r *registry[T]) put(name string, v T) {
 	defer r.mu.Unlock()
 	if _, ok := r.items[name]; !ok {
 		r.names = append(r.names, name)
+		r.n.Store(int64(len(r.names)))
 	}
 	r.items[name] = v
 }
@@ -39,6 +45,7 @@ func (r *registry[T]) remove(names ...string) bool {
 		if _, ok := r.items[n]; ok {
 			delete(r.items, n)
 			r.names = slices.DeleteFunc(r.names, func(x string) bool { return x == n })
+			r.n.Store(int64(len(r.names)))
 			removed = true
 		}
 	}
@@ -54,11 +61,7 @@ func (r *registry[T]) get(name string) (T, bool) {
 }
 
 // len returns the number of entries.
-func (r *registry[T]) len() int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return len(r.names)
-}
+func (r *registry[T]) len() int { return int(r.n.Load()) }
 
 // all returns every entry in order.
 func (r *registry[T]) all() []T {

@@ -139,14 +139,15 @@ type progressKey struct{}
 
 // progressState holds a request's params until a handler reports progress:
 // only then is the progress token looked for, so requests that never
-// report progress pay nothing for it.
+// report progress pay nothing for it. (The flags come last, packed, so
+// that a request's context stays small: see statelessCall.)
 type progressState struct {
 	params json.RawMessage
 	mu     sync.Mutex
-	read   bool          // the params have been searched
 	token  ProgressToken // valid when found
-	found  bool
 	last   float64
+	read   bool // the params have been searched
+	found  bool
 	sent   bool
 }
 

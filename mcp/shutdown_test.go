@@ -308,27 +308,43 @@ func TestServeLetsStdioCallsFinishWhenItsContextEnds(t *testing.T) {
 }
 
 func TestStdioEndOfInputCancelsCallsAfterTheGracePeriod(t *testing.T) {
-	noLeaks(t)
-	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ShutdownGrace: 30 * time.Millisecond})
-	g := addGatedTools(t, s)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(context.Background(), rpc.NewStreamTransport(inR, outW)) }()
-	go io.Copy(io.Discard, outR)
-	fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n", mcp.Version20251125)
-	fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck","arguments":{}}}`)
-	g.waitStarted(t)
-	inW.Close()
-	g.waitCancelled(t)
-	select {
-	case err := <-served:
-		assert.NoError(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after the grace period")
+	for _, c := range []struct {
+		name  string
+		calls []string
+	}{
+		{"handshake", []string{
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, mcp.Version20251125),
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck","arguments":{}}}`,
+		}},
+		{"stateless", []string{
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			noLeaks(t)
+			s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{ShutdownGrace: 30 * time.Millisecond})
+			g := addGatedTools(t, s)
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			served := make(chan error, 1)
+			go func() { served <- s.Serve(context.Background(), rpc.NewStreamTransport(inR, outW)) }()
+			go io.Copy(io.Discard, outR)
+			for _, call := range c.calls {
+				fmt.Fprintln(inW, call)
+			}
+			g.waitStarted(t)
+			inW.Close()
+			g.waitCancelled(t)
+			select {
+			case err := <-served:
+				assert.NoError(t, err)
+			case <-time.After(5 * time.Second):
+				t.Fatal("Serve did not return after the grace period")
+			}
+			outR.Close()
+		})
 	}
-	outR.Close()
 }
 
 // dribble opens a connection to addr and writes parts one by one with a

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
@@ -119,16 +120,26 @@ func (s *Server) unsupportedVersion(requested string) *rpc.Error {
 }
 
 // statelessCall is a stateless request's context, its state and its params
-// as the protocol reads them, in one allocation.
+// as the protocol reads them, in one allocation; on a session's connection
+// also the detached parent of its context (handleStateless). It is kept
+// within 512 bytes, the largest allocation the runtime makes without a
+// header and on its fast path.
 type statelessCall struct {
 	rc requestContext
 	callState
 	params statelessParams
+	parent detached
 }
 
 // scanStatelessCall returns the state of req, its params scanned, when req
 // is a stateless request by its _meta (scanStatelessRequest); nil
-// otherwise, without allocating.
+// otherwise, without allocating. It is kept out of line: inlined, its
+// scratch params would stay in the frame of its caller while the call is
+// served, deepening the stack every call runs on. (A worker's stack that
+// a call grows past 8 KiB is shrunk back at the next collection and copied
+// to a larger one again by the next deep call.)
+//
+//go:noinline
 func scanStatelessCall(req *rpc.Request) *statelessCall {
 	var p statelessParams
 	if !scanStatelessRequest(req.Params, &p) {
@@ -176,20 +187,21 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 		sc = newStatelessCall(req)
 	}
 	p := &sc.params
-	if p.meta == nil || string(p.meta) == "null" {
+	if meta := p.meta(); meta == nil || string(meta) == "null" {
 		return nil, bad("params._meta is required")
 	}
 	if !p.metaObject {
 		return nil, bad("params with _meta are required")
 	}
-	if p.version == nil {
+	if p.version() == nil {
 		return nil, bad("params._meta lacks " + metaProtocolVersion)
 	}
-	version, ok := statelessVersion(p.version)
+	version, ok := statelessVersion(p.version())
 	if !ok {
 		return nil, bad(metaProtocolVersion + " must be a string")
 	}
-	if p.caps == nil {
+	caps := p.caps()
+	if caps == nil {
 		return nil, bad("params._meta lacks " + metaClientCapabilities)
 	}
 	if !slices.Contains(StatelessVersions(), version) || !s.serves(version) {
@@ -197,15 +209,15 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 	}
 	c := &sc.callState
 	c.callFacts = callFacts{stateless: true, version: version, logLevel: -1, method: req.Method, params: p}
-	if _, isObject := jsonscan.NewObject(p.caps); !isObject {
+	if _, isObject := jsonscan.NewObject(caps); !isObject {
 		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 	}
-	if !emptyObject(p.caps) {
-		if err := json.Unmarshal(p.caps, &c.caps); err != nil {
+	if !emptyObject(caps) {
+		if err := json.Unmarshal(caps, &c.caps); err != nil {
 			return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 		}
 	}
-	if raw := p.level; raw != nil {
+	if raw := p.level(); raw != nil {
 		var l LoggingLevel
 		if json.Unmarshal(raw, &l) != nil || severity(l) < 0 {
 			return nil, bad(fmt.Sprintf("unknown log level %s", raw))
@@ -269,28 +281,45 @@ func (s *Server) serveStatelessUnbounded(ctx context.Context, req *rpc.Request, 
 	if req.IsNotification() {
 		return nil, nil
 	}
-	if !s.servesStateless() {
-		return nil, s.unsupportedVersion(Version20260728)
-	}
-	facts, known := statelessMethod(req.Method)
-	if !known && s.isCustom(req.Method) {
+	sc, custom, err := s.admitStatelessMethod(req, sc)
+	switch {
+	case custom:
 		return s.serveStatelessCustom(ctx, req, sink, sc)
-	}
-	if !known {
-		// A method the version does not have (initialize, ping, …) is
-		// -32601 whatever its _meta says.
-		return nil, rpc.MethodNotFound(req.Method)
-	}
-	sc, err := s.admitStateless(req, sc)
-	if err != nil {
+	case err != nil:
 		return nil, err
-	}
-	if need := capabilityOf(facts); need != 0 && !s.offer(Version20260728).has(need) {
-		return nil, rpc.MethodNotFound(req.Method)
 	}
 	sc.sink = sink
 	sc.principal = PrincipalFromContext(ctx)
 	return s.statelessRouter().Handle(sc.context(ctx, req), req)
+}
+
+// admitStatelessMethod admits a stateless request (admitStateless) to a
+// method of the protocol that the server offers, or reports that the
+// method is the application's own (custom), which serveStatelessCustom
+// admits. It is serveStatelessUnbounded's first half, out of line so that
+// what it needs is off the stack while the method runs (as for
+// scanStatelessCall).
+func (s *Server) admitStatelessMethod(req *rpc.Request, sc *statelessCall) (_ *statelessCall, custom bool, _ error) {
+	if !s.servesStateless() {
+		return nil, false, s.unsupportedVersion(Version20260728)
+	}
+	facts, known := statelessMethod(req.Method)
+	if !known && s.isCustom(req.Method) {
+		return sc, true, nil
+	}
+	if !known {
+		// A method the version does not have (initialize, ping, …) is
+		// -32601 whatever its _meta says.
+		return nil, false, rpc.MethodNotFound(req.Method)
+	}
+	sc, err := s.admitStateless(req, sc)
+	if err != nil {
+		return nil, false, err
+	}
+	if need := capabilityOf(facts); need != 0 && !s.offers(Version20260728, need) {
+		return nil, false, rpc.MethodNotFound(req.Method)
+	}
+	return sc, false, nil
 }
 
 // statelessRouter returns the router of the stateless methods, built on
@@ -308,31 +337,57 @@ func (s *Server) statelessRouter() *rpc.Router {
 }
 
 // statelessResult serves the stateless request ctx carries with serve and
-// makes its outcome what the protocol sends, as the method's schema says:
+// makes its outcome, compact JSON, what the protocol sends, as the
+// method's schema says:
 // a method whose result may be an InputRequiredResult first reads a
 // retry's inputResponses and requestState, and a handler's InputRequired
 // becomes that result; any other result is decorated, with the caching
 // hints when the result has them (cacheScope, which names nothing but a
 // caching hint, where ttlMs may be a task's) and was not made from a
 // client's answers.
+//
+// Its two halves, before and after serve, are out of line so that their
+// locals are off the stack while serve runs (as for scanStatelessCall).
 func (s *Server) statelessResult(ctx context.Context, serve func() (any, error)) (json.RawMessage, error) {
 	c := callFromContext(ctx)
+	input, cacheable, err := s.beginStatelessResult(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := serve()
+	return s.endStatelessResult(c, input, cacheable, res, err)
+}
+
+// beginStatelessResult is statelessResult before the call is served: it
+// reports whether the method's result may be an InputRequiredResult, then
+// with its round opened (openRound), and whether its complete result
+// carries caching hints.
+//
+//go:noinline
+func (s *Server) beginStatelessResult(ctx context.Context, c *callState) (input, cacheable bool, err error) {
 	facts, _ := statelessMethod(c.method)
-	input := facts.HasResult(resultInputRequired)
+	input = facts.HasResult(resultInputRequired)
 	if input {
 		if err := s.openRound(c, requestOf(ctx)); err != nil {
-			return nil, err
+			return false, false, err
 		}
 		c.mayAsk = true
 	}
-	res, err := serve()
+	return input, cacheableResult(facts), nil
+}
+
+// endStatelessResult is statelessResult once serve has returned res and
+// err.
+//
+//go:noinline
+func (s *Server) endStatelessResult(c *callState, input, cacheable bool, res any, err error) (json.RawMessage, error) {
 	if ir := c.inputRequired(err); input && ir != nil {
 		return s.statelessInputRequired(c, ir)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(res, c, cacheableResult(facts) && len(c.inputs) == 0 && c.state == nil)
+	return s.decorate(res, c, cacheable && len(c.inputs) == 0 && c.state == nil)
 }
 
 // cacheableResult reports whether a method's complete result carries
@@ -367,17 +422,34 @@ func plainToolResult(r *CallToolResult) bool {
 
 // decorateToolResult is decorate for a plain tool result (plainToolResult):
 // the members decorate adds come after the result's own, as
-// decorateScanned writes them, without a second pass over the result.
+// decorateScanned writes them, without a second pass over the result. The
+// result is written to a pooled buffer first, so that the one allocation
+// is the size of what is sent.
 func (s *Server) decorateToolResult(r *CallToolResult) (json.RawMessage, error) {
 	info := s.infoJSON()
-	out, err := r.AppendJSON(make([]byte, 0, resultBufferSize+len(info)+len(statelessResultTail)+2))
+	scratch := resultScratch.Get().(*[]byte)
+	defer resultScratch.Put(scratch)
+	own, err := r.AppendJSON((*scratch)[:0])
 	if err != nil {
 		return nil, err
 	}
-	out = append(out[:len(out)-1], statelessResultTail...) // out ends with the object's '}'
+	if cap(own) <= maxResultScratch {
+		*scratch = own
+	}
+	own = own[:len(own)-1] // own ends with the object's '}'
+	out := make([]byte, 0, len(own)+len(statelessResultTail)+len(info)+2)
+	out = append(out, own...)
+	out = append(out, statelessResultTail...)
 	out = append(out, info...)
 	return append(out, "}}"...), nil
 }
+
+// resultScratch holds the buffers decorateToolResult writes a result to
+// before it knows its size; one that grew past maxResultScratch is let go.
+var resultScratch = sync.Pool{New: func() any { b := make([]byte, 0, resultBufferSize); return &b }}
+
+// maxResultScratch is the largest buffer resultScratch keeps.
+const maxResultScratch = 64 << 10
 
 // statelessResultTail is what decorate writes after a plain result's
 // members, up to the server's identity.
@@ -488,19 +560,28 @@ func (s *Server) appendMetaWithServerInfo(out, meta []byte) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// marshalResult encodes a result. A value that writes its own JSON (every
-// generated result type is an rpc.JSONAppender) appends it to one buffer
-// sized for a typical result. Any other value with its own MarshalJSON is
-// asked directly: going through json.Marshal would check and compact its
-// output once more, and the bytes are compacted on their way out anyway.
-// A nil pointer is null either way.
+// marshalResult encodes a result as compact JSON, which decorate's output
+// then is too, so that it is sent as it is (the Compact mark of the
+// Unknown… variants). A value that writes its own JSON (every generated
+// result type is an rpc.JSONAppender) appends it to one buffer sized for
+// a typical result. Any other value with its own MarshalJSON is asked
+// directly and its output compacted, as json.Marshal would, unless it
+// already is; output that is not JSON is left for decorate to refuse. A
+// nil pointer is null either way.
 func marshalResult(res any) ([]byte, error) {
 	if _, ok := res.(rpc.JSONAppender); ok {
 		return rpc.AppendJSONValue(make([]byte, 0, resultBufferSize), res)
 	}
 	if m, ok := res.(json.Marshaler); ok {
 		if v := reflect.ValueOf(res); v.Kind() != reflect.Pointer || !v.IsNil() {
-			return m.MarshalJSON()
+			b, err := m.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			if c, err := rpc.AppendRawJSON(make([]byte, 0, len(b)), b); err == nil {
+				return c, nil
+			}
+			return b, nil
 		}
 	}
 	return json.Marshal(res)
@@ -531,13 +612,13 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 	}
 	var target string
 	for _, m := range p.targets[:p.ntargets] {
-		t, ok := jsonscan.String(m.value)
+		t, ok := jsonscan.String(p.value(m.at))
 		if !ok {
-			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name))
+			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name()))
 		}
 		target += t
 	}
-	args, inputs, state := p.args, p.inputs, p.state
+	args, inputs, state := p.args(), p.inputs(), p.state()
 	c.bindTarget, c.bindArgs = target, args
 	if len(inputs) > 0 && string(inputs) != "null" {
 		if err := json.Unmarshal(inputs, &c.inputs); err != nil {

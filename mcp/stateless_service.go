@@ -17,8 +17,8 @@ import (
 // The features speak the 2025-11-25 types the server's API is written in,
 // so the params are copied into those, and a result reaches the generated
 // type through its JSON: the decorated result travels as the raw variant
-// of a union result (Unknown…, "sent on unchanged"), and is read into a
-// struct result.
+// of a union result (Unknown…, "sent on unchanged"), marked Compact since
+// statelessResult made it so, and is read into a struct result.
 type statelessService struct {
 	v20260728.UnimplementedMCPServer
 	s *Server
@@ -52,7 +52,7 @@ func (v statelessService) ToolsCall(ctx context.Context, p *v20260728.CallToolRe
 	both := &struct {
 		out v20260728.CallToolOutcome
 		raw v20260728.UnknownCallToolOutcome
-	}{raw: v20260728.UnknownCallToolOutcome{Raw: raw}}
+	}{raw: v20260728.UnknownCallToolOutcome{Raw: raw, Compact: true}}
 	both.out.Value = &both.raw // one allocation for the two
 	return &both.out, nil
 }
@@ -79,7 +79,7 @@ func (v statelessService) ResourcesRead(ctx context.Context, p *v20260728.ReadRe
 	if err != nil {
 		return nil, err
 	}
-	return &v20260728.ReadResourceOutcome{Value: v20260728.UnknownReadResourceOutcome{Raw: raw}}, nil
+	return &v20260728.ReadResourceOutcome{Value: v20260728.UnknownReadResourceOutcome{Raw: raw, Compact: true}}, nil
 }
 
 func (v statelessService) PromptsList(ctx context.Context, p *v20260728.PaginatedRequestParams) (*v20260728.ListPromptsResult, error) {
@@ -97,7 +97,7 @@ func (v statelessService) PromptsGet(ctx context.Context, p *v20260728.GetPrompt
 	if err != nil {
 		return nil, err
 	}
-	return &v20260728.GetPromptOutcome{Value: v20260728.UnknownGetPromptOutcome{Raw: raw}}, nil
+	return &v20260728.GetPromptOutcome{Value: v20260728.UnknownGetPromptOutcome{Raw: raw, Compact: true}}, nil
 }
 
 func (v statelessService) CompletionComplete(ctx context.Context, p *v20260728.CompleteRequestParams) (*v20260728.CompleteResult, error) {

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"math"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
@@ -11,29 +12,64 @@ import (
 // members of it the protocol defines, for telling a stateless request
 // (scanStatelessRequest) and admitting it (admitStateless), and the
 // target, arguments, input responses and request state of a
-// multi-round-trip request (openRound). A nil member is absent.
+// multi-round-trip request (openRound). Each is read with its method (nil:
+// absent). They are kept as positions in the params, so that the call
+// they belong to (statelessCall) fits in one small allocation.
 type statelessParams struct {
-	object bool // the params are an object, well formed
-	meta   []byte
-	// metaObject: meta starts as an object, whose members version, caps
-	// and level are then (the last of each name, as written).
-	metaObject           bool
-	version, caps, level []byte
+	raw []byte // the params scanned
+	// object: the params are an object, well formed. metaObject: meta
+	// starts as an object, whose members version, caps and level are then
+	// (the last of each name, as written).
+	object, metaObject bool
+	overflow           bool  // more than two targets
+	ntargets           uint8 // targets in use
 	// targets are name and uri, in the order they came (a repeated one
 	// counts once more, as it did when read in place).
-	targets  [2]statelessTarget
-	ntargets int
-	overflow bool // more than two targets
-	args     []byte
-	inputs   []byte
-	state    []byte
+	targets [2]statelessTarget
+
+	metaAt, versionAt, capsAt, levelAt span
+	argsAt, inputsAt, stateAt          span
 }
 
-// statelessTarget is a member naming what a request acts on, and its raw
-// value.
+// span locates a member's value in the params; the zero span is an absent
+// member (no value ends at 0).
+type span struct{ start, end uint32 }
+
+// statelessTarget is a member naming what a request acts on (name or uri)
+// and where its value is.
 type statelessTarget struct {
-	name  string
-	value []byte
+	uri bool
+	at  span
+}
+
+// name is the member's name.
+func (t statelessTarget) name() string {
+	if t.uri {
+		return "uri"
+	}
+	return "name"
+}
+
+// value returns the value at s, nil when absent.
+func (p *statelessParams) value(s span) []byte {
+	if s.end == 0 {
+		return nil
+	}
+	return p.raw[s.start:s.end]
+}
+
+func (p *statelessParams) meta() []byte    { return p.value(p.metaAt) }
+func (p *statelessParams) version() []byte { return p.value(p.versionAt) }
+func (p *statelessParams) caps() []byte    { return p.value(p.capsAt) }
+func (p *statelessParams) level() []byte   { return p.value(p.levelAt) }
+func (p *statelessParams) args() []byte    { return p.value(p.argsAt) }
+func (p *statelessParams) inputs() []byte  { return p.value(p.inputsAt) }
+func (p *statelessParams) state() []byte   { return p.value(p.stateAt) }
+
+// spanOf locates v, a slice of p.raw.
+func (p *statelessParams) spanOf(v []byte) span {
+	start := len(p.raw) - cap(v) // v's capacity runs to the end of raw's
+	return span{uint32(start), uint32(start + len(v))}
 }
 
 // scanStatelessRequest reports whether params are those of a stateless
@@ -45,14 +81,19 @@ func scanStatelessRequest(params []byte, p *statelessParams) bool {
 		return false
 	}
 	scanStatelessParams(params, p)
-	return p.version != nil
+	return p.version() != nil
 }
 
 // scanStatelessParams reads the params' top-level members once, and the
-// members of their _meta, into p.
+// members of their _meta, into p. Params of 4 GiB or more, which no
+// message limit lets through by default, are taken as malformed: the
+// positions are 32-bit.
 func scanStatelessParams(params []byte, p *statelessParams) {
-	*p = statelessParams{}
-	o, ok := jsonscan.NewObject(params)
+	*p = statelessParams{raw: params[:len(params):len(params)]}
+	if len(params) > math.MaxUint32 {
+		return
+	}
+	o, ok := jsonscan.NewObject(p.raw)
 	if !ok {
 		return
 	}
@@ -63,29 +104,30 @@ func scanStatelessParams(params []byte, p *statelessParams) {
 		}
 		switch {
 		case jsonscan.NameIs(k, "_meta"):
-			if p.meta == nil {
-				p.meta = v
+			if p.metaAt.end == 0 {
+				p.metaAt = p.spanOf(v)
 			}
 		case jsonscan.NameIs(k, "name"):
-			p.addTarget("name", v)
+			p.addTarget(false, v)
 		case jsonscan.NameIs(k, "uri"):
-			p.addTarget("uri", v)
+			p.addTarget(true, v)
 		case jsonscan.NameIs(k, "arguments"):
-			p.args = v
+			p.argsAt = p.spanOf(v)
 		case jsonscan.NameIs(k, "inputResponses"):
-			p.inputs = v
+			p.inputsAt = p.spanOf(v)
 		case jsonscan.NameIs(k, "requestState"):
-			p.state = v
+			p.stateAt = p.spanOf(v)
 		}
 	}
 	p.object = !o.Err() && !p.overflow
 	scanMeta(p)
 }
 
-// scanMeta reads the members of p.meta the protocol defines.
+// scanMeta reads the members of p's _meta the protocol defines.
 func scanMeta(p *statelessParams) {
-	members, isObject := jsonscan.NewObject(p.meta)
-	if p.meta == nil || !isObject {
+	meta := p.meta()
+	members, isObject := jsonscan.NewObject(meta)
+	if meta == nil || !isObject {
 		return
 	}
 	p.metaObject = true
@@ -96,11 +138,11 @@ func scanMeta(p *statelessParams) {
 		}
 		switch {
 		case jsonscan.NameIs(k, metaProtocolVersion):
-			p.version = v
+			p.versionAt = p.spanOf(v)
 		case jsonscan.NameIs(k, metaClientCapabilities):
-			p.caps = v
+			p.capsAt = p.spanOf(v)
 		case jsonscan.NameIs(k, metaLogLevel):
-			p.level = v
+			p.levelAt = p.spanOf(v)
 		}
 	}
 }
@@ -108,11 +150,11 @@ func scanMeta(p *statelessParams) {
 // addTarget notes a name or uri member. Past two (a name repeated, which
 // the schema check refuses before any handler runs) the params are taken
 // as malformed.
-func (p *statelessParams) addTarget(name string, v []byte) {
-	if p.ntargets == len(p.targets) {
+func (p *statelessParams) addTarget(uri bool, v []byte) {
+	if int(p.ntargets) == len(p.targets) {
 		p.overflow = true
 		return
 	}
-	p.targets[p.ntargets] = statelessTarget{name, v}
+	p.targets[p.ntargets] = statelessTarget{uri, p.spanOf(v)}
 	p.ntargets++
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -10,13 +11,15 @@ func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
 	var p statelessParams
 	scanStatelessParams([]byte(`{"name":"t","arguments":{"a":1},"_meta":{"k":1},"uri":"u","inputResponses":{"x":{}},"requestState":"s","other":[1,2]}`), &p)
 	assert.True(t, p.object)
-	assert.Equal(t, `{"k":1}`, string(p.meta))
-	assert.Equal(t, `{"a":1}`, string(p.args))
-	assert.Equal(t, `{"x":{}}`, string(p.inputs))
-	assert.Equal(t, `"s"`, string(p.state))
-	assert.Equal(t, 2, p.ntargets)
-	assert.Equal(t, statelessTarget{"name", []byte(`"t"`)}, p.targets[0])
-	assert.Equal(t, statelessTarget{"uri", []byte(`"u"`)}, p.targets[1])
+	assert.Equal(t, `{"k":1}`, string(p.meta()))
+	assert.Equal(t, `{"a":1}`, string(p.args()))
+	assert.Equal(t, `{"x":{}}`, string(p.inputs()))
+	assert.Equal(t, `"s"`, string(p.state()))
+	assert.Equal(t, uint8(2), p.ntargets)
+	assert.Equal(t, "name", p.targets[0].name())
+	assert.Equal(t, `"t"`, string(p.value(p.targets[0].at)))
+	assert.Equal(t, "uri", p.targets[1].name())
+	assert.Equal(t, `"u"`, string(p.value(p.targets[1].at)))
 }
 
 func TestScanStatelessParamsTellsWhatIsNotAWellFormedObject(t *testing.T) {
@@ -28,28 +31,28 @@ func TestScanStatelessParamsTellsWhatIsNotAWellFormedObject(t *testing.T) {
 	var p statelessParams
 	scanStatelessParams([]byte(`{}`), &p)
 	assert.True(t, p.object)
-	assert.Nil(t, p.meta, "an absent member is nil")
+	assert.Nil(t, p.meta(), "an absent member is nil")
 }
 
 func TestScanStatelessParamsKeepsTheFirstMeta(t *testing.T) {
 	var p statelessParams
 	scanStatelessParams([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`), &p)
-	assert.Equal(t, `{"a":1}`, string(p.meta), "as jsonscan.Member finds it")
+	assert.Equal(t, `{"a":1}`, string(p.meta()), "as jsonscan.Member finds it")
 }
 
 func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
 	var p statelessParams
 	scanStatelessParams([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`), &p)
 	assert.True(t, p.metaObject)
-	assert.Equal(t, `"b"`, string(p.version), "the last of a name, as admission read it")
-	assert.Equal(t, `{}`, string(p.caps))
-	assert.Equal(t, `"info"`, string(p.level))
+	assert.Equal(t, `"b"`, string(p.version()), "the last of a name, as admission read it")
+	assert.Equal(t, `{}`, string(p.caps()))
+	assert.Equal(t, `"info"`, string(p.level()))
 
 	for _, params := range []string{`{"_meta":null}`, `{"_meta":[1]}`, `{"name":"t"}`} {
 		var p statelessParams
 		scanStatelessParams([]byte(params), &p)
 		assert.False(t, p.metaObject, "%s", params)
-		assert.Nil(t, p.version, "%s", params)
+		assert.Nil(t, p.version(), "%s", params)
 	}
 }
 
@@ -87,4 +90,9 @@ func TestStatelessVersionDecodesTheVersionARequestNames(t *testing.T) {
 		assert.Equal(t, tc.want, got, tc.raw)
 	}
 	assert.Zero(t, testing.AllocsPerRun(10, func() { statelessVersion([]byte(`"2026-07-28"`)) }), "a version the server knows is not copied")
+}
+
+func TestAStatelessCallFitsTheRuntimesSmallestAllocationsWithoutAHeader(t *testing.T) {
+	assert.LessOrEqual(t, unsafe.Sizeof(statelessCall{}), uintptr(512),
+		"past 512 bytes each stateless call's allocation takes the runtime's slower path, with a header")
 }

@@ -190,18 +190,37 @@ func (s *Server) listTools(ctx context.Context, ss *ServerSession, p *PaginatedR
 // becomes a task; the result's structuredContent is checked against the
 // output schema.
 func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolRequestParams) (*CallToolOutcome, error) {
+	e, c, done, out, err := s.prepareToolCall(ctx, ss, p)
+	if done {
+		return out, err
+	}
+	req := &CallToolRequest{Session: ss, Params: p, call: c}
+	res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) })
+	res, err = undeclaredAsked(c, res, err)
+	if err != nil {
+		return nil, err
+	}
+	return &CallToolOutcome{Value: *res}, nil
+}
+
+// prepareToolCall is callTool up to running the tool in the call: it finds
+// the tool and checks the call, and answers it itself (done) when the call
+// is refused, its arguments fail the input schema, or it becomes a task.
+// It is out of line so that what it needs is off the stack while the tool
+// runs (as for scanStatelessCall).
+func (s *Server) prepareToolCall(ctx context.Context, ss *ServerSession, p *CallToolRequestParams) (e *toolEntry, c *callState, done bool, _ *CallToolOutcome, _ error) {
 	paramsDecoded(ctx, p.Meta, p.Arguments)
 	e, ok := s.tools.get(p.Name)
 	if !ok {
-		return nil, rpc.InvalidParams(fmt.Sprintf("unknown tool %q", p.Name))
+		return nil, nil, true, nil, rpc.InvalidParams(fmt.Sprintf("unknown tool %q", p.Name))
 	}
 	if err := checkTaskMode(e, ss, p); err != nil {
-		return nil, err
+		return nil, nil, true, nil, err
 	}
-	c := callOf(ctx, ss)
+	c = callOf(ctx, ss)
 	asTask, err := s.statelessTaskMode(e, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, true, nil, err
 	}
 	if len(p.Arguments) == 0 {
 		p.Arguments = json.RawMessage(`{}`)
@@ -212,31 +231,32 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	if err := e.in.ValidateJSON(p.Arguments); err != nil {
 		verr := rpc.SchemaError(rpc.CodeInvalidParams, "invalid arguments: ", err)
 		if !errors.As(err, new(*rpc.ValidationError)) || s.opts.InvalidArgumentsAsError {
-			return nil, verr
+			return nil, nil, true, nil, verr
 		}
-		return &CallToolOutcome{Value: ToolError(verr.Message)}, nil
+		return nil, nil, true, &CallToolOutcome{Value: ToolError(verr.Message)}, nil
 	}
 	if asTask {
-		return s.startStatelessTask(ctx, e, c, p)
+		out, err := s.startStatelessTask(ctx, e, c, p)
+		return nil, nil, true, out, err
 	}
-	req := &CallToolRequest{Session: ss, Params: p, call: c}
-	run := func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) }
 	if p.Task != nil && ss.tasksEnabled() {
-		t, err := ss.taskRunner().start(ctx, ss, p.Task, func(ctx context.Context) (any, error) {
-			res, err := runWithInput(ctx, ss, c, run)
-			return undeclaredAsked(c, res, err)
-		})
+		t, err := s.startToolTask(ctx, ss, e, c, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, true, nil, err
 		}
-		return &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
+		return nil, nil, true, &CallToolOutcome{Value: CreateTaskResult{Task: t}}, nil
 	}
-	res, err := runWithInput(ctx, ss, c, run)
-	res, err = undeclaredAsked(c, res, err)
-	if err != nil {
-		return nil, err
-	}
-	return &CallToolOutcome{Value: *res}, nil
+	return e, c, false, nil, nil
+}
+
+// startToolTask runs a task-augmented call of tool e (2025-11-25) as a
+// task of the session.
+func (s *Server) startToolTask(ctx context.Context, ss *ServerSession, e *toolEntry, c *callState, p *CallToolRequestParams) (Task, error) {
+	req := &CallToolRequest{Session: ss, Params: p, call: c}
+	return ss.taskRunner().start(ctx, ss, p.Task, func(ctx context.Context) (any, error) {
+		res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) })
+		return undeclaredAsked(c, res, err)
+	})
 }
 
 // undeclaredAsked returns what ends a tool's run of c, in the call or in a
@@ -256,6 +276,13 @@ func undeclaredAsked(c *callState, res *CallToolResult, err error) (*CallToolRes
 // runTool runs the handler and checks what it returned.
 func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest) (*CallToolResult, error) {
 	res, err := e.handler(ctx, req)
+	return s.toolOutcome(ctx, e, req, res, err)
+}
+
+// toolOutcome is runTool once the handler has returned res and err, out
+// of line so that what it needs is off the stack while the handler runs
+// (as for scanStatelessCall).
+func (s *Server) toolOutcome(ctx context.Context, e *toolEntry, req *CallToolRequest, res *CallToolResult, err error) (*CallToolResult, error) {
 	if err != nil {
 		var rerr *rpc.Error
 		if errors.As(err, &rerr) {

@@ -3210,6 +3210,12 @@ type ToolUseContent = v20251125.ToolUseContent
 //	type UnknownAnyResourceContents struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3227,6 +3233,12 @@ type UnknownAnyResourceContents = v20251125.UnknownAnyResourceContents
 //	type UnknownCallToolOutcome struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3244,6 +3256,12 @@ type UnknownCallToolOutcome = v20251125.UnknownCallToolOutcome
 //	type UnknownCompleteRequestParamsRef struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3261,6 +3279,12 @@ type UnknownCompleteRequestParamsRef = v20251125.UnknownCompleteRequestParamsRef
 //	type UnknownContentBlock struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3278,6 +3302,12 @@ type UnknownContentBlock = v20251125.UnknownContentBlock
 //	type UnknownCreateMessageResultContent struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3295,6 +3325,12 @@ type UnknownCreateMessageResultContent = v20251125.UnknownCreateMessageResultCon
 //	type UnknownElicitRequestParams struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3312,6 +3348,12 @@ type UnknownElicitRequestParams = v20251125.UnknownElicitRequestParams
 //	type UnknownElicitResultContentValue struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3329,6 +3371,12 @@ type UnknownElicitResultContentValue = v20251125.UnknownElicitResultContentValue
 //	type UnknownProgressToken struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3346,6 +3394,12 @@ type UnknownProgressToken = v20251125.UnknownProgressToken
 //	type UnknownSamplingMessageContent struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:
@@ -3364,6 +3418,12 @@ type UnknownSamplingMessageContent = v20251125.UnknownSamplingMessageContent
 //	type UnknownSamplingMessageContentBlock struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:

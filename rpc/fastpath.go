@@ -21,6 +21,18 @@ var fastPath = true
 // data. false means "not known to be valid": the caller validates the slow
 // way, which also explains any failure. A nil schema accepts anything.
 func validFast(s *Schema, data []byte) bool {
+	return checkFast(s, data, (*fastschema.Validator).Check)
+}
+
+// validScanned is validFast for a text the strict scanner has accepted
+// (fastschema.Validator.CheckWellFormed): a message the parser read, or
+// the params of one.
+func validScanned(s *Schema, data []byte) bool {
+	return checkFast(s, data, (*fastschema.Validator).CheckWellFormed)
+}
+
+// checkFast is validFast with check as the fast validator's check.
+func checkFast(s *Schema, data []byte, check func(*fastschema.Validator, []byte) fastschema.Verdict) bool {
 	if !fastPath {
 		return false
 	}
@@ -28,10 +40,10 @@ func validFast(s *Schema, data []byte) bool {
 		return true
 	}
 	v := s.fast()
-	return v != nil && v.Check(data) == fastschema.Valid
+	return v != nil && check(v, data) == fastschema.Valid
 }
 
-// classifyScanned classifies one message that the scanner accepted, using
+// classifyScanned classifies one message that the strict scanner accepted, using
 // only the fast envelope validators. ok is false when they cannot vouch
 // for the message; the caller then classifies it the slow way.
 func classifyScanned(msg []byte) (it inbound, ok bool) {
@@ -46,20 +58,20 @@ func classifyScanned(msg []byte) (it inbound, ok bool) {
 		if kind == KindRequest {
 			sch = env.request
 		}
-		if !validFast(sch, msg) {
+		if !validScanned(sch, msg) {
 			return inbound{}, false
 		}
 		name, isString := jsonscan.String(e.Method)
 		if !isString {
 			return inbound{}, false
 		}
-		req := &Request{Method: name, Params: e.Params}
+		req := &Request{Method: name, Params: e.Params, scanned: e.Params}
 		if kind == KindRequest {
 			req.ID = ID{raw: string(e.ID)}
 		}
 		return inbound{req: req}, true
 	case kind == KindResponse && e.Error == nil:
-		if !validFast(env.response, msg) {
+		if !validScanned(env.response, msg) {
 			return inbound{}, false
 		}
 		return inbound{resp: &Response{ID: ID{raw: string(e.ID)}, Result: e.Result}}, true

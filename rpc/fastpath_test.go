@@ -3,6 +3,7 @@ package rpc
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"sort"
 	"testing"
 
@@ -116,4 +117,31 @@ func FuzzFastPathAgreesWithSlowPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParamsReplacedAfterReadingAreCheckedInFull(t *testing.T) {
+	r := fastTestRouter()
+	r.Use(func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, req *Request) (any, error) {
+			// A repeated name the schema does not mention: valid by the
+			// schema alone, refused by the strict scanner.
+			req.Params = json.RawMessage(`{"name":"a","x":1,"x":2}`)
+			return next.Handle(ctx, req)
+		})
+	})
+	e := newEngine(buildOptions([]Option{WithHandler(r)}))
+	var reply []byte
+	e.frame(context.Background(), []byte(`{"jsonrpc":"2.0","method":"tag","params":{"name":"abc","x":1234},"id":1}`), true,
+		func(*Response) {}, func(b []byte) { reply = b })
+	assert.Contains(t, string(reply), `"code":-32602`)
+}
+
+func TestOnlyTheParamsOfAReadMessageCountAsScanned(t *testing.T) {
+	items, _, perr := decodeFrame([]byte(`{"jsonrpc":"2.0","method":"add","params":{"a":1,"b":2},"id":1}`), DefaultMaxDepth)
+	require.Nil(t, perr)
+	req := items[0].req
+	assert.True(t, req.paramsScanned(), "read with the message")
+	req.Params = append(json.RawMessage(nil), req.Params...)
+	assert.False(t, req.paramsScanned(), "a copy set since")
+	assert.False(t, (&Request{Params: json.RawMessage(`{}`)}).paramsScanned(), "made by hand")
 }

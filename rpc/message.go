@@ -24,6 +24,9 @@ type Request struct {
 
 	tree    any  // Params as a validation tree, when already parsed
 	hasTree bool // tree is set (a tree may legitimately be nil: JSON null)
+	// scanned are the params as the strict scanner accepted them with
+	// their message; Params replaced since are checked in full.
+	scanned json.RawMessage
 }
 
 // IsNotification reports whether the request has no id and so gets no reply.
@@ -47,7 +50,13 @@ func (r *Request) DecodeParams(v any) error {
 // no longer keeps the bytes of the message it came in, which Params
 // shares. Middleware that reads Params after the handler returns sees nil.
 func (r *Request) DropParams() {
-	r.Params, r.tree, r.hasTree = nil, nil, false
+	r.Params, r.tree, r.hasTree, r.scanned = nil, nil, false, nil
+}
+
+// paramsScanned reports whether Params are the params the strict scanner
+// accepted with the request's message, not bytes set since.
+func (r *Request) paramsScanned() bool {
+	return len(r.Params) > 0 && len(r.Params) == len(r.scanned) && &r.Params[0] == &r.scanned[0]
 }
 
 // paramsTree returns the params as a validation tree, parsing Params if the
@@ -231,7 +240,7 @@ func classify(data, msg []byte, obj map[string]any, members []member) inbound {
 			req.ID = replyID
 		}
 		if e.Params != nil {
-			req.Params = e.Params
+			req.Params, req.scanned = e.Params, e.Params
 			req.tree, req.hasTree = paramsTree, true
 		}
 		return inbound{req: req}

@@ -250,6 +250,9 @@ func (m *Method) fastParams(req *Request) bool {
 	if i := jsonscan.SkipSpace(data, 0); i >= len(data) || data[i] != '{' {
 		return false
 	}
+	if req.paramsScanned() {
+		return validScanned(m.Params, data)
+	}
 	return validFast(m.Params, data)
 }
 

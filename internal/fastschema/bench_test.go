@@ -27,6 +27,11 @@ var benchCases = []benchCase{
 		data: `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`,
 	},
 	{
+		name: "jsonrpc-request-2026-07-28",
+		loc:  func(*projectSchemas) string { return "https://schemarpc.dev/schema/jsonrpc/request.json" },
+		data: `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"bench-client","version":"1.0.0"}},"name":"add","arguments":{"a":1,"b":2}}}`,
+	},
+	{
 		name: "tools-call-2025-11-25",
 		loc:  func(p *projectSchemas) string { return p.methods["2025-11-25"]["tools/call"][0] },
 		data: `{"name":"add","arguments":{"a":1,"b":2},"_meta":{"progressToken":7}}`,
@@ -72,11 +77,18 @@ func TestBenchInstancesAreValidAndAllocateNothing(t *testing.T) {
 			}
 			allocs := testing.AllocsPerRun(100, func() { v.Check(data) })
 			require.Zero(t, allocs)
+			allocs = testing.AllocsPerRun(100, func() { v.CheckWellFormed(data) })
+			require.Zero(t, allocs)
 		})
 	}
 }
 
-func BenchmarkCheck(b *testing.B) {
+func BenchmarkCheck(b *testing.B) { benchCheck(b, (*fastschema.Validator).Check) }
+
+func BenchmarkCheckWellFormed(b *testing.B) { benchCheck(b, (*fastschema.Validator).CheckWellFormed) }
+
+// benchCheck measures check on every bench case.
+func benchCheck(b *testing.B, check func(*fastschema.Validator, []byte) fastschema.Verdict) {
 	for _, bc := range benchCases {
 		b.Run(bc.name, func(b *testing.B) {
 			_, v := benchSchema(b, bc)
@@ -84,7 +96,7 @@ func BenchmarkCheck(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if v.Check(data) != fastschema.Valid {
+				if check(v, data) != fastschema.Valid {
 					b.Fatal("not valid")
 				}
 			}

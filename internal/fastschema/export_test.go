@@ -37,3 +37,6 @@ func DecodedNodes(p *Program) (decoded, all int) {
 	}
 	return decoded, len(p.nodes)
 }
+
+// MaxDepth is the nesting the checker follows.
+const MaxDepth = maxDepth

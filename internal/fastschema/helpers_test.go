@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 // compileDoc compiles the schema document doc the way the project does:
@@ -105,14 +106,20 @@ func viaProgram(t testing.TB, v *fastschema.Validator) *fastschema.Validator {
 }
 
 // check is v.Check(data), after checking that v's program answers the
-// same: every test of the compiled validator is also one of its program.
+// same, and that CheckWellFormed answers the same for a text the strict
+// scanner accepts: every test of the compiled validator is also one of its
+// program and of the check of scanned text.
 func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdict {
 	t.Helper()
 	got := v.Check(data)
 	if v == nil {
 		return got
 	}
-	fromProgram := viaProgram(t, v).Check(data)
-	require.Equal(t, got, fromProgram, "the program answers otherwise for %s", data)
+	p := viaProgram(t, v)
+	require.Equal(t, got, p.Check(data), "the program answers otherwise for %s", data)
+	if jsonscan.Strict(data, fastschema.MaxDepth) {
+		require.Equal(t, got, v.CheckWellFormed(data), "CheckWellFormed answers otherwise for %s", data)
+		require.Equal(t, got, p.CheckWellFormed(data), "the program's CheckWellFormed answers otherwise for %s", data)
+	}
 	return got
 }

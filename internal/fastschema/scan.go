@@ -24,15 +24,20 @@ type keyRef struct {
 // state is the per-call scratch of a check. It is pooled by its Validator,
 // so a check allocates nothing once the buffers have grown.
 type state struct {
-	data  []byte
-	depth int
-	keys  []keyRef // member names of the objects being scanned, innermost last
-	buf   []byte   // arena for decoded strings and number digits
+	data []byte
+	// wellFormed: data is known to be a text the strict scanner accepts
+	// (CheckWellFormed), so values are stepped over without checking their
+	// grammar and member names are never repeats.
+	wellFormed bool
+	depth      int
+	keys       []keyRef // member names of the objects being scanned, innermost last
+	buf        []byte   // arena for decoded strings and number digits
 }
 
 // reset prepares s for checking data.
 func (s *state) reset(data []byte) {
 	s.data = data
+	s.wellFormed = false
 	s.depth = 0
 	s.keys = s.keys[:0]
 	s.buf = s.buf[:0]
@@ -87,9 +92,14 @@ func (s *state) ws(i int) int {
 	return i
 }
 
-// skip scans the value starting at i, checking that it is well formed, and
-// returns the index just after it.
+// skip scans the value starting at i, checking that it is well formed
+// unless the text is known to be (wellFormed), and returns the index just
+// after it.
 func (s *state) skip(i int) (int, bool) {
+	if s.wellFormed {
+		e := jsonscan.End(s.data, i)
+		return e, e >= 0
+	}
 	d := s.data
 	if i >= len(d) {
 		return -1, false
@@ -246,8 +256,12 @@ func (m *members) fail(s *state) bool {
 }
 
 // unknownName records the current member name for duplicate detection;
-// it reports false when the name repeats one recorded before.
+// it reports false when the name repeats one recorded before. In a text
+// known to be well formed no name repeats, and none is recorded.
 func (m *members) unknownName(s *state) bool {
+	if s.wellFormed {
+		return true
+	}
 	s.keys = s.keys[:m.base+m.nkeys]
 	if s.duplicate(m, m.key) {
 		return false

@@ -21,15 +21,35 @@ func (v *Validator) Check(data []byte) Verdict {
 		return Valid
 	}
 	s := v.states.Get().(*state)
-	verdict := s.check(v.root, data)
+	verdict := s.check(v.root, data, false)
 	s.reset(nil)
 	v.states.Put(s)
 	return verdict
 }
 
-// check runs one check of data against root.
-func (s *state) check(root *node, data []byte) Verdict {
+// CheckWellFormed is Check for a text the project's strict scanner has
+// accepted (jsonscan.Strict, at any nesting limit): the verdict is the one
+// Check gives, found with less work, since values no keyword constrains
+// are stepped over without their grammar being checked again and member
+// names are not compared for repeats. A value nested deeper than Check
+// follows may be decided where Check answers Unknown. Given a text the
+// strict scanner refuses, its verdict means nothing.
+func (v *Validator) CheckWellFormed(data []byte) Verdict {
+	if v == nil {
+		return Valid
+	}
+	s := v.states.Get().(*state)
+	verdict := s.check(v.root, data, true)
+	s.reset(nil)
+	v.states.Put(s)
+	return verdict
+}
+
+// check runs one check of data against root; wellFormed is as for
+// CheckWellFormed.
+func (s *state) check(root *node, data []byte, wellFormed bool) Verdict {
 	s.reset(data)
+	s.wellFormed = wellFormed
 	i := s.ws(0)
 	if i >= len(data) {
 		return Unknown
@@ -41,6 +61,7 @@ func (s *state) check(root *node, data []byte) Verdict {
 		// The check may have stopped before the end: the verdict stands
 		// only for a well-formed text.
 		s.reset(data)
+		s.wellFormed = wellFormed
 		e, ok := s.skip(i)
 		if !ok {
 			return Unknown

@@ -39,6 +39,12 @@ func (BlobResourceContents) isAnyResourceContents() {}
 type UnknownAnyResourceContents struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownAnyResourceContents) isAnyResourceContents() {}
@@ -51,10 +57,14 @@ func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -170,6 +180,12 @@ func (CreateTaskResult) isCallToolOutcome() {}
 type UnknownCallToolOutcome struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownCallToolOutcome) isCallToolOutcome() {}
@@ -182,10 +198,14 @@ func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -301,6 +321,12 @@ func (ResourceTemplateReference) isCompleteRequestParamsRef() {}
 type UnknownCompleteRequestParamsRef struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownCompleteRequestParamsRef) isCompleteRequestParamsRef() {}
@@ -313,10 +339,14 @@ func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -446,6 +476,12 @@ func (EmbeddedResource) isContentBlock() {}
 type UnknownContentBlock struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownContentBlock) isContentBlock() {}
@@ -458,10 +494,14 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -659,6 +699,12 @@ func (CreateMessageResultContentArray) isCreateMessageResultContent() {}
 type UnknownCreateMessageResultContent struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownCreateMessageResultContent) isCreateMessageResultContent() {}
@@ -671,10 +717,14 @@ func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -883,6 +933,12 @@ func (ElicitRequestFormParams) isElicitRequestParams() {}
 type UnknownElicitRequestParams struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownElicitRequestParams) isElicitRequestParams() {}
@@ -895,10 +951,14 @@ func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1031,6 +1091,12 @@ func (ElicitResultContentValueArray) isElicitResultContentValue() {}
 type UnknownElicitResultContentValue struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownElicitResultContentValue) isElicitResultContentValue() {}
@@ -1043,10 +1109,14 @@ func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1202,6 +1272,12 @@ func (ProgressTokenInteger) isProgressToken() {}
 type UnknownProgressToken struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownProgressToken) isProgressToken() {}
@@ -1214,10 +1290,14 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1341,6 +1421,12 @@ func (SamplingMessageContentArray) isSamplingMessageContent() {}
 type UnknownSamplingMessageContent struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownSamplingMessageContent) isSamplingMessageContent() {}
@@ -1353,10 +1439,14 @@ func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1575,6 +1665,12 @@ func (ToolResultContent) isSamplingMessageContentBlock() {}
 type UnknownSamplingMessageContentBlock struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownSamplingMessageContentBlock) isSamplingMessageContentBlock() {}
@@ -1587,10 +1683,14 @@ func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }

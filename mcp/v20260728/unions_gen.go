@@ -39,6 +39,12 @@ func (BlobResourceContents) isAnyResourceContents() {}
 type UnknownAnyResourceContents struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownAnyResourceContents) isAnyResourceContents() {}
@@ -51,10 +57,14 @@ func (v UnknownAnyResourceContents) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownAnyResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -172,6 +182,12 @@ func (InputRequiredResult) isCallToolOutcome() {}
 type UnknownCallToolOutcome struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownCallToolOutcome) isCallToolOutcome() {}
@@ -184,10 +200,14 @@ func (v UnknownCallToolOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownCallToolOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -331,6 +351,12 @@ func (SubscriptionsListenRequest) isClientRequest() {}
 type UnknownClientRequest struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownClientRequest) isClientRequest() {}
@@ -343,10 +369,14 @@ func (v UnknownClientRequest) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -649,6 +679,12 @@ func (ResourceTemplateReference) isCompleteRequestParamsRef() {}
 type UnknownCompleteRequestParamsRef struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownCompleteRequestParamsRef) isCompleteRequestParamsRef() {}
@@ -661,10 +697,14 @@ func (v UnknownCompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownCompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -793,6 +833,12 @@ func (EmbeddedResource) isContentBlock() {}
 type UnknownContentBlock struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownContentBlock) isContentBlock() {}
@@ -805,10 +851,14 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1006,6 +1056,12 @@ func (CreateMessageResultContentArray) isCreateMessageResultContent() {}
 type UnknownCreateMessageResultContent struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownCreateMessageResultContent) isCreateMessageResultContent() {}
@@ -1018,10 +1074,14 @@ func (v UnknownCreateMessageResultContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownCreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1230,6 +1290,12 @@ func (ElicitRequestFormParams) isElicitRequestParams() {}
 type UnknownElicitRequestParams struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownElicitRequestParams) isElicitRequestParams() {}
@@ -1242,10 +1308,14 @@ func (v UnknownElicitRequestParams) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1378,6 +1448,12 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 type UnknownElicitResultContentValue struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownElicitResultContentValue) isElicitResultContentValue() {}
@@ -1390,10 +1466,14 @@ func (v UnknownElicitResultContentValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1549,6 +1629,12 @@ func (InputRequiredResult) isGetPromptOutcome() {}
 type UnknownGetPromptOutcome struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownGetPromptOutcome) isGetPromptOutcome() {}
@@ -1561,10 +1647,14 @@ func (v UnknownGetPromptOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownGetPromptOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1685,6 +1775,12 @@ func (ElicitRequest) isInputRequest() {}
 type UnknownInputRequest struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownInputRequest) isInputRequest() {}
@@ -1697,10 +1793,14 @@ func (v UnknownInputRequest) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownInputRequest) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1845,6 +1945,12 @@ func (ElicitResult) isInputResponse() {}
 type UnknownInputResponse struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownInputResponse) isInputResponse() {}
@@ -1857,10 +1963,14 @@ func (v UnknownInputResponse) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownInputResponse) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1999,6 +2109,12 @@ func (JSONRPCErrorResponse) isJSONRPCResponse() {}
 type UnknownJSONRPCResponse struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownJSONRPCResponse) isJSONRPCResponse() {}
@@ -2011,10 +2127,14 @@ func (v UnknownJSONRPCResponse) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownJSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -2131,6 +2251,12 @@ func (ProgressTokenInteger) isProgressToken() {}
 type UnknownProgressToken struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownProgressToken) isProgressToken() {}
@@ -2143,10 +2269,14 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -2260,6 +2390,12 @@ func (InputRequiredResult) isReadResourceOutcome() {}
 type UnknownReadResourceOutcome struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownReadResourceOutcome) isReadResourceOutcome() {}
@@ -2272,10 +2408,14 @@ func (v UnknownReadResourceOutcome) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownReadResourceOutcome) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -2407,6 +2547,12 @@ func (SamplingMessageContentArray) isSamplingMessageContent() {}
 type UnknownSamplingMessageContent struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownSamplingMessageContent) isSamplingMessageContent() {}
@@ -2419,10 +2565,14 @@ func (v UnknownSamplingMessageContent) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownSamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -2641,6 +2791,12 @@ func (ToolResultContent) isSamplingMessageContentBlock() {}
 type UnknownSamplingMessageContentBlock struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownSamplingMessageContentBlock) isSamplingMessageContentBlock() {}
@@ -2653,10 +2809,14 @@ func (v UnknownSamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownSamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -2867,6 +3027,12 @@ func (ResourceListChangedNotification) isServerNotification() {}
 type UnknownServerNotification struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownServerNotification) isServerNotification() {}
@@ -2879,10 +3045,14 @@ func (v UnknownServerNotification) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }

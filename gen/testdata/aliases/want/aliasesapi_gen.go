@@ -131,6 +131,12 @@ const (
 //	type UnknownPayment struct {
 //		// Raw is the value's JSON text.
 //		Raw json.RawMessage
+//
+//		// Compact says that Raw is compact JSON text the program built itself
+//		// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+//		// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+//		// the message it is written into.
+//		Compact bool
 //	}
 //
 // Its methods:

@@ -37,6 +37,12 @@ func (ScanParamsLabelInteger) isScanParamsLabel() {}
 type UnknownScanParamsLabel struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownScanParamsLabel) isScanParamsLabel() {}
@@ -49,10 +55,14 @@ func (v UnknownScanParamsLabel) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownScanParamsLabel) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }

@@ -37,6 +37,12 @@ func (HolderAmountNumber) isHolderAmount() {}
 type UnknownHolderAmount struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownHolderAmount) isHolderAmount() {}
@@ -49,10 +55,14 @@ func (v UnknownHolderAmount) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownHolderAmount) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -161,6 +171,12 @@ func (HolderIDInteger) isHolderID() {}
 type UnknownHolderID struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownHolderID) isHolderID() {}
@@ -173,10 +189,14 @@ func (v UnknownHolderID) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownHolderID) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -286,6 +306,12 @@ func (HolderNullableIDInteger) isHolderNullableID() {}
 type UnknownHolderNullableID struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownHolderNullableID) isHolderNullableID() {}
@@ -298,10 +324,14 @@ func (v UnknownHolderNullableID) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownHolderNullableID) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -416,6 +446,12 @@ func (HolderObjectOrListArray) isHolderObjectOrList() {}
 type UnknownHolderObjectOrList struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownHolderObjectOrList) isHolderObjectOrList() {}
@@ -428,10 +464,14 @@ func (v UnknownHolderObjectOrList) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownHolderObjectOrList) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }

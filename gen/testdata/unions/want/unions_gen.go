@@ -38,6 +38,12 @@ func (ListResult) isAnyResult() {}
 type UnknownAnyResult struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownAnyResult) isAnyResult() {}
@@ -50,10 +56,14 @@ func (v UnknownAnyResult) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownAnyResult) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -167,6 +177,12 @@ func (ContentBlockAudio) isContentBlock() {}
 type UnknownContentBlock struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownContentBlock) isContentBlock() {}
@@ -179,10 +195,14 @@ func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -320,6 +340,12 @@ func (ElicitParamsForm) isElicitParams() {}
 type UnknownElicitParams struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownElicitParams) isElicitParams() {}
@@ -332,10 +358,14 @@ func (v UnknownElicitParams) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownElicitParams) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -467,6 +497,12 @@ func (JValueBoolean) isJValue() {}
 type UnknownJValue struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownJValue) isJValue() {}
@@ -479,10 +515,14 @@ func (v UnknownJValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownJValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -659,6 +699,12 @@ func (NestedArray) isNested() {}
 type UnknownNested struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownNested) isNested() {}
@@ -671,10 +717,14 @@ func (v UnknownNested) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownNested) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -810,6 +860,12 @@ func (ProgressTokenInteger) isProgressToken() {}
 type UnknownProgressToken struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownProgressToken) isProgressToken() {}
@@ -822,10 +878,14 @@ func (v UnknownProgressToken) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -935,6 +995,12 @@ func (BlobResourceContents) isResourceContents() {}
 type UnknownResourceContents struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownResourceContents) isResourceContents() {}
@@ -947,10 +1013,14 @@ func (v UnknownResourceContents) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
@@ -1078,6 +1148,12 @@ func (ValueObject) isValue() {}
 type UnknownValue struct {
 	// Raw is the value's JSON text.
 	Raw json.RawMessage
+
+	// Compact says that Raw is compact JSON text the program built itself
+	// (with AppendJSON, say), which AppendJSON then copies as it is, where it
+	// otherwise checks and compacts Raw. Text that is not compact JSON breaks
+	// the message it is written into.
+	Compact bool
 }
 
 func (UnknownValue) isValue() {}
@@ -1090,10 +1166,14 @@ func (v UnknownValue) MarshalJSON() ([]byte, error) {
 	return v.Raw, nil
 }
 
-// AppendJSON appends Raw to b, compacted, or null when it is empty.
+// AppendJSON appends Raw to b, compacted unless it is marked Compact, or null
+// when it is empty.
 func (v *UnknownValue) AppendJSON(b []byte) ([]byte, error) {
 	if len(v.Raw) == 0 {
 		return append(b, "null"...), nil
+	}
+	if v.Compact {
+		return append(b, v.Raw...), nil
 	}
 	return rpc.AppendRawJSON(b, v.Raw)
 }
