@@ -49,7 +49,7 @@ func TestARenamedReExportIsAnAliasOfTheDefinition(t *testing.T) {
 func TestADefinitionOfTheSameNameThatIsMoreThanAReExportStillCollides(t *testing.T) {
 	for point, want := range map[string]string{
 		`{"type": "object", "properties": {"z": {"type": "integer"}}}`: "Go name Point collides with the one generated for",
-		`{"$ref": "shapes.json#/$defs/Point", "required": ["x"]}`:    "required beside $ref is not supported",
+		`{"$ref": "shapes.json#/$defs/Point", "required": ["x"]}`:      "required beside $ref is not supported",
 	} {
 		_, err := gen.Generate(gen.Options{Input: writeInput(t, reexportFiles(point)), Package: "x"})
 		require.Error(t, err, point)
