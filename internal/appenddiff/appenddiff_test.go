@@ -239,6 +239,7 @@ func TestAppendJSONMatchesOnValuesDecodingCannotMake(t *testing.T) {
 				{},
 				{Value: v20251125.UnknownContentBlock{Raw: json.RawMessage(` { "type" : "video" } `)}},
 				{Value: v20251125.UnknownContentBlock{}},
+				{Value: v20251125.UnknownContentBlock{Raw: json.RawMessage(`{"type":"audio2"}`), Compact: true}},
 				{Value: v20251125.ImageContent{Annotations: &v20251125.Annotations{Priority: &prio, Audience: []v20251125.Role{}}}},
 			},
 			StructuredContent: json.RawMessage(`{"sum": 3}`),

@@ -72,7 +72,8 @@ func encode(v any) ([]byte, error) {
 // each of them compared on its own by the walk.
 //
 //   - a union box: encoding/json of its Value (nil is null);
-//   - a union's Unknown variant: Raw compacted, null when empty;
+//   - a union's Unknown variant: Raw compacted (as it is when marked
+//     Compact), null when empty;
 //   - a struct: encoding/json of a copy without methods, after the fills
 //     (a nil required list or map made empty, an empty const property set
 //     to its const), then the Extra members joined on as JoinExtra did;
@@ -83,9 +84,12 @@ func oldEncode(v reflect.Value) ([]byte, error) {
 	switch {
 	case isBox(t, "Value"):
 		return encode(v.Field(0).Interface())
-	case isBox(t, "Raw"):
+	case isUnknownVariant(t):
 		if v.Field(0).Len() == 0 {
 			return []byte("null"), nil
+		}
+		if t.NumField() == 2 && v.Field(1).Bool() {
+			return v.Field(0).Bytes(), nil // Compact: the program vouches for Raw
 		}
 		return encode(v.Field(0).Interface())
 	case t.Kind() == reflect.Struct:
@@ -99,6 +103,18 @@ func oldEncode(v reflect.Value) ([]byte, error) {
 // fields always carry a json tag.
 func isBox(t reflect.Type, name string) bool {
 	return t.Kind() == reflect.Struct && t.NumField() == 1 && t.Field(0).Name == name && t.Field(0).Tag == ""
+}
+
+// isUnknownVariant reports whether t is a union's Unknown variant: its
+// untagged Raw, and the untagged Compact flag that says Raw is compact
+// JSON the program built (copied as it is).
+func isUnknownVariant(t reflect.Type) bool {
+	if isBox(t, "Raw") {
+		return true
+	}
+	return t.Kind() == reflect.Struct && t.NumField() == 2 &&
+		t.Field(0).Name == "Raw" && t.Field(0).Tag == "" &&
+		t.Field(1).Name == "Compact" && t.Field(1).Tag == "" && t.Field(1).Type.Kind() == reflect.Bool
 }
 
 // unnamed is the type literal a defined type is defined over.
