@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -24,9 +25,9 @@ import (
 // whole that way (a name that is not a field's exactly, a value of another
 // form, any error) is decoded again, from the zero value, by
 // rpc.DecodeJSON; any output it does not write as encoding/json would (a
-// string with characters json.Marshal escapes for HTML, a number JSON
-// cannot hold) is written by json.Marshal. So the results and the errors
-// are always theirs.
+// string with characters json.Marshal escapes for HTML or with invalid
+// UTF-8, a number JSON cannot hold) is written by json.Marshal. So the
+// results and the errors are always theirs.
 type plainStruct struct {
 	fields []plainField
 }
@@ -231,8 +232,12 @@ func (p *plainStruct) appendJSON(v reflect.Value) ([]byte, bool) {
 		switch f.kind {
 		case reflect.String:
 			s := fv.String()
-			if strings.ContainsAny(s, "<>&") {
-				return nil, false // json.Marshal escapes these for HTML
+			if strings.ContainsAny(s, "<>&") || !utf8.ValidString(s) {
+				// json.Marshal escapes these for HTML, and writes invalid
+				// UTF-8 one way or another depending on the Go release
+				// (\ufffd before Go 1.27, the replacement character itself
+				// since).
+				return nil, false
 			}
 			b = jsonwrite.String(b, s)
 		case reflect.Bool:
