@@ -62,21 +62,43 @@ var plainInputs = []string{
 	`{"a":1`,
 }
 
+// decodesAsDecodeJSON checks that the plan decodes b into the value, and
+// with the error, that rpc.DecodeJSON gives.
+func decodesAsDecodeJSON(t *testing.T, plan *plainStruct, b []byte) {
+	t.Helper()
+	var want, got plainArgs
+	wantErr := rpc.DecodeJSON(b, &want)
+	gotErr := decodePlain(plan, b, &got)
+	assert.Equal(t, want, got)
+	if wantErr == nil {
+		assert.NoError(t, gotErr)
+		return
+	}
+	require.Error(t, gotErr)
+	assert.Equal(t, wantErr.Error(), gotErr.Error())
+}
+
+// encodesAsMarshal checks that the plan writes out as json.Marshal does,
+// bytes and error.
+func encodesAsMarshal(t *testing.T, plan *plainStruct, out plainOut) {
+	t.Helper()
+	want, wantErr := json.Marshal(out)
+	got, gotErr := encodePlain(plan, out)
+	if wantErr != nil {
+		require.Error(t, gotErr, "%+v", out)
+		assert.Equal(t, wantErr.Error(), gotErr.Error())
+		return
+	}
+	require.NoError(t, gotErr, "%+v", out)
+	assert.Equal(t, string(want), string(got), "%+v", out)
+}
+
 func TestDecodePlainAgreesWithDecodeJSON(t *testing.T) {
 	plan := planPlain(reflect.TypeFor[plainArgs]())
 	require.NotNil(t, plan, "plainArgs must have a plan, or this test compares DecodeJSON with itself")
 	for _, in := range plainInputs {
 		t.Run(in, func(t *testing.T) {
-			var want, got plainArgs
-			wantErr := rpc.DecodeJSON([]byte(in), &want)
-			gotErr := decodePlain(plan, []byte(in), &got)
-			assert.Equal(t, want, got)
-			if wantErr == nil {
-				assert.NoError(t, gotErr)
-				return
-			}
-			require.Error(t, gotErr)
-			assert.Equal(t, wantErr.Error(), gotErr.Error())
+			decodesAsDecodeJSON(t, plan, []byte(in))
 		})
 	}
 }
@@ -215,15 +237,7 @@ func TestEncodePlainAgreesWithMarshal(t *testing.T) {
 		{E: math.Inf(1)},
 		{Z: math.Inf(-1)},
 	} {
-		want, wantErr := json.Marshal(out)
-		got, gotErr := encodePlain(plan, out)
-		if wantErr != nil {
-			require.Error(t, gotErr, "%+v", out)
-			assert.Equal(t, wantErr.Error(), gotErr.Error())
-			continue
-		}
-		require.NoError(t, gotErr, "%+v", out)
-		assert.Equal(t, string(want), string(got), "%+v", out)
+		encodesAsMarshal(t, plan, out)
 	}
 }
 
@@ -246,16 +260,7 @@ func FuzzDecodePlainAgreesWithDecodeJSON(f *testing.F) {
 	}
 	plan := planPlain(reflect.TypeFor[plainArgs]())
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var want, got plainArgs
-		wantErr := rpc.DecodeJSON(b, &want)
-		gotErr := decodePlain(plan, b, &got)
-		assert.Equal(t, want, got)
-		if wantErr == nil {
-			assert.NoError(t, gotErr)
-			return
-		}
-		require.Error(t, gotErr)
-		assert.Equal(t, wantErr.Error(), gotErr.Error())
+		decodesAsDecodeJSON(t, plan, b)
 	})
 }
 
@@ -266,14 +271,6 @@ func FuzzEncodePlainAgreesWithMarshal(f *testing.F) {
 	plan := planPlain(reflect.TypeFor[plainOut]())
 	f.Fuzz(func(t *testing.T, sum, e float64, s string, on bool, n int64) {
 		out := plainOut{Sum: sum, E: e, Z: e, S: s, On: on, N: int(n), Big: n, Label: label(s)}
-		want, wantErr := json.Marshal(out)
-		got, gotErr := encodePlain(plan, out)
-		if wantErr != nil {
-			require.Error(t, gotErr)
-			assert.Equal(t, wantErr.Error(), gotErr.Error())
-			return
-		}
-		require.NoError(t, gotErr)
-		assert.Equal(t, string(want), string(got))
+		encodesAsMarshal(t, plan, out)
 	})
 }
