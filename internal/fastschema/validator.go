@@ -16,16 +16,7 @@ type Validator struct {
 // well-formed JSON text, but Check never panics or loops on any input:
 // malformed input answers Unknown. Leading and trailing JSON whitespace is
 // allowed.
-func (v *Validator) Check(data []byte) Verdict {
-	if v == nil {
-		return Valid
-	}
-	s := v.states.Get().(*state)
-	verdict := s.check(v.root, data, false)
-	s.reset(nil)
-	v.states.Put(s)
-	return verdict
-}
+func (v *Validator) Check(data []byte) Verdict { return v.run(data, false) }
 
 // CheckWellFormed is Check for a text the project's strict scanner has
 // accepted (jsonscan.Strict, at any nesting limit): the verdict is the one
@@ -34,12 +25,16 @@ func (v *Validator) Check(data []byte) Verdict {
 // names are not compared for repeats. A value nested deeper than Check
 // follows may be decided where Check answers Unknown. Given a text the
 // strict scanner refuses, its verdict means nothing.
-func (v *Validator) CheckWellFormed(data []byte) Verdict {
+func (v *Validator) CheckWellFormed(data []byte) Verdict { return v.run(data, true) }
+
+// run is Check (wellFormed false) and CheckWellFormed, with a state from
+// the validator's pool.
+func (v *Validator) run(data []byte, wellFormed bool) Verdict {
 	if v == nil {
 		return Valid
 	}
 	s := v.states.Get().(*state)
-	verdict := s.check(v.root, data, true)
+	verdict := s.check(v.root, data, wellFormed)
 	s.reset(nil)
 	v.states.Put(s)
 	return verdict
