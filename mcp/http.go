@@ -273,7 +273,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		writeRefusal(w, http.StatusBadRequest, fr.id, rerr)
 		return
 	}
-	if len(fr.requests) > 0 && h.shuttingDown() {
+	if fr.requests.len() > 0 && h.shuttingDown() {
 		refuseShuttingDown(w, fr.id)
 		return
 	}
@@ -295,7 +295,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		w.Write(batchRefusal())
 		return
 	}
-	if len(fr.requests) == 0 {
+	if fr.requests.len() == 0 {
 		f := inFrame{msg: body, ctx: ctx, r: r}
 		deliver := sess.deliver
 		if h.rep != nil {
@@ -312,7 +312,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st, err := sess.open(fr.requests, sse, fr.initialize, sess.streamPolls(body, fr.initialize))
+	st, err := sess.open(fr.requests, fr.repeated, sse, fr.initialize, sess.streamPolls(body, fr.initialize))
 	if err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "a request with this id is already in flight in the session")
@@ -748,7 +748,8 @@ func (h *StreamableHTTPHandler) Close() error {
 // frame is what the handler needs to know of a POST body.
 type frame struct {
 	batch      bool
-	requests   []string   // the ids of the messages to answer, as JSON text
+	requests   idSet      // the ids of the messages to answer, as JSON text
+	repeated   bool       // two messages to answer have one id
 	initialize bool       // a single initialize request
 	id         rpc.ID     // a lone message to answer: its id, echoed when the POST is refused; else null
 	parsed     *rpc.Frame // what rpc.ParseFrame read, handed to the session's connection as read
@@ -778,7 +779,7 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 		case m.Kind == rpc.KindRequest && m.ID.IsNull():
 			return fr, rpc.InvalidRequest("a request id must be a string or a number")
 		case m.Kind == rpc.KindRequest:
-			fr.requests = append(fr.requests, m.ID.String())
+			fr.answer(m.ID)
 			fr.initialize = m.Request.Method == "initialize" && len(f.Messages) == 1
 		case m.Kind != rpc.KindInvalid || m.LooksLikeResponse:
 		case m.ID.IsNull():
@@ -786,16 +787,23 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 				unanswerable = m.Invalid
 			}
 		default:
-			fr.requests = append(fr.requests, m.ID.String())
+			fr.answer(m.ID)
 		}
 	}
-	if unanswerable != nil && len(fr.requests) == 0 {
+	if unanswerable != nil && fr.requests.len() == 0 {
 		return fr, unanswerable
 	}
-	if !f.Batch && len(fr.requests) == 1 {
+	if !f.Batch && fr.requests.len() == 1 {
 		fr.id = f.Messages[0].ID
 	}
 	return fr, nil
+}
+
+// answer counts a message to answer under id.
+func (fr *frame) answer(id rpc.ID) {
+	if !fr.requests.add(id.String()) {
+		fr.repeated = true
+	}
 }
 
 // writeHTTPError answers with an HTTP error status and a JSON-RPC error
