@@ -200,9 +200,7 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	if err != nil {
 		return nil, err
 	}
-	// The result as a pointer: boxed as a value it would be copied to the
-	// heap a second time (toolOutcome made res for this call alone).
-	return &CallToolOutcome{Value: res}, nil
+	return &CallToolOutcome{Value: *res}, nil
 }
 
 // prepareToolCall is callTool up to running the tool in the call: it finds
