@@ -30,6 +30,19 @@ const (
 	headerLastEventID = "Last-Event-ID"
 )
 
+// sessionIDKey is HeaderSessionID as net/http keys it.
+var sessionIDKey = http.CanonicalHeaderKey(HeaderSessionID)
+
+// headerValue is h.Get(key) for a key in the form net/http keys it (a
+// constant such as "Content-Type", or sessionIDKey), which Get would
+// canonicalize again on every request.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // HTTPOptions configure a StreamableHTTPHandler. The zero value is usable.
 type HTTPOptions struct {
 	// JSONResponse answers a POSTed request of a session with one
@@ -469,7 +482,7 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 // initialize request without a session id; ctx is the POST's. On failure
 // it returns the HTTP status and the error to answer with.
 func (h *StreamableHTTPHandler) sessionFor(ctx context.Context, r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
-	id := r.Header.Get(HeaderSessionID)
+	id := headerValue(r.Header, sessionIDKey)
 	if id != "" {
 		if !validSessionID(id) {
 			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,4 +18,15 @@ func TestParseFrameOfOneRequestAllocatesNothingBeyondReadingIt(t *testing.T) {
 	read := testing.AllocsPerRun(100, func() { _, _ = rpc.ParseFrame(body) })
 	classified := testing.AllocsPerRun(100, func() { _, _ = parseFrame(body) })
 	assert.Equal(t, read, classified, "the request's id is held without a slice or a map")
+}
+
+func TestHeaderValueReadsWhatGetReads(t *testing.T) {
+	h := http.Header{}
+	h.Set("mcp-session-id", "s1") // stored as net/http keys it, whatever the case sent
+	h.Set("content-type", "application/json")
+	h.Add("Content-Type", "text/plain")
+	for _, key := range []string{sessionIDKey, "Content-Type", "Accept", protocolVersionKey} {
+		assert.Equal(t, http.CanonicalHeaderKey(key), key, "%s is keyed as net/http keys it", key)
+		assert.Equal(t, h.Get(key), headerValue(h, key), key)
+	}
 }
