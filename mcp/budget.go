@@ -357,7 +357,7 @@ func accountOf(ctx context.Context, ss *ServerSession, r *http.Request) account 
 		return account{"session", ss.taskOwner()}
 	}
 	if r != nil {
-		if id := r.Header.Get(HeaderSessionID); id != "" {
+		if id := headerValue(r.Header, sessionIDKey); id != "" {
 			return account{"session", id}
 		}
 		host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -53,6 +53,8 @@ func TestHostAndOriginChecks(t *testing.T) {
 		{"loopback: LOCALHOST", nil, loop, "LOCALHOST:8000", "", pass},
 		{"loopback: [::1]", nil, loop6, "[::1]:8000", "", pass},
 		{"loopback: other 127/8 address", nil, loop, "127.1.2.3:8000", "", pass},
+		{"loopback: IPv4-mapped [::ffff:127.0.0.1]", nil, loop6, "[::ffff:127.0.0.1]:8000", "", pass},
+		{"loopback: an address with a zone", nil, loop6, "[::1%25eth0]:8000", "", refuse},
 		{"loopback: a public name", nil, loop, "evil.example.com", "", refuse},
 		{"loopback: a name ending in localhost", nil, loop, "localhost.evil.example.com", "", refuse},
 		{"loopback: a private address", nil, loop, "192.168.1.1:8000", "", refuse},

@@ -30,6 +30,19 @@ const (
 	headerLastEventID = "Last-Event-ID"
 )
 
+// sessionIDKey is HeaderSessionID as net/http keys it.
+var sessionIDKey = http.CanonicalHeaderKey(HeaderSessionID)
+
+// headerValue is h.Get(key) for a key in the form net/http keys it (a
+// constant such as "Content-Type", or sessionIDKey), which Get would
+// canonicalize again on every request.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // HTTPOptions configure a StreamableHTTPHandler. The zero value is usable.
 type HTTPOptions struct {
 	// JSONResponse answers a POSTed request of a session with one
@@ -273,7 +286,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		writeRefusal(w, http.StatusBadRequest, fr.id, rerr)
 		return
 	}
-	if len(fr.requests) > 0 && h.shuttingDown() {
+	if fr.requests.len() > 0 && h.shuttingDown() {
 		refuseShuttingDown(w, fr.id)
 		return
 	}
@@ -295,7 +308,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		w.Write(batchRefusal())
 		return
 	}
-	if len(fr.requests) == 0 {
+	if fr.requests.len() == 0 {
 		f := inFrame{msg: body, ctx: ctx, r: r}
 		deliver := sess.deliver
 		if h.rep != nil {
@@ -312,7 +325,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st, err := sess.open(fr.requests, sse, fr.initialize, sess.streamPolls(body, fr.initialize))
+	st, err := sess.open(fr.requests, fr.repeated, sse, fr.initialize, sess.streamPolls(body, fr.initialize))
 	if err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeHTTPError(w, http.StatusBadRequest, rpc.CodeInvalidRequest, "a request with this id is already in flight in the session")
@@ -469,7 +482,7 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 // initialize request without a session id; ctx is the POST's. On failure
 // it returns the HTTP status and the error to answer with.
 func (h *StreamableHTTPHandler) sessionFor(ctx context.Context, r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
-	id := r.Header.Get(HeaderSessionID)
+	id := headerValue(r.Header, sessionIDKey)
 	if id != "" {
 		if !validSessionID(id) {
 			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)
@@ -748,7 +761,8 @@ func (h *StreamableHTTPHandler) Close() error {
 // frame is what the handler needs to know of a POST body.
 type frame struct {
 	batch      bool
-	requests   []string   // the ids of the messages to answer, as JSON text
+	requests   idSet      // the ids of the messages to answer, as JSON text
+	repeated   bool       // two messages to answer have one id
 	initialize bool       // a single initialize request
 	id         rpc.ID     // a lone message to answer: its id, echoed when the POST is refused; else null
 	parsed     *rpc.Frame // what rpc.ParseFrame read, handed to the session's connection as read
@@ -778,7 +792,7 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 		case m.Kind == rpc.KindRequest && m.ID.IsNull():
 			return fr, rpc.InvalidRequest("a request id must be a string or a number")
 		case m.Kind == rpc.KindRequest:
-			fr.requests = append(fr.requests, m.ID.String())
+			fr.answer(m.ID)
 			fr.initialize = m.Request.Method == "initialize" && len(f.Messages) == 1
 		case m.Kind != rpc.KindInvalid || m.LooksLikeResponse:
 		case m.ID.IsNull():
@@ -786,16 +800,23 @@ func parseFrame(body []byte) (frame, *rpc.Error) {
 				unanswerable = m.Invalid
 			}
 		default:
-			fr.requests = append(fr.requests, m.ID.String())
+			fr.answer(m.ID)
 		}
 	}
-	if unanswerable != nil && len(fr.requests) == 0 {
+	if unanswerable != nil && fr.requests.len() == 0 {
 		return fr, unanswerable
 	}
-	if !f.Batch && len(fr.requests) == 1 {
+	if !f.Batch && fr.requests.len() == 1 {
 		fr.id = f.Messages[0].ID
 	}
 	return fr, nil
+}
+
+// answer counts a message to answer under id.
+func (fr *frame) answer(id rpc.ID) {
+	if !fr.requests.add(id.String()) {
+		fr.repeated = true
+	}
 }
 
 // writeHTTPError answers with an HTTP error status and a JSON-RPC error

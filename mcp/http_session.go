@@ -388,20 +388,20 @@ func (s *httpSession) outcome(st *stream) (answer []byte, ended bool, done <-cha
 	return nil, false, st.done
 }
 
-// open starts the stream of a POST carrying requests with these ids.
-// An SSE stream gets a connection, with the priming event queued when
-// the stream's version has SSE polling.
-func (s *httpSession) open(ids []string, sse, init, polling bool) (*stream, error) {
+// open starts the stream of a POST carrying requests with the ids
+// pending; repeated says two of its requests had one id. An SSE stream
+// gets a connection, with the priming event queued when the stream's
+// version has SSE polling.
+func (s *httpSession) open(pending idSet, repeated, sse, init, polling bool) (*stream, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return nil, errSessionEnded
 	}
-	var pending idSet
-	for _, id := range ids {
-		if s.streams.holding(id) != nil || !pending.add(id) {
-			return nil, errDuplicateID
-		}
+	inFlight := repeated
+	pending.each(func(id string) { inFlight = inFlight || s.streams.holding(id) != nil })
+	if inFlight {
+		return nil, errDuplicateID
 	}
 	s.nextStream++
 	name := strconv.Itoa(s.nextStream)

@@ -641,6 +641,16 @@ func TestADuplicateIDInFlightIsRefused(t *testing.T) {
 	assert.Equal(t, "9", string(msgs[0].ID))
 }
 
+func TestABatchRepeatingAnIDIsRefused(t *testing.T) {
+	f := newFixture(t, nil)
+	session := f.initialize(mcp.Version20250326)
+	resp := f.post(session, `[{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"}]`)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	// Nothing of the refused batch stays in flight: its id is free again.
+	again := f.post(session, `[{"jsonrpc":"2.0","id":4,"method":"ping"}]`)
+	assert.Equal(t, http.StatusOK, again.StatusCode)
+}
+
 func TestTheGETStreamCarriesUnpromptedMessages(t *testing.T) {
 	f := newFixture(t, nil)
 	session := f.initialize(mcp.Version20251125)

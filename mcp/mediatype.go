@@ -10,7 +10,7 @@ import (
 // application/json (parameters such as a charset allowed). The exact
 // header value every client sends is recognised without parsing.
 func isJSONBody(r *http.Request) bool {
-	ct := r.Header.Get("Content-Type")
+	ct := headerValue(r.Header, "Content-Type")
 	if ct == "application/json" {
 		return true
 	}
@@ -24,7 +24,7 @@ func isJSONBody(r *http.Request) bool {
 // any other part is parsed with mime.ParseMediaType.
 func accepts(r *http.Request, mediaType string) bool {
 	major, _, _ := strings.Cut(mediaType, "/")
-	for _, line := range r.Header.Values("Accept") {
+	for _, line := range r.Header["Accept"] {
 		for rest := line; rest != ""; {
 			var part string
 			part, rest, _ = strings.Cut(rest, ",")

@@ -45,8 +45,9 @@ func checkFast(s *Schema, data []byte, check func(*fastschema.Validator, []byte)
 
 // classifyScanned classifies one message that the strict scanner accepted, using
 // only the fast envelope validators. ok is false when they cannot vouch
-// for the message; the caller then classifies it the slow way.
-func classifyScanned(msg []byte) (it inbound, ok bool) {
+// for the message; the caller then classifies it the slow way. A request
+// is kept in into when it is not nil, else in one of its own.
+func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 	e, isObject := envelopeOf(msg)
 	if !isObject {
 		return inbound{}, false
@@ -65,7 +66,11 @@ func classifyScanned(msg []byte) (it inbound, ok bool) {
 		if !isString {
 			return inbound{}, false
 		}
-		req := &Request{Method: name, Params: e.Params, scanned: e.Params}
+		req := into
+		if req == nil {
+			req = new(Request)
+		}
+		*req = Request{Method: name, Params: e.Params, scanned: e.Params}
 		if kind == KindRequest {
 			req.ID = ID{raw: string(e.ID)}
 		}

@@ -17,6 +17,16 @@ type Frame struct {
 	depth int
 }
 
+// loneFrame is a Frame of one message with its message and the item the
+// parser read, in one allocation: nearly every frame a server reads is one
+// message. Its request is not in it: a call held long keeps its request,
+// which must not keep the frame's bytes (raw) with it.
+type loneFrame struct {
+	Frame
+	msg  [1]Message
+	item [1]inbound
+}
+
 // MessageKind says what a message of a frame is.
 type MessageKind int
 
@@ -74,11 +84,24 @@ type Message struct {
 // whether that is acceptable is the caller's decision (a server answers it
 // with -32600).
 func ParseFrame(b []byte) (*Frame, *Error) {
-	items, batch, perr := decodeFrame(b, DefaultMaxDepth)
+	var f *Frame
+	var items []inbound
+	var batch bool
+	var perr *Error
+	if IsBatch(b) {
+		f = new(Frame)
+		items, batch, perr = decodeFrame(b, DefaultMaxDepth)
+		f.Messages = make([]Message, len(items))
+	} else {
+		lf := new(loneFrame)
+		f = &lf.Frame
+		items, batch, perr = decodeFrameIn(b, DefaultMaxDepth, &lf.item, nil)
+		f.Messages = lf.msg[:len(items)]
+	}
 	if perr != nil {
 		return nil, perr
 	}
-	f := &Frame{Batch: batch, Messages: make([]Message, len(items)), raw: b, items: items, depth: DefaultMaxDepth}
+	f.Batch, f.raw, f.items, f.depth = batch, b, items, DefaultMaxDepth
 	for i, it := range items {
 		m := &f.Messages[i]
 		switch {

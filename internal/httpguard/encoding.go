@@ -10,7 +10,9 @@ import (
 // request gets 415 (RFC 9110, 15.5.16) rather than a parse error for bytes
 // that were never JSON.
 func Encoded(r *http.Request) bool {
-	for _, v := range r.Header.Values("Content-Encoding") {
+	// Indexed by the name as net/http keys it: Values would canonicalize
+	// it again on every request.
+	for _, v := range r.Header["Content-Encoding"] {
 		for c := range strings.SplitSeq(v, ",") {
 			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
 				return true

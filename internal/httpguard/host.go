@@ -3,6 +3,7 @@ package httpguard
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -49,8 +50,7 @@ func (p HostPolicy) Check(r *http.Request) string {
 	}
 	local := onLoopback(r)
 	host, _ := splitHostPort(r.Host)
-	hostOK := p.hosts[strings.ToLower(r.Host)] || p.hosts[host] ||
-		(local && isLoopbackName(host)) || (!local && len(p.hosts) == 0)
+	hostOK := (local && isLoopbackName(host)) || p.allowedHost(r.Host, host) || (!local && len(p.hosts) == 0)
 	if !hostOK {
 		return "the Host header names a host this server does not answer for"
 	}
@@ -62,6 +62,12 @@ func (p HostPolicy) Check(r *http.Request) string {
 		return "the Origin header names an origin this server does not accept"
 	}
 	return ""
+}
+
+// allowedHost reports whether a Host header value, or its name without the
+// port (lower case), is one of the allowed hosts.
+func (p HostPolicy) allowedHost(hostport, name string) bool {
+	return len(p.hosts) > 0 && (p.hosts[strings.ToLower(hostport)] || p.hosts[name])
 }
 
 // originOK reports whether an Origin header value is acceptable for a
@@ -113,8 +119,10 @@ func isLoopbackName(name string) bool {
 	if strings.EqualFold(name, "localhost") {
 		return true
 	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
+	// netip reads the address without making a slice of it, as
+	// net.ParseIP does; a zone is not part of a host name.
+	ip, err := netip.ParseAddr(name)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }
 
 // splitHostPort splits "name:port", "[v6]:port", "name" or "[v6]" into a
