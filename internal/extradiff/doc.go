@@ -7,5 +7,7 @@
 // and on mutations of them, with the same error texts. The other goes all
 // the way down (reference_test.go): every such type met inside is decoded
 // the old way too, and the values must be equal or both decodes fail; a
-// fuzz target runs both on the richest types.
+// fuzz target runs both on the richest types. On text the strict scanner
+accepts, the generated UnmarshalCheckedJSON, which does not check its input
+again, must give UnmarshalJSON's value or error exactly.
 package extradiff
