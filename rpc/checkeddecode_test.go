@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,4 +174,14 @@ func parseRequest(t *testing.T, msg string) *rpc.Request {
 	req, _, perr := rpc.ParseRequest([]byte(msg))
 	require.Nil(t, perr)
 	return req
+}
+
+func TestAReadMethodNameIsSharedByTheMessagesThatRepeatIt(t *testing.T) {
+	first := parseRequest(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)
+	second := parseRequest(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}`)
+	assert.Equal(t, "tools/call", second.Method)
+	assert.Same(t, unsafe.StringData(first.Method), unsafe.StringData(second.Method), "one string for both, not a copy each")
+
+	escaped := parseRequest(t, `{"jsonrpc":"2.0","id":3,"method":"tools\/c\u0061ll","params":{}}`)
+	assert.Equal(t, "tools/call", escaped.Method, "a name written with escapes is decoded")
 }
