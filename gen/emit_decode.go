@@ -8,7 +8,10 @@ import "github.com/dave/jennifer/jen"
 // generated types whose own UnmarshalJSON checks its input, and pointers
 // to and slices of those go through the rpc.Decode* helpers, which read
 // them without building a decoder; every other type goes through
-// rpc.DecodeJSON. Both give the same value and the same error.
+// rpc.DecodeJSON. Both give the same value and the same error. A member's
+// value has been checked by the walk that hands it out, so raw JSON is
+// copied without a second check (rpc.DecodeCheckedRaw) and a generated
+// struct decodes it unchecked (rpc.DecodeUnmarshaler).
 
 // memberDecode is the expression that decodes the member's bytes, value,
 // into target, a field of type t, and yields the error.
@@ -51,10 +54,10 @@ func decodeFunc(t typeRef, typed bool) jen.Code {
 	helper := ""
 	switch t.kind {
 	case refRaw:
-		return jen.Qual(rpcPath, "DecodeRaw")
+		return jen.Qual(rpcPath, "DecodeCheckedRaw")
 	case refQual:
 		if seeAlias(t).kind == refRaw { // json.RawMessage, named in the config
-			return jen.Qual(rpcPath, "DecodeRaw")
+			return jen.Qual(rpcPath, "DecodeCheckedRaw")
 		}
 	case refBasic:
 		helper = basicDecoder(t.basic)

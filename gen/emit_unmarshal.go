@@ -4,11 +4,14 @@ import "github.com/dave/jennifer/jen"
 
 // structUnmarshaler gives a struct with an Extra map an UnmarshalJSON that
 // fills it with the members its properties do not name. It walks the object
-// once with rpc.DecodeMembers: each property's member is decoded straight
-// into its field (see memberDecode), and every other member into Extra.
-// DecodeMembers checks the whole object as it walks it, so the struct is
+// once with rpc.DecodeMembersChecked: each property's member is decoded
+// straight into its field (see memberDecode), and every other member into
+// Extra. The walk checks the whole object as it goes, so the struct is
 // also marked as a rpc.CheckingUnmarshaler, which rpc.DecodeJSON does not
-// check again.
+// check again; UnmarshalCheckedJSON is the same walk for input the strict
+// scanner has already accepted (rpc.CheckedUnmarshaler), which it does
+// not check again: a member value handed out by the walk, or params read
+// with their message. Both share one unexported decodeMembers.
 func structUnmarshaler(f *jen.File, nt *namedType) {
 	if nt.extra == nil {
 		return
@@ -16,9 +19,20 @@ func structUnmarshaler(f *jen.File, nt *namedType) {
 	f.Line()
 	comment(f, "UnmarshalJSON decodes "+nt.name+", keeping the members the schema does not name in Extra.", false)
 	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("v").Dot("decodeMembers").Call(jen.Id("b"), jen.False())),
+	)
+	f.Line()
+	comment(f, "UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has already accepted, which it does not check again (rpc.CheckedUnmarshaler).", false)
+	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("UnmarshalCheckedJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("v").Dot("decodeMembers").Call(jen.Id("b"), jen.True())),
+	)
+	f.Line()
+	comment(f, "decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.", false)
+	f.Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id("decodeMembers").Params(jen.Id("b").Index().Byte(), jen.Id("checked").Bool()).Error().Block(
 		jen.Op("*").Id("v").Op("=").Id(nt.name).Values(),
-		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(rpcPath, "DecodeMembers").Index(typeCode(*nt.extra)).Call(
+		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(rpcPath, "DecodeMembersChecked").Index(typeCode(*nt.extra)).Call(
 			jen.Id("b"),
+			jen.Id("checked"),
 			jen.Func().Params(jen.List(memberNameParam(nt), jen.Id("value")).Index().Byte()).Params(jen.Bool(), jen.Error()).BlockFunc(func(g *jen.Group) {
 				memberSwitch(g, nt)
 				g.Return(jen.False(), jen.Nil())

@@ -38,9 +38,14 @@ func (v statelessService) ToolsList(ctx context.Context, p *v20260728.PaginatedR
 }
 
 func (v statelessService) ToolsCall(ctx context.Context, p *v20260728.CallToolRequestParams) (*v20260728.CallToolOutcome, error) {
-	q := &CallToolRequestParams{Meta: handshakeMeta(&p.Meta), Name: p.Name, Arguments: p.Arguments}
+	// One allocation for the params the feature takes and the outcome.
+	call := &struct {
+		q   CallToolRequestParams
+		out v20260728.CallToolOutcome
+		raw v20260728.UnknownCallToolOutcome
+	}{q: CallToolRequestParams{Meta: handshakeMeta(&p.Meta), Name: p.Name, Arguments: p.Arguments}}
 	raw, err := v.s.statelessResult(ctx, func() (any, error) {
-		out, err := v.s.callTool(ctx, nil, q)
+		out, err := v.s.callTool(ctx, nil, &call.q)
 		if err != nil {
 			return nil, err
 		}
@@ -49,12 +54,9 @@ func (v statelessService) ToolsCall(ctx context.Context, p *v20260728.CallToolRe
 	if err != nil {
 		return nil, err
 	}
-	both := &struct {
-		out v20260728.CallToolOutcome
-		raw v20260728.UnknownCallToolOutcome
-	}{raw: v20260728.UnknownCallToolOutcome{Raw: raw, Compact: true}}
-	both.out.Value = &both.raw // one allocation for the two
-	return &both.out, nil
+	call.raw = v20260728.UnknownCallToolOutcome{Raw: raw, Compact: true}
+	call.out.Value = &call.raw
+	return &call.out, nil
 }
 
 func (v statelessService) ResourcesList(ctx context.Context, p *v20260728.PaginatedRequestParams) (*v20260728.ListResourcesResult, error) {

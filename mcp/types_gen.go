@@ -29,6 +29,7 @@ import "github.com/schemarpc/schemarpc/mcp/v20251125"
 //
 //	func (v *Annotations) AppendJSON(b []byte) ([]byte, error)
 //	func (v Annotations) MarshalJSON() ([]byte, error)
+//	func (v *Annotations) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Annotations) UnmarshalJSON(b []byte) error
 //	func (*Annotations) UnmarshalJSONChecksInput()
 type Annotations = v20251125.Annotations
@@ -97,6 +98,7 @@ type AnyResourceContentsVariant = v20251125.AnyResourceContentsVariant
 //
 //	func (v *AudioContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v AudioContent) MarshalJSON() ([]byte, error)
+//	func (v *AudioContent) UnmarshalCheckedJSON(b []byte) error
 //	func (v *AudioContent) UnmarshalJSON(b []byte) error
 //	func (*AudioContent) UnmarshalJSONChecksInput()
 type AudioContent = v20251125.AudioContent
@@ -126,6 +128,7 @@ type AudioContent = v20251125.AudioContent
 //
 //	func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error)
 //	func (v BlobResourceContents) MarshalJSON() ([]byte, error)
+//	func (v *BlobResourceContents) UnmarshalCheckedJSON(b []byte) error
 //	func (v *BlobResourceContents) UnmarshalJSON(b []byte) error
 //	func (*BlobResourceContents) UnmarshalJSONChecksInput()
 type BlobResourceContents = v20251125.BlobResourceContents
@@ -192,6 +195,7 @@ type CallToolOutcomeVariant = v20251125.CallToolOutcomeVariant
 //
 //	func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CallToolRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CallToolRequestParams) UnmarshalJSONChecksInput()
 type CallToolRequestParams = v20251125.CallToolRequestParams
@@ -224,6 +228,7 @@ type CallToolRequestParams = v20251125.CallToolRequestParams
 //
 //	func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CallToolResult) MarshalJSON() ([]byte, error)
+//	func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CallToolResult) UnmarshalJSON(b []byte) error
 //	func (*CallToolResult) UnmarshalJSONChecksInput()
 type CallToolResult = v20251125.CallToolResult
@@ -246,6 +251,7 @@ type CallToolResult = v20251125.CallToolResult
 //
 //	func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *CancelTaskRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CancelTaskRequestParams) UnmarshalJSONChecksInput()
 type CancelTaskRequestParams = v20251125.CancelTaskRequestParams
@@ -289,6 +295,7 @@ type CancelTaskRequestParams = v20251125.CancelTaskRequestParams
 //
 //	func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CancelTaskResult) MarshalJSON() ([]byte, error)
+//	func (v *CancelTaskResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CancelTaskResult) UnmarshalJSON(b []byte) error
 //	func (*CancelTaskResult) UnmarshalJSONChecksInput()
 type CancelTaskResult = v20251125.CancelTaskResult
@@ -318,6 +325,7 @@ type CancelTaskResult = v20251125.CancelTaskResult
 //
 //	func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CancelledNotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*CancelledNotificationParams) UnmarshalJSONChecksInput()
 type CancelledNotificationParams = v20251125.CancelledNotificationParams
@@ -355,6 +363,7 @@ type CancelledNotificationParams = v20251125.CancelledNotificationParams
 //
 //	func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilities) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilities) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilities) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilities) UnmarshalJSONChecksInput()
 type ClientCapabilities = v20251125.ClientCapabilities
@@ -379,6 +388,7 @@ type ClientCapabilities = v20251125.ClientCapabilities
 //
 //	func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesElicitation) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput()
 type ClientCapabilitiesElicitation = v20251125.ClientCapabilitiesElicitation
@@ -400,6 +410,7 @@ type ClientCapabilitiesElicitation = v20251125.ClientCapabilitiesElicitation
 //
 //	func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesRoots) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesRoots) UnmarshalJSONChecksInput()
 type ClientCapabilitiesRoots = v20251125.ClientCapabilitiesRoots
@@ -424,6 +435,7 @@ type ClientCapabilitiesRoots = v20251125.ClientCapabilitiesRoots
 //
 //	func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesSampling) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput()
 type ClientCapabilitiesSampling = v20251125.ClientCapabilitiesSampling
@@ -451,6 +463,7 @@ type ClientCapabilitiesSampling = v20251125.ClientCapabilitiesSampling
 //
 //	func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesTasks) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasks) UnmarshalJSONChecksInput()
 type ClientCapabilitiesTasks = v20251125.ClientCapabilitiesTasks
@@ -472,6 +485,7 @@ type ClientCapabilitiesTasks = v20251125.ClientCapabilitiesTasks
 //
 //	func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesTasksRequests) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasksRequests) UnmarshalJSONChecksInput()
 type ClientCapabilitiesTasksRequests = v20251125.ClientCapabilitiesTasksRequests
@@ -494,6 +508,7 @@ type ClientCapabilitiesTasksRequests = v20251125.ClientCapabilitiesTasksRequests
 //
 //	func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSONChecksInput()
 type ClientCapabilitiesTasksRequestsElicitation = v20251125.ClientCapabilitiesTasksRequestsElicitation
@@ -516,6 +531,7 @@ type ClientCapabilitiesTasksRequestsElicitation = v20251125.ClientCapabilitiesTa
 //
 //	func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error)
 //	func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error)
+//	func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error
 //	func (*ClientCapabilitiesTasksRequestsSampling) UnmarshalJSONChecksInput()
 type ClientCapabilitiesTasksRequestsSampling = v20251125.ClientCapabilitiesTasksRequestsSampling
@@ -547,6 +563,7 @@ type ClientCapabilitiesTasksRequestsSampling = v20251125.ClientCapabilitiesTasks
 //
 //	func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *CompleteRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CompleteRequestParams) UnmarshalJSONChecksInput()
 type CompleteRequestParams = v20251125.CompleteRequestParams
@@ -571,6 +588,7 @@ type CompleteRequestParams = v20251125.CompleteRequestParams
 //
 //	func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error)
+//	func (v *CompleteRequestParamsArgument) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error
 //	func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput()
 type CompleteRequestParamsArgument = v20251125.CompleteRequestParamsArgument
@@ -592,6 +610,7 @@ type CompleteRequestParamsArgument = v20251125.CompleteRequestParamsArgument
 //
 //	func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error)
+//	func (v *CompleteRequestParamsContext) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error
 //	func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput()
 type CompleteRequestParamsContext = v20251125.CompleteRequestParamsContext
@@ -649,6 +668,7 @@ type CompleteRequestParamsRefVariant = v20251125.CompleteRequestParamsRefVariant
 //
 //	func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteResult) MarshalJSON() ([]byte, error)
+//	func (v *CompleteResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CompleteResult) UnmarshalJSON(b []byte) error
 //	func (*CompleteResult) UnmarshalJSONChecksInput()
 type CompleteResult = v20251125.CompleteResult
@@ -677,6 +697,7 @@ type CompleteResult = v20251125.CompleteResult
 //
 //	func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error)
 //	func (v CompleteResultCompletion) MarshalJSON() ([]byte, error)
+//	func (v *CompleteResultCompletion) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error
 //	func (*CompleteResultCompletion) UnmarshalJSONChecksInput()
 type CompleteResultCompletion = v20251125.CompleteResultCompletion
@@ -772,6 +793,7 @@ type ContentBlockVariant = v20251125.ContentBlockVariant
 //
 //	func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *CreateMessageRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error
 //	func (*CreateMessageRequestParams) UnmarshalJSONChecksInput()
 type CreateMessageRequestParams = v20251125.CreateMessageRequestParams
@@ -826,6 +848,7 @@ const (
 //
 //	func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateMessageResult) MarshalJSON() ([]byte, error)
+//	func (v *CreateMessageResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CreateMessageResult) UnmarshalJSON(b []byte) error
 //	func (*CreateMessageResult) UnmarshalJSONChecksInput()
 type CreateMessageResult = v20251125.CreateMessageResult
@@ -905,6 +928,7 @@ type CreateMessageResultContentVariant = v20251125.CreateMessageResultContentVar
 //
 //	func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v CreateTaskResult) MarshalJSON() ([]byte, error)
+//	func (v *CreateTaskResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *CreateTaskResult) UnmarshalJSON(b []byte) error
 //	func (*CreateTaskResult) UnmarshalJSONChecksInput()
 type CreateTaskResult = v20251125.CreateTaskResult
@@ -951,6 +975,7 @@ type Cursor = v20251125.Cursor
 //
 //	func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error)
+//	func (v *ElicitRequestFormParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error
 //	func (*ElicitRequestFormParams) UnmarshalJSONChecksInput()
 type ElicitRequestFormParams = v20251125.ElicitRequestFormParams
@@ -1023,6 +1048,7 @@ type ElicitRequestParamsVariant = v20251125.ElicitRequestParamsVariant
 //
 //	func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error)
+//	func (v *ElicitRequestURLParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error
 //	func (*ElicitRequestURLParams) UnmarshalJSONChecksInput()
 type ElicitRequestURLParams = v20251125.ElicitRequestURLParams
@@ -1051,6 +1077,7 @@ type ElicitRequestURLParams = v20251125.ElicitRequestURLParams
 //
 //	func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitResult) MarshalJSON() ([]byte, error)
+//	func (v *ElicitResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ElicitResult) UnmarshalJSON(b []byte) error
 //	func (*ElicitResult) UnmarshalJSONChecksInput()
 type ElicitResult = v20251125.ElicitResult
@@ -1185,6 +1212,7 @@ type ElicitResultContentValueVariant = v20251125.ElicitResultContentValueVariant
 //
 //	func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *ElicitationCompleteNotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*ElicitationCompleteNotificationParams) UnmarshalJSONChecksInput()
 type ElicitationCompleteNotificationParams = v20251125.ElicitationCompleteNotificationParams
@@ -1210,6 +1238,7 @@ type ElicitationCompleteNotificationParams = v20251125.ElicitationCompleteNotifi
 //
 //	func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error)
 //	func (v EmbeddedResource) MarshalJSON() ([]byte, error)
+//	func (v *EmbeddedResource) UnmarshalCheckedJSON(b []byte) error
 //	func (v *EmbeddedResource) UnmarshalJSON(b []byte) error
 //	func (*EmbeddedResource) UnmarshalJSONChecksInput()
 type EmbeddedResource = v20251125.EmbeddedResource
@@ -1246,6 +1275,7 @@ type EmptyResult = v20251125.EmptyResult
 //
 //	func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetPromptRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *GetPromptRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error
 //	func (*GetPromptRequestParams) UnmarshalJSONChecksInput()
 type GetPromptRequestParams = v20251125.GetPromptRequestParams
@@ -1271,6 +1301,7 @@ type GetPromptRequestParams = v20251125.GetPromptRequestParams
 //
 //	func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetPromptResult) MarshalJSON() ([]byte, error)
+//	func (v *GetPromptResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *GetPromptResult) UnmarshalJSON(b []byte) error
 //	func (*GetPromptResult) UnmarshalJSONChecksInput()
 type GetPromptResult = v20251125.GetPromptResult
@@ -1292,6 +1323,7 @@ type GetPromptResult = v20251125.GetPromptResult
 //
 //	func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *GetTaskPayloadRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error
 //	func (*GetTaskPayloadRequestParams) UnmarshalJSONChecksInput()
 type GetTaskPayloadRequestParams = v20251125.GetTaskPayloadRequestParams
@@ -1314,6 +1346,7 @@ type GetTaskPayloadRequestParams = v20251125.GetTaskPayloadRequestParams
 //
 //	func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error)
+//	func (v *GetTaskPayloadResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error
 //	func (*GetTaskPayloadResult) UnmarshalJSONChecksInput()
 type GetTaskPayloadResult = v20251125.GetTaskPayloadResult
@@ -1335,6 +1368,7 @@ type GetTaskPayloadResult = v20251125.GetTaskPayloadResult
 //
 //	func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *GetTaskRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error
 //	func (*GetTaskRequestParams) UnmarshalJSONChecksInput()
 type GetTaskRequestParams = v20251125.GetTaskRequestParams
@@ -1378,6 +1412,7 @@ type GetTaskRequestParams = v20251125.GetTaskRequestParams
 //
 //	func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v GetTaskResult) MarshalJSON() ([]byte, error)
+//	func (v *GetTaskResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *GetTaskResult) UnmarshalJSON(b []byte) error
 //	func (*GetTaskResult) UnmarshalJSONChecksInput()
 type GetTaskResult = v20251125.GetTaskResult
@@ -1410,6 +1445,7 @@ type GetTaskResult = v20251125.GetTaskResult
 //
 //	func (v *Icon) AppendJSON(b []byte) ([]byte, error)
 //	func (v Icon) MarshalJSON() ([]byte, error)
+//	func (v *Icon) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Icon) UnmarshalJSON(b []byte) error
 //	func (*Icon) UnmarshalJSONChecksInput()
 type Icon = v20251125.Icon
@@ -1459,6 +1495,7 @@ const (
 //
 //	func (v *ImageContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v ImageContent) MarshalJSON() ([]byte, error)
+//	func (v *ImageContent) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ImageContent) UnmarshalJSON(b []byte) error
 //	func (*ImageContent) UnmarshalJSONChecksInput()
 type ImageContent = v20251125.ImageContent
@@ -1497,6 +1534,7 @@ type ImageContent = v20251125.ImageContent
 //
 //	func (v *Implementation) AppendJSON(b []byte) ([]byte, error)
 //	func (v Implementation) MarshalJSON() ([]byte, error)
+//	func (v *Implementation) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Implementation) UnmarshalJSON(b []byte) error
 //	func (*Implementation) UnmarshalJSONChecksInput()
 type Implementation = v20251125.Implementation
@@ -1525,6 +1563,7 @@ type Implementation = v20251125.Implementation
 //
 //	func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v InitializeRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *InitializeRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error
 //	func (*InitializeRequestParams) UnmarshalJSONChecksInput()
 type InitializeRequestParams = v20251125.InitializeRequestParams
@@ -1559,6 +1598,7 @@ type InitializeRequestParams = v20251125.InitializeRequestParams
 //
 //	func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v InitializeResult) MarshalJSON() ([]byte, error)
+//	func (v *InitializeResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *InitializeResult) UnmarshalJSON(b []byte) error
 //	func (*InitializeResult) UnmarshalJSONChecksInput()
 type InitializeResult = v20251125.InitializeResult
@@ -1584,6 +1624,7 @@ type InitializeResult = v20251125.InitializeResult
 //
 //	func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListPromptsResult) MarshalJSON() ([]byte, error)
+//	func (v *ListPromptsResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ListPromptsResult) UnmarshalJSON(b []byte) error
 //	func (*ListPromptsResult) UnmarshalJSONChecksInput()
 type ListPromptsResult = v20251125.ListPromptsResult
@@ -1609,6 +1650,7 @@ type ListPromptsResult = v20251125.ListPromptsResult
 //
 //	func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error)
+//	func (v *ListResourceTemplatesResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error
 //	func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput()
 type ListResourceTemplatesResult = v20251125.ListResourceTemplatesResult
@@ -1634,6 +1676,7 @@ type ListResourceTemplatesResult = v20251125.ListResourceTemplatesResult
 //
 //	func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListResourcesResult) MarshalJSON() ([]byte, error)
+//	func (v *ListResourcesResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ListResourcesResult) UnmarshalJSON(b []byte) error
 //	func (*ListResourcesResult) UnmarshalJSONChecksInput()
 type ListResourcesResult = v20251125.ListResourcesResult
@@ -1655,6 +1698,7 @@ type ListResourcesResult = v20251125.ListResourcesResult
 //
 //	func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListRootsResult) MarshalJSON() ([]byte, error)
+//	func (v *ListRootsResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ListRootsResult) UnmarshalJSON(b []byte) error
 //	func (*ListRootsResult) UnmarshalJSONChecksInput()
 type ListRootsResult = v20251125.ListRootsResult
@@ -1680,6 +1724,7 @@ type ListRootsResult = v20251125.ListRootsResult
 //
 //	func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListTasksResult) MarshalJSON() ([]byte, error)
+//	func (v *ListTasksResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ListTasksResult) UnmarshalJSON(b []byte) error
 //	func (*ListTasksResult) UnmarshalJSONChecksInput()
 type ListTasksResult = v20251125.ListTasksResult
@@ -1705,6 +1750,7 @@ type ListTasksResult = v20251125.ListTasksResult
 //
 //	func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ListToolsResult) MarshalJSON() ([]byte, error)
+//	func (v *ListToolsResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ListToolsResult) UnmarshalJSON(b []byte) error
 //	func (*ListToolsResult) UnmarshalJSONChecksInput()
 type ListToolsResult = v20251125.ListToolsResult
@@ -1766,6 +1812,7 @@ const (
 //
 //	func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *LoggingMessageNotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput()
 type LoggingMessageNotificationParams = v20251125.LoggingMessageNotificationParams
@@ -1802,6 +1849,7 @@ type Meta = v20251125.Meta
 //
 //	func (v *ModelHint) AppendJSON(b []byte) ([]byte, error)
 //	func (v ModelHint) MarshalJSON() ([]byte, error)
+//	func (v *ModelHint) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ModelHint) UnmarshalJSON(b []byte) error
 //	func (*ModelHint) UnmarshalJSONChecksInput()
 type ModelHint = v20251125.ModelHint
@@ -1833,6 +1881,7 @@ type ModelHint = v20251125.ModelHint
 //
 //	func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error)
 //	func (v ModelPreferences) MarshalJSON() ([]byte, error)
+//	func (v *ModelPreferences) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ModelPreferences) UnmarshalJSON(b []byte) error
 //	func (*ModelPreferences) UnmarshalJSONChecksInput()
 type ModelPreferences = v20251125.ModelPreferences
@@ -1854,6 +1903,7 @@ type ModelPreferences = v20251125.ModelPreferences
 //
 //	func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v NotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *NotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *NotificationParams) UnmarshalJSON(b []byte) error
 //	func (*NotificationParams) UnmarshalJSONChecksInput()
 type NotificationParams = v20251125.NotificationParams
@@ -1878,6 +1928,7 @@ type NotificationParams = v20251125.NotificationParams
 //
 //	func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v PaginatedRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *PaginatedRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error
 //	func (*PaginatedRequestParams) UnmarshalJSONChecksInput()
 type PaginatedRequestParams = v20251125.PaginatedRequestParams
@@ -1910,6 +1961,7 @@ type PaginatedRequestParams = v20251125.PaginatedRequestParams
 //
 //	func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ProgressNotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *ProgressNotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*ProgressNotificationParams) UnmarshalJSONChecksInput()
 type ProgressNotificationParams = v20251125.ProgressNotificationParams
@@ -2007,6 +2059,7 @@ type ProgressTokenVariant = v20251125.ProgressTokenVariant
 //
 //	func (v *Prompt) AppendJSON(b []byte) ([]byte, error)
 //	func (v Prompt) MarshalJSON() ([]byte, error)
+//	func (v *Prompt) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Prompt) UnmarshalJSON(b []byte) error
 //	func (*Prompt) UnmarshalJSONChecksInput()
 type Prompt = v20251125.Prompt
@@ -2037,6 +2090,7 @@ type Prompt = v20251125.Prompt
 //
 //	func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error)
 //	func (v PromptArgument) MarshalJSON() ([]byte, error)
+//	func (v *PromptArgument) UnmarshalCheckedJSON(b []byte) error
 //	func (v *PromptArgument) UnmarshalJSON(b []byte) error
 //	func (*PromptArgument) UnmarshalJSONChecksInput()
 type PromptArgument = v20251125.PromptArgument
@@ -2059,6 +2113,7 @@ type PromptArgument = v20251125.PromptArgument
 //
 //	func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error)
 //	func (v PromptMessage) MarshalJSON() ([]byte, error)
+//	func (v *PromptMessage) UnmarshalCheckedJSON(b []byte) error
 //	func (v *PromptMessage) UnmarshalJSON(b []byte) error
 //	func (*PromptMessage) UnmarshalJSONChecksInput()
 type PromptMessage = v20251125.PromptMessage
@@ -2086,6 +2141,7 @@ type PromptMessage = v20251125.PromptMessage
 //
 //	func (v *PromptReference) AppendJSON(b []byte) ([]byte, error)
 //	func (v PromptReference) MarshalJSON() ([]byte, error)
+//	func (v *PromptReference) UnmarshalCheckedJSON(b []byte) error
 //	func (v *PromptReference) UnmarshalJSON(b []byte) error
 //	func (*PromptReference) UnmarshalJSONChecksInput()
 type PromptReference = v20251125.PromptReference
@@ -2109,6 +2165,7 @@ type PromptReference = v20251125.PromptReference
 //
 //	func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *ReadResourceRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error
 //	func (*ReadResourceRequestParams) UnmarshalJSONChecksInput()
 type ReadResourceRequestParams = v20251125.ReadResourceRequestParams
@@ -2132,6 +2189,7 @@ type ReadResourceRequestParams = v20251125.ReadResourceRequestParams
 //
 //	func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error)
 //	func (v ReadResourceResult) MarshalJSON() ([]byte, error)
+//	func (v *ReadResourceResult) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ReadResourceResult) UnmarshalJSON(b []byte) error
 //	func (*ReadResourceResult) UnmarshalJSONChecksInput()
 type ReadResourceResult = v20251125.ReadResourceResult
@@ -2164,6 +2222,7 @@ type RequestID = v20251125.RequestID
 //
 //	func (v *RequestMeta) AppendJSON(b []byte) ([]byte, error)
 //	func (v RequestMeta) MarshalJSON() ([]byte, error)
+//	func (v *RequestMeta) UnmarshalCheckedJSON(b []byte) error
 //	func (v *RequestMeta) UnmarshalJSON(b []byte) error
 //	func (*RequestMeta) UnmarshalJSONChecksInput()
 type RequestMeta = v20251125.RequestMeta
@@ -2185,6 +2244,7 @@ type RequestMeta = v20251125.RequestMeta
 //
 //	func (v *RequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v RequestParams) MarshalJSON() ([]byte, error)
+//	func (v *RequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *RequestParams) UnmarshalJSON(b []byte) error
 //	func (*RequestParams) UnmarshalJSONChecksInput()
 type RequestParams = v20251125.RequestParams
@@ -2226,6 +2286,7 @@ type RequestParams = v20251125.RequestParams
 //
 //	func (v *Resource) AppendJSON(b []byte) ([]byte, error)
 //	func (v Resource) MarshalJSON() ([]byte, error)
+//	func (v *Resource) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Resource) UnmarshalJSON(b []byte) error
 //	func (*Resource) UnmarshalJSONChecksInput()
 type Resource = v20251125.Resource
@@ -2271,6 +2332,7 @@ type Resource = v20251125.Resource
 //
 //	func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceLink) MarshalJSON() ([]byte, error)
+//	func (v *ResourceLink) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ResourceLink) UnmarshalJSON(b []byte) error
 //	func (*ResourceLink) UnmarshalJSONChecksInput()
 type ResourceLink = v20251125.ResourceLink
@@ -2309,6 +2371,7 @@ type ResourceLink = v20251125.ResourceLink
 //
 //	func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceTemplate) MarshalJSON() ([]byte, error)
+//	func (v *ResourceTemplate) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ResourceTemplate) UnmarshalJSON(b []byte) error
 //	func (*ResourceTemplate) UnmarshalJSONChecksInput()
 type ResourceTemplate = v20251125.ResourceTemplate
@@ -2334,6 +2397,7 @@ type ResourceTemplate = v20251125.ResourceTemplate
 //
 //	func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceTemplateReference) MarshalJSON() ([]byte, error)
+//	func (v *ResourceTemplateReference) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error
 //	func (*ResourceTemplateReference) UnmarshalJSONChecksInput()
 type ResourceTemplateReference = v20251125.ResourceTemplateReference
@@ -2359,6 +2423,7 @@ type ResourceTemplateReference = v20251125.ResourceTemplateReference
 //
 //	func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *ResourceUpdatedNotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput()
 type ResourceUpdatedNotificationParams = v20251125.ResourceUpdatedNotificationParams
@@ -2380,6 +2445,7 @@ type ResourceUpdatedNotificationParams = v20251125.ResourceUpdatedNotificationPa
 //
 //	func (v *Result) AppendJSON(b []byte) ([]byte, error)
 //	func (v Result) MarshalJSON() ([]byte, error)
+//	func (v *Result) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Result) UnmarshalJSON(b []byte) error
 //	func (*Result) UnmarshalJSONChecksInput()
 type Result = v20251125.Result
@@ -2425,6 +2491,7 @@ const (
 //
 //	func (v *Root) AppendJSON(b []byte) ([]byte, error)
 //	func (v Root) MarshalJSON() ([]byte, error)
+//	func (v *Root) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Root) UnmarshalJSON(b []byte) error
 //	func (*Root) UnmarshalJSONChecksInput()
 type Root = v20251125.Root
@@ -2449,6 +2516,7 @@ type Root = v20251125.Root
 //
 //	func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error)
 //	func (v SamplingMessage) MarshalJSON() ([]byte, error)
+//	func (v *SamplingMessage) UnmarshalCheckedJSON(b []byte) error
 //	func (v *SamplingMessage) UnmarshalJSON(b []byte) error
 //	func (*SamplingMessage) UnmarshalJSONChecksInput()
 type SamplingMessage = v20251125.SamplingMessage
@@ -2590,6 +2658,7 @@ type SamplingMessageContentVariant = v20251125.SamplingMessageContentVariant
 //
 //	func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilities) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilities) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilities) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilities) UnmarshalJSONChecksInput()
 type ServerCapabilities = v20251125.ServerCapabilities
@@ -2611,6 +2680,7 @@ type ServerCapabilities = v20251125.ServerCapabilities
 //
 //	func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilitiesPrompts) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput()
 type ServerCapabilitiesPrompts = v20251125.ServerCapabilitiesPrompts
@@ -2636,6 +2706,7 @@ type ServerCapabilitiesPrompts = v20251125.ServerCapabilitiesPrompts
 //
 //	func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilitiesResources) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput()
 type ServerCapabilitiesResources = v20251125.ServerCapabilitiesResources
@@ -2663,6 +2734,7 @@ type ServerCapabilitiesResources = v20251125.ServerCapabilitiesResources
 //
 //	func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilitiesTasks) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTasks) UnmarshalJSONChecksInput()
 type ServerCapabilitiesTasks = v20251125.ServerCapabilitiesTasks
@@ -2683,6 +2755,7 @@ type ServerCapabilitiesTasks = v20251125.ServerCapabilitiesTasks
 //
 //	func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilitiesTasksRequests) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTasksRequests) UnmarshalJSONChecksInput()
 type ServerCapabilitiesTasksRequests = v20251125.ServerCapabilitiesTasksRequests
@@ -2705,6 +2778,7 @@ type ServerCapabilitiesTasksRequests = v20251125.ServerCapabilitiesTasksRequests
 //
 //	func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTasksRequestsTools) UnmarshalJSONChecksInput()
 type ServerCapabilitiesTasksRequestsTools = v20251125.ServerCapabilitiesTasksRequestsTools
@@ -2726,6 +2800,7 @@ type ServerCapabilitiesTasksRequestsTools = v20251125.ServerCapabilitiesTasksReq
 //
 //	func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error)
 //	func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error)
+//	func (v *ServerCapabilitiesTools) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error
 //	func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput()
 type ServerCapabilitiesTools = v20251125.ServerCapabilitiesTools
@@ -2748,6 +2823,7 @@ type ServerCapabilitiesTools = v20251125.ServerCapabilitiesTools
 //
 //	func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v SetLevelRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *SetLevelRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error
 //	func (*SetLevelRequestParams) UnmarshalJSONChecksInput()
 type SetLevelRequestParams = v20251125.SetLevelRequestParams
@@ -2772,6 +2848,7 @@ type SetLevelRequestParams = v20251125.SetLevelRequestParams
 //
 //	func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v SubscribeRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *SubscribeRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error
 //	func (*SubscribeRequestParams) UnmarshalJSONChecksInput()
 type SubscribeRequestParams = v20251125.SubscribeRequestParams
@@ -2811,6 +2888,7 @@ type SubscribeRequestParams = v20251125.SubscribeRequestParams
 //
 //	func (v *Task) AppendJSON(b []byte) ([]byte, error)
 //	func (v Task) MarshalJSON() ([]byte, error)
+//	func (v *Task) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Task) UnmarshalJSON(b []byte) error
 //	func (*Task) UnmarshalJSONChecksInput()
 type Task = v20251125.Task
@@ -2834,6 +2912,7 @@ type Task = v20251125.Task
 //
 //	func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error)
 //	func (v TaskMetadata) MarshalJSON() ([]byte, error)
+//	func (v *TaskMetadata) UnmarshalCheckedJSON(b []byte) error
 //	func (v *TaskMetadata) UnmarshalJSON(b []byte) error
 //	func (*TaskMetadata) UnmarshalJSONChecksInput()
 type TaskMetadata = v20251125.TaskMetadata
@@ -2903,6 +2982,7 @@ const (
 //
 //	func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error)
+//	func (v *TaskStatusNotificationParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error
 //	func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput()
 type TaskStatusNotificationParams = v20251125.TaskStatusNotificationParams
@@ -2930,6 +3010,7 @@ type TaskStatusNotificationParams = v20251125.TaskStatusNotificationParams
 //
 //	func (v *TextContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v TextContent) MarshalJSON() ([]byte, error)
+//	func (v *TextContent) UnmarshalCheckedJSON(b []byte) error
 //	func (v *TextContent) UnmarshalJSON(b []byte) error
 //	func (*TextContent) UnmarshalJSONChecksInput()
 type TextContent = v20251125.TextContent
@@ -2959,6 +3040,7 @@ type TextContent = v20251125.TextContent
 //
 //	func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error)
 //	func (v TextResourceContents) MarshalJSON() ([]byte, error)
+//	func (v *TextResourceContents) UnmarshalCheckedJSON(b []byte) error
 //	func (v *TextResourceContents) UnmarshalJSON(b []byte) error
 //	func (*TextResourceContents) UnmarshalJSONChecksInput()
 type TextResourceContents = v20251125.TextResourceContents
@@ -3000,6 +3082,7 @@ type TextResourceContents = v20251125.TextResourceContents
 //
 //	func (v *Tool) AppendJSON(b []byte) ([]byte, error)
 //	func (v Tool) MarshalJSON() ([]byte, error)
+//	func (v *Tool) UnmarshalCheckedJSON(b []byte) error
 //	func (v *Tool) UnmarshalJSON(b []byte) error
 //	func (*Tool) UnmarshalJSONChecksInput()
 type Tool = v20251125.Tool
@@ -3036,6 +3119,7 @@ type Tool = v20251125.Tool
 //
 //	func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolAnnotations) MarshalJSON() ([]byte, error)
+//	func (v *ToolAnnotations) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ToolAnnotations) UnmarshalJSON(b []byte) error
 //	func (*ToolAnnotations) UnmarshalJSONChecksInput()
 type ToolAnnotations = v20251125.ToolAnnotations
@@ -3058,6 +3142,7 @@ type ToolAnnotations = v20251125.ToolAnnotations
 //
 //	func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolChoice) MarshalJSON() ([]byte, error)
+//	func (v *ToolChoice) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ToolChoice) UnmarshalJSON(b []byte) error
 //	func (*ToolChoice) UnmarshalJSONChecksInput()
 type ToolChoice = v20251125.ToolChoice
@@ -3101,6 +3186,7 @@ const (
 //
 //	func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolExecution) MarshalJSON() ([]byte, error)
+//	func (v *ToolExecution) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ToolExecution) UnmarshalJSON(b []byte) error
 //	func (*ToolExecution) UnmarshalJSONChecksInput()
 type ToolExecution = v20251125.ToolExecution
@@ -3156,6 +3242,7 @@ const (
 //
 //	func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolResultContent) MarshalJSON() ([]byte, error)
+//	func (v *ToolResultContent) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ToolResultContent) UnmarshalJSON(b []byte) error
 //	func (*ToolResultContent) UnmarshalJSONChecksInput()
 type ToolResultContent = v20251125.ToolResultContent
@@ -3197,6 +3284,7 @@ type ToolSchema = v20251125.ToolSchema
 //
 //	func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error)
 //	func (v ToolUseContent) MarshalJSON() ([]byte, error)
+//	func (v *ToolUseContent) UnmarshalCheckedJSON(b []byte) error
 //	func (v *ToolUseContent) UnmarshalJSON(b []byte) error
 //	func (*ToolUseContent) UnmarshalJSONChecksInput()
 type ToolUseContent = v20251125.ToolUseContent
@@ -3452,6 +3540,7 @@ type UnknownSamplingMessageContentBlock = v20251125.UnknownSamplingMessageConten
 //
 //	func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error)
 //	func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error)
+//	func (v *UnsubscribeRequestParams) UnmarshalCheckedJSON(b []byte) error
 //	func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error
 //	func (*UnsubscribeRequestParams) UnmarshalJSONChecksInput()
 type UnsubscribeRequestParams = v20251125.UnsubscribeRequestParams

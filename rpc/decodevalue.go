@@ -93,6 +93,18 @@ func DecodeRaw(value []byte, p *json.RawMessage) error {
 	return DecodeJSON(value, p)
 }
 
+// DecodeCheckedRaw is DecodeRaw for a value the strict scanner has
+// already accepted, as DecodeMembers hands out a member's value: the copy
+// is made without checking the value again. Generated UnmarshalJSON
+// methods decode the members of raw JSON with it.
+func DecodeCheckedRaw(value []byte, p *json.RawMessage) error {
+	if !jsonscan.Bare(value) {
+		return DecodeRaw(value, p)
+	}
+	*p = append(json.RawMessage(nil), value...)
+	return nil
+}
+
 // DecodeRawMap decodes a JSON object into a map of its members' values as
 // they are written (copies, as DecodeRaw makes them), in one pass over
 // the object and a few allocations whatever the number of members. An
@@ -117,8 +129,11 @@ func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
 // directly. It is for the generated types that check their whole input
 // themselves (the structs that keep unknown members, and tuples): for
 // them the result is DecodeJSON's, without the decoder DecodeJSON sets up.
-// An error that is not a JSON error is wrapped as DecodeJSON wraps it,
-// in a semantic error that names T.
+// A T that is a CheckedUnmarshaler is given the value with
+// UnmarshalCheckedJSON instead, since a member value DecodeMembers hands
+// out has been checked with the whole object. An error that is not a
+// JSON error is wrapped as DecodeJSON wraps it, in a semantic error that
+// names T.
 func DecodeUnmarshaler[T any, PT interface {
 	*T
 	json.Unmarshaler
@@ -133,10 +148,29 @@ func decodeUnmarshaler(value []byte, p json.Unmarshaler) error {
 	if !jsonscan.Bare(value) {
 		return DecodeJSON(value, p)
 	}
-	if err := p.UnmarshalJSON(value); err != nil {
+	var err error
+	if c, checked := p.(CheckedUnmarshaler); checked {
+		err = c.UnmarshalCheckedJSON(value)
+	} else {
+		err = p.UnmarshalJSON(value)
+	}
+	if err != nil {
 		return asJSONError(err, value, p)
 	}
 	return nil
+}
+
+// CheckedUnmarshaler is implemented by the generated structs that keep
+// the members their schema does not name: besides UnmarshalJSON, which
+// checks its input as it decodes it (CheckingUnmarshaler), they have
+// UnmarshalCheckedJSON for input the strict scanner has already accepted
+// whole (valid UTF-8, no member name repeated, nesting within
+// DecodeJSON's limit), which it decodes without checking it again, to the
+// same value and error. DecodeUnmarshaler calls it for member values,
+// Request.DecodeParams for the params read with their message.
+type CheckedUnmarshaler interface {
+	CheckingUnmarshaler
+	UnmarshalCheckedJSON(b []byte) error
 }
 
 // DecodeValue is DecodeJSON for a value of type T: the decode function to

@@ -1,6 +1,8 @@
 package rpc
 
 import (
+	"bytes"
+
 	"github.com/schemarpc/schemarpc/internal/fastschema"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
@@ -62,7 +64,7 @@ func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 		if !validScanned(sch, msg) {
 			return inbound{}, false
 		}
-		name, isString := jsonscan.String(e.Method)
+		name, isString := methodName(e.Method)
 		if !isString {
 			return inbound{}, false
 		}
@@ -82,4 +84,14 @@ func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 		return inbound{resp: &Response{ID: ID{raw: string(e.ID)}, Result: e.Result}}, true
 	}
 	return inbound{}, false
+}
+
+// methodName decodes the method member of a scanned message, a name from
+// the table of repeated strings (internString) when it has no escapes, as
+// almost every method name is; ok is false when it is not a string.
+func methodName(value []byte) (string, bool) {
+	if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' && bytes.IndexByte(value, '\\') < 0 {
+		return internString(value[1 : len(value)-1]), true
+	}
+	return jsonscan.String(value)
 }

@@ -45,6 +45,81 @@ var errNotObject = errors.New("not a well-formed JSON object")
 // schema does not name call it; it allocates nothing for an object whose
 // names have no escapes and are all known.
 func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
+	return decodeMembersStrict[V](b, member)
+}
+
+// DecodeMembersChecked is DecodeMembers, or, when checked is set, its walk
+// of an object the strict scanner has already accepted whole, as
+// DecodeMembers hands out a member's value and rpc reads a message's
+// params: the members are stepped over without checking the text again,
+// so that a value is checked once however deeply it is decoded. Given
+// such input, both walks hand member the same members and return the same
+// result and error. Generated UnmarshalJSON and UnmarshalCheckedJSON
+// methods call it (see CheckedUnmarshaler).
+func DecodeMembersChecked[V any](b []byte, checked bool, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
+	if checked {
+		return decodeMembersChecked[V](b, member)
+	}
+	return decodeMembersStrict[V](b, member)
+}
+
+// decodeMembersChecked is DecodeMembersChecked for checked input: the
+// lax walker steps through it, and a member's error needs no look at the
+// members after it, which hold no fault.
+func decodeMembersChecked[V any](b []byte, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
+	o, ok := jsonscan.NewObject(b)
+	if !ok {
+		return nil, notObjectError[V](b)
+	}
+	_, raw := any((*V)(nil)).(*json.RawMessage)
+	var kept rawMembers // the unknown members, when V is json.RawMessage
+	for {
+		rawName, value, ok := o.Next()
+		if !ok {
+			break
+		}
+		name := rawName
+		if bytes.IndexByte(rawName, '\\') >= 0 {
+			s, _ := jsonscan.Name(rawName) // the scanner has checked the escapes
+			name = []byte(s)
+		}
+		known, err := member(name, value)
+		if err != nil {
+			return nil, memberError(err, name, offsetIn(b, value))
+		}
+		if known {
+			continue
+		}
+		if raw {
+			kept.add(b, rawName, name, value)
+			continue
+		}
+		if extra, err = decodeExtra(extra, name, value); err != nil {
+			return nil, memberError(err, name, offsetIn(b, value))
+		}
+	}
+	if raw && kept.n > 0 {
+		return any(kept.toMap(b)).(map[string]V), nil
+	}
+	return extra, nil
+}
+
+// decodeExtra decodes the unknown member name, whose value is value, into
+// extra, made on the first one.
+func decodeExtra[V any](extra map[string]V, name, value []byte) (map[string]V, error) {
+	var x V
+	if err := DecodeJSON(value, &x); err != nil {
+		return extra, err
+	}
+	if extra == nil {
+		extra = make(map[string]V)
+	}
+	extra[string(name)] = x
+	return extra, nil
+}
+
+// decodeMembersStrict is DecodeMembers: it checks b as it walks it.
+func decodeMembersStrict[V any](b []byte, member func(name, value []byte) (known bool, err error)) (extra map[string]V, err error) {
 	o, ok := jsonscan.NewMembers(b, membersMaxDepth)
 	if !ok {
 		return nil, notObjectError[V](b)
@@ -72,14 +147,9 @@ func DecodeMembers[V any](b []byte, member func(name, value []byte) (known bool,
 			kept.add(b, rawName, name, value)
 			continue
 		}
-		var x V
-		if err := DecodeJSON(value, &x); err != nil {
+		if extra, err = decodeExtra(extra, name, value); err != nil {
 			return nil, firstError[V](&o, b, err, name, value)
 		}
-		if extra == nil {
-			extra = make(map[string]V)
-		}
-		extra[string(name)] = x
 	}
 	if o.Err() {
 		return nil, notObjectError[V](b)

@@ -39,8 +39,24 @@ func (r *Request) DecodeParams(v any) error {
 	if len(r.Params) == 0 {
 		return nil
 	}
-	if err := DecodeJSON(r.Params, v); err != nil {
+	if err := r.decodeParams(v); err != nil {
 		return InvalidParams("cannot decode: " + DecodeReason(err))
+	}
+	return nil
+}
+
+// decodeParams is DecodeJSON(r.Params, v), which params read with their
+// message skip the check of: the strict scanner has accepted them, and
+// params of at most 2*membersMaxDepth bytes nest at most membersMaxDepth
+// levels (a level takes two brackets), within DecodeJSON's limit whatever
+// the connection's, so a CheckedUnmarshaler decodes them unchecked.
+func (r *Request) decodeParams(v any) error {
+	u, checked := v.(CheckedUnmarshaler)
+	if !checked || !r.paramsScanned() || len(r.Params) > 2*membersMaxDepth || !directTarget(v) {
+		return DecodeJSON(r.Params, v)
+	}
+	if err := u.UnmarshalCheckedJSON(trimSpace(r.Params)); err != nil {
+		return methodError(r.Params, v, err)
 	}
 	return nil
 }

@@ -34,4 +34,19 @@ func BenchmarkDecodeCallParams(b *testing.B) {
 			}
 		}
 	})
+	// As a server decodes them: read and checked with their message, then
+	// not checked again (rpc.CheckedUnmarshaler).
+	req, _, perr := rpc.ParseRequest(append(append([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`), callParams...), '}'))
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	b.Run("v20260728 read with its message", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var p v20260728.CallToolRequestParams
+			if err := req.DecodeParams(&p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

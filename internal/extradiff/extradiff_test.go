@@ -41,6 +41,14 @@ func (t target) newDecode(b []byte) (any, error) {
 	return p.Elem().Interface(), err
 }
 
+// checkedDecode decodes b with the type's UnmarshalCheckedJSON, which
+// must give what UnmarshalJSON gives for text the strict scanner accepts.
+func (t target) checkedDecode(b []byte) (any, error) {
+	p := reflect.New(t.typ)
+	err := p.Interface().(rpc.CheckedUnmarshaler).UnmarshalCheckedJSON(b)
+	return p.Elem().Interface(), err
+}
+
 // oldDecode decodes b the way generated code did before DecodeMembers: the
 // whole object into a struct with the same fields and no methods, then the
 // unknown members by decoding the object into a map (splitExtra, the old
@@ -307,11 +315,20 @@ func objectsIn(v []byte, out map[string]bool) {
 }
 
 // compare decodes in with both paths and reports any difference: error or
-// no error, the error text, and the decoded value.
+// no error, the error text, and the decoded value. Text the strict scanner
+// accepts is decoded a third way, unchecked (checkedDecode), which must
+// give the new path's value or error exactly.
 func compare(t *testing.T, tg target, in string) bool {
 	t.Helper()
 	oldV, oldErr := tg.oldDecode([]byte(in))
 	newV, newErr := tg.newDecode([]byte(in))
+	if jsonscan.Strict([]byte(in), 10000) {
+		checkedV, checkedErr := tg.checkedDecode([]byte(in))
+		if fmt.Sprint(checkedErr) != fmt.Sprint(newErr) || !reflect.DeepEqual(checkedV, newV) {
+			t.Errorf("%s.%s: %q: checked %#v, %v; new %#v, %v", tg.pkg(), tg.typ.Name(), in, checkedV, checkedErr, newV, newErr)
+			return false
+		}
+	}
 	if (oldErr == nil) != (newErr == nil) {
 		t.Errorf("%s.%s: %q: old error %v, new error %v", tg.pkg(), tg.typ.Name(), in, oldErr, newErr)
 		return false
@@ -394,7 +411,7 @@ func TestTargetsCoverEveryTypeWithExtra(t *testing.T) {
 		require.NoError(t, err)
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || fn.Name.Name != "UnmarshalJSON" || !callsDecodeMembers(fn) {
+			if !ok || fn.Recv == nil || fn.Name.Name != "decodeMembers" || !callsDecodeMembers(fn) {
 				continue
 			}
 			star := fn.Recv.List[0].Type.(*ast.StarExpr)
@@ -407,7 +424,7 @@ func TestTargetsCoverEveryTypeWithExtra(t *testing.T) {
 func callsDecodeMembers(fn *ast.FuncDecl) bool {
 	found := false
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "DecodeMembers" {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "DecodeMembersChecked" {
 			found = true
 		}
 		return !found

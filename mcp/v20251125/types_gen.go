@@ -69,8 +69,19 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
 // name in Extra.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Annotations) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Annotations) decodeMembers(b []byte, checked bool) error {
 	*v = Annotations{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "audience":
 			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
@@ -155,8 +166,19 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
 // name in Extra.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *AudioContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *AudioContent) decodeMembers(b []byte, checked bool) error {
 	*v = AudioContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -234,8 +256,19 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *BlobResourceContents) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *BlobResourceContents) decodeMembers(b []byte, checked bool) error {
 	*v = BlobResourceContents{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -318,15 +351,26 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
-			return true, rpc.DecodeRaw(value, &v.Arguments)
+			return true, rpc.DecodeCheckedRaw(value, &v.Arguments)
 		case "task":
 			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
 		}
@@ -416,15 +460,26 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolResult) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
 		case "content":
 			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
 		case "structuredContent":
-			return true, rpc.DecodeRaw(value, &v.StructuredContent)
+			return true, rpc.DecodeCheckedRaw(value, &v.StructuredContent)
 		case "isError":
 			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
 		}
@@ -474,8 +529,19 @@ func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelTaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelTaskRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CancelTaskRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -573,8 +639,19 @@ func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelTaskResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelTaskResult) decodeMembers(b []byte, checked bool) error {
 	*v = CancelTaskResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -660,8 +737,19 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelledNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = CancelledNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -761,8 +849,19 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilities) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilities) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilities{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
@@ -833,8 +932,19 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesElicitation) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesElicitation) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesElicitation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "form":
 			return true, rpc.DecodeRawMap(value, &v.Form)
@@ -888,8 +998,19 @@ func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesRoots, keeping the members the schema
 // does not name in Extra.
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesRoots) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesRoots) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesRoots{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
 			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
@@ -952,8 +1073,19 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesSampling) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesSampling) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesSampling{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "context":
 			return true, rpc.DecodeRawMap(value, &v.Context)
@@ -1027,8 +1159,19 @@ func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasks, keeping the members the schema
 // does not name in Extra.
 func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesTasks) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesTasks) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesTasks{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "list":
 			return true, rpc.DecodeRawMap(value, &v.List)
@@ -1092,8 +1235,19 @@ func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequests, keeping the members
 // the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesTasksRequests) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesTasksRequests) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesTasksRequests{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "sampling":
 			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsSampling])
@@ -1151,8 +1305,19 @@ func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsElicitation, keeping the
 // members the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesTasksRequestsElicitation) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesTasksRequestsElicitation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "create":
 			return true, rpc.DecodeRawMap(value, &v.Create)
@@ -1208,8 +1373,19 @@ func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsSampling, keeping the
 // members the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesTasksRequestsSampling) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesTasksRequestsSampling{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "createMessage":
 			return true, rpc.DecodeRawMap(value, &v.CreateMessage)
@@ -1287,8 +1463,19 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -1349,8 +1536,19 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequestParamsArgument) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequestParamsArgument) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequestParamsArgument{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -1409,8 +1607,19 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequestParamsContext) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequestParamsContext) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequestParamsContext{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
@@ -1468,8 +1677,19 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
 // name in Extra.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteResult) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -1548,8 +1768,19 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteResultCompletion) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteResultCompletion) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteResultCompletion{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "values":
 			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
@@ -1718,8 +1949,19 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateMessageRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateMessageRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CreateMessageRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -1847,8 +2089,19 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateMessageResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateMessageResult) decodeMembers(b []byte, checked bool) error {
 	*v = CreateMessageResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -1940,8 +2193,19 @@ func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateTaskResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateTaskResult) decodeMembers(b []byte, checked bool) error {
 	*v = CreateTaskResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -2037,8 +2301,19 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequestFormParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequestFormParams) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequestFormParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -2049,7 +2324,7 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
-			return true, rpc.DecodeRaw(value, &v.RequestedSchema)
+			return true, rpc.DecodeCheckedRaw(value, &v.RequestedSchema)
 		}
 		return false, nil
 	})
@@ -2133,8 +2408,19 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequestURLParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequestURLParams) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequestURLParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -2215,8 +2501,19 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitResult) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -2354,8 +2651,19 @@ func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitationCompleteNotificationParams, keeping the
 // members the schema does not name in Extra.
 func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitationCompleteNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitationCompleteNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitationCompleteNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "elicitationId":
 			return true, rpc.DecodeString(value, &v.ElicitationID)
@@ -2430,8 +2738,19 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
 // not name in Extra.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EmbeddedResource) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EmbeddedResource) decodeMembers(b []byte, checked bool) error {
 	*v = EmbeddedResource{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -2513,8 +2832,19 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetPromptRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetPromptRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = GetPromptRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -2596,8 +2926,19 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetPromptResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetPromptResult) decodeMembers(b []byte, checked bool) error {
 	*v = GetPromptResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -2651,8 +2992,19 @@ func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskPayloadRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetTaskPayloadRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetTaskPayloadRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = GetTaskPayloadRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -2707,8 +3059,19 @@ func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskPayloadResult, keeping the members the schema
 // does not name in Extra.
 func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetTaskPayloadResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetTaskPayloadResult) decodeMembers(b []byte, checked bool) error {
 	*v = GetTaskPayloadResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -2758,8 +3121,19 @@ func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetTaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetTaskRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = GetTaskRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -2857,8 +3231,19 @@ func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
 // name in Extra.
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetTaskResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetTaskResult) decodeMembers(b []byte, checked bool) error {
 	*v = GetTaskResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -2952,8 +3337,19 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
 // Extra.
 func (v *Icon) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Icon) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Icon) decodeMembers(b []byte, checked bool) error {
 	*v = Icon{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "src":
 			return true, rpc.DecodeString(value, &v.Src)
@@ -3065,8 +3461,19 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
 // name in Extra.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ImageContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ImageContent) decodeMembers(b []byte, checked bool) error {
 	*v = ImageContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -3168,8 +3575,19 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
 // name in Extra.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Implementation) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Implementation) decodeMembers(b []byte, checked bool) error {
 	*v = Implementation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -3250,8 +3668,19 @@ func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InitializeRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InitializeRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InitializeRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = InitializeRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -3338,8 +3767,19 @@ func (v InitializeResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InitializeResult, keeping the members the schema does
 // not name in Extra.
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InitializeResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InitializeResult) decodeMembers(b []byte, checked bool) error {
 	*v = InitializeResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3427,8 +3867,19 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListPromptsResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListPromptsResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListPromptsResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3513,8 +3964,19 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourceTemplatesResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourceTemplatesResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourceTemplatesResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3598,8 +4060,19 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourcesResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourcesResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourcesResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3673,8 +4146,19 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListRootsResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListRootsResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListRootsResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3756,8 +4240,19 @@ func (v ListTasksResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListTasksResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListTasksResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListTasksResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListTasksResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3841,8 +4336,19 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListToolsResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListToolsResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListToolsResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3957,8 +4463,19 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LoggingMessageNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LoggingMessageNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = LoggingMessageNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -3967,7 +4484,7 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 		case "logger":
 			return true, rpc.DecodeString(value, &v.Logger)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -4029,8 +4546,19 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
 // in Extra.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ModelHint) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ModelHint) decodeMembers(b []byte, checked bool) error {
 	*v = ModelHint{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -4119,8 +4647,19 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
 // not name in Extra.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ModelPreferences) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ModelPreferences) decodeMembers(b []byte, checked bool) error {
 	*v = ModelPreferences{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hints":
 			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
@@ -4180,8 +4719,19 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
 // not name in Extra.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *NotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *NotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = NotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -4244,8 +4794,19 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PaginatedRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PaginatedRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = PaginatedRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -4330,8 +4891,19 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ProgressNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ProgressNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = ProgressNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -4466,8 +5038,19 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
 // Extra.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Prompt) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Prompt) decodeMembers(b []byte, checked bool) error {
 	*v = Prompt{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -4548,8 +5131,19 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
 // name in Extra.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptArgument) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptArgument) decodeMembers(b []byte, checked bool) error {
 	*v = PromptArgument{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -4610,8 +5204,19 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
 // name in Extra.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptMessage) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptMessage) decodeMembers(b []byte, checked bool) error {
 	*v = PromptMessage{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "role":
 			return true, rpc.DecodeString(value, &v.Role)
@@ -4680,8 +5285,19 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
 // not name in Extra.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptReference) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptReference) decodeMembers(b []byte, checked bool) error {
 	*v = PromptReference{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -4743,8 +5359,19 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReadResourceRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReadResourceRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = ReadResourceRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -4818,8 +5445,19 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
 // not name in Extra.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReadResourceResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReadResourceResult) decodeMembers(b []byte, checked bool) error {
 	*v = ReadResourceResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -4882,8 +5520,19 @@ func (v RequestMeta) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestMeta, keeping the members the schema does not
 // name in Extra.
 func (v *RequestMeta) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *RequestMeta) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *RequestMeta) decodeMembers(b []byte, checked bool) error {
 	*v = RequestMeta{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "progressToken":
 			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
@@ -4937,8 +5586,19 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
 // name in Extra.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *RequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *RequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = RequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -5051,8 +5711,19 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
 // in Extra.
 func (v *Resource) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Resource) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Resource) decodeMembers(b []byte, checked bool) error {
 	*v = Resource{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -5192,8 +5863,19 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
 // name in Extra.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceLink) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceLink) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceLink{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -5317,8 +5999,19 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
 // not name in Extra.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceTemplate) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceTemplate) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceTemplate{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uriTemplate":
 			return true, rpc.DecodeString(value, &v.URITemplate)
@@ -5393,8 +6086,19 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceTemplateReference) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceTemplateReference) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceTemplateReference{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -5456,8 +6160,19 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceUpdatedNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceUpdatedNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceUpdatedNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -5513,8 +6228,19 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Result) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Result) decodeMembers(b []byte, checked bool) error {
 	*v = Result{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -5605,8 +6331,19 @@ func (v Root) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
 // Extra.
 func (v *Root) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Root) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Root) decodeMembers(b []byte, checked bool) error {
 	*v = Root{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -5673,8 +6410,19 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
 // not name in Extra.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SamplingMessage) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SamplingMessage) decodeMembers(b []byte, checked bool) error {
 	*v = SamplingMessage{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -5815,8 +6563,19 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilities) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilities) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilities{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
@@ -5880,8 +6639,19 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesPrompts) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesPrompts) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesPrompts{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
 			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
@@ -5941,8 +6711,19 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesResources) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesResources) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesResources{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "subscribe":
 			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
@@ -6016,8 +6797,19 @@ func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasks, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesTasks) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesTasks) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesTasks{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "list":
 			return true, rpc.DecodeRawMap(value, &v.List)
@@ -6074,8 +6866,19 @@ func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequests, keeping the members
 // the schema does not name in Extra.
 func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesTasksRequests) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesTasksRequests) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesTasksRequests{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "tools":
 			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequestsTools])
@@ -6130,8 +6933,19 @@ func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequestsTools, keeping the
 // members the schema does not name in Extra.
 func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesTasksRequestsTools) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesTasksRequestsTools{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "call":
 			return true, rpc.DecodeRawMap(value, &v.Call)
@@ -6183,8 +6997,19 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesTools) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesTools) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesTools{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
 			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
@@ -6241,8 +7066,19 @@ func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SetLevelRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SetLevelRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SetLevelRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = SetLevelRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -6303,8 +7139,19 @@ func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscribeRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscribeRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscribeRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = SubscribeRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
@@ -6394,8 +7241,19 @@ func (v Task) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
 // Extra.
 func (v *Task) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Task) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Task) decodeMembers(b []byte, checked bool) error {
 	*v = Task{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -6461,8 +7319,19 @@ func (v TaskMetadata) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskMetadata, keeping the members the schema does not
 // name in Extra.
 func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TaskMetadata) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TaskMetadata) decodeMembers(b []byte, checked bool) error {
 	*v = TaskMetadata{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "ttl":
 			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
@@ -6593,8 +7462,19 @@ func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TaskStatusNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TaskStatusNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = TaskStatusNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -6683,8 +7563,19 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
 // name in Extra.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TextContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TextContent) decodeMembers(b []byte, checked bool) error {
 	*v = TextContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -6760,8 +7651,19 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TextResourceContents) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TextResourceContents) decodeMembers(b []byte, checked bool) error {
 	*v = TextResourceContents{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -6886,8 +7788,19 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
 // Extra.
 func (v *Tool) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Tool) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Tool) decodeMembers(b []byte, checked bool) error {
 	*v = Tool{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -6986,8 +7899,19 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
 // not name in Extra.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolAnnotations) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolAnnotations) decodeMembers(b []byte, checked bool) error {
 	*v = ToolAnnotations{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "title":
 			return true, rpc.DecodeString(value, &v.Title)
@@ -7048,8 +7972,19 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
 // name in Extra.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolChoice) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolChoice) decodeMembers(b []byte, checked bool) error {
 	*v = ToolChoice{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
 			return true, rpc.DecodeString(value, &v.Mode)
@@ -7130,8 +8065,19 @@ func (v ToolExecution) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolExecution, keeping the members the schema does not
 // name in Extra.
 func (v *ToolExecution) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolExecution) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolExecution) decodeMembers(b []byte, checked bool) error {
 	*v = ToolExecution{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskSupport":
 			return true, rpc.DecodeString(value, &v.TaskSupport)
@@ -7261,8 +8207,19 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
 // not name in Extra.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolResultContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolResultContent) decodeMembers(b []byte, checked bool) error {
 	*v = ToolResultContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -7362,8 +8319,19 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
 // name in Extra.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolUseContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolUseContent) decodeMembers(b []byte, checked bool) error {
 	*v = ToolUseContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -7430,8 +8398,19 @@ func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsubscribeRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *UnsubscribeRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *UnsubscribeRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = UnsubscribeRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])

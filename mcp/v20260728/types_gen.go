@@ -68,8 +68,19 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
 // name in Extra.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Annotations) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Annotations) decodeMembers(b []byte, checked bool) error {
 	*v = Annotations{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "audience":
 			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
@@ -153,8 +164,19 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
 // name in Extra.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *AudioContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *AudioContent) decodeMembers(b []byte, checked bool) error {
 	*v = AudioContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -232,8 +254,19 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *BlobResourceContents) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *BlobResourceContents) decodeMembers(b []byte, checked bool) error {
 	*v = BlobResourceContents{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -346,8 +379,19 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolRequest) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -437,15 +481,26 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
 		case "arguments":
-			return true, rpc.DecodeRaw(value, &v.Arguments)
+			return true, rpc.DecodeCheckedRaw(value, &v.Arguments)
 		case "inputResponses":
 			return true, rpc.DecodeJSON(value, &v.InputResponses)
 		case "requestState":
@@ -550,8 +605,19 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolResult) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -626,8 +692,19 @@ func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -702,8 +779,19 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
 // does not name in Extra.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelledNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelledNotification) decodeMembers(b []byte, checked bool) error {
 	*v = CancelledNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -777,8 +865,19 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelledNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = CancelledNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
@@ -884,8 +983,19 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilities) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilities) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilities{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
@@ -957,8 +1067,19 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesElicitation) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesElicitation) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesElicitation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "form":
 			return true, rpc.DecodeJSON(value, &v.Form)
@@ -1024,8 +1145,19 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientCapabilitiesSampling) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientCapabilitiesSampling) decodeMembers(b []byte, checked bool) error {
 	*v = ClientCapabilitiesSampling{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "context":
 			return true, rpc.DecodeJSON(value, &v.Context)
@@ -1110,8 +1242,19 @@ func (v CompleteRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequest) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -1193,8 +1336,19 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -1255,8 +1409,19 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequestParamsArgument) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequestParamsArgument) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequestParamsArgument{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -1315,8 +1480,19 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteRequestParamsContext) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteRequestParamsContext) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteRequestParamsContext{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
@@ -1387,8 +1563,19 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
 // name in Extra.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteResult) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -1469,8 +1656,19 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteResultCompletion) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteResultCompletion) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteResultCompletion{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "values":
 			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
@@ -1540,8 +1738,19 @@ func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CompleteResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CompleteResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = CompleteResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -1609,8 +1818,19 @@ func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequest, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateMessageRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateMessageRequest) decodeMembers(b []byte, checked bool) error {
 	*v = CreateMessageRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -1764,8 +1984,19 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateMessageRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateMessageRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CreateMessageRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "messages":
 			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
@@ -1890,8 +2121,19 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateMessageResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateMessageResult) decodeMembers(b []byte, checked bool) error {
 	*v = CreateMessageResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -2014,8 +2256,19 @@ func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverRequest, keeping the members the schema does
 // not name in Extra.
 func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *DiscoverRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *DiscoverRequest) decodeMembers(b []byte, checked bool) error {
 	*v = DiscoverRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -2130,8 +2383,19 @@ func (v DiscoverResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverResult, keeping the members the schema does not
 // name in Extra.
 func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *DiscoverResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *DiscoverResult) decodeMembers(b []byte, checked bool) error {
 	*v = DiscoverResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -2209,8 +2473,19 @@ func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *DiscoverResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *DiscoverResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = DiscoverResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -2277,8 +2552,19 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -2349,15 +2635,26 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequestFormParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequestFormParams) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequestFormParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
 			return true, rpc.DecodeString(value, &v.Mode)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "requestedSchema":
-			return true, rpc.DecodeRaw(value, &v.RequestedSchema)
+			return true, rpc.DecodeCheckedRaw(value, &v.RequestedSchema)
 		}
 		return false, nil
 	})
@@ -2422,8 +2719,19 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequestURLParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequestURLParams) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequestURLParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
 			return true, rpc.DecodeString(value, &v.Mode)
@@ -2492,8 +2800,19 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitResult) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "action":
 			return true, rpc.DecodeString(value, &v.Action)
@@ -2653,8 +2972,19 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
 // not name in Extra.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EmbeddedResource) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EmbeddedResource) decodeMembers(b []byte, checked bool) error {
 	*v = EmbeddedResource{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -2729,15 +3059,26 @@ func (v Error) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Error, keeping the members the schema does not name in
 // Extra.
 func (v *Error) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Error) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Error) decodeMembers(b []byte, checked bool) error {
 	*v = Error{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -2812,8 +3153,19 @@ func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequest, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetPromptRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetPromptRequest) decodeMembers(b []byte, checked bool) error {
 	*v = GetPromptRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -2905,8 +3257,19 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetPromptRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetPromptRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = GetPromptRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -3004,8 +3367,19 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetPromptResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetPromptResult) decodeMembers(b []byte, checked bool) error {
 	*v = GetPromptResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -3078,8 +3452,19 @@ func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetPromptResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetPromptResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = GetPromptResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -3161,8 +3546,19 @@ func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeaderMismatchError, keeping the members the schema
 // does not name in Extra.
 func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *HeaderMismatchError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *HeaderMismatchError) decodeMembers(b []byte, checked bool) error {
 	*v = HeaderMismatchError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -3233,15 +3629,26 @@ func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeaderMismatchErrorError, keeping the members the
 // schema does not name in Extra.
 func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *HeaderMismatchErrorError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *HeaderMismatchErrorError) decodeMembers(b []byte, checked bool) error {
 	*v = HeaderMismatchErrorError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3318,8 +3725,19 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
 // Extra.
 func (v *Icon) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Icon) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Icon) decodeMembers(b []byte, checked bool) error {
 	*v = Icon{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "src":
 			return true, rpc.DecodeString(value, &v.Src)
@@ -3431,8 +3849,19 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
 // name in Extra.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ImageContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ImageContent) decodeMembers(b []byte, checked bool) error {
 	*v = ImageContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -3534,8 +3963,19 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
 // name in Extra.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Implementation) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Implementation) decodeMembers(b []byte, checked bool) error {
 	*v = Implementation{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -3645,8 +4085,19 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
 // does not name in Extra.
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InputRequiredResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InputRequiredResult) decodeMembers(b []byte, checked bool) error {
 	*v = InputRequiredResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -3728,15 +4179,26 @@ func (v InternalError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InternalError, keeping the members the schema does not
 // name in Extra.
 func (v *InternalError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InternalError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InternalError) decodeMembers(b []byte, checked bool) error {
 	*v = InternalError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3800,15 +4262,26 @@ func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InvalidParamsError, keeping the members the schema does
 // not name in Extra.
 func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InvalidParamsError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InvalidParamsError) decodeMembers(b []byte, checked bool) error {
 	*v = InvalidParamsError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3871,15 +4344,26 @@ func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InvalidRequestError, keeping the members the schema
 // does not name in Extra.
 func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InvalidRequestError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InvalidRequestError) decodeMembers(b []byte, checked bool) error {
 	*v = InvalidRequestError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -3962,8 +4446,19 @@ func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCErrorResponse, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *JSONRPCErrorResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *JSONRPCErrorResponse) decodeMembers(b []byte, checked bool) error {
 	*v = JSONRPCErrorResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4038,8 +4533,19 @@ func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCNotification, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *JSONRPCNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *JSONRPCNotification) decodeMembers(b []byte, checked bool) error {
 	*v = JSONRPCNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4115,8 +4621,19 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCRequest, keeping the members the schema does not
 // name in Extra.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *JSONRPCRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *JSONRPCRequest) decodeMembers(b []byte, checked bool) error {
 	*v = JSONRPCRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4189,8 +4706,19 @@ func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *JSONRPCResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *JSONRPCResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = JSONRPCResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4277,8 +4805,19 @@ func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListPromptsRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListPromptsRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ListPromptsRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4385,8 +4924,19 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListPromptsResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListPromptsResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListPromptsResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -4462,8 +5012,19 @@ func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListPromptsResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListPromptsResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = ListPromptsResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4545,8 +5106,19 @@ func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesRequest, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourceTemplatesRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourceTemplatesRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourceTemplatesRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4654,8 +5226,19 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourceTemplatesResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourceTemplatesResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourceTemplatesResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -4732,8 +5315,19 @@ func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResultResponse, keeping the
 // members the schema does not name in Extra.
 func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourceTemplatesResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourceTemplatesResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourceTemplatesResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4815,8 +5409,19 @@ func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesRequest, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourcesRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourcesRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourcesRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -4923,8 +5528,19 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourcesResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourcesResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourcesResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -5000,8 +5616,19 @@ func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResourcesResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResourcesResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = ListResourcesResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -5071,8 +5698,19 @@ func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListRootsRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListRootsRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ListRootsRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -5127,8 +5765,19 @@ func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListRootsRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListRootsRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = ListRootsRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -5192,8 +5841,19 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListRootsResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListRootsResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListRootsResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "roots":
 			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
@@ -5271,8 +5931,19 @@ func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListToolsRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListToolsRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ListToolsRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -5381,8 +6052,19 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListToolsResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListToolsResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListToolsResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -5458,8 +6140,19 @@ func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListToolsResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListToolsResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = ListToolsResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -5574,8 +6267,19 @@ func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotification, keeping the members the
 // schema does not name in Extra.
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LoggingMessageNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LoggingMessageNotification) decodeMembers(b []byte, checked bool) error {
 	*v = LoggingMessageNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -5650,8 +6354,19 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LoggingMessageNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LoggingMessageNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = LoggingMessageNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
@@ -5660,7 +6375,7 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 		case "logger":
 			return true, rpc.DecodeString(value, &v.Logger)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -5734,15 +6449,26 @@ func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MethodNotFoundError, keeping the members the schema
 // does not name in Extra.
 func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *MethodNotFoundError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *MethodNotFoundError) decodeMembers(b []byte, checked bool) error {
 	*v = MethodNotFoundError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -5817,8 +6543,19 @@ func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MissingRequiredClientCapabilityError, keeping the
 // members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *MissingRequiredClientCapabilityError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *MissingRequiredClientCapabilityError) decodeMembers(b []byte, checked bool) error {
 	*v = MissingRequiredClientCapabilityError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -5887,8 +6624,19 @@ func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorError, keeping the
 // members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *MissingRequiredClientCapabilityErrorError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *MissingRequiredClientCapabilityErrorError) decodeMembers(b []byte, checked bool) error {
 	*v = MissingRequiredClientCapabilityErrorError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
@@ -5946,8 +6694,19 @@ func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorErrorData, keeping
 // the members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *MissingRequiredClientCapabilityErrorErrorData) decodeMembers(b []byte, checked bool) error {
 	*v = MissingRequiredClientCapabilityErrorErrorData{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "requiredCapabilities":
 			return true, rpc.DecodeUnmarshaler(value, &v.RequiredCapabilities)
@@ -6000,8 +6759,19 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
 // in Extra.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ModelHint) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ModelHint) decodeMembers(b []byte, checked bool) error {
 	*v = ModelHint{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -6090,8 +6860,19 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
 // not name in Extra.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ModelPreferences) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ModelPreferences) decodeMembers(b []byte, checked bool) error {
 	*v = ModelPreferences{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hints":
 			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
@@ -6154,8 +6935,19 @@ func (v Notification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Notification, keeping the members the schema does not
 // name in Extra.
 func (v *Notification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Notification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Notification) decodeMembers(b []byte, checked bool) error {
 	*v = Notification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -6214,8 +7006,19 @@ func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationMetaObject, keeping the members the schema
 // does not name in Extra.
 func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *NotificationMetaObject) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *NotificationMetaObject) decodeMembers(b []byte, checked bool) error {
 	*v = NotificationMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/subscriptionId":
 			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
@@ -6269,8 +7072,19 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
 // not name in Extra.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *NotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *NotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = NotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
@@ -6340,8 +7154,19 @@ func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequest, keeping the members the schema does
 // not name in Extra.
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PaginatedRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PaginatedRequest) decodeMembers(b []byte, checked bool) error {
 	*v = PaginatedRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -6408,8 +7233,19 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PaginatedRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PaginatedRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = PaginatedRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -6475,15 +7311,26 @@ func (v ParseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ParseError, keeping the members the schema does not
 // name in Extra.
 func (v *ParseError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ParseError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ParseError) decodeMembers(b []byte, checked bool) error {
 	*v = ParseError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
 		case "data":
-			return true, rpc.DecodeRaw(value, &v.Data)
+			return true, rpc.DecodeCheckedRaw(value, &v.Data)
 		}
 		return false, nil
 	})
@@ -6551,8 +7398,19 @@ func (v ProgressNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotification, keeping the members the schema
 // does not name in Extra.
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ProgressNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ProgressNotification) decodeMembers(b []byte, checked bool) error {
 	*v = ProgressNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -6640,8 +7498,19 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ProgressNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ProgressNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = ProgressNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
@@ -6775,8 +7644,19 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
 // Extra.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Prompt) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Prompt) decodeMembers(b []byte, checked bool) error {
 	*v = Prompt{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -6857,8 +7737,19 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
 // name in Extra.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptArgument) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptArgument) decodeMembers(b []byte, checked bool) error {
 	*v = PromptArgument{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -6937,8 +7828,19 @@ func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptListChangedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptListChangedNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptListChangedNotification) decodeMembers(b []byte, checked bool) error {
 	*v = PromptListChangedNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -6997,8 +7899,19 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
 // name in Extra.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptMessage) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptMessage) decodeMembers(b []byte, checked bool) error {
 	*v = PromptMessage{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "role":
 			return true, rpc.DecodeString(value, &v.Role)
@@ -7067,8 +7980,19 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
 // not name in Extra.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PromptReference) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PromptReference) decodeMembers(b []byte, checked bool) error {
 	*v = PromptReference{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -7150,8 +8074,19 @@ func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequest, keeping the members the schema
 // does not name in Extra.
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReadResourceRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReadResourceRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ReadResourceRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -7231,8 +8166,19 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReadResourceRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReadResourceRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = ReadResourceRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -7333,8 +8279,19 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
 // not name in Extra.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReadResourceResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReadResourceResult) decodeMembers(b []byte, checked bool) error {
 	*v = ReadResourceResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -7410,8 +8367,19 @@ func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReadResourceResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReadResourceResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = ReadResourceResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -7472,8 +8440,19 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Request) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Request) decodeMembers(b []byte, checked bool) error {
 	*v = Request{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -7572,15 +8551,26 @@ func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestMetaObject, keeping the members the schema does
 // not name in Extra.
 func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *RequestMetaObject) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *RequestMetaObject) decodeMembers(b []byte, checked bool) error {
 	*v = RequestMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/protocolVersion":
 			return true, rpc.DecodeString(value, &v.ProtocolVersion)
 		case "io.modelcontextprotocol/clientCapabilities":
-			return true, rpc.DecodeRaw(value, &v.ClientCapabilities)
+			return true, rpc.DecodeCheckedRaw(value, &v.ClientCapabilities)
 		case "io.modelcontextprotocol/clientInfo":
-			return true, rpc.DecodeRaw(value, &v.ClientInfo)
+			return true, rpc.DecodeCheckedRaw(value, &v.ClientInfo)
 		case "io.modelcontextprotocol/logLevel":
 			return true, rpc.DecodeString(value, &v.LogLevel)
 		case "progressToken":
@@ -7634,8 +8624,19 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
 // name in Extra.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *RequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *RequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = RequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -7748,8 +8749,19 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
 // in Extra.
 func (v *Resource) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Resource) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Resource) decodeMembers(b []byte, checked bool) error {
 	*v = Resource{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -7888,8 +8900,19 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
 // name in Extra.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceLink) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceLink) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceLink{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -7980,8 +9003,19 @@ func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceListChangedNotification, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceListChangedNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceListChangedNotification) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceListChangedNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -8091,8 +9125,19 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
 // not name in Extra.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceTemplate) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceTemplate) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceTemplate{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uriTemplate":
 			return true, rpc.DecodeString(value, &v.URITemplate)
@@ -8166,8 +9211,19 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceTemplateReference) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceTemplateReference) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceTemplateReference{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -8240,8 +9296,19 @@ func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceUpdatedNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceUpdatedNotification) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceUpdatedNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -8305,8 +9372,19 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResourceUpdatedNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResourceUpdatedNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = ResourceUpdatedNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
@@ -8367,8 +9445,19 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Result) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Result) decodeMembers(b []byte, checked bool) error {
 	*v = Result{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
@@ -8425,8 +9514,19 @@ func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResultMetaObject, keeping the members the schema does
 // not name in Extra.
 func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ResultMetaObject) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ResultMetaObject) decodeMembers(b []byte, checked bool) error {
 	*v = ResultMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/serverInfo":
 			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
@@ -8531,8 +9631,19 @@ func (v Root) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
 // Extra.
 func (v *Root) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Root) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Root) decodeMembers(b []byte, checked bool) error {
 	*v = Root{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -8599,8 +9710,19 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
 // not name in Extra.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SamplingMessage) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SamplingMessage) decodeMembers(b []byte, checked bool) error {
 	*v = SamplingMessage{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -8746,8 +9868,19 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilities) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilities) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilities{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "experimental":
 			return true, rpc.DecodeJSON(value, &v.Experimental)
@@ -8811,8 +9944,19 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesPrompts) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesPrompts) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesPrompts{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
 			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
@@ -8872,8 +10016,19 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesResources) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesResources) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesResources{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "subscribe":
 			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
@@ -8927,8 +10082,19 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ServerCapabilitiesTools) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ServerCapabilitiesTools) decodeMembers(b []byte, checked bool) error {
 	*v = ServerCapabilitiesTools{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "listChanged":
 			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
@@ -9014,8 +10180,19 @@ func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionFilter, keeping the members the schema does
 // not name in Extra.
 func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionFilter) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionFilter) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionFilter{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "toolsListChanged":
 			return true, rpc.DecodePointer(value, &v.ToolsListChanged, rpc.DecodeBool[bool])
@@ -9092,8 +10269,19 @@ func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotification, keeping the
 // members the schema does not name in Extra.
 func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsAcknowledgedNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsAcknowledgedNotification) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsAcknowledgedNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -9158,8 +10346,19 @@ func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotificationParams, keeping
 // the members the schema does not name in Extra.
 func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsAcknowledgedNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsAcknowledgedNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
@@ -9239,8 +10438,19 @@ func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenRequest, keeping the members the
 // schema does not name in Extra.
 func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsListenRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsListenRequest) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsListenRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -9303,8 +10513,19 @@ func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenRequestParams, keeping the members
 // the schema does not name in Extra.
 func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsListenRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsListenRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsListenRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -9371,8 +10592,19 @@ func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResult, keeping the members the
 // schema does not name in Extra.
 func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsListenResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsListenResult) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsListenResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
@@ -9437,8 +10669,19 @@ func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResultMetaObject, keeping the
 // members the schema does not name in Extra.
 func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsListenResultMetaObject) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsListenResultMetaObject) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsListenResultMetaObject{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "io.modelcontextprotocol/subscriptionId":
 			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
@@ -9507,8 +10750,19 @@ func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResultResponse, keeping the members
 // the schema does not name in Extra.
 func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *SubscriptionsListenResultResponse) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *SubscriptionsListenResultResponse) decodeMembers(b []byte, checked bool) error {
 	*v = SubscriptionsListenResultResponse{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -9587,8 +10841,19 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
 // name in Extra.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TextContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TextContent) decodeMembers(b []byte, checked bool) error {
 	*v = TextContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -9664,8 +10929,19 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TextResourceContents) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TextResourceContents) decodeMembers(b []byte, checked bool) error {
 	*v = TextResourceContents{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "uri":
 			return true, rpc.DecodeString(value, &v.URI)
@@ -9788,8 +11064,19 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
 // Extra.
 func (v *Tool) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Tool) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Tool) decodeMembers(b []byte, checked bool) error {
 	*v = Tool{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -9800,9 +11087,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 		case "icons":
 			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
 		case "inputSchema":
-			return true, rpc.DecodeRaw(value, &v.InputSchema)
+			return true, rpc.DecodeCheckedRaw(value, &v.InputSchema)
 		case "outputSchema":
-			return true, rpc.DecodeRaw(value, &v.OutputSchema)
+			return true, rpc.DecodeCheckedRaw(value, &v.OutputSchema)
 		case "annotations":
 			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
 		case "_meta":
@@ -9886,8 +11173,19 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
 // not name in Extra.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolAnnotations) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolAnnotations) decodeMembers(b []byte, checked bool) error {
 	*v = ToolAnnotations{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "title":
 			return true, rpc.DecodeString(value, &v.Title)
@@ -9947,8 +11245,19 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
 // name in Extra.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolChoice) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolChoice) decodeMembers(b []byte, checked bool) error {
 	*v = ToolChoice{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "mode":
 			return true, rpc.DecodeString(value, &v.Mode)
@@ -10049,8 +11358,19 @@ func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolListChangedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolListChangedNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolListChangedNotification) decodeMembers(b []byte, checked bool) error {
 	*v = ToolListChangedNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -10156,8 +11476,19 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
 // not name in Extra.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolResultContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolResultContent) decodeMembers(b []byte, checked bool) error {
 	*v = ToolResultContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -10252,8 +11583,19 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
 // name in Extra.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ToolUseContent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ToolUseContent) decodeMembers(b []byte, checked bool) error {
 	*v = ToolUseContent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -10339,8 +11681,19 @@ func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsupportedProtocolVersionError, keeping the members
 // the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *UnsupportedProtocolVersionError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *UnsupportedProtocolVersionError) decodeMembers(b []byte, checked bool) error {
 	*v = UnsupportedProtocolVersionError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -10408,8 +11761,19 @@ func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorError, keeping the
 // members the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *UnsupportedProtocolVersionErrorError) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *UnsupportedProtocolVersionErrorError) decodeMembers(b []byte, checked bool) error {
 	*v = UnsupportedProtocolVersionErrorError{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeInt(value, &v.Code)
@@ -10482,8 +11846,19 @@ func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorErrorData, keeping the
 // members the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *UnsupportedProtocolVersionErrorErrorData) decodeMembers(b []byte, checked bool) error {
 	*v = UnsupportedProtocolVersionErrorErrorData{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "supported":
 			return true, rpc.DecodeSlice(value, &v.Supported, rpc.DecodeString[string])

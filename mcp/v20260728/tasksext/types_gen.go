@@ -105,8 +105,19 @@ func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CreateTaskResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CreateTaskResult) decodeMembers(b []byte, checked bool) error {
 	*v = CreateTaskResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -260,8 +271,19 @@ func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
 // name in Extra.
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *GetTaskResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *GetTaskResult) decodeMembers(b []byte, checked bool) error {
 	*v = GetTaskResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -420,8 +442,19 @@ func (v Task) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
 // Extra.
 func (v *Task) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Task) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Task) decodeMembers(b []byte, checked bool) error {
 	*v = Task{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -492,8 +525,19 @@ func (v TaskAckResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskAckResult, keeping the members the schema does not
 // name in Extra.
 func (v *TaskAckResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TaskAckResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TaskAckResult) decodeMembers(b []byte, checked bool) error {
 	*v = TaskAckResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "resultType":
 			return true, rpc.DecodeJSON(value, &v.ResultType)
@@ -563,8 +607,19 @@ func (v TaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *TaskRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TaskRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = TaskRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)
@@ -701,8 +756,19 @@ func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TaskStatusNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TaskStatusNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = TaskStatusNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "taskId":
 			return true, rpc.DecodeString(value, &v.TaskID)
@@ -784,8 +850,19 @@ func (v UpdateTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UpdateTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *UpdateTaskRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *UpdateTaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *UpdateTaskRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = UpdateTaskRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeJSON(value, &v.Meta)

@@ -53,8 +53,19 @@ func (v Circle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Circle, keeping the members the schema does not name in
 // Extra.
 func (v *Circle) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Circle) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Circle) decodeMembers(b []byte, checked bool) error {
 	*v = Circle{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "kind":
 			return true, rpc.DecodeString(value, &v.Kind)
@@ -131,8 +142,19 @@ func (v EventClick) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EventClick, keeping the members the schema does not
 // name in Extra.
 func (v *EventClick) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EventClick) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EventClick) decodeMembers(b []byte, checked bool) error {
 	*v = EventClick{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "x":
 			return true, rpc.DecodeInt(value, &v.X)
@@ -186,8 +208,19 @@ func (v EventKey) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EventKey, keeping the members the schema does not name
 // in Extra.
 func (v *EventKey) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EventKey) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EventKey) decodeMembers(b []byte, checked bool) error {
 	*v = EventKey{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "code":
 			return true, rpc.DecodeString(value, &v.Code)
@@ -243,8 +276,19 @@ func (v InlineA) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InlineA, keeping the members the schema does not name
 // in Extra.
 func (v *InlineA) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InlineA) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InlineA) decodeMembers(b []byte, checked bool) error {
 	*v = InlineA{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "a":
 			return true, rpc.DecodeString(value, &v.A)
@@ -300,8 +344,19 @@ func (v InlineB) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InlineB, keeping the members the schema does not name
 // in Extra.
 func (v *InlineB) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InlineB) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InlineB) decodeMembers(b []byte, checked bool) error {
 	*v = InlineB{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "b":
 			return true, rpc.DecodeInt(value, &v.B)
@@ -375,8 +430,19 @@ func (v LabelledShapeCircle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LabelledShapeCircle, keeping the members the schema
 // does not name in Extra.
 func (v *LabelledShapeCircle) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LabelledShapeCircle) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LabelledShapeCircle) decodeMembers(b []byte, checked bool) error {
 	*v = LabelledShapeCircle{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "kind":
 			return true, rpc.DecodeString(value, &v.Kind)
@@ -434,8 +500,19 @@ func (v LabelledShapeCircleStyle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LabelledShapeCircleStyle, keeping the members the
 // schema does not name in Extra.
 func (v *LabelledShapeCircleStyle) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LabelledShapeCircleStyle) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LabelledShapeCircleStyle) decodeMembers(b []byte, checked bool) error {
 	*v = LabelledShapeCircleStyle{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "colour":
 			return true, rpc.DecodePointer(value, &v.Colour, rpc.DecodeString[string])
@@ -507,8 +584,19 @@ func (v LabelledShapeSquare) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LabelledShapeSquare, keeping the members the schema
 // does not name in Extra.
 func (v *LabelledShapeSquare) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LabelledShapeSquare) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LabelledShapeSquare) decodeMembers(b []byte, checked bool) error {
 	*v = LabelledShapeSquare{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "kind":
 			return true, rpc.DecodeString(value, &v.Kind)
@@ -579,8 +667,19 @@ func (v ShapeSquare) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ShapeSquare, keeping the members the schema does not
 // name in Extra.
 func (v *ShapeSquare) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ShapeSquare) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ShapeSquare) decodeMembers(b []byte, checked bool) error {
 	*v = ShapeSquare{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "kind":
 			return true, rpc.DecodeString(value, &v.Kind)
@@ -649,8 +748,19 @@ func (v WrappedCircle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes WrappedCircle, keeping the members the schema does not
 // name in Extra.
 func (v *WrappedCircle) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *WrappedCircle) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *WrappedCircle) decodeMembers(b []byte, checked bool) error {
 	*v = WrappedCircle{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "kind":
 			return true, rpc.DecodeString(value, &v.Kind)
@@ -715,8 +825,19 @@ func (v WrappedDot) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes WrappedDot, keeping the members the schema does not
 // name in Extra.
 func (v *WrappedDot) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *WrappedDot) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *WrappedDot) decodeMembers(b []byte, checked bool) error {
 	*v = WrappedDot{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "kind":
 			return true, rpc.DecodeString(value, &v.Kind)

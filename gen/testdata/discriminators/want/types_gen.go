@@ -42,8 +42,19 @@ func (v BlockRefSelector) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlockRefSelector, keeping the members the schema does
 // not name in Extra.
 func (v *BlockRefSelector) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *BlockRefSelector) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *BlockRefSelector) decodeMembers(b []byte, checked bool) error {
 	*v = BlockRefSelector{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "blockHash":
 			return true, rpc.DecodeString(value, &v.BlockHash)
@@ -106,8 +117,19 @@ func (v FilterAny) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes FilterAny, keeping the members the schema does not name
 // in Extra.
 func (v *FilterAny) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *FilterAny) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *FilterAny) decodeMembers(b []byte, checked bool) error {
 	*v = FilterAny{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "address":
 			return true, rpc.DecodePointer(value, &v.Address, rpc.DecodeString[string])
@@ -160,8 +182,19 @@ func (v FilterByBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes FilterByBlock, keeping the members the schema does not
 // name in Extra.
 func (v *FilterByBlock) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *FilterByBlock) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *FilterByBlock) decodeMembers(b []byte, checked bool) error {
 	*v = FilterByBlock{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "address":
 			return true, rpc.DecodeString(value, &v.Address)
@@ -224,8 +257,19 @@ func (v FilterByRange) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes FilterByRange, keeping the members the schema does not
 // name in Extra.
 func (v *FilterByRange) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *FilterByRange) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *FilterByRange) decodeMembers(b []byte, checked bool) error {
 	*v = FilterByRange{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "address":
 			return true, rpc.DecodeString(value, &v.Address)
@@ -359,8 +403,19 @@ func (v ReceiptFailure) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReceiptFailure, keeping the members the schema does not
 // name in Extra.
 func (v *ReceiptFailure) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReceiptFailure) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReceiptFailure) decodeMembers(b []byte, checked bool) error {
 	*v = ReceiptFailure{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "status":
 			return true, rpc.DecodeString(value, &v.Status)
@@ -417,8 +472,19 @@ func (v ReceiptSuccess) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReceiptSuccess, keeping the members the schema does not
 // name in Extra.
 func (v *ReceiptSuccess) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ReceiptSuccess) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ReceiptSuccess) decodeMembers(b []byte, checked bool) error {
 	*v = ReceiptSuccess{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "status":
 			return true, rpc.DecodeString(value, &v.Status)
@@ -568,8 +634,19 @@ func (v TxDynamicFee) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TxDynamicFee, keeping the members the schema does not
 // name in Extra.
 func (v *TxDynamicFee) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TxDynamicFee) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TxDynamicFee) decodeMembers(b []byte, checked bool) error {
 	*v = TxDynamicFee{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)
@@ -628,8 +705,19 @@ func (v TxLegacy) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TxLegacy, keeping the members the schema does not name
 // in Extra.
 func (v *TxLegacy) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *TxLegacy) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *TxLegacy) decodeMembers(b []byte, checked bool) error {
 	*v = TxLegacy{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "type":
 			return true, rpc.DecodeString(value, &v.Type)

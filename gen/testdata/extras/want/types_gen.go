@@ -93,8 +93,19 @@ func (v Open) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Open, keeping the members the schema does not name in
 // Extra.
 func (v *Open) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Open) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Open) decodeMembers(b []byte, checked bool) error {
 	*v = Open{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodeString(value, &v.Name)
@@ -172,8 +183,19 @@ func (v Typed) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Typed, keeping the members the schema does not name in
 // Extra.
 func (v *Typed) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Typed) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Typed) decodeMembers(b []byte, checked bool) error {
 	*v = Typed{}
-	extra, err := rpc.DecodeMembers[float64](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[float64](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "total":
 			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])

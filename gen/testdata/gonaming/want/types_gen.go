@@ -48,8 +48,19 @@ func (v Decoded) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Decoded, keeping the members the schema does not name
 // in Extra.
 func (v *Decoded) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Decoded) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Decoded) decodeMembers(b []byte, checked bool) error {
 	*v = Decoded{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "verb":
 			return true, rpc.DecodeString(value, &v.Verb)

@@ -64,13 +64,24 @@ func (v LaunchArguments) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LaunchArguments, keeping the members the schema does
 // not name in Extra.
 func (v *LaunchArguments) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LaunchArguments) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LaunchArguments) decodeMembers(b []byte, checked bool) error {
 	*v = LaunchArguments{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "noDebug":
 			return true, rpc.DecodePointer(value, &v.NoDebug, rpc.DecodeBool[bool])
 		case "__restart":
-			return true, rpc.DecodeRaw(value, &v.Restart)
+			return true, rpc.DecodeCheckedRaw(value, &v.Restart)
 		}
 		return false, nil
 	})
@@ -131,8 +142,19 @@ func (v LaunchRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LaunchRequest, keeping the members the schema does not
 // name in Extra.
 func (v *LaunchRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *LaunchRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *LaunchRequest) decodeMembers(b []byte, checked bool) error {
 	*v = LaunchRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "seq":
 			return true, rpc.DecodeInt(value, &v.Seq)
@@ -218,8 +240,19 @@ func (v ProtocolMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProtocolMessage, keeping the members the schema does
 // not name in Extra.
 func (v *ProtocolMessage) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ProtocolMessage) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ProtocolMessage) decodeMembers(b []byte, checked bool) error {
 	*v = ProtocolMessage{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "seq":
 			return true, rpc.DecodeInt(value, &v.Seq)
@@ -324,8 +357,19 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Request) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Request) decodeMembers(b []byte, checked bool) error {
 	*v = Request{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "seq":
 			return true, rpc.DecodeInt(value, &v.Seq)
@@ -334,7 +378,7 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 		case "command":
 			return true, rpc.DecodeString(value, &v.Command)
 		case "arguments":
-			return true, rpc.DecodeRaw(value, &v.Arguments)
+			return true, rpc.DecodeCheckedRaw(value, &v.Arguments)
 		}
 		return false, nil
 	})
@@ -420,8 +464,19 @@ func (v StoppedEvent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes StoppedEvent, keeping the members the schema does not
 // name in Extra.
 func (v *StoppedEvent) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *StoppedEvent) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *StoppedEvent) decodeMembers(b []byte, checked bool) error {
 	*v = StoppedEvent{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "seq":
 			return true, rpc.DecodeInt(value, &v.Seq)
@@ -494,8 +549,19 @@ func (v StoppedEventBody) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes StoppedEventBody, keeping the members the schema does
 // not name in Extra.
 func (v *StoppedEventBody) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *StoppedEventBody) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *StoppedEventBody) decodeMembers(b []byte, checked bool) error {
 	*v = StoppedEventBody{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
 			return true, rpc.DecodeString(value, &v.Reason)

@@ -60,8 +60,19 @@ func (v EchoRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoRequest, keeping the members the schema does not
 // name in Extra.
 func (v *EchoRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EchoRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EchoRequest) decodeMembers(b []byte, checked bool) error {
 	*v = EchoRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -120,8 +131,19 @@ func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EchoRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EchoRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = EchoRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "text":
 			return true, rpc.DecodeString(value, &v.Text)
@@ -172,8 +194,19 @@ func (v EchoResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoResult, keeping the members the schema does not
 // name in Extra.
 func (v *EchoResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EchoResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EchoResult) decodeMembers(b []byte, checked bool) error {
 	*v = EchoResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "text":
 			return true, rpc.DecodeString(value, &v.Text)
@@ -237,8 +270,19 @@ func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeartbeatNotification, keeping the members the schema
 // does not name in Extra.
 func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *HeartbeatNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *HeartbeatNotification) decodeMembers(b []byte, checked bool) error {
 	*v = HeartbeatNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -292,8 +336,19 @@ func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeartbeatNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *HeartbeatNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *HeartbeatNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = HeartbeatNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "beat":
 			return true, rpc.DecodePointer(value, &v.Beat, rpc.DecodeInt[int64])
@@ -362,8 +417,19 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PingRequest, keeping the members the schema does not
 // name in Extra.
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PingRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PingRequest) decodeMembers(b []byte, checked bool) error {
 	*v = PingRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -417,8 +483,19 @@ func (v PingRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PingRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *PingRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *PingRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = PingRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "note":
 			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
@@ -474,8 +551,19 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Request) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Request) decodeMembers(b []byte, checked bool) error {
 	*v = Request{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -528,8 +616,19 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Result) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Result) decodeMembers(b []byte, checked bool) error {
 	*v = Result{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "note":
 			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])

@@ -67,8 +67,19 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolRequest) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "id":
 			return true, rpc.DecodeString(value, &v.ID)
@@ -135,8 +146,19 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "arguments":
 			return true, rpc.DecodeJSON(value, &v.Arguments)
@@ -197,8 +219,19 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CallToolResult) decodeMembers(b []byte, checked bool) error {
 	*v = CallToolResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "resultType":
 			return true, rpc.DecodeString(value, &v.ResultType)
@@ -273,8 +306,19 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
 // does not name in Extra.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelledNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelledNotification) decodeMembers(b []byte, checked bool) error {
 	*v = CancelledNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -335,8 +379,19 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *CancelledNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = CancelledNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
 			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
@@ -408,8 +463,19 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientNotification, keeping the members the schema does
 // not name in Extra.
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientNotification) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientNotification) decodeMembers(b []byte, checked bool) error {
 	*v = ClientNotification{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "jsonrpc":
 			return true, rpc.DecodeString(value, &v.JSONRPC)
@@ -470,8 +536,19 @@ func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ClientNotificationParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ClientNotificationParams) decodeMembers(b []byte, checked bool) error {
 	*v = ClientNotificationParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "reason":
 			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
@@ -537,8 +614,19 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequest) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequest) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequest{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "method":
 			return true, rpc.DecodeString(value, &v.Method)
@@ -590,8 +678,19 @@ func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitRequestParams) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitRequestParams) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitRequestParams{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "message":
 			return true, rpc.DecodeString(value, &v.Message)
@@ -649,8 +748,19 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ElicitResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ElicitResult) decodeMembers(b []byte, checked bool) error {
 	*v = ElicitResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "action":
 			return true, rpc.DecodeString(value, &v.Action)
@@ -739,8 +849,19 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
 // does not name in Extra.
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *InputRequiredResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *InputRequiredResult) decodeMembers(b []byte, checked bool) error {
 	*v = InputRequiredResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "inputRequests":
 			return true, rpc.DecodeJSON(value, &v.InputRequests)

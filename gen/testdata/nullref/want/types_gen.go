@@ -56,8 +56,19 @@ func (v Block) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Block, keeping the members the schema does not name in
 // Extra.
 func (v *Block) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Block) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Block) decodeMembers(b []byte, checked bool) error {
 	*v = Block{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "hash":
 			return true, rpc.DecodeString(value, &v.Hash)

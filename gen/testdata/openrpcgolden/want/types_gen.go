@@ -77,8 +77,19 @@ func (v Note) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Note, keeping the members the schema does not name in
 // Extra.
 func (v *Note) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Note) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Note) decodeMembers(b []byte, checked bool) error {
 	*v = Note{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "id":
 			return true, rpc.DecodeString(value, &v.ID)

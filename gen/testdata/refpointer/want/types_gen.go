@@ -45,8 +45,19 @@ func (v Fleet) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Fleet, keeping the members the schema does not name in
 // Extra.
 func (v *Fleet) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Fleet) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Fleet) decodeMembers(b []byte, checked bool) error {
 	*v = Fleet{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "last":
 			return true, rpc.DecodePointer(value, &v.Last, rpc.DecodeUnmarshaler[Sighting])
@@ -205,8 +216,19 @@ func (v Ship) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Ship, keeping the members the schema does not name in
 // Extra.
 func (v *Ship) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Ship) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Ship) decodeMembers(b []byte, checked bool) error {
 	*v = Ship{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "owner":
 			return true, rpc.DecodePointer(value, &v.Owner, rpc.DecodeString[string])
@@ -269,8 +291,19 @@ func (v ShipHoldsItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ShipHoldsItem, keeping the members the schema does not
 // name in Extra.
 func (v *ShipHoldsItem) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ShipHoldsItem) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ShipHoldsItem) decodeMembers(b []byte, checked bool) error {
 	*v = ShipHoldsItem{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "name":
 			return true, rpc.DecodePointer(value, &v.Name, rpc.DecodeString[string])
@@ -329,8 +362,19 @@ func (v ShipPosition) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ShipPosition, keeping the members the schema does not
 // name in Extra.
 func (v *ShipPosition) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ShipPosition) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ShipPosition) decodeMembers(b []byte, checked bool) error {
 	*v = ShipPosition{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "x":
 			return true, rpc.DecodeFloat(value, &v.X)
@@ -386,8 +430,19 @@ func (v Sighting) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Sighting, keeping the members the schema does not name
 // in Extra.
 func (v *Sighting) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *Sighting) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *Sighting) decodeMembers(b []byte, checked bool) error {
 	*v = Sighting{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "at":
 			return true, rpc.DecodePointer(value, &v.At, rpc.DecodeUnmarshaler[ShipPosition])

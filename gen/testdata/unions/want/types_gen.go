@@ -168,8 +168,19 @@ func (v EmptyResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmptyResult, keeping the members the schema does not
 // name in Extra.
 func (v *EmptyResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *EmptyResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *EmptyResult) decodeMembers(b []byte, checked bool) error {
 	*v = EmptyResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "_meta":
 			return true, rpc.DecodeRawMap(value, &v.Meta)
@@ -340,8 +351,19 @@ func (v ListResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResult, keeping the members the schema does not
 // name in Extra.
 func (v *ListResult) UnmarshalJSON(b []byte) error {
+	return v.decodeMembers(b, false)
+}
+
+// UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
+// already accepted, which it does not check again (rpc.CheckedUnmarshaler).
+func (v *ListResult) UnmarshalCheckedJSON(b []byte) error {
+	return v.decodeMembers(b, true)
+}
+
+// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
+func (v *ListResult) decodeMembers(b []byte, checked bool) error {
 	*v = ListResult{}
-	extra, err := rpc.DecodeMembers[json.RawMessage](b, func(name, value []byte) (bool, error) {
+	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		switch string(name) {
 		case "items":
 			return true, rpc.DecodeSlice(value, &v.Items, rpc.DecodeString[string])
