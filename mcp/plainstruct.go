@@ -10,8 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
 	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -119,10 +117,8 @@ func plainKind(t reflect.Type) bool {
 // whether it is zero (omitzero).
 var (
 	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-	jsonFromType        = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	jsonMarshalerType   = reflect.TypeFor[json.Marshaler]()
-	jsonToType          = reflect.TypeFor[jsonv2.MarshalerTo]()
 	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
 	textAppenderType    = reflect.TypeFor[encoding.TextAppender]()
 	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
@@ -138,7 +134,7 @@ var (
 // whether it is zero.
 func hasOwnCoding(t reflect.Type) bool {
 	for _, u := range []reflect.Type{t, reflect.PointerTo(t)} {
-		for _, i := range []reflect.Type{jsonUnmarshalerType, jsonFromType, textUnmarshalerType, jsonMarshalerType, jsonToType, textMarshalerType, textAppenderType, isZeroerType} {
+		for _, i := range []reflect.Type{jsonUnmarshalerType, textUnmarshalerType, jsonMarshalerType, textMarshalerType, textAppenderType, isZeroerType} {
 			if u.Implements(i) {
 				return true
 			}

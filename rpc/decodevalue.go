@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -117,8 +114,8 @@ func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
 // directly. It is for the generated types that check their whole input
 // themselves (the structs that keep unknown members, and tuples): for
 // them the result is DecodeJSON's, without the decoder DecodeJSON sets up.
-// An error that is not a JSON error is wrapped as DecodeJSON wraps it,
-// in a semantic error that names T.
+// An error that is not a *DecodeError is wrapped as DecodeJSON wraps it,
+// in a *DecodeError that names T.
 func DecodeUnmarshaler[T any, PT interface {
 	*T
 	json.Unmarshaler
@@ -223,11 +220,10 @@ func validArray(value []byte) bool {
 }
 
 // asJSONError returns err as DecodeJSON returns an error from the
-// UnmarshalJSON of p's type: JSON errors unchanged (their place is the
+// UnmarshalJSON of p's type: a *DecodeError unchanged (its place is the
 // value's own), others wrapped by the decoder as it wraps them.
 func asJSONError(err error, value []byte, p any) error {
-	switch err.(type) {
-	case *jsonv2.SemanticError, *jsontext.SyntacticError:
+	if _, ok := err.(*DecodeError); ok {
 		return err
 	}
 	return methodError(value, p, err)
