@@ -85,6 +85,29 @@ type zooChan struct {
 	C chan int `json:"c"`
 }
 
+// zooHidden is embedded through a pointer it cannot be allocated for.
+type zooHidden struct {
+	H int `json:"h"`
+}
+
+type zooEmbeddedPointers struct {
+	*zooHidden
+	*ZooEmbedded
+	A int `json:"a"`
+}
+
+// zooByte is a byte type of its own: a slice of them is an array of
+// numbers, not base64.
+type zooByte byte
+
+type zooWide struct {
+	I16 int16            `json:"i16"`
+	U32 uint32           `json:"u32"`
+	P   uintptr          `json:"p"`
+	B   []zooByte        `json:"b"`
+	K   map[string][]int `json:"k"`
+}
+
 type zooDuration struct {
 	D time.Duration `json:"d"`
 }
@@ -182,6 +205,9 @@ var zoo = []struct {
 	{"chan", func() any { return new(zooChan) }},
 	{"struct duration", func() any { return new(zooDuration) }},
 	{"folded", func() any { return new(zooFolded) }},
+	{"embedded pointers", func() any { return new(zooEmbeddedPointers) }},
+	{"wide", func() any { return new(zooWide) }},
+	{"stringer holding a value", func() any { var s fmt.Stringer = time.Second; return &s }},
 }
 
 // oracleInputs are JSON texts, valid and not, that the zoo's types take or
@@ -208,6 +234,12 @@ var oracleInputs = []string{
 	`{"a":tru}`, `{"a":nul`, `{"a":-}`, `{"a":1.}`, `{"a":01}`, `{"a":1.5x}`, "{\"b\":[\"a\x01\"]}", `{"b":["\x"]}`, `{"b":["\ud800"]}`,
 	`{"b":["\ud800\u0041"]}`, "{\"b\":[\"\xff\"]}", "{\"\xff\":1}", `{"r":{"x":1,"x":2}}`, `{"zz":{"q":x}}`, `{"a~/":1,"a~/":2}`,
 	`x`, `]`, `"abc`, `"\u12`, `"\u12x4"`, `{"a":1,"b"`, `{"a" :`, `[1,2`, `{"a":[1,2`,
+	`{"h":1}`, `{"e":2,"a":3}`, `{"a":3,"h":null}`, `{"i16":-32769,"u32":4294967296}`, `{"p":1,"b":[1,2,256]}`, `{"b":"AQ=="}`, `{"k":{"x":[1],"x":[2]}}`,
+	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"r":18,"p":19}`,
+	`{"m":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"r":18,"\u0070":19}}`,
+	strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	`{"i":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`, `{"i":` + strings.Repeat("{\"a\":", 10000) + `1` + strings.Repeat("}", 10000) + `}`,
+	`{"raw":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, `{"zz":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
 }
 
 // agreesWithOracle decodes in into a fresh value from make with DecodeJSON

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -24,7 +25,7 @@ import (
 // enum, which is the validator's task). null sets the zero value.
 func DecodeString[S ~string](value []byte, p *S) error {
 	if s, ok := jsonscan.PlainString(value); ok {
-		*p = S(internString(s))
+		*p = S(jsondecode.Intern(s))
 		return nil
 	}
 	if string(value) == "null" {

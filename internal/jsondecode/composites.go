@@ -298,7 +298,7 @@ func (d *decoder) anyValue() (any, error) {
 	case 't':
 		return true, nil
 	case '"':
-		return string(unquote(val)), nil
+		return Intern(unquote(val)), nil
 	}
 	f, err := strconv.ParseFloat(string(val), 64)
 	if err != nil {
@@ -322,7 +322,7 @@ func (d *decoder) anyObject() (map[string]any, error) {
 		if err != nil {
 			return obj, err
 		}
-		key := string(unquote(name))
+		key := Intern(unquote(name))
 		x, err := d.anyValue()
 		obj[key] = x
 		if err != nil {

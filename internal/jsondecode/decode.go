@@ -56,8 +56,8 @@ func (d *decoder) release() {
 	for i := range d.st[:cap(d.st)] {
 		d.st[:cap(d.st)][i].name = nil
 	}
-	if cap(d.st) > len(d.stack) {
-		d.st = nil
+	if cap(d.st) > maxKeptLevels {
+		d.st = nil // a deep input's stack is not kept for the next one
 	}
 	d.data, d.peekErr, d.peekPos, d.prev, d.prevStart = nil, nil, 0, 0, 0
 	decoderPool.Put(d)
@@ -155,6 +155,9 @@ func (d *decoder) errorAfter(t reflect.Type, err error) *Error {
 	}
 	return e
 }
+
+// maxKeptLevels bounds the nesting levels a pooled decoder keeps room for.
+const maxKeptLevels = 64
 
 // maxQuoted bounds the value an Error quotes.
 const maxQuoted = 100

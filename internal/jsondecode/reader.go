@@ -2,6 +2,7 @@ package jsondecode
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
@@ -41,7 +42,10 @@ type reader struct {
 
 func (r *reader) init(data []byte) {
 	r.data = data
-	r.st = r.stack[:1]
+	if r.st == nil {
+		r.st = r.stack[:1]
+	}
+	r.st = r.st[:1]
 	r.st[0] = level{}
 }
 
@@ -302,119 +306,130 @@ func (r *reader) consumeValue(pos, depth int) (int, string, error) {
 	if end := jsonscan.StrictEnd(r.data, pos, depth, maxDepth); end > 0 {
 		return end, "", nil
 	}
-	return r.valueFault(pos, depth)
+	end, rev, err := r.valueFault(pos, depth)
+	var b strings.Builder
+	for i := len(rev) - 1; i >= 0; i-- {
+		b.WriteString(rev[i])
+	}
+	return end, b.String(), err
 }
 
 // valueFault finds the first fault of the value at pos, which the strict
-// scanner refused.
-func (r *reader) valueFault(pos, depth int) (int, string, error) {
+// scanner refused, walking it once: the values inside it are walked by
+// valueFault too (not checked by the scanner first), so that the walk
+// stays linear however deep the value nests. A value without a fault
+// gives its end.
+//
+// The path to the fault comes back as its pointer tokens ("/name",
+// "/0"), innermost first.
+func (r *reader) valueFault(pos, depth int) (int, []string, error) {
 	d := r.data
 	switch k := kindOf(d[pos]); k {
 	case 'n', 't', 'f', '"', '0':
 		end, err := scalarEnd(d, pos, k)
-		return end, "", err
+		return end, nil, err
 	case '{':
 		return r.objectFault(pos, depth)
 	case '[':
 		return r.arrayFault(pos, depth)
 	}
 	if l := r.last(); l.obj && d[pos] == ']' || !l.obj && len(r.st) > 1 && d[pos] == '}' {
-		return pos, "", errMismatchDelim
+		return pos, nil, errMismatchDelim
 	}
-	return pos, "", invalidChar(d[pos:], "at start of value")
+	return pos, nil, invalidChar(d[pos:], "at start of value")
 }
 
-func (r *reader) objectFault(pos, depth int) (int, string, error) {
+func (r *reader) objectFault(pos, depth int) (int, []string, error) {
 	d := r.data
 	if depth == maxDepth+1 {
-		return pos, "", errMaxDepth
+		return pos, nil, errMaxDepth
 	}
 	pos = jsonscan.SkipSpace(d, pos+1)
 	if pos >= len(d) {
-		return pos, "", errUnexpectedEOF
+		return pos, nil, errUnexpectedEOF
 	}
 	if d[pos] == '}' {
-		return pos + 1, "", nil
+		return pos + 1, nil, nil
 	}
 	var names nameSet
 	for {
 		pos = jsonscan.SkipSpace(d, pos)
 		if pos >= len(d) {
-			return pos, "", errUnexpectedEOF
+			return pos, nil, errUnexpectedEOF
 		}
 		start := pos
 		end, err := stringEnd(d, pos)
 		if err != nil {
-			return end, "", err
+			return end, nil, err
 		}
 		raw := d[start+1 : end-1]
 		escaped := hasEscape(raw)
 		name := string(appendToken(nil, decodeName(raw, escaped)))
 		if !names.add(d, start+1, end-1, escaped) {
-			return start, name, ErrDuplicateName
+			return start, []string{name}, ErrDuplicateName
 		}
 		pos = jsonscan.SkipSpace(d, end)
 		if pos >= len(d) {
-			return pos, name, errUnexpectedEOF
+			return pos, []string{name}, errUnexpectedEOF
 		}
 		if d[pos] != ':' {
-			return pos, name, invalidChar(d[pos:], "after object name (expecting ':')")
+			return pos, []string{name}, invalidChar(d[pos:], "after object name (expecting ':')")
 		}
 		pos = jsonscan.SkipSpace(d, pos+1)
 		if pos >= len(d) {
-			return pos, name, errUnexpectedEOF
+			return pos, []string{name}, errUnexpectedEOF
 		}
-		end, suffix, err := r.consumeValue(pos, depth+1)
+		end, rev, err := r.valueFault(pos, depth+1)
 		if err != nil {
-			return end, name + suffix, err
+			return end, append(rev, name), err
 		}
 		pos = jsonscan.SkipSpace(d, end)
 		if pos >= len(d) {
-			return pos, "", errUnexpectedEOF
+			return pos, nil, errUnexpectedEOF
 		}
 		switch d[pos] {
 		case ',':
 			pos++
 		case '}':
-			return pos + 1, "", nil
+			return pos + 1, nil, nil
 		default:
-			return pos, "", invalidChar(d[pos:], "after object value (expecting ',' or '}')")
+			return pos, nil, invalidChar(d[pos:], "after object value (expecting ',' or '}')")
 		}
 	}
 }
 
-func (r *reader) arrayFault(pos, depth int) (int, string, error) {
+func (r *reader) arrayFault(pos, depth int) (int, []string, error) {
 	d := r.data
 	if depth == maxDepth+1 {
-		return pos, "", errMaxDepth
+		return pos, nil, errMaxDepth
 	}
 	pos = jsonscan.SkipSpace(d, pos+1)
 	if pos >= len(d) {
-		return pos, "", errUnexpectedEOF
+		return pos, nil, errUnexpectedEOF
 	}
 	if d[pos] == ']' {
-		return pos + 1, "", nil
+		return pos + 1, nil, nil
 	}
 	for i := 0; ; i++ {
 		pos = jsonscan.SkipSpace(d, pos)
 		if pos >= len(d) {
-			return pos, "", errUnexpectedEOF
+			return pos, nil, errUnexpectedEOF
 		}
-		end, suffix, err := r.consumeValue(pos, depth+1)
+		end, rev, err := r.valueFault(pos, depth+1)
 		if err != nil {
-			return end, "/" + strconv.Itoa(i) + suffix, err
+			return end, append(rev, "/"+strconv.Itoa(i)), err
 		}
 		pos = jsonscan.SkipSpace(d, end)
 		if pos >= len(d) {
-			return pos, "", errUnexpectedEOF
+			return pos, nil, errUnexpectedEOF
 		}
 		switch d[pos] {
 		case ',':
 			pos++
 		case ']':
-			return pos + 1, "", nil
+			return pos + 1, nil, nil
 		default:
-			return pos, "", invalidChar(d[pos:], "after array element (expecting ',' or ']')")
+			return pos, nil, invalidChar(d[pos:], "after array element (expecting ',' or ']')")
 		}
 	}
 }

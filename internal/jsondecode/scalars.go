@@ -58,7 +58,7 @@ func decodeString(d *decoder, v reflect.Value, o fieldOpts) error {
 		v.SetString("")
 		return nil
 	case '"':
-		v.SetString(string(unquote(val)))
+		v.SetString(Intern(unquote(val)))
 		return nil
 	}
 	return d.errorAfter(v.Type(), nil)
