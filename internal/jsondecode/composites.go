@@ -137,8 +137,8 @@ func makePointerDecoder(t reflect.Type) decodeFunc {
 }
 
 // mapKeyUnique reports whether different member names always give
-// different keys of kind k, so that the map's own keys find repeated
-// names.
+// different keys of kind k, read by the kind's rules, so that the map's
+// own keys find repeated names.
 func mapKeyUnique(k reflect.Kind) bool {
 	switch k {
 	case reflect.Bool, reflect.String,
@@ -151,6 +151,7 @@ func mapKeyUnique(k reflect.Kind) bool {
 
 func makeMapDecoder(t reflect.Type) decodeFunc {
 	key, elem := newLazy(t.Key()), newLazy(t.Elem())
+	uniqueKeys := mapKeyUnique(t.Key().Kind()) && !hasMethods(t.Key()) && t.Key() != durationType
 	return func(d *decoder, v reflect.Value, o fieldOpts) error {
 		if o.stringTag {
 			return d.errorBefore(t, errInvalidStringTag)
@@ -169,6 +170,9 @@ func makeMapDecoder(t reflect.Type) decodeFunc {
 		}
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(t))
+		}
+		if uniqueKeys {
+			d.ownNames() // equal keys are equal names
 		}
 		decodeKey, decodeElem := key.get(), elem.get()
 		kv, ev := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()

@@ -20,8 +20,12 @@ type level struct {
 	// name is the raw content of the last member name read (obj only).
 	name    []byte
 	escaped bool
-	// names are the member names read so far, to find a repeated one.
+	// names are the member names read so far, to find a repeated one,
+	// unless own: the decoder of the object finds repeated names itself
+	// (a struct by its fields, a map by its keys) and calls addOwnName
+	// for the others.
 	names nameSet
+	own   bool
 }
 
 func (l *level) needValue() bool { return l.obj && l.n%2 == 1 }
@@ -253,13 +257,28 @@ func (r *reader) addName(start, end int) error {
 	l := r.last()
 	raw := r.data[start+1 : end-1]
 	escaped := hasEscape(raw)
-	if !l.names.add(r.data, start+1, end-1, escaped) {
+	if !l.own && !l.names.add(r.data, start+1, end-1, escaped) {
 		l.name, l.escaped = raw, escaped
 		l.n++ // the pointer names the repeated member
 		e := r.fail(ErrDuplicateName, start, -1, "")
 		return e
 	}
 	l.name, l.escaped = raw, escaped
+	return nil
+}
+
+// ownNames tells the reader that the decoder of the object just opened
+// finds its repeated member names itself.
+func (r *reader) ownNames() { r.last().own = true }
+
+// addOwnName records the member name just read in an object whose
+// decoder finds repeated names itself, for a name it does not find them
+// for: an error when the object already has a member of that name.
+func (r *reader) addOwnName() error {
+	l := r.last()
+	if !l.names.add(r.data, r.prevStart+1, r.prev-1, l.escaped) {
+		return &Error{Pointer: r.pointer(-1), Offset: int64(r.prevStart), Err: ErrDuplicateName}
+	}
 	return nil
 }
 
@@ -303,6 +322,11 @@ func (r *reader) readValue() (Kind, []byte, error) {
 // and returns its end; or the position of its first fault, the fault, and
 // the path to it inside the value.
 func (r *reader) consumeValue(pos, depth int) (int, string, error) {
+	switch k := kindOf(r.data[pos]); k {
+	case 'n', 't', 'f', '"', '0':
+		end, err := scalarEnd(r.data, pos, k)
+		return end, "", err
+	}
 	if end := jsonscan.StrictEnd(r.data, pos, depth, maxDepth); end > 0 {
 		return end, "", nil
 	}

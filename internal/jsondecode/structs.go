@@ -61,6 +61,7 @@ func makeStructDecoder(t reflect.Type) decodeFunc {
 		if fs.err != nil {
 			return d.errorAfter(fs.err.GoType, fs.err.Err)
 		}
+		d.ownNames()
 		var seen fieldSet
 		for {
 			if k, _ := d.peek(); k == '}' {
@@ -87,6 +88,9 @@ func makeStructDecoder(t reflect.Type) decodeFunc {
 				}
 			}
 			if f == nil {
+				if err := d.addOwnName(); err != nil {
+					return err
+				}
 				if fs.fallback == nil {
 					if err := d.skipValue(); err != nil {
 						return err
