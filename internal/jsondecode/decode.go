@@ -57,7 +57,7 @@ func (d *decoder) release() {
 		d.st[:cap(d.st)][i].name = nil
 	}
 	if cap(d.st) > maxKeptLevels {
-		d.st = nil // a deep input's stack is not kept for the next one
+		d.st, d.names = nil, nil // a deep input's stack is not kept for the next one
 	}
 	d.data, d.peekErr, d.peekPos, d.prev, d.prevStart = nil, nil, 0, 0, 0
 	decoderPool.Put(d)

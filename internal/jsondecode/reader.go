@@ -1,6 +1,7 @@
 package jsondecode
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -18,14 +19,11 @@ type level struct {
 	// the top level.
 	n int64
 	// name is the raw content of the last member name read (obj only).
-	name    []byte
-	escaped bool
-	// names are the member names read so far, to find a repeated one,
-	// unless own: the decoder of the object finds repeated names itself
-	// (a struct by its fields, a map by its keys) and calls addOwnName
-	// for the others.
-	names nameSet
-	own   bool
+	name []byte
+	// own is set when the decoder of the object finds repeated member
+	// names itself (a struct by its fields, a map by its keys) and calls
+	// addOwnName for the others; otherwise the reader finds them.
+	own bool
 }
 
 func (l *level) needValue() bool { return l.obj && l.n%2 == 1 }
@@ -39,7 +37,8 @@ type reader struct {
 	prev      int // just past the previous token or value
 	prevStart int // where the previous token or value starts
 	st        []level
-	peekPos   int // the position of the next token once peeked, or 0
+	names     []nameSet // the member names read so far at each level of st
+	peekPos   int       // the position of the next token once peeked, or 0
 	peekErr   error
 	stack     [8]level
 }
@@ -83,7 +82,7 @@ func (r *reader) pointer(where int) string {
 			}
 		}
 		if l.obj {
-			b = appendToken(b, decodeName(l.name, l.escaped))
+			b = appendToken(b, decodeName(l.name, hasEscape(l.name)))
 		} else {
 			b = append(b, '/')
 			b = strconv.AppendInt(b, l.n+delta, 10)
@@ -240,30 +239,27 @@ func (r *reader) fail(err error, pos, where int, suffix string) error {
 
 // push opens an object or array.
 func (r *reader) push(obj bool) {
-	if len(r.st) < cap(r.st) {
-		r.st = r.st[:len(r.st)+1]
-		l := r.last()
-		names := l.names
-		names.reset()
-		*l = level{obj: obj, names: names}
-		return
-	}
 	r.st = append(r.st, level{obj: obj})
+	if obj {
+		for len(r.names) < len(r.st) {
+			r.names = append(r.names, nameSet{})
+		}
+		r.names[len(r.st)-1].reset()
+	}
 }
+
+// nameSet is the set of member names of the current object.
+func (r *reader) nameSet() *nameSet { return &r.names[len(r.st)-1] }
 
 // addName records the member name data[start:end] (quoted) in the current
 // object: an error when the object already has a member of that name.
 func (r *reader) addName(start, end int) error {
 	l := r.last()
-	raw := r.data[start+1 : end-1]
-	escaped := hasEscape(raw)
-	if !l.own && !l.names.add(r.data, start+1, end-1, escaped) {
-		l.name, l.escaped = raw, escaped
+	l.name = r.data[start+1 : end-1]
+	if !l.own && !r.nameSet().add(r.data, start+1, end-1, hasEscape(l.name)) {
 		l.n++ // the pointer names the repeated member
-		e := r.fail(ErrDuplicateName, start, -1, "")
-		return e
+		return r.fail(ErrDuplicateName, start, -1, "")
 	}
-	l.name, l.escaped = raw, escaped
 	return nil
 }
 
@@ -276,7 +272,7 @@ func (r *reader) ownNames() { r.last().own = true }
 // for: an error when the object already has a member of that name.
 func (r *reader) addOwnName() error {
 	l := r.last()
-	if !l.names.add(r.data, r.prevStart+1, r.prev-1, l.escaped) {
+	if !r.nameSet().add(r.data, r.prevStart+1, r.prev-1, hasEscape(l.name)) {
 		return &Error{Pointer: r.pointer(-1), Offset: int64(r.prevStart), Err: ErrDuplicateName}
 	}
 	return nil
@@ -489,11 +485,4 @@ func (r *reader) end() error {
 	return nil
 }
 
-func hasEscape(raw []byte) bool {
-	for _, c := range raw {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
-}
+func hasEscape(raw []byte) bool { return bytes.IndexByte(raw, '\\') >= 0 }

@@ -22,6 +22,24 @@ type structFields struct {
 	err      *Error // the type's fault, reported when an object is decoded into it
 }
 
+// maxScannedFields is how many fields a struct may have for a member's
+// field to be found by comparing names one by one, which is faster than a
+// map for a few.
+const maxScannedFields = 8
+
+// field returns the field named name exactly, or nil.
+func (fs *structFields) field(name []byte) *field {
+	if len(fs.fields) > maxScannedFields {
+		return fs.byName[string(name)]
+	}
+	for i := range fs.fields {
+		if fs.fields[i].name == string(name) {
+			return &fs.fields[i]
+		}
+	}
+	return nil
+}
+
 // field is one field a member can be decoded into.
 type field struct {
 	id       int
@@ -72,7 +90,7 @@ func makeStructDecoder(t reflect.Type) decodeFunc {
 				return err
 			}
 			name := unquote(raw)
-			f := fs.byName[string(name)]
+			f := fs.field(name)
 			if f == nil {
 				matches := 0
 				for _, g := range fs.byFolded[foldName(name)] {
