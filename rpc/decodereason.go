@@ -49,7 +49,7 @@ func decodeErrorReason(e *DecodeError) string {
 	var inner *DecodeError
 	switch {
 	case e.Err == jsondecode.ErrDuplicateName:
-		return "duplicate member name " + strconv.Quote(lastToken(e.Pointer)) + at(parentPointer(e.Pointer))
+		return "duplicate member name " + strconv.Quote(jsondecode.LastToken(e.Pointer)) + at(jsondecode.Parent(e.Pointer))
 	case e.Syntactic():
 		return e.Err.Error() + at(e.Pointer)
 	case errors.As(e.Err, &inner):
@@ -133,20 +133,6 @@ func fieldPointer(field string) string {
 		return ""
 	}
 	return "/" + strings.ReplaceAll(field, ".", "/")
-}
-
-// lastToken is the last reference token of a JSON Pointer, unescaped.
-func lastToken(p string) string {
-	i := strings.LastIndexByte(p, '/')
-	if i < 0 {
-		return ""
-	}
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(p[i+1:])
-}
-
-// parentPointer is a JSON Pointer without its last reference token.
-func parentPointer(p string) string {
-	return p[:max(strings.LastIndexByte(p, '/'), 0)]
 }
 
 // maxPointer bounds the location quoted back to the peer: member names come

@@ -14,24 +14,25 @@
 // around it, in valid UTF-8, without lone surrogate escapes, repeated
 // member names or nesting deeper than 10000; member names match field
 // names exactly (case included) unless the field says `case:ignore`;
-// unknown members are skipped; null leaves nothing behind (zero values,
-// nil pointers, slices and maps), except into a struct field it does not
-// name; objects are merged into existing structs and maps; numbers must
-// fit their Go type, and integers must be written as integers; []byte
-// and [N]byte take padded standard base64; time.Time takes RFC 3339;
-// json.Unmarshaler and encoding.TextUnmarshaler are called with the value
-// (a TextUnmarshaler only with strings); an `any` takes map[string]any,
-// []any, float64, string, bool or nil.
+// unknown members are skipped, or kept in an embedded map of string keys
+// (`json:",embed"`); null sets the zero value (a json.Unmarshaler is
+// handed it); objects are merged into existing structs and maps (a
+// member's value into the map's value of its key), while slices and
+// arrays are replaced; numbers must fit their Go type, and integers must
+// be written as integers (in a string for a `string` field or a map key);
+// []byte and [N]byte take padded standard base64; time.Time takes RFC
+// 3339; json.Unmarshaler and encoding.TextUnmarshaler are called with the
+// value (a TextUnmarshaler only with strings); an `any` takes
+// map[string]any, []any, float64, string, bool or nil.
 //
 // # What it refuses
 //
 //   - The `format:` tag option: a struct with such a field cannot be
-//     decoded into (the oracle's own error when it is told not to support
-//     the option), rather than a second implementation of every format.
+//     decoded into, as the oracle refuses it with its default options.
 //   - A field name in a tag written in single quotes or with a backslash
 //     (the oracle's quoted names): the struct cannot be decoded into.
-//   - time.Duration has no default form, as in the oracle: every value
-//     but the zero is an error.
+//   - time.Duration has no default form, as in the oracle: decoding into
+//     one is always an error.
 //   - The oracle's own interfaces (UnmarshalJSONFrom) are not called: a
 //     type with only that method decodes by its kind.
 //

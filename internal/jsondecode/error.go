@@ -54,8 +54,8 @@ func (e *Error) Error() string {
 	switch {
 	case e.Err == ErrDuplicateName:
 		b.WriteString("duplicate member name ")
-		b.WriteString(strconv.Quote(lastToken(e.Pointer)))
-		if p := parent(e.Pointer); p != "" {
+		b.WriteString(strconv.Quote(LastToken(e.Pointer)))
+		if p := Parent(e.Pointer); p != "" {
 			b.WriteString(" in ")
 			b.WriteString(strconv.Quote(p))
 		}
@@ -132,8 +132,8 @@ func kindOf(c byte) Kind {
 	return 0
 }
 
-// lastToken is the last reference token of a JSON Pointer, unescaped.
-func lastToken(p string) string {
+// LastToken is the last reference token of a JSON Pointer, unescaped.
+func LastToken(p string) string {
 	i := strings.LastIndexByte(p, '/')
 	if i < 0 {
 		return ""
@@ -141,8 +141,8 @@ func lastToken(p string) string {
 	return unescapeToken(p[i+1:])
 }
 
-// parent is a JSON Pointer without its last reference token.
-func parent(p string) string {
+// Parent is a JSON Pointer without its last reference token.
+func Parent(p string) string {
 	i := strings.LastIndexByte(p, '/')
 	if i < 0 {
 		return ""

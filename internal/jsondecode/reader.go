@@ -112,7 +112,7 @@ func (r *reader) syntaxError(err error, pos, where int, suffix string) *Error {
 			} else {
 				what = "after array element (expecting ',' or ']')"
 			}
-			ptr = parent(ptr)
+			ptr = Parent(ptr)
 		}
 		err = invalidChar(r.data[pos:], what)
 	}
