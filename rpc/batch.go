@@ -61,7 +61,10 @@ func encodeBatch(calls []*BatchCall, next func() ID) ([]byte, []ID, error) {
 // words. It does not read the `format:` tag option (a struct with such a
 // field cannot be decoded into) and never calls that library's
 // UnmarshalJSONFrom method: a type with only that method decodes by its
-// kind. Every error about the input is a *DecodeError.
+// kind. json.Number takes a number, or a string holding one, on every Go
+// release, as Go 1.27's encoding/json has it decode itself (the library
+// took only strings before Go 1.27). Every error about the input is a
+// *DecodeError.
 func DecodeJSON(b []byte, v any) error {
 	return decodeJSON(b, v)
 }

@@ -96,6 +96,8 @@ func makeDecoder(t reflect.Type) decodeFunc {
 			return decodeTime
 		case durationType:
 			return decodeDuration
+		case numberType:
+			return decodeNumber
 		}
 		if implements(t, jsonUnmarshalerType) {
 			return decodeWithUnmarshalJSON

@@ -21,9 +21,11 @@
 // arrays are replaced; numbers must fit their Go type, and integers must
 // be written as integers (in a string for a `string` field or a map key);
 // []byte and [N]byte take padded standard base64; time.Time takes RFC
-// 3339; json.Unmarshaler and encoding.TextUnmarshaler are called with the
-// value (a TextUnmarshaler only with strings); an `any` takes
-// map[string]any, []any, float64, string, bool or nil.
+// 3339; json.Number takes a number, or a string holding one, as Go 1.27's
+// encoding/json has it decode itself; json.Unmarshaler and
+// encoding.TextUnmarshaler are called with the value (a TextUnmarshaler
+// only with strings); an `any` takes map[string]any, []any, float64,
+// string, bool or nil.
 //
 // # What it refuses
 //

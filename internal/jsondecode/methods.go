@@ -13,6 +13,7 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	timeType            = reflect.TypeFor[time.Time]()
 	durationType        = reflect.TypeFor[time.Duration]()
+	numberType          = reflect.TypeFor[json.Number]()
 )
 
 // methodTypes are the interfaces through which a type reads or writes

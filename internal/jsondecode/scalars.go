@@ -179,6 +179,36 @@ func decodeFloat(d *decoder, v reflect.Value, o fieldOpts) error {
 	return nil
 }
 
+// decodeNumber decodes a JSON number into a json.Number, as it is
+// written, or a JSON string that holds one (only a string for a member
+// name or a `string` field); null sets "". These are the rules of Go
+// 1.27's encoding/json, whose json.Number decodes itself so.
+func decodeNumber(d *decoder, v reflect.Value, o fieldOpts) error {
+	stringify := d.last().needName() || o.stringTag
+	k, val, err := d.readValue()
+	if err != nil {
+		return err
+	}
+	switch k {
+	case 'n':
+		v.SetString("")
+		return nil
+	case '"':
+		s := unquote(val)
+		if !jsonscan.IsNumber(s) {
+			return d.errorAfter(numberType, strconv.ErrSyntax)
+		}
+		v.SetString(string(s))
+		return nil
+	case '0':
+		if !stringify {
+			v.SetString(string(val))
+			return nil
+		}
+	}
+	return d.errorAfter(numberType, nil)
+}
+
 // decodeBytes decodes a base64 string (RFC 4648, padded) into a []byte or
 // a [N]byte, whose length must match.
 func decodeBytes(d *decoder, v reflect.Value, o fieldOpts) error {
