@@ -103,6 +103,9 @@ type zooEmbeddedPointers struct {
 	A int `json:"a"`
 }
 
+// zooAny is an interface every value satisfies, but not any itself.
+type zooAny interface{}
+
 // zooByte is a byte type of its own: a slice of them is an array of
 // numbers, not base64.
 type zooByte byte
@@ -192,6 +195,8 @@ var zoo = []struct {
 	{"any holding a map", func() any { var x any = map[string]any{"k": 1.0}; return &x }},
 	{"any holding a number", func() any { var x any = 1.5; return &x }},
 	{"stringer", func() any { return new(fmt.Stringer) }},
+	{"interface of no methods", func() any { return new(zooAny) }},
+	{"map by any", func() any { return new(map[any]int) }},
 	{"anys", func() any { return new([]any) }},
 	{"raw", func() any { return new(json.RawMessage) }},
 	{"number", func() any { return new(json.Number) }},

@@ -2,7 +2,6 @@ package jsondecode
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strconv"
 )
@@ -187,9 +186,6 @@ func makeMapDecoder(t reflect.Type) decodeFunc {
 			kv.SetZero()
 			if err := decodeKey(d, kv, fieldOpts{}); err != nil {
 				return err
-			}
-			if kv.Kind() == reflect.Interface && !kv.IsNil() && !kv.Elem().Type().Comparable() {
-				return d.errorAfter(t, fmt.Errorf("invalid incomparable key type %v", kv.Elem().Type()))
 			}
 			if old := v.MapIndex(kv); old.IsValid() {
 				if !seen.IsValid() || seen.MapIndex(kv).IsValid() {

@@ -53,8 +53,12 @@ func Unmarshal(data []byte, v any) error {
 
 // release returns d to the pool without what it points into.
 func (d *decoder) release() {
-	for i := range d.st[:cap(d.st)] {
-		d.st[:cap(d.st)][i].name = nil
+	levels := d.st[:cap(d.st)]
+	for i := range levels {
+		levels[i].name = nil
+	}
+	for i := range d.names {
+		d.names[i].set = nil // the names of a large object are not kept
 	}
 	if cap(d.st) > maxKeptLevels {
 		d.st, d.names = nil, nil // a deep input's stack is not kept for the next one

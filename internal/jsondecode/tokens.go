@@ -10,9 +10,9 @@ import (
 
 // The token readers below find where a string, number or literal that
 // starts at data[i] ends, with jsonscan's scanners on the common path.
-// When the token is not valid they say why, in the words the decoder's
-// errors have always used, and where the fault is. io-like truncation is
-// errUnexpectedEOF.
+// When the token is not valid they say why, in go-json-experiment's words
+// (which rpc.DecodeReason has always quoted), and where the fault is;
+// input that ends inside the token is errUnexpectedEOF.
 
 // stringEnd returns the index past the string at data[i], or the index of
 // its fault and the fault.
