@@ -10,8 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
 	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -100,8 +98,8 @@ func plainName(name string) bool {
 // plainKind reports whether values of t are read by a Decode* function
 // of rpc and written by jsonwrite as both codecs do: a type of a plain
 // kind that neither codec treats apart (json.Number, which json.Marshal
-// writes as a number, and time.Duration, which the decoder reads in a
-// format of its own, are of plain kinds).
+// writes as a number, and time.Duration, which rpc.DecodeJSON refuses
+// since it has no default JSON form, are of plain kinds).
 func plainKind(t reflect.Type) bool {
 	if t == jsonNumberType || t == durationType {
 		return false
@@ -119,10 +117,8 @@ func plainKind(t reflect.Type) bool {
 // whether it is zero (omitzero).
 var (
 	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-	jsonFromType        = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	jsonMarshalerType   = reflect.TypeFor[json.Marshaler]()
-	jsonToType          = reflect.TypeFor[jsonv2.MarshalerTo]()
 	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
 	textAppenderType    = reflect.TypeFor[encoding.TextAppender]()
 	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
@@ -135,10 +131,12 @@ var (
 )
 
 // hasOwnCoding reports whether t or *t reads or writes itself, or says
-// whether it is zero.
+// whether it is zero. The methods of go-json-experiment's interfaces
+// (UnmarshalJSONFrom, MarshalJSONTo) do not count: neither rpc.DecodeJSON
+// nor json.Marshal calls them.
 func hasOwnCoding(t reflect.Type) bool {
 	for _, u := range []reflect.Type{t, reflect.PointerTo(t)} {
-		for _, i := range []reflect.Type{jsonUnmarshalerType, jsonFromType, textUnmarshalerType, jsonMarshalerType, jsonToType, textMarshalerType, textAppenderType, isZeroerType} {
+		for _, i := range []reflect.Type{jsonUnmarshalerType, textUnmarshalerType, jsonMarshalerType, textMarshalerType, textAppenderType, isZeroerType} {
 			if u.Implements(i) {
 				return true
 			}

@@ -2,12 +2,14 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -186,6 +188,25 @@ func TestPlanPlainCoversOnlyPlainStructs(t *testing.T) {
 			assert.Equal(t, tc.planned, planPlain(tc.typ) != nil)
 		})
 	}
+}
+
+// fromArgs is plainArgs with go-json-experiment's UnmarshalJSONFrom,
+// which rpc.DecodeJSON never calls.
+type fromArgs plainArgs
+
+func (*fromArgs) UnmarshalJSONFrom(*jsontext.Decoder) error {
+	return errors.New("UnmarshalJSONFrom is never called")
+}
+
+func TestPlanPlainDecodesATypeWithUnmarshalJSONFromByItsFieldsAsDecodeJSONDoes(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[fromArgs]())
+	require.NotNil(t, plan, "the method does not count: DecodeJSON reads the fields")
+	b := []byte(`{"a":1,"name":"x","on":true,"n":3}`)
+	var got, want fromArgs
+	require.NoError(t, decodePlain(plan, b, &got))
+	require.NoError(t, rpc.DecodeJSON(b, &want))
+	assert.Equal(t, want, got)
+	assert.Equal(t, "x", got.Name)
 }
 
 func TestDecodePlainAllocatesNothingForPlainArguments(t *testing.T) {

@@ -53,8 +53,18 @@ func encodeBatch(calls []*BatchCall, next func() ID) ([]byte, []ID, error) {
 // value a handler receives is the value the schema validated. Generated
 // UnmarshalJSON methods (unions, tuples, types that keep unknown members)
 // decode with it. A value whose type has its own UnmarshalJSON gets the
-// method called directly once the input is checked, without a decoder set
-// up for the call.
+// method called directly once the input is checked.
+//
+// The decoder is the project's own (internal/jsondecode), held by tests to
+// decode as github.com/go-json-experiment/json does with its default
+// options: the same values, and errors that DecodeReason tells in the same
+// words. It does not read the `format:` tag option (a struct with such a
+// field cannot be decoded into) and never calls that library's
+// UnmarshalJSONFrom method: a type with only that method decodes by its
+// kind. json.Number takes a number, or a string holding one, on every Go
+// release, as Go 1.27's encoding/json has it decode itself (the library
+// took only strings before Go 1.27). Every error about the input is a
+// *DecodeError.
 func DecodeJSON(b []byte, v any) error {
 	return decodeJSON(b, v)
 }

@@ -3,9 +3,9 @@ package rpc
 import (
 	"encoding/json"
 	"reflect"
+	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -13,20 +13,20 @@ import (
 // generated struct that keeps unknown members, every union and tuple) is
 // handed its input directly once jsonscan has checked it by the decoder's
 // rules (or at once, for a CheckingUnmarshaler, which checks it itself),
-// rather than through a decoder set up for the one call: the decoder would
-// only check the input and call the method. Everything else, and every
-// input the check refuses, goes to the decoder, so that the result and the
-// error are the decoder's.
+// rather than through the decoder: the decoder would only check the input
+// and call the method. Everything else, and every input the check
+// refuses, goes to the decoder, so that the result and the error are the
+// decoder's.
 func decodeJSON(b []byte, v any) error {
 	u, ok := v.(json.Unmarshaler)
 	if !ok || !directTarget(v) {
-		return jsonv2.Unmarshal(b, v)
+		return jsondecode.Unmarshal(b, v)
 	}
 	if _, checks := v.(CheckingUnmarshaler); checks {
 		return decodeChecking(b, v, u)
 	}
 	if !jsonscan.Strict(b, membersMaxDepth) {
-		return jsonv2.Unmarshal(b, v)
+		return jsondecode.Unmarshal(b, v)
 	}
 	if err := u.UnmarshalJSON(trimSpace(b)); err != nil {
 		return methodError(b, v, err)
@@ -58,42 +58,26 @@ func decodeChecking(b []byte, v any, u json.Unmarshaler) error {
 	case err == nil:
 		return nil
 	case !jsonscan.Strict(b, membersMaxDepth):
-		return jsonv2.Unmarshal(b, v)
+		return jsondecode.Unmarshal(b, v)
 	}
 	return methodError(b, v, err)
 }
 
 // directTarget reports whether the decoder would call v's UnmarshalJSON
-// method with the input: v is a non-nil pointer whose type does not also
-// have the decoder's own UnmarshalJSONFrom method, which it would prefer.
+// method with the input: v is a non-nil pointer, and not to a time.Time,
+// which the decoder reads by its own rules.
 func directTarget(v any) bool {
-	if _, from := v.(jsonv2.UnmarshalerFrom); from {
-		return false
-	}
 	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && !rv.IsNil()
+	return rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Type().Elem() != timeType
 }
 
-// methodError is the error the decoder returns when v's UnmarshalJSON
-// fails on b with err: the decoder itself wraps err and places it, with a
-// stand-in for the method that reports err again instead of calling the
-// method a second time. The stand-in is declared for every type with the
-// method, so the error it wraps names that interface: it is given v's type
-// back.
+var timeType = reflect.TypeFor[time.Time]()
+
+// methodError is the error the decoder returns when the UnmarshalJSON of
+// v, a pointer, fails with err on b, valid input.
 func methodError(b []byte, v any, err error) error {
-	again := jsonv2.UnmarshalFunc(func([]byte, json.Unmarshaler) error { return err })
-	derr := jsonv2.Unmarshal(b, v, jsonv2.WithUnmarshalers(again))
-	if serr, ok := derr.(*jsonv2.SemanticError); ok && serr.GoType == unmarshalerType {
-		serr.GoType = reflect.TypeOf(v).Elem()
-	}
-	if derr == nil {
-		return err // cannot happen: the stand-in always fails
-	}
-	return derr
+	return jsondecode.MethodError(b, reflect.TypeOf(v).Elem(), err)
 }
-
-// unmarshalerType is the type the stand-in of methodError is declared for.
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // trimSpace returns b without the JSON whitespace around it.
 func trimSpace(b []byte) []byte {

@@ -39,13 +39,14 @@ func TestDecodeJSONChecksTheInputBeforeTheMethod(t *testing.T) {
 	for _, in := range []string{`{"a":1,"a":2}`, "[\"\xff\"]", `{"a":`, `[1,]`, ``, `{"a":"\ud800"}`} {
 		var r recorder
 		err := rpc.DecodeJSON([]byte(in), &r)
-		var serr *jsontext.SyntacticError
-		require.ErrorAs(t, err, &serr, "%q", in)
+		var derr *rpc.DecodeError
+		require.ErrorAs(t, err, &derr, "%q", in)
+		assert.True(t, derr.Syntactic(), "%q", in)
 		assert.Zero(t, r.calls, "%q: the method never sees invalid text", in)
 		var want recorder
 		wantErr := jsonv2.Unmarshal([]byte(in), &want)
 		require.Error(t, wantErr)
-		assert.Equal(t, wantErr.Error(), err.Error(), "%q: the decoder's own error", in)
+		assert.Equal(t, rpc.OracleReason(wantErr), rpc.DecodeReason(err), "%q: the decoder's own error", in)
 	}
 }
 
@@ -54,34 +55,55 @@ func TestDecodeJSONReportsMethodErrorsAsTheDecoderDoes(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		fail func() error
 	}{
-		{"a plain error", ` {"a":1}`, func() error { return plain }},
-		{"a semantic error", ` {"a":1}`, func() error {
-			return &jsonv2.SemanticError{JSONPointer: "/a", ByteOffset: 5, Err: plain}
-		}},
-		{"a method error before trailing data", `{"a":1} x`, func() error { return plain }},
+		{"a plain error", ` {"a":1}`},
+		{"a method error before trailing data", `{"a":1} x`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := recorder{fail: tt.fail()}
+			got := recorder{fail: plain}
 			err := rpc.DecodeJSON([]byte(tt.in), &got)
-			want := recorder{fail: tt.fail()}
+			want := recorder{fail: plain}
 			wantErr := jsonv2.Unmarshal([]byte(tt.in), &want)
 			require.Error(t, wantErr)
 			require.Error(t, err)
-			assert.Equal(t, wantErr.Error(), err.Error())
+			assert.Equal(t, rpc.OracleReason(wantErr), rpc.DecodeReason(err))
 			assert.ErrorIs(t, err, plain)
+			var derr *rpc.DecodeError
+			require.ErrorAs(t, err, &derr)
+			assert.Equal(t, "rpc_test.recorder", derr.GoType.String())
+			assert.Equal(t, int64(strings.Index(tt.in, "{")), derr.Offset)
 			assert.Equal(t, 1, got.calls, "the method is called once, even when it fails")
 		})
 	}
 }
 
+// placedFailure fails with a DecodeError about a member of its value.
+type placedFailure struct{}
+
+var errPlaced = errors.New("no thanks")
+
+func (*placedFailure) UnmarshalJSON([]byte) error {
+	return &rpc.DecodeError{Pointer: "/a", Offset: 5, Err: errPlaced}
+}
+
+func TestDecodeJSONPlacesADecodeErrorOfTheMethodInsideTheValue(t *testing.T) {
+	plain := errPlaced
+	err := rpc.DecodeJSON([]byte(`[ {"a":1}]`), new([]placedFailure))
+	var derr *rpc.DecodeError
+	require.ErrorAs(t, err, &derr)
+	assert.Equal(t, "/0/a", derr.Pointer, "the method's pointer follows the element's")
+	assert.Equal(t, int64(2+5), derr.Offset, "the method's offset counts from the element")
+	assert.Same(t, plain, derr.Err, "merged into one error, not wrapped in another")
+	assert.Equal(t, `no thanks at "/0/a"`, rpc.DecodeReason(err))
+}
+
 func TestDecodeJSONReportsTrailingDataAfterASuccessfulMethod(t *testing.T) {
 	var r recorder
 	err := rpc.DecodeJSON([]byte(`{"a":1} x`), &r)
-	var serr *jsontext.SyntacticError
-	require.ErrorAs(t, err, &serr)
+	var derr *rpc.DecodeError
+	require.ErrorAs(t, err, &derr)
+	assert.True(t, derr.Syntactic())
 	assert.Equal(t, 1, r.calls, "the decoder calls the method before it finds the trailing data; so does DecodeJSON")
 }
 
@@ -92,7 +114,8 @@ func TestDecodeJSONRefusesANilTarget(t *testing.T) {
 	assert.Contains(t, err.Error(), "non-nil")
 }
 
-// fromDecoder has both methods: the decoder prefers UnmarshalJSONFrom.
+// fromDecoder has both methods: go-json-experiment's decoder would prefer
+// UnmarshalJSONFrom, which DecodeJSON never calls.
 type fromDecoder struct{ via string }
 
 func (f *fromDecoder) UnmarshalJSON([]byte) error { f.via = "UnmarshalJSON"; return nil }
@@ -103,10 +126,15 @@ func (f *fromDecoder) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	return err
 }
 
-func TestDecodeJSONLeavesTypesWithUnmarshalJSONFromToTheDecoder(t *testing.T) {
+func TestDecodeJSONCallsUnmarshalJSONNotUnmarshalJSONFrom(t *testing.T) {
 	var f fromDecoder
 	require.NoError(t, rpc.DecodeJSON([]byte(`{}`), &f))
-	assert.Equal(t, "UnmarshalJSONFrom", f.via)
+	assert.Equal(t, "UnmarshalJSON", f.via)
+	var in struct {
+		F fromDecoder `json:"f"`
+	}
+	require.NoError(t, rpc.DecodeJSON([]byte(`{"f":{}}`), &in))
+	assert.Equal(t, "UnmarshalJSON", in.F.via, "inside a value too")
 }
 
 func TestDecodeJSONRawMessageKeepsTheValueAsWritten(t *testing.T) {
@@ -139,7 +167,7 @@ func TestDecodeJSONGivesACheckingUnmarshalerWhatTheDecoderGives(t *testing.T) {
 		wantErr := jsonv2.Unmarshal([]byte(in), &want)
 		if wantErr != nil {
 			require.Error(t, err, "%.60q", in)
-			assert.Equal(t, wantErr.Error(), err.Error(), "%.60q", in)
+			assert.Equal(t, rpc.OracleReason(wantErr), rpc.DecodeReason(err), "%.60q", in)
 			continue
 		}
 		require.NoError(t, err, "%.60q", in)

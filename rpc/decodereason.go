@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 )
 
 // DecodeReason says why JSON could not be decoded into a Go value (by
@@ -19,20 +18,20 @@ import (
 // the peer ("invalid params: cannot decode: " + DecodeReason(err)). An error
 // that is not the decoder's, such as one an UnmarshalJSON method returned, is
 // told as it is. A nil err has no reason: "".
+//
+// The words are the ones DecodeJSON's errors were told in when its decoder
+// was github.com/go-json-experiment/json: the peer sees the same text.
 func DecodeReason(err error) string {
 	if err == nil {
 		return ""
 	}
-	var sem *jsonv2.SemanticError
-	var syn *jsontext.SyntacticError
+	var dec *DecodeError
 	var typ *json.UnmarshalTypeError
 	var bad *json.SyntaxError
 	var b64 base64.CorruptInputError
 	switch {
-	case errors.As(err, &sem):
-		return semanticReason(sem)
-	case errors.As(err, &syn):
-		return syntacticReason(syn)
+	case errors.As(err, &dec):
+		return decodeErrorReason(dec)
 	case errors.As(err, &typ):
 		return kindFound(typ.Value) + " where " + kindExpected(typ.Type) + " is expected" + at(fieldPointer(typ.Field))
 	case errors.As(err, &bad):
@@ -45,25 +44,24 @@ func DecodeReason(err error) string {
 	return err.Error()
 }
 
-// semanticReason tells a value the decoder could read but not store.
-func semanticReason(e *jsonv2.SemanticError) string {
-	var sem *jsonv2.SemanticError
-	var syn *jsontext.SyntacticError
+// decodeErrorReason tells a DecodeError.
+func decodeErrorReason(e *DecodeError) string {
+	var inner *DecodeError
 	switch {
-	case errors.Is(e.Err, jsonv2.ErrUnknownName):
-		return "unknown member " + strconv.Quote(e.JSONPointer.LastToken()) + at(e.JSONPointer.Parent())
-	case errors.As(e.Err, &sem):
-		return semanticReason(sem) // from an UnmarshalJSON method that decodes
-	case errors.As(e.Err, &syn):
-		return syntacticReason(syn)
+	case e.Err == jsondecode.ErrDuplicateName:
+		return "duplicate member name " + strconv.Quote(jsondecode.LastToken(e.Pointer)) + at(jsondecode.Parent(e.Pointer))
+	case e.Syntactic():
+		return e.Err.Error() + at(e.Pointer)
+	case errors.As(e.Err, &inner):
+		return decodeErrorReason(inner) // from an UnmarshalJSON method that decodes
 	case errors.Is(e.Err, strconv.ErrRange):
-		return "a number out of range" + at(e.JSONPointer)
+		return "a number out of range" + at(e.Pointer)
 	case e.Err != nil && !decoderDetail(e.Err):
-		return e.Err.Error() + at(e.JSONPointer) // an UnmarshalJSON method's own words
-	case e.GoType == nil || e.JSONKind == 0:
-		return "cannot decode the value" + at(e.JSONPointer)
+		return e.Err.Error() + at(e.Pointer) // an UnmarshalJSON method's own words
+	case e.GoType == nil || e.Kind == 0:
+		return "cannot decode the value" + at(e.Pointer)
 	}
-	return kindFound(e.JSONKind.String()) + " where " + kindExpected(e.GoType) + " is expected" + at(e.JSONPointer)
+	return kindFound(e.Kind.String()) + " where " + kindExpected(e.GoType) + " is expected" + at(e.Pointer)
 }
 
 // decoderDetail reports whether err is a detail the decoder adds to a
@@ -76,32 +74,20 @@ func decoderDetail(err error) bool {
 		strings.HasPrefix(s, "json:") || strings.HasPrefix(s, "jsontext:") || strings.HasPrefix(s, "strconv.")
 }
 
-// syntacticReason tells JSON text the decoder could not read.
-func syntacticReason(e *jsontext.SyntacticError) string {
-	what := "invalid JSON"
-	if e.Err != nil {
-		what = strings.TrimPrefix(e.Err.Error(), "jsontext: ")
-	}
-	if errors.Is(e.Err, jsontext.ErrDuplicateName) {
-		return "duplicate member name " + strconv.Quote(e.JSONPointer.LastToken()) + at(e.JSONPointer.Parent())
-	}
-	return what + at(e.JSONPointer)
-}
-
 // kindFound names a JSON kind as found in the input: the decoder's
-// (jsontext.Kind.String: "true", "{", ...), or encoding/json's word
-// ("bool", "object", "number 1.5", ...).
+// (jsondecode.Kind.String: "boolean", "object", ...), or encoding/json's
+// word ("bool", "object", "number 1.5", ...).
 func kindFound(kind string) string {
 	switch kind {
 	case "null":
 		return "null"
-	case "bool", "true", "false":
+	case "bool", "boolean":
 		return "a boolean"
 	case "string":
 		return "a string"
-	case "object", "{":
+	case "object":
 		return "an object"
-	case "array", "[":
+	case "array":
 		return "an array"
 	}
 	if strings.HasPrefix(kind, "number") {
@@ -142,11 +128,11 @@ func kindExpected(t reflect.Type) string {
 }
 
 // fieldPointer turns encoding/json's dotted field path into a JSON Pointer.
-func fieldPointer(field string) jsontext.Pointer {
+func fieldPointer(field string) string {
 	if field == "" {
 		return ""
 	}
-	return jsontext.Pointer("/" + strings.ReplaceAll(field, ".", "/"))
+	return "/" + strings.ReplaceAll(field, ".", "/")
 }
 
 // maxPointer bounds the location quoted back to the peer: member names come
@@ -154,13 +140,12 @@ func fieldPointer(field string) jsontext.Pointer {
 const maxPointer = 100
 
 // at is " at <pointer>", or "" for the whole value.
-func at(p jsontext.Pointer) string {
+func at(p string) string {
 	if p == "" {
 		return ""
 	}
-	s := string(p)
-	if len(s) > maxPointer {
-		s = s[:maxPointer] + "…"
+	if len(p) > maxPointer {
+		p = p[:maxPointer] + "…"
 	}
-	return " at " + strconv.Quote(s)
+	return " at " + strconv.Quote(p)
 }

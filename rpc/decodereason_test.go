@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -74,12 +73,6 @@ func TestDecodeReasonSpeaksJSONNotGo(t *testing.T) {
 		err := rpc.DecodeJSON([]byte(`{"`+strings.Repeat("k", 500)+`":{"x":"y"}}`), &v)
 		require.Error(t, err)
 		assert.Less(t, len(rpc.DecodeReason(err)), 200)
-	})
-	t.Run("an unknown member, when the decoder refuses them", func(t *testing.T) {
-		var v decodeTarget
-		err := jsonv2.Unmarshal([]byte(`{"c":{"n":1,"zz":2}}`), &v, jsonv2.RejectUnknownMembers(true))
-		require.Error(t, err)
-		assert.Equal(t, `unknown member "zz" at "/c"`, rpc.DecodeReason(err))
 	})
 	t.Run("an error of an UnmarshalJSON method is told as it is", func(t *testing.T) {
 		var v refusingValue

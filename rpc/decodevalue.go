@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -27,7 +25,7 @@ import (
 // enum, which is the validator's task). null sets the zero value.
 func DecodeString[S ~string](value []byte, p *S) error {
 	if s, ok := jsonscan.PlainString(value); ok {
-		*p = S(internString(s))
+		*p = S(jsondecode.Intern(s))
 		return nil
 	}
 	if string(value) == "null" {
@@ -132,7 +130,7 @@ func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
 // A T that is a CheckedUnmarshaler is given the value with
 // UnmarshalCheckedJSON instead, since a member value DecodeMembers hands
 // out has been checked with the whole object. An error that is not a
-// JSON error is wrapped as DecodeJSON wraps it, in a semantic error that
+// *DecodeError is wrapped as DecodeJSON wraps it, in a *DecodeError that
 // names T.
 func DecodeUnmarshaler[T any, PT interface {
 	*T
@@ -257,11 +255,10 @@ func validArray(value []byte) bool {
 }
 
 // asJSONError returns err as DecodeJSON returns an error from the
-// UnmarshalJSON of p's type: JSON errors unchanged (their place is the
+// UnmarshalJSON of p's type: a *DecodeError unchanged (its place is the
 // value's own), others wrapped by the decoder as it wraps them.
 func asJSONError(err error, value []byte, p any) error {
-	switch err.(type) {
-	case *jsonv2.SemanticError, *jsontext.SyntacticError:
+	if _, ok := err.(*DecodeError); ok {
 		return err
 	}
 	return methodError(value, p, err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -104,10 +103,10 @@ func TestIntegerFieldsTakeOnlyIntegers(t *testing.T) {
 		{`-0`, 0, ""},
 		{`9223372036854775807`, math.MaxInt64, ""},
 		{`-9223372036854775808`, math.MinInt64, ""},
-		{`1.5`, 0, "JSON number 1.5 into Go int64"},
-		{`1e2`, 0, "JSON number 1e2 into Go int64"},
-		{`9223372036854775808`, 0, "out of range"},
-		{`"1"`, 0, "JSON string into Go int64"},
+		{`1.5`, 0, "a number where an integer is expected"},
+		{`1e2`, 0, "a number where an integer is expected"},
+		{`9223372036854775808`, 0, "a number out of range"},
+		{`"1"`, 0, "a string where an integer is expected"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -115,7 +114,7 @@ func TestIntegerFieldsTakeOnlyIntegers(t *testing.T) {
 			err := rpc.DecodeInt([]byte(tt.in), &n)
 			if tt.wantErr != "" {
 				require.Error(t, err)
-				assert.Contains(t, err.Error(), tt.wantErr)
+				assert.Equal(t, tt.wantErr, rpc.DecodeReason(err))
 				return
 			}
 			require.NoError(t, err)
@@ -269,11 +268,12 @@ func TestDecodeSlicePlacesAnElementErrorAtTheElement(t *testing.T) {
 	in := []byte(`["a", 2]`)
 	var s []string
 	err := rpc.DecodeSlice(in, &s, rpc.DecodeString[string])
-	var serr *jsonv2.SemanticError
-	require.ErrorAs(t, err, &serr)
-	assert.Equal(t, jsontext.Pointer("/1"), serr.JSONPointer)
-	assert.Equal(t, int64(strings.Index(string(in), "2")), serr.ByteOffset)
-	assert.Contains(t, err.Error(), `within "/1"`)
+	var derr *rpc.DecodeError
+	require.ErrorAs(t, err, &derr)
+	assert.Equal(t, "/1", derr.Pointer)
+	assert.Equal(t, int64(strings.Index(string(in), "2")), derr.Offset)
+	assert.Contains(t, err.Error(), `at "/1"`)
+	assert.Equal(t, `a number where a string is expected at "/1"`, rpc.DecodeReason(err))
 }
 
 // recorded keeps the JSON it is given, and refuses true, as a union reads
@@ -298,17 +298,19 @@ func (*failing) UnmarshalJSON([]byte) error { return errFailing }
 func TestMethodErrorsAreWrappedAsTheDecoderWrapsThem(t *testing.T) {
 	var f failing
 	err := rpc.DecodeUnmarshaler([]byte(`{}`), &f)
-	var serr *jsonv2.SemanticError
-	require.ErrorAs(t, err, &serr)
+	var derr *rpc.DecodeError
+	require.ErrorAs(t, err, &derr)
 	assert.ErrorIs(t, err, errFailing)
-	assert.Equal(t, "rpc_test.failing", serr.GoType.String())
-	assert.Equal(t, jsontext.Kind('{'), serr.JSONKind)
+	assert.Equal(t, "rpc_test.failing", derr.GoType.String())
+	assert.Equal(t, "object", derr.Kind.String())
 	wantErr := jsonv2.Unmarshal([]byte(`{}`), new(failing))
-	assert.Equal(t, wantErr.Error(), err.Error())
+	assert.Equal(t, rpc.OracleReason(wantErr), rpc.DecodeReason(err))
+	assert.Equal(t, *derr, *rpc.DecodeJSON([]byte(`{}`), new(failing)).(*rpc.DecodeError), "as DecodeJSON wraps it")
 
 	var s []failing
 	err = rpc.DecodeSlice([]byte(`[{}]`), &s, rpc.DecodeUnmarshaler[failing])
 	wantErr = jsonv2.Unmarshal([]byte(`[{}]`), new([]failing))
 	require.Error(t, err)
-	assert.Equal(t, wantErr.Error(), err.Error(), "placed at the element")
+	assert.Equal(t, rpc.OracleReason(wantErr), rpc.DecodeReason(err), "placed at the element")
+	assert.Equal(t, rpc.DecodeJSON([]byte(`[{}]`), new([]failing)).Error(), err.Error(), "placed at the element")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/schemarpc/schemarpc/internal/fastschema"
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -87,11 +88,11 @@ func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 }
 
 // methodName decodes the method member of a scanned message, a name from
-// the table of repeated strings (internString) when it has no escapes, as
+// the table of repeated strings (jsondecode.Intern) when it has no escapes, as
 // almost every method name is; ok is false when it is not a string.
 func methodName(value []byte) (string, bool) {
 	if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' && bytes.IndexByte(value, '\\') < 0 {
-		return internString(value[1 : len(value)-1]), true
+		return jsondecode.Intern(value[1 : len(value)-1]), true
 	}
 	return jsonscan.String(value)
 }

@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
@@ -38,7 +35,7 @@ var errNotObject = errors.New("not a well-formed JSON object")
 // which is nil when there are none (a json.RawMessage V receives a copy of
 // the value's bytes). An error from member, or from decoding an extra
 // member, is returned with the member's name and position added to it when
-// it is a JSON error, so that it reads as if the whole object had been
+// it is a *DecodeError, so that it reads as if the whole object had been
 // decoded at once.
 //
 // Generated UnmarshalJSON methods of types that keep the members their
@@ -250,7 +247,7 @@ func (r *rawMembers) toMap(b []byte) map[string]json.RawMessage {
 // and so to no members.
 func notObjectError[V any](b []byte) error {
 	if !jsonscan.Strict(b, membersMaxDepth) {
-		if _, err := jsontext.NewDecoder(bytes.NewReader(b)).ReadValue(); err != nil && err != io.EOF {
+		if err := jsondecode.CheckValue(b); err != nil {
 			return err
 		}
 	}
@@ -275,7 +272,7 @@ func firstError[V any](o *jsonscan.Members, b []byte, err error, name, value []b
 	return memberError(err, name, offsetIn(b, value))
 }
 
-// memberError places a JSON error from decoding a member's value at that
+// memberError places a *DecodeError from decoding a member's value at that
 // member: its name is put in front of the error's JSON pointer and the
 // value's offset in the object is added to the error's byte offset. Other
 // errors are returned as they are.
@@ -283,22 +280,13 @@ func memberError(err error, name []byte, offset int) error {
 	return placeError(err, string(name), offset)
 }
 
-// placeError places a JSON error from decoding a value inside a larger one
+// placeError places a *DecodeError from decoding a value inside a larger one
 // at the value: token (a member name or an array index) is put in front of
 // the error's JSON pointer and offset, where the value starts in the
 // larger one, is added to its byte offset. Other errors are returned as
 // they are.
 func placeError(err error, token string, offset int) error {
-	where := jsontext.Pointer("").AppendToken(token)
-	switch e := err.(type) {
-	case *jsonv2.SemanticError:
-		e.JSONPointer = where + e.JSONPointer
-		e.ByteOffset += int64(offset)
-	case *jsontext.SyntacticError:
-		e.JSONPointer = where + e.JSONPointer
-		e.ByteOffset += int64(offset)
-	}
-	return err
+	return jsondecode.Place(err, token, offset)
 }
 
 // offsetIn is the index in b at which sub starts: sub is a slice of b

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -117,8 +115,9 @@ func TestDecodeMembersReportsAFaultInTheTextBeforeAMemberError(t *testing.T) {
 				return true, rpc.DecodeJSON(value, &s) // "a" is a number: a member error
 			})
 			require.Error(t, err)
-			var serr *jsontext.SyntacticError
-			assert.ErrorAs(t, err, &serr, "the fault in the text is reported, not the member's error: %v", err)
+			var derr *rpc.DecodeError
+			require.ErrorAs(t, err, &derr)
+			assert.True(t, derr.Syntactic(), "the fault in the text is reported, not the member's error: %v", err)
 		})
 	}
 }
@@ -129,14 +128,14 @@ func TestDecodeMembersPlacesMemberErrorsAtTheMember(t *testing.T) {
 	_, err := rpc.DecodeMembers[json.RawMessage](in, func(name, value []byte) (bool, error) {
 		return true, rpc.DecodeJSON(value, &n)
 	})
-	var serr *jsonv2.SemanticError
-	require.ErrorAs(t, err, &serr)
-	assert.Equal(t, jsontext.Pointer("/a~1b"), serr.JSONPointer, "the name is escaped as a pointer token")
-	assert.Equal(t, int64(strings.Index(string(in), `"x"`)), serr.ByteOffset)
+	var derr *rpc.DecodeError
+	require.ErrorAs(t, err, &derr)
+	assert.Equal(t, "/a~1b", derr.Pointer, "the name is escaped as a pointer token")
+	assert.Equal(t, int64(strings.Index(string(in), `"x"`)), derr.Offset)
 
 	_, err = rpc.DecodeMembers[int]([]byte(`{"n": "x"}`), func(_, _ []byte) (bool, error) { return false, nil })
-	require.ErrorAs(t, err, &serr, "an extra member that does not fit V")
-	assert.Equal(t, jsontext.Pointer("/n"), serr.JSONPointer)
+	require.ErrorAs(t, err, &derr, "an extra member that does not fit V")
+	assert.Equal(t, "/n", derr.Pointer)
 
 	plain := errors.New("not a JSON error")
 	_, err = rpc.DecodeMembers[int]([]byte(`{"n": 1}`), func(_, _ []byte) (bool, error) { return true, plain })

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/jsondecode"
 	"github.com/schemarpc/schemarpc/mcp/v20251125"
 	"github.com/schemarpc/schemarpc/mcp/v20260728"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -183,14 +184,14 @@ func FuzzGeneratedDecodeMatchesReference(f *testing.F) {
 }
 
 // decodeJSONMatchesDecoder checks that rpc.DecodeJSON, which hands the
-// generated types their input without checking it first, gives what the
+// generated types their input without checking it first, gives what its
 // decoder gives calling their UnmarshalJSON after its own check: the same
 // value or the same error text.
 func decodeJSONMatchesDecoder(t *testing.T, tg target, b []byte) bool {
 	t.Helper()
 	got, want := reflect.New(tg.typ), reflect.New(tg.typ)
 	err := rpc.DecodeJSON(b, got.Interface())
-	wantErr := jsonv2.Unmarshal(b, want.Interface())
+	wantErr := jsondecode.Unmarshal(b, want.Interface())
 	switch {
 	case (err == nil) != (wantErr == nil):
 		t.Errorf("%s.%s: %q: DecodeJSON error %v, decoder error %v", tg.pkg(), tg.typ.Name(), b, err, wantErr)

@@ -1,4 +1,4 @@
-package rpc
+package jsondecode
 
 import (
 	"encoding/binary"
@@ -7,9 +7,9 @@ import (
 )
 
 // The short strings of messages repeat: method and tool names, protocol
-// versions, enum values, client names. DecodeString returns them from a
-// small shared table instead of allocating each one again, as the decoder
-// behind DecodeJSON does with a table of its own.
+// versions, enum values, client names, member names of maps. Unmarshal
+// (and rpc.DecodeString) return them from a small shared table instead of
+// allocating each one again.
 
 const (
 	internMinLen = 2  // shorter strings never allocate
@@ -22,9 +22,9 @@ const (
 // complete string or none.
 var internTable [internSlots]atomic.Pointer[string]
 
-// internString returns b as a string, from the table when the string is
-// there and otherwise as a new string that then replaces its slot's.
-func internString(b []byte) string {
+// Intern returns b as a string, from the table when the string is there
+// and otherwise as a new string that then replaces its slot's.
+func Intern(b []byte) string {
 	if len(b) < internMinLen || len(b) > internMaxLen {
 		return string(b)
 	}
