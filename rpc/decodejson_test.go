@@ -174,3 +174,28 @@ func TestDecodeJSONGivesACheckingUnmarshalerWhatTheDecoderGives(t *testing.T) {
 		assert.Equal(t, want, got, "%.60q", in)
 	}
 }
+
+// A caller tells a syntax error from a repeated name from a value of the
+// wrong kind with errors.As and errors.Is on the exported causes.
+func TestADecodeErrorsCauseIsOneACallerCanName(t *testing.T) {
+	var v struct {
+		A int `json:"a"`
+	}
+	err := rpc.DecodeJSON([]byte(`{"a":1,"a":2}`), &v)
+	require.ErrorIs(t, err, rpc.ErrDuplicateMemberName)
+	var derr *rpc.DecodeError
+	require.ErrorAs(t, err, &derr)
+	assert.Equal(t, "/a", derr.Pointer)
+
+	err = rpc.DecodeJSON([]byte(`{"a":}`), &v)
+	var serr *rpc.DecodeSyntaxError
+	require.ErrorAs(t, err, &serr)
+	assert.NotEmpty(t, serr.What)
+	assert.NotErrorIs(t, err, rpc.ErrDuplicateMemberName)
+
+	err = rpc.DecodeJSON([]byte(`{"a":"x"}`), &v)
+	require.ErrorAs(t, err, &derr)
+	assert.False(t, derr.Syntactic())
+	assert.Equal(t, "string", derr.Kind.String())
+	assert.False(t, errors.As(err, &serr), "a value of the wrong kind is no syntax error")
+}
