@@ -16,20 +16,9 @@ func makeSliceDecoder(t reflect.Type) decodeFunc {
 	elem := newLazy(t.Elem())
 	empty := reflect.MakeSlice(t, 0, 0)
 	return func(d *decoder, v reflect.Value, o fieldOpts) error {
-		if o.stringTag {
-			return d.errorBefore(t, errInvalidStringTag)
-		}
-		k, _, err := d.readToken()
-		if err != nil {
+		_, more, err := d.begin(v, t, o, '[')
+		if !more {
 			return err
-		}
-		switch k {
-		case 'n':
-			v.SetZero()
-			return nil
-		case '[':
-		default:
-			return d.errorAfter(t, nil)
 		}
 		decode := elem.get()
 		n := v.Cap()
@@ -68,20 +57,9 @@ func makeArrayDecoder(t reflect.Type) decodeFunc {
 	elem := newLazy(t.Elem())
 	n := t.Len()
 	return func(d *decoder, v reflect.Value, o fieldOpts) error {
-		if o.stringTag {
-			return d.errorBefore(t, errInvalidStringTag)
-		}
-		k, _, err := d.readToken()
-		if err != nil {
+		_, more, err := d.begin(v, t, o, '[')
+		if !more {
 			return err
-		}
-		switch k {
-		case 'n':
-			v.SetZero()
-			return nil
-		case '[':
-		default:
-			return d.errorAfter(t, nil)
 		}
 		decode := elem.get()
 		var length error
@@ -152,20 +130,9 @@ func makeMapDecoder(t reflect.Type) decodeFunc {
 	key, elem := newLazy(t.Key()), newLazy(t.Elem())
 	uniqueKeys := mapKeyUnique(t.Key().Kind()) && !hasMethods(t.Key()) && t.Key() != durationType
 	return func(d *decoder, v reflect.Value, o fieldOpts) error {
-		if o.stringTag {
-			return d.errorBefore(t, errInvalidStringTag)
-		}
-		k, _, err := d.readToken()
-		if err != nil {
+		_, more, err := d.begin(v, t, o, '{')
+		if !more {
 			return err
-		}
-		switch k {
-		case 'n':
-			v.SetZero()
-			return nil
-		case '{':
-		default:
-			return d.errorAfter(t, nil)
 		}
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(t))

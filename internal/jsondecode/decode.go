@@ -179,6 +179,34 @@ func (d *decoder) errorBefore(t reflect.Type, err error) *Error {
 	return &Error{Pointer: d.pointer(+1), Offset: int64(pos), GoType: t, Err: err}
 }
 
+// begin reads the start of the next value for v, of type t, which takes
+// JSON of one kind, want: a string ('"', read whole, its text in val) or
+// an object or array ('{' or '[', its opening token read). A `string` tag
+// is refused, null stores the zero value, and any other kind is an error
+// about the value read. more reports that a value of kind want was read
+// and is to be decoded.
+func (d *decoder) begin(v reflect.Value, t reflect.Type, o fieldOpts, want Kind) (val []byte, more bool, err error) {
+	if o.stringTag {
+		return nil, false, d.errorBefore(t, errInvalidStringTag)
+	}
+	var k Kind
+	if want == '"' {
+		k, val, err = d.readValue()
+	} else {
+		k, _, err = d.readToken()
+	}
+	switch {
+	case err != nil:
+		return nil, false, err
+	case k == 'n':
+		v.SetZero()
+		return nil, false, nil
+	case k != want:
+		return nil, false, d.errorAfter(t, nil)
+	}
+	return val, true, nil
+}
+
 // decodeUnsupported refuses every value: the type (a channel, a function)
 // has no JSON form.
 func decodeUnsupported(d *decoder, v reflect.Value, _ fieldOpts) error {

@@ -103,20 +103,9 @@ func decodeDuration(d *decoder, v reflect.Value, o fieldOpts) error {
 // decodeTime decodes an RFC 3339 timestamp into a time.Time; null sets
 // the zero time.
 func decodeTime(d *decoder, v reflect.Value, o fieldOpts) error {
-	if o.stringTag {
-		return d.errorBefore(v.Type(), errInvalidStringTag)
-	}
-	k, val, err := d.readValue()
-	if err != nil {
+	val, more, err := d.begin(v, v.Type(), o, '"')
+	if !more {
 		return err
-	}
-	switch k {
-	case 'n':
-		v.Set(reflect.ValueOf(time.Time{}))
-		return nil
-	case '"':
-	default:
-		return d.errorAfter(v.Type(), nil)
 	}
 	s := unquote(val)
 	var t time.Time

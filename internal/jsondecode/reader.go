@@ -361,15 +361,9 @@ func (r *reader) valueFault(pos, depth int) (int, []string, error) {
 
 func (r *reader) objectFault(pos, depth int) (int, []string, error) {
 	d := r.data
-	if depth == maxDepth+1 {
-		return pos, nil, errMaxDepth
-	}
-	pos = jsonscan.SkipSpace(d, pos+1)
-	if pos >= len(d) {
-		return pos, nil, errUnexpectedEOF
-	}
-	if d[pos] == '}' {
-		return pos + 1, nil, nil
+	pos, done, err := openFault(d, pos, depth, '}')
+	if done || err != nil {
+		return pos, nil, err
 	}
 	var names nameSet
 	for {
@@ -403,32 +397,17 @@ func (r *reader) objectFault(pos, depth int) (int, []string, error) {
 		if err != nil {
 			return end, append(rev, name), err
 		}
-		pos = jsonscan.SkipSpace(d, end)
-		if pos >= len(d) {
-			return pos, nil, errUnexpectedEOF
-		}
-		switch d[pos] {
-		case ',':
-			pos++
-		case '}':
-			return pos + 1, nil, nil
-		default:
-			return pos, nil, invalidChar(d[pos:], "after object value (expecting ',' or '}')")
+		if pos, done, err = nextFault(d, end, '}', "after object value (expecting ',' or '}')"); done || err != nil {
+			return pos, nil, err
 		}
 	}
 }
 
 func (r *reader) arrayFault(pos, depth int) (int, []string, error) {
 	d := r.data
-	if depth == maxDepth+1 {
-		return pos, nil, errMaxDepth
-	}
-	pos = jsonscan.SkipSpace(d, pos+1)
-	if pos >= len(d) {
-		return pos, nil, errUnexpectedEOF
-	}
-	if d[pos] == ']' {
-		return pos + 1, nil, nil
+	pos, done, err := openFault(d, pos, depth, ']')
+	if done || err != nil {
+		return pos, nil, err
 	}
 	for i := 0; ; i++ {
 		pos = jsonscan.SkipSpace(d, pos)
@@ -439,19 +418,44 @@ func (r *reader) arrayFault(pos, depth int) (int, []string, error) {
 		if err != nil {
 			return end, append(rev, "/"+strconv.Itoa(i)), err
 		}
-		pos = jsonscan.SkipSpace(d, end)
-		if pos >= len(d) {
-			return pos, nil, errUnexpectedEOF
-		}
-		switch d[pos] {
-		case ',':
-			pos++
-		case ']':
-			return pos + 1, nil, nil
-		default:
-			return pos, nil, invalidChar(d[pos:], "after array element (expecting ',' or ']')")
+		if pos, done, err = nextFault(d, end, ']', "after array element (expecting ',' or ']')"); done || err != nil {
+			return pos, nil, err
 		}
 	}
+}
+
+// openFault steps into the object or array that opens at pos and closes
+// with close: it gives the position after the opening and its space, or
+// the end of an empty one with done, or its fault.
+func openFault(d []byte, pos, depth int, close byte) (next int, done bool, err error) {
+	if depth == maxDepth+1 {
+		return pos, false, errMaxDepth
+	}
+	pos = jsonscan.SkipSpace(d, pos+1)
+	switch {
+	case pos >= len(d):
+		return pos, false, errUnexpectedEOF
+	case d[pos] == close:
+		return pos + 1, true, nil
+	}
+	return pos, false, nil
+}
+
+// nextFault steps past what follows a member or element that ends at end,
+// in an object or array that closes with close: a ',' (the position after
+// it), or close (the end, with done). Anything else is a fault, told as
+// "invalid character ... " + after.
+func nextFault(d []byte, end int, close byte, after string) (next int, done bool, err error) {
+	pos := jsonscan.SkipSpace(d, end)
+	switch {
+	case pos >= len(d):
+		return pos, false, errUnexpectedEOF
+	case d[pos] == ',':
+		return pos + 1, false, nil
+	case d[pos] == close:
+		return pos + 1, true, nil
+	}
+	return pos, false, invalidChar(d[pos:], after)
 }
 
 // skipValue reads past the next value, token by token when it is an

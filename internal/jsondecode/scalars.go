@@ -46,28 +46,17 @@ func decodeBool(d *decoder, v reflect.Value, o fieldOpts) error {
 }
 
 func decodeString(d *decoder, v reflect.Value, o fieldOpts) error {
-	if o.stringTag {
-		return d.errorBefore(v.Type(), errInvalidStringTag)
-	}
-	k, val, err := d.readValue()
-	if err != nil {
-		return err
-	}
-	switch k {
-	case 'n':
-		v.SetString("")
-		return nil
-	case '"':
+	val, more, err := d.begin(v, v.Type(), o, '"')
+	if more {
 		v.SetString(Intern(unquote(val)))
-		return nil
 	}
-	return d.errorAfter(v.Type(), nil)
+	return err
 }
 
-// number reads the next value for a number of type t: a JSON number, or a
-// string holding one when stringify (a member name, a `string` field). It
-// returns the digits, or null as nil with ok.
-func (d *decoder) number(t reflect.Type, o fieldOpts) (digits []byte, k Kind, err error) {
+// number reads the next value for v, a number: a JSON number, or a string
+// holding one when stringify (a member name, a `string` field). It returns
+// the digits and the kind read; null stores zero in v and gives kind 'n'.
+func (d *decoder) number(v reflect.Value, o fieldOpts) (digits []byte, k Kind, err error) {
 	stringify := d.last().needName() || o.stringTag
 	k, val, err := d.readValue()
 	if err != nil {
@@ -75,21 +64,19 @@ func (d *decoder) number(t reflect.Type, o fieldOpts) (digits []byte, k Kind, er
 	}
 	switch {
 	case k == 'n':
+		v.SetZero()
 		return nil, k, nil
 	case k == '"' && stringify:
 		return unquote(val), k, nil
 	case k == '0' && !stringify:
 		return val, k, nil
 	}
-	return nil, k, d.errorAfter(t, nil)
+	return nil, k, d.errorAfter(v.Type(), nil)
 }
 
 func decodeInt(d *decoder, v reflect.Value, o fieldOpts) error {
-	val, k, err := d.number(v.Type(), o)
+	val, k, err := d.number(v, o)
 	if err != nil || k == 'n' {
-		if k == 'n' {
-			v.SetInt(0)
-		}
 		return err
 	}
 	neg := len(val) > 0 && val[0] == '-'
@@ -117,11 +104,8 @@ func decodeInt(d *decoder, v reflect.Value, o fieldOpts) error {
 }
 
 func decodeUint(d *decoder, v reflect.Value, o fieldOpts) error {
-	val, k, err := d.number(v.Type(), o)
+	val, k, err := d.number(v, o)
 	if err != nil || k == 'n' {
-		if k == 'n' {
-			v.SetUint(0)
-		}
 		return err
 	}
 	n, ok := parseUint(val)
@@ -161,11 +145,8 @@ func parseUint(b []byte) (uint64, bool) {
 }
 
 func decodeFloat(d *decoder, v reflect.Value, o fieldOpts) error {
-	val, k, err := d.number(v.Type(), o)
+	val, k, err := d.number(v, o)
 	if err != nil || k == 'n' {
-		if k == 'n' {
-			v.SetFloat(0)
-		}
 		return err
 	}
 	if k == '"' && !jsonscan.IsNumber(val) {
@@ -212,20 +193,9 @@ func decodeNumber(d *decoder, v reflect.Value, o fieldOpts) error {
 // decodeBytes decodes a base64 string (RFC 4648, padded) into a []byte or
 // a [N]byte, whose length must match.
 func decodeBytes(d *decoder, v reflect.Value, o fieldOpts) error {
-	if o.stringTag {
-		return d.errorBefore(v.Type(), errInvalidStringTag)
-	}
-	k, val, err := d.readValue()
-	if err != nil {
+	val, more, err := d.begin(v, v.Type(), o, '"')
+	if !more {
 		return err
-	}
-	switch k {
-	case 'n':
-		v.SetZero()
-		return nil
-	case '"':
-	default:
-		return d.errorAfter(v.Type(), nil)
 	}
 	s := unquote(val)
 	var dst []byte

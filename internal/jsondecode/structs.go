@@ -60,20 +60,9 @@ func makeStructDecoder(t reflect.Type) decodeFunc {
 	var once sync.Once
 	var fs structFields
 	return func(d *decoder, v reflect.Value, o fieldOpts) error {
-		if o.stringTag {
-			return d.errorBefore(t, errInvalidStringTag)
-		}
-		k, _, err := d.readToken()
-		if err != nil {
+		_, more, err := d.begin(v, t, o, '{')
+		if !more {
 			return err
-		}
-		switch k {
-		case 'n':
-			v.SetZero()
-			return nil
-		case '{':
-		default:
-			return d.errorAfter(t, nil)
 		}
 		once.Do(func() { fs = makeStructFields(t) })
 		if fs.err != nil {
