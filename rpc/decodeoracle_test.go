@@ -10,6 +10,7 @@ import (
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -227,6 +228,7 @@ var zoo = []struct {
 // refuse.
 var oracleInputs = []string{
 	``, ` `, `null`, ` null `, `true`, `false`, `0`, `-0`, `1`, `-1`, `255`, `256`, `-129`, `1.5`, `1e2`, `1E400`, `-1e400`,
+	`1.`, `1.x`, `1e`, `1e+`, `1ex`, `1.5e-`, `2.e3`, `-`, `-x`, `01`, `-01`, `[1.]`, `{"a":1e}`, `{"a":1.5E+`, `[0.5,1e-]`,
 	`18446744073709551615`, `18446744073709551616`, `9223372036854775808`, `100000000000000000000.5`, `3.4e39`,
 	`""`, `"x"`, `"ok go"`, `"AAAA"`, `"AAA="`, `"AA=="`, `"AQID"`, `"AQIDBA=="`, `"AQ\nID"`, `"!!"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00"`,
 	`"2006-01-02T15:04:05Z"`, `"2006-01-02T15:04:05.999+07:00"`, `"2006-01-02T1:04:05Z"`, `"2006-01-02T15:04:05,5Z"`, `"2006-01-02T15:04:05+25:00"`, `"2006-01-02"`,
@@ -295,6 +297,28 @@ func TestDecodeJSONAgreesWithTheOracle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A syntax error's byte offset is where the oracle finds the fault: the
+// reasons say where only as a JSON Pointer, so this is held apart.
+func TestASyntaxErrorIsAtTheOraclesOffset(t *testing.T) {
+	checked := 0
+	for _, z := range zoo {
+		for _, in := range oracleInputs {
+			err := rpc.DecodeJSON([]byte(in), z.make())
+			var derr *rpc.DecodeError
+			if !errors.As(err, &derr) || !derr.Syntactic() {
+				continue
+			}
+			var serr *jsontext.SyntacticError
+			if !errors.As(jsonv2.Unmarshal([]byte(in), z.make()), &serr) {
+				continue // the kinds of error are held to agree by the reasons
+			}
+			assert.Equal(t, serr.ByteOffset, derr.Offset, "%s %q", z.name, in)
+			checked++
+		}
+	}
+	assert.NotZero(t, checked)
 }
 
 func FuzzDecodeJSONAgreesWithTheOracle(f *testing.F) {

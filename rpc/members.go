@@ -68,8 +68,7 @@ func decodeMembersChecked[V any](b []byte, member func(name, value []byte) (know
 	if !ok {
 		return nil, notObjectError[V](b)
 	}
-	_, raw := any((*V)(nil)).(*json.RawMessage)
-	var kept rawMembers // the unknown members, when V is json.RawMessage
+	unknown := newUnknownMembers[V]()
 	for {
 		rawName, value, ok := o.Next()
 		if !ok {
@@ -81,24 +80,48 @@ func decodeMembersChecked[V any](b []byte, member func(name, value []byte) (know
 			name = []byte(s)
 		}
 		known, err := member(name, value)
+		if err == nil && !known {
+			err = unknown.add(b, rawName, name, value)
+		}
 		if err != nil {
 			return nil, memberError(err, name, offsetIn(b, value))
 		}
-		if known {
-			continue
-		}
-		if raw {
-			kept.add(b, rawName, name, value)
-			continue
-		}
-		if extra, err = decodeExtra(extra, name, value); err != nil {
-			return nil, memberError(err, name, offsetIn(b, value))
-		}
 	}
-	if raw && kept.n > 0 {
-		return any(kept.toMap(b)).(map[string]V), nil
+	return unknown.result(b), nil
+}
+
+// unknownMembers gathers the members of an object that the walk's member
+// function did not know: for a json.RawMessage V as positions in the
+// object (rawMembers), otherwise each decoded into extra.
+type unknownMembers[V any] struct {
+	raw   bool
+	kept  rawMembers
+	extra map[string]V
+}
+
+func newUnknownMembers[V any]() unknownMembers[V] {
+	_, raw := any((*V)(nil)).(*json.RawMessage)
+	return unknownMembers[V]{raw: raw}
+}
+
+// add gathers the member written rawName (name once decoded) whose value
+// is value, in the object b.
+func (u *unknownMembers[V]) add(b, rawName, name, value []byte) error {
+	if u.raw {
+		u.kept.add(b, rawName, name, value)
+		return nil
 	}
-	return extra, nil
+	var err error
+	u.extra, err = decodeExtra(u.extra, name, value)
+	return err
+}
+
+// result is the map of the members gathered; nil when there are none.
+func (u *unknownMembers[V]) result(b []byte) map[string]V {
+	if u.raw && u.kept.n > 0 {
+		return any(u.kept.toMap(b)).(map[string]V)
+	}
+	return u.extra
 }
 
 // decodeExtra decodes the unknown member name, whose value is value, into
@@ -121,8 +144,7 @@ func decodeMembersStrict[V any](b []byte, member func(name, value []byte) (known
 	if !ok {
 		return nil, notObjectError[V](b)
 	}
-	_, raw := any((*V)(nil)).(*json.RawMessage)
-	var kept rawMembers // the unknown members, when V is json.RawMessage
+	unknown := newUnknownMembers[V]()
 	for {
 		rawName, escaped, value, ok := o.Next()
 		if !ok {
@@ -134,27 +156,17 @@ func decodeMembersStrict[V any](b []byte, member func(name, value []byte) (known
 			name = []byte(s)
 		}
 		known, err := member(name, value)
+		if err == nil && !known {
+			err = unknown.add(b, rawName, name, value)
+		}
 		if err != nil {
-			return nil, firstError[V](&o, b, err, name, value)
-		}
-		if known {
-			continue
-		}
-		if raw {
-			kept.add(b, rawName, name, value)
-			continue
-		}
-		if extra, err = decodeExtra(extra, name, value); err != nil {
 			return nil, firstError[V](&o, b, err, name, value)
 		}
 	}
 	if o.Err() {
 		return nil, notObjectError[V](b)
 	}
-	if raw && kept.n > 0 {
-		return any(kept.toMap(b)).(map[string]V), nil
-	}
-	return extra, nil
+	return unknown.result(b), nil
 }
 
 // rawMembers gathers the unknown members of an object for a

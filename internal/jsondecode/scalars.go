@@ -83,17 +83,13 @@ func decodeInt(d *decoder, v reflect.Value, o fieldOpts) error {
 	if neg {
 		val = val[1:]
 	}
-	n, ok := parseUint(val)
-	limit := uint64(1) << (v.Type().Bits() - 1)
-	overflow := neg && n > limit || !neg && n > limit-1
-	if !ok {
-		if n != math.MaxUint64 {
-			return d.errorAfter(v.Type(), strconv.ErrSyntax)
-		}
-		overflow = true
+	limit := uint64(1) << (v.Type().Bits() - 1) // -limit is the least
+	if !neg {
+		limit--
 	}
-	if overflow {
-		return d.errorAfter(v.Type(), strconv.ErrRange)
+	n, err := d.magnitude(v, val, limit)
+	if err != nil {
+		return err
 	}
 	if neg {
 		v.SetInt(int64(-n))
@@ -108,23 +104,30 @@ func decodeUint(d *decoder, v reflect.Value, o fieldOpts) error {
 	if err != nil || k == 'n' {
 		return err
 	}
-	n, ok := parseUint(val)
 	limit := uint64(math.MaxUint64)
 	if bits := v.Type().Bits(); bits < 64 {
 		limit = 1<<bits - 1
 	}
-	overflow := n > limit
-	if !ok {
-		if n != math.MaxUint64 {
-			return d.errorAfter(v.Type(), strconv.ErrSyntax)
-		}
-		overflow = true
-	}
-	if overflow {
-		return d.errorAfter(v.Type(), strconv.ErrRange)
+	n, err := d.magnitude(v, val, limit)
+	if err != nil {
+		return err
 	}
 	v.SetUint(n)
 	return nil
+}
+
+// magnitude reads val, the digits of an integer for v without its sign,
+// as a number at most limit: digits that are not plain decimal are a
+// syntax error, a larger number is out of range.
+func (d *decoder) magnitude(v reflect.Value, val []byte, limit uint64) (uint64, error) {
+	n, ok := parseUint(val)
+	switch {
+	case !ok && n != math.MaxUint64:
+		return 0, d.errorAfter(v.Type(), strconv.ErrSyntax)
+	case !ok || n > limit:
+		return 0, d.errorAfter(v.Type(), strconv.ErrRange)
+	}
+	return n, nil
 }
 
 // parseUint reads decimal digits without a sign or leading zeros. A

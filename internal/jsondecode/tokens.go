@@ -144,32 +144,34 @@ func numberEnd(data []byte, i int) (int, error) {
 	default:
 		return n, invalidChar(data[n:], "in number (expecting digit)")
 	}
+	var err error
 	if n < len(data) && data[n] == '.' {
-		at := n
-		n++
-		switch {
-		case n >= len(data):
-			return at, errUnexpectedEOF
-		case !isDigit(data[n]):
-			return n, invalidChar(data[n:], "in number (expecting digit)")
+		if n, err = requiredDigits(data, i, n+1); err != nil {
+			return n, err
 		}
-		n = digitsEnd(data, n)
 	}
 	if n < len(data) && (data[n] == 'e' || data[n] == 'E') {
-		at := n
 		n++
 		if n < len(data) && (data[n] == '-' || data[n] == '+') {
 			n++
 		}
-		switch {
-		case n >= len(data):
-			return at, errUnexpectedEOF
-		case !isDigit(data[n]):
-			return n, invalidChar(data[n:], "in number (expecting digit)")
-		}
-		n = digitsEnd(data, n)
+		return requiredDigits(data, i, n)
 	}
 	return n, nil
+}
+
+// requiredDigits reads the digits that must start at data[n], after the
+// point or the exponent of the number that starts at data[start]: it
+// returns their end, or the fault (a truncated number is placed at its
+// start, as the oracle places it).
+func requiredDigits(data []byte, start, n int) (int, error) {
+	switch {
+	case n >= len(data):
+		return start, errUnexpectedEOF
+	case !isDigit(data[n]):
+		return n, invalidChar(data[n:], "in number (expecting digit)")
+	}
+	return digitsEnd(data, n), nil
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
