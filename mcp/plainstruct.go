@@ -17,8 +17,9 @@ import (
 // plainStruct reads and writes a struct of plain fields (strings,
 // booleans, float64 and 64-bit integers, by their json names) without the
 // reflective codecs: the arguments of a typed tool (AddTool) are decoded
-// by one walk over their members with rpc.DecodeMembers, each value read
-// by the rpc.Decode* function of its kind, and its output is appended
+// by one walk over their members with rpc.DecodeMembersChecked (the lax
+// walk when the caller knows a strict reading has accepted the arguments
+// already), each value read by the rpc.Decode* function of its kind, and its output is appended
 // field by field. It is an optimisation only. Any input it does not decode
 // whole that way (a name that is not a field's exactly, a value of another
 // form, any error) is decoded again, from the zero value, by
@@ -146,9 +147,11 @@ func hasOwnCoding(t reflect.Type) bool {
 }
 
 // decodePlain decodes the JSON arguments b into *in as rpc.DecodeJSON
-// does, through p when it is not nil and decodes b whole.
-func decodePlain[In any](p *plainStruct, b []byte, in *In) error {
-	if p != nil && p.decode(b, reflect.ValueOf(in).Elem()) {
+// does, through p when it is not nil and decodes b whole. checked says
+// that the strict scanner has accepted b already (see argsChecked): the
+// plan's walk then steps over it without checking the text again.
+func decodePlain[In any](p *plainStruct, b []byte, checked bool, in *In) error {
+	if p != nil && p.decode(b, checked, reflect.ValueOf(in).Elem()) {
 		return nil
 	}
 	var zero In
@@ -156,10 +159,11 @@ func decodePlain[In any](p *plainStruct, b []byte, in *In) error {
 	return rpc.DecodeJSON(b, in)
 }
 
-// decode sets the fields of v from the members of b; false when it met
-// anything it does not decode, leaving v partly set.
-func (p *plainStruct) decode(b []byte, v reflect.Value) bool {
-	_, err := rpc.DecodeMembers[struct{}](b, func(name, value []byte) (bool, error) {
+// decode sets the fields of v from the members of b, checked as for
+// decodePlain; false when it met anything it does not decode, leaving v
+// partly set.
+func (p *plainStruct) decode(b []byte, checked bool, v reflect.Value) bool {
+	_, err := rpc.DecodeMembersChecked[struct{}](b, checked, func(name, value []byte) (bool, error) {
 		f := p.field(name)
 		if f == nil {
 			return false, errUnplanned

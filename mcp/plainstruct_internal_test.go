@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -65,12 +67,13 @@ var plainInputs = []string{
 }
 
 // decodesAsDecodeJSON checks that the plan decodes b into the value, and
-// with the error, that rpc.DecodeJSON gives.
-func decodesAsDecodeJSON(t *testing.T, plan *plainStruct, b []byte) {
+// with the error, that rpc.DecodeJSON gives, walking b as checked text or
+// not.
+func decodesAsDecodeJSON(t *testing.T, plan *plainStruct, b []byte, checked bool) {
 	t.Helper()
 	var want, got plainArgs
 	wantErr := rpc.DecodeJSON(b, &want)
-	gotErr := decodePlain(plan, b, &got)
+	gotErr := decodePlain(plan, b, checked, &got)
 	assert.Equal(t, want, got)
 	if wantErr == nil {
 		assert.NoError(t, gotErr)
@@ -100,9 +103,25 @@ func TestDecodePlainAgreesWithDecodeJSON(t *testing.T) {
 	require.NotNil(t, plan, "plainArgs must have a plan, or this test compares DecodeJSON with itself")
 	for _, in := range plainInputs {
 		t.Run(in, func(t *testing.T) {
-			decodesAsDecodeJSON(t, plan, []byte(in))
+			decodesAsDecodeJSON(t, plan, []byte(in), false)
 		})
 	}
+}
+
+func TestDecodePlainOfCheckedTextAgreesWithDecodeJSON(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	require.NotNil(t, plan)
+	checked := 0
+	for _, in := range plainInputs {
+		if !jsonscan.Strict([]byte(in), rpc.DefaultMaxDepth) {
+			continue // the lax walk is only ever given text the strict scanner accepted
+		}
+		checked++
+		t.Run(in, func(t *testing.T) {
+			decodesAsDecodeJSON(t, plan, []byte(in), true)
+		})
+	}
+	require.Greater(t, checked, 10, "the inputs must hold strictly valid arguments of every form")
 }
 
 // textLabel decodes itself from text.
@@ -203,7 +222,7 @@ func TestPlanPlainDecodesATypeWithUnmarshalJSONFromByItsFieldsAsDecodeJSONDoes(t
 	require.NotNil(t, plan, "the method does not count: DecodeJSON reads the fields")
 	b := []byte(`{"a":1,"name":"x","on":true,"n":3}`)
 	var got, want fromArgs
-	require.NoError(t, decodePlain(plan, b, &got))
+	require.NoError(t, decodePlain(plan, b, false, &got))
 	require.NoError(t, rpc.DecodeJSON(b, &want))
 	assert.Equal(t, want, got)
 	assert.Equal(t, "x", got.Name)
@@ -213,14 +232,40 @@ func TestDecodePlainAllocatesNothingForPlainArguments(t *testing.T) {
 	plan := planPlain(reflect.TypeFor[plainArgs]())
 	require.NotNil(t, plan)
 	b := []byte(`{"a":1,"b":2,"on":true,"n":3}`)
-	var in plainArgs
-	allocs := testing.AllocsPerRun(100, func() {
-		if err := decodePlain(plan, b, &in); err != nil {
-			t.Fatal(err)
-		}
-	})
-	assert.Zero(t, allocs)
-	assert.Equal(t, plainArgs{A: 1, B: 2, On: true, N: 3}, in)
+	for _, checked := range []bool{false, true} {
+		var in plainArgs
+		allocs := testing.AllocsPerRun(100, func() {
+			if err := decodePlain(plan, b, checked, &in); err != nil {
+				t.Fatal(err)
+			}
+		})
+		assert.Zero(t, allocs, "checked %v", checked)
+		assert.Equal(t, plainArgs{A: 1, B: 2, On: true, N: 3}, in, "checked %v", checked)
+	}
+}
+
+func TestToolArgumentsSetSinceTheCallBeganAreCheckedInFull(t *testing.T) {
+	s := NewServer(&Implementation{Name: "t", Version: "1"}, nil)
+	require.NoError(t, AddTool(s, &Tool{Name: "add"}, func(_ context.Context, _ *CallToolRequest, in plainArgs) (*CallToolResult, plainOut, error) {
+		return nil, plainOut{Sum: in.A + in.B}, nil
+	}))
+	e, ok := s.tools.get("add")
+	require.True(t, ok)
+	p := &CallToolRequestParams{Name: "add", Arguments: json.RawMessage(`{"a":1,"b":2}`)}
+	req := newToolRequest(nil, p, nil)
+	require.True(t, argsChecked(req), "the arguments the call began with")
+	res, err := e.handler(context.Background(), req)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"sum":3,"Big":0,"label":""}`, string(res.StructuredContent))
+
+	// Replaced by text the strict scanner refuses (a repeated name), which
+	// the lax walk would take.
+	p.Arguments = json.RawMessage(`{"a":1,"a":2}`)
+	assert.False(t, argsChecked(req))
+	_, err = e.handler(context.Background(), req)
+	var rerr *rpc.Error
+	require.ErrorAs(t, err, &rerr)
+	assert.Equal(t, rpc.CodeInvalidParams, rerr.Code)
 }
 
 // zeroLabel says itself whether it is zero.
@@ -281,7 +326,10 @@ func FuzzDecodePlainAgreesWithDecodeJSON(f *testing.F) {
 	}
 	plan := planPlain(reflect.TypeFor[plainArgs]())
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decodesAsDecodeJSON(t, plan, b)
+		decodesAsDecodeJSON(t, plan, b, false)
+		if jsonscan.Strict(b, rpc.DefaultMaxDepth) {
+			decodesAsDecodeJSON(t, plan, b, true)
+		}
 	})
 }
 

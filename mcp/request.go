@@ -25,6 +25,10 @@ type Request[P any] struct {
 	Params P
 
 	call *callState
+	// args are a tools/call's arguments as the call began with them
+	// (newToolRequest), which a strict reading has accepted; see
+	// argsChecked.
+	args json.RawMessage
 }
 
 // Stateless reports whether the request is one of the stateless protocol

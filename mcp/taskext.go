@@ -138,7 +138,7 @@ func (s *Server) statelessTaskMode(e *toolEntry, c *callState) (asTask bool, err
 func (s *Server) startStatelessTask(ctx context.Context, e *toolEntry, c *callState, p *CallToolRequestParams) (*CallToolOutcome, error) {
 	r, owner := s.statelessTasksOf(ctx, c)
 	tc := c.forTask()
-	req := &CallToolRequest{Params: p, call: tc}
+	req := newToolRequest(nil, p, tc)
 	base := context.WithValue(owner.base, callKey{}, tc)
 	owner.base = base
 	t, err := r.start(ctx, owner, nil, func(ctx context.Context) (any, error) {

@@ -136,7 +136,7 @@ func AddTool[In, Out any](s *Server, t *Tool, h TypedToolHandler[In, Out], opts 
 	inPlan, outPlan := planPlain(reflect.TypeFor[In]()), planPlain(outType)
 	return s.AddTool(&tool, func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
 		var in In // callTool has set absent arguments to {}
-		if err := decodePlain(inPlan, req.Params.Arguments, &in); err != nil {
+		if err := decodePlain(inPlan, req.Params.Arguments, argsChecked(req), &in); err != nil {
 			return nil, rpc.InvalidParams("invalid arguments: " + rpc.DecodeReason(err))
 		}
 		res, out, err := h(ctx, req, in)
@@ -194,7 +194,7 @@ func (s *Server) callTool(ctx context.Context, ss *ServerSession, p *CallToolReq
 	if done {
 		return out, err
 	}
-	req := &CallToolRequest{Session: ss, Params: p, call: c}
+	req := newToolRequest(ss, p, c)
 	res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) })
 	res, err = undeclaredAsked(c, res, err)
 	if err != nil {
@@ -249,10 +249,34 @@ func (s *Server) prepareToolCall(ctx context.Context, ss *ServerSession, p *Call
 	return e, c, false, nil, nil
 }
 
+// newToolRequest is the request a tool's handler gets for the call p of
+// session ss (nil for a stateless call) served as c, once prepareToolCall
+// has admitted it. p's arguments are then text a strict reading has
+// accepted: the generated decoder's, which copies them from the message
+// the parser checked or decodes params set since with rpc.DecodeJSON, or
+// prepareToolCall's {}; the input schema's check (rpc.Schema.ValidateJSON)
+// has accepted them too.
+func newToolRequest(ss *ServerSession, p *CallToolRequestParams, c *callState) *CallToolRequest {
+	return &CallToolRequest{Session: ss, Params: p, call: c, args: p.Arguments}
+}
+
+// argsChecked reports whether req's arguments are still those it began
+// with (newToolRequest), which need no check of their text when decoded;
+// arguments set since are decoded and checked in full.
+func argsChecked(req *CallToolRequest) bool {
+	return req.Params != nil && sameText(req.Params.Arguments, req.args)
+}
+
+// sameText reports whether a and b are the same bytes in memory, not
+// only equal ones.
+func sameText(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+}
+
 // startToolTask runs a task-augmented call of tool e (2025-11-25) as a
 // task of the session.
 func (s *Server) startToolTask(ctx context.Context, ss *ServerSession, e *toolEntry, c *callState, p *CallToolRequestParams) (Task, error) {
-	req := &CallToolRequest{Session: ss, Params: p, call: c}
+	req := newToolRequest(ss, p, c)
 	return ss.taskRunner().start(ctx, ss, p.Task, func(ctx context.Context) (any, error) {
 		res, err := runWithInput(ctx, ss, c, func(ctx context.Context) (*CallToolResult, error) { return s.runTool(ctx, e, req) })
 		return undeclaredAsked(c, res, err)
