@@ -57,11 +57,13 @@ type budget struct {
 
 	mu sync.Mutex
 	// accounts holds the bytes of every account that has held any. An
-	// account that holds nothing stays, so that a call's admission and
-	// release each find it with one lookup and never insert or delete,
-	// until the map has doubled since the last sweep: then every empty one
-	// goes (sweep).
-	accounts map[account]*int64
+	// account that holds nothing stays, so that a call's admission finds
+	// it with one lookup and never inserts or deletes, until the map has
+	// doubled since the last sweep: then every empty one goes (sweep). A
+	// count is added to under mu and given back without it (giveHeld),
+	// by what took from it and so keeps it above zero, and out of a sweep,
+	// until then.
+	accounts map[account]*atomic.Int64
 	sweepAt  int
 	// reclaim frees memory that can go when the total is reached: stored
 	// events, calls of clients gone. It is replaced, never changed in
@@ -92,7 +94,7 @@ func newBudget(total, share int64) *budget {
 	case share < 0:
 		share = 0
 	}
-	return &budget{total: total, share: share, accounts: map[account]*int64{}, sweepAt: minSweep}
+	return &budget{total: total, share: share, accounts: map[account]*atomic.Int64{}, sweepAt: minSweep}
 }
 
 // account names whose share bytes are counted against: a principal, a
@@ -131,20 +133,22 @@ const (
 	limitTotal = "memory budget"
 )
 
-// take counts n bytes against a. It returns nil, counting nothing, when n
-// would pass the total or the account's share: the -32000 error to refuse
-// the work with. A refusal at the total runs the reclaimers.
-func (b *budget) take(a account, n int64) *rpc.Error {
+// take counts n bytes against a, and returns a's count, from which
+// giveHeld gives them back without looking a up again. It returns the
+// -32000 error to refuse the work with, counting nothing, when n would
+// pass the total or the account's share. A refusal at the total runs the
+// reclaimers.
+func (b *budget) take(a account, n int64) (*atomic.Int64, *rpc.Error) {
 	b.mu.Lock()
-	limit := b.tryAdd(a, n)
+	held, limit := b.tryAdd(a, n)
 	b.mu.Unlock()
 	if limit == "" {
-		return nil
+		return held, nil
 	}
 	if limit == limitTotal {
 		b.relieve()
 	}
-	return budgetExceeded(limit)
+	return nil, budgetExceeded(limit)
 }
 
 // relieve runs the reclaimers, outside the lock, after a refusal at the
@@ -163,21 +167,23 @@ func (b *budget) relieve() {
 func (b *budget) fits(a account, n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.tryAdd(a, n) == ""
+	_, limit := b.tryAdd(a, n)
+	return limit == ""
 }
 
-// tryAdd counts n bytes against a when they pass no bound, and otherwise
-// returns the bound they would pass; b.mu is held.
-func (b *budget) tryAdd(a account, n int64) (limit string) {
+// tryAdd counts n bytes against a when they pass no bound, returning a's
+// count, and otherwise returns the bound they would pass; b.mu is held.
+// A count given back meanwhile (giveHeld) only lowers what is checked.
+func (b *budget) tryAdd(a account, n int64) (_ *atomic.Int64, limit string) {
 	held := b.held(a)
 	switch {
-	case b.share > 0 && *held+n > b.share:
-		return limitShare
+	case b.share > 0 && held.Load()+n > b.share:
+		return nil, limitShare
 	case !b.reserve(n):
-		return limitTotal
+		return nil, limitTotal
 	}
-	*held += n
-	return ""
+	held.Add(n)
+	return held, ""
 }
 
 // reserve counts n bytes in the total when they fit, reporting whether
@@ -198,7 +204,7 @@ func (b *budget) reserve(n int64) bool {
 // cannot be refused, such as the newest event of a stream.
 func (b *budget) force(a account, n int64) {
 	b.mu.Lock()
-	*b.held(a) += n
+	b.held(a).Add(n)
 	b.mu.Unlock()
 	b.used.Add(n)
 }
@@ -207,9 +213,16 @@ func (b *budget) force(a account, n int64) {
 func (b *budget) give(a account, n int64) {
 	b.mu.Lock()
 	if held := b.accounts[a]; held != nil {
-		*held -= n
+		held.Add(-n)
 	}
 	b.mu.Unlock()
+	b.used.Add(-n)
+}
+
+// giveHeld returns n bytes that take counted in held, without the lock:
+// until they are back, held is above zero, so no sweep has let it go.
+func (b *budget) giveHeld(held *atomic.Int64, n int64) {
+	held.Add(-n)
 	b.used.Add(-n)
 }
 
@@ -219,19 +232,19 @@ const minSweep = 64
 
 // held returns the count of a's bytes, adding it when a has none; b.mu is
 // held. Adding one may first sweep the empty ones.
-func (b *budget) held(a account) *int64 {
+func (b *budget) held(a account) *atomic.Int64 {
 	if held := b.accounts[a]; held != nil {
 		return held
 	}
 	if len(b.accounts) >= b.sweepAt {
 		for k, held := range b.accounts {
-			if *held <= 0 {
+			if held.Load() <= 0 {
 				delete(b.accounts, k)
 			}
 		}
 		b.sweepAt = max(minSweep, 2*len(b.accounts))
 	}
-	held := new(int64)
+	held := new(atomic.Int64)
 	b.accounts[a] = held
 	return held
 }
@@ -241,7 +254,7 @@ func (b *budget) usage(a account) (total, mine int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if held := b.accounts[a]; held != nil {
-		mine = *held
+		mine = held.Load()
 	}
 	return b.used.Load(), mine
 }
@@ -293,7 +306,7 @@ func budgetExceeded(limit string) *rpc.Error {
 // hangs up while the call waits.
 type charge struct {
 	b       *budget
-	account account
+	held    *atomic.Int64 // the count of the account charged (budget.take)
 	n       int64
 	holders atomic.Int32
 }
@@ -316,7 +329,7 @@ func (c *charge) hold() bool {
 // release drops a holder; the last gives the bytes back.
 func (c *charge) release() {
 	if c.holders.Add(-1) == 0 {
-		c.b.give(c.account, c.n)
+		c.b.giveHeld(c.held, c.n)
 	}
 }
 
@@ -385,22 +398,22 @@ func (s *Server) admitCall(ctx context.Context, ss *ServerSession, req *rpc.Requ
 		}
 		return admission{b: s.mem, local: &ss.mem, n: n}, nil
 	}
-	a := accountOf(ctx, ss, nil)
-	if err := s.mem.take(a, n); err != nil {
+	held, err := s.mem.take(accountOf(ctx, ss, nil), n)
+	if err != nil {
 		return admission{}, err
 	}
-	return admission{b: s.mem, account: a, n: n}, nil
+	return admission{b: s.mem, held: held, n: n}, nil
 }
 
 // admission is what a running call holds of the budget: a hold on its
 // POST's charge, or its own bytes. A value, not a closure, so that
 // admitting a call allocates nothing.
 type admission struct {
-	charge  *charge
-	b       *budget
-	local   *localShare // the session's local share, if counted there
-	account account     // else the account counted
-	n       int64
+	charge *charge
+	b      *budget
+	local  *localShare   // the session's local share, if counted there
+	held   *atomic.Int64 // else the count of the account counted
+	n      int64
 }
 
 // release gives back what the call held.
@@ -411,7 +424,7 @@ func (ad admission) release() {
 	case ad.local != nil:
 		ad.b.giveLocal(ad.local, ad.n)
 	case ad.b != nil:
-		ad.b.give(ad.account, ad.n)
+		ad.b.giveHeld(ad.held, ad.n)
 	}
 }
 
@@ -427,13 +440,15 @@ func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Reques
 		n = h.opts.MaxBodyBytes
 	}
 	n += callOverhead
-	cc := &chargedContext{Context: r.Context(), c: charge{b: h.server.mem, account: accountOf(r.Context(), nil, r), n: n}}
-	c := &cc.c
-	if err := c.b.take(c.account, n); err != nil {
-		h.log.Debug("mcp: POST refused: memory budget", "account", c.account.kind+":"+c.account.name, "reason", err.Message)
+	a := accountOf(r.Context(), nil, r)
+	held, err := h.server.mem.take(a, n)
+	if err != nil {
+		h.log.Debug("mcp: POST refused: memory budget", "account", a.kind+":"+a.name, "reason", err.Message)
 		writeBusy(w, rpc.NullID(), err)
 		return nil, nil, false
 	}
+	cc := &chargedContext{Context: r.Context(), c: charge{b: h.server.mem, held: held, n: n}}
+	c := &cc.c
 	c.holders.Store(1)
 	return cc, c, true
 }
