@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/schemarpc/schemarpc/internal/jsonwrite"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -28,15 +29,17 @@ import (
 // UTF-8, a number JSON cannot hold) is written by json.Marshal. So the
 // results and the errors are always theirs.
 type plainStruct struct {
+	typ    reflect.Type // the struct type planned, whose memory decode writes
 	fields []plainField
 }
 
-// plainField is one field of a plainStruct: its json name, its index in
-// the struct, its kind, and when encoding/json leaves it out of its
-// output (omitempty, omitzero).
+// plainField is one field of a plainStruct: its json name, its index and
+// offset in the struct, its kind, and when encoding/json leaves it out of
+// its output (omitempty, omitzero).
 type plainField struct {
 	name      string
 	index     int
+	offset    uintptr
 	kind      reflect.Kind
 	omitEmpty bool
 	omitZero  bool
@@ -54,7 +57,7 @@ func planPlain(t reflect.Type) *plainStruct {
 	if t.Kind() != reflect.Struct || hasOwnCoding(t) {
 		return nil
 	}
-	p := &plainStruct{}
+	p := &plainStruct{typ: t}
 	seen := map[string]bool{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -65,7 +68,7 @@ func planPlain(t reflect.Type) *plainStruct {
 		if !ok || !plainName(name) || seen[name] {
 			return nil
 		}
-		pf := plainField{name: name, index: i, kind: f.Type.Kind()}
+		pf := plainField{name: name, index: i, offset: f.Offset, kind: f.Type.Kind()}
 		for _, o := range options {
 			switch o {
 			case "omitempty":
@@ -151,7 +154,7 @@ func hasOwnCoding(t reflect.Type) bool {
 // that the strict scanner has accepted b already (see argsChecked): the
 // plan's walk then steps over it without checking the text again.
 func decodePlain[In any](p *plainStruct, b []byte, checked bool, in *In) error {
-	if p != nil && p.decode(b, checked, reflect.ValueOf(in).Elem()) {
+	if p != nil && p.typ == reflect.TypeFor[In]() && p.decode(b, checked, unsafe.Pointer(in)) {
 		return nil
 	}
 	var zero In
@@ -159,16 +162,18 @@ func decodePlain[In any](p *plainStruct, b []byte, checked bool, in *In) error {
 	return rpc.DecodeJSON(b, in)
 }
 
-// decode sets the fields of v from the members of b, checked as for
-// decodePlain; false when it met anything it does not decode, leaving v
-// partly set.
-func (p *plainStruct) decode(b []byte, checked bool, v reflect.Value) bool {
+// decode sets the fields of the struct at v, of the type p was planned
+// for, from the members of b, checked as for decodePlain; false when it
+// met anything it does not decode, leaving the struct partly set. A field
+// is found at its offset rather than through reflect.Value, whose Addr
+// looks its pointer type up on every call.
+func (p *plainStruct) decode(b []byte, checked bool, v unsafe.Pointer) bool {
 	_, err := rpc.DecodeMembersChecked[struct{}](b, checked, func(name, value []byte) (bool, error) {
 		f := p.field(name)
 		if f == nil {
 			return false, errUnplanned
 		}
-		return true, f.set(v.Field(f.index), value)
+		return true, f.set(unsafe.Add(v, f.offset), value)
 	})
 	return err == nil
 }
@@ -183,10 +188,9 @@ func (p *plainStruct) field(name []byte) *plainField {
 	return nil
 }
 
-// set decodes value into the field v, in place: the field's kind is the
-// one of the type it is read as, so the memory is that type's.
-func (f *plainField) set(v reflect.Value, value []byte) error {
-	at := v.Addr().UnsafePointer()
+// set decodes value into the field at at, in place: the field's kind is
+// the one of the type it is read as, so the memory is that type's.
+func (f *plainField) set(at unsafe.Pointer, value []byte) error {
 	switch f.kind {
 	case reflect.String:
 		return rpc.DecodeString(value, (*string)(at))

@@ -343,3 +343,36 @@ func FuzzEncodePlainAgreesWithMarshal(f *testing.F) {
 		encodesAsMarshal(t, plan, out)
 	})
 }
+
+// BenchmarkDecodePlain measures the plan's walk over a typed tool's
+// arguments, as text the strict scanner accepted already (checked) and
+// not.
+func BenchmarkDecodePlain(b *testing.B) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	args := []byte(`{"a":1,"b":2,"name":"x","on":true,"n":3}`)
+	for _, checked := range []bool{false, true} {
+		b.Run(map[bool]string{false: "strict", true: "checked"}[checked], func(b *testing.B) {
+			b.ReportAllocs()
+			var in plainArgs
+			for b.Loop() {
+				if err := decodePlain(plan, args, checked, &in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodePlainOfAnotherTypeThanThePlansLeavesThePlanOut(t *testing.T) {
+	plan := planPlain(reflect.TypeFor[plainArgs]())
+	require.NotNil(t, plan)
+	// fewerArgs has a field named as plainArgs' first one, at another
+	// offset: written through the plan, it would be written wrong.
+	type fewerArgs struct {
+		On bool    `json:"on"`
+		A  float64 `json:"a"`
+	}
+	var got fewerArgs
+	require.NoError(t, decodePlain(plan, []byte(`{"a":2,"on":true}`), true, &got))
+	assert.Equal(t, fewerArgs{On: true, A: 2}, got)
+}
