@@ -208,24 +208,26 @@ func (f *plainField) set(at unsafe.Pointer, value []byte) error {
 // appended field by field through p when it is not nil and out needs
 // nothing it does not write.
 func encodePlain[Out any](p *plainStruct, out Out) ([]byte, error) {
-	if p != nil {
-		if b, ok := p.appendJSON(reflect.ValueOf(&out).Elem()); ok {
+	if p != nil && p.typ == reflect.TypeFor[Out]() {
+		if b, ok := p.appendJSON(unsafe.Pointer(&out)); ok {
 			return b, nil
 		}
 	}
 	return json.Marshal(out)
 }
 
-// appendJSON returns the JSON object of v's fields; false when a value is
-// one it does not write as json.Marshal would.
-func (p *plainStruct) appendJSON(v reflect.Value) ([]byte, bool) {
+// appendJSON returns the JSON object of the fields of the struct at v, of
+// the type p was planned for; false when a value is one it does not write
+// as json.Marshal would. Fields are read at their offsets, as decode
+// writes them.
+func (p *plainStruct) appendJSON(v unsafe.Pointer) ([]byte, bool) {
 	b := make([]byte, 0, p.sizeHint(v))
 	b = append(b, '{')
 	first := true
 	for i := range p.fields {
 		f := &p.fields[i]
-		fv := v.Field(f.index)
-		if f.omitted(fv) {
+		at := unsafe.Add(v, f.offset)
+		if f.omitted(at) {
 			continue
 		}
 		if !first {
@@ -237,7 +239,7 @@ func (p *plainStruct) appendJSON(v reflect.Value) ([]byte, bool) {
 		b = append(b, '"', ':')
 		switch f.kind {
 		case reflect.String:
-			s := fv.String()
+			s := *(*string)(at)
 			if strings.ContainsAny(s, "<>&") || !utf8.ValidString(s) {
 				// json.Marshal escapes these for HTML, and writes invalid
 				// UTF-8 one way or another depending on the Go release
@@ -247,45 +249,46 @@ func (p *plainStruct) appendJSON(v reflect.Value) ([]byte, bool) {
 			}
 			b = jsonwrite.String(b, s)
 		case reflect.Bool:
-			b = jsonwrite.Bool(b, fv.Bool())
+			b = jsonwrite.Bool(b, *(*bool)(at))
 		case reflect.Float64:
 			var err error
-			if b, err = jsonwrite.Float64(b, fv.Float()); err != nil {
+			if b, err = jsonwrite.Float64(b, *(*float64)(at)); err != nil {
 				return nil, false
 			}
-		default: // reflect.Int, reflect.Int64
-			b = jsonwrite.Int64(b, fv.Int())
+		default: // reflect.Int, reflect.Int64: 64 bits wide (plainKind)
+			b = jsonwrite.Int64(b, *(*int64)(at))
 		}
 	}
 	return append(b, '}'), true
 }
 
-// omitted reports whether encoding/json leaves the field, of value v, out.
-func (f *plainField) omitted(v reflect.Value) bool {
+// omitted reports whether encoding/json leaves the field, whose value is
+// at at, out.
+func (f *plainField) omitted(at unsafe.Pointer) bool {
 	if !f.omitEmpty && !f.omitZero {
 		return false
 	}
 	switch f.kind {
 	case reflect.String:
-		return v.Len() == 0
+		return len(*(*string)(at)) == 0
 	case reflect.Bool:
-		return !v.Bool()
+		return !*(*bool)(at)
 	case reflect.Float64:
-		return v.Float() == 0 // -0 included, by both options
+		return *(*float64)(at) == 0 // -0 included, by both options
 	default:
-		return v.Int() == 0
+		return *(*int64)(at) == 0
 	}
 }
 
-// sizeHint is about the length of v's JSON object, so that it is
-// written into one allocation.
-func (p *plainStruct) sizeHint(v reflect.Value) int {
+// sizeHint is about the length of the JSON object of the struct at v, so
+// that it is written into one allocation.
+func (p *plainStruct) sizeHint(v unsafe.Pointer) int {
 	n := 2
 	for i := range p.fields {
 		f := &p.fields[i]
 		n += len(f.name) + 4
 		if f.kind == reflect.String {
-			n += v.Field(f.index).Len() + 2
+			n += len(*(*string)(unsafe.Add(v, f.offset))) + 2
 		} else {
 			n += 24
 		}
