@@ -402,3 +402,16 @@ func TestDecodePlainOfAnotherTypeThanThePlansLeavesThePlanOut(t *testing.T) {
 	require.NoError(t, decodePlain(plan, []byte(`{"a":1,"b":2}`), true, &got))
 	assert.Equal(t, renamedArgs{X: 2, Y: 1}, got)
 }
+
+// BenchmarkEncodePlain measures the plan's writing of a typed tool's
+// output.
+func BenchmarkEncodePlain(b *testing.B) {
+	plan := planPlain(reflect.TypeFor[plainOut]())
+	out := plainOut{Sum: 3, S: "three", N: 3, Label: "l"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodePlain(plan, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
