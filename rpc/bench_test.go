@@ -106,3 +106,27 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadToolsCall measures reading one tools/call message (the
+// strict check, the envelope and its schema) as a handshake-era client
+// and a stateless (2026-07-28) client send it: the second carries _meta.
+func BenchmarkReadToolsCall(b *testing.B) {
+	for _, c := range []struct{ name, msg string }{
+		{"2025-11-25", `{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`},
+		{"2026-07-28", `{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+			`"io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"}}}}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			in := []byte(c.msg)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				items, _, perr := decodeFrame(in, DefaultMaxDepth)
+				if perr != nil || items[0].req == nil || items[0].req.hasTree {
+					b.Fatal("not read on the fast path")
+				}
+			}
+		})
+	}
+}

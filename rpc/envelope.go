@@ -56,10 +56,27 @@ func IsBatch(msg []byte) bool {
 // false when msg is not one JSON object that the strict scanner
 // (jsonscan.Strict, with the default nesting limit) accepts.
 func ReadEnvelope(msg []byte) (e Envelope, ok bool) {
-	if !jsonscan.Strict(msg, DefaultMaxDepth) {
+	return scanEnvelope(msg, DefaultMaxDepth)
+}
+
+// scanEnvelope reads the envelope of msg while checking it as
+// jsonscan.Strict does with maxDepth, in one pass over the text; ok is
+// false when msg is not one JSON object the strict scanner accepts.
+func scanEnvelope(msg []byte, maxDepth int) (e Envelope, ok bool) {
+	m, isObject := jsonscan.NewMembers(msg, maxDepth)
+	if !isObject {
 		return Envelope{}, false
 	}
-	return envelopeOf(msg)
+	for {
+		k, _, v, more := m.Next()
+		if !more {
+			if m.Err() {
+				return Envelope{}, false
+			}
+			return e, true
+		}
+		e.member(k, v)
+	}
 }
 
 // envelopeOf reads the envelope of msg, a value the strict scanner has
@@ -74,17 +91,22 @@ func envelopeOf(msg []byte) (e Envelope, ok bool) {
 		if !more {
 			return e, !o.Err()
 		}
-		switch {
-		case jsonscan.NameIs(k, "id"):
-			e.ID = v
-		case jsonscan.NameIs(k, "method"):
-			e.Method = v
-		case jsonscan.NameIs(k, "params"):
-			e.Params = v
-		case jsonscan.NameIs(k, "result"):
-			e.Result = v
-		case jsonscan.NameIs(k, "error"):
-			e.Error = v
-		}
+		e.member(k, v)
+	}
+}
+
+// member notes one member of a message, given its raw name and its value.
+func (e *Envelope) member(name, value []byte) {
+	switch {
+	case jsonscan.NameIs(name, "id"):
+		e.ID = value
+	case jsonscan.NameIs(name, "method"):
+		e.Method = value
+	case jsonscan.NameIs(name, "params"):
+		e.Params = value
+	case jsonscan.NameIs(name, "result"):
+		e.Result = value
+	case jsonscan.NameIs(name, "error"):
+		e.Error = value
 	}
 }

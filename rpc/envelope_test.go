@@ -1,11 +1,13 @@
 package rpc_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -43,6 +45,25 @@ func TestReadEnvelopeRefusesWhatTheConnectionRefuses(t *testing.T) {
 	} {
 		_, ok := rpc.ReadEnvelope([]byte(msg))
 		assert.False(t, ok, "%q", msg)
+	}
+}
+
+func TestReadEnvelopeAcceptsTheObjectsTheStrictScannerAccepts(t *testing.T) {
+	nested := func(depth int) string {
+		return `{"method":"m","params":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+	}
+	for _, msg := range []string{
+		`{"method":"m"}`, " \t{\"method\":\"m\"}\r\n", `{}`, `{"method":"m"} x`, `{"method":"m"}{}`,
+		`{"params":{"a":{"b":1,"b":2}}}`, "{\"params\":[\"\xff\"]}", `{"params":[1,]}`, `{"params":{"a":1}`,
+		`{"met\u0068od":"m","method":"n"}`, `{"method":"m","method":"n"}`, `null`, `[]`, `1`,
+		nested(rpc.DefaultMaxDepth), nested(rpc.DefaultMaxDepth + 1),
+	} {
+		wantOK := jsonscan.Strict([]byte(msg), rpc.DefaultMaxDepth) && strings.HasPrefix(strings.TrimSpace(msg), "{")
+		e, ok := rpc.ReadEnvelope([]byte(msg))
+		assert.Equal(t, wantOK, ok, "%.60q", msg)
+		if !ok {
+			assert.Equal(t, rpc.Envelope{}, e, "%.60q", msg)
+		}
 	}
 }
 

@@ -34,6 +34,20 @@ func validScanned(s *Schema, data []byte) bool {
 	return checkFast(s, data, (*fastschema.Validator).CheckWellFormed)
 }
 
+// validScannedKnowing is validScanned for a message whose member value
+// known (a slice of data; nil: none) the reader has found already, so that
+// the check steps over it without scanning it again
+// (fastschema.Validator.CheckWellFormedKnowing).
+func validScannedKnowing(s *Schema, data, known []byte) bool {
+	if known == nil {
+		return validScanned(s, data)
+	}
+	start := cap(data) - cap(known) // known's capacity runs to the end of data's
+	return checkFast(s, data, func(v *fastschema.Validator, data []byte) fastschema.Verdict {
+		return v.CheckWellFormedKnowing(data, start, start+len(known))
+	})
+}
+
 // checkFast is validFast with check as the fast validator's check.
 func checkFast(s *Schema, data []byte, check func(*fastschema.Validator, []byte) fastschema.Verdict) bool {
 	if !fastPath {
@@ -55,6 +69,12 @@ func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 	if !isObject {
 		return inbound{}, false
 	}
+	return classifyEnvelope(msg, e, into)
+}
+
+// classifyEnvelope is classifyScanned for a message whose envelope e has
+// been read (its members are slices of msg).
+func classifyEnvelope(msg []byte, e Envelope, into *Request) (it inbound, ok bool) {
 	env := envelopeSchemas()
 	switch kind := e.Kind(); {
 	case kind == KindRequest || kind == KindNotification:
@@ -62,7 +82,7 @@ func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 		if kind == KindRequest {
 			sch = env.request
 		}
-		if !validScanned(sch, msg) {
+		if !validScannedKnowing(sch, msg, e.Params) {
 			return inbound{}, false
 		}
 		name, isString := methodName(e.Method)
@@ -79,7 +99,7 @@ func classifyScanned(msg []byte, into *Request) (it inbound, ok bool) {
 		}
 		return inbound{req: req}, true
 	case kind == KindResponse && e.Error == nil:
-		if !validScanned(env.response, msg) {
+		if !validScannedKnowing(env.response, msg, e.Result) {
 			return inbound{}, false
 		}
 		return inbound{resp: &Response{ID: ID{raw: string(e.ID)}, Result: e.Result}}, true

@@ -64,6 +64,14 @@ var fastPathCases = []string{
 	`[{"jsonrpc":"2.0","method":"add","params":{"a":1,"b":2},"id":1},{"jsonrpc":"2.0","method":"add","params":{"a":1},"id":2},5]`,
 	`{"jsonrpc":"2.0","method":"any","id":1,"id":2}`,
 	`{"jsonrpc":"2.0","method":"any","params":{"a":"\ud800"},"id":1}`,
+	` {"jsonrpc":"2.0","method":"add","params":{"a":1,"b":2},"id":1}` + "\r\n",
+	`{"jsonrpc":"2.0","method":"add","params":{"a":1,"b":2},"id":1} x`,
+	`{"jsonrpc":"2.0","method":"add","params":{"a":1,"b":2},"id":1}{}`,
+	`{"jsonrpc":"2.0","method":"any","params":{"_meta":{"k":{"deep":[1,{"s":"caf\u00e9"}]}},"a":[]},"id":1}`,
+	`{"jsonrpc":"2.0","method":"any","params":{"a":{"b":1,"b":2}},"id":1}`,
+	`{"params":{"a":1,"b":2},"id":1,"jsonrpc":"2.0","method":"add"}`,
+	`{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"3"}],"n":[1,2]},"id":1}`,
+	`{"jsonrpc":"2.0","result":{"a":1,"a":2},"id":1}`,
 	`[]`, `[1]`, `{`, ``,
 }
 

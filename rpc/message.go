@@ -218,6 +218,16 @@ func decodeFrameIn(b []byte, maxDepth int, item *[1]inbound, req *Request) (item
 // request the fast path reads is kept in req when it is not nil.
 func (p *parser) element(depth int, req *Request) (inbound, error) {
 	start := p.pos
+	if depth == 1 {
+		// A lone message is the whole frame (whitespace around it): its
+		// check and its envelope take one pass.
+		if e, ok := scanEnvelope(p.data, p.maxDepth); ok {
+			if it, ok := classifyEnvelope(p.data[start:], e, req); ok {
+				p.pos = len(p.data)
+				return it, nil
+			}
+		}
+	}
 	end := jsonscan.StrictEnd(p.data, start, depth, p.maxDepth)
 	if end < 0 {
 		return inbound{}, p.explain(start, depth)

@@ -107,8 +107,10 @@ func viaProgram(t testing.TB, v *fastschema.Validator) *fastschema.Validator {
 
 // check is v.Check(data), after checking that v's program answers the
 // same, and that CheckWellFormed answers the same for a text the strict
-// scanner accepts: every test of the compiled validator is also one of its
-// program and of the check of scanned text.
+// scanner accepts, as does CheckWellFormedKnowing told the extent of the
+// whole value or of any one of its members or elements: every test of the
+// compiled validator is also one of its program and of the check of
+// scanned text.
 func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdict {
 	t.Helper()
 	got := v.Check(data)
@@ -120,6 +122,33 @@ func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdic
 	if jsonscan.Strict(data, fastschema.MaxDepth) {
 		require.Equal(t, got, v.CheckWellFormed(data), "CheckWellFormed answers otherwise for %s", data)
 		require.Equal(t, got, p.CheckWellFormed(data), "the program's CheckWellFormed answers otherwise for %s", data)
+		for _, e := range extents(data) {
+			require.Equal(t, got, v.CheckWellFormedKnowing(data, e[0], e[1]),
+				"CheckWellFormedKnowing answers otherwise for %s knowing %q", data, data[e[0]:e[1]])
+		}
 	}
 	return got
+}
+
+// extents locates the value a strict text holds and each of its members'
+// values or elements, as [start, end) offsets.
+func extents(data []byte) [][2]int {
+	start := jsonscan.SkipSpace(data, 0)
+	out := [][2]int{{start, jsonscan.End(data, start)}}
+	at := func(v []byte) [2]int {
+		s := len(data) - cap(v)
+		return [2]int{s, s + len(v)}
+	}
+	data = data[:len(data):len(data)] // a value's capacity runs to data's end
+	if o, ok := jsonscan.NewObject(data); ok {
+		for _, v, ok := o.Next(); ok; _, v, ok = o.Next() {
+			out = append(out, at(v))
+		}
+	}
+	if a, ok := jsonscan.NewArray(data); ok {
+		for v, ok := a.Next(); ok; v, ok = a.Next() {
+			out = append(out, at(v))
+		}
+	}
+	return out
 }

@@ -29,15 +29,19 @@ type state struct {
 	// (CheckWellFormed), so values are stepped over without checking their
 	// grammar and member names are never repeats.
 	wellFormed bool
-	depth      int
-	keys       []keyRef // member names of the objects being scanned, innermost last
-	buf        []byte   // arena for decoded strings and number digits
+	// known: a value of a well-formed text whose end the caller gave
+	// (CheckWellFormedKnowing), which skip does not scan for.
+	known extent
+	depth int
+	keys  []keyRef // member names of the objects being scanned, innermost last
+	buf   []byte   // arena for decoded strings and number digits
 }
 
 // reset prepares s for checking data.
 func (s *state) reset(data []byte) {
 	s.data = data
 	s.wellFormed = false
+	s.known = extent{}
 	s.depth = 0
 	s.keys = s.keys[:0]
 	s.buf = s.buf[:0]
@@ -94,9 +98,12 @@ func (s *state) ws(i int) int {
 
 // skip scans the value starting at i, checking that it is well formed
 // unless the text is known to be (wellFormed), and returns the index just
-// after it.
+// after it; the value the caller located (known) is not scanned.
 func (s *state) skip(i int) (int, bool) {
 	if s.wellFormed {
+		if i == s.known.start && s.known.end > i {
+			return s.known.end, true
+		}
 		e := jsonscan.End(s.data, i)
 		return e, e >= 0
 	}

@@ -16,7 +16,7 @@ type Validator struct {
 // well-formed JSON text, but Check never panics or loops on any input:
 // malformed input answers Unknown. Leading and trailing JSON whitespace is
 // allowed.
-func (v *Validator) Check(data []byte) Verdict { return v.run(data, false) }
+func (v *Validator) Check(data []byte) Verdict { return v.run(data, false, extent{}) }
 
 // CheckWellFormed is Check for a text the project's strict scanner has
 // accepted (jsonscan.Strict, at any nesting limit): the verdict is the one
@@ -25,26 +25,41 @@ func (v *Validator) Check(data []byte) Verdict { return v.run(data, false) }
 // names are not compared for repeats. A value nested deeper than Check
 // follows may be decided where Check answers Unknown. Given a text the
 // strict scanner refuses, its verdict means nothing.
-func (v *Validator) CheckWellFormed(data []byte) Verdict { return v.run(data, true) }
+func (v *Validator) CheckWellFormed(data []byte) Verdict { return v.run(data, true, extent{}) }
 
-// run is Check (wellFormed false) and CheckWellFormed, with a state from
-// the validator's pool.
-func (v *Validator) run(data []byte, wellFormed bool) Verdict {
+// CheckWellFormedKnowing is CheckWellFormed for a text in which the caller
+// already knows where one value lies: the value that starts at data[start]
+// ends just before data[end] (a message's params, which the reader found
+// as it checked the message). A check that steps over that value takes
+// its end from there instead of scanning it again; one that reads it
+// reads it as CheckWellFormed does. Given a wrong extent, the verdict
+// means nothing.
+func (v *Validator) CheckWellFormedKnowing(data []byte, start, end int) Verdict {
+	return v.run(data, true, extent{start, end})
+}
+
+// extent locates one value in a text: data[start:end]. The zero extent
+// locates nothing (no value ends at 0).
+type extent struct{ start, end int }
+
+// run is Check (wellFormed false), CheckWellFormed and
+// CheckWellFormedKnowing (known), with a state from the validator's pool.
+func (v *Validator) run(data []byte, wellFormed bool, known extent) Verdict {
 	if v == nil {
 		return Valid
 	}
 	s := v.states.Get().(*state)
-	verdict := s.check(v.root, data, wellFormed)
+	verdict := s.check(v.root, data, wellFormed, known)
 	s.reset(nil)
 	v.states.Put(s)
 	return verdict
 }
 
-// check runs one check of data against root; wellFormed is as for
-// CheckWellFormed.
-func (s *state) check(root *node, data []byte, wellFormed bool) Verdict {
+// check runs one check of data against root; wellFormed and known are as
+// for CheckWellFormedKnowing.
+func (s *state) check(root *node, data []byte, wellFormed bool, known extent) Verdict {
 	s.reset(data)
-	s.wellFormed = wellFormed
+	s.wellFormed, s.known = wellFormed, known
 	i := s.ws(0)
 	if i >= len(data) {
 		return Unknown
@@ -56,7 +71,7 @@ func (s *state) check(root *node, data []byte, wellFormed bool) Verdict {
 		// The check may have stopped before the end: the verdict stands
 		// only for a well-formed text.
 		s.reset(data)
-		s.wellFormed = wellFormed
+		s.wellFormed, s.known = wellFormed, known
 		e, ok := s.skip(i)
 		if !ok {
 			return Unknown

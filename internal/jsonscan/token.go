@@ -61,11 +61,10 @@ func strictString(data []byte, i int, f *Fault) (end int, escaped bool) {
 // eight bytes are left before it, the index where they start: the caller
 // reads those one by one. It is small enough to be inlined.
 func PlainEnd(data []byte, i int) int {
-	for i+8 <= len(data) {
-		if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+	for ; i >= 0 && i+8 <= len(data); i += 8 {
+		if m := special(binary.LittleEndian.Uint64(data[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
-		i += 8
 	}
 	return i
 }
