@@ -330,7 +330,7 @@ func (c *StructCodec) field(name string) *FieldCodec {
 func DecodeStruct(b []byte, checked bool, p unsafe.Pointer, c *StructCodec) error {
 	reflect.ValueOf(pointerAt(c.Type, p)).Elem().SetZero()
 	extra, err := DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		f := c.field(string(name))
+		f := c.field(unsafe.String(unsafe.SliceData(name), len(name))) // a copy would be made for a long name
 		if f == nil {
 			return false, nil
 		}

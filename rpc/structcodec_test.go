@@ -220,3 +220,17 @@ func TestDecodeStructWithoutExtraLeavesUnknownMembersOut(t *testing.T) {
 	require.NoError(t, rpc.DecodeStruct([]byte(`{"b":2,"c":[3]}`), false, unsafe.Pointer(&got), &codec))
 	assert.Equal(t, pair{B: 2}, got)
 }
+
+func TestDecodeStructAllocatesNothingForAKnownLongName(t *testing.T) {
+	type long struct{ On bool }
+	codec := rpc.StructCodec{Type: (*long)(nil), Fields: []rpc.FieldCodec{
+		{Key: `,"io.modelcontextprotocol/a-name-longer-than-32-bytes":`, Offset: uint32(unsafe.Offsetof(long{}.On)), Value: &valueBool},
+	}}
+	in := []byte(`{"io.modelcontextprotocol/a-name-longer-than-32-bytes":true}`)
+	var got long
+	allocs := testing.AllocsPerRun(100, func() {
+		_ = rpc.DecodeStruct(in, true, unsafe.Pointer(&got), &codec)
+	})
+	assert.True(t, got.On)
+	assert.Zero(t, allocs)
+}
