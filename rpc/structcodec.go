@@ -218,7 +218,7 @@ func appendStruct(b []byte, p unsafe.Pointer, c *StructCodec) ([]byte, error) {
 		if omitted(f.Omit, q) {
 			continue
 		}
-		b = AppendJSONKey(b, f.Key)
+		b = append(b, f.Key...) // one copy of the growth code here, where the generated code had one per member
 		if f.Value.Fill != "" && fillable(f.Value.Enc, q) {
 			b = append(b, f.Value.Fill...)
 			continue
