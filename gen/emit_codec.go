@@ -317,7 +317,7 @@ func (e *emitter) fieldCodec(f *jen.File, nt *namedType, fl *field) jen.Code {
 // when it is first asked for.
 func (e *emitter) valueCodec(f *jen.File, t typeRef, fill string) string {
 	key := fmt.Sprintf("%#v", typeCode(t))
-	what := "a " + strings.TrimPrefix(key, "*")
+	what := "a " + key
 	if fill != "" {
 		key += " " + fill
 		what += ", written " + fill + " when empty,"

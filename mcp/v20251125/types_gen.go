@@ -81,7 +81,7 @@ var valueFloat64 = rpc.ValueCodec{
 	Type: (*float64)(nil),
 }
 
-// valuePtrFloat64 is how a float64 is written and read.
+// valuePtrFloat64 is how a *float64 is written and read.
 var valuePtrFloat64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueFloat64,
@@ -186,7 +186,7 @@ var valueAnnotations = rpc.ValueCodec{
 	Type: (*Annotations)(nil),
 }
 
-// valuePtrAnnotations is how a Annotations is written and read.
+// valuePtrAnnotations is how a *Annotations is written and read.
 var valuePtrAnnotations = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueAnnotations,
@@ -361,7 +361,7 @@ var valueRequestMeta = rpc.ValueCodec{
 	Type: (*RequestMeta)(nil),
 }
 
-// valuePtrRequestMeta is how a RequestMeta is written and read.
+// valuePtrRequestMeta is how a *RequestMeta is written and read.
 var valuePtrRequestMeta = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueRequestMeta,
@@ -383,7 +383,7 @@ var valueTaskMetadata = rpc.ValueCodec{
 	Type: (*TaskMetadata)(nil),
 }
 
-// valuePtrTaskMetadata is how a TaskMetadata is written and read.
+// valuePtrTaskMetadata is how a *TaskMetadata is written and read.
 var valuePtrTaskMetadata = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueTaskMetadata,
@@ -497,7 +497,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -661,7 +661,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -760,7 +760,7 @@ func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
 // rpc.DecodeJSON does not check it first.
 func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
 
-// valuePtrRequestID is how a RequestID is written and read.
+// valuePtrRequestID is how a *RequestID is written and read.
 var valuePtrRequestID = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Type: (**RequestID)(nil),
@@ -870,7 +870,7 @@ var valueClientCapabilitiesRoots = rpc.ValueCodec{
 	Type: (*ClientCapabilitiesRoots)(nil),
 }
 
-// valuePtrClientCapabilitiesRoots is how a ClientCapabilitiesRoots is written
+// valuePtrClientCapabilitiesRoots is how a *ClientCapabilitiesRoots is written
 // and read.
 var valuePtrClientCapabilitiesRoots = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -887,7 +887,7 @@ var valueClientCapabilitiesSampling = rpc.ValueCodec{
 	Type: (*ClientCapabilitiesSampling)(nil),
 }
 
-// valuePtrClientCapabilitiesSampling is how a ClientCapabilitiesSampling is
+// valuePtrClientCapabilitiesSampling is how a *ClientCapabilitiesSampling is
 // written and read.
 var valuePtrClientCapabilitiesSampling = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -904,7 +904,7 @@ var valueClientCapabilitiesElicitation = rpc.ValueCodec{
 	Type: (*ClientCapabilitiesElicitation)(nil),
 }
 
-// valuePtrClientCapabilitiesElicitation is how a ClientCapabilitiesElicitation
+// valuePtrClientCapabilitiesElicitation is how a *ClientCapabilitiesElicitation
 // is written and read.
 var valuePtrClientCapabilitiesElicitation = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -921,7 +921,7 @@ var valueClientCapabilitiesTasks = rpc.ValueCodec{
 	Type: (*ClientCapabilitiesTasks)(nil),
 }
 
-// valuePtrClientCapabilitiesTasks is how a ClientCapabilitiesTasks is written
+// valuePtrClientCapabilitiesTasks is how a *ClientCapabilitiesTasks is written
 // and read.
 var valuePtrClientCapabilitiesTasks = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -1251,7 +1251,7 @@ var valueClientCapabilitiesTasksRequests = rpc.ValueCodec{
 }
 
 // valuePtrClientCapabilitiesTasksRequests is how a
-// ClientCapabilitiesTasksRequests is written and read.
+// *ClientCapabilitiesTasksRequests is written and read.
 var valuePtrClientCapabilitiesTasksRequests = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueClientCapabilitiesTasksRequests,
@@ -1351,7 +1351,7 @@ var valueClientCapabilitiesTasksRequestsSampling = rpc.ValueCodec{
 }
 
 // valuePtrClientCapabilitiesTasksRequestsSampling is how a
-// ClientCapabilitiesTasksRequestsSampling is written and read.
+// *ClientCapabilitiesTasksRequestsSampling is written and read.
 var valuePtrClientCapabilitiesTasksRequestsSampling = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueClientCapabilitiesTasksRequestsSampling,
@@ -1368,7 +1368,7 @@ var valueClientCapabilitiesTasksRequestsElicitation = rpc.ValueCodec{
 }
 
 // valuePtrClientCapabilitiesTasksRequestsElicitation is how a
-// ClientCapabilitiesTasksRequestsElicitation is written and read.
+// *ClientCapabilitiesTasksRequestsElicitation is written and read.
 var valuePtrClientCapabilitiesTasksRequestsElicitation = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueClientCapabilitiesTasksRequestsElicitation,
@@ -1600,8 +1600,8 @@ var valueCompleteRequestParamsContext = rpc.ValueCodec{
 	Type: (*CompleteRequestParamsContext)(nil),
 }
 
-// valuePtrCompleteRequestParamsContext is how a CompleteRequestParamsContext is
-// written and read.
+// valuePtrCompleteRequestParamsContext is how a *CompleteRequestParamsContext
+// is written and read.
 var valuePtrCompleteRequestParamsContext = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueCompleteRequestParamsContext,
@@ -2013,7 +2013,7 @@ var valueModelPreferences = rpc.ValueCodec{
 	Type: (*ModelPreferences)(nil),
 }
 
-// valuePtrModelPreferences is how a ModelPreferences is written and read.
+// valuePtrModelPreferences is how a *ModelPreferences is written and read.
 var valuePtrModelPreferences = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueModelPreferences,
@@ -2065,7 +2065,7 @@ var valueToolChoice = rpc.ValueCodec{
 	Type: (*ToolChoice)(nil),
 }
 
-// valuePtrToolChoice is how a ToolChoice is written and read.
+// valuePtrToolChoice is how a *ToolChoice is written and read.
 var valuePtrToolChoice = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueToolChoice,
@@ -5297,7 +5297,7 @@ func (v *RequestMeta) UnmarshalCheckedJSON(b []byte) error {
 // first.
 func (*RequestMeta) UnmarshalJSONChecksInput() {}
 
-// valuePtrProgressToken is how a ProgressToken is written and read.
+// valuePtrProgressToken is how a *ProgressToken is written and read.
 var valuePtrProgressToken = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueProgressToken,
@@ -6157,7 +6157,7 @@ var valueServerCapabilitiesPrompts = rpc.ValueCodec{
 	Type: (*ServerCapabilitiesPrompts)(nil),
 }
 
-// valuePtrServerCapabilitiesPrompts is how a ServerCapabilitiesPrompts is
+// valuePtrServerCapabilitiesPrompts is how a *ServerCapabilitiesPrompts is
 // written and read.
 var valuePtrServerCapabilitiesPrompts = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -6174,7 +6174,7 @@ var valueServerCapabilitiesResources = rpc.ValueCodec{
 	Type: (*ServerCapabilitiesResources)(nil),
 }
 
-// valuePtrServerCapabilitiesResources is how a ServerCapabilitiesResources is
+// valuePtrServerCapabilitiesResources is how a *ServerCapabilitiesResources is
 // written and read.
 var valuePtrServerCapabilitiesResources = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -6191,7 +6191,7 @@ var valueServerCapabilitiesTools = rpc.ValueCodec{
 	Type: (*ServerCapabilitiesTools)(nil),
 }
 
-// valuePtrServerCapabilitiesTools is how a ServerCapabilitiesTools is written
+// valuePtrServerCapabilitiesTools is how a *ServerCapabilitiesTools is written
 // and read.
 var valuePtrServerCapabilitiesTools = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -6208,7 +6208,7 @@ var valueServerCapabilitiesTasks = rpc.ValueCodec{
 	Type: (*ServerCapabilitiesTasks)(nil),
 }
 
-// valuePtrServerCapabilitiesTasks is how a ServerCapabilitiesTasks is written
+// valuePtrServerCapabilitiesTasks is how a *ServerCapabilitiesTasks is written
 // and read.
 var valuePtrServerCapabilitiesTasks = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
@@ -6462,7 +6462,7 @@ var valueServerCapabilitiesTasksRequests = rpc.ValueCodec{
 }
 
 // valuePtrServerCapabilitiesTasksRequests is how a
-// ServerCapabilitiesTasksRequests is written and read.
+// *ServerCapabilitiesTasksRequests is written and read.
 var valuePtrServerCapabilitiesTasksRequests = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueServerCapabilitiesTasksRequests,
@@ -6561,7 +6561,7 @@ var valueServerCapabilitiesTasksRequestsTools = rpc.ValueCodec{
 }
 
 // valuePtrServerCapabilitiesTasksRequestsTools is how a
-// ServerCapabilitiesTasksRequestsTools is written and read.
+// *ServerCapabilitiesTasksRequestsTools is written and read.
 var valuePtrServerCapabilitiesTasksRequestsTools = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueServerCapabilitiesTasksRequestsTools,
@@ -7337,7 +7337,7 @@ var valueToolExecution = rpc.ValueCodec{
 	Type: (*ToolExecution)(nil),
 }
 
-// valuePtrToolExecution is how a ToolExecution is written and read.
+// valuePtrToolExecution is how a *ToolExecution is written and read.
 var valuePtrToolExecution = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueToolExecution,
@@ -7352,7 +7352,7 @@ var valueToolAnnotations = rpc.ValueCodec{
 	Type: (*ToolAnnotations)(nil),
 }
 
-// valuePtrToolAnnotations is how a ToolAnnotations is written and read.
+// valuePtrToolAnnotations is how a *ToolAnnotations is written and read.
 var valuePtrToolAnnotations = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueToolAnnotations,

@@ -80,7 +80,7 @@ var valueFloat64 = rpc.ValueCodec{
 	Type: (*float64)(nil),
 }
 
-// valuePtrFloat64 is how a float64 is written and read.
+// valuePtrFloat64 is how a *float64 is written and read.
 var valuePtrFloat64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueFloat64,
@@ -184,7 +184,7 @@ var valueAnnotations = rpc.ValueCodec{
 	Type: (*Annotations)(nil),
 }
 
-// valuePtrAnnotations is how a Annotations is written and read.
+// valuePtrAnnotations is how a *Annotations is written and read.
 var valuePtrAnnotations = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueAnnotations,
@@ -619,7 +619,7 @@ var valueResultMetaObject = rpc.ValueCodec{
 	Type: (*ResultMetaObject)(nil),
 }
 
-// valuePtrResultMetaObject is how a ResultMetaObject is written and read.
+// valuePtrResultMetaObject is how a *ResultMetaObject is written and read.
 var valuePtrResultMetaObject = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueResultMetaObject,
@@ -670,7 +670,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -930,8 +930,8 @@ var valueNotificationMetaObject = rpc.ValueCodec{
 	Type: (*NotificationMetaObject)(nil),
 }
 
-// valuePtrNotificationMetaObject is how a NotificationMetaObject is written and
-// read.
+// valuePtrNotificationMetaObject is how a *NotificationMetaObject is written
+// and read.
 var valuePtrNotificationMetaObject = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueNotificationMetaObject,
@@ -1402,8 +1402,8 @@ var valueCompleteRequestParamsContext = rpc.ValueCodec{
 	Type: (*CompleteRequestParamsContext)(nil),
 }
 
-// valuePtrCompleteRequestParamsContext is how a CompleteRequestParamsContext is
-// written and read.
+// valuePtrCompleteRequestParamsContext is how a *CompleteRequestParamsContext
+// is written and read.
 var valuePtrCompleteRequestParamsContext = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueCompleteRequestParamsContext,
@@ -1711,7 +1711,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -1998,7 +1998,7 @@ var valueModelPreferences = rpc.ValueCodec{
 	Type: (*ModelPreferences)(nil),
 }
 
-// valuePtrModelPreferences is how a ModelPreferences is written and read.
+// valuePtrModelPreferences is how a *ModelPreferences is written and read.
 var valuePtrModelPreferences = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueModelPreferences,
@@ -2050,7 +2050,7 @@ var valueToolChoice = rpc.ValueCodec{
 	Type: (*ToolChoice)(nil),
 }
 
-// valuePtrToolChoice is how a ToolChoice is written and read.
+// valuePtrToolChoice is how a *ToolChoice is written and read.
 var valuePtrToolChoice = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueToolChoice,
@@ -5590,8 +5590,8 @@ var valueListRootsRequestParams = rpc.ValueCodec{
 	Type: (*ListRootsRequestParams)(nil),
 }
 
-// valuePtrListRootsRequestParams is how a ListRootsRequestParams is written and
-// read.
+// valuePtrListRootsRequestParams is how a *ListRootsRequestParams is written
+// and read.
 var valuePtrListRootsRequestParams = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueListRootsRequestParams,
@@ -6797,7 +6797,7 @@ func (v *NotificationMetaObject) UnmarshalCheckedJSON(b []byte) error {
 // rpc.DecodeJSON does not check it first.
 func (*NotificationMetaObject) UnmarshalJSONChecksInput() {}
 
-// valuePtrRequestID is how a RequestID is written and read.
+// valuePtrRequestID is how a *RequestID is written and read.
 var valuePtrRequestID = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Type: (**RequestID)(nil),
@@ -7529,7 +7529,7 @@ var valueNotificationParams = rpc.ValueCodec{
 	Type: (*NotificationParams)(nil),
 }
 
-// valuePtrNotificationParams is how a NotificationParams is written and read.
+// valuePtrNotificationParams is how a *NotificationParams is written and read.
 var valuePtrNotificationParams = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueNotificationParams,
@@ -8183,7 +8183,7 @@ func (v *RequestMetaObject) UnmarshalCheckedJSON(b []byte) error {
 // rpc.DecodeJSON does not check it first.
 func (*RequestMetaObject) UnmarshalJSONChecksInput() {}
 
-// valuePtrProgressToken is how a ProgressToken is written and read.
+// valuePtrProgressToken is how a *ProgressToken is written and read.
 var valuePtrProgressToken = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueProgressToken,
@@ -9022,7 +9022,7 @@ var valueImplementation = rpc.ValueCodec{
 	Type: (*Implementation)(nil),
 }
 
-// valuePtrImplementation is how a Implementation is written and read.
+// valuePtrImplementation is how a *Implementation is written and read.
 var valuePtrImplementation = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueImplementation,
@@ -10402,7 +10402,7 @@ var valueToolAnnotations = rpc.ValueCodec{
 	Type: (*ToolAnnotations)(nil),
 }
 
-// valuePtrToolAnnotations is how a ToolAnnotations is written and read.
+// valuePtrToolAnnotations is how a *ToolAnnotations is written and read.
 var valuePtrToolAnnotations = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueToolAnnotations,

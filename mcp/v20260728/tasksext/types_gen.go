@@ -99,7 +99,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -116,7 +116,7 @@ var valueStringFilled = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrResultMetaObject is how a ResultMetaObject is written and read.
+// valuePtrResultMetaObject is how a *ResultMetaObject is written and read.
 var valuePtrResultMetaObject = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Type: (**ResultMetaObject)(nil),
@@ -266,7 +266,7 @@ var valueJSONObject = rpc.ValueCodec{
 	Type: (*JSONObject)(nil),
 }
 
-// valuePtrError is how a Error is written and read.
+// valuePtrError is how a *Error is written and read.
 var valuePtrError = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Type: (**Error)(nil),
@@ -782,8 +782,8 @@ func (v *TaskStatusNotificationParams) UnmarshalCheckedJSON(b []byte) error {
 // rpc.DecodeJSON does not check it first.
 func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput() {}
 
-// valuePtrNotificationMetaObject is how a NotificationMetaObject is written and
-// read.
+// valuePtrNotificationMetaObject is how a *NotificationMetaObject is written
+// and read.
 var valuePtrNotificationMetaObject = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Type: (**NotificationMetaObject)(nil),

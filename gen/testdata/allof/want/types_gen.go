@@ -130,7 +130,7 @@ var valueResultNote = rpc.ValueCodec{
 	Type: (*ResultNote)(nil),
 }
 
-// valuePtrResultNote is how a ResultNote is written and read.
+// valuePtrResultNote is how a *ResultNote is written and read.
 var valuePtrResultNote = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueResultNote,
@@ -145,7 +145,7 @@ var valueTaskStatus = rpc.ValueCodec{
 	Type: (*TaskStatus)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -329,7 +329,7 @@ func (v ResultNote) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,

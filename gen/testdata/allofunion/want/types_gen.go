@@ -290,7 +290,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -426,8 +426,8 @@ var valueLabelledShapeCircleStyle = rpc.ValueCodec{
 	Type: (*LabelledShapeCircleStyle)(nil),
 }
 
-// valuePtrLabelledShapeCircleStyle is how a LabelledShapeCircleStyle is written
-// and read.
+// valuePtrLabelledShapeCircleStyle is how a *LabelledShapeCircleStyle is
+// written and read.
 var valuePtrLabelledShapeCircleStyle = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueLabelledShapeCircleStyle,
@@ -500,7 +500,7 @@ func (v *LabelledShapeCircleStyle) UnmarshalCheckedJSON(b []byte) error {
 // rpc.DecodeJSON does not check it first.
 func (*LabelledShapeCircleStyle) UnmarshalJSONChecksInput() {}
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -709,7 +709,7 @@ func (v *WrappedCircle) UnmarshalCheckedJSON(b []byte) error {
 // first.
 func (*WrappedCircle) UnmarshalJSONChecksInput() {}
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

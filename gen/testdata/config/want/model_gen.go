@@ -37,7 +37,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -52,7 +52,7 @@ var valueConnectParamsKind = rpc.ValueCodec{
 	Type: (*ConnectParamsKind)(nil),
 }
 
-// valuePtrConnectParamsKind is how a ConnectParamsKind is written and read.
+// valuePtrConnectParamsKind is how a *ConnectParamsKind is written and read.
 var valuePtrConnectParamsKind = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueConnectParamsKind,
@@ -199,7 +199,7 @@ var valueServerEventLevel = rpc.ValueCodec{
 	Type: (*ServerEventLevel)(nil),
 }
 
-// valuePtrServerEventLevel is how a ServerEventLevel is written and read.
+// valuePtrServerEventLevel is how a *ServerEventLevel is written and read.
 var valuePtrServerEventLevel = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueServerEventLevel,
@@ -273,7 +273,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

@@ -91,7 +91,7 @@ var valueFloat64 = rpc.ValueCodec{
 	Type: (*float64)(nil),
 }
 
-// valuePtrFloat64 is how a float64 is written and read.
+// valuePtrFloat64 is how a *float64 is written and read.
 var valuePtrFloat64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueFloat64,
@@ -113,7 +113,7 @@ var valueRawMessage = rpc.ValueCodec{
 	Type: (*json.RawMessage)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -121,7 +121,7 @@ var valuePtrInt64 = rpc.ValueCodec{
 	Type: (**int64)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -136,7 +136,7 @@ var valueConstsNullableEnum = rpc.ValueCodec{
 	Type: (*ConstsNullableEnum)(nil),
 }
 
-// valuePtrConstsNullableEnum is how a ConstsNullableEnum is written and read.
+// valuePtrConstsNullableEnum is how a *ConstsNullableEnum is written and read.
 var valuePtrConstsNullableEnum = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueConstsNullableEnum,

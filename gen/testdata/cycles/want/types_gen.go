@@ -182,7 +182,7 @@ var valueRing = rpc.ValueCodec{
 	Type: (*Ring)(nil),
 }
 
-// valuePtrRing is how a Ring is written and read.
+// valuePtrRing is how a *Ring is written and read.
 var valuePtrRing = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueRing,
@@ -197,7 +197,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,

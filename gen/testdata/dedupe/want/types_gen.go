@@ -67,7 +67,7 @@ var valueHeadResultMiner = rpc.ValueCodec{
 	Type: (*HeadResultMiner)(nil),
 }
 
-// valuePtrHeadResultMiner is how a HeadResultMiner is written and read.
+// valuePtrHeadResultMiner is how a *HeadResultMiner is written and read.
 var valuePtrHeadResultMiner = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueHeadResultMiner,
@@ -158,7 +158,7 @@ func (v ParentResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

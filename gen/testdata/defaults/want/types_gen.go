@@ -48,7 +48,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -63,7 +63,7 @@ var valueFloat64 = rpc.ValueCodec{
 	Type: (*float64)(nil),
 }
 
-// valuePtrFloat64 is how a float64 is written and read.
+// valuePtrFloat64 is how a *float64 is written and read.
 var valuePtrFloat64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueFloat64,
@@ -78,7 +78,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -93,7 +93,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -126,7 +126,7 @@ var valueListParamsFilter = rpc.ValueCodec{
 	Type: (*ListParamsFilter)(nil),
 }
 
-// valuePtrListParamsFilter is how a ListParamsFilter is written and read.
+// valuePtrListParamsFilter is how a *ListParamsFilter is written and read.
 var valuePtrListParamsFilter = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueListParamsFilter,

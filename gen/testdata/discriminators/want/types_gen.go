@@ -118,7 +118,7 @@ func (v *FilterAny) UnmarshalCheckedJSON(b []byte) error {
 // first.
 func (*FilterAny) UnmarshalJSONChecksInput() {}
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -298,7 +298,7 @@ var valueTopics = rpc.ValueCodec{
 	Type: (*Topics)(nil),
 }
 
-// valuePtrTopics is how a Topics is written and read.
+// valuePtrTopics is how a *Topics is written and read.
 var valuePtrTopics = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueTopics,
@@ -313,7 +313,7 @@ var valueBlockRef = rpc.ValueCodec{
 	Type: (*BlockRef)(nil),
 }
 
-// valuePtrBlockRef is how a BlockRef is written and read.
+// valuePtrBlockRef is how a *BlockRef is written and read.
 var valuePtrBlockRef = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBlockRef,
@@ -490,7 +490,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

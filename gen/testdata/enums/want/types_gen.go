@@ -105,7 +105,7 @@ var valueProtocolVersion = rpc.ValueCodec{
 	Type: (*ProtocolVersion)(nil),
 }
 
-// valuePtrProtocolVersion is how a ProtocolVersion is written and read.
+// valuePtrProtocolVersion is how a *ProtocolVersion is written and read.
 var valuePtrProtocolVersion = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueProtocolVersion,
@@ -191,7 +191,7 @@ var valueStatusState = rpc.ValueCodec{
 	Type: (*StatusState)(nil),
 }
 
-// valuePtrStatusState is how a StatusState is written and read.
+// valuePtrStatusState is how a *StatusState is written and read.
 var valuePtrStatusState = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueStatusState,
@@ -224,7 +224,7 @@ var valueFloat64 = rpc.ValueCodec{
 	Type: (*float64)(nil),
 }
 
-// valuePtrFloat64 is how a float64 is written and read.
+// valuePtrFloat64 is how a *float64 is written and read.
 var valuePtrFloat64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueFloat64,
@@ -239,7 +239,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,

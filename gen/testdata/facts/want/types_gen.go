@@ -96,7 +96,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

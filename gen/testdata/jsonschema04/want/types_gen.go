@@ -68,7 +68,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -556,7 +556,7 @@ func (v *StoppedEventBody) UnmarshalCheckedJSON(b []byte) error {
 // first.
 func (*StoppedEventBody) UnmarshalJSONChecksInput() {}
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

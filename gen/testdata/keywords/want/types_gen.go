@@ -51,7 +51,7 @@ var valueSchemaProperties = rpc.ValueCodec{
 	Type: (*SchemaProperties)(nil),
 }
 
-// valuePtrSchemaProperties is how a SchemaProperties is written and read.
+// valuePtrSchemaProperties is how a *SchemaProperties is written and read.
 var valuePtrSchemaProperties = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueSchemaProperties,
@@ -70,7 +70,7 @@ var valueSliceString = rpc.ValueCodec{
 	Type: (*[]string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -85,7 +85,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -188,7 +188,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

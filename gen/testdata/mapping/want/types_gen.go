@@ -365,7 +365,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -409,7 +409,7 @@ var valueFloat64 = rpc.ValueCodec{
 	Type: (*float64)(nil),
 }
 
-// valuePtrFloat64 is how a float64 is written and read.
+// valuePtrFloat64 is how a *float64 is written and read.
 var valuePtrFloat64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueFloat64,
@@ -559,7 +559,7 @@ var valueSliceTreeFilled = rpc.ValueCodec{
 	Type: (*[]Tree)(nil),
 }
 
-// valuePtrTree is how a Tree is written and read.
+// valuePtrTree is how a *Tree is written and read.
 var valuePtrTree = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueTree,

@@ -146,7 +146,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -419,7 +419,7 @@ var valuePingRequestParams = rpc.ValueCodec{
 	Type: (*PingRequestParams)(nil),
 }
 
-// valuePtrPingRequestParams is how a PingRequestParams is written and read.
+// valuePtrPingRequestParams is how a *PingRequestParams is written and read.
 var valuePtrPingRequestParams = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valuePingRequestParams,
@@ -484,7 +484,7 @@ func (v *PingRequestParams) UnmarshalCheckedJSON(b []byte) error {
 // rpc.DecodeJSON does not check it first.
 func (*PingRequestParams) UnmarshalJSONChecksInput() {}
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,

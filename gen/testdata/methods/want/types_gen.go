@@ -64,7 +64,7 @@ func (v GetParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,

@@ -69,7 +69,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -148,7 +148,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,
@@ -163,7 +163,7 @@ var valueBool = rpc.ValueCodec{
 	Type: (*bool)(nil),
 }
 
-// valuePtrBool is how a bool is written and read.
+// valuePtrBool is how a *bool is written and read.
 var valuePtrBool = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueBool,
@@ -178,7 +178,7 @@ var valueHTTPRequestTLSConfig = rpc.ValueCodec{
 	Type: (*HTTPRequestTLSConfig)(nil),
 }
 
-// valuePtrHTTPRequestTLSConfig is how a HTTPRequestTLSConfig is written and
+// valuePtrHTTPRequestTLSConfig is how a *HTTPRequestTLSConfig is written and
 // read.
 var valuePtrHTTPRequestTLSConfig = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,

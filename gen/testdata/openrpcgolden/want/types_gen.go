@@ -64,7 +64,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -274,7 +274,7 @@ var valueInt64 = rpc.ValueCodec{
 	Type: (*int64)(nil),
 }
 
-// valuePtrInt64 is how a int64 is written and read.
+// valuePtrInt64 is how a *int64 is written and read.
 var valuePtrInt64 = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueInt64,

@@ -54,7 +54,7 @@ var valueSighting = rpc.ValueCodec{
 	Type: (*Sighting)(nil),
 }
 
-// valuePtrSighting is how a Sighting is written and read.
+// valuePtrSighting is how a *Sighting is written and read.
 var valuePtrSighting = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueSighting,
@@ -109,7 +109,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -124,7 +124,7 @@ var valueShipHoldsItem = rpc.ValueCodec{
 	Type: (*ShipHoldsItem)(nil),
 }
 
-// valuePtrShipHoldsItem is how a ShipHoldsItem is written and read.
+// valuePtrShipHoldsItem is how a *ShipHoldsItem is written and read.
 var valuePtrShipHoldsItem = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueShipHoldsItem,
@@ -171,7 +171,7 @@ func (v ScanParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
 
-// valuePtrShipPosition is how a ShipPosition is written and read.
+// valuePtrShipPosition is how a *ShipPosition is written and read.
 var valuePtrShipPosition = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueShipPosition,
@@ -186,7 +186,7 @@ var valueScanParamsLabel = rpc.ValueCodec{
 	Type: (*ScanParamsLabel)(nil),
 }
 
-// valuePtrScanParamsLabel is how a ScanParamsLabel is written and read.
+// valuePtrScanParamsLabel is how a *ScanParamsLabel is written and read.
 var valuePtrScanParamsLabel = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueScanParamsLabel,

@@ -33,7 +33,7 @@ var valuePoint = rpc.ValueCodec{
 	Type: (*Point)(nil),
 }
 
-// valuePtrPoint is how a Point is written and read.
+// valuePtrPoint is how a *Point is written and read.
 var valuePtrPoint = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valuePoint,
@@ -147,7 +147,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
@@ -272,7 +272,7 @@ var valueMeta = rpc.ValueCodec{
 	Type: (*Meta)(nil),
 }
 
-// valuePtrMeta is how a Meta is written and read.
+// valuePtrMeta is how a *Meta is written and read.
 var valuePtrMeta = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindJSON,
 	Elem: &valueMeta,

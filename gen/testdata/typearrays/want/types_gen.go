@@ -49,7 +49,7 @@ var valueHolderAmount = rpc.ValueCodec{
 	Type: (*HolderAmount)(nil),
 }
 
-// valuePtrHolderAmount is how a HolderAmount is written and read.
+// valuePtrHolderAmount is how a *HolderAmount is written and read.
 var valuePtrHolderAmount = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueHolderAmount,
@@ -64,7 +64,7 @@ var valueHolderObjectOrList = rpc.ValueCodec{
 	Type: (*HolderObjectOrList)(nil),
 }
 
-// valuePtrHolderObjectOrList is how a HolderObjectOrList is written and read.
+// valuePtrHolderObjectOrList is how a *HolderObjectOrList is written and read.
 var valuePtrHolderObjectOrList = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueHolderObjectOrList,
@@ -217,7 +217,7 @@ var valueString = rpc.ValueCodec{
 	Type: (*string)(nil),
 }
 
-// valuePtrString is how a string is written and read.
+// valuePtrString is how a *string is written and read.
 var valuePtrString = rpc.ValueCodec{
 	Dec:  rpc.DecodeKindPointer,
 	Elem: &valueString,
