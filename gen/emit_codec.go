@@ -18,10 +18,11 @@ import (
 // than a function per struct, which is most of their code. A field the
 // table cannot describe (a map, a Nullable, a type of the config) gets a
 // small function in the table for that field alone. A struct keeps the
-// straight-line methods when its Extra map is not of raw JSON, or when
-// such a function would call a generated type's method: the table
-// refers to the function and the method to the table, which Go refuses
-// as an initialization cycle when the types refer to each other.
+// straight-line methods when its Extra map is not of raw JSON, when a
+// member name needs an escape, or when such a function would call a
+// generated type's method: the table refers to the function and the
+// method to the table, which Go refuses as an initialization cycle when
+// the types refer to each other.
 
 // codecName is the name of the StructCodec variable of the struct name.
 func codecName(name string) string { return "codec" + name }

@@ -25,8 +25,9 @@ import (
 // store has its write barrier. Where a Go type is needed (a method, an
 // error that names the type, a decoder fallback) the field is handed out
 // as an interface holding a pointer to it, built from the table's typed
-// nil pointer (pointerAt). The tests of the packages that use it run with -race,
-// which turns on checkptr.
+// nil pointer (pointerAt), and a struct is zeroed through reflect, which
+// clears it with its write barriers. The tests of the packages that use
+// it run with -race, which turns on checkptr.
 
 // StructCodec describes how a generated struct is written and read as a
 // JSON object: its fields in order and, when it keeps the members its
@@ -106,7 +107,8 @@ type ValueCodec struct {
 	Type any
 	// Elem describes the element of a pointer or a slice.
 	Elem *ValueCodec
-	// Decode, when Dec is DecodeNone, reads a value into the value at p.
+	// Decode, when set, reads a value into the value at p (Dec is then
+	// DecodeNone).
 	Decode func(value []byte, p unsafe.Pointer) error
 }
 
@@ -115,8 +117,8 @@ type EncodeKind uint8
 
 // The encode kinds.
 const (
-	// EncodeNone: the value is not written by the table (the field has an
-	// Append function).
+	// EncodeNone writes the value through AppendJSONValue (generated
+	// tables give such a field an Append function instead).
 	EncodeNone EncodeKind = iota
 	// EncodeString writes a string, or a type defined on string.
 	EncodeString
@@ -142,7 +144,8 @@ type DecodeKind uint8
 
 // The decode kinds.
 const (
-	// DecodeNone: the ValueCodec has a Decode function instead.
+	// DecodeNone reads the value with the ValueCodec's Decode function,
+	// or as DecodeJSON reads it when there is none.
 	DecodeNone DecodeKind = iota
 	// DecodeKindString reads as DecodeString.
 	DecodeKindString
@@ -308,7 +311,7 @@ func appendFieldValue(b []byte, q unsafe.Pointer, c *ValueCodec) ([]byte, error)
 		}
 		return append(b, ']'), nil
 	}
-	return AppendJSONValue(b, pointerAt(c.Type, q)) // not reached: the generator writes every kind it uses
+	return AppendJSONValue(b, pointerAt(c.Type, q))
 }
 
 // field is the field whose member is named name, or nil.
@@ -344,6 +347,9 @@ func DecodeStruct(b []byte, checked bool, p unsafe.Pointer, c *StructCodec) erro
 
 // decodeFieldValue reads value into the value at q as c describes it.
 func decodeFieldValue(value []byte, q unsafe.Pointer, c *ValueCodec) error {
+	if c.Decode != nil {
+		return c.Decode(value, q)
+	}
 	switch c.Dec {
 	case DecodeKindString:
 		if s, ok := stringValue(value); ok {
@@ -376,8 +382,6 @@ func decodeFieldValue(value []byte, q unsafe.Pointer, c *ValueCodec) error {
 		return decodeUnmarshaler(value, pointerAt(c.Type, q).(json.Unmarshaler))
 	case DecodeKindPointer:
 		return decodePointerAt(value, q, c)
-	case DecodeNone:
-		return c.Decode(value, q)
 	}
 	return DecodeJSON(value, pointerAt(c.Type, q))
 }

@@ -234,3 +234,64 @@ func TestDecodeStructAllocatesNothingForAKnownLongName(t *testing.T) {
 	assert.True(t, got.On)
 	assert.Zero(t, allocs)
 }
+
+func TestAValueWithoutKindsGoesThroughEncodingJSONAndDecodeJSON(t *testing.T) {
+	type inner struct {
+		A int `json:"a"`
+	}
+	type holder struct{ In inner }
+	valueInner := rpc.ValueCodec{Type: (*inner)(nil)}
+	codec := rpc.StructCodec{Type: (*holder)(nil), Fields: []rpc.FieldCodec{
+		{Key: `,"in":`, Offset: uint32(unsafe.Offsetof(holder{}.In)), Value: &valueInner},
+	}}
+	got, err := rpc.AppendStruct(nil, unsafe.Pointer(&holder{In: inner{A: 1}}), &codec)
+	require.NoError(t, err)
+	assert.Equal(t, `{"in":{"a":1}}`, string(got))
+
+	var h holder
+	require.NoError(t, rpc.DecodeStruct([]byte(`{"in":{"a":2}}`), false, unsafe.Pointer(&h), &codec))
+	assert.Equal(t, holder{In: inner{A: 2}}, h)
+	err = rpc.DecodeStruct([]byte(`{"in":{"a":"x"}}`), false, unsafe.Pointer(&h), &codec)
+	var de *rpc.DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "/in/a", de.Pointer)
+}
+
+func TestAFieldsAppendFunctionWritesItsWholeMember(t *testing.T) {
+	type pair struct {
+		A string
+		M map[string]int64
+	}
+	writeM := func(b []byte, p unsafe.Pointer) ([]byte, error) {
+		v := (*pair)(p)
+		if len(v.M) == 0 {
+			return b, nil
+		}
+		if v.M["fail"] != 0 {
+			return nil, errBroken
+		}
+		b = append(b, `,"m":`...)
+		return rpc.AppendJSONValue(b, v.M)
+	}
+	codec := rpc.StructCodec{Type: (*pair)(nil), Fields: []rpc.FieldCodec{
+		{Key: `,"a":`, Offset: uint32(unsafe.Offsetof(pair{}.A)), Value: &valueString},
+		{Key: `,"m":`, Offset: uint32(unsafe.Offsetof(pair{}.M)), Append: writeM},
+	}}
+	cases := []struct {
+		name string
+		v    pair
+		want string
+		err  error
+	}{
+		{"left out", pair{A: "x"}, `{"a":"x"}`, nil},
+		{"written", pair{A: "x", M: map[string]int64{"k": 1}}, `{"a":"x","m":{"k":1}}`, nil},
+		{"failing", pair{M: map[string]int64{"fail": 1}}, "", errBroken},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := rpc.AppendStruct(nil, unsafe.Pointer(&tc.v), &codec)
+			assert.ErrorIs(t, err, tc.err)
+			assert.Equal(t, tc.want, string(got))
+		})
+	}
+}
