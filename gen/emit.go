@@ -33,6 +33,11 @@ type emitter struct {
 	// documents, each at its path in docPaths (in the order of svc.docs).
 	documents *Documents
 	docPaths  []string
+	// valueVars names the rpc.ValueCodec variable written for each type
+	// (by its Go code), valueNames holds those names: the struct tables
+	// of a package share one per type.
+	valueVars  map[string]string
+	valueNames map[string]bool
 }
 
 func (e *emitter) newFile() *jen.File {

@@ -276,29 +276,7 @@ func structAppender(f *jen.File, nt *namedType) {
 	var stmts []jen.Code
 	stmts = append(stmts, jen.Id("start").Op(":=").Len(jen.Id("b")))
 	for _, fl := range nt.fields {
-		val := func() *jen.Statement { return jen.Id("v").Dot(fl.name) }
-		cond, nonNil := omitted(fl, val)
-		var member []jen.Code
-		member = append(member, assign(jen.Qual(rpcPath, "AppendJSONKey").Call(jen.Id("b"), goString(memberKey(fl.jsonName)))))
-		switch {
-		case fl.fill:
-			member = append(member, jen.If(val().Op("==").Lit("")).Block(
-				appendLit(string(jsonwrite.String(nil, fl.constant))),
-			).Else().Block(assign(jen.Qual(rpcPath, "AppendJSONString").Call(jen.Id("b"), val()))))
-		case fl.fillEmpty:
-			empty := "[]"
-			if fl.typ.shape() == shapeMap {
-				empty = "{}"
-			}
-			member = append(member, jen.If(val().Op("==").Nil()).Block(appendLit(empty)).Else().Block(w.value(fl.typ, val(), true, 0)...))
-		default:
-			member = append(member, w.value(fl.typ, val(), nonNil, 0)...)
-		}
-		if cond != nil {
-			stmts = append(stmts, jen.If(cond).Block(member...))
-		} else {
-			stmts = append(stmts, member...)
-		}
+		stmts = append(stmts, memberStatements(&w, fl)...)
 	}
 	if nt.extra != nil {
 		args := []jen.Code{jen.Id("b"), jen.Id("v").Dot("Extra"), elemWriter(*nt.extra, 0)}
@@ -312,6 +290,35 @@ func structAppender(f *jen.File, nt *namedType) {
 	f.Func().Params(appendReceiver(nt.name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		w.body(stmts, jen.Return(jen.Qual(rpcPath, "EndJSONObject").Call(jen.Id("b"), jen.Id("start")), jen.Nil()))...,
 	)
+}
+
+// memberStatements are the statements that write the member of fl, a
+// field of the struct v, as the straight-line AppendJSON writes it: left
+// out as its omit option says, a nil required list or map written empty,
+// an empty const property written as its const.
+func memberStatements(w *appendWriter, fl *field) []jen.Code {
+	val := func() *jen.Statement { return jen.Id("v").Dot(fl.name) }
+	cond, nonNil := omitted(fl, val)
+	var member []jen.Code
+	member = append(member, assign(jen.Qual(rpcPath, "AppendJSONKey").Call(jen.Id("b"), goString(memberKey(fl.jsonName)))))
+	switch {
+	case fl.fill:
+		member = append(member, jen.If(val().Op("==").Lit("")).Block(
+			appendLit(string(jsonwrite.String(nil, fl.constant))),
+		).Else().Block(assign(jen.Qual(rpcPath, "AppendJSONString").Call(jen.Id("b"), val()))))
+	case fl.fillEmpty:
+		empty := "[]"
+		if fl.typ.shape() == shapeMap {
+			empty = "{}"
+		}
+		member = append(member, jen.If(val().Op("==").Nil()).Block(appendLit(empty)).Else().Block(w.value(fl.typ, val(), true, 0)...))
+	default:
+		member = append(member, w.value(fl.typ, val(), nonNil, 0)...)
+	}
+	if cond != nil {
+		return []jen.Code{jen.If(cond).Block(member...)}
+	}
+	return member
 }
 
 // appendWhat describes what a struct's AppendJSON writes, for its doc.

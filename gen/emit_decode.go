@@ -51,30 +51,36 @@ func elemDecodeFunc(t typeRef) jen.Code {
 // pointer), or nil when t has none. typed writes the type argument out,
 // for a helper passed as a function value rather than called.
 func decodeFunc(t typeRef, typed bool) jen.Code {
-	helper := ""
+	helper := decodeHelper(t)
+	switch {
+	case helper == "":
+		return nil
+	case helper == "DecodeCheckedRaw" || !typed:
+		return jen.Qual(rpcPath, helper)
+	}
+	return jen.Qual(rpcPath, helper).Index(typeCode(t))
+}
+
+// decodeHelper is the name of the rpc helper that decodes one value of t
+// (not a pointer), or "" when t has none.
+func decodeHelper(t typeRef) string {
 	switch t.kind {
 	case refRaw:
-		return jen.Qual(rpcPath, "DecodeCheckedRaw")
+		return "DecodeCheckedRaw"
 	case refQual:
 		if seeAlias(t).kind == refRaw { // json.RawMessage, named in the config
-			return jen.Qual(rpcPath, "DecodeCheckedRaw")
+			return "DecodeCheckedRaw"
 		}
 	case refBasic:
-		helper = basicDecoder(t.basic)
+		return basicDecoder(t.basic)
 	case refMap:
 		if isRawMap(t) {
-			helper = "DecodeRawMap"
+			return "DecodeRawMap"
 		}
 	case refNamed:
-		helper = namedDecoder(t.named)
+		return namedDecoder(t.named)
 	}
-	if helper == "" {
-		return nil
-	}
-	if typed {
-		return jen.Qual(rpcPath, helper).Index(typeCode(t))
-	}
-	return jen.Qual(rpcPath, helper)
+	return ""
 }
 
 // basicDecoder is the helper for a basic Go type.

@@ -67,8 +67,12 @@ func (e *emitter) namedType(f *jen.File, nt *namedType) {
 				g.Id("Extra").Map(jen.String()).Add(typeCode(*nt.extra)).Tag(map[string]string{"json": "-"})
 			}
 		})
-		structMarshaler(f, nt)
-		structUnmarshaler(f, nt)
+		if usesTable(nt) {
+			e.structCodec(f, nt)
+		} else {
+			structMarshaler(f, nt)
+			structUnmarshaler(f, nt)
+		}
 		defaultAccessors(f, nt)
 	case namedTuple:
 		f.Type().Id(nt.name).StructFunc(func(g *jen.Group) {

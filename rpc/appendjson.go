@@ -93,16 +93,22 @@ func AppendJSONMap[M ~map[string]V, V any](b []byte, m M, elem func([]byte, V) (
 // value (by elem): the unknown members a generated type keeps in its Extra
 // map, after the members of its fields.
 func AppendExtraMembers[V any](b []byte, extra map[string]V, elem func([]byte, V) ([]byte, error), known ...string) ([]byte, error) {
-	return appendMembers(b, extra, elem, known)
+	return appendMembers(b, extra, elem, listed(known))
 }
 
-// appendMembers writes the members of m not named in known, each after a
-// comma, sorted by name.
-func appendMembers[M ~map[string]V, V any](b []byte, m M, elem func([]byte, V) ([]byte, error), known []string) ([]byte, error) {
+// listed reports a name's presence in names, for appendMembers.
+func listed(names []string) func(string) bool {
+	return func(name string) bool { return slices.Contains(names, name) }
+}
+
+// appendMembers writes the members of m whose names known does not
+// report (all of them when known is nil), each after a comma, sorted by
+// name.
+func appendMembers[M ~map[string]V, V any](b []byte, m M, elem func([]byte, V) ([]byte, error), known func(string) bool) ([]byte, error) {
 	var small [16]string
 	names := small[:0]
 	for k := range m {
-		if !slices.Contains(known, k) {
+		if known == nil || !known(k) {
 			names = append(names, k)
 		}
 	}

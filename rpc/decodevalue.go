@@ -24,60 +24,83 @@ import (
 // string (an enum of the schema: the value is not checked against the
 // enum, which is the validator's task). null sets the zero value.
 func DecodeString[S ~string](value []byte, p *S) error {
-	if s, ok := jsonscan.PlainString(value); ok {
-		*p = S(jsondecode.Intern(s))
-		return nil
-	}
-	if string(value) == "null" {
-		*p = ""
+	if s, ok := stringValue(value); ok {
+		*p = S(s)
 		return nil
 	}
 	return DecodeJSON(value, p)
 }
 
+// stringValue is the string DecodeString stores for value, when it reads
+// value itself.
+func stringValue(value []byte) (string, bool) {
+	if s, ok := jsonscan.PlainString(value); ok {
+		return jsondecode.Intern(s), true
+	}
+	return "", string(value) == "null"
+}
+
 // DecodeBool decodes true or false into a bool or a type defined on bool.
 // null sets false.
 func DecodeBool[B ~bool](value []byte, p *B) error {
-	switch string(value) {
-	case "true":
-		*p = true
-		return nil
-	case "false", "null":
-		*p = false
+	if x, ok := boolValue(value); ok {
+		*p = B(x)
 		return nil
 	}
 	return DecodeJSON(value, p)
+}
+
+// boolValue is the bool DecodeBool stores for value, when it reads value
+// itself.
+func boolValue(value []byte) (x, ok bool) {
+	switch string(value) {
+	case "true":
+		return true, true
+	case "false", "null":
+		return false, true
+	}
+	return false, false
 }
 
 // DecodeInt decodes a JSON number into an int64 or a type defined on it.
 // Only a number written as an integer fits: 1.0, 1e2 and numbers out of
 // range are errors. null sets zero.
 func DecodeInt[I ~int64](value []byte, p *I) error {
-	if n, ok := jsonscan.SmallInt(value); ok {
+	if n, ok := intValue(value); ok {
 		*p = I(n)
-		return nil
-	}
-	if string(value) == "null" {
-		*p = 0
 		return nil
 	}
 	return DecodeJSON(value, p)
 }
 
+// intValue is the int64 DecodeInt stores for value, when it reads value
+// itself.
+func intValue(value []byte) (int64, bool) {
+	if n, ok := jsonscan.SmallInt(value); ok {
+		return n, true
+	}
+	return 0, string(value) == "null"
+}
+
 // DecodeFloat decodes a JSON number into a float64 or a type defined on it.
 // A number beyond the float64 range is an error. null sets zero.
 func DecodeFloat[F ~float64](value []byte, p *F) error {
-	if jsonscan.IsNumber(value) {
-		if f, err := strconv.ParseFloat(string(value), 64); err == nil {
-			*p = F(f)
-			return nil
-		}
-	}
-	if string(value) == "null" {
-		*p = 0
+	if f, ok := floatValue(value); ok {
+		*p = F(f)
 		return nil
 	}
 	return DecodeJSON(value, p)
+}
+
+// floatValue is the float64 DecodeFloat stores for value, when it reads
+// value itself.
+func floatValue(value []byte) (float64, bool) {
+	if jsonscan.IsNumber(value) {
+		if f, err := strconv.ParseFloat(string(value), 64); err == nil {
+			return f, true
+		}
+	}
+	return 0, string(value) == "null"
 }
 
 // DecodeRaw stores a copy of the JSON value as it is written, once it has
@@ -109,18 +132,27 @@ func DecodeCheckedRaw(value []byte, p *json.RawMessage) error {
 // empty object gives an empty map, null a nil one; a map that already has
 // members is merged into by DecodeJSON.
 func DecodeRawMap[M ~map[string]json.RawMessage](value []byte, p *M) error {
-	if *p != nil || !jsonscan.Bare(value) || string(value) == "null" {
-		return DecodeJSON(value, p)
+	if m, ok := rawMapValue(value, *p); ok {
+		*p = M(m)
+		return nil
+	}
+	return DecodeJSON(value, p) // its error names M, as DecodeJSON's does
+}
+
+// rawMapValue is the map DecodeRawMap stores for value into a map that
+// holds old, when it reads value itself.
+func rawMapValue(value []byte, old map[string]json.RawMessage) (map[string]json.RawMessage, bool) {
+	if old != nil || !jsonscan.Bare(value) || string(value) == "null" {
+		return nil, false
 	}
 	m, err := DecodeMembers[json.RawMessage](value, func(_, _ []byte) (bool, error) { return false, nil })
 	if err != nil {
-		return DecodeJSON(value, p) // its error names M, as DecodeJSON's does
+		return nil, false
 	}
 	if m == nil {
 		m = map[string]json.RawMessage{}
 	}
-	*p = M(m)
-	return nil
+	return m, true
 }
 
 // DecodeUnmarshaler decodes value with T's own UnmarshalJSON method, called

@@ -24,7 +24,7 @@ func SplitExtra[V any](b []byte, known ...string) (map[string]V, error) {
 // AppendExtraMembers instead.
 func JoinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, error) {
 	if len(b) <= 2 { // b is {}: the extra members are the whole object
-		out, err := appendMembers(nil, extra, appendAny[V], known)
+		out, err := appendMembers(nil, extra, appendAny[V], listed(known))
 		if err != nil {
 			return nil, err
 		}
@@ -34,7 +34,7 @@ func JoinExtra[V any](b []byte, extra map[string]V, known ...string) ([]byte, er
 		return EndJSONObject(out, 0), nil
 	}
 	open := b[: len(b)-1 : len(b)-1] // the closing brace cut off; appending copies
-	out, err := appendMembers(open, extra, appendAny[V], known)
+	out, err := appendMembers(open, extra, appendAny[V], listed(known))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // Annotations are hints for the client about an object's intended audience,
@@ -30,35 +31,7 @@ type Annotations struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Audience != nil {
-		b = rpc.AppendJSONKey(b, `,"audience":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Audience {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, string(x0))
-		}
-		b = append(b, ']')
-	}
-	if v.Priority != nil {
-		b = rpc.AppendJSONKey(b, `,"priority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if v.LastModified != "" {
-		b = rpc.AppendJSONKey(b, `,"lastModified":`)
-		b = rpc.AppendJSONString(b, v.LastModified)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "audience", "priority", "lastModified"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecAnnotations)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -69,37 +42,83 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
 // name in Extra.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecAnnotations)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Annotations) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Annotations) decodeMembers(b []byte, checked bool) error {
-	*v = Annotations{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "audience":
-			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
-		case "priority":
-			return true, rpc.DecodePointer(value, &v.Priority, rpc.DecodeFloat[float64])
-		case "lastModified":
-			return true, rpc.DecodeString(value, &v.LastModified)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecAnnotations)
 }
 
 // UnmarshalJSONChecksInput marks Annotations as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Annotations) UnmarshalJSONChecksInput() {}
+
+// valueRole is how a Role is written and read.
+var valueRole = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Role)(nil),
+}
+
+// valueSliceRole is how a []Role is written and read.
+var valueSliceRole = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Role)(p), rpc.DecodeString[Role])
+	},
+	Elem: &valueRole,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Role)),
+	Type: (*[]Role)(nil),
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// valuePtrFloat64 is how a *float64 is written and read.
+var valuePtrFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueFloat64,
+	Enc:  rpc.EncodePointer,
+	Type: (**float64)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecAnnotations is how Annotations is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecAnnotations = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Annotations{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"audience":`,
+		Offset: uint32(unsafe.Offsetof(Annotations{}.Audience)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceRole,
+	}, {
+		Key:    `,"priority":`,
+		Offset: uint32(unsafe.Offsetof(Annotations{}.Priority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"lastModified":`,
+		Offset: uint32(unsafe.Offsetof(Annotations{}.LastModified)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*Annotations)(nil),
+}
 
 // AudioContent is a sound clip carried inline as base64 (since 2025-03-26; a
 // 2024-11-05 peer does not know it).
@@ -126,36 +145,7 @@ type AudioContent struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"audio"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	b = rpc.AppendJSONString(b, v.Data)
-	b = rpc.AppendJSONKey(b, `,"mimeType":`)
-	b = rpc.AppendJSONString(b, v.MIMEType)
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecAudioContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -166,41 +156,81 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
 // name in Extra.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecAudioContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *AudioContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *AudioContent) decodeMembers(b []byte, checked bool) error {
-	*v = AudioContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "data":
-			return true, rpc.DecodeString(value, &v.Data)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecAudioContent)
 }
 
 // UnmarshalJSONChecksInput marks AudioContent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*AudioContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled is how a string, written "audio" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"audio"`,
+	Type: (*string)(nil),
+}
+
+// valueAnnotations is how a Annotations is written and read.
+var valueAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Annotations)(nil),
+}
+
+// valuePtrAnnotations is how a *Annotations is written and read.
+var valuePtrAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueAnnotations,
+	Enc:  rpc.EncodePointer,
+	Type: (**Annotations)(nil),
+}
+
+// valueMeta is how a Meta is written and read.
+var valueMeta = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRawMap,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Meta)(nil),
+}
+
+// codecAudioContent is how AudioContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecAudioContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(AudioContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Type)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Data)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.MIMEType)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*AudioContent)(nil),
+}
 
 // BlobResourceContents are binary resource contents, base64-encoded.
 type BlobResourceContents struct {
@@ -224,28 +254,7 @@ type BlobResourceContents struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	b = rpc.AppendJSONKey(b, `,"blob":`)
-	b = rpc.AppendJSONString(b, v.Blob)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "blob", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -256,39 +265,46 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *BlobResourceContents) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *BlobResourceContents) decodeMembers(b []byte, checked bool) error {
-	*v = BlobResourceContents{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "blob":
-			return true, rpc.DecodeString(value, &v.Blob)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // UnmarshalJSONChecksInput marks BlobResourceContents as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*BlobResourceContents) UnmarshalJSONChecksInput() {}
+
+// codecBlobResourceContents is how BlobResourceContents is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecBlobResourceContents = rpc.StructCodec{
+	Extra: unsafe.Offsetof(BlobResourceContents{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"blob":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.Blob)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*BlobResourceContents)(nil),
+}
 
 // CallToolRequestParams name the tool to run and its arguments. arguments may
 // be left out for a tool that takes none. task (2025-11-25) asks the server to
@@ -313,34 +329,7 @@ type CallToolRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	if v.Task != nil {
-		b = rpc.AppendJSONKey(b, `,"task":`)
-		if b, err = v.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments", "task"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -351,39 +340,84 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "arguments":
-			return true, rpc.DecodeCheckedRaw(value, &v.Arguments)
-		case "task":
-			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CallToolRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueRequestMeta is how a RequestMeta is written and read.
+var valueRequestMeta = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*RequestMeta)(nil),
+}
+
+// valuePtrRequestMeta is how a *RequestMeta is written and read.
+var valuePtrRequestMeta = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueRequestMeta,
+	Enc:  rpc.EncodePointer,
+	Type: (**RequestMeta)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// valueTaskMetadata is how a TaskMetadata is written and read.
+var valueTaskMetadata = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*TaskMetadata)(nil),
+}
+
+// valuePtrTaskMetadata is how a *TaskMetadata is written and read.
+var valuePtrTaskMetadata = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueTaskMetadata,
+	Enc:  rpc.EncodePointer,
+	Type: (**TaskMetadata)(nil),
+}
+
+// codecCallToolRequestParams is how CallToolRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Arguments)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"task":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Task)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrTaskMetadata,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolRequestParams)(nil),
+}
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
 // (bad arguments, an upstream error) is reported here with isError set, so that
@@ -411,45 +445,7 @@ type CallToolResult struct {
 // left out, a nil Content written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if v.Content == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Content {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.StructuredContent != nil {
-		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
-		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	if v.IsError != nil {
-		b = rpc.AppendJSONKey(b, `,"isError":`)
-		b = strconv.AppendBool(b, *v.IsError)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "content", "structuredContent", "isError"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -460,39 +456,82 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolResult) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "content":
-			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
-		case "structuredContent":
-			return true, rpc.DecodeCheckedRaw(value, &v.StructuredContent)
-		case "isError":
-			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CallToolResult) UnmarshalJSONChecksInput() {}
+
+// valueContentBlock is how a ContentBlock is written and read.
+var valueContentBlock = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ContentBlock)(nil),
+}
+
+// valueSliceContentBlockFilled is how a []ContentBlock, written [] when empty,
+// is written and read.
+var valueSliceContentBlockFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ContentBlock)(p), rpc.DecodeValue[ContentBlock])
+	},
+	Elem: &valueContentBlock,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(ContentBlock)),
+	Type: (*[]ContentBlock)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// codecCallToolResult is how CallToolResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.Content)),
+		Value:  &valueSliceContentBlockFilled,
+	}, {
+		Key:    `,"structuredContent":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.StructuredContent)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"isError":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.IsError)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolResult)(nil),
+}
 
 // CancelTaskRequestParams name the task to cancel. Cancelling a task that is
 // already final is an error (-32602).
@@ -509,16 +548,7 @@ type CancelTaskRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelTaskRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -529,33 +559,32 @@ func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelTaskRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelTaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelTaskRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CancelTaskRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelTaskRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CancelTaskRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CancelTaskRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecCancelTaskRequestParams is how CancelTaskRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelTaskRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelTaskRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskRequestParams{}.TaskID)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CancelTaskRequestParams)(nil),
+}
 
 // CancelTaskResult is the state of the task after cancellation.
 //
@@ -593,42 +622,7 @@ type CancelTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	if v.PollInterval != nil {
-		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
-		b = strconv.AppendInt(b, *v.PollInterval, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelTaskResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -639,47 +633,85 @@ func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelTaskResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelTaskResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelTaskResult) decodeMembers(b []byte, checked bool) error {
-	*v = CancelTaskResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttl":
-			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
-		case "pollInterval":
-			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelTaskResult)
 }
 
 // UnmarshalJSONChecksInput marks CancelTaskResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CancelTaskResult) UnmarshalJSONChecksInput() {}
+
+// valueTaskStatus is how a TaskStatus is written and read.
+var valueTaskStatus = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*TaskStatus)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecCancelTaskResult is how CancelTaskResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelTaskResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelTaskResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.TTL)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollInterval":`,
+		Offset: uint32(unsafe.Offsetof(CancelTaskResult{}.PollInterval)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*CancelTaskResult)(nil),
+}
 
 // CancelledNotificationParams withdraw a request the sender made and that may
 // still be in flight. The receiver should stop working on it and not answer.
@@ -703,30 +735,7 @@ type CancelledNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.RequestID != nil {
-		b = rpc.AppendJSONKey(b, `,"requestId":`)
-		if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
-			return nil, err
-		}
-	}
-	if v.Reason != "" {
-		b = rpc.AppendJSONKey(b, `,"reason":`)
-		b = rpc.AppendJSONString(b, v.Reason)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "requestId", "reason"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -737,37 +746,59 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelledNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = CancelledNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "requestId":
-			return true, rpc.DecodeJSON(value, &v.RequestID)
-		case "reason":
-			return true, rpc.DecodeString(value, &v.Reason)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks CancelledNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valuePtrRequestID is how a *RequestID is written and read.
+var valuePtrRequestID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (**RequestID)(nil),
+}
+
+// codecCancelledNotificationParams is how CancelledNotificationParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelledNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelledNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"requestId":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.RequestID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CancelledNotificationParams)(p)
+			if v.RequestID != nil {
+				b = rpc.AppendJSONKey(b, `,"requestId":`)
+				if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrRequestID,
+	}, {
+		Key:    `,"reason":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.Reason)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CancelledNotificationParams)(nil),
+}
 
 // ClientCapabilities says which optional features a client offers. A member
 // that is absent means the feature is not offered. elicitation appeared in
@@ -799,46 +830,7 @@ type ClientCapabilities struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Experimental != nil {
-		b = rpc.AppendJSONKey(b, `,"experimental":`)
-		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
-			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if v.Roots != nil {
-		b = rpc.AppendJSONKey(b, `,"roots":`)
-		if b, err = v.Roots.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Sampling != nil {
-		b = rpc.AppendJSONKey(b, `,"sampling":`)
-		if b, err = v.Sampling.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Elicitation != nil {
-		b = rpc.AppendJSONKey(b, `,"elicitation":`)
-		if b, err = v.Elicitation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tasks != nil {
-		b = rpc.AppendJSONKey(b, `,"tasks":`)
-		if b, err = v.Tasks.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "roots", "sampling", "elicitation", "tasks"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilities)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -849,41 +841,140 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilities)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilities) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilities) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilities{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "experimental":
-			return true, rpc.DecodeJSON(value, &v.Experimental)
-		case "roots":
-			return true, rpc.DecodePointer(value, &v.Roots, rpc.DecodeUnmarshaler[ClientCapabilitiesRoots])
-		case "sampling":
-			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesSampling])
-		case "elicitation":
-			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesElicitation])
-		case "tasks":
-			return true, rpc.DecodePointer(value, &v.Tasks, rpc.DecodeUnmarshaler[ClientCapabilitiesTasks])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilities)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilities as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilities) UnmarshalJSONChecksInput() {}
+
+// valueMapMapRawMessage is how a map[string]map[string]json.RawMessage is
+// written and read.
+var valueMapMapRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*map[string]map[string]json.RawMessage)(nil),
+}
+
+// valueClientCapabilitiesRoots is how a ClientCapabilitiesRoots is written and
+// read.
+var valueClientCapabilitiesRoots = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesRoots)(nil),
+}
+
+// valuePtrClientCapabilitiesRoots is how a *ClientCapabilitiesRoots is written
+// and read.
+var valuePtrClientCapabilitiesRoots = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesRoots,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesRoots)(nil),
+}
+
+// valueClientCapabilitiesSampling is how a ClientCapabilitiesSampling is
+// written and read.
+var valueClientCapabilitiesSampling = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesSampling)(nil),
+}
+
+// valuePtrClientCapabilitiesSampling is how a *ClientCapabilitiesSampling is
+// written and read.
+var valuePtrClientCapabilitiesSampling = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesSampling,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesSampling)(nil),
+}
+
+// valueClientCapabilitiesElicitation is how a ClientCapabilitiesElicitation is
+// written and read.
+var valueClientCapabilitiesElicitation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesElicitation)(nil),
+}
+
+// valuePtrClientCapabilitiesElicitation is how a *ClientCapabilitiesElicitation
+// is written and read.
+var valuePtrClientCapabilitiesElicitation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesElicitation,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesElicitation)(nil),
+}
+
+// valueClientCapabilitiesTasks is how a ClientCapabilitiesTasks is written and
+// read.
+var valueClientCapabilitiesTasks = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesTasks)(nil),
+}
+
+// valuePtrClientCapabilitiesTasks is how a *ClientCapabilitiesTasks is written
+// and read.
+var valuePtrClientCapabilitiesTasks = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesTasks,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesTasks)(nil),
+}
+
+// codecClientCapabilities is how ClientCapabilities is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilities = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilities{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"experimental":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilities{}.Experimental)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilities)(p)
+			if v.Experimental != nil {
+				b = rpc.AppendJSONKey(b, `,"experimental":`)
+				if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
+					return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapMapRawMessage,
+	}, {
+		Key:    `,"roots":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilities{}.Roots)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesRoots,
+	}, {
+		Key:    `,"sampling":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilities{}.Sampling)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesSampling,
+	}, {
+		Key:    `,"elicitation":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilities{}.Elicitation)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesElicitation,
+	}, {
+		Key:    `,"tasks":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilities{}.Tasks)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesTasks,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilities)(nil),
+}
 
 // The client answers elicitation/create. An empty object means form mode only.
 type ClientCapabilitiesElicitation struct {
@@ -902,26 +993,7 @@ type ClientCapabilitiesElicitation struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Form != nil {
-		b = rpc.AppendJSONKey(b, `,"form":`)
-		if b, err = rpc.AppendJSONMap(b, v.Form, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.URL != nil {
-		b = rpc.AppendJSONKey(b, `,"url":`)
-		if b, err = rpc.AppendJSONMap(b, v.URL, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "form", "url"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesElicitation)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -932,35 +1004,64 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesElicitation)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesElicitation) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesElicitation) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesElicitation{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "form":
-			return true, rpc.DecodeRawMap(value, &v.Form)
-		case "url":
-			return true, rpc.DecodeRawMap(value, &v.URL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesElicitation)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
+
+// valueMapRawMessage is how a map[string]json.RawMessage is written and read.
+var valueMapRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRawMap,
+	Type: (*map[string]json.RawMessage)(nil),
+}
+
+// codecClientCapabilitiesElicitation is how ClientCapabilitiesElicitation is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesElicitation = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesElicitation{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"form":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesElicitation{}.Form)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesElicitation)(p)
+			if v.Form != nil {
+				b = rpc.AppendJSONKey(b, `,"form":`)
+				if b, err = rpc.AppendJSONMap(b, v.Form, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"url":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesElicitation{}.URL)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesElicitation)(p)
+			if v.URL != nil {
+				b = rpc.AppendJSONKey(b, `,"url":`)
+				if b, err = rpc.AppendJSONMap(b, v.URL, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesElicitation)(nil),
+}
 
 // The client answers roots/list.
 type ClientCapabilitiesRoots struct {
@@ -976,18 +1077,7 @@ type ClientCapabilitiesRoots struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesRoots)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -998,33 +1088,33 @@ func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesRoots, keeping the members the schema
 // does not name in Extra.
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesRoots)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesRoots) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesRoots) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesRoots{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesRoots)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesRoots as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesRoots) UnmarshalJSONChecksInput() {}
+
+// codecClientCapabilitiesRoots is how ClientCapabilitiesRoots is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesRoots = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesRoots{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesRoots{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesRoots)(nil),
+}
 
 // The client answers sampling/createMessage.
 type ClientCapabilitiesSampling struct {
@@ -1043,26 +1133,7 @@ type ClientCapabilitiesSampling struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Context != nil {
-		b = rpc.AppendJSONKey(b, `,"context":`)
-		if b, err = rpc.AppendJSONMap(b, v.Context, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tools != nil {
-		b = rpc.AppendJSONKey(b, `,"tools":`)
-		if b, err = rpc.AppendJSONMap(b, v.Tools, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "context", "tools"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesSampling)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1073,35 +1144,58 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesSampling)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesSampling) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesSampling) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesSampling{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "context":
-			return true, rpc.DecodeRawMap(value, &v.Context)
-		case "tools":
-			return true, rpc.DecodeRawMap(value, &v.Tools)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesSampling)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
+
+// codecClientCapabilitiesSampling is how ClientCapabilitiesSampling is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesSampling = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesSampling{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"context":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesSampling{}.Context)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesSampling)(p)
+			if v.Context != nil {
+				b = rpc.AppendJSONKey(b, `,"context":`)
+				if b, err = rpc.AppendJSONMap(b, v.Context, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesSampling{}.Tools)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesSampling)(p)
+			if v.Tools != nil {
+				b = rpc.AppendJSONKey(b, `,"tools":`)
+				if b, err = rpc.AppendJSONMap(b, v.Tools, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesSampling)(nil),
+}
 
 // The client runs task-augmented requests (experimental, 2025-11-25).
 type ClientCapabilitiesTasks struct {
@@ -1123,32 +1217,7 @@ type ClientCapabilitiesTasks struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.List != nil {
-		b = rpc.AppendJSONKey(b, `,"list":`)
-		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Cancel != nil {
-		b = rpc.AppendJSONKey(b, `,"cancel":`)
-		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Requests != nil {
-		b = rpc.AppendJSONKey(b, `,"requests":`)
-		if b, err = v.Requests.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "list", "cancel", "requests"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesTasks)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1159,37 +1228,80 @@ func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasks, keeping the members the schema
 // does not name in Extra.
 func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesTasks)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesTasks) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesTasks) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesTasks{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "list":
-			return true, rpc.DecodeRawMap(value, &v.List)
-		case "cancel":
-			return true, rpc.DecodeRawMap(value, &v.Cancel)
-		case "requests":
-			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequests])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesTasks)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesTasks as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesTasks) UnmarshalJSONChecksInput() {}
+
+// valueClientCapabilitiesTasksRequests is how a ClientCapabilitiesTasksRequests
+// is written and read.
+var valueClientCapabilitiesTasksRequests = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesTasksRequests)(nil),
+}
+
+// valuePtrClientCapabilitiesTasksRequests is how a
+// *ClientCapabilitiesTasksRequests is written and read.
+var valuePtrClientCapabilitiesTasksRequests = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesTasksRequests,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesTasksRequests)(nil),
+}
+
+// codecClientCapabilitiesTasks is how ClientCapabilitiesTasks is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesTasks = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesTasks{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"list":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasks{}.List)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesTasks)(p)
+			if v.List != nil {
+				b = rpc.AppendJSONKey(b, `,"list":`)
+				if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"cancel":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasks{}.Cancel)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesTasks)(p)
+			if v.Cancel != nil {
+				b = rpc.AppendJSONKey(b, `,"cancel":`)
+				if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"requests":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasks{}.Requests)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesTasksRequests,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesTasks)(nil),
+}
 
 // Which requests sent to the client may carry a task.
 type ClientCapabilitiesTasksRequests struct {
@@ -1205,26 +1317,7 @@ type ClientCapabilitiesTasksRequests struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Sampling != nil {
-		b = rpc.AppendJSONKey(b, `,"sampling":`)
-		if b, err = v.Sampling.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Elicitation != nil {
-		b = rpc.AppendJSONKey(b, `,"elicitation":`)
-		if b, err = v.Elicitation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "sampling", "elicitation"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequests)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1235,35 +1328,72 @@ func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequests, keeping the members
 // the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequests)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesTasksRequests) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesTasksRequests) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesTasksRequests{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "sampling":
-			return true, rpc.DecodePointer(value, &v.Sampling, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsSampling])
-		case "elicitation":
-			return true, rpc.DecodePointer(value, &v.Elicitation, rpc.DecodeUnmarshaler[ClientCapabilitiesTasksRequestsElicitation])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequests)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequests as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesTasksRequests) UnmarshalJSONChecksInput() {}
+
+// valueClientCapabilitiesTasksRequestsSampling is how a
+// ClientCapabilitiesTasksRequestsSampling is written and read.
+var valueClientCapabilitiesTasksRequestsSampling = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesTasksRequestsSampling)(nil),
+}
+
+// valuePtrClientCapabilitiesTasksRequestsSampling is how a
+// *ClientCapabilitiesTasksRequestsSampling is written and read.
+var valuePtrClientCapabilitiesTasksRequestsSampling = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesTasksRequestsSampling,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesTasksRequestsSampling)(nil),
+}
+
+// valueClientCapabilitiesTasksRequestsElicitation is how a
+// ClientCapabilitiesTasksRequestsElicitation is written and read.
+var valueClientCapabilitiesTasksRequestsElicitation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilitiesTasksRequestsElicitation)(nil),
+}
+
+// valuePtrClientCapabilitiesTasksRequestsElicitation is how a
+// *ClientCapabilitiesTasksRequestsElicitation is written and read.
+var valuePtrClientCapabilitiesTasksRequestsElicitation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueClientCapabilitiesTasksRequestsElicitation,
+	Enc:  rpc.EncodePointer,
+	Type: (**ClientCapabilitiesTasksRequestsElicitation)(nil),
+}
+
+// codecClientCapabilitiesTasksRequests is how ClientCapabilitiesTasksRequests
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesTasksRequests = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesTasksRequests{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"sampling":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasksRequests{}.Sampling)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesTasksRequestsSampling,
+	}, {
+		Key:    `,"elicitation":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasksRequests{}.Elicitation)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrClientCapabilitiesTasksRequestsElicitation,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesTasksRequests)(nil),
+}
 
 // ClientCapabilitiesTasksRequestsElicitation is generated from
 // lifecycle.json#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation.
@@ -1281,20 +1411,7 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Create != nil {
-		b = rpc.AppendJSONKey(b, `,"create":`)
-		if b, err = rpc.AppendJSONMap(b, v.Create, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "create"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequestsElicitation)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1305,33 +1422,44 @@ func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsElicitation, keeping the
 // members the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequestsElicitation)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesTasksRequestsElicitation) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesTasksRequestsElicitation{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "create":
-			return true, rpc.DecodeRawMap(value, &v.Create)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequestsElicitation)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequestsElicitation as
 // a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSONChecksInput() {}
+
+// codecClientCapabilitiesTasksRequestsElicitation is how
+// ClientCapabilitiesTasksRequestsElicitation is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesTasksRequestsElicitation = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesTasksRequestsElicitation{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"create":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasksRequestsElicitation{}.Create)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesTasksRequestsElicitation)(p)
+			if v.Create != nil {
+				b = rpc.AppendJSONKey(b, `,"create":`)
+				if b, err = rpc.AppendJSONMap(b, v.Create, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesTasksRequestsElicitation)(nil),
+}
 
 // ClientCapabilitiesTasksRequestsSampling is generated from
 // lifecycle.json#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling.
@@ -1349,20 +1477,7 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 // the members of its fields in order, an absent optional one left out, then the
 // Extra members sorted by name.
 func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.CreateMessage != nil {
-		b = rpc.AppendJSONKey(b, `,"createMessage":`)
-		if b, err = rpc.AppendJSONMap(b, v.CreateMessage, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "createMessage"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequestsSampling)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1373,33 +1488,44 @@ func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesTasksRequestsSampling, keeping the
 // members the schema does not name in Extra.
 func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequestsSampling)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesTasksRequestsSampling) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesTasksRequestsSampling{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "createMessage":
-			return true, rpc.DecodeRawMap(value, &v.CreateMessage)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesTasksRequestsSampling)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesTasksRequestsSampling as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesTasksRequestsSampling) UnmarshalJSONChecksInput() {}
+
+// codecClientCapabilitiesTasksRequestsSampling is how
+// ClientCapabilitiesTasksRequestsSampling is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesTasksRequestsSampling = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesTasksRequestsSampling{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"createMessage":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesTasksRequestsSampling{}.CreateMessage)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ClientCapabilitiesTasksRequestsSampling)(p)
+			if v.CreateMessage != nil {
+				b = rpc.AppendJSONKey(b, `,"createMessage":`)
+				if b, err = rpc.AppendJSONMap(b, v.CreateMessage, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesTasksRequestsSampling)(nil),
+}
 
 // CompleteRequestParams say what is being completed: the prompt or template,
 // the argument and its partial value, and (since 2025-06-18) the values already
@@ -1425,34 +1551,7 @@ type CompleteRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"ref":`)
-	if b, err = v.Ref.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"argument":`)
-	if b, err = v.Argument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Context != nil {
-		b = rpc.AppendJSONKey(b, `,"context":`)
-		if b, err = v.Context.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "ref", "argument", "context"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1463,39 +1562,79 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "ref":
-			return true, rpc.DecodeJSON(value, &v.Ref)
-		case "argument":
-			return true, rpc.DecodeUnmarshaler(value, &v.Argument)
-		case "context":
-			return true, rpc.DecodePointer(value, &v.Context, rpc.DecodeUnmarshaler[CompleteRequestParamsContext])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueCompleteRequestParamsRef is how a CompleteRequestParamsRef is written
+// and read.
+var valueCompleteRequestParamsRef = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParamsRef)(nil),
+}
+
+// valueCompleteRequestParamsArgument is how a CompleteRequestParamsArgument is
+// written and read.
+var valueCompleteRequestParamsArgument = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParamsArgument)(nil),
+}
+
+// valueCompleteRequestParamsContext is how a CompleteRequestParamsContext is
+// written and read.
+var valueCompleteRequestParamsContext = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParamsContext)(nil),
+}
+
+// valuePtrCompleteRequestParamsContext is how a *CompleteRequestParamsContext
+// is written and read.
+var valuePtrCompleteRequestParamsContext = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueCompleteRequestParamsContext,
+	Enc:  rpc.EncodePointer,
+	Type: (**CompleteRequestParamsContext)(nil),
+}
+
+// codecCompleteRequestParams is how CompleteRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"ref":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Ref)),
+		Value:  &valueCompleteRequestParamsRef,
+	}, {
+		Key:    `,"argument":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Argument)),
+		Value:  &valueCompleteRequestParamsArgument,
+	}, {
+		Key:    `,"context":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Context)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrCompleteRequestParamsContext,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequestParams)(nil),
+}
 
 // The argument being completed.
 type CompleteRequestParamsArgument struct {
@@ -1514,18 +1653,7 @@ type CompleteRequestParamsArgument struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	b = rpc.AppendJSONKey(b, `,"value":`)
-	b = rpc.AppendJSONString(b, v.Value)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequestParamsArgument)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1536,35 +1664,36 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequestParamsArgument)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequestParamsArgument) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequestParamsArgument) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequestParamsArgument{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "value":
-			return true, rpc.DecodeString(value, &v.Value)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequestParamsArgument)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequestParamsArgument as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput() {}
+
+// codecCompleteRequestParamsArgument is how CompleteRequestParamsArgument is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequestParamsArgument = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequestParamsArgument{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParamsArgument{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"value":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParamsArgument{}.Value)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequestParamsArgument)(nil),
+}
 
 // What is known besides the argument itself.
 type CompleteRequestParamsContext struct {
@@ -1580,23 +1709,7 @@ type CompleteRequestParamsContext struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
-			b = rpc.AppendJSONString(b, x1)
-			return b, nil
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "arguments"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequestParamsContext)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1607,33 +1720,52 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequestParamsContext)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequestParamsContext) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequestParamsContext) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequestParamsContext{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequestParamsContext)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequestParamsContext as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput() {}
+
+// valueMapString is how a map[string]string is written and read.
+var valueMapString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*map[string]string)(nil),
+}
+
+// codecCompleteRequestParamsContext is how CompleteRequestParamsContext is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequestParamsContext = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequestParamsContext{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParamsContext{}.Arguments)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CompleteRequestParamsContext)(p)
+			if v.Arguments != nil {
+				b = rpc.AppendJSONKey(b, `,"arguments":`)
+				if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+					b = rpc.AppendJSONString(b, x1)
+					return b, nil
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapString,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequestParamsContext)(nil),
+}
 
 // CompleteResult holds the suggestions, at most 100, best first.
 type CompleteResult struct {
@@ -1649,24 +1781,7 @@ type CompleteResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"completion":`)
-	if b, err = v.Completion.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "completion"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1677,35 +1792,45 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
 // name in Extra.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteResult) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "completion":
-			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteResult)
 }
 
 // UnmarshalJSONChecksInput marks CompleteResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CompleteResult) UnmarshalJSONChecksInput() {}
+
+// valueCompleteResultCompletion is how a CompleteResultCompletion is written
+// and read.
+var valueCompleteResultCompletion = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteResultCompletion)(nil),
+}
+
+// codecCompleteResult is how CompleteResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"completion":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResult{}.Completion)),
+		Value:  &valueCompleteResultCompletion,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteResult)(nil),
+}
 
 // CompleteResultCompletion is generated from
 // completion.json#/$defs/CompleteResult/properties/completion.
@@ -1729,35 +1854,7 @@ type CompleteResultCompletion struct {
 // optional one left out, a nil Values written as empty rather than null (which
 // the schema does not allow), then the Extra members sorted by name.
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"values":`)
-	if v.Values == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Values {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Total != nil {
-		b = rpc.AppendJSONKey(b, `,"total":`)
-		b = strconv.AppendInt(b, *v.Total, 10)
-	}
-	if v.HasMore != nil {
-		b = rpc.AppendJSONKey(b, `,"hasMore":`)
-		b = strconv.AppendBool(b, *v.HasMore)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "values", "total", "hasMore"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteResultCompletion)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1768,37 +1865,55 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteResultCompletion)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteResultCompletion) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteResultCompletion) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteResultCompletion{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "values":
-			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
-		case "total":
-			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeInt[int64])
-		case "hasMore":
-			return true, rpc.DecodePointer(value, &v.HasMore, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteResultCompletion)
 }
 
 // UnmarshalJSONChecksInput marks CompleteResultCompletion as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteResultCompletion) UnmarshalJSONChecksInput() {}
+
+// valueSliceStringFilled is how a []string, written [] when empty, is written
+// and read.
+var valueSliceStringFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// codecCompleteResultCompletion is how CompleteResultCompletion is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteResultCompletion = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteResultCompletion{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"values":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultCompletion{}.Values)),
+		Value:  &valueSliceStringFilled,
+	}, {
+		Key:    `,"total":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultCompletion{}.Total)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"hasMore":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultCompletion{}.HasMore)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteResultCompletion)(nil),
+}
 
 // CreateMessageRequestParams are the conversation to continue and how. The
 // client may change any of it, or refuse, usually after asking the user. tools
@@ -1846,99 +1961,7 @@ type CreateMessageRequestParams struct {
 // optional one left out, a nil Messages written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
 func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Task != nil {
-		b = rpc.AppendJSONKey(b, `,"task":`)
-		if b, err = v.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"messages":`)
-	if v.Messages == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Messages {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.ModelPreferences != nil {
-		b = rpc.AppendJSONKey(b, `,"modelPreferences":`)
-		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.SystemPrompt != "" {
-		b = rpc.AppendJSONKey(b, `,"systemPrompt":`)
-		b = rpc.AppendJSONString(b, v.SystemPrompt)
-	}
-	if v.IncludeContext != "" {
-		b = rpc.AppendJSONKey(b, `,"includeContext":`)
-		b = rpc.AppendJSONString(b, string(v.IncludeContext))
-	}
-	if v.Temperature != nil {
-		b = rpc.AppendJSONKey(b, `,"temperature":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"maxTokens":`)
-	b = strconv.AppendInt(b, v.MaxTokens, 10)
-	if v.StopSequences != nil {
-		b = rpc.AppendJSONKey(b, `,"stopSequences":`)
-		b = append(b, '[')
-		for i0, x0 := range v.StopSequences {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Metadata != nil {
-		b = rpc.AppendJSONKey(b, `,"metadata":`)
-		if b, err = rpc.AppendJSONMap(b, v.Metadata, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tools != nil {
-		b = rpc.AppendJSONKey(b, `,"tools":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Tools {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.ToolChoice != nil {
-		b = rpc.AppendJSONKey(b, `,"toolChoice":`)
-		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateMessageRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1949,55 +1972,183 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateMessageRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateMessageRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateMessageRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CreateMessageRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "task":
-			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
-		case "messages":
-			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
-		case "modelPreferences":
-			return true, rpc.DecodePointer(value, &v.ModelPreferences, rpc.DecodeUnmarshaler[ModelPreferences])
-		case "systemPrompt":
-			return true, rpc.DecodeString(value, &v.SystemPrompt)
-		case "includeContext":
-			return true, rpc.DecodeString(value, &v.IncludeContext)
-		case "temperature":
-			return true, rpc.DecodePointer(value, &v.Temperature, rpc.DecodeFloat[float64])
-		case "maxTokens":
-			return true, rpc.DecodeInt(value, &v.MaxTokens)
-		case "stopSequences":
-			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
-		case "metadata":
-			return true, rpc.DecodeRawMap(value, &v.Metadata)
-		case "tools":
-			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
-		case "toolChoice":
-			return true, rpc.DecodePointer(value, &v.ToolChoice, rpc.DecodeUnmarshaler[ToolChoice])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateMessageRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CreateMessageRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CreateMessageRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueSamplingMessage is how a SamplingMessage is written and read.
+var valueSamplingMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SamplingMessage)(nil),
+}
+
+// valueSliceSamplingMessageFilled is how a []SamplingMessage, written [] when
+// empty, is written and read.
+var valueSliceSamplingMessageFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]SamplingMessage)(p), rpc.DecodeUnmarshaler[SamplingMessage])
+	},
+	Elem: &valueSamplingMessage,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(SamplingMessage)),
+	Type: (*[]SamplingMessage)(nil),
+}
+
+// valueModelPreferences is how a ModelPreferences is written and read.
+var valueModelPreferences = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ModelPreferences)(nil),
+}
+
+// valuePtrModelPreferences is how a *ModelPreferences is written and read.
+var valuePtrModelPreferences = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueModelPreferences,
+	Enc:  rpc.EncodePointer,
+	Type: (**ModelPreferences)(nil),
+}
+
+// valueCreateMessageRequestParamsIncludeContext is how a
+// CreateMessageRequestParamsIncludeContext is written and read.
+var valueCreateMessageRequestParamsIncludeContext = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*CreateMessageRequestParamsIncludeContext)(nil),
+}
+
+// valueSliceString is how a []string is written and read.
+var valueSliceString = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valueTool is how a Tool is written and read.
+var valueTool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Tool)(nil),
+}
+
+// valueSliceTool is how a []Tool is written and read.
+var valueSliceTool = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Tool)(p), rpc.DecodeUnmarshaler[Tool])
+	},
+	Elem: &valueTool,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Tool)),
+	Type: (*[]Tool)(nil),
+}
+
+// valueToolChoice is how a ToolChoice is written and read.
+var valueToolChoice = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ToolChoice)(nil),
+}
+
+// valuePtrToolChoice is how a *ToolChoice is written and read.
+var valuePtrToolChoice = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueToolChoice,
+	Enc:  rpc.EncodePointer,
+	Type: (**ToolChoice)(nil),
+}
+
+// codecCreateMessageRequestParams is how CreateMessageRequestParams is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateMessageRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateMessageRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"task":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Task)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrTaskMetadata,
+	}, {
+		Key:    `,"messages":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Messages)),
+		Value:  &valueSliceSamplingMessageFilled,
+	}, {
+		Key:    `,"modelPreferences":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.ModelPreferences)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrModelPreferences,
+	}, {
+		Key:    `,"systemPrompt":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.SystemPrompt)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"includeContext":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.IncludeContext)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCreateMessageRequestParamsIncludeContext,
+	}, {
+		Key:    `,"temperature":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Temperature)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"maxTokens":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.MaxTokens)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"stopSequences":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.StopSequences)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"metadata":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Metadata)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CreateMessageRequestParams)(p)
+			if v.Metadata != nil {
+				b = rpc.AppendJSONKey(b, `,"metadata":`)
+				if b, err = rpc.AppendJSONMap(b, v.Metadata, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Tools)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceTool,
+	}, {
+		Key:    `,"toolChoice":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.ToolChoice)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrToolChoice,
+	}},
+	HasExtra: true,
+	Type:     (*CreateMessageRequestParams)(nil),
+}
 
 // Which other MCP context to add to the prompt. none is the default; thisServer
 // and allServers need the client's sampling.context capability.
@@ -2053,32 +2204,7 @@ type CreateMessageResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if b, err = v.Content.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"model":`)
-	b = rpc.AppendJSONString(b, v.Model)
-	if v.StopReason != "" {
-		b = rpc.AppendJSONKey(b, `,"stopReason":`)
-		b = rpc.AppendJSONString(b, v.StopReason)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content", "model", "stopReason"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateMessageResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2089,41 +2215,58 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateMessageResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateMessageResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateMessageResult) decodeMembers(b []byte, checked bool) error {
-	*v = CreateMessageResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "role":
-			return true, rpc.DecodeString(value, &v.Role)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		case "model":
-			return true, rpc.DecodeString(value, &v.Model)
-		case "stopReason":
-			return true, rpc.DecodeString(value, &v.StopReason)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateMessageResult)
 }
 
 // UnmarshalJSONChecksInput marks CreateMessageResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
+
+// valueCreateMessageResultContent is how a CreateMessageResultContent is
+// written and read.
+var valueCreateMessageResultContent = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CreateMessageResultContent)(nil),
+}
+
+// codecCreateMessageResult is how CreateMessageResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateMessageResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateMessageResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Content)),
+		Value:  &valueCreateMessageResultContent,
+	}, {
+		Key:    `,"model":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Model)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"stopReason":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.StopReason)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CreateMessageResult)(nil),
+}
 
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
 // of CreateMessageResultContent.
@@ -2165,24 +2308,7 @@ type CreateTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"task":`)
-	if b, err = v.Task.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateTaskResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2193,35 +2319,44 @@ func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateTaskResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateTaskResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateTaskResult) decodeMembers(b []byte, checked bool) error {
-	*v = CreateTaskResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "task":
-			return true, rpc.DecodeUnmarshaler(value, &v.Task)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateTaskResult)
 }
 
 // UnmarshalJSONChecksInput marks CreateTaskResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CreateTaskResult) UnmarshalJSONChecksInput() {}
+
+// valueTask is how a Task is written and read.
+var valueTask = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Task)(nil),
+}
+
+// codecCreateTaskResult is how CreateTaskResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateTaskResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateTaskResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"task":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.Task)),
+		Value:  &valueTask,
+	}},
+	HasExtra: true,
+	Type:     (*CreateTaskResult)(nil),
+}
 
 // Cursor is an opaque pagination position handed out by the server. Clients
 // pass it back unchanged and never interpret it.
@@ -2261,36 +2396,7 @@ type ElicitRequestFormParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Task != nil {
-		b = rpc.AppendJSONKey(b, `,"task":`)
-		if b, err = v.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Mode != "" {
-		b = rpc.AppendJSONKey(b, `,"mode":`)
-		b = rpc.AppendJSONString(b, v.Mode)
-	}
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	b = rpc.AppendJSONKey(b, `,"requestedSchema":`)
-	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "mode", "message", "requestedSchema"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequestFormParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2301,41 +2407,51 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequestFormParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequestFormParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequestFormParams) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequestFormParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "task":
-			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
-		case "mode":
-			return true, rpc.DecodeString(value, &v.Mode)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "requestedSchema":
-			return true, rpc.DecodeCheckedRaw(value, &v.RequestedSchema)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequestFormParams)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequestFormParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ElicitRequestFormParams) UnmarshalJSONChecksInput() {}
+
+// codecElicitRequestFormParams is how ElicitRequestFormParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequestFormParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequestFormParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"task":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.Task)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrTaskMetadata,
+	}, {
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.Mode)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"requestedSchema":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.RequestedSchema)),
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequestFormParams)(nil),
+}
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
 // of band, such as entering a credential or paying (2025-11-25). The server may
@@ -2366,38 +2482,7 @@ type ElicitRequestURLParams struct {
 // optional one left out, an empty Mode written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Task != nil {
-		b = rpc.AppendJSONKey(b, `,"task":`)
-		if b, err = v.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"mode":`)
-	if v.Mode == "" {
-		b = append(b, `"url"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Mode)
-	}
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	b = rpc.AppendJSONKey(b, `,"elicitationId":`)
-	b = rpc.AppendJSONString(b, v.ElicitationID)
-	b = rpc.AppendJSONKey(b, `,"url":`)
-	b = rpc.AppendJSONString(b, v.URL)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "task", "mode", "message", "elicitationId", "url"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequestURLParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2408,43 +2493,63 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequestURLParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequestURLParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequestURLParams) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequestURLParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "task":
-			return true, rpc.DecodePointer(value, &v.Task, rpc.DecodeUnmarshaler[TaskMetadata])
-		case "mode":
-			return true, rpc.DecodeString(value, &v.Mode)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "elicitationId":
-			return true, rpc.DecodeString(value, &v.ElicitationID)
-		case "url":
-			return true, rpc.DecodeString(value, &v.URL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequestURLParams)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequestURLParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ElicitRequestURLParams) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled2 is how a string, written "url" when empty, is written and
+// read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"url"`,
+	Type: (*string)(nil),
+}
+
+// codecElicitRequestURLParams is how ElicitRequestURLParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequestURLParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequestURLParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"task":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.Task)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrTaskMetadata,
+	}, {
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.Mode)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"elicitationId":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.ElicitationID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"url":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.URL)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequestURLParams)(nil),
+}
 
 // ElicitResult is the user's answer: accept (with content for a form), decline
 // or cancel. Content values are strings, numbers, booleans or lists of strings.
@@ -2631,16 +2736,7 @@ type ElicitationCompleteNotificationParams struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
 func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"elicitationId":`)
-	b = rpc.AppendJSONString(b, v.ElicitationID)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "elicitationId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitationCompleteNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2651,33 +2747,33 @@ func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitationCompleteNotificationParams, keeping the
 // members the schema does not name in Extra.
 func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitationCompleteNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitationCompleteNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitationCompleteNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitationCompleteNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "elicitationId":
-			return true, rpc.DecodeString(value, &v.ElicitationID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitationCompleteNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks ElicitationCompleteNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ElicitationCompleteNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecElicitationCompleteNotificationParams is how
+// ElicitationCompleteNotificationParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitationCompleteNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitationCompleteNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"elicitationId":`,
+		Offset: uint32(unsafe.Offsetof(ElicitationCompleteNotificationParams{}.ElicitationID)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitationCompleteNotificationParams)(nil),
+}
 
 // EmbeddedResource carries the contents of a resource inside a message.
 type EmbeddedResource struct {
@@ -2698,36 +2794,7 @@ type EmbeddedResource struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"resource"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"resource":`)
-	if b, err = v.Resource.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "resource", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEmbeddedResource)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2738,39 +2805,62 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
 // not name in Extra.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEmbeddedResource)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EmbeddedResource) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EmbeddedResource) decodeMembers(b []byte, checked bool) error {
-	*v = EmbeddedResource{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "resource":
-			return true, rpc.DecodeJSON(value, &v.Resource)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEmbeddedResource)
 }
 
 // UnmarshalJSONChecksInput marks EmbeddedResource as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EmbeddedResource) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled3 is how a string, written "resource" when empty, is written
+// and read.
+var valueStringFilled3 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resource"`,
+	Type: (*string)(nil),
+}
+
+// valueAnyResourceContents is how a AnyResourceContents is written and read.
+var valueAnyResourceContents = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*AnyResourceContents)(nil),
+}
+
+// codecEmbeddedResource is how EmbeddedResource is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecEmbeddedResource = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EmbeddedResource{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Type)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"resource":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Resource)),
+		Value:  &valueAnyResourceContents,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*EmbeddedResource)(nil),
+}
 
 // EmptyResult answers requests that only need an acknowledgement (ping,
 // logging/setLevel, resources/subscribe and resources/unsubscribe). On the wire
@@ -2797,31 +2887,7 @@ type GetPromptRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
-			b = rpc.AppendJSONString(b, x1)
-			return b, nil
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetPromptRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2832,37 +2898,55 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetPromptRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetPromptRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetPromptRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = GetPromptRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetPromptRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks GetPromptRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*GetPromptRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecGetPromptRequestParams is how GetPromptRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetPromptRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetPromptRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.Arguments)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetPromptRequestParams)(p)
+			if v.Arguments != nil {
+				b = rpc.AppendJSONKey(b, `,"arguments":`)
+				if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+					b = rpc.AppendJSONString(b, x1)
+					return b, nil
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapString,
+	}},
+	HasExtra: true,
+	Type:     (*GetPromptRequestParams)(nil),
+}
 
 // GetPromptResult is the expanded prompt.
 type GetPromptResult struct {
@@ -2883,39 +2967,7 @@ type GetPromptResult struct {
 // left out, a nil Messages written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	b = rpc.AppendJSONKey(b, `,"messages":`)
-	if v.Messages == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Messages {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "description", "messages"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetPromptResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2926,37 +2978,62 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetPromptResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetPromptResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetPromptResult) decodeMembers(b []byte, checked bool) error {
-	*v = GetPromptResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "messages":
-			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[PromptMessage])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetPromptResult)
 }
 
 // UnmarshalJSONChecksInput marks GetPromptResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*GetPromptResult) UnmarshalJSONChecksInput() {}
+
+// valuePromptMessage is how a PromptMessage is written and read.
+var valuePromptMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*PromptMessage)(nil),
+}
+
+// valueSlicePromptMessageFilled is how a []PromptMessage, written [] when
+// empty, is written and read.
+var valueSlicePromptMessageFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]PromptMessage)(p), rpc.DecodeUnmarshaler[PromptMessage])
+	},
+	Elem: &valuePromptMessage,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(PromptMessage)),
+	Type: (*[]PromptMessage)(nil),
+}
+
+// codecGetPromptResult is how GetPromptResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetPromptResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetPromptResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"messages":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.Messages)),
+		Value:  &valueSlicePromptMessageFilled,
+	}},
+	HasExtra: true,
+	Type:     (*GetPromptResult)(nil),
+}
 
 // GetTaskPayloadRequestParams name the task whose outcome is wanted.
 type GetTaskPayloadRequestParams struct {
@@ -2972,16 +3049,7 @@ type GetTaskPayloadRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetTaskPayloadRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2992,33 +3060,32 @@ func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskPayloadRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetTaskPayloadRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetTaskPayloadRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetTaskPayloadRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = GetTaskPayloadRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetTaskPayloadRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks GetTaskPayloadRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*GetTaskPayloadRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecGetTaskPayloadRequestParams is how GetTaskPayloadRequestParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetTaskPayloadRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetTaskPayloadRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskPayloadRequestParams{}.TaskID)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*GetTaskPayloadRequestParams)(nil),
+}
 
 // GetTaskPayloadResult is the result the original request would have had, for
 // example a CallToolResult. If the request failed, tasks/result fails with the
@@ -3035,20 +3102,7 @@ type GetTaskPayloadResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetTaskPayloadResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3059,33 +3113,33 @@ func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskPayloadResult, keeping the members the schema
 // does not name in Extra.
 func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetTaskPayloadResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetTaskPayloadResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetTaskPayloadResult) decodeMembers(b []byte, checked bool) error {
-	*v = GetTaskPayloadResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetTaskPayloadResult)
 }
 
 // UnmarshalJSONChecksInput marks GetTaskPayloadResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*GetTaskPayloadResult) UnmarshalJSONChecksInput() {}
+
+// codecGetTaskPayloadResult is how GetTaskPayloadResult is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetTaskPayloadResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetTaskPayloadResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskPayloadResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*GetTaskPayloadResult)(nil),
+}
 
 // GetTaskRequestParams name the task whose state is wanted.
 type GetTaskRequestParams struct {
@@ -3101,16 +3155,7 @@ type GetTaskRequestParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetTaskRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3121,33 +3166,32 @@ func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetTaskRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetTaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetTaskRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = GetTaskRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetTaskRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks GetTaskRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*GetTaskRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecGetTaskRequestParams is how GetTaskRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetTaskRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetTaskRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskRequestParams{}.TaskID)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*GetTaskRequestParams)(nil),
+}
 
 // GetTaskResult is the current state of the task.
 //
@@ -3185,42 +3229,7 @@ type GetTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	if v.PollInterval != nil {
-		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
-		b = strconv.AppendInt(b, *v.PollInterval, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3231,47 +3240,63 @@ func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
 // name in Extra.
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetTaskResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetTaskResult) decodeMembers(b []byte, checked bool) error {
-	*v = GetTaskResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttl":
-			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
-		case "pollInterval":
-			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // UnmarshalJSONChecksInput marks GetTaskResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*GetTaskResult) UnmarshalJSONChecksInput() {}
+
+// codecGetTaskResult is how GetTaskResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetTaskResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetTaskResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.TTL)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollInterval":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.PollInterval)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*GetTaskResult)(nil),
+}
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
 // or implementation (since 2025-11-25). Clients fetch it without credentials
@@ -3298,35 +3323,7 @@ type Icon struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"src":`)
-	b = rpc.AppendJSONString(b, v.Src)
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Sizes != nil {
-		b = rpc.AppendJSONKey(b, `,"sizes":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Sizes {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Theme != "" {
-		b = rpc.AppendJSONKey(b, `,"theme":`)
-		b = rpc.AppendJSONString(b, string(v.Theme))
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "src", "mimeType", "sizes", "theme"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecIcon)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3337,39 +3334,54 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
 // Extra.
 func (v *Icon) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecIcon)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Icon) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Icon) decodeMembers(b []byte, checked bool) error {
-	*v = Icon{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "src":
-			return true, rpc.DecodeString(value, &v.Src)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "sizes":
-			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
-		case "theme":
-			return true, rpc.DecodeString(value, &v.Theme)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecIcon)
 }
 
 // UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Icon) UnmarshalJSONChecksInput() {}
+
+// valueIconTheme is how a IconTheme is written and read.
+var valueIconTheme = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*IconTheme)(nil),
+}
+
+// codecIcon is how Icon is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecIcon = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Icon{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"src":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.Src)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"sizes":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.Sizes)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"theme":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.Theme)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueIconTheme,
+	}},
+	HasExtra: true,
+	Type:     (*Icon)(nil),
+}
 
 // The background the icon is designed for.
 type IconTheme string
@@ -3421,36 +3433,7 @@ type ImageContent struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"image"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	b = rpc.AppendJSONString(b, v.Data)
-	b = rpc.AppendJSONKey(b, `,"mimeType":`)
-	b = rpc.AppendJSONString(b, v.MIMEType)
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecImageContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3461,41 +3444,59 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
 // name in Extra.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecImageContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ImageContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ImageContent) decodeMembers(b []byte, checked bool) error {
-	*v = ImageContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "data":
-			return true, rpc.DecodeString(value, &v.Data)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecImageContent)
 }
 
 // UnmarshalJSONChecksInput marks ImageContent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ImageContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled4 is how a string, written "image" when empty, is written
+// and read.
+var valueStringFilled4 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"image"`,
+	Type: (*string)(nil),
+}
+
+// codecImageContent is how ImageContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecImageContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ImageContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Type)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Data)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.MIMEType)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*ImageContent)(nil),
+}
 
 // Implementation names the software on one side of a session (clientInfo,
 // serverInfo). title, description, icons and websiteUrl are later additions
@@ -3528,43 +3529,7 @@ type Implementation struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	b = rpc.AppendJSONKey(b, `,"version":`)
-	b = rpc.AppendJSONString(b, v.Version)
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.WebsiteURL != "" {
-		b = rpc.AppendJSONKey(b, `,"websiteUrl":`)
-		b = rpc.AppendJSONString(b, v.WebsiteURL)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "version", "description", "icons", "websiteUrl"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecImplementation)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3575,43 +3540,74 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
 // name in Extra.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecImplementation)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Implementation) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Implementation) decodeMembers(b []byte, checked bool) error {
-	*v = Implementation{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "version":
-			return true, rpc.DecodeString(value, &v.Version)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "websiteUrl":
-			return true, rpc.DecodeString(value, &v.WebsiteURL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecImplementation)
 }
 
 // UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Implementation) UnmarshalJSONChecksInput() {}
+
+// valueIcon is how a Icon is written and read.
+var valueIcon = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Icon)(nil),
+}
+
+// valueSliceIcon is how a []Icon is written and read.
+var valueSliceIcon = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Icon)(p), rpc.DecodeUnmarshaler[Icon])
+	},
+	Elem: &valueIcon,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Icon)),
+	Type: (*[]Icon)(nil),
+}
+
+// codecImplementation is how Implementation is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecImplementation = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Implementation{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"version":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Version)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"websiteUrl":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.WebsiteURL)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*Implementation)(nil),
+}
 
 // InitializeRequestParams open a session: the client's preferred protocol
 // version (normally its latest), what it can do and who it is.
@@ -3634,30 +3630,7 @@ type InitializeRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"protocolVersion":`)
-	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = rpc.AppendJSONKey(b, `,"capabilities":`)
-	if b, err = v.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"clientInfo":`)
-	if b, err = v.ClientInfo.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "protocolVersion", "capabilities", "clientInfo"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInitializeRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3668,39 +3641,59 @@ func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InitializeRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInitializeRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InitializeRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InitializeRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = InitializeRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "protocolVersion":
-			return true, rpc.DecodeString(value, &v.ProtocolVersion)
-		case "capabilities":
-			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
-		case "clientInfo":
-			return true, rpc.DecodeUnmarshaler(value, &v.ClientInfo)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInitializeRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks InitializeRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*InitializeRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueClientCapabilities is how a ClientCapabilities is written and read.
+var valueClientCapabilities = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilities)(nil),
+}
+
+// valueImplementation is how a Implementation is written and read.
+var valueImplementation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Implementation)(nil),
+}
+
+// codecInitializeRequestParams is how InitializeRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecInitializeRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InitializeRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(InitializeRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"protocolVersion":`,
+		Offset: uint32(unsafe.Offsetof(InitializeRequestParams{}.ProtocolVersion)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"capabilities":`,
+		Offset: uint32(unsafe.Offsetof(InitializeRequestParams{}.Capabilities)),
+		Value:  &valueClientCapabilities,
+	}, {
+		Key:    `,"clientInfo":`,
+		Offset: uint32(unsafe.Offsetof(InitializeRequestParams{}.ClientInfo)),
+		Value:  &valueImplementation,
+	}},
+	HasExtra: true,
+	Type:     (*InitializeRequestParams)(nil),
+}
 
 // InitializeResult is the server's side of the handshake: the version the
 // session will use (the client's if the server supports it, otherwise one the
@@ -3729,34 +3722,7 @@ type InitializeResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"protocolVersion":`)
-	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = rpc.AppendJSONKey(b, `,"capabilities":`)
-	if b, err = v.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"serverInfo":`)
-	if b, err = v.ServerInfo.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Instructions != "" {
-		b = rpc.AppendJSONKey(b, `,"instructions":`)
-		b = rpc.AppendJSONString(b, v.Instructions)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInitializeResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3767,41 +3733,57 @@ func (v InitializeResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InitializeResult, keeping the members the schema does
 // not name in Extra.
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInitializeResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InitializeResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InitializeResult) decodeMembers(b []byte, checked bool) error {
-	*v = InitializeResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "protocolVersion":
-			return true, rpc.DecodeString(value, &v.ProtocolVersion)
-		case "capabilities":
-			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
-		case "serverInfo":
-			return true, rpc.DecodeUnmarshaler(value, &v.ServerInfo)
-		case "instructions":
-			return true, rpc.DecodeString(value, &v.Instructions)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInitializeResult)
 }
 
 // UnmarshalJSONChecksInput marks InitializeResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*InitializeResult) UnmarshalJSONChecksInput() {}
+
+// valueServerCapabilities is how a ServerCapabilities is written and read.
+var valueServerCapabilities = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilities)(nil),
+}
+
+// codecInitializeResult is how InitializeResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecInitializeResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InitializeResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(InitializeResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"protocolVersion":`,
+		Offset: uint32(unsafe.Offsetof(InitializeResult{}.ProtocolVersion)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"capabilities":`,
+		Offset: uint32(unsafe.Offsetof(InitializeResult{}.Capabilities)),
+		Value:  &valueServerCapabilities,
+	}, {
+		Key:    `,"serverInfo":`,
+		Offset: uint32(unsafe.Offsetof(InitializeResult{}.ServerInfo)),
+		Value:  &valueImplementation,
+	}, {
+		Key:    `,"instructions":`,
+		Offset: uint32(unsafe.Offsetof(InitializeResult{}.Instructions)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*InitializeResult)(nil),
+}
 
 // ListPromptsResult is one page of the server's prompts.
 type ListPromptsResult struct {
@@ -3822,41 +3804,7 @@ type ListPromptsResult struct {
 // one left out, a nil Prompts written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
 func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"prompts":`)
-	if v.Prompts == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Prompts {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "prompts"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListPromptsResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3867,37 +3815,69 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListPromptsResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListPromptsResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListPromptsResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListPromptsResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "prompts":
-			return true, rpc.DecodeSlice(value, &v.Prompts, rpc.DecodeUnmarshaler[Prompt])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListPromptsResult)
 }
 
 // UnmarshalJSONChecksInput marks ListPromptsResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListPromptsResult) UnmarshalJSONChecksInput() {}
+
+// valueCursor is how a Cursor is written and read.
+var valueCursor = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Cursor)(nil),
+}
+
+// valuePrompt is how a Prompt is written and read.
+var valuePrompt = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Prompt)(nil),
+}
+
+// valueSlicePromptFilled is how a []Prompt, written [] when empty, is written
+// and read.
+var valueSlicePromptFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Prompt)(p), rpc.DecodeUnmarshaler[Prompt])
+	},
+	Elem: &valuePrompt,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Prompt)),
+	Type: (*[]Prompt)(nil),
+}
+
+// codecListPromptsResult is how ListPromptsResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListPromptsResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListPromptsResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"prompts":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.Prompts)),
+		Value:  &valueSlicePromptFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListPromptsResult)(nil),
+}
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
 type ListResourceTemplatesResult struct {
@@ -3919,41 +3899,7 @@ type ListResourceTemplatesResult struct {
 // null (which the schema does not allow), then the Extra members sorted by
 // name.
 func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resourceTemplates":`)
-	if v.ResourceTemplates == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.ResourceTemplates {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "resourceTemplates"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourceTemplatesResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3964,37 +3910,62 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourceTemplatesResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourceTemplatesResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourceTemplatesResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourceTemplatesResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "resourceTemplates":
-			return true, rpc.DecodeSlice(value, &v.ResourceTemplates, rpc.DecodeUnmarshaler[ResourceTemplate])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourceTemplatesResult)
 }
 
 // UnmarshalJSONChecksInput marks ListResourceTemplatesResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput() {}
+
+// valueResourceTemplate is how a ResourceTemplate is written and read.
+var valueResourceTemplate = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ResourceTemplate)(nil),
+}
+
+// valueSliceResourceTemplateFilled is how a []ResourceTemplate, written [] when
+// empty, is written and read.
+var valueSliceResourceTemplateFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ResourceTemplate)(p), rpc.DecodeUnmarshaler[ResourceTemplate])
+	},
+	Elem: &valueResourceTemplate,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(ResourceTemplate)),
+	Type: (*[]ResourceTemplate)(nil),
+}
+
+// codecListResourceTemplatesResult is how ListResourceTemplatesResult is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourceTemplatesResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourceTemplatesResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"resourceTemplates":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.ResourceTemplates)),
+		Value:  &valueSliceResourceTemplateFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourceTemplatesResult)(nil),
+}
 
 // ListResourcesResult is one page of the server's resources.
 type ListResourcesResult struct {
@@ -4015,41 +3986,7 @@ type ListResourcesResult struct {
 // one left out, a nil Resources written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
 func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resources":`)
-	if v.Resources == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Resources {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "resources"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourcesResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4060,37 +3997,62 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourcesResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourcesResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourcesResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourcesResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "resources":
-			return true, rpc.DecodeSlice(value, &v.Resources, rpc.DecodeUnmarshaler[Resource])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourcesResult)
 }
 
 // UnmarshalJSONChecksInput marks ListResourcesResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourcesResult) UnmarshalJSONChecksInput() {}
+
+// valueResource is how a Resource is written and read.
+var valueResource = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Resource)(nil),
+}
+
+// valueSliceResourceFilled is how a []Resource, written [] when empty, is
+// written and read.
+var valueSliceResourceFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Resource)(p), rpc.DecodeUnmarshaler[Resource])
+	},
+	Elem: &valueResource,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Resource)),
+	Type: (*[]Resource)(nil),
+}
+
+// codecListResourcesResult is how ListResourcesResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourcesResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourcesResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"resources":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.Resources)),
+		Value:  &valueSliceResourceFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourcesResult)(nil),
+}
 
 // ListRootsResult is the client's current list of roots.
 type ListRootsResult struct {
@@ -4107,35 +4069,7 @@ type ListRootsResult struct {
 // left out, a nil Roots written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"roots":`)
-	if v.Roots == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Roots {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "roots"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListRootsResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4146,35 +4080,57 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListRootsResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListRootsResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListRootsResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListRootsResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "roots":
-			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListRootsResult)
 }
 
 // UnmarshalJSONChecksInput marks ListRootsResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListRootsResult) UnmarshalJSONChecksInput() {}
+
+// valueRoot is how a Root is written and read.
+var valueRoot = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Root)(nil),
+}
+
+// valueSliceRootFilled is how a []Root, written [] when empty, is written and
+// read.
+var valueSliceRootFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Root)(p), rpc.DecodeUnmarshaler[Root])
+	},
+	Elem: &valueRoot,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Root)),
+	Type: (*[]Root)(nil),
+}
+
+// codecListRootsResult is how ListRootsResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListRootsResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListRootsResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListRootsResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"roots":`,
+		Offset: uint32(unsafe.Offsetof(ListRootsResult{}.Roots)),
+		Value:  &valueSliceRootFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListRootsResult)(nil),
+}
 
 // ListTasksResult is one page of the tasks the requester may see.
 type ListTasksResult struct {
@@ -4195,41 +4151,7 @@ type ListTasksResult struct {
 // left out, a nil Tasks written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"tasks":`)
-	if v.Tasks == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Tasks {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "tasks"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListTasksResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4240,37 +4162,55 @@ func (v ListTasksResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListTasksResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListTasksResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListTasksResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListTasksResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListTasksResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "tasks":
-			return true, rpc.DecodeSlice(value, &v.Tasks, rpc.DecodeUnmarshaler[Task])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListTasksResult)
 }
 
 // UnmarshalJSONChecksInput marks ListTasksResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListTasksResult) UnmarshalJSONChecksInput() {}
+
+// valueSliceTaskFilled is how a []Task, written [] when empty, is written and
+// read.
+var valueSliceTaskFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Task)(p), rpc.DecodeUnmarshaler[Task])
+	},
+	Elem: &valueTask,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Task)),
+	Type: (*[]Task)(nil),
+}
+
+// codecListTasksResult is how ListTasksResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListTasksResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListTasksResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListTasksResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListTasksResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"tasks":`,
+		Offset: uint32(unsafe.Offsetof(ListTasksResult{}.Tasks)),
+		Value:  &valueSliceTaskFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListTasksResult)(nil),
+}
 
 // ListToolsResult is one page of the server's tools.
 type ListToolsResult struct {
@@ -4291,41 +4231,7 @@ type ListToolsResult struct {
 // left out, a nil Tools written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"tools":`)
-	if v.Tools == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Tools {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "nextCursor", "tools"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListToolsResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4336,37 +4242,55 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListToolsResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListToolsResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListToolsResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListToolsResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "tools":
-			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListToolsResult)
 }
 
 // UnmarshalJSONChecksInput marks ListToolsResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListToolsResult) UnmarshalJSONChecksInput() {}
+
+// valueSliceToolFilled is how a []Tool, written [] when empty, is written and
+// read.
+var valueSliceToolFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Tool)(p), rpc.DecodeUnmarshaler[Tool])
+	},
+	Elem: &valueTool,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Tool)),
+	Type: (*[]Tool)(nil),
+}
+
+// codecListToolsResult is how ListToolsResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListToolsResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListToolsResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.Tools)),
+		Value:  &valueSliceToolFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListToolsResult)(nil),
+}
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
 // the most severe: debug, info, notice, warning, error, critical, alert,
@@ -4429,30 +4353,7 @@ type LoggingMessageNotificationParams struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"level":`)
-	b = rpc.AppendJSONString(b, string(v.Level))
-	if v.Logger != "" {
-		b = rpc.AppendJSONKey(b, `,"logger":`)
-		b = rpc.AppendJSONString(b, v.Logger)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level", "logger", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLoggingMessageNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4463,39 +4364,53 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLoggingMessageNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LoggingMessageNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LoggingMessageNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = LoggingMessageNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "level":
-			return true, rpc.DecodeString(value, &v.Level)
-		case "logger":
-			return true, rpc.DecodeString(value, &v.Logger)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLoggingMessageNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks LoggingMessageNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valueLoggingLevel is how a LoggingLevel is written and read.
+var valueLoggingLevel = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*LoggingLevel)(nil),
+}
+
+// codecLoggingMessageNotificationParams is how LoggingMessageNotificationParams
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecLoggingMessageNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LoggingMessageNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"level":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Level)),
+		Value:  &valueLoggingLevel,
+	}, {
+		Key:    `,"logger":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Logger)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Data)),
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*LoggingMessageNotificationParams)(nil),
+}
 
 // Meta is the reserved _meta member found on params, results and many protocol
 // objects. Keys are an optional reverse-DNS prefix followed by a slash and a
@@ -4524,18 +4439,7 @@ type ModelHint struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Name != "" {
-		b = rpc.AppendJSONKey(b, `,"name":`)
-		b = rpc.AppendJSONString(b, v.Name)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecModelHint)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4546,33 +4450,33 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
 // in Extra.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecModelHint)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ModelHint) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ModelHint) decodeMembers(b []byte, checked bool) error {
-	*v = ModelHint{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecModelHint)
 }
 
 // UnmarshalJSONChecksInput marks ModelHint as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ModelHint) UnmarshalJSONChecksInput() {}
+
+// codecModelHint is how ModelHint is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecModelHint = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ModelHint{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ModelHint{}.Name)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ModelHint)(nil),
+}
 
 // ModelPreferences help the client choose a model: name hints and three
 // priorities between 0 and 1. The client makes the final choice.
@@ -4598,45 +4502,7 @@ type ModelPreferences struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Hints != nil {
-		b = rpc.AppendJSONKey(b, `,"hints":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Hints {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.CostPriority != nil {
-		b = rpc.AppendJSONKey(b, `,"costPriority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
-			return nil, err
-		}
-	}
-	if v.SpeedPriority != nil {
-		b = rpc.AppendJSONKey(b, `,"speedPriority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
-			return nil, err
-		}
-	}
-	if v.IntelligencePriority != nil {
-		b = rpc.AppendJSONKey(b, `,"intelligencePriority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "hints", "costPriority", "speedPriority", "intelligencePriority"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecModelPreferences)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4647,39 +4513,66 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
 // not name in Extra.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecModelPreferences)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ModelPreferences) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ModelPreferences) decodeMembers(b []byte, checked bool) error {
-	*v = ModelPreferences{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "hints":
-			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
-		case "costPriority":
-			return true, rpc.DecodePointer(value, &v.CostPriority, rpc.DecodeFloat[float64])
-		case "speedPriority":
-			return true, rpc.DecodePointer(value, &v.SpeedPriority, rpc.DecodeFloat[float64])
-		case "intelligencePriority":
-			return true, rpc.DecodePointer(value, &v.IntelligencePriority, rpc.DecodeFloat[float64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecModelPreferences)
 }
 
 // UnmarshalJSONChecksInput marks ModelPreferences as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ModelPreferences) UnmarshalJSONChecksInput() {}
+
+// valueModelHint is how a ModelHint is written and read.
+var valueModelHint = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ModelHint)(nil),
+}
+
+// valueSliceModelHint is how a []ModelHint is written and read.
+var valueSliceModelHint = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ModelHint)(p), rpc.DecodeUnmarshaler[ModelHint])
+	},
+	Elem: &valueModelHint,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(ModelHint)),
+	Type: (*[]ModelHint)(nil),
+}
+
+// codecModelPreferences is how ModelPreferences is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecModelPreferences = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ModelPreferences{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"hints":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.Hints)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceModelHint,
+	}, {
+		Key:    `,"costPriority":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.CostPriority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"speedPriority":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.SpeedPriority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"intelligencePriority":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.IntelligencePriority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}},
+	HasExtra: true,
+	Type:     (*ModelPreferences)(nil),
+}
 
 // NotificationParams is the params shape of notifications that carry nothing
 // beyond the optional _meta (initialized and the list_changed family).
@@ -4695,20 +4588,7 @@ type NotificationParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4719,33 +4599,33 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
 // not name in Extra.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *NotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *NotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = NotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks NotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*NotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecNotificationParams is how NotificationParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(NotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(NotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*NotificationParams)(nil),
+}
 
 // PaginatedRequestParams are the params of the list methods that page their
 // results. Without a cursor the first page is returned.
@@ -4764,26 +4644,7 @@ type PaginatedRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Cursor != "" {
-		b = rpc.AppendJSONKey(b, `,"cursor":`)
-		if b, err = v.Cursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "cursor"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPaginatedRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4794,35 +4655,38 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPaginatedRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PaginatedRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PaginatedRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = PaginatedRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "cursor":
-			return true, rpc.DecodeString(value, &v.Cursor)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPaginatedRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks PaginatedRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*PaginatedRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecPaginatedRequestParams is how PaginatedRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecPaginatedRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PaginatedRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"cursor":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequestParams{}.Cursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}},
+	HasExtra: true,
+	Type:     (*PaginatedRequestParams)(nil),
+}
 
 // ProgressNotificationParams report how far the request that supplied
 // progressToken has come. progress grows with every notification; progress and
@@ -4849,38 +4713,7 @@ type ProgressNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"progressToken":`)
-	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"progress":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
-		return nil, err
-	}
-	if v.Total != nil {
-		b = rpc.AppendJSONKey(b, `,"total":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
-			return nil, err
-		}
-	}
-	if v.Message != "" {
-		b = rpc.AppendJSONKey(b, `,"message":`)
-		b = rpc.AppendJSONString(b, v.Message)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "progressToken", "progress", "total", "message"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecProgressNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4891,41 +4724,58 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecProgressNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ProgressNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ProgressNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = ProgressNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "progressToken":
-			return true, rpc.DecodeJSON(value, &v.ProgressToken)
-		case "progress":
-			return true, rpc.DecodeFloat(value, &v.Progress)
-		case "total":
-			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecProgressNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks ProgressNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valueProgressToken is how a ProgressToken is written and read.
+var valueProgressToken = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ProgressToken)(nil),
+}
+
+// codecProgressNotificationParams is how ProgressNotificationParams is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecProgressNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ProgressNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"progressToken":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.ProgressToken)),
+		Value:  &valueProgressToken,
+	}, {
+		Key:    `,"progress":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Progress)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"total":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Total)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Message)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ProgressNotificationParams)(nil),
+}
 
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer, chosen by the requester and unique among its
@@ -4978,56 +4828,7 @@ type Prompt struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Arguments {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "arguments", "icons", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPrompt)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5038,43 +4839,75 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
 // Extra.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPrompt)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Prompt) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Prompt) decodeMembers(b []byte, checked bool) error {
-	*v = Prompt{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "arguments":
-			return true, rpc.DecodeSlice(value, &v.Arguments, rpc.DecodeUnmarshaler[PromptArgument])
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPrompt)
 }
 
 // UnmarshalJSONChecksInput marks Prompt as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Prompt) UnmarshalJSONChecksInput() {}
+
+// valuePromptArgument is how a PromptArgument is written and read.
+var valuePromptArgument = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*PromptArgument)(nil),
+}
+
+// valueSlicePromptArgument is how a []PromptArgument is written and read.
+var valueSlicePromptArgument = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]PromptArgument)(p), rpc.DecodeUnmarshaler[PromptArgument])
+	},
+	Elem: &valuePromptArgument,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(PromptArgument)),
+	Type: (*[]PromptArgument)(nil),
+}
+
+// codecPrompt is how Prompt is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecPrompt = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Prompt{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Arguments)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSlicePromptArgument,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*Prompt)(nil),
+}
 
 // PromptArgument is one value a prompt template takes.
 type PromptArgument struct {
@@ -5099,28 +4932,7 @@ type PromptArgument struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Required != nil {
-		b = rpc.AppendJSONKey(b, `,"required":`)
-		b = strconv.AppendBool(b, *v.Required)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "required"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptArgument)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5131,39 +4943,47 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
 // name in Extra.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptArgument)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptArgument) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptArgument) decodeMembers(b []byte, checked bool) error {
-	*v = PromptArgument{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "required":
-			return true, rpc.DecodePointer(value, &v.Required, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptArgument)
 }
 
 // UnmarshalJSONChecksInput marks PromptArgument as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PromptArgument) UnmarshalJSONChecksInput() {}
+
+// codecPromptArgument is how PromptArgument is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptArgument = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptArgument{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"required":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Required)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*PromptArgument)(nil),
+}
 
 // PromptMessage is one message of an expanded prompt. Unlike a sampling message
 // it carries a single content block of any type.
@@ -5180,20 +5000,7 @@ type PromptMessage struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if b, err = v.Content.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "role", "content"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptMessage)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5204,35 +5011,36 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
 // name in Extra.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptMessage)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptMessage) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptMessage) decodeMembers(b []byte, checked bool) error {
-	*v = PromptMessage{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "role":
-			return true, rpc.DecodeString(value, &v.Role)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptMessage)
 }
 
 // UnmarshalJSONChecksInput marks PromptMessage as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PromptMessage) UnmarshalJSONChecksInput() {}
+
+// codecPromptMessage is how PromptMessage is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptMessage = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptMessage{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(PromptMessage{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(PromptMessage{}.Content)),
+		Value:  &valueContentBlock,
+	}},
+	HasExtra: true,
+	Type:     (*PromptMessage)(nil),
+}
 
 // PromptReference points at a prompt by name.
 type PromptReference struct {
@@ -5255,26 +5063,7 @@ type PromptReference struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"ref/prompt"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "name", "title"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptReference)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5285,37 +5074,50 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
 // not name in Extra.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptReference)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptReference) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptReference) decodeMembers(b []byte, checked bool) error {
-	*v = PromptReference{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptReference)
 }
 
 // UnmarshalJSONChecksInput marks PromptReference as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PromptReference) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled5 is how a string, written "ref/prompt" when empty, is
+// written and read.
+var valueStringFilled5 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"ref/prompt"`,
+	Type: (*string)(nil),
+}
+
+// codecPromptReference is how PromptReference is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptReference = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptReference{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(PromptReference{}.Type)),
+		Value:  &valueStringFilled5,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(PromptReference{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(PromptReference{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*PromptReference)(nil),
+}
 
 // ReadResourceRequestParams name the resource to read.
 type ReadResourceRequestParams struct {
@@ -5333,22 +5135,7 @@ type ReadResourceRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReadResourceRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5359,35 +5146,37 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReadResourceRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReadResourceRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReadResourceRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = ReadResourceRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReadResourceRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks ReadResourceRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ReadResourceRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecReadResourceRequestParams is how ReadResourceRequestParams is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecReadResourceRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReadResourceRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequestParams{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ReadResourceRequestParams)(nil),
+}
 
 // ReadResourceResult holds the contents of the resource read. It may hold
 // several entries, for example one per file below a directory URI. An unknown
@@ -5406,35 +5195,7 @@ type ReadResourceResult struct {
 // one left out, a nil Contents written as empty rather than null (which the
 // schema does not allow), then the Extra members sorted by name.
 func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"contents":`)
-	if v.Contents == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Contents {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "contents"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReadResourceResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5445,35 +5206,50 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
 // not name in Extra.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReadResourceResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReadResourceResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReadResourceResult) decodeMembers(b []byte, checked bool) error {
-	*v = ReadResourceResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "contents":
-			return true, rpc.DecodeSlice(value, &v.Contents, rpc.DecodeValue[AnyResourceContents])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReadResourceResult)
 }
 
 // UnmarshalJSONChecksInput marks ReadResourceResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ReadResourceResult) UnmarshalJSONChecksInput() {}
+
+// valueSliceAnyResourceContentsFilled is how a []AnyResourceContents, written
+// [] when empty, is written and read.
+var valueSliceAnyResourceContentsFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]AnyResourceContents)(p), rpc.DecodeValue[AnyResourceContents])
+	},
+	Elem: &valueAnyResourceContents,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(AnyResourceContents)),
+	Type: (*[]AnyResourceContents)(nil),
+}
+
+// codecReadResourceResult is how ReadResourceResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecReadResourceResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReadResourceResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"contents":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.Contents)),
+		Value:  &valueSliceAnyResourceContentsFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ReadResourceResult)(nil),
+}
 
 // RequestId identifies a JSON-RPC request within a session: a string or an
 // integer, never null.
@@ -5496,20 +5272,7 @@ type RequestMeta struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *RequestMeta) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ProgressToken != nil {
-		b = rpc.AppendJSONKey(b, `,"progressToken":`)
-		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "progressToken"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequestMeta)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5520,33 +5283,41 @@ func (v RequestMeta) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestMeta, keeping the members the schema does not
 // name in Extra.
 func (v *RequestMeta) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequestMeta)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *RequestMeta) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *RequestMeta) decodeMembers(b []byte, checked bool) error {
-	*v = RequestMeta{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "progressToken":
-			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequestMeta)
 }
 
 // UnmarshalJSONChecksInput marks RequestMeta as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*RequestMeta) UnmarshalJSONChecksInput() {}
+
+// valuePtrProgressToken is how a *ProgressToken is written and read.
+var valuePtrProgressToken = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueProgressToken,
+	Enc:  rpc.EncodePointer,
+	Type: (**ProgressToken)(nil),
+}
+
+// codecRequestMeta is how RequestMeta is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecRequestMeta = rpc.StructCodec{
+	Extra: unsafe.Offsetof(RequestMeta{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"progressToken":`,
+		Offset: uint32(unsafe.Offsetof(RequestMeta{}.ProgressToken)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrProgressToken,
+	}},
+	HasExtra: true,
+	Type:     (*RequestMeta)(nil),
+}
 
 // RequestParams is the params shape shared by requests that take nothing beyond
 // the optional _meta (ping, roots/list).
@@ -5562,20 +5333,7 @@ type RequestParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5586,33 +5344,33 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
 // name in Extra.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *RequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *RequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = RequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks RequestParams as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*RequestParams) UnmarshalJSONChecksInput() {}
+
+// codecRequestParams is how RequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(RequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(RequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}},
+	HasExtra: true,
+	Type:     (*RequestParams)(nil),
+}
 
 // Resource describes one piece of data the server can return from
 // resources/read. title appeared in 2025-06-18, icons in 2025-11-25.
@@ -5648,59 +5406,7 @@ type Resource struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Size != nil {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResource)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5711,49 +5417,71 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
 // in Extra.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResource)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Resource) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Resource) decodeMembers(b []byte, checked bool) error {
-	*v = Resource{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "size":
-			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResource)
 }
 
 // UnmarshalJSONChecksInput marks Resource as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Resource) UnmarshalJSONChecksInput() {}
+
+// codecResource is how Resource is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecResource = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Resource{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Size)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*Resource)(nil),
+}
 
 // ResourceLink points at a resource the client may read with resources/read,
 // without embedding it (since 2025-06-18). The resource need not appear in
@@ -5794,65 +5522,7 @@ type ResourceLink struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"resource_link"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Size != nil {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceLink)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5863,51 +5533,84 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
 // name in Extra.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceLink)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceLink) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceLink) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceLink{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "size":
-			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceLink)
 }
 
 // UnmarshalJSONChecksInput marks ResourceLink as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ResourceLink) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled6 is how a string, written "resource_link" when empty, is
+// written and read.
+var valueStringFilled6 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resource_link"`,
+	Type: (*string)(nil),
+}
+
+// codecResourceLink is how ResourceLink is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceLink = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceLink{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Type)),
+		Value:  &valueStringFilled6,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Size)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceLink)(nil),
+}
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
 // the client fills in the variables and reads the result.
@@ -5940,55 +5643,7 @@ type ResourceTemplate struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uriTemplate":`)
-	b = rpc.AppendJSONString(b, v.URITemplate)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceTemplate)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5999,47 +5654,66 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
 // not name in Extra.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceTemplate)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceTemplate) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceTemplate) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceTemplate{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uriTemplate":
-			return true, rpc.DecodeString(value, &v.URITemplate)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceTemplate)
 }
 
 // UnmarshalJSONChecksInput marks ResourceTemplate as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ResourceTemplate) UnmarshalJSONChecksInput() {}
+
+// codecResourceTemplate is how ResourceTemplate is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceTemplate = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceTemplate{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uriTemplate":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.URITemplate)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceTemplate)(nil),
+}
 
 // ResourceTemplateReference points at a resource template by its URI template
 // (called ResourceReference before 2025-06-18; same shape).
@@ -6060,22 +5734,7 @@ type ResourceTemplateReference struct {
 // optional one left out, an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"ref/resource"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceTemplateReference)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6086,35 +5745,45 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceTemplateReference)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceTemplateReference) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceTemplateReference) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceTemplateReference{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceTemplateReference)
 }
 
 // UnmarshalJSONChecksInput marks ResourceTemplateReference as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ResourceTemplateReference) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled7 is how a string, written "ref/resource" when empty, is
+// written and read.
+var valueStringFilled7 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"ref/resource"`,
+	Type: (*string)(nil),
+}
+
+// codecResourceTemplateReference is how ResourceTemplateReference is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceTemplateReference = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceTemplateReference{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplateReference{}.Type)),
+		Value:  &valueStringFilled7,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplateReference{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceTemplateReference)(nil),
+}
 
 // ResourceUpdatedNotificationParams name a subscribed resource that has
 // changed; the client reads it again if it cares.
@@ -6134,22 +5803,7 @@ type ResourceUpdatedNotificationParams struct {
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
 func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceUpdatedNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6160,35 +5814,38 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceUpdatedNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceUpdatedNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceUpdatedNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceUpdatedNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceUpdatedNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks ResourceUpdatedNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecResourceUpdatedNotificationParams is how
+// ResourceUpdatedNotificationParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecResourceUpdatedNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceUpdatedNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotificationParams{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceUpdatedNotificationParams)(nil),
+}
 
 // Result is the base of every result: an object that may carry _meta and any
 // other member.
@@ -6204,20 +5861,7 @@ type Result struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6228,33 +5872,33 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Result) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Result) decodeMembers(b []byte, checked bool) error {
-	*v = Result{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResult)
 }
 
 // UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Result) UnmarshalJSONChecksInput() {}
+
+// codecResult is how Result is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Result{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Result{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*Result)(nil),
+}
 
 // Role names a party of a conversation with a language model.
 type Role string
@@ -6301,26 +5945,7 @@ type Root struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.Name != "" {
-		b = rpc.AppendJSONKey(b, `,"name":`)
-		b = rpc.AppendJSONString(b, v.Name)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRoot)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6331,37 +5956,42 @@ func (v Root) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
 // Extra.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRoot)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Root) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Root) decodeMembers(b []byte, checked bool) error {
-	*v = Root{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRoot)
 }
 
 // UnmarshalJSONChecksInput marks Root as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Root) UnmarshalJSONChecksInput() {}
+
+// codecRoot is how Root is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRoot = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Root{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(Root{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Root{}.Name)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Root{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*Root)(nil),
+}
 
 // SamplingMessage is one message of a conversation sent for sampling.
 type SamplingMessage struct {
@@ -6380,26 +6010,7 @@ type SamplingMessage struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if b, err = v.Content.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSamplingMessage)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6410,37 +6021,49 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
 // not name in Extra.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSamplingMessage)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SamplingMessage) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SamplingMessage) decodeMembers(b []byte, checked bool) error {
-	*v = SamplingMessage{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "role":
-			return true, rpc.DecodeString(value, &v.Role)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSamplingMessage)
 }
 
 // UnmarshalJSONChecksInput marks SamplingMessage as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*SamplingMessage) UnmarshalJSONChecksInput() {}
+
+// valueSamplingMessageContent is how a SamplingMessageContent is written and
+// read.
+var valueSamplingMessageContent = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SamplingMessageContent)(nil),
+}
+
+// codecSamplingMessage is how SamplingMessage is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSamplingMessage = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SamplingMessage{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SamplingMessage{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(SamplingMessage{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(SamplingMessage{}.Content)),
+		Value:  &valueSamplingMessageContent,
+	}},
+	HasExtra: true,
+	Type:     (*SamplingMessage)(nil),
+}
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
@@ -6501,58 +6124,7 @@ type ServerCapabilities struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Experimental != nil {
-		b = rpc.AppendJSONKey(b, `,"experimental":`)
-		if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
-			return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if v.Logging != nil {
-		b = rpc.AppendJSONKey(b, `,"logging":`)
-		if b, err = rpc.AppendJSONMap(b, v.Logging, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Completions != nil {
-		b = rpc.AppendJSONKey(b, `,"completions":`)
-		if b, err = rpc.AppendJSONMap(b, v.Completions, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Prompts != nil {
-		b = rpc.AppendJSONKey(b, `,"prompts":`)
-		if b, err = v.Prompts.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Resources != nil {
-		b = rpc.AppendJSONKey(b, `,"resources":`)
-		if b, err = v.Resources.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tools != nil {
-		b = rpc.AppendJSONKey(b, `,"tools":`)
-		if b, err = v.Tools.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tasks != nil {
-		b = rpc.AppendJSONKey(b, `,"tasks":`)
-		if b, err = v.Tasks.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "experimental", "logging", "completions", "prompts", "resources", "tools", "tasks"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilities)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6563,45 +6135,163 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilities, keeping the members the schema does
 // not name in Extra.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilities)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilities) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilities) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilities{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "experimental":
-			return true, rpc.DecodeJSON(value, &v.Experimental)
-		case "logging":
-			return true, rpc.DecodeRawMap(value, &v.Logging)
-		case "completions":
-			return true, rpc.DecodeRawMap(value, &v.Completions)
-		case "prompts":
-			return true, rpc.DecodePointer(value, &v.Prompts, rpc.DecodeUnmarshaler[ServerCapabilitiesPrompts])
-		case "resources":
-			return true, rpc.DecodePointer(value, &v.Resources, rpc.DecodeUnmarshaler[ServerCapabilitiesResources])
-		case "tools":
-			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTools])
-		case "tasks":
-			return true, rpc.DecodePointer(value, &v.Tasks, rpc.DecodeUnmarshaler[ServerCapabilitiesTasks])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilities)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilities as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilities) UnmarshalJSONChecksInput() {}
+
+// valueServerCapabilitiesPrompts is how a ServerCapabilitiesPrompts is written
+// and read.
+var valueServerCapabilitiesPrompts = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilitiesPrompts)(nil),
+}
+
+// valuePtrServerCapabilitiesPrompts is how a *ServerCapabilitiesPrompts is
+// written and read.
+var valuePtrServerCapabilitiesPrompts = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerCapabilitiesPrompts,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerCapabilitiesPrompts)(nil),
+}
+
+// valueServerCapabilitiesResources is how a ServerCapabilitiesResources is
+// written and read.
+var valueServerCapabilitiesResources = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilitiesResources)(nil),
+}
+
+// valuePtrServerCapabilitiesResources is how a *ServerCapabilitiesResources is
+// written and read.
+var valuePtrServerCapabilitiesResources = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerCapabilitiesResources,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerCapabilitiesResources)(nil),
+}
+
+// valueServerCapabilitiesTools is how a ServerCapabilitiesTools is written and
+// read.
+var valueServerCapabilitiesTools = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilitiesTools)(nil),
+}
+
+// valuePtrServerCapabilitiesTools is how a *ServerCapabilitiesTools is written
+// and read.
+var valuePtrServerCapabilitiesTools = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerCapabilitiesTools,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerCapabilitiesTools)(nil),
+}
+
+// valueServerCapabilitiesTasks is how a ServerCapabilitiesTasks is written and
+// read.
+var valueServerCapabilitiesTasks = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilitiesTasks)(nil),
+}
+
+// valuePtrServerCapabilitiesTasks is how a *ServerCapabilitiesTasks is written
+// and read.
+var valuePtrServerCapabilitiesTasks = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerCapabilitiesTasks,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerCapabilitiesTasks)(nil),
+}
+
+// codecServerCapabilities is how ServerCapabilities is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilities = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilities{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"experimental":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Experimental)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ServerCapabilities)(p)
+			if v.Experimental != nil {
+				b = rpc.AppendJSONKey(b, `,"experimental":`)
+				if b, err = rpc.AppendJSONMap(b, v.Experimental, func(b []byte, x1 map[string]json.RawMessage) ([]byte, error) {
+					return rpc.AppendJSONMap(b, x1, rpc.AppendRawJSON)
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapMapRawMessage,
+	}, {
+		Key:    `,"logging":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Logging)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ServerCapabilities)(p)
+			if v.Logging != nil {
+				b = rpc.AppendJSONKey(b, `,"logging":`)
+				if b, err = rpc.AppendJSONMap(b, v.Logging, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"completions":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Completions)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ServerCapabilities)(p)
+			if v.Completions != nil {
+				b = rpc.AppendJSONKey(b, `,"completions":`)
+				if b, err = rpc.AppendJSONMap(b, v.Completions, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"prompts":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Prompts)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerCapabilitiesPrompts,
+	}, {
+		Key:    `,"resources":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Resources)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerCapabilitiesResources,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Tools)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerCapabilitiesTools,
+	}, {
+		Key:    `,"tasks":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilities{}.Tasks)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerCapabilitiesTasks,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilities)(nil),
+}
 
 // The server offers prompts.
 type ServerCapabilitiesPrompts struct {
@@ -6617,18 +6307,7 @@ type ServerCapabilitiesPrompts struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesPrompts)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6639,33 +6318,33 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesPrompts)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesPrompts) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesPrompts) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesPrompts{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesPrompts)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesPrompts as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesPrompts is how ServerCapabilitiesPrompts is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesPrompts = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesPrompts{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesPrompts{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesPrompts)(nil),
+}
 
 // The server offers resources.
 type ServerCapabilitiesResources struct {
@@ -6685,22 +6364,7 @@ type ServerCapabilitiesResources struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Subscribe != nil {
-		b = rpc.AppendJSONKey(b, `,"subscribe":`)
-		b = strconv.AppendBool(b, *v.Subscribe)
-	}
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "subscribe", "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesResources)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6711,35 +6375,38 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesResources)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesResources) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesResources) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesResources{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "subscribe":
-			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesResources)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesResources as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesResources is how ServerCapabilitiesResources is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesResources = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesResources{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"subscribe":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesResources{}.Subscribe)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesResources{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesResources)(nil),
+}
 
 // The server runs task-augmented requests (experimental, 2025-11-25).
 type ServerCapabilitiesTasks struct {
@@ -6761,32 +6428,7 @@ type ServerCapabilitiesTasks struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.List != nil {
-		b = rpc.AppendJSONKey(b, `,"list":`)
-		if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Cancel != nil {
-		b = rpc.AppendJSONKey(b, `,"cancel":`)
-		if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Requests != nil {
-		b = rpc.AppendJSONKey(b, `,"requests":`)
-		if b, err = v.Requests.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "list", "cancel", "requests"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesTasks)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6797,37 +6439,80 @@ func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasks, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesTasks)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesTasks) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesTasks) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesTasks{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "list":
-			return true, rpc.DecodeRawMap(value, &v.List)
-		case "cancel":
-			return true, rpc.DecodeRawMap(value, &v.Cancel)
-		case "requests":
-			return true, rpc.DecodePointer(value, &v.Requests, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequests])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesTasks)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesTasks as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesTasks) UnmarshalJSONChecksInput() {}
+
+// valueServerCapabilitiesTasksRequests is how a ServerCapabilitiesTasksRequests
+// is written and read.
+var valueServerCapabilitiesTasksRequests = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilitiesTasksRequests)(nil),
+}
+
+// valuePtrServerCapabilitiesTasksRequests is how a
+// *ServerCapabilitiesTasksRequests is written and read.
+var valuePtrServerCapabilitiesTasksRequests = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerCapabilitiesTasksRequests,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerCapabilitiesTasksRequests)(nil),
+}
+
+// codecServerCapabilitiesTasks is how ServerCapabilitiesTasks is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesTasks = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesTasks{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"list":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTasks{}.List)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ServerCapabilitiesTasks)(p)
+			if v.List != nil {
+				b = rpc.AppendJSONKey(b, `,"list":`)
+				if b, err = rpc.AppendJSONMap(b, v.List, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"cancel":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTasks{}.Cancel)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ServerCapabilitiesTasks)(p)
+			if v.Cancel != nil {
+				b = rpc.AppendJSONKey(b, `,"cancel":`)
+				if b, err = rpc.AppendJSONMap(b, v.Cancel, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"requests":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTasks{}.Requests)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerCapabilitiesTasksRequests,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesTasks)(nil),
+}
 
 // Which requests sent to the server may carry a task.
 type ServerCapabilitiesTasksRequests struct {
@@ -6842,20 +6527,7 @@ type ServerCapabilitiesTasksRequests struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Tools != nil {
-		b = rpc.AppendJSONKey(b, `,"tools":`)
-		if b, err = v.Tools.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "tools"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesTasksRequests)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6866,33 +6538,50 @@ func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequests, keeping the members
 // the schema does not name in Extra.
 func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesTasksRequests)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesTasksRequests) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesTasksRequests) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesTasksRequests{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "tools":
-			return true, rpc.DecodePointer(value, &v.Tools, rpc.DecodeUnmarshaler[ServerCapabilitiesTasksRequestsTools])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesTasksRequests)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesTasksRequests as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesTasksRequests) UnmarshalJSONChecksInput() {}
+
+// valueServerCapabilitiesTasksRequestsTools is how a
+// ServerCapabilitiesTasksRequestsTools is written and read.
+var valueServerCapabilitiesTasksRequestsTools = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilitiesTasksRequestsTools)(nil),
+}
+
+// valuePtrServerCapabilitiesTasksRequestsTools is how a
+// *ServerCapabilitiesTasksRequestsTools is written and read.
+var valuePtrServerCapabilitiesTasksRequestsTools = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerCapabilitiesTasksRequestsTools,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerCapabilitiesTasksRequestsTools)(nil),
+}
+
+// codecServerCapabilitiesTasksRequests is how ServerCapabilitiesTasksRequests
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesTasksRequests = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesTasksRequests{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTasksRequests{}.Tools)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerCapabilitiesTasksRequestsTools,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesTasksRequests)(nil),
+}
 
 // ServerCapabilitiesTasksRequestsTools is generated from
 // lifecycle.json#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools.
@@ -6909,20 +6598,7 @@ type ServerCapabilitiesTasksRequestsTools struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Call != nil {
-		b = rpc.AppendJSONKey(b, `,"call":`)
-		if b, err = rpc.AppendJSONMap(b, v.Call, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "call"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesTasksRequestsTools)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6933,33 +6609,44 @@ func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTasksRequestsTools, keeping the
 // members the schema does not name in Extra.
 func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesTasksRequestsTools)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesTasksRequestsTools) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesTasksRequestsTools{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "call":
-			return true, rpc.DecodeRawMap(value, &v.Call)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesTasksRequestsTools)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesTasksRequestsTools as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesTasksRequestsTools) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesTasksRequestsTools is how
+// ServerCapabilitiesTasksRequestsTools is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesTasksRequestsTools = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesTasksRequestsTools{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"call":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTasksRequestsTools{}.Call)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ServerCapabilitiesTasksRequestsTools)(p)
+			if v.Call != nil {
+				b = rpc.AppendJSONKey(b, `,"call":`)
+				if b, err = rpc.AppendJSONMap(b, v.Call, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesTasksRequestsTools)(nil),
+}
 
 // The server offers tools.
 type ServerCapabilitiesTools struct {
@@ -6975,18 +6662,7 @@ type ServerCapabilitiesTools struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesTools)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6997,33 +6673,33 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesTools)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesTools) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesTools) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesTools{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesTools)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesTools as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesTools is how ServerCapabilitiesTools is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesTools = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesTools{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTools{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesTools)(nil),
+}
 
 // SetLevelRequestParams set the least severe level the server should still send
 // for the rest of the session.
@@ -7040,22 +6716,7 @@ type SetLevelRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"level":`)
-	b = rpc.AppendJSONString(b, string(v.Level))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSetLevelRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7066,35 +6727,37 @@ func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SetLevelRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSetLevelRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SetLevelRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SetLevelRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = SetLevelRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "level":
-			return true, rpc.DecodeString(value, &v.Level)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSetLevelRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks SetLevelRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SetLevelRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecSetLevelRequestParams is how SetLevelRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecSetLevelRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SetLevelRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SetLevelRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"level":`,
+		Offset: uint32(unsafe.Offsetof(SetLevelRequestParams{}.Level)),
+		Value:  &valueLoggingLevel,
+	}},
+	HasExtra: true,
+	Type:     (*SetLevelRequestParams)(nil),
+}
 
 // SubscribeRequestParams name the resource whose changes the client wants to
 // hear about through notifications/resources/updated.
@@ -7113,22 +6776,7 @@ type SubscribeRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscribeRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7139,35 +6787,37 @@ func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscribeRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscribeRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscribeRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscribeRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = SubscribeRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscribeRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks SubscribeRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscribeRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecSubscribeRequestParams is how SubscribeRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscribeRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscribeRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SubscribeRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(SubscribeRequestParams{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*SubscribeRequestParams)(nil),
+}
 
 // Task is the state of one task.
 type Task struct {
@@ -7201,36 +6851,7 @@ type Task struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	if v.PollInterval != nil {
-		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
-		b = strconv.AppendInt(b, *v.PollInterval, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTask)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7241,45 +6862,58 @@ func (v Task) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
 // Extra.
 func (v *Task) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTask)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Task) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Task) decodeMembers(b []byte, checked bool) error {
-	*v = Task{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttl":
-			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
-		case "pollInterval":
-			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTask)
 }
 
 // UnmarshalJSONChecksInput marks Task as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Task) UnmarshalJSONChecksInput() {}
+
+// codecTask is how Task is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTask = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Task{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.TTL)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollInterval":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.PollInterval)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*Task)(nil),
+}
 
 // TaskMetadata is the task member of request params: asking for the request to
 // run as a task.
@@ -7297,18 +6931,7 @@ type TaskMetadata struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.TTL != nil {
-		b = rpc.AppendJSONKey(b, `,"ttl":`)
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "ttl"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTaskMetadata)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7319,33 +6942,33 @@ func (v TaskMetadata) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskMetadata, keeping the members the schema does not
 // name in Extra.
 func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTaskMetadata)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TaskMetadata) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TaskMetadata) decodeMembers(b []byte, checked bool) error {
-	*v = TaskMetadata{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "ttl":
-			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTaskMetadata)
 }
 
 // UnmarshalJSONChecksInput marks TaskMetadata as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*TaskMetadata) UnmarshalJSONChecksInput() {}
+
+// codecTaskMetadata is how TaskMetadata is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecTaskMetadata = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TaskMetadata{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(TaskMetadata{}.TTL)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*TaskMetadata)(nil),
+}
 
 // TaskStatus is where a task stands. completed, failed and cancelled are final.
 type TaskStatus string
@@ -7416,42 +7039,7 @@ type TaskStatusNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	if v.PollInterval != nil {
-		b = rpc.AppendJSONKey(b, `,"pollInterval":`)
-		b = strconv.AppendInt(b, *v.PollInterval, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTaskStatusNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7462,47 +7050,63 @@ func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTaskStatusNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TaskStatusNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TaskStatusNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = TaskStatusNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttl":
-			return true, rpc.DecodePointer(value, &v.TTL, rpc.DecodeInt[int64])
-		case "pollInterval":
-			return true, rpc.DecodePointer(value, &v.PollInterval, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTaskStatusNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks TaskStatusNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecTaskStatusNotificationParams is how TaskStatusNotificationParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecTaskStatusNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TaskStatusNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.TTL)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollInterval":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.PollInterval)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*TaskStatusNotificationParams)(nil),
+}
 
 // TextContent is a block of plain text.
 type TextContent struct {
@@ -7525,34 +7129,7 @@ type TextContent struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"text"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "text", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTextContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7563,39 +7140,55 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
 // name in Extra.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTextContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TextContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TextContent) decodeMembers(b []byte, checked bool) error {
-	*v = TextContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTextContent)
 }
 
 // UnmarshalJSONChecksInput marks TextContent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*TextContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled8 is how a string, written "text" when empty, is written and
+// read.
+var valueStringFilled8 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"text"`,
+	Type: (*string)(nil),
+}
+
+// codecTextContent is how TextContent is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecTextContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TextContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Type)),
+		Value:  &valueStringFilled8,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Text)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*TextContent)(nil),
+}
 
 // TextResourceContents are resource contents that can be represented as text.
 type TextResourceContents struct {
@@ -7619,28 +7212,7 @@ type TextResourceContents struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "text", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7651,39 +7223,46 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TextResourceContents) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TextResourceContents) decodeMembers(b []byte, checked bool) error {
-	*v = TextResourceContents{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // UnmarshalJSONChecksInput marks TextResourceContents as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*TextResourceContents) UnmarshalJSONChecksInput() {}
+
+// codecTextResourceContents is how TextResourceContents is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecTextResourceContents = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TextResourceContents{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.Text)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*TextResourceContents)(nil),
+}
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
 // of its arguments and, optionally, of its structured output. title and
@@ -7719,65 +7298,7 @@ type Tool struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"inputSchema":`)
-	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
-		return nil, err
-	}
-	if v.OutputSchema != nil {
-		b = rpc.AppendJSONKey(b, `,"outputSchema":`)
-		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
-			return nil, err
-		}
-	}
-	if v.Execution != nil {
-		b = rpc.AppendJSONKey(b, `,"execution":`)
-		if b, err = v.Execution.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "icons", "inputSchema", "outputSchema", "execution", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTool)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7788,49 +7309,108 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
 // Extra.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTool)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Tool) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Tool) decodeMembers(b []byte, checked bool) error {
-	*v = Tool{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "inputSchema":
-			return true, rpc.DecodeJSON(value, &v.InputSchema)
-		case "outputSchema":
-			return true, rpc.DecodeJSON(value, &v.OutputSchema)
-		case "execution":
-			return true, rpc.DecodePointer(value, &v.Execution, rpc.DecodeUnmarshaler[ToolExecution])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTool)
 }
 
 // UnmarshalJSONChecksInput marks Tool as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Tool) UnmarshalJSONChecksInput() {}
+
+// valueToolSchema is how a ToolSchema is written and read.
+var valueToolSchema = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeRaw,
+	Type: (*ToolSchema)(nil),
+}
+
+// valueToolExecution is how a ToolExecution is written and read.
+var valueToolExecution = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ToolExecution)(nil),
+}
+
+// valuePtrToolExecution is how a *ToolExecution is written and read.
+var valuePtrToolExecution = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueToolExecution,
+	Enc:  rpc.EncodePointer,
+	Type: (**ToolExecution)(nil),
+}
+
+// valueToolAnnotations is how a ToolAnnotations is written and read.
+var valueToolAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ToolAnnotations)(nil),
+}
+
+// valuePtrToolAnnotations is how a *ToolAnnotations is written and read.
+var valuePtrToolAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueToolAnnotations,
+	Enc:  rpc.EncodePointer,
+	Type: (**ToolAnnotations)(nil),
+}
+
+// codecTool is how Tool is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTool = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Tool{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"inputSchema":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.InputSchema)),
+		Value:  &valueToolSchema,
+	}, {
+		Key:    `,"outputSchema":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.OutputSchema)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueToolSchema,
+	}, {
+		Key:    `,"execution":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Execution)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrToolExecution,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrToolAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*Tool)(nil),
+}
 
 // ToolAnnotations are hints about a tool's behaviour (since 2025-03-26). They
 // come from the server and are not to be trusted unless the server is. Absent
@@ -7861,34 +7441,7 @@ type ToolAnnotations struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.ReadOnlyHint != nil {
-		b = rpc.AppendJSONKey(b, `,"readOnlyHint":`)
-		b = strconv.AppendBool(b, *v.ReadOnlyHint)
-	}
-	if v.DestructiveHint != nil {
-		b = rpc.AppendJSONKey(b, `,"destructiveHint":`)
-		b = strconv.AppendBool(b, *v.DestructiveHint)
-	}
-	if v.IdempotentHint != nil {
-		b = rpc.AppendJSONKey(b, `,"idempotentHint":`)
-		b = strconv.AppendBool(b, *v.IdempotentHint)
-	}
-	if v.OpenWorldHint != nil {
-		b = rpc.AppendJSONKey(b, `,"openWorldHint":`)
-		b = strconv.AppendBool(b, *v.OpenWorldHint)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolAnnotations)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7899,41 +7452,53 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
 // not name in Extra.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolAnnotations)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolAnnotations) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolAnnotations) decodeMembers(b []byte, checked bool) error {
-	*v = ToolAnnotations{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "readOnlyHint":
-			return true, rpc.DecodePointer(value, &v.ReadOnlyHint, rpc.DecodeBool[bool])
-		case "destructiveHint":
-			return true, rpc.DecodePointer(value, &v.DestructiveHint, rpc.DecodeBool[bool])
-		case "idempotentHint":
-			return true, rpc.DecodePointer(value, &v.IdempotentHint, rpc.DecodeBool[bool])
-		case "openWorldHint":
-			return true, rpc.DecodePointer(value, &v.OpenWorldHint, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolAnnotations)
 }
 
 // UnmarshalJSONChecksInput marks ToolAnnotations as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolAnnotations) UnmarshalJSONChecksInput() {}
+
+// codecToolAnnotations is how ToolAnnotations is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolAnnotations = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolAnnotations{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"readOnlyHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.ReadOnlyHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"destructiveHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.DestructiveHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"idempotentHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.IdempotentHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"openWorldHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.OpenWorldHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ToolAnnotations)(nil),
+}
 
 // ToolChoice says whether the model must, may or must not call tools
 // (2025-11-25).
@@ -7950,18 +7515,7 @@ type ToolChoice struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Mode != "" {
-		b = rpc.AppendJSONKey(b, `,"mode":`)
-		b = rpc.AppendJSONString(b, string(v.Mode))
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolChoice)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7972,33 +7526,40 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
 // name in Extra.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolChoice)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolChoice) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolChoice) decodeMembers(b []byte, checked bool) error {
-	*v = ToolChoice{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "mode":
-			return true, rpc.DecodeString(value, &v.Mode)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolChoice)
 }
 
 // UnmarshalJSONChecksInput marks ToolChoice as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolChoice) UnmarshalJSONChecksInput() {}
+
+// valueToolChoiceMode is how a ToolChoiceMode is written and read.
+var valueToolChoiceMode = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ToolChoiceMode)(nil),
+}
+
+// codecToolChoice is how ToolChoice is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecToolChoice = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolChoice{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ToolChoice{}.Mode)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueToolChoiceMode,
+	}},
+	HasExtra: true,
+	Type:     (*ToolChoice)(nil),
+}
 
 // auto (the default), required or none.
 type ToolChoiceMode string
@@ -8043,18 +7604,7 @@ type ToolExecution struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.TaskSupport != "" {
-		b = rpc.AppendJSONKey(b, `,"taskSupport":`)
-		b = rpc.AppendJSONString(b, string(v.TaskSupport))
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskSupport"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolExecution)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8065,33 +7615,41 @@ func (v ToolExecution) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolExecution, keeping the members the schema does not
 // name in Extra.
 func (v *ToolExecution) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolExecution)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolExecution) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolExecution) decodeMembers(b []byte, checked bool) error {
-	*v = ToolExecution{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskSupport":
-			return true, rpc.DecodeString(value, &v.TaskSupport)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolExecution)
 }
 
 // UnmarshalJSONChecksInput marks ToolExecution as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolExecution) UnmarshalJSONChecksInput() {}
+
+// valueToolExecutionTaskSupport is how a ToolExecutionTaskSupport is written
+// and read.
+var valueToolExecutionTaskSupport = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ToolExecutionTaskSupport)(nil),
+}
+
+// codecToolExecution is how ToolExecution is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolExecution = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolExecution{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskSupport":`,
+		Offset: uint32(unsafe.Offsetof(ToolExecution{}.TaskSupport)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueToolExecutionTaskSupport,
+	}},
+	HasExtra: true,
+	Type:     (*ToolExecution)(nil),
+}
 
 // Whether tools/call may (optional), must (required) or must not (forbidden,
 // the default) carry a task.
@@ -8150,53 +7708,7 @@ type ToolResultContent struct {
 // schema does not allow), an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"tool_result"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"toolUseId":`)
-	b = rpc.AppendJSONString(b, v.ToolUseID)
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if v.Content == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Content {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.StructuredContent != nil {
-		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
-		if b, err = rpc.AppendJSONMap(b, v.StructuredContent, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.IsError != nil {
-		b = rpc.AppendJSONKey(b, `,"isError":`)
-		b = strconv.AppendBool(b, *v.IsError)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "toolUseId", "content", "structuredContent", "isError", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolResultContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8207,43 +7719,74 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
 // not name in Extra.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolResultContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolResultContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolResultContent) decodeMembers(b []byte, checked bool) error {
-	*v = ToolResultContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "toolUseId":
-			return true, rpc.DecodeString(value, &v.ToolUseID)
-		case "content":
-			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
-		case "structuredContent":
-			return true, rpc.DecodeRawMap(value, &v.StructuredContent)
-		case "isError":
-			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolResultContent)
 }
 
 // UnmarshalJSONChecksInput marks ToolResultContent as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ToolResultContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled9 is how a string, written "tool_result" when empty, is
+// written and read.
+var valueStringFilled9 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tool_result"`,
+	Type: (*string)(nil),
+}
+
+// codecToolResultContent is how ToolResultContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolResultContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolResultContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.Type)),
+		Value:  &valueStringFilled9,
+	}, {
+		Key:    `,"toolUseId":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.ToolUseID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.Content)),
+		Value:  &valueSliceContentBlockFilled,
+	}, {
+		Key:    `,"structuredContent":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.StructuredContent)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ToolResultContent)(p)
+			if v.StructuredContent != nil {
+				b = rpc.AppendJSONKey(b, `,"structuredContent":`)
+				if b, err = rpc.AppendJSONMap(b, v.StructuredContent, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"isError":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.IsError)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*ToolResultContent)(nil),
+}
 
 // ToolSchema is a JSON Schema describing an object: the root of a tool's
 // inputSchema or outputSchema. Only the root is constrained here; any keyword
@@ -8277,38 +7820,7 @@ type ToolUseContent struct {
 // does not allow), an empty Type written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"tool_use"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	b = rpc.AppendJSONString(b, v.ID)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	b = rpc.AppendJSONKey(b, `,"input":`)
-	if v.Input == nil {
-		b = append(b, `{}`...)
-	} else {
-		if b, err = rpc.AppendJSONMap(b, v.Input, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "id", "name", "input", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolUseContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8319,41 +7831,71 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
 // name in Extra.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolUseContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolUseContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolUseContent) decodeMembers(b []byte, checked bool) error {
-	*v = ToolUseContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "id":
-			return true, rpc.DecodeString(value, &v.ID)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "input":
-			return true, rpc.DecodeRawMap(value, &v.Input)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolUseContent)
 }
 
 // UnmarshalJSONChecksInput marks ToolUseContent as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolUseContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled10 is how a string, written "tool_use" when empty, is
+// written and read.
+var valueStringFilled10 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tool_use"`,
+	Type: (*string)(nil),
+}
+
+// codecToolUseContent is how ToolUseContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolUseContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolUseContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Type)),
+		Value:  &valueStringFilled10,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.ID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"input":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Input)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ToolUseContent)(p)
+			b = rpc.AppendJSONKey(b, `,"input":`)
+			if v.Input == nil {
+				b = append(b, `{}`...)
+			} else {
+				if b, err = rpc.AppendJSONMap(b, v.Input, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMeta,
+	}},
+	HasExtra: true,
+	Type:     (*ToolUseContent)(nil),
+}
 
 // UnsubscribeRequestParams name the resource the client no longer wants updates
 // about.
@@ -8372,22 +7914,7 @@ type UnsubscribeRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecUnsubscribeRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8398,32 +7925,34 @@ func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsubscribeRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecUnsubscribeRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *UnsubscribeRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *UnsubscribeRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = UnsubscribeRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[RequestMeta])
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecUnsubscribeRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks UnsubscribeRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*UnsubscribeRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecUnsubscribeRequestParams is how UnsubscribeRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecUnsubscribeRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(UnsubscribeRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(UnsubscribeRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrRequestMeta,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(UnsubscribeRequestParams{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*UnsubscribeRequestParams)(nil),
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // Annotations are hints for the client about an object's intended audience,
@@ -29,35 +30,7 @@ type Annotations struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Audience != nil {
-		b = rpc.AppendJSONKey(b, `,"audience":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Audience {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, string(x0))
-		}
-		b = append(b, ']')
-	}
-	if v.Priority != nil {
-		b = rpc.AppendJSONKey(b, `,"priority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if v.LastModified != "" {
-		b = rpc.AppendJSONKey(b, `,"lastModified":`)
-		b = rpc.AppendJSONString(b, v.LastModified)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "audience", "priority", "lastModified"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecAnnotations)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -68,37 +41,83 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Annotations, keeping the members the schema does not
 // name in Extra.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecAnnotations)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Annotations) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Annotations) decodeMembers(b []byte, checked bool) error {
-	*v = Annotations{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "audience":
-			return true, rpc.DecodeSlice(value, &v.Audience, rpc.DecodeString[Role])
-		case "priority":
-			return true, rpc.DecodePointer(value, &v.Priority, rpc.DecodeFloat[float64])
-		case "lastModified":
-			return true, rpc.DecodeString(value, &v.LastModified)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecAnnotations)
 }
 
 // UnmarshalJSONChecksInput marks Annotations as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Annotations) UnmarshalJSONChecksInput() {}
+
+// valueRole is how a Role is written and read.
+var valueRole = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Role)(nil),
+}
+
+// valueSliceRole is how a []Role is written and read.
+var valueSliceRole = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Role)(p), rpc.DecodeString[Role])
+	},
+	Elem: &valueRole,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Role)),
+	Type: (*[]Role)(nil),
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// valuePtrFloat64 is how a *float64 is written and read.
+var valuePtrFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueFloat64,
+	Enc:  rpc.EncodePointer,
+	Type: (**float64)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecAnnotations is how Annotations is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecAnnotations = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Annotations{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"audience":`,
+		Offset: uint32(unsafe.Offsetof(Annotations{}.Audience)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceRole,
+	}, {
+		Key:    `,"priority":`,
+		Offset: uint32(unsafe.Offsetof(Annotations{}.Priority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"lastModified":`,
+		Offset: uint32(unsafe.Offsetof(Annotations{}.LastModified)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*Annotations)(nil),
+}
 
 // AudioContent is a sound clip carried inline as base64.
 type AudioContent struct {
@@ -124,36 +143,7 @@ type AudioContent struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"audio"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	b = rpc.AppendJSONString(b, v.Data)
-	b = rpc.AppendJSONKey(b, `,"mimeType":`)
-	b = rpc.AppendJSONString(b, v.MIMEType)
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecAudioContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -164,41 +154,81 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes AudioContent, keeping the members the schema does not
 // name in Extra.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecAudioContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *AudioContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *AudioContent) decodeMembers(b []byte, checked bool) error {
-	*v = AudioContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "data":
-			return true, rpc.DecodeString(value, &v.Data)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecAudioContent)
 }
 
 // UnmarshalJSONChecksInput marks AudioContent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*AudioContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled is how a string, written "audio" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"audio"`,
+	Type: (*string)(nil),
+}
+
+// valueAnnotations is how a Annotations is written and read.
+var valueAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Annotations)(nil),
+}
+
+// valuePtrAnnotations is how a *Annotations is written and read.
+var valuePtrAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueAnnotations,
+	Enc:  rpc.EncodePointer,
+	Type: (**Annotations)(nil),
+}
+
+// valueMetaObject is how a MetaObject is written and read.
+var valueMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRawMap,
+	Enc:  rpc.EncodeAppender,
+	Type: (*MetaObject)(nil),
+}
+
+// codecAudioContent is how AudioContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecAudioContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(AudioContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Type)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Data)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.MIMEType)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(AudioContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*AudioContent)(nil),
+}
 
 // BlobResourceContents are binary resource contents, base64-encoded.
 type BlobResourceContents struct {
@@ -222,28 +252,7 @@ type BlobResourceContents struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	b = rpc.AppendJSONKey(b, `,"blob":`)
-	b = rpc.AppendJSONString(b, v.Blob)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "blob", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -254,39 +263,46 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlobResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *BlobResourceContents) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *BlobResourceContents) decodeMembers(b []byte, checked bool) error {
-	*v = BlobResourceContents{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "blob":
-			return true, rpc.DecodeString(value, &v.Blob)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // UnmarshalJSONChecksInput marks BlobResourceContents as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*BlobResourceContents) UnmarshalJSONChecksInput() {}
+
+// codecBlobResourceContents is how BlobResourceContents is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecBlobResourceContents = rpc.StructCodec{
+	Extra: unsafe.Offsetof(BlobResourceContents{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"blob":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.Blob)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*BlobResourceContents)(nil),
+}
 
 // CacheScope says who may reuse a cacheable result: private (only the client
 // that asked, for instance because it depends on the caller's authorization) or
@@ -341,34 +357,7 @@ type CallToolRequest struct {
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"tools/call"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -379,39 +368,85 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolRequest) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolRequest)
 }
 
 // UnmarshalJSONChecksInput marks CallToolRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CallToolRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled2 is how a string, written "2.0" when empty, is written and
+// read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"2.0"`,
+	Type: (*string)(nil),
+}
+
+// valueRequestID is how a RequestID is written and read.
+var valueRequestID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*RequestID)(nil),
+}
+
+// valueStringFilled3 is how a string, written "tools/call" when empty, is
+// written and read.
+var valueStringFilled3 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tools/call"`,
+	Type: (*string)(nil),
+}
+
+// valueCallToolRequestParams is how a CallToolRequestParams is written and
+// read.
+var valueCallToolRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CallToolRequestParams)(nil),
+}
+
+// codecCallToolRequest is how CallToolRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CallToolRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.Method)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.Params)),
+		Value:  &valueCallToolRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolRequest)(nil),
+}
 
 // CallToolRequestParams name the tool to run and its arguments. On a retry
 // after an InputRequiredResult they also carry the client's inputResponses and
@@ -441,36 +476,7 @@ type CallToolRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	if v.InputResponses != nil {
-		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
-		if b, err = v.InputResponses.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.RequestState != "" {
-		b = rpc.AppendJSONKey(b, `,"requestState":`)
-		b = rpc.AppendJSONString(b, v.RequestState)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments", "inputResponses", "requestState"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -481,41 +487,72 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "arguments":
-			return true, rpc.DecodeCheckedRaw(value, &v.Arguments)
-		case "inputResponses":
-			return true, rpc.DecodeJSON(value, &v.InputResponses)
-		case "requestState":
-			return true, rpc.DecodeString(value, &v.RequestState)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CallToolRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueRequestMetaObject is how a RequestMetaObject is written and read.
+var valueRequestMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*RequestMetaObject)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// valueInputResponses is how a InputResponses is written and read.
+var valueInputResponses = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*InputResponses)(nil),
+}
+
+// codecCallToolRequestParams is how CallToolRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Arguments)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"inputResponses":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.InputResponses)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueInputResponses,
+	}, {
+		Key:    `,"requestState":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.RequestState)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolRequestParams)(nil),
+}
 
 // CallToolResult is what a tool call produced. A failure of the tool itself
 // (bad arguments, an upstream error) is reported here with isError set, so that
@@ -550,51 +587,7 @@ type CallToolResult struct {
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if v.Content == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Content {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.StructuredContent != nil {
-		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
-		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	if v.IsError != nil {
-		b = rpc.AppendJSONKey(b, `,"isError":`)
-		b = strconv.AppendBool(b, *v.IsError)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "content", "structuredContent", "isError"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -605,41 +598,117 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolResult) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "content":
-			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
-		case "structuredContent":
-			return true, rpc.DecodeJSON(value, &v.StructuredContent)
-		case "isError":
-			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CallToolResult) UnmarshalJSONChecksInput() {}
+
+// valueResultMetaObject is how a ResultMetaObject is written and read.
+var valueResultMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ResultMetaObject)(nil),
+}
+
+// valuePtrResultMetaObject is how a *ResultMetaObject is written and read.
+var valuePtrResultMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueResultMetaObject,
+	Enc:  rpc.EncodePointer,
+	Type: (**ResultMetaObject)(nil),
+}
+
+// valueStringFilled4 is how a string, written "complete" when empty, is written
+// and read.
+var valueStringFilled4 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"complete"`,
+	Type: (*string)(nil),
+}
+
+// valueContentBlock is how a ContentBlock is written and read.
+var valueContentBlock = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ContentBlock)(nil),
+}
+
+// valueSliceContentBlockFilled is how a []ContentBlock, written [] when empty,
+// is written and read.
+var valueSliceContentBlockFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ContentBlock)(p), rpc.DecodeValue[ContentBlock])
+	},
+	Elem: &valueContentBlock,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(ContentBlock)),
+	Type: (*[]ContentBlock)(nil),
+}
+
+// valueJSONValue is how a JSONValue is written and read.
+var valueJSONValue = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeRaw,
+	Type: (*JSONValue)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// codecCallToolResult is how CallToolResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.Content)),
+		Value:  &valueSliceContentBlockFilled,
+	}, {
+		Key:    `,"structuredContent":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.StructuredContent)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONValue,
+	}, {
+		Key:    `,"isError":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.IsError)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolResult)(nil),
+}
 
 // CallToolResultResponse is a successful response to tools/call. The result is
 // the method's own or an InputRequiredResult, told apart by resultType.
@@ -660,28 +729,7 @@ type CallToolResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -692,37 +740,56 @@ func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks CallToolResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CallToolResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueCallToolOutcome is how a CallToolOutcome is written and read.
+var valueCallToolOutcome = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CallToolOutcome)(nil),
+}
+
+// codecCallToolResultResponse is how CallToolResultResponse is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CallToolResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResultResponse{}.Result)),
+		Value:  &valueCallToolOutcome,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolResultResponse)(nil),
+}
 
 // CancelledNotification is a complete notifications/cancelled notification
 // message.
@@ -745,30 +812,7 @@ type CancelledNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/cancelled"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelledNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -779,37 +823,57 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
 // does not name in Extra.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelledNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelledNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelledNotification) decodeMembers(b []byte, checked bool) error {
-	*v = CancelledNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelledNotification)
 }
 
 // UnmarshalJSONChecksInput marks CancelledNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CancelledNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled5 is how a string, written "notifications/cancelled" when
+// empty, is written and read.
+var valueStringFilled5 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/cancelled"`,
+	Type: (*string)(nil),
+}
+
+// valueCancelledNotificationParams is how a CancelledNotificationParams is
+// written and read.
+var valueCancelledNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CancelledNotificationParams)(nil),
+}
+
+// codecCancelledNotification is how CancelledNotification is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelledNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelledNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotification{}.Method)),
+		Value:  &valueStringFilled5,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotification{}.Params)),
+		Value:  &valueCancelledNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*CancelledNotification)(nil),
+}
 
 // CancelledNotificationParams withdraw a request still in flight. On stdio the
 // client sends them to cancel a request (HTTP closes the response stream
@@ -833,28 +897,7 @@ type CancelledNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"requestId":`)
-	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
-		return nil, err
-	}
-	if v.Reason != "" {
-		b = rpc.AppendJSONKey(b, `,"reason":`)
-		b = rpc.AppendJSONString(b, v.Reason)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "requestId", "reason"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -865,37 +908,68 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelledNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = CancelledNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
-		case "requestId":
-			return true, rpc.DecodeJSON(value, &v.RequestID)
-		case "reason":
-			return true, rpc.DecodeString(value, &v.Reason)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks CancelledNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valueNotificationMetaObject is how a NotificationMetaObject is written and
+// read.
+var valueNotificationMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*NotificationMetaObject)(nil),
+}
+
+// valuePtrNotificationMetaObject is how a *NotificationMetaObject is written
+// and read.
+var valuePtrNotificationMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueNotificationMetaObject,
+	Enc:  rpc.EncodePointer,
+	Type: (**NotificationMetaObject)(nil),
+}
+
+// codecCancelledNotificationParams is how CancelledNotificationParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelledNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelledNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationMetaObject,
+	}, {
+		Key:    `,"requestId":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.RequestID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CancelledNotificationParams)(p)
+			b = rpc.AppendJSONKey(b, `,"requestId":`)
+			if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"reason":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.Reason)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CancelledNotificationParams)(nil),
+}
 
 // ClientCapabilities says which optional features the client offers for one
 // request (io.modelcontextprotocol/clientCapabilities). An absent member means
@@ -1037,26 +1111,7 @@ type ClientCapabilitiesElicitation struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Form != nil {
-		b = rpc.AppendJSONKey(b, `,"form":`)
-		if b, err = v.Form.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.URL != nil {
-		b = rpc.AppendJSONKey(b, `,"url":`)
-		if b, err = v.URL.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "form", "url"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesElicitation)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1067,35 +1122,45 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesElicitation, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesElicitation)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesElicitation) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesElicitation) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesElicitation{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "form":
-			return true, rpc.DecodeJSON(value, &v.Form)
-		case "url":
-			return true, rpc.DecodeJSON(value, &v.URL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesElicitation)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesElicitation as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesElicitation) UnmarshalJSONChecksInput() {}
+
+// valueJSONObject is how a JSONObject is written and read.
+var valueJSONObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*JSONObject)(nil),
+}
+
+// codecClientCapabilitiesElicitation is how ClientCapabilitiesElicitation is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesElicitation = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesElicitation{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"form":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesElicitation{}.Form)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}, {
+		Key:    `,"url":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesElicitation{}.URL)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesElicitation)(nil),
+}
 
 // The client answers sampling/createMessage input requests (deprecated in
 // 2026-07-28).
@@ -1115,26 +1180,7 @@ type ClientCapabilitiesSampling struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Context != nil {
-		b = rpc.AppendJSONKey(b, `,"context":`)
-		if b, err = v.Context.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tools != nil {
-		b = rpc.AppendJSONKey(b, `,"tools":`)
-		if b, err = v.Tools.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "context", "tools"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientCapabilitiesSampling)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1145,35 +1191,38 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientCapabilitiesSampling, keeping the members the
 // schema does not name in Extra.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientCapabilitiesSampling)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientCapabilitiesSampling) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientCapabilitiesSampling) decodeMembers(b []byte, checked bool) error {
-	*v = ClientCapabilitiesSampling{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "context":
-			return true, rpc.DecodeJSON(value, &v.Context)
-		case "tools":
-			return true, rpc.DecodeJSON(value, &v.Tools)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientCapabilitiesSampling)
 }
 
 // UnmarshalJSONChecksInput marks ClientCapabilitiesSampling as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientCapabilitiesSampling) UnmarshalJSONChecksInput() {}
+
+// codecClientCapabilitiesSampling is how ClientCapabilitiesSampling is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientCapabilitiesSampling = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientCapabilitiesSampling{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"context":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesSampling{}.Context)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(ClientCapabilitiesSampling{}.Tools)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}},
+	HasExtra: true,
+	Type:     (*ClientCapabilitiesSampling)(nil),
+}
 
 // ClientNotification is any notification a client sends: in 2026-07-28 only
 // notifications/cancelled, so the union collapses to it (the published schema
@@ -1204,34 +1253,7 @@ type CompleteRequest struct {
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"completion/complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1242,39 +1264,70 @@ func (v CompleteRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequest) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequest)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CompleteRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled6 is how a string, written "completion/complete" when empty,
+// is written and read.
+var valueStringFilled6 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"completion/complete"`,
+	Type: (*string)(nil),
+}
+
+// valueCompleteRequestParams is how a CompleteRequestParams is written and
+// read.
+var valueCompleteRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParams)(nil),
+}
+
+// codecCompleteRequest is how CompleteRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CompleteRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequest{}.Method)),
+		Value:  &valueStringFilled6,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequest{}.Params)),
+		Value:  &valueCompleteRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequest)(nil),
+}
 
 // CompleteRequestParams say what is being completed: the prompt or template,
 // the argument and its partial value, and the values already chosen for other
@@ -1300,32 +1353,7 @@ type CompleteRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"ref":`)
-	if b, err = v.Ref.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"argument":`)
-	if b, err = v.Argument.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Context != nil {
-		b = rpc.AppendJSONKey(b, `,"context":`)
-		if b, err = v.Context.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "ref", "argument", "context"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1336,39 +1364,78 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "ref":
-			return true, rpc.DecodeJSON(value, &v.Ref)
-		case "argument":
-			return true, rpc.DecodeUnmarshaler(value, &v.Argument)
-		case "context":
-			return true, rpc.DecodePointer(value, &v.Context, rpc.DecodeUnmarshaler[CompleteRequestParamsContext])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueCompleteRequestParamsRef is how a CompleteRequestParamsRef is written
+// and read.
+var valueCompleteRequestParamsRef = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParamsRef)(nil),
+}
+
+// valueCompleteRequestParamsArgument is how a CompleteRequestParamsArgument is
+// written and read.
+var valueCompleteRequestParamsArgument = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParamsArgument)(nil),
+}
+
+// valueCompleteRequestParamsContext is how a CompleteRequestParamsContext is
+// written and read.
+var valueCompleteRequestParamsContext = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteRequestParamsContext)(nil),
+}
+
+// valuePtrCompleteRequestParamsContext is how a *CompleteRequestParamsContext
+// is written and read.
+var valuePtrCompleteRequestParamsContext = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueCompleteRequestParamsContext,
+	Enc:  rpc.EncodePointer,
+	Type: (**CompleteRequestParamsContext)(nil),
+}
+
+// codecCompleteRequestParams is how CompleteRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}, {
+		Key:    `,"ref":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Ref)),
+		Value:  &valueCompleteRequestParamsRef,
+	}, {
+		Key:    `,"argument":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Argument)),
+		Value:  &valueCompleteRequestParamsArgument,
+	}, {
+		Key:    `,"context":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParams{}.Context)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrCompleteRequestParamsContext,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequestParams)(nil),
+}
 
 // The argument being completed.
 type CompleteRequestParamsArgument struct {
@@ -1387,18 +1454,7 @@ type CompleteRequestParamsArgument struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	b = rpc.AppendJSONKey(b, `,"value":`)
-	b = rpc.AppendJSONString(b, v.Value)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "value"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequestParamsArgument)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1409,35 +1465,36 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsArgument, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequestParamsArgument)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequestParamsArgument) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequestParamsArgument) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequestParamsArgument{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "value":
-			return true, rpc.DecodeString(value, &v.Value)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequestParamsArgument)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequestParamsArgument as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteRequestParamsArgument) UnmarshalJSONChecksInput() {}
+
+// codecCompleteRequestParamsArgument is how CompleteRequestParamsArgument is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequestParamsArgument = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequestParamsArgument{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParamsArgument{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"value":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParamsArgument{}.Value)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequestParamsArgument)(nil),
+}
 
 // What is known besides the argument itself.
 type CompleteRequestParamsContext struct {
@@ -1453,23 +1510,7 @@ type CompleteRequestParamsContext struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
-			b = rpc.AppendJSONString(b, x1)
-			return b, nil
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "arguments"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteRequestParamsContext)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1480,33 +1521,52 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteRequestParamsContext, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteRequestParamsContext)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteRequestParamsContext) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteRequestParamsContext) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteRequestParamsContext{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteRequestParamsContext)
 }
 
 // UnmarshalJSONChecksInput marks CompleteRequestParamsContext as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteRequestParamsContext) UnmarshalJSONChecksInput() {}
+
+// valueMapString is how a map[string]string is written and read.
+var valueMapString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*map[string]string)(nil),
+}
+
+// codecCompleteRequestParamsContext is how CompleteRequestParamsContext is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteRequestParamsContext = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteRequestParamsContext{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(CompleteRequestParamsContext{}.Arguments)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CompleteRequestParamsContext)(p)
+			if v.Arguments != nil {
+				b = rpc.AppendJSONKey(b, `,"arguments":`)
+				if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+					b = rpc.AppendJSONString(b, x1)
+					return b, nil
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapString,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteRequestParamsContext)(nil),
+}
 
 // CompleteResult holds the suggestions, at most 100, best first.
 type CompleteResult struct {
@@ -1529,30 +1589,7 @@ type CompleteResult struct {
 // left out, an empty ResultType written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	b = rpc.AppendJSONKey(b, `,"completion":`)
-	if b, err = v.Completion.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "completion"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1563,37 +1600,49 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResult, keeping the members the schema does not
 // name in Extra.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteResult) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "completion":
-			return true, rpc.DecodeUnmarshaler(value, &v.Completion)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteResult)
 }
 
 // UnmarshalJSONChecksInput marks CompleteResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CompleteResult) UnmarshalJSONChecksInput() {}
+
+// valueCompleteResultCompletion is how a CompleteResultCompletion is written
+// and read.
+var valueCompleteResultCompletion = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteResultCompletion)(nil),
+}
+
+// codecCompleteResult is how CompleteResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"completion":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResult{}.Completion)),
+		Value:  &valueCompleteResultCompletion,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteResult)(nil),
+}
 
 // CompleteResultCompletion is generated from
 // completion.json#/$defs/CompleteResult/properties/completion.
@@ -1617,35 +1666,7 @@ type CompleteResultCompletion struct {
 // optional one left out, a nil Values written as empty rather than null (which
 // the schema does not allow), then the Extra members sorted by name.
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"values":`)
-	if v.Values == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Values {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Total != nil {
-		b = rpc.AppendJSONKey(b, `,"total":`)
-		b = strconv.AppendInt(b, *v.Total, 10)
-	}
-	if v.HasMore != nil {
-		b = rpc.AppendJSONKey(b, `,"hasMore":`)
-		b = strconv.AppendBool(b, *v.HasMore)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "values", "total", "hasMore"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteResultCompletion)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1656,37 +1677,70 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultCompletion, keeping the members the
 // schema does not name in Extra.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteResultCompletion)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteResultCompletion) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteResultCompletion) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteResultCompletion{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "values":
-			return true, rpc.DecodeSlice(value, &v.Values, rpc.DecodeString[string])
-		case "total":
-			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeInt[int64])
-		case "hasMore":
-			return true, rpc.DecodePointer(value, &v.HasMore, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteResultCompletion)
 }
 
 // UnmarshalJSONChecksInput marks CompleteResultCompletion as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteResultCompletion) UnmarshalJSONChecksInput() {}
+
+// valueSliceStringFilled is how a []string, written [] when empty, is written
+// and read.
+var valueSliceStringFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecCompleteResultCompletion is how CompleteResultCompletion is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteResultCompletion = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteResultCompletion{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"values":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultCompletion{}.Values)),
+		Value:  &valueSliceStringFilled,
+	}, {
+		Key:    `,"total":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultCompletion{}.Total)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"hasMore":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultCompletion{}.HasMore)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteResultCompletion)(nil),
+}
 
 // CompleteResultResponse is a successful response to completion/complete.
 type CompleteResultResponse struct {
@@ -1706,28 +1760,7 @@ type CompleteResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCompleteResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1738,37 +1771,56 @@ func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CompleteResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCompleteResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CompleteResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CompleteResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = CompleteResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCompleteResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks CompleteResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CompleteResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueCompleteResult is how a CompleteResult is written and read.
+var valueCompleteResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CompleteResult)(nil),
+}
+
+// codecCompleteResultResponse is how CompleteResultResponse is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCompleteResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CompleteResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CompleteResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(CompleteResultResponse{}.Result)),
+		Value:  &valueCompleteResult,
+	}},
+	HasExtra: true,
+	Type:     (*CompleteResultResponse)(nil),
+}
 
 // CreateMessageRequest is a sampling/createMessage input request: it asks the
 // client's model for a completion (client capability sampling; sampling.tools
@@ -1790,24 +1842,7 @@ type CreateMessageRequest struct {
 // one left out, an empty Method written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"sampling/createMessage"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateMessageRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1818,35 +1853,53 @@ func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequest, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateMessageRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateMessageRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateMessageRequest) decodeMembers(b []byte, checked bool) error {
-	*v = CreateMessageRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateMessageRequest)
 }
 
 // UnmarshalJSONChecksInput marks CreateMessageRequest as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CreateMessageRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled7 is how a string, written "sampling/createMessage" when
+// empty, is written and read.
+var valueStringFilled7 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"sampling/createMessage"`,
+	Type: (*string)(nil),
+}
+
+// valueCreateMessageRequestParams is how a CreateMessageRequestParams is
+// written and read.
+var valueCreateMessageRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CreateMessageRequestParams)(nil),
+}
+
+// codecCreateMessageRequest is how CreateMessageRequest is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateMessageRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateMessageRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequest{}.Method)),
+		Value:  &valueStringFilled7,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequest{}.Params)),
+		Value:  &valueCreateMessageRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*CreateMessageRequest)(nil),
+}
 
 // CreateMessageRequestParams are the conversation to continue and how. The
 // client may change any of it, or refuse, usually after asking the user. tools
@@ -1893,87 +1946,7 @@ type CreateMessageRequestParams struct {
 // optional one left out, a nil Messages written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
 func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"messages":`)
-	if v.Messages == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Messages {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.ModelPreferences != nil {
-		b = rpc.AppendJSONKey(b, `,"modelPreferences":`)
-		if b, err = v.ModelPreferences.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.SystemPrompt != "" {
-		b = rpc.AppendJSONKey(b, `,"systemPrompt":`)
-		b = rpc.AppendJSONString(b, v.SystemPrompt)
-	}
-	if v.IncludeContext != "" {
-		b = rpc.AppendJSONKey(b, `,"includeContext":`)
-		b = rpc.AppendJSONString(b, string(v.IncludeContext))
-	}
-	if v.Temperature != nil {
-		b = rpc.AppendJSONKey(b, `,"temperature":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Temperature); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"maxTokens":`)
-	b = strconv.AppendInt(b, v.MaxTokens, 10)
-	if v.StopSequences != nil {
-		b = rpc.AppendJSONKey(b, `,"stopSequences":`)
-		b = append(b, '[')
-		for i0, x0 := range v.StopSequences {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Metadata != nil {
-		b = rpc.AppendJSONKey(b, `,"metadata":`)
-		if b, err = v.Metadata.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Tools != nil {
-		b = rpc.AppendJSONKey(b, `,"tools":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Tools {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.ToolChoice != nil {
-		b = rpc.AppendJSONKey(b, `,"toolChoice":`)
-		if b, err = v.ToolChoice.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "messages", "modelPreferences", "systemPrompt", "includeContext", "temperature", "maxTokens", "stopSequences", "metadata", "tools", "toolChoice"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateMessageRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -1984,51 +1957,163 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateMessageRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateMessageRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateMessageRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CreateMessageRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "messages":
-			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[SamplingMessage])
-		case "modelPreferences":
-			return true, rpc.DecodePointer(value, &v.ModelPreferences, rpc.DecodeUnmarshaler[ModelPreferences])
-		case "systemPrompt":
-			return true, rpc.DecodeString(value, &v.SystemPrompt)
-		case "includeContext":
-			return true, rpc.DecodeString(value, &v.IncludeContext)
-		case "temperature":
-			return true, rpc.DecodePointer(value, &v.Temperature, rpc.DecodeFloat[float64])
-		case "maxTokens":
-			return true, rpc.DecodeInt(value, &v.MaxTokens)
-		case "stopSequences":
-			return true, rpc.DecodeSlice(value, &v.StopSequences, rpc.DecodeString[string])
-		case "metadata":
-			return true, rpc.DecodeJSON(value, &v.Metadata)
-		case "tools":
-			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
-		case "toolChoice":
-			return true, rpc.DecodePointer(value, &v.ToolChoice, rpc.DecodeUnmarshaler[ToolChoice])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateMessageRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CreateMessageRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CreateMessageRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueSamplingMessage is how a SamplingMessage is written and read.
+var valueSamplingMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SamplingMessage)(nil),
+}
+
+// valueSliceSamplingMessageFilled is how a []SamplingMessage, written [] when
+// empty, is written and read.
+var valueSliceSamplingMessageFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]SamplingMessage)(p), rpc.DecodeUnmarshaler[SamplingMessage])
+	},
+	Elem: &valueSamplingMessage,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(SamplingMessage)),
+	Type: (*[]SamplingMessage)(nil),
+}
+
+// valueModelPreferences is how a ModelPreferences is written and read.
+var valueModelPreferences = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ModelPreferences)(nil),
+}
+
+// valuePtrModelPreferences is how a *ModelPreferences is written and read.
+var valuePtrModelPreferences = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueModelPreferences,
+	Enc:  rpc.EncodePointer,
+	Type: (**ModelPreferences)(nil),
+}
+
+// valueCreateMessageRequestParamsIncludeContext is how a
+// CreateMessageRequestParamsIncludeContext is written and read.
+var valueCreateMessageRequestParamsIncludeContext = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*CreateMessageRequestParamsIncludeContext)(nil),
+}
+
+// valueSliceString is how a []string is written and read.
+var valueSliceString = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valueTool is how a Tool is written and read.
+var valueTool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Tool)(nil),
+}
+
+// valueSliceTool is how a []Tool is written and read.
+var valueSliceTool = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Tool)(p), rpc.DecodeUnmarshaler[Tool])
+	},
+	Elem: &valueTool,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Tool)),
+	Type: (*[]Tool)(nil),
+}
+
+// valueToolChoice is how a ToolChoice is written and read.
+var valueToolChoice = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ToolChoice)(nil),
+}
+
+// valuePtrToolChoice is how a *ToolChoice is written and read.
+var valuePtrToolChoice = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueToolChoice,
+	Enc:  rpc.EncodePointer,
+	Type: (**ToolChoice)(nil),
+}
+
+// codecCreateMessageRequestParams is how CreateMessageRequestParams is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateMessageRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateMessageRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"messages":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Messages)),
+		Value:  &valueSliceSamplingMessageFilled,
+	}, {
+		Key:    `,"modelPreferences":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.ModelPreferences)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrModelPreferences,
+	}, {
+		Key:    `,"systemPrompt":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.SystemPrompt)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"includeContext":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.IncludeContext)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCreateMessageRequestParamsIncludeContext,
+	}, {
+		Key:    `,"temperature":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Temperature)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"maxTokens":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.MaxTokens)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"stopSequences":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.StopSequences)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"metadata":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Metadata)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.Tools)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceTool,
+	}, {
+		Key:    `,"toolChoice":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageRequestParams{}.ToolChoice)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrToolChoice,
+	}},
+	HasExtra: true,
+	Type:     (*CreateMessageRequestParams)(nil),
+}
 
 // Which other MCP context to add to the prompt. none is the default; thisServer
 // and allServers are deprecated and need the client's sampling.context
@@ -2085,32 +2170,7 @@ type CreateMessageResult struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if b, err = v.Content.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"model":`)
-	b = rpc.AppendJSONString(b, v.Model)
-	if v.StopReason != "" {
-		b = rpc.AppendJSONKey(b, `,"stopReason":`)
-		b = rpc.AppendJSONString(b, v.StopReason)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content", "model", "stopReason"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateMessageResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2121,41 +2181,58 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateMessageResult, keeping the members the schema
 // does not name in Extra.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateMessageResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateMessageResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateMessageResult) decodeMembers(b []byte, checked bool) error {
-	*v = CreateMessageResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "role":
-			return true, rpc.DecodeString(value, &v.Role)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		case "model":
-			return true, rpc.DecodeString(value, &v.Model)
-		case "stopReason":
-			return true, rpc.DecodeString(value, &v.StopReason)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateMessageResult)
 }
 
 // UnmarshalJSONChecksInput marks CreateMessageResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CreateMessageResult) UnmarshalJSONChecksInput() {}
+
+// valueCreateMessageResultContent is how a CreateMessageResultContent is
+// written and read.
+var valueCreateMessageResultContent = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CreateMessageResultContent)(nil),
+}
+
+// codecCreateMessageResult is how CreateMessageResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateMessageResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateMessageResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}, {
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Content)),
+		Value:  &valueCreateMessageResultContent,
+	}, {
+		Key:    `,"model":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.Model)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"stopReason":`,
+		Offset: uint32(unsafe.Offsetof(CreateMessageResult{}.StopReason)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CreateMessageResult)(nil),
+}
 
 // CreateMessageResultContentArray is the []SamplingMessageContentBlock variant
 // of CreateMessageResultContent.
@@ -2218,34 +2295,7 @@ type DiscoverRequest struct {
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"server/discover"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecDiscoverRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2256,39 +2306,69 @@ func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverRequest, keeping the members the schema does
 // not name in Extra.
 func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecDiscoverRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *DiscoverRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *DiscoverRequest) decodeMembers(b []byte, checked bool) error {
-	*v = DiscoverRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecDiscoverRequest)
 }
 
 // UnmarshalJSONChecksInput marks DiscoverRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*DiscoverRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled8 is how a string, written "server/discover" when empty, is
+// written and read.
+var valueStringFilled8 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"server/discover"`,
+	Type: (*string)(nil),
+}
+
+// valueRequestParams is how a RequestParams is written and read.
+var valueRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*RequestParams)(nil),
+}
+
+// codecDiscoverRequest is how DiscoverRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecDiscoverRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(DiscoverRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*DiscoverRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverRequest{}.Method)),
+		Value:  &valueStringFilled8,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverRequest{}.Params)),
+		Value:  &valueRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*DiscoverRequest)(nil),
+}
 
 // DiscoverResult tells a client which protocol versions the server implements,
 // what it offers and how to use it. It is the only place a 2026-07-28 server
@@ -2328,51 +2408,7 @@ type DiscoverResult struct {
 // the schema does not allow), an empty ResultType written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	b = rpc.AppendJSONKey(b, `,"supportedVersions":`)
-	if v.SupportedVersions == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.SupportedVersions {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"capabilities":`)
-	if b, err = v.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Instructions != "" {
-		b = rpc.AppendJSONKey(b, `,"instructions":`)
-		b = rpc.AppendJSONString(b, v.Instructions)
-	}
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
-	b = rpc.AppendJSONString(b, string(v.CacheScope))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "supportedVersions", "capabilities", "instructions", "ttlMs", "cacheScope"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecDiscoverResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2383,45 +2419,72 @@ func (v DiscoverResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverResult, keeping the members the schema does not
 // name in Extra.
 func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecDiscoverResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *DiscoverResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *DiscoverResult) decodeMembers(b []byte, checked bool) error {
-	*v = DiscoverResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "supportedVersions":
-			return true, rpc.DecodeSlice(value, &v.SupportedVersions, rpc.DecodeString[string])
-		case "capabilities":
-			return true, rpc.DecodeUnmarshaler(value, &v.Capabilities)
-		case "instructions":
-			return true, rpc.DecodeString(value, &v.Instructions)
-		case "ttlMs":
-			return true, rpc.DecodeInt(value, &v.TTLMs)
-		case "cacheScope":
-			return true, rpc.DecodeString(value, &v.CacheScope)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecDiscoverResult)
 }
 
 // UnmarshalJSONChecksInput marks DiscoverResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*DiscoverResult) UnmarshalJSONChecksInput() {}
+
+// valueServerCapabilities is how a ServerCapabilities is written and read.
+var valueServerCapabilities = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ServerCapabilities)(nil),
+}
+
+// valueCacheScope is how a CacheScope is written and read.
+var valueCacheScope = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*CacheScope)(nil),
+}
+
+// codecDiscoverResult is how DiscoverResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecDiscoverResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(DiscoverResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"supportedVersions":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.SupportedVersions)),
+		Value:  &valueSliceStringFilled,
+	}, {
+		Key:    `,"capabilities":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.Capabilities)),
+		Value:  &valueServerCapabilities,
+	}, {
+		Key:    `,"instructions":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.Instructions)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.TTLMs)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"cacheScope":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResult{}.CacheScope)),
+		Value:  &valueCacheScope,
+	}},
+	HasExtra: true,
+	Type:     (*DiscoverResult)(nil),
+}
 
 // DiscoverResultResponse is a successful response to server/discover.
 type DiscoverResultResponse struct {
@@ -2441,28 +2504,7 @@ type DiscoverResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecDiscoverResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2473,37 +2515,56 @@ func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes DiscoverResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecDiscoverResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *DiscoverResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *DiscoverResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = DiscoverResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecDiscoverResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks DiscoverResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*DiscoverResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueDiscoverResult is how a DiscoverResult is written and read.
+var valueDiscoverResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*DiscoverResult)(nil),
+}
+
+// codecDiscoverResultResponse is how DiscoverResultResponse is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecDiscoverResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(DiscoverResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*DiscoverResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(DiscoverResultResponse{}.Result)),
+		Value:  &valueDiscoverResult,
+	}},
+	HasExtra: true,
+	Type:     (*DiscoverResultResponse)(nil),
+}
 
 // ElicitRequest is an elicitation/create input request: it asks the user for
 // information, with a form or a URL (client capability elicitation). Never sent
@@ -2524,24 +2585,7 @@ type ElicitRequest struct {
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"elicitation/create"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2552,35 +2596,52 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeJSON(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequest)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ElicitRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled9 is how a string, written "elicitation/create" when empty,
+// is written and read.
+var valueStringFilled9 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"elicitation/create"`,
+	Type: (*string)(nil),
+}
+
+// valueElicitRequestParams is how a ElicitRequestParams is written and read.
+var valueElicitRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ElicitRequestParams)(nil),
+}
+
+// codecElicitRequest is how ElicitRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequest{}.Method)),
+		Value:  &valueStringFilled9,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequest{}.Params)),
+		Value:  &valueElicitRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequest)(nil),
+}
 
 // ElicitRequestFormParams ask the user to fill in a flat form whose fields are
 // described by a restricted JSON Schema; the client needs the elicitation (or
@@ -2607,24 +2668,7 @@ type ElicitRequestFormParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Mode != "" {
-		b = rpc.AppendJSONKey(b, `,"mode":`)
-		b = rpc.AppendJSONString(b, v.Mode)
-	}
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	b = rpc.AppendJSONKey(b, `,"requestedSchema":`)
-	if b, err = rpc.AppendRawJSON(b, v.RequestedSchema); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode", "message", "requestedSchema"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequestFormParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2635,37 +2679,41 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestFormParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequestFormParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequestFormParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequestFormParams) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequestFormParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "mode":
-			return true, rpc.DecodeString(value, &v.Mode)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "requestedSchema":
-			return true, rpc.DecodeCheckedRaw(value, &v.RequestedSchema)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequestFormParams)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequestFormParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ElicitRequestFormParams) UnmarshalJSONChecksInput() {}
+
+// codecElicitRequestFormParams is how ElicitRequestFormParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequestFormParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequestFormParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.Mode)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"requestedSchema":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestFormParams{}.RequestedSchema)),
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequestFormParams)(nil),
+}
 
 // ElicitRequestURLParams send the user to a URL to complete an interaction out
 // of band, such as entering a credential or paying; the client needs
@@ -2691,24 +2739,7 @@ type ElicitRequestURLParams struct {
 // optional one left out, an empty Mode written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"mode":`)
-	if v.Mode == "" {
-		b = append(b, `"url"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Mode)
-	}
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	b = rpc.AppendJSONKey(b, `,"url":`)
-	b = rpc.AppendJSONString(b, v.URL)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode", "message", "url"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequestURLParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2719,37 +2750,49 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestURLParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequestURLParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequestURLParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequestURLParams) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequestURLParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "mode":
-			return true, rpc.DecodeString(value, &v.Mode)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "url":
-			return true, rpc.DecodeString(value, &v.URL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequestURLParams)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequestURLParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ElicitRequestURLParams) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled10 is how a string, written "url" when empty, is written and
+// read.
+var valueStringFilled10 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"url"`,
+	Type: (*string)(nil),
+}
+
+// codecElicitRequestURLParams is how ElicitRequestURLParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequestURLParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequestURLParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.Mode)),
+		Value:  &valueStringFilled10,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"url":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestURLParams{}.URL)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequestURLParams)(nil),
+}
 
 // ElicitResult is the user's answer, sent back in inputResponses: accept (with
 // content for a form), decline or cancel. Content values are strings, numbers
@@ -2932,36 +2975,7 @@ type EmbeddedResource struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"resource"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"resource":`)
-	if b, err = v.Resource.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "resource", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEmbeddedResource)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -2972,39 +2986,62 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmbeddedResource, keeping the members the schema does
 // not name in Extra.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEmbeddedResource)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EmbeddedResource) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EmbeddedResource) decodeMembers(b []byte, checked bool) error {
-	*v = EmbeddedResource{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "resource":
-			return true, rpc.DecodeJSON(value, &v.Resource)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEmbeddedResource)
 }
 
 // UnmarshalJSONChecksInput marks EmbeddedResource as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EmbeddedResource) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled11 is how a string, written "resource" when empty, is
+// written and read.
+var valueStringFilled11 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resource"`,
+	Type: (*string)(nil),
+}
+
+// valueAnyResourceContents is how a AnyResourceContents is written and read.
+var valueAnyResourceContents = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*AnyResourceContents)(nil),
+}
+
+// codecEmbeddedResource is how EmbeddedResource is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecEmbeddedResource = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EmbeddedResource{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Type)),
+		Value:  &valueStringFilled11,
+	}, {
+		Key:    `,"resource":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Resource)),
+		Value:  &valueAnyResourceContents,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(EmbeddedResource{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*EmbeddedResource)(nil),
+}
 
 // Error is the error member of a JSON-RPC error response: an integer code, a
 // one-sentence message and optional data of any JSON type. MCP reserves -32020
@@ -3031,24 +3068,7 @@ type Error struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Error) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3059,37 +3079,41 @@ func (v Error) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Error, keeping the members the schema does not name in
 // Extra.
 func (v *Error) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Error) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Error) decodeMembers(b []byte, checked bool) error {
-	*v = Error{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecError)
 }
 
 // UnmarshalJSONChecksInput marks Error as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Error) UnmarshalJSONChecksInput() {}
+
+// codecError is how Error is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Error{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(Error{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(Error{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(Error{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*Error)(nil),
+}
 
 // GetPromptRequest is a complete prompts/get request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -3115,34 +3139,7 @@ type GetPromptRequest struct {
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"prompts/get"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetPromptRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3153,39 +3150,70 @@ func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequest, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetPromptRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetPromptRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetPromptRequest) decodeMembers(b []byte, checked bool) error {
-	*v = GetPromptRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetPromptRequest)
 }
 
 // UnmarshalJSONChecksInput marks GetPromptRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*GetPromptRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled12 is how a string, written "prompts/get" when empty, is
+// written and read.
+var valueStringFilled12 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"prompts/get"`,
+	Type: (*string)(nil),
+}
+
+// valueGetPromptRequestParams is how a GetPromptRequestParams is written and
+// read.
+var valueGetPromptRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*GetPromptRequestParams)(nil),
+}
+
+// codecGetPromptRequest is how GetPromptRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetPromptRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetPromptRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetPromptRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequest{}.Method)),
+		Value:  &valueStringFilled12,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequest{}.Params)),
+		Value:  &valueGetPromptRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*GetPromptRequest)(nil),
+}
 
 // GetPromptRequestParams name the prompt to expand and the values of its
 // arguments, all strings; on a retry after an InputRequiredResult they also
@@ -3214,39 +3242,7 @@ type GetPromptRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
-			b = rpc.AppendJSONString(b, x1)
-			return b, nil
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if v.InputResponses != nil {
-		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
-		if b, err = v.InputResponses.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.RequestState != "" {
-		b = rpc.AppendJSONKey(b, `,"requestState":`)
-		b = rpc.AppendJSONString(b, v.RequestState)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "name", "arguments", "inputResponses", "requestState"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetPromptRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3257,41 +3253,64 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetPromptRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetPromptRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetPromptRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = GetPromptRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
-		case "inputResponses":
-			return true, rpc.DecodeJSON(value, &v.InputResponses)
-		case "requestState":
-			return true, rpc.DecodeString(value, &v.RequestState)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetPromptRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks GetPromptRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*GetPromptRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecGetPromptRequestParams is how GetPromptRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetPromptRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetPromptRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.Arguments)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetPromptRequestParams)(p)
+			if v.Arguments != nil {
+				b = rpc.AppendJSONKey(b, `,"arguments":`)
+				if b, err = rpc.AppendJSONMap(b, v.Arguments, func(b []byte, x1 string) ([]byte, error) {
+					b = rpc.AppendJSONString(b, x1)
+					return b, nil
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapString,
+	}, {
+		Key:    `,"inputResponses":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.InputResponses)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueInputResponses,
+	}, {
+		Key:    `,"requestState":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptRequestParams{}.RequestState)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*GetPromptRequestParams)(nil),
+}
 
 // GetPromptResult is the expanded prompt.
 type GetPromptResult struct {
@@ -3318,45 +3337,7 @@ type GetPromptResult struct {
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	b = rpc.AppendJSONKey(b, `,"messages":`)
-	if v.Messages == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Messages {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "description", "messages"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetPromptResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3367,39 +3348,66 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResult, keeping the members the schema does
 // not name in Extra.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetPromptResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetPromptResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetPromptResult) decodeMembers(b []byte, checked bool) error {
-	*v = GetPromptResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "messages":
-			return true, rpc.DecodeSlice(value, &v.Messages, rpc.DecodeUnmarshaler[PromptMessage])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetPromptResult)
 }
 
 // UnmarshalJSONChecksInput marks GetPromptResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*GetPromptResult) UnmarshalJSONChecksInput() {}
+
+// valuePromptMessage is how a PromptMessage is written and read.
+var valuePromptMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*PromptMessage)(nil),
+}
+
+// valueSlicePromptMessageFilled is how a []PromptMessage, written [] when
+// empty, is written and read.
+var valueSlicePromptMessageFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]PromptMessage)(p), rpc.DecodeUnmarshaler[PromptMessage])
+	},
+	Elem: &valuePromptMessage,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(PromptMessage)),
+	Type: (*[]PromptMessage)(nil),
+}
+
+// codecGetPromptResult is how GetPromptResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetPromptResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetPromptResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"messages":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResult{}.Messages)),
+		Value:  &valueSlicePromptMessageFilled,
+	}},
+	HasExtra: true,
+	Type:     (*GetPromptResult)(nil),
+}
 
 // GetPromptResultResponse is a successful response to prompts/get. The result
 // is the method's own or an InputRequiredResult, told apart by resultType.
@@ -3420,28 +3428,7 @@ type GetPromptResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetPromptResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3452,37 +3439,56 @@ func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetPromptResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetPromptResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetPromptResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetPromptResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = GetPromptResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetPromptResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks GetPromptResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*GetPromptResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueGetPromptOutcome is how a GetPromptOutcome is written and read.
+var valueGetPromptOutcome = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*GetPromptOutcome)(nil),
+}
+
+// codecGetPromptResultResponse is how GetPromptResultResponse is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetPromptResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetPromptResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetPromptResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(GetPromptResultResponse{}.Result)),
+		Value:  &valueGetPromptOutcome,
+	}},
+	HasExtra: true,
+	Type:     (*GetPromptResultResponse)(nil),
+}
 
 // HeaderMismatchError is the error response of a Streamable HTTP request whose
 // MCP headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) are
@@ -3508,34 +3514,7 @@ type HeaderMismatchError struct {
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	if v.ID.Set {
-		b = rpc.AppendJSONKey(b, `,"id":`)
-		if !v.ID.Valid {
-			b = append(b, `null`...)
-		} else {
-			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
-				return nil, err
-			}
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"error":`)
-	if b, err = v.Error.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHeaderMismatchError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3546,37 +3525,69 @@ func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeaderMismatchError, keeping the members the schema
 // does not name in Extra.
 func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecHeaderMismatchError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *HeaderMismatchError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *HeaderMismatchError) decodeMembers(b []byte, checked bool) error {
-	*v = HeaderMismatchError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "error":
-			return true, rpc.DecodeUnmarshaler(value, &v.Error)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecHeaderMismatchError)
 }
 
 // UnmarshalJSONChecksInput marks HeaderMismatchError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*HeaderMismatchError) UnmarshalJSONChecksInput() {}
+
+// valueNullableRequestID is how a rpc.Nullable[RequestID] is written and read.
+var valueNullableRequestID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*rpc.Nullable[RequestID])(nil),
+}
+
+// valueHeaderMismatchErrorError is how a HeaderMismatchErrorError is written
+// and read.
+var valueHeaderMismatchErrorError = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HeaderMismatchErrorError)(nil),
+}
+
+// codecHeaderMismatchError is how HeaderMismatchError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecHeaderMismatchError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(HeaderMismatchError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(HeaderMismatchError{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(HeaderMismatchError{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*HeaderMismatchError)(p)
+			if v.ID.Set {
+				b = rpc.AppendJSONKey(b, `,"id":`)
+				if !v.ID.Valid {
+					b = append(b, `null`...)
+				} else {
+					if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+						return nil, err
+					}
+				}
+			}
+			return b, nil
+		},
+		Value: &valueNullableRequestID,
+	}, {
+		Key:    `,"error":`,
+		Offset: uint32(unsafe.Offsetof(HeaderMismatchError{}.Error)),
+		Value:  &valueHeaderMismatchErrorError,
+	}},
+	HasExtra: true,
+	Type:     (*HeaderMismatchError)(nil),
+}
 
 // HeaderMismatchErrorError is generated from
 // index.json#/$defs/HeaderMismatchError/properties/error.
@@ -3601,24 +3612,7 @@ type HeaderMismatchErrorError struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHeaderMismatchErrorError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3629,37 +3623,41 @@ func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeaderMismatchErrorError, keeping the members the
 // schema does not name in Extra.
 func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecHeaderMismatchErrorError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *HeaderMismatchErrorError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *HeaderMismatchErrorError) decodeMembers(b []byte, checked bool) error {
-	*v = HeaderMismatchErrorError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecHeaderMismatchErrorError)
 }
 
 // UnmarshalJSONChecksInput marks HeaderMismatchErrorError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*HeaderMismatchErrorError) UnmarshalJSONChecksInput() {}
+
+// codecHeaderMismatchErrorError is how HeaderMismatchErrorError is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecHeaderMismatchErrorError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(HeaderMismatchErrorError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(HeaderMismatchErrorError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(HeaderMismatchErrorError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(HeaderMismatchErrorError{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*HeaderMismatchErrorError)(nil),
+}
 
 // Icon is an image a client may show next to a tool, prompt, resource, template
 // or implementation. Clients fetch it without credentials and refuse unsafe URI
@@ -3686,35 +3684,7 @@ type Icon struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"src":`)
-	b = rpc.AppendJSONString(b, v.Src)
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Sizes != nil {
-		b = rpc.AppendJSONKey(b, `,"sizes":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Sizes {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Theme != "" {
-		b = rpc.AppendJSONKey(b, `,"theme":`)
-		b = rpc.AppendJSONString(b, string(v.Theme))
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "src", "mimeType", "sizes", "theme"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecIcon)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3725,39 +3695,54 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Icon, keeping the members the schema does not name in
 // Extra.
 func (v *Icon) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecIcon)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Icon) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Icon) decodeMembers(b []byte, checked bool) error {
-	*v = Icon{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "src":
-			return true, rpc.DecodeString(value, &v.Src)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "sizes":
-			return true, rpc.DecodeSlice(value, &v.Sizes, rpc.DecodeString[string])
-		case "theme":
-			return true, rpc.DecodeString(value, &v.Theme)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecIcon)
 }
 
 // UnmarshalJSONChecksInput marks Icon as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Icon) UnmarshalJSONChecksInput() {}
+
+// valueIconTheme is how a IconTheme is written and read.
+var valueIconTheme = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*IconTheme)(nil),
+}
+
+// codecIcon is how Icon is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecIcon = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Icon{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"src":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.Src)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"sizes":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.Sizes)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"theme":`,
+		Offset: uint32(unsafe.Offsetof(Icon{}.Theme)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueIconTheme,
+	}},
+	HasExtra: true,
+	Type:     (*Icon)(nil),
+}
 
 // The background the icon is designed for.
 type IconTheme string
@@ -3809,36 +3794,7 @@ type ImageContent struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"image"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	b = rpc.AppendJSONString(b, v.Data)
-	b = rpc.AppendJSONKey(b, `,"mimeType":`)
-	b = rpc.AppendJSONString(b, v.MIMEType)
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "data", "mimeType", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecImageContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3849,41 +3805,59 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ImageContent, keeping the members the schema does not
 // name in Extra.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecImageContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ImageContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ImageContent) decodeMembers(b []byte, checked bool) error {
-	*v = ImageContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "data":
-			return true, rpc.DecodeString(value, &v.Data)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecImageContent)
 }
 
 // UnmarshalJSONChecksInput marks ImageContent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ImageContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled13 is how a string, written "image" when empty, is written
+// and read.
+var valueStringFilled13 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"image"`,
+	Type: (*string)(nil),
+}
+
+// codecImageContent is how ImageContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecImageContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ImageContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Type)),
+		Value:  &valueStringFilled13,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Data)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.MIMEType)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*ImageContent)(nil),
+}
 
 // Implementation names the software on one side (clientInfo in request _meta,
 // serverInfo in result _meta). Self-reported: for display and logs, never for
@@ -3916,43 +3890,7 @@ type Implementation struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	b = rpc.AppendJSONKey(b, `,"version":`)
-	b = rpc.AppendJSONString(b, v.Version)
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.WebsiteURL != "" {
-		b = rpc.AppendJSONKey(b, `,"websiteUrl":`)
-		b = rpc.AppendJSONString(b, v.WebsiteURL)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "version", "description", "icons", "websiteUrl"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecImplementation)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -3963,43 +3901,74 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Implementation, keeping the members the schema does not
 // name in Extra.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecImplementation)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Implementation) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Implementation) decodeMembers(b []byte, checked bool) error {
-	*v = Implementation{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "version":
-			return true, rpc.DecodeString(value, &v.Version)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "websiteUrl":
-			return true, rpc.DecodeString(value, &v.WebsiteURL)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecImplementation)
 }
 
 // UnmarshalJSONChecksInput marks Implementation as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Implementation) UnmarshalJSONChecksInput() {}
+
+// valueIcon is how a Icon is written and read.
+var valueIcon = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Icon)(nil),
+}
+
+// valueSliceIcon is how a []Icon is written and read.
+var valueSliceIcon = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Icon)(p), rpc.DecodeUnmarshaler[Icon])
+	},
+	Elem: &valueIcon,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Icon)),
+	Type: (*[]Icon)(nil),
+}
+
+// codecImplementation is how Implementation is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecImplementation = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Implementation{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"version":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Version)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"websiteUrl":`,
+		Offset: uint32(unsafe.Offsetof(Implementation{}.WebsiteURL)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*Implementation)(nil),
+}
 
 // InputRequests maps keys chosen by the server to the input requests the client
 // must fulfil.
@@ -4045,36 +4014,7 @@ type InputRequiredResult struct {
 // one left out, an empty ResultType written as the value the schema requires,
 // then the Extra members sorted by name.
 func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"input_required"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.InputRequests != nil {
-		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
-		if b, err = v.InputRequests.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.RequestState != "" {
-		b = rpc.AppendJSONKey(b, `,"requestState":`)
-		b = rpc.AppendJSONString(b, v.RequestState)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "inputRequests", "requestState"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInputRequiredResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4085,39 +4025,63 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InputRequiredResult, keeping the members the schema
 // does not name in Extra.
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInputRequiredResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InputRequiredResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InputRequiredResult) decodeMembers(b []byte, checked bool) error {
-	*v = InputRequiredResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "inputRequests":
-			return true, rpc.DecodeJSON(value, &v.InputRequests)
-		case "requestState":
-			return true, rpc.DecodeString(value, &v.RequestState)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInputRequiredResult)
 }
 
 // UnmarshalJSONChecksInput marks InputRequiredResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*InputRequiredResult) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled14 is how a string, written "input_required" when empty, is
+// written and read.
+var valueStringFilled14 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"input_required"`,
+	Type: (*string)(nil),
+}
+
+// valueInputRequests is how a InputRequests is written and read.
+var valueInputRequests = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*InputRequests)(nil),
+}
+
+// codecInputRequiredResult is how InputRequiredResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecInputRequiredResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InputRequiredResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(InputRequiredResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(InputRequiredResult{}.ResultType)),
+		Value:  &valueStringFilled14,
+	}, {
+		Key:    `,"inputRequests":`,
+		Offset: uint32(unsafe.Offsetof(InputRequiredResult{}.InputRequests)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueInputRequests,
+	}, {
+		Key:    `,"requestState":`,
+		Offset: uint32(unsafe.Offsetof(InputRequiredResult{}.RequestState)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*InputRequiredResult)(nil),
+}
 
 // InputResponses maps the keys of an InputRequiredResult's inputRequests to the
 // client's answers. Keys the server does not know are ignored.
@@ -4151,24 +4115,7 @@ type InternalError struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInternalError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4179,37 +4126,41 @@ func (v InternalError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InternalError, keeping the members the schema does not
 // name in Extra.
 func (v *InternalError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInternalError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InternalError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InternalError) decodeMembers(b []byte, checked bool) error {
-	*v = InternalError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInternalError)
 }
 
 // UnmarshalJSONChecksInput marks InternalError as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*InternalError) UnmarshalJSONChecksInput() {}
+
+// codecInternalError is how InternalError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecInternalError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InternalError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(InternalError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(InternalError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(InternalError{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*InternalError)(nil),
+}
 
 // InvalidParamsError is the error object for params that break the method's
 // schema: among others a missing protocolVersion or clientCapabilities in _meta
@@ -4234,24 +4185,7 @@ type InvalidParamsError struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInvalidParamsError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4262,37 +4196,41 @@ func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InvalidParamsError, keeping the members the schema does
 // not name in Extra.
 func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInvalidParamsError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InvalidParamsError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InvalidParamsError) decodeMembers(b []byte, checked bool) error {
-	*v = InvalidParamsError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInvalidParamsError)
 }
 
 // UnmarshalJSONChecksInput marks InvalidParamsError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*InvalidParamsError) UnmarshalJSONChecksInput() {}
+
+// codecInvalidParamsError is how InvalidParamsError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecInvalidParamsError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InvalidParamsError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(InvalidParamsError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(InvalidParamsError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(InvalidParamsError{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*InvalidParamsError)(nil),
+}
 
 // InvalidRequestError is the error object for JSON that is not a valid request
 // (a missing or wrongly typed jsonrpc, method or id, or a batch, which
@@ -4316,24 +4254,7 @@ type InvalidRequestError struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInvalidRequestError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4344,37 +4265,41 @@ func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InvalidRequestError, keeping the members the schema
 // does not name in Extra.
 func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInvalidRequestError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InvalidRequestError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InvalidRequestError) decodeMembers(b []byte, checked bool) error {
-	*v = InvalidRequestError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInvalidRequestError)
 }
 
 // UnmarshalJSONChecksInput marks InvalidRequestError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*InvalidRequestError) UnmarshalJSONChecksInput() {}
+
+// codecInvalidRequestError is how InvalidRequestError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecInvalidRequestError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InvalidRequestError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(InvalidRequestError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(InvalidRequestError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(InvalidRequestError{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*InvalidRequestError)(nil),
+}
 
 // JSONObject is any JSON object.
 type JSONObject map[string]JSONValue
@@ -4408,34 +4333,7 @@ type JSONRPCErrorResponse struct {
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	if v.ID.Set {
-		b = rpc.AppendJSONKey(b, `,"id":`)
-		if !v.ID.Valid {
-			b = append(b, `null`...)
-		} else {
-			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
-				return nil, err
-			}
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"error":`)
-	if b, err = v.Error.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecJSONRPCErrorResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4446,37 +4344,62 @@ func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCErrorResponse, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecJSONRPCErrorResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *JSONRPCErrorResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *JSONRPCErrorResponse) decodeMembers(b []byte, checked bool) error {
-	*v = JSONRPCErrorResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "error":
-			return true, rpc.DecodeUnmarshaler(value, &v.Error)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecJSONRPCErrorResponse)
 }
 
 // UnmarshalJSONChecksInput marks JSONRPCErrorResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*JSONRPCErrorResponse) UnmarshalJSONChecksInput() {}
+
+// valueError is how a Error is written and read.
+var valueError = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Error)(nil),
+}
+
+// codecJSONRPCErrorResponse is how JSONRPCErrorResponse is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecJSONRPCErrorResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(JSONRPCErrorResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCErrorResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCErrorResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*JSONRPCErrorResponse)(p)
+			if v.ID.Set {
+				b = rpc.AppendJSONKey(b, `,"id":`)
+				if !v.ID.Valid {
+					b = append(b, `null`...)
+				} else {
+					if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+						return nil, err
+					}
+				}
+			}
+			return b, nil
+		},
+		Value: &valueNullableRequestID,
+	}, {
+		Key:    `,"error":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCErrorResponse{}.Error)),
+		Value:  &valueError,
+	}},
+	HasExtra: true,
+	Type:     (*JSONRPCErrorResponse)(nil),
+}
 
 // JSONRPCMessage is any single message on an MCP 2026-07-28 connection; batches
 // do not exist in this revision.
@@ -4501,28 +4424,7 @@ type JSONRPCNotification struct {
 // one left out, an empty JSONRPC written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	b = rpc.AppendJSONString(b, v.Method)
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecJSONRPCNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4533,37 +4435,57 @@ func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCNotification, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecJSONRPCNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *JSONRPCNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *JSONRPCNotification) decodeMembers(b []byte, checked bool) error {
-	*v = JSONRPCNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeRawMap(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecJSONRPCNotification)
 }
 
 // UnmarshalJSONChecksInput marks JSONRPCNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*JSONRPCNotification) UnmarshalJSONChecksInput() {}
+
+// valueMapRawMessage is how a map[string]json.RawMessage is written and read.
+var valueMapRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRawMap,
+	Type: (*map[string]json.RawMessage)(nil),
+}
+
+// codecJSONRPCNotification is how JSONRPCNotification is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecJSONRPCNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(JSONRPCNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCNotification{}.Method)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCNotification{}.Params)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*JSONRPCNotification)(p)
+			if v.Params != nil {
+				b = rpc.AppendJSONKey(b, `,"params":`)
+				if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*JSONRPCNotification)(nil),
+}
 
 // JSONRPCRequest is any JSON-RPC request: it has an id and expects exactly one
 // response.
@@ -4585,32 +4507,7 @@ type JSONRPCRequest struct {
 // left out, an empty JSONRPC written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	b = rpc.AppendJSONString(b, v.Method)
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecJSONRPCRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4621,39 +4518,64 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCRequest, keeping the members the schema does not
 // name in Extra.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecJSONRPCRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *JSONRPCRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *JSONRPCRequest) decodeMembers(b []byte, checked bool) error {
-	*v = JSONRPCRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeRawMap(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecJSONRPCRequest)
 }
 
 // UnmarshalJSONChecksInput marks JSONRPCRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*JSONRPCRequest) UnmarshalJSONChecksInput() {}
+
+// codecJSONRPCRequest is how JSONRPCRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecJSONRPCRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(JSONRPCRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*JSONRPCRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCRequest{}.Method)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCRequest{}.Params)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*JSONRPCRequest)(p)
+			if v.Params != nil {
+				b = rpc.AppendJSONKey(b, `,"params":`)
+				if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*JSONRPCRequest)(nil),
+}
 
 // JSONRPCResultResponse is a successful response: the id of the request and its
 // result.
@@ -4674,28 +4596,7 @@ type JSONRPCResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecJSONRPCResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4706,37 +4607,56 @@ func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes JSONRPCResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecJSONRPCResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *JSONRPCResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *JSONRPCResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = JSONRPCResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecJSONRPCResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks JSONRPCResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*JSONRPCResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueResult is how a Result is written and read.
+var valueResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Result)(nil),
+}
+
+// codecJSONRPCResultResponse is how JSONRPCResultResponse is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecJSONRPCResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(JSONRPCResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*JSONRPCResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(JSONRPCResultResponse{}.Result)),
+		Value:  &valueResult,
+	}},
+	HasExtra: true,
+	Type:     (*JSONRPCResultResponse)(nil),
+}
 
 // JSONValue is any JSON value. The published schema forgets non-integer numbers
 // and null here (a schema-generator artefact; the TypeScript source allows
@@ -4767,34 +4687,7 @@ type ListPromptsRequest struct {
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"prompts/list"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListPromptsRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4805,39 +4698,70 @@ func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListPromptsRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListPromptsRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListPromptsRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ListPromptsRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListPromptsRequest)
 }
 
 // UnmarshalJSONChecksInput marks ListPromptsRequest as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListPromptsRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled15 is how a string, written "prompts/list" when empty, is
+// written and read.
+var valueStringFilled15 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"prompts/list"`,
+	Type: (*string)(nil),
+}
+
+// valuePaginatedRequestParams is how a PaginatedRequestParams is written and
+// read.
+var valuePaginatedRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*PaginatedRequestParams)(nil),
+}
+
+// codecListPromptsRequest is how ListPromptsRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListPromptsRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListPromptsRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListPromptsRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsRequest{}.Method)),
+		Value:  &valueStringFilled15,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsRequest{}.Params)),
+		Value:  &valuePaginatedRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ListPromptsRequest)(nil),
+}
 
 // ListPromptsResult is one page of the server's prompts. Cacheable.
 type ListPromptsResult struct {
@@ -4869,51 +4793,7 @@ type ListPromptsResult struct {
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"prompts":`)
-	if v.Prompts == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Prompts {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
-	b = rpc.AppendJSONString(b, string(v.CacheScope))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "prompts", "ttlMs", "cacheScope"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListPromptsResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -4924,43 +4804,81 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListPromptsResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListPromptsResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListPromptsResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListPromptsResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "prompts":
-			return true, rpc.DecodeSlice(value, &v.Prompts, rpc.DecodeUnmarshaler[Prompt])
-		case "ttlMs":
-			return true, rpc.DecodeInt(value, &v.TTLMs)
-		case "cacheScope":
-			return true, rpc.DecodeString(value, &v.CacheScope)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListPromptsResult)
 }
 
 // UnmarshalJSONChecksInput marks ListPromptsResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListPromptsResult) UnmarshalJSONChecksInput() {}
+
+// valueCursor is how a Cursor is written and read.
+var valueCursor = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Cursor)(nil),
+}
+
+// valuePrompt is how a Prompt is written and read.
+var valuePrompt = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Prompt)(nil),
+}
+
+// valueSlicePromptFilled is how a []Prompt, written [] when empty, is written
+// and read.
+var valueSlicePromptFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Prompt)(p), rpc.DecodeUnmarshaler[Prompt])
+	},
+	Elem: &valuePrompt,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Prompt)),
+	Type: (*[]Prompt)(nil),
+}
+
+// codecListPromptsResult is how ListPromptsResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListPromptsResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListPromptsResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"prompts":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.Prompts)),
+		Value:  &valueSlicePromptFilled,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.TTLMs)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"cacheScope":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResult{}.CacheScope)),
+		Value:  &valueCacheScope,
+	}},
+	HasExtra: true,
+	Type:     (*ListPromptsResult)(nil),
+}
 
 // ListPromptsResultResponse is a successful response to prompts/list.
 type ListPromptsResultResponse struct {
@@ -4980,28 +4898,7 @@ type ListPromptsResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListPromptsResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5012,37 +4909,56 @@ func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListPromptsResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListPromptsResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListPromptsResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListPromptsResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = ListPromptsResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListPromptsResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks ListPromptsResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListPromptsResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueListPromptsResult is how a ListPromptsResult is written and read.
+var valueListPromptsResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ListPromptsResult)(nil),
+}
+
+// codecListPromptsResultResponse is how ListPromptsResultResponse is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListPromptsResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListPromptsResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListPromptsResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(ListPromptsResultResponse{}.Result)),
+		Value:  &valueListPromptsResult,
+	}},
+	HasExtra: true,
+	Type:     (*ListPromptsResultResponse)(nil),
+}
 
 // ListResourceTemplatesRequest is a complete resources/templates/list request
 // message. params are required, as on every 2026-07-28 request, because their
@@ -5068,34 +4984,7 @@ type ListResourceTemplatesRequest struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"resources/templates/list"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourceTemplatesRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5106,39 +4995,62 @@ func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesRequest, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourceTemplatesRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourceTemplatesRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourceTemplatesRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourceTemplatesRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourceTemplatesRequest)
 }
 
 // UnmarshalJSONChecksInput marks ListResourceTemplatesRequest as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourceTemplatesRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled16 is how a string, written "resources/templates/list" when
+// empty, is written and read.
+var valueStringFilled16 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resources/templates/list"`,
+	Type: (*string)(nil),
+}
+
+// codecListResourceTemplatesRequest is how ListResourceTemplatesRequest is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourceTemplatesRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourceTemplatesRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListResourceTemplatesRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesRequest{}.Method)),
+		Value:  &valueStringFilled16,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesRequest{}.Params)),
+		Value:  &valuePaginatedRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourceTemplatesRequest)(nil),
+}
 
 // ListResourceTemplatesResult is one page of the server's resource templates.
 // Cacheable.
@@ -5171,51 +5083,7 @@ type ListResourceTemplatesResult struct {
 // null (which the schema does not allow), an empty ResultType written as the
 // value the schema requires, then the Extra members sorted by name.
 func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resourceTemplates":`)
-	if v.ResourceTemplates == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.ResourceTemplates {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
-	b = rpc.AppendJSONString(b, string(v.CacheScope))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resourceTemplates", "ttlMs", "cacheScope"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourceTemplatesResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5226,43 +5094,74 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResult, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourceTemplatesResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourceTemplatesResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourceTemplatesResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourceTemplatesResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "resourceTemplates":
-			return true, rpc.DecodeSlice(value, &v.ResourceTemplates, rpc.DecodeUnmarshaler[ResourceTemplate])
-		case "ttlMs":
-			return true, rpc.DecodeInt(value, &v.TTLMs)
-		case "cacheScope":
-			return true, rpc.DecodeString(value, &v.CacheScope)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourceTemplatesResult)
 }
 
 // UnmarshalJSONChecksInput marks ListResourceTemplatesResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourceTemplatesResult) UnmarshalJSONChecksInput() {}
+
+// valueResourceTemplate is how a ResourceTemplate is written and read.
+var valueResourceTemplate = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ResourceTemplate)(nil),
+}
+
+// valueSliceResourceTemplateFilled is how a []ResourceTemplate, written [] when
+// empty, is written and read.
+var valueSliceResourceTemplateFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ResourceTemplate)(p), rpc.DecodeUnmarshaler[ResourceTemplate])
+	},
+	Elem: &valueResourceTemplate,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(ResourceTemplate)),
+	Type: (*[]ResourceTemplate)(nil),
+}
+
+// codecListResourceTemplatesResult is how ListResourceTemplatesResult is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourceTemplatesResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourceTemplatesResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"resourceTemplates":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.ResourceTemplates)),
+		Value:  &valueSliceResourceTemplateFilled,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.TTLMs)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"cacheScope":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResult{}.CacheScope)),
+		Value:  &valueCacheScope,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourceTemplatesResult)(nil),
+}
 
 // ListResourceTemplatesResultResponse is a successful response to
 // resources/templates/list.
@@ -5283,28 +5182,7 @@ type ListResourceTemplatesResultResponse struct {
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourceTemplatesResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5315,37 +5193,58 @@ func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourceTemplatesResultResponse, keeping the
 // members the schema does not name in Extra.
 func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourceTemplatesResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourceTemplatesResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourceTemplatesResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourceTemplatesResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourceTemplatesResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks ListResourceTemplatesResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourceTemplatesResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueListResourceTemplatesResult is how a ListResourceTemplatesResult is
+// written and read.
+var valueListResourceTemplatesResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ListResourceTemplatesResult)(nil),
+}
+
+// codecListResourceTemplatesResultResponse is how
+// ListResourceTemplatesResultResponse is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecListResourceTemplatesResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourceTemplatesResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListResourceTemplatesResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(ListResourceTemplatesResultResponse{}.Result)),
+		Value:  &valueListResourceTemplatesResult,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourceTemplatesResultResponse)(nil),
+}
 
 // ListResourcesRequest is a complete resources/list request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -5371,34 +5270,7 @@ type ListResourcesRequest struct {
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"resources/list"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourcesRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5409,39 +5281,62 @@ func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesRequest, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourcesRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourcesRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourcesRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourcesRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourcesRequest)
 }
 
 // UnmarshalJSONChecksInput marks ListResourcesRequest as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourcesRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled17 is how a string, written "resources/list" when empty, is
+// written and read.
+var valueStringFilled17 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resources/list"`,
+	Type: (*string)(nil),
+}
+
+// codecListResourcesRequest is how ListResourcesRequest is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourcesRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourcesRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListResourcesRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesRequest{}.Method)),
+		Value:  &valueStringFilled17,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesRequest{}.Params)),
+		Value:  &valuePaginatedRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourcesRequest)(nil),
+}
 
 // ListResourcesResult is one page of the server's resources. Cacheable.
 type ListResourcesResult struct {
@@ -5473,51 +5368,7 @@ type ListResourcesResult struct {
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resources":`)
-	if v.Resources == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Resources {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
-	b = rpc.AppendJSONString(b, string(v.CacheScope))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "resources", "ttlMs", "cacheScope"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourcesResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5528,43 +5379,74 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResult, keeping the members the schema
 // does not name in Extra.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourcesResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourcesResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourcesResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourcesResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "resources":
-			return true, rpc.DecodeSlice(value, &v.Resources, rpc.DecodeUnmarshaler[Resource])
-		case "ttlMs":
-			return true, rpc.DecodeInt(value, &v.TTLMs)
-		case "cacheScope":
-			return true, rpc.DecodeString(value, &v.CacheScope)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourcesResult)
 }
 
 // UnmarshalJSONChecksInput marks ListResourcesResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourcesResult) UnmarshalJSONChecksInput() {}
+
+// valueResource is how a Resource is written and read.
+var valueResource = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Resource)(nil),
+}
+
+// valueSliceResourceFilled is how a []Resource, written [] when empty, is
+// written and read.
+var valueSliceResourceFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Resource)(p), rpc.DecodeUnmarshaler[Resource])
+	},
+	Elem: &valueResource,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Resource)),
+	Type: (*[]Resource)(nil),
+}
+
+// codecListResourcesResult is how ListResourcesResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourcesResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourcesResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"resources":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.Resources)),
+		Value:  &valueSliceResourceFilled,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.TTLMs)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"cacheScope":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResult{}.CacheScope)),
+		Value:  &valueCacheScope,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourcesResult)(nil),
+}
 
 // ListResourcesResultResponse is a successful response to resources/list.
 type ListResourcesResultResponse struct {
@@ -5584,28 +5466,7 @@ type ListResourcesResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResourcesResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5616,37 +5477,56 @@ func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResourcesResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResourcesResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResourcesResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResourcesResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = ListResourcesResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResourcesResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks ListResourcesResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListResourcesResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueListResourcesResult is how a ListResourcesResult is written and read.
+var valueListResourcesResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ListResourcesResult)(nil),
+}
+
+// codecListResourcesResultResponse is how ListResourcesResultResponse is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListResourcesResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResourcesResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListResourcesResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(ListResourcesResultResponse{}.Result)),
+		Value:  &valueListResourcesResult,
+	}},
+	HasExtra: true,
+	Type:     (*ListResourcesResultResponse)(nil),
+}
 
 // ListRootsRequest is a roots/list input request: it asks the client for its
 // roots (client capability roots). Deprecated in 2026-07-28. Never sent as a
@@ -5668,26 +5548,7 @@ type ListRootsRequest struct {
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"roots/list"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = v.Params.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListRootsRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5698,35 +5559,63 @@ func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListRootsRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListRootsRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListRootsRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ListRootsRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[ListRootsRequestParams])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListRootsRequest)
 }
 
 // UnmarshalJSONChecksInput marks ListRootsRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListRootsRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled18 is how a string, written "roots/list" when empty, is
+// written and read.
+var valueStringFilled18 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"roots/list"`,
+	Type: (*string)(nil),
+}
+
+// valueListRootsRequestParams is how a ListRootsRequestParams is written and
+// read.
+var valueListRootsRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ListRootsRequestParams)(nil),
+}
+
+// valuePtrListRootsRequestParams is how a *ListRootsRequestParams is written
+// and read.
+var valuePtrListRootsRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueListRootsRequestParams,
+	Enc:  rpc.EncodePointer,
+	Type: (**ListRootsRequestParams)(nil),
+}
+
+// codecListRootsRequest is how ListRootsRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListRootsRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListRootsRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ListRootsRequest{}.Method)),
+		Value:  &valueStringFilled18,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ListRootsRequest{}.Params)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrListRootsRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ListRootsRequest)(nil),
+}
 
 // Nothing but an optional _meta.
 type ListRootsRequestParams struct {
@@ -5741,20 +5630,7 @@ type ListRootsRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListRootsRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5765,33 +5641,33 @@ func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListRootsRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListRootsRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListRootsRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = ListRootsRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListRootsRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks ListRootsRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListRootsRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecListRootsRequestParams is how ListRootsRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListRootsRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListRootsRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListRootsRequestParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*ListRootsRequestParams)(nil),
+}
 
 // ListRootsResult is the client's answer to a roots/list input request: its
 // current roots. As an input response it has no resultType.
@@ -5808,29 +5684,7 @@ type ListRootsResult struct {
 // left out, a nil Roots written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"roots":`)
-	if v.Roots == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Roots {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "roots"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListRootsResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5841,33 +5695,52 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListRootsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListRootsResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListRootsResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListRootsResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListRootsResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "roots":
-			return true, rpc.DecodeSlice(value, &v.Roots, rpc.DecodeUnmarshaler[Root])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListRootsResult)
 }
 
 // UnmarshalJSONChecksInput marks ListRootsResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListRootsResult) UnmarshalJSONChecksInput() {}
+
+// valueRoot is how a Root is written and read.
+var valueRoot = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Root)(nil),
+}
+
+// valueSliceRootFilled is how a []Root, written [] when empty, is written and
+// read.
+var valueSliceRootFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Root)(p), rpc.DecodeUnmarshaler[Root])
+	},
+	Elem: &valueRoot,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Root)),
+	Type: (*[]Root)(nil),
+}
+
+// codecListRootsResult is how ListRootsResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListRootsResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListRootsResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"roots":`,
+		Offset: uint32(unsafe.Offsetof(ListRootsResult{}.Roots)),
+		Value:  &valueSliceRootFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListRootsResult)(nil),
+}
 
 // ListToolsRequest is a complete tools/list request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -5893,34 +5766,7 @@ type ListToolsRequest struct {
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"tools/list"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListToolsRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -5931,39 +5777,62 @@ func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsRequest, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListToolsRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListToolsRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListToolsRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ListToolsRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListToolsRequest)
 }
 
 // UnmarshalJSONChecksInput marks ListToolsRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListToolsRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled19 is how a string, written "tools/list" when empty, is
+// written and read.
+var valueStringFilled19 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tools/list"`,
+	Type: (*string)(nil),
+}
+
+// codecListToolsRequest is how ListToolsRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListToolsRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListToolsRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListToolsRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsRequest{}.Method)),
+		Value:  &valueStringFilled19,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsRequest{}.Params)),
+		Value:  &valuePaginatedRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ListToolsRequest)(nil),
+}
 
 // ListToolsResult is one page of the server's tools, in a deterministic order.
 // It may depend on the request's authorization, never on the connection.
@@ -5997,51 +5866,7 @@ type ListToolsResult struct {
 // does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.NextCursor != "" {
-		b = rpc.AppendJSONKey(b, `,"nextCursor":`)
-		if b, err = v.NextCursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"tools":`)
-	if v.Tools == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Tools {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
-	b = rpc.AppendJSONString(b, string(v.CacheScope))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "nextCursor", "tools", "ttlMs", "cacheScope"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListToolsResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6052,43 +5877,67 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResult, keeping the members the schema does
 // not name in Extra.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListToolsResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListToolsResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListToolsResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListToolsResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "nextCursor":
-			return true, rpc.DecodeString(value, &v.NextCursor)
-		case "tools":
-			return true, rpc.DecodeSlice(value, &v.Tools, rpc.DecodeUnmarshaler[Tool])
-		case "ttlMs":
-			return true, rpc.DecodeInt(value, &v.TTLMs)
-		case "cacheScope":
-			return true, rpc.DecodeString(value, &v.CacheScope)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListToolsResult)
 }
 
 // UnmarshalJSONChecksInput marks ListToolsResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListToolsResult) UnmarshalJSONChecksInput() {}
+
+// valueSliceToolFilled is how a []Tool, written [] when empty, is written and
+// read.
+var valueSliceToolFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Tool)(p), rpc.DecodeUnmarshaler[Tool])
+	},
+	Elem: &valueTool,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Tool)),
+	Type: (*[]Tool)(nil),
+}
+
+// codecListToolsResult is how ListToolsResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListToolsResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListToolsResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"nextCursor":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.NextCursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}, {
+		Key:    `,"tools":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.Tools)),
+		Value:  &valueSliceToolFilled,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.TTLMs)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"cacheScope":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResult{}.CacheScope)),
+		Value:  &valueCacheScope,
+	}},
+	HasExtra: true,
+	Type:     (*ListToolsResult)(nil),
+}
 
 // ListToolsResultResponse is a successful response to tools/list.
 type ListToolsResultResponse struct {
@@ -6108,28 +5957,7 @@ type ListToolsResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListToolsResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6140,37 +5968,56 @@ func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListToolsResultResponse, keeping the members the schema
 // does not name in Extra.
 func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListToolsResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListToolsResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListToolsResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = ListToolsResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListToolsResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks ListToolsResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ListToolsResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueListToolsResult is how a ListToolsResult is written and read.
+var valueListToolsResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ListToolsResult)(nil),
+}
+
+// codecListToolsResultResponse is how ListToolsResultResponse is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecListToolsResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListToolsResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ListToolsResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(ListToolsResultResponse{}.Result)),
+		Value:  &valueListToolsResult,
+	}},
+	HasExtra: true,
+	Type:     (*ListToolsResultResponse)(nil),
+}
 
 // LoggingLevel is a syslog severity (RFC 5424), listed here from the least to
 // the most severe: debug, info, notice, warning, error, critical, alert,
@@ -6233,30 +6080,7 @@ type LoggingMessageNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/message"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLoggingMessageNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6267,37 +6091,57 @@ func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotification, keeping the members the
 // schema does not name in Extra.
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLoggingMessageNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LoggingMessageNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LoggingMessageNotification) decodeMembers(b []byte, checked bool) error {
-	*v = LoggingMessageNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLoggingMessageNotification)
 }
 
 // UnmarshalJSONChecksInput marks LoggingMessageNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*LoggingMessageNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled20 is how a string, written "notifications/message" when
+// empty, is written and read.
+var valueStringFilled20 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/message"`,
+	Type: (*string)(nil),
+}
+
+// valueLoggingMessageNotificationParams is how a
+// LoggingMessageNotificationParams is written and read.
+var valueLoggingMessageNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*LoggingMessageNotificationParams)(nil),
+}
+
+// codecLoggingMessageNotification is how LoggingMessageNotification is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecLoggingMessageNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LoggingMessageNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotification{}.Method)),
+		Value:  &valueStringFilled20,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotification{}.Params)),
+		Value:  &valueLoggingMessageNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*LoggingMessageNotification)(nil),
+}
 
 // LoggingMessageNotificationParams are one log record: its severity, the logger
 // that produced it and any JSON value as data. Never secrets or personal data.
@@ -6320,30 +6164,7 @@ type LoggingMessageNotificationParams struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"level":`)
-	b = rpc.AppendJSONString(b, string(v.Level))
-	if v.Logger != "" {
-		b = rpc.AppendJSONKey(b, `,"logger":`)
-		b = rpc.AppendJSONString(b, v.Logger)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "level", "logger", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLoggingMessageNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6354,39 +6175,53 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LoggingMessageNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLoggingMessageNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LoggingMessageNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LoggingMessageNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = LoggingMessageNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
-		case "level":
-			return true, rpc.DecodeString(value, &v.Level)
-		case "logger":
-			return true, rpc.DecodeString(value, &v.Logger)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLoggingMessageNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks LoggingMessageNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*LoggingMessageNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valueLoggingLevel is how a LoggingLevel is written and read.
+var valueLoggingLevel = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*LoggingLevel)(nil),
+}
+
+// codecLoggingMessageNotificationParams is how LoggingMessageNotificationParams
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecLoggingMessageNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LoggingMessageNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationMetaObject,
+	}, {
+		Key:    `,"level":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Level)),
+		Value:  &valueLoggingLevel,
+	}, {
+		Key:    `,"logger":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Logger)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(LoggingMessageNotificationParams{}.Data)),
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*LoggingMessageNotificationParams)(nil),
+}
 
 // MetaObject is the free-form _meta member carried by protocol objects (tools,
 // resources, content blocks, …). Keys are an optional reverse-DNS prefix, a
@@ -6421,24 +6256,7 @@ type MethodNotFoundError struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecMethodNotFoundError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6449,37 +6267,41 @@ func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MethodNotFoundError, keeping the members the schema
 // does not name in Extra.
 func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecMethodNotFoundError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *MethodNotFoundError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *MethodNotFoundError) decodeMembers(b []byte, checked bool) error {
-	*v = MethodNotFoundError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecMethodNotFoundError)
 }
 
 // UnmarshalJSONChecksInput marks MethodNotFoundError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*MethodNotFoundError) UnmarshalJSONChecksInput() {}
+
+// codecMethodNotFoundError is how MethodNotFoundError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecMethodNotFoundError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(MethodNotFoundError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(MethodNotFoundError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(MethodNotFoundError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(MethodNotFoundError{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*MethodNotFoundError)(nil),
+}
 
 // MissingRequiredClientCapabilityError is the error response of a request the
 // server cannot serve without a client capability the request did not declare:
@@ -6505,34 +6327,7 @@ type MissingRequiredClientCapabilityError struct {
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	if v.ID.Set {
-		b = rpc.AppendJSONKey(b, `,"id":`)
-		if !v.ID.Valid {
-			b = append(b, `null`...)
-		} else {
-			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
-				return nil, err
-			}
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"error":`)
-	if b, err = v.Error.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6543,37 +6338,64 @@ func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MissingRequiredClientCapabilityError, keeping the
 // members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *MissingRequiredClientCapabilityError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *MissingRequiredClientCapabilityError) decodeMembers(b []byte, checked bool) error {
-	*v = MissingRequiredClientCapabilityError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "error":
-			return true, rpc.DecodeUnmarshaler(value, &v.Error)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityError)
 }
 
 // UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*MissingRequiredClientCapabilityError) UnmarshalJSONChecksInput() {}
+
+// valueMissingRequiredClientCapabilityErrorError is how a
+// MissingRequiredClientCapabilityErrorError is written and read.
+var valueMissingRequiredClientCapabilityErrorError = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*MissingRequiredClientCapabilityErrorError)(nil),
+}
+
+// codecMissingRequiredClientCapabilityError is how
+// MissingRequiredClientCapabilityError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecMissingRequiredClientCapabilityError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(MissingRequiredClientCapabilityError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityError{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityError{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*MissingRequiredClientCapabilityError)(p)
+			if v.ID.Set {
+				b = rpc.AppendJSONKey(b, `,"id":`)
+				if !v.ID.Valid {
+					b = append(b, `null`...)
+				} else {
+					if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+						return nil, err
+					}
+				}
+			}
+			return b, nil
+		},
+		Value: &valueNullableRequestID,
+	}, {
+		Key:    `,"error":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityError{}.Error)),
+		Value:  &valueMissingRequiredClientCapabilityErrorError,
+	}},
+	HasExtra: true,
+	Type:     (*MissingRequiredClientCapabilityError)(nil),
+}
 
 // MissingRequiredClientCapabilityErrorError is generated from
 // index.json#/$defs/MissingRequiredClientCapabilityError/properties/error.
@@ -6598,22 +6420,7 @@ type MissingRequiredClientCapabilityErrorError struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	if b, err = v.Data.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityErrorError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6624,37 +6431,49 @@ func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorError, keeping the
 // members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityErrorError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *MissingRequiredClientCapabilityErrorError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *MissingRequiredClientCapabilityErrorError) decodeMembers(b []byte, checked bool) error {
-	*v = MissingRequiredClientCapabilityErrorError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeUnmarshaler(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityErrorError)
 }
 
 // UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityErrorError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*MissingRequiredClientCapabilityErrorError) UnmarshalJSONChecksInput() {}
+
+// valueMissingRequiredClientCapabilityErrorErrorData is how a
+// MissingRequiredClientCapabilityErrorErrorData is written and read.
+var valueMissingRequiredClientCapabilityErrorErrorData = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*MissingRequiredClientCapabilityErrorErrorData)(nil),
+}
+
+// codecMissingRequiredClientCapabilityErrorError is how
+// MissingRequiredClientCapabilityErrorError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecMissingRequiredClientCapabilityErrorError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(MissingRequiredClientCapabilityErrorError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityErrorError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityErrorError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityErrorError{}.Data)),
+		Value:  &valueMissingRequiredClientCapabilityErrorErrorData,
+	}},
+	HasExtra: true,
+	Type:     (*MissingRequiredClientCapabilityErrorError)(nil),
+}
 
 // MissingRequiredClientCapabilityErrorErrorData is generated from
 // index.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
@@ -6672,18 +6491,7 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"requiredCapabilities":`)
-	if b, err = v.RequiredCapabilities.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "requiredCapabilities"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityErrorErrorData)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6694,33 +6502,40 @@ func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 // UnmarshalJSON decodes MissingRequiredClientCapabilityErrorErrorData, keeping
 // the members the schema does not name in Extra.
 func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityErrorErrorData)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *MissingRequiredClientCapabilityErrorErrorData) decodeMembers(b []byte, checked bool) error {
-	*v = MissingRequiredClientCapabilityErrorErrorData{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "requiredCapabilities":
-			return true, rpc.DecodeUnmarshaler(value, &v.RequiredCapabilities)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecMissingRequiredClientCapabilityErrorErrorData)
 }
 
 // UnmarshalJSONChecksInput marks MissingRequiredClientCapabilityErrorErrorData
 // as a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSONChecksInput() {}
+
+// valueClientCapabilities is how a ClientCapabilities is written and read.
+var valueClientCapabilities = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientCapabilities)(nil),
+}
+
+// codecMissingRequiredClientCapabilityErrorErrorData is how
+// MissingRequiredClientCapabilityErrorErrorData is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecMissingRequiredClientCapabilityErrorErrorData = rpc.StructCodec{
+	Extra: unsafe.Offsetof(MissingRequiredClientCapabilityErrorErrorData{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"requiredCapabilities":`,
+		Offset: uint32(unsafe.Offsetof(MissingRequiredClientCapabilityErrorErrorData{}.RequiredCapabilities)),
+		Value:  &valueClientCapabilities,
+	}},
+	HasExtra: true,
+	Type:     (*MissingRequiredClientCapabilityErrorErrorData)(nil),
+}
 
 // ModelHint suggests a model by (part of) its name; the client may map it to an
 // equivalent model of another provider.
@@ -6737,18 +6552,7 @@ type ModelHint struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Name != "" {
-		b = rpc.AppendJSONKey(b, `,"name":`)
-		b = rpc.AppendJSONString(b, v.Name)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecModelHint)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6759,33 +6563,33 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelHint, keeping the members the schema does not name
 // in Extra.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecModelHint)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ModelHint) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ModelHint) decodeMembers(b []byte, checked bool) error {
-	*v = ModelHint{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecModelHint)
 }
 
 // UnmarshalJSONChecksInput marks ModelHint as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ModelHint) UnmarshalJSONChecksInput() {}
+
+// codecModelHint is how ModelHint is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecModelHint = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ModelHint{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ModelHint{}.Name)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ModelHint)(nil),
+}
 
 // ModelPreferences help the client choose a model: name hints and three
 // priorities between 0 and 1. The client makes the final choice.
@@ -6811,45 +6615,7 @@ type ModelPreferences struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Hints != nil {
-		b = rpc.AppendJSONKey(b, `,"hints":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Hints {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.CostPriority != nil {
-		b = rpc.AppendJSONKey(b, `,"costPriority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.CostPriority); err != nil {
-			return nil, err
-		}
-	}
-	if v.SpeedPriority != nil {
-		b = rpc.AppendJSONKey(b, `,"speedPriority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.SpeedPriority); err != nil {
-			return nil, err
-		}
-	}
-	if v.IntelligencePriority != nil {
-		b = rpc.AppendJSONKey(b, `,"intelligencePriority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.IntelligencePriority); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "hints", "costPriority", "speedPriority", "intelligencePriority"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecModelPreferences)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6860,39 +6626,66 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ModelPreferences, keeping the members the schema does
 // not name in Extra.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecModelPreferences)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ModelPreferences) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ModelPreferences) decodeMembers(b []byte, checked bool) error {
-	*v = ModelPreferences{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "hints":
-			return true, rpc.DecodeSlice(value, &v.Hints, rpc.DecodeUnmarshaler[ModelHint])
-		case "costPriority":
-			return true, rpc.DecodePointer(value, &v.CostPriority, rpc.DecodeFloat[float64])
-		case "speedPriority":
-			return true, rpc.DecodePointer(value, &v.SpeedPriority, rpc.DecodeFloat[float64])
-		case "intelligencePriority":
-			return true, rpc.DecodePointer(value, &v.IntelligencePriority, rpc.DecodeFloat[float64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecModelPreferences)
 }
 
 // UnmarshalJSONChecksInput marks ModelPreferences as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ModelPreferences) UnmarshalJSONChecksInput() {}
+
+// valueModelHint is how a ModelHint is written and read.
+var valueModelHint = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ModelHint)(nil),
+}
+
+// valueSliceModelHint is how a []ModelHint is written and read.
+var valueSliceModelHint = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ModelHint)(p), rpc.DecodeUnmarshaler[ModelHint])
+	},
+	Elem: &valueModelHint,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(ModelHint)),
+	Type: (*[]ModelHint)(nil),
+}
+
+// codecModelPreferences is how ModelPreferences is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecModelPreferences = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ModelPreferences{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"hints":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.Hints)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceModelHint,
+	}, {
+		Key:    `,"costPriority":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.CostPriority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"speedPriority":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.SpeedPriority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"intelligencePriority":`,
+		Offset: uint32(unsafe.Offsetof(ModelPreferences{}.IntelligencePriority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}},
+	HasExtra: true,
+	Type:     (*ModelPreferences)(nil),
+}
 
 // Notification is the method-and-params part every notification shares, without
 // the envelope.
@@ -6909,22 +6702,7 @@ type Notification struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	b = rpc.AppendJSONString(b, v.Method)
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -6935,35 +6713,47 @@ func (v Notification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Notification, keeping the members the schema does not
 // name in Extra.
 func (v *Notification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Notification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Notification) decodeMembers(b []byte, checked bool) error {
-	*v = Notification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeRawMap(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecNotification)
 }
 
 // UnmarshalJSONChecksInput marks Notification as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Notification) UnmarshalJSONChecksInput() {}
+
+// codecNotification is how Notification is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Notification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(Notification{}.Method)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(Notification{}.Params)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*Notification)(p)
+			if v.Params != nil {
+				b = rpc.AppendJSONKey(b, `,"params":`)
+				if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*Notification)(nil),
+}
 
 // NotificationMetaObject is the _meta member of notification params.
 // Notifications delivered on a subscriptions/listen stream carry the
@@ -6982,20 +6772,7 @@ type NotificationMetaObject struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.SubscriptionID != nil {
-		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
-		if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/subscriptionId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotificationMetaObject)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7006,33 +6783,49 @@ func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationMetaObject, keeping the members the schema
 // does not name in Extra.
 func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecNotificationMetaObject)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *NotificationMetaObject) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *NotificationMetaObject) decodeMembers(b []byte, checked bool) error {
-	*v = NotificationMetaObject{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/subscriptionId":
-			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecNotificationMetaObject)
 }
 
 // UnmarshalJSONChecksInput marks NotificationMetaObject as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*NotificationMetaObject) UnmarshalJSONChecksInput() {}
+
+// valuePtrRequestID is how a *RequestID is written and read.
+var valuePtrRequestID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (**RequestID)(nil),
+}
+
+// codecNotificationMetaObject is how NotificationMetaObject is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotificationMetaObject = rpc.StructCodec{
+	Extra: unsafe.Offsetof(NotificationMetaObject{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"io.modelcontextprotocol/subscriptionId":`,
+		Offset: uint32(unsafe.Offsetof(NotificationMetaObject{}.SubscriptionID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*NotificationMetaObject)(p)
+			if v.SubscriptionID != nil {
+				b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
+				if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrRequestID,
+	}},
+	HasExtra: true,
+	Type:     (*NotificationMetaObject)(nil),
+}
 
 // NotificationParams are the params of notifications that carry nothing beyond
 // the optional _meta (the list_changed family).
@@ -7048,20 +6841,7 @@ type NotificationParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7072,33 +6852,33 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes NotificationParams, keeping the members the schema does
 // not name in Extra.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *NotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *NotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = NotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks NotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*NotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecNotificationParams is how NotificationParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(NotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(NotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*NotificationParams)(nil),
+}
 
 // PaginatedRequest is a request to one of the list methods, whose params take a
 // cursor.
@@ -7120,30 +6900,7 @@ type PaginatedRequest struct {
 // left out, an empty JSONRPC written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	b = rpc.AppendJSONString(b, v.Method)
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPaginatedRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7154,39 +6911,53 @@ func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequest, keeping the members the schema does
 // not name in Extra.
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPaginatedRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PaginatedRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PaginatedRequest) decodeMembers(b []byte, checked bool) error {
-	*v = PaginatedRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPaginatedRequest)
 }
 
 // UnmarshalJSONChecksInput marks PaginatedRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PaginatedRequest) UnmarshalJSONChecksInput() {}
+
+// codecPaginatedRequest is how PaginatedRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPaginatedRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PaginatedRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*PaginatedRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequest{}.Method)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequest{}.Params)),
+		Value:  &valuePaginatedRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*PaginatedRequest)(nil),
+}
 
 // PaginatedRequestParams are the params of the list methods. Without a cursor
 // the first page is returned.
@@ -7205,24 +6976,7 @@ type PaginatedRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Cursor != "" {
-		b = rpc.AppendJSONKey(b, `,"cursor":`)
-		if b, err = v.Cursor.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "cursor"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPaginatedRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7233,35 +6987,37 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PaginatedRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPaginatedRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PaginatedRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PaginatedRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = PaginatedRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "cursor":
-			return true, rpc.DecodeString(value, &v.Cursor)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPaginatedRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks PaginatedRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*PaginatedRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecPaginatedRequestParams is how PaginatedRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecPaginatedRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PaginatedRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}, {
+		Key:    `,"cursor":`,
+		Offset: uint32(unsafe.Offsetof(PaginatedRequestParams{}.Cursor)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueCursor,
+	}},
+	HasExtra: true,
+	Type:     (*PaginatedRequestParams)(nil),
+}
 
 // ParseError is the error object for a message that is not JSON.
 type ParseError struct {
@@ -7283,24 +7039,7 @@ type ParseError struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecParseError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7311,37 +7050,41 @@ func (v ParseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ParseError, keeping the members the schema does not
 // name in Extra.
 func (v *ParseError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecParseError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ParseError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ParseError) decodeMembers(b []byte, checked bool) error {
-	*v = ParseError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeCheckedRaw(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecParseError)
 }
 
 // UnmarshalJSONChecksInput marks ParseError as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ParseError) UnmarshalJSONChecksInput() {}
+
+// codecParseError is how ParseError is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecParseError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ParseError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(ParseError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ParseError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ParseError{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ParseError)(nil),
+}
 
 // ProgressNotification is a complete notifications/progress notification
 // message.
@@ -7364,30 +7107,7 @@ type ProgressNotification struct {
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/progress"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecProgressNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7398,37 +7118,57 @@ func (v ProgressNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotification, keeping the members the schema
 // does not name in Extra.
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecProgressNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ProgressNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ProgressNotification) decodeMembers(b []byte, checked bool) error {
-	*v = ProgressNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecProgressNotification)
 }
 
 // UnmarshalJSONChecksInput marks ProgressNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ProgressNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled21 is how a string, written "notifications/progress" when
+// empty, is written and read.
+var valueStringFilled21 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/progress"`,
+	Type: (*string)(nil),
+}
+
+// valueProgressNotificationParams is how a ProgressNotificationParams is
+// written and read.
+var valueProgressNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ProgressNotificationParams)(nil),
+}
+
+// codecProgressNotification is how ProgressNotification is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecProgressNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ProgressNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotification{}.Method)),
+		Value:  &valueStringFilled21,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotification{}.Params)),
+		Value:  &valueProgressNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*ProgressNotification)(nil),
+}
 
 // ProgressNotificationParams report how far the request that supplied
 // progressToken has come. Sent by the server only, on that request's own
@@ -7456,38 +7196,7 @@ type ProgressNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"progressToken":`)
-	if b, err = v.ProgressToken.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"progress":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Progress); err != nil {
-		return nil, err
-	}
-	if v.Total != nil {
-		b = rpc.AppendJSONKey(b, `,"total":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Total); err != nil {
-			return nil, err
-		}
-	}
-	if v.Message != "" {
-		b = rpc.AppendJSONKey(b, `,"message":`)
-		b = rpc.AppendJSONString(b, v.Message)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "progressToken", "progress", "total", "message"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecProgressNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7498,41 +7207,58 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProgressNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecProgressNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ProgressNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ProgressNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = ProgressNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
-		case "progressToken":
-			return true, rpc.DecodeJSON(value, &v.ProgressToken)
-		case "progress":
-			return true, rpc.DecodeFloat(value, &v.Progress)
-		case "total":
-			return true, rpc.DecodePointer(value, &v.Total, rpc.DecodeFloat[float64])
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecProgressNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks ProgressNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ProgressNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valueProgressToken is how a ProgressToken is written and read.
+var valueProgressToken = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ProgressToken)(nil),
+}
+
+// codecProgressNotificationParams is how ProgressNotificationParams is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecProgressNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ProgressNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationMetaObject,
+	}, {
+		Key:    `,"progressToken":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.ProgressToken)),
+		Value:  &valueProgressToken,
+	}, {
+		Key:    `,"progress":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Progress)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"total":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Total)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ProgressNotificationParams{}.Message)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ProgressNotificationParams)(nil),
+}
 
 // ProgressToken links progress notifications to the request that asked for
 // them: a string or an integer chosen by the client, unique among its requests
@@ -7584,56 +7310,7 @@ type Prompt struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Arguments {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "arguments", "icons", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPrompt)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7644,43 +7321,75 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Prompt, keeping the members the schema does not name in
 // Extra.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPrompt)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Prompt) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Prompt) decodeMembers(b []byte, checked bool) error {
-	*v = Prompt{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "arguments":
-			return true, rpc.DecodeSlice(value, &v.Arguments, rpc.DecodeUnmarshaler[PromptArgument])
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPrompt)
 }
 
 // UnmarshalJSONChecksInput marks Prompt as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Prompt) UnmarshalJSONChecksInput() {}
+
+// valuePromptArgument is how a PromptArgument is written and read.
+var valuePromptArgument = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*PromptArgument)(nil),
+}
+
+// valueSlicePromptArgument is how a []PromptArgument is written and read.
+var valueSlicePromptArgument = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]PromptArgument)(p), rpc.DecodeUnmarshaler[PromptArgument])
+	},
+	Elem: &valuePromptArgument,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(PromptArgument)),
+	Type: (*[]PromptArgument)(nil),
+}
+
+// codecPrompt is how Prompt is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecPrompt = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Prompt{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Arguments)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSlicePromptArgument,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Prompt{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*Prompt)(nil),
+}
 
 // PromptArgument is one value a prompt template takes.
 type PromptArgument struct {
@@ -7705,28 +7414,7 @@ type PromptArgument struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Required != nil {
-		b = rpc.AppendJSONKey(b, `,"required":`)
-		b = strconv.AppendBool(b, *v.Required)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "required"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptArgument)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7737,39 +7425,47 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptArgument, keeping the members the schema does not
 // name in Extra.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptArgument)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptArgument) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptArgument) decodeMembers(b []byte, checked bool) error {
-	*v = PromptArgument{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "required":
-			return true, rpc.DecodePointer(value, &v.Required, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptArgument)
 }
 
 // UnmarshalJSONChecksInput marks PromptArgument as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PromptArgument) UnmarshalJSONChecksInput() {}
+
+// codecPromptArgument is how PromptArgument is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptArgument = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptArgument{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"required":`,
+		Offset: uint32(unsafe.Offsetof(PromptArgument{}.Required)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*PromptArgument)(nil),
+}
 
 // PromptListChangedNotification is a complete
 // notifications/prompts/list_changed notification message.
@@ -7792,32 +7488,7 @@ type PromptListChangedNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/prompts/list_changed"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = v.Params.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptListChangedNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7828,37 +7499,65 @@ func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptListChangedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptListChangedNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptListChangedNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptListChangedNotification) decodeMembers(b []byte, checked bool) error {
-	*v = PromptListChangedNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptListChangedNotification)
 }
 
 // UnmarshalJSONChecksInput marks PromptListChangedNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*PromptListChangedNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled22 is how a string, written
+// "notifications/prompts/list_changed" when empty, is written and read.
+var valueStringFilled22 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/prompts/list_changed"`,
+	Type: (*string)(nil),
+}
+
+// valueNotificationParams is how a NotificationParams is written and read.
+var valueNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*NotificationParams)(nil),
+}
+
+// valuePtrNotificationParams is how a *NotificationParams is written and read.
+var valuePtrNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueNotificationParams,
+	Enc:  rpc.EncodePointer,
+	Type: (**NotificationParams)(nil),
+}
+
+// codecPromptListChangedNotification is how PromptListChangedNotification is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptListChangedNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptListChangedNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(PromptListChangedNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(PromptListChangedNotification{}.Method)),
+		Value:  &valueStringFilled22,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(PromptListChangedNotification{}.Params)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*PromptListChangedNotification)(nil),
+}
 
 // PromptMessage is one message of an expanded prompt: a role and a single
 // content block of any type.
@@ -7875,20 +7574,7 @@ type PromptMessage struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if b, err = v.Content.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "role", "content"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptMessage)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7899,35 +7585,36 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptMessage, keeping the members the schema does not
 // name in Extra.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptMessage)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptMessage) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptMessage) decodeMembers(b []byte, checked bool) error {
-	*v = PromptMessage{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "role":
-			return true, rpc.DecodeString(value, &v.Role)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptMessage)
 }
 
 // UnmarshalJSONChecksInput marks PromptMessage as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PromptMessage) UnmarshalJSONChecksInput() {}
+
+// codecPromptMessage is how PromptMessage is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptMessage = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptMessage{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(PromptMessage{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(PromptMessage{}.Content)),
+		Value:  &valueContentBlock,
+	}},
+	HasExtra: true,
+	Type:     (*PromptMessage)(nil),
+}
 
 // PromptReference points at a prompt by name.
 type PromptReference struct {
@@ -7950,26 +7637,7 @@ type PromptReference struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"ref/prompt"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "name", "title"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPromptReference)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -7980,37 +7648,50 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PromptReference, keeping the members the schema does
 // not name in Extra.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPromptReference)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PromptReference) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PromptReference) decodeMembers(b []byte, checked bool) error {
-	*v = PromptReference{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPromptReference)
 }
 
 // UnmarshalJSONChecksInput marks PromptReference as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PromptReference) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled23 is how a string, written "ref/prompt" when empty, is
+// written and read.
+var valueStringFilled23 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"ref/prompt"`,
+	Type: (*string)(nil),
+}
+
+// codecPromptReference is how PromptReference is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPromptReference = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PromptReference{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(PromptReference{}.Type)),
+		Value:  &valueStringFilled23,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(PromptReference{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(PromptReference{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*PromptReference)(nil),
+}
 
 // ReadResourceRequest is a complete resources/read request message. params are
 // required, as on every 2026-07-28 request, because their _meta carries the
@@ -8036,34 +7717,7 @@ type ReadResourceRequest struct {
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"resources/read"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReadResourceRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8074,39 +7728,70 @@ func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequest, keeping the members the schema
 // does not name in Extra.
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReadResourceRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReadResourceRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReadResourceRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ReadResourceRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReadResourceRequest)
 }
 
 // UnmarshalJSONChecksInput marks ReadResourceRequest as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ReadResourceRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled24 is how a string, written "resources/read" when empty, is
+// written and read.
+var valueStringFilled24 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resources/read"`,
+	Type: (*string)(nil),
+}
+
+// valueReadResourceRequestParams is how a ReadResourceRequestParams is written
+// and read.
+var valueReadResourceRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ReadResourceRequestParams)(nil),
+}
+
+// codecReadResourceRequest is how ReadResourceRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecReadResourceRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReadResourceRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ReadResourceRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequest{}.Method)),
+		Value:  &valueStringFilled24,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequest{}.Params)),
+		Value:  &valueReadResourceRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ReadResourceRequest)(nil),
+}
 
 // ReadResourceRequestParams name the resource to read, and on a retry after an
 // InputRequiredResult carry the client's inputResponses and the echoed
@@ -8132,30 +7817,7 @@ type ReadResourceRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.InputResponses != nil {
-		b = rpc.AppendJSONKey(b, `,"inputResponses":`)
-		if b, err = v.InputResponses.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.RequestState != "" {
-		b = rpc.AppendJSONKey(b, `,"requestState":`)
-		b = rpc.AppendJSONString(b, v.RequestState)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri", "inputResponses", "requestState"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReadResourceRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8166,39 +7828,46 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceRequestParams, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReadResourceRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReadResourceRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReadResourceRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = ReadResourceRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "inputResponses":
-			return true, rpc.DecodeJSON(value, &v.InputResponses)
-		case "requestState":
-			return true, rpc.DecodeString(value, &v.RequestState)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReadResourceRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks ReadResourceRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ReadResourceRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecReadResourceRequestParams is how ReadResourceRequestParams is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecReadResourceRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReadResourceRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequestParams{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"inputResponses":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequestParams{}.InputResponses)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueInputResponses,
+	}, {
+		Key:    `,"requestState":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceRequestParams{}.RequestState)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ReadResourceRequestParams)(nil),
+}
 
 // ReadResourceResult holds the contents of the resource read, possibly several
 // entries (one per file below a directory URI, say). An unknown resource is
@@ -8230,45 +7899,7 @@ type ReadResourceResult struct {
 // schema does not allow), an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	b = rpc.AppendJSONKey(b, `,"contents":`)
-	if v.Contents == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Contents {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	b = strconv.AppendInt(b, v.TTLMs, 10)
-	b = rpc.AppendJSONKey(b, `,"cacheScope":`)
-	b = rpc.AppendJSONString(b, string(v.CacheScope))
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType", "contents", "ttlMs", "cacheScope"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReadResourceResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8279,41 +7910,62 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResult, keeping the members the schema does
 // not name in Extra.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReadResourceResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReadResourceResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReadResourceResult) decodeMembers(b []byte, checked bool) error {
-	*v = ReadResourceResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "contents":
-			return true, rpc.DecodeSlice(value, &v.Contents, rpc.DecodeValue[AnyResourceContents])
-		case "ttlMs":
-			return true, rpc.DecodeInt(value, &v.TTLMs)
-		case "cacheScope":
-			return true, rpc.DecodeString(value, &v.CacheScope)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReadResourceResult)
 }
 
 // UnmarshalJSONChecksInput marks ReadResourceResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ReadResourceResult) UnmarshalJSONChecksInput() {}
+
+// valueSliceAnyResourceContentsFilled is how a []AnyResourceContents, written
+// [] when empty, is written and read.
+var valueSliceAnyResourceContentsFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]AnyResourceContents)(p), rpc.DecodeValue[AnyResourceContents])
+	},
+	Elem: &valueAnyResourceContents,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(AnyResourceContents)),
+	Type: (*[]AnyResourceContents)(nil),
+}
+
+// codecReadResourceResult is how ReadResourceResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecReadResourceResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReadResourceResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"contents":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.Contents)),
+		Value:  &valueSliceAnyResourceContentsFilled,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.TTLMs)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"cacheScope":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResult{}.CacheScope)),
+		Value:  &valueCacheScope,
+	}},
+	HasExtra: true,
+	Type:     (*ReadResourceResult)(nil),
+}
 
 // ReadResourceResultResponse is a successful response to resources/read. The
 // result is the method's own or an InputRequiredResult, told apart by
@@ -8335,28 +7987,7 @@ type ReadResourceResultResponse struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReadResourceResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8367,37 +7998,56 @@ func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReadResourceResultResponse, keeping the members the
 // schema does not name in Extra.
 func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReadResourceResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReadResourceResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReadResourceResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = ReadResourceResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReadResourceResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks ReadResourceResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ReadResourceResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueReadResourceOutcome is how a ReadResourceOutcome is written and read.
+var valueReadResourceOutcome = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ReadResourceOutcome)(nil),
+}
+
+// codecReadResourceResultResponse is how ReadResourceResultResponse is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecReadResourceResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReadResourceResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ReadResourceResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(ReadResourceResultResponse{}.Result)),
+		Value:  &valueReadResourceOutcome,
+	}},
+	HasExtra: true,
+	Type:     (*ReadResourceResultResponse)(nil),
+}
 
 // Request is the method-and-params part every request shares, without the
 // envelope.
@@ -8414,22 +8064,7 @@ type Request struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	b = rpc.AppendJSONString(b, v.Method)
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8440,35 +8075,47 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Request) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Request) decodeMembers(b []byte, checked bool) error {
-	*v = Request{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeRawMap(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequest)
 }
 
 // UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Request) UnmarshalJSONChecksInput() {}
+
+// codecRequest is how Request is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Request{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Method)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Params)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*Request)(p)
+			if v.Params != nil {
+				b = rpc.AppendJSONKey(b, `,"params":`)
+				if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*Request)(nil),
+}
 
 // RequestId identifies a JSON-RPC request: a string or an integer, never null.
 // It must differ from every request its sender still has in flight; a
@@ -8511,36 +8158,7 @@ type RequestMetaObject struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/protocolVersion":`)
-	b = rpc.AppendJSONString(b, v.ProtocolVersion)
-	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/clientCapabilities":`)
-	if b, err = rpc.AppendRawJSON(b, v.ClientCapabilities); err != nil {
-		return nil, err
-	}
-	if v.ClientInfo != nil {
-		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/clientInfo":`)
-		if b, err = rpc.AppendRawJSON(b, v.ClientInfo); err != nil {
-			return nil, err
-		}
-	}
-	if v.LogLevel != "" {
-		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/logLevel":`)
-		b = rpc.AppendJSONString(b, string(v.LogLevel))
-	}
-	if v.ProgressToken != nil {
-		b = rpc.AppendJSONKey(b, `,"progressToken":`)
-		if b, err = v.ProgressToken.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequestMetaObject)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8551,41 +8169,59 @@ func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestMetaObject, keeping the members the schema does
 // not name in Extra.
 func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequestMetaObject)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *RequestMetaObject) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *RequestMetaObject) decodeMembers(b []byte, checked bool) error {
-	*v = RequestMetaObject{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/protocolVersion":
-			return true, rpc.DecodeString(value, &v.ProtocolVersion)
-		case "io.modelcontextprotocol/clientCapabilities":
-			return true, rpc.DecodeCheckedRaw(value, &v.ClientCapabilities)
-		case "io.modelcontextprotocol/clientInfo":
-			return true, rpc.DecodeCheckedRaw(value, &v.ClientInfo)
-		case "io.modelcontextprotocol/logLevel":
-			return true, rpc.DecodeString(value, &v.LogLevel)
-		case "progressToken":
-			return true, rpc.DecodePointer(value, &v.ProgressToken, rpc.DecodeValue[ProgressToken])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequestMetaObject)
 }
 
 // UnmarshalJSONChecksInput marks RequestMetaObject as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*RequestMetaObject) UnmarshalJSONChecksInput() {}
+
+// valuePtrProgressToken is how a *ProgressToken is written and read.
+var valuePtrProgressToken = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueProgressToken,
+	Enc:  rpc.EncodePointer,
+	Type: (**ProgressToken)(nil),
+}
+
+// codecRequestMetaObject is how RequestMetaObject is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecRequestMetaObject = rpc.StructCodec{
+	Extra: unsafe.Offsetof(RequestMetaObject{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"io.modelcontextprotocol/protocolVersion":`,
+		Offset: uint32(unsafe.Offsetof(RequestMetaObject{}.ProtocolVersion)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"io.modelcontextprotocol/clientCapabilities":`,
+		Offset: uint32(unsafe.Offsetof(RequestMetaObject{}.ClientCapabilities)),
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"io.modelcontextprotocol/clientInfo":`,
+		Offset: uint32(unsafe.Offsetof(RequestMetaObject{}.ClientInfo)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"io.modelcontextprotocol/logLevel":`,
+		Offset: uint32(unsafe.Offsetof(RequestMetaObject{}.LogLevel)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueLoggingLevel,
+	}, {
+		Key:    `,"progressToken":`,
+		Offset: uint32(unsafe.Offsetof(RequestMetaObject{}.ProgressToken)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrProgressToken,
+	}},
+	HasExtra: true,
+	Type:     (*RequestMetaObject)(nil),
+}
 
 // RequestParams are the params of requests that take nothing but the required
 // _meta (server/discover). Unlike 2025-11-25, params and their _meta are
@@ -8602,18 +8238,7 @@ type RequestParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8624,33 +8249,32 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes RequestParams, keeping the members the schema does not
 // name in Extra.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *RequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *RequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = RequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks RequestParams as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*RequestParams) UnmarshalJSONChecksInput() {}
+
+// codecRequestParams is how RequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(RequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(RequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*RequestParams)(nil),
+}
 
 // Resource describes one piece of data the server can return from
 // resources/read.
@@ -8686,59 +8310,7 @@ type Resource struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Size != nil {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResource)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8749,49 +8321,71 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Resource, keeping the members the schema does not name
 // in Extra.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResource)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Resource) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Resource) decodeMembers(b []byte, checked bool) error {
-	*v = Resource{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "size":
-			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResource)
 }
 
 // UnmarshalJSONChecksInput marks Resource as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Resource) UnmarshalJSONChecksInput() {}
+
+// codecResource is how Resource is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecResource = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Resource{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Size)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Resource{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*Resource)(nil),
+}
 
 // ResourceLink points at a resource the client may read with resources/read,
 // without embedding it. The resource need not appear in resources/list.
@@ -8831,65 +8425,7 @@ type ResourceLink struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"resource_link"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Size != nil {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceLink)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -8900,51 +8436,84 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceLink, keeping the members the schema does not
 // name in Extra.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceLink)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceLink) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceLink) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceLink{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "size":
-			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceLink)
 }
 
 // UnmarshalJSONChecksInput marks ResourceLink as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ResourceLink) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled25 is how a string, written "resource_link" when empty, is
+// written and read.
+var valueStringFilled25 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"resource_link"`,
+	Type: (*string)(nil),
+}
+
+// codecResourceLink is how ResourceLink is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceLink = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceLink{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Type)),
+		Value:  &valueStringFilled25,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Size)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ResourceLink{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceLink)(nil),
+}
 
 // ResourceListChangedNotification is a complete
 // notifications/resources/list_changed notification message.
@@ -8967,32 +8536,7 @@ type ResourceListChangedNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/resources/list_changed"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = v.Params.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceListChangedNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9003,37 +8547,50 @@ func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceListChangedNotification, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceListChangedNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceListChangedNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceListChangedNotification) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceListChangedNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceListChangedNotification)
 }
 
 // UnmarshalJSONChecksInput marks ResourceListChangedNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ResourceListChangedNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled26 is how a string, written
+// "notifications/resources/list_changed" when empty, is written and read.
+var valueStringFilled26 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/resources/list_changed"`,
+	Type: (*string)(nil),
+}
+
+// codecResourceListChangedNotification is how ResourceListChangedNotification
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceListChangedNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceListChangedNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ResourceListChangedNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ResourceListChangedNotification{}.Method)),
+		Value:  &valueStringFilled26,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ResourceListChangedNotification{}.Params)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceListChangedNotification)(nil),
+}
 
 // ResourceTemplate describes a family of resources by an RFC 6570 URI template;
 // the client fills in the variables and reads the result.
@@ -9066,55 +8623,7 @@ type ResourceTemplate struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uriTemplate":`)
-	b = rpc.AppendJSONString(b, v.URITemplate)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceTemplate)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9125,47 +8634,66 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplate, keeping the members the schema does
 // not name in Extra.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceTemplate)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceTemplate) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceTemplate) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceTemplate{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uriTemplate":
-			return true, rpc.DecodeString(value, &v.URITemplate)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceTemplate)
 }
 
 // UnmarshalJSONChecksInput marks ResourceTemplate as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ResourceTemplate) UnmarshalJSONChecksInput() {}
+
+// codecResourceTemplate is how ResourceTemplate is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceTemplate = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceTemplate{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uriTemplate":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.URITemplate)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplate{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceTemplate)(nil),
+}
 
 // ResourceTemplateReference points at a resource template by its URI template.
 type ResourceTemplateReference struct {
@@ -9185,22 +8713,7 @@ type ResourceTemplateReference struct {
 // optional one left out, an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"ref/resource"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceTemplateReference)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9211,35 +8724,45 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceTemplateReference, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceTemplateReference)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceTemplateReference) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceTemplateReference) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceTemplateReference{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceTemplateReference)
 }
 
 // UnmarshalJSONChecksInput marks ResourceTemplateReference as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ResourceTemplateReference) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled27 is how a string, written "ref/resource" when empty, is
+// written and read.
+var valueStringFilled27 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"ref/resource"`,
+	Type: (*string)(nil),
+}
+
+// codecResourceTemplateReference is how ResourceTemplateReference is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceTemplateReference = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceTemplateReference{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplateReference{}.Type)),
+		Value:  &valueStringFilled27,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ResourceTemplateReference{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceTemplateReference)(nil),
+}
 
 // ResourceUpdatedNotification is a complete notifications/resources/updated
 // notification message.
@@ -9262,30 +8785,7 @@ type ResourceUpdatedNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/resources/updated"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceUpdatedNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9296,37 +8796,57 @@ func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceUpdatedNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceUpdatedNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceUpdatedNotification) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceUpdatedNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceUpdatedNotification)
 }
 
 // UnmarshalJSONChecksInput marks ResourceUpdatedNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ResourceUpdatedNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled28 is how a string, written
+// "notifications/resources/updated" when empty, is written and read.
+var valueStringFilled28 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/resources/updated"`,
+	Type: (*string)(nil),
+}
+
+// valueResourceUpdatedNotificationParams is how a
+// ResourceUpdatedNotificationParams is written and read.
+var valueResourceUpdatedNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ResourceUpdatedNotificationParams)(nil),
+}
+
+// codecResourceUpdatedNotification is how ResourceUpdatedNotification is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecResourceUpdatedNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceUpdatedNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotification{}.Method)),
+		Value:  &valueStringFilled28,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotification{}.Params)),
+		Value:  &valueResourceUpdatedNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceUpdatedNotification)(nil),
+}
 
 // ResourceUpdatedNotificationParams name a resource a listen filter subscribed
 // to that has changed; the client reads it again if it cares.
@@ -9346,22 +8866,7 @@ type ResourceUpdatedNotificationParams struct {
 // b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
 func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "uri"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResourceUpdatedNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9372,35 +8877,38 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResourceUpdatedNotificationParams, keeping the members
 // the schema does not name in Extra.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResourceUpdatedNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResourceUpdatedNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResourceUpdatedNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = ResourceUpdatedNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResourceUpdatedNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks ResourceUpdatedNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ResourceUpdatedNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecResourceUpdatedNotificationParams is how
+// ResourceUpdatedNotificationParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecResourceUpdatedNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResourceUpdatedNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationMetaObject,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(ResourceUpdatedNotificationParams{}.URI)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ResourceUpdatedNotificationParams)(nil),
+}
 
 // Result is the base every 2026-07-28 result shares: a required resultType and
 // an optional _meta, plus any other member.
@@ -9417,24 +8925,7 @@ type Result struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if b, err = v.ResultType.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9445,35 +8936,44 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Result) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Result) decodeMembers(b []byte, checked bool) error {
-	*v = Result{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[ResultMetaObject])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResult)
 }
 
 // UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Result) UnmarshalJSONChecksInput() {}
+
+// valueResultType is how a ResultType is written and read.
+var valueResultType = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ResultType)(nil),
+}
+
+// codecResult is how Result is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Result{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Result{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(Result{}.ResultType)),
+		Value:  &valueResultType,
+	}},
+	HasExtra: true,
+	Type:     (*Result)(nil),
+}
 
 // ResultMetaObject is the _meta member of results. Servers should identify
 // themselves in it on every result.
@@ -9490,20 +8990,7 @@ type ResultMetaObject struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ServerInfo != nil {
-		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/serverInfo":`)
-		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/serverInfo"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResultMetaObject)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9514,33 +9001,48 @@ func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ResultMetaObject, keeping the members the schema does
 // not name in Extra.
 func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResultMetaObject)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ResultMetaObject) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ResultMetaObject) decodeMembers(b []byte, checked bool) error {
-	*v = ResultMetaObject{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResultMetaObject)
 }
 
 // UnmarshalJSONChecksInput marks ResultMetaObject as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ResultMetaObject) UnmarshalJSONChecksInput() {}
+
+// valueImplementation is how a Implementation is written and read.
+var valueImplementation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Implementation)(nil),
+}
+
+// valuePtrImplementation is how a *Implementation is written and read.
+var valuePtrImplementation = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueImplementation,
+	Enc:  rpc.EncodePointer,
+	Type: (**Implementation)(nil),
+}
+
+// codecResultMetaObject is how ResultMetaObject is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecResultMetaObject = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ResultMetaObject{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"io.modelcontextprotocol/serverInfo":`,
+		Offset: uint32(unsafe.Offsetof(ResultMetaObject{}.ServerInfo)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrImplementation,
+	}},
+	HasExtra: true,
+	Type:     (*ResultMetaObject)(nil),
+}
 
 // ResultType says what kind of answer a result is: complete (the method's own
 // result), input_required (an InputRequiredResult: the client must supply input
@@ -9601,26 +9103,7 @@ type Root struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.Name != "" {
-		b = rpc.AppendJSONKey(b, `,"name":`)
-		b = rpc.AppendJSONString(b, v.Name)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "name", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRoot)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9631,37 +9114,42 @@ func (v Root) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Root, keeping the members the schema does not name in
 // Extra.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRoot)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Root) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Root) decodeMembers(b []byte, checked bool) error {
-	*v = Root{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRoot)
 }
 
 // UnmarshalJSONChecksInput marks Root as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Root) UnmarshalJSONChecksInput() {}
+
+// codecRoot is how Root is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRoot = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Root{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(Root{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Root{}.Name)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Root{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*Root)(nil),
+}
 
 // SamplingMessage is one message of a conversation sent for sampling.
 type SamplingMessage struct {
@@ -9680,26 +9168,7 @@ type SamplingMessage struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if b, err = v.Content.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "role", "content"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSamplingMessage)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9710,37 +9179,49 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SamplingMessage, keeping the members the schema does
 // not name in Extra.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSamplingMessage)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SamplingMessage) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SamplingMessage) decodeMembers(b []byte, checked bool) error {
-	*v = SamplingMessage{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		case "role":
-			return true, rpc.DecodeString(value, &v.Role)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSamplingMessage)
 }
 
 // UnmarshalJSONChecksInput marks SamplingMessage as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*SamplingMessage) UnmarshalJSONChecksInput() {}
+
+// valueSamplingMessageContent is how a SamplingMessageContent is written and
+// read.
+var valueSamplingMessageContent = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SamplingMessageContent)(nil),
+}
+
+// codecSamplingMessage is how SamplingMessage is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSamplingMessage = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SamplingMessage{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SamplingMessage{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}, {
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(SamplingMessage{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(SamplingMessage{}.Content)),
+		Value:  &valueSamplingMessageContent,
+	}},
+	HasExtra: true,
+	Type:     (*SamplingMessage)(nil),
+}
 
 // SamplingMessageContentArray is the []SamplingMessageContentBlock variant of
 // SamplingMessageContent.
@@ -9922,18 +9403,7 @@ type ServerCapabilitiesPrompts struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesPrompts)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -9944,33 +9414,33 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesPrompts, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesPrompts)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesPrompts) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesPrompts) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesPrompts{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesPrompts)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesPrompts as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesPrompts) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesPrompts is how ServerCapabilitiesPrompts is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesPrompts = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesPrompts{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesPrompts{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesPrompts)(nil),
+}
 
 // The server offers resources.
 type ServerCapabilitiesResources struct {
@@ -9990,22 +9460,7 @@ type ServerCapabilitiesResources struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Subscribe != nil {
-		b = rpc.AppendJSONKey(b, `,"subscribe":`)
-		b = strconv.AppendBool(b, *v.Subscribe)
-	}
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "subscribe", "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesResources)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10016,35 +9471,38 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesResources, keeping the members the
 // schema does not name in Extra.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesResources)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesResources) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesResources) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesResources{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "subscribe":
-			return true, rpc.DecodePointer(value, &v.Subscribe, rpc.DecodeBool[bool])
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesResources)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesResources as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesResources) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesResources is how ServerCapabilitiesResources is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesResources = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesResources{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"subscribe":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesResources{}.Subscribe)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesResources{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesResources)(nil),
+}
 
 // The server offers tools.
 type ServerCapabilitiesTools struct {
@@ -10060,18 +9518,7 @@ type ServerCapabilitiesTools struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"listChanged":`)
-		b = strconv.AppendBool(b, *v.ListChanged)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "listChanged"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerCapabilitiesTools)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10082,33 +9529,33 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ServerCapabilitiesTools, keeping the members the schema
 // does not name in Extra.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecServerCapabilitiesTools)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ServerCapabilitiesTools) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ServerCapabilitiesTools) decodeMembers(b []byte, checked bool) error {
-	*v = ServerCapabilitiesTools{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "listChanged":
-			return true, rpc.DecodePointer(value, &v.ListChanged, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecServerCapabilitiesTools)
 }
 
 // UnmarshalJSONChecksInput marks ServerCapabilitiesTools as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ServerCapabilitiesTools) UnmarshalJSONChecksInput() {}
+
+// codecServerCapabilitiesTools is how ServerCapabilitiesTools is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecServerCapabilitiesTools = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ServerCapabilitiesTools{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"listChanged":`,
+		Offset: uint32(unsafe.Offsetof(ServerCapabilitiesTools{}.ListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ServerCapabilitiesTools)(nil),
+}
 
 // ServerResult is any result a server sends.
 type ServerResult = json.RawMessage
@@ -10139,37 +9586,7 @@ type SubscriptionFilter struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ToolsListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"toolsListChanged":`)
-		b = strconv.AppendBool(b, *v.ToolsListChanged)
-	}
-	if v.PromptsListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"promptsListChanged":`)
-		b = strconv.AppendBool(b, *v.PromptsListChanged)
-	}
-	if v.ResourcesListChanged != nil {
-		b = rpc.AppendJSONKey(b, `,"resourcesListChanged":`)
-		b = strconv.AppendBool(b, *v.ResourcesListChanged)
-	}
-	if v.ResourceSubscriptions != nil {
-		b = rpc.AppendJSONKey(b, `,"resourceSubscriptions":`)
-		b = append(b, '[')
-		for i0, x0 := range v.ResourceSubscriptions {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionFilter)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10180,39 +9597,48 @@ func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionFilter, keeping the members the schema does
 // not name in Extra.
 func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionFilter)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionFilter) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionFilter) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionFilter{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "toolsListChanged":
-			return true, rpc.DecodePointer(value, &v.ToolsListChanged, rpc.DecodeBool[bool])
-		case "promptsListChanged":
-			return true, rpc.DecodePointer(value, &v.PromptsListChanged, rpc.DecodeBool[bool])
-		case "resourcesListChanged":
-			return true, rpc.DecodePointer(value, &v.ResourcesListChanged, rpc.DecodeBool[bool])
-		case "resourceSubscriptions":
-			return true, rpc.DecodeSlice(value, &v.ResourceSubscriptions, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionFilter)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionFilter as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionFilter) UnmarshalJSONChecksInput() {}
+
+// codecSubscriptionFilter is how SubscriptionFilter is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscriptionFilter = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionFilter{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"toolsListChanged":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionFilter{}.ToolsListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"promptsListChanged":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionFilter{}.PromptsListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"resourcesListChanged":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionFilter{}.ResourcesListChanged)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"resourceSubscriptions":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionFilter{}.ResourceSubscriptions)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionFilter)(nil),
+}
 
 // SubscriptionsAcknowledgedNotification is a complete
 // notifications/subscriptions/acknowledged notification message.
@@ -10235,30 +9661,7 @@ type SubscriptionsAcknowledgedNotification struct {
 // absent optional one left out, an empty JSONRPC and Method written as the
 // value the schema requires, then the Extra members sorted by name.
 func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/subscriptions/acknowledged"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsAcknowledgedNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10269,37 +9672,58 @@ func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotification, keeping the
 // members the schema does not name in Extra.
 func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsAcknowledgedNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsAcknowledgedNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsAcknowledgedNotification) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsAcknowledgedNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsAcknowledgedNotification)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsAcknowledgedNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsAcknowledgedNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled29 is how a string, written
+// "notifications/subscriptions/acknowledged" when empty, is written and read.
+var valueStringFilled29 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/subscriptions/acknowledged"`,
+	Type: (*string)(nil),
+}
+
+// valueSubscriptionsAcknowledgedNotificationParams is how a
+// SubscriptionsAcknowledgedNotificationParams is written and read.
+var valueSubscriptionsAcknowledgedNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SubscriptionsAcknowledgedNotificationParams)(nil),
+}
+
+// codecSubscriptionsAcknowledgedNotification is how
+// SubscriptionsAcknowledgedNotification is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscriptionsAcknowledgedNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsAcknowledgedNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsAcknowledgedNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsAcknowledgedNotification{}.Method)),
+		Value:  &valueStringFilled29,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsAcknowledgedNotification{}.Params)),
+		Value:  &valueSubscriptionsAcknowledgedNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsAcknowledgedNotification)(nil),
+}
 
 // SubscriptionsAcknowledgedNotificationParams confirm a listen: the first
 // message on its stream, carrying the filter the server will actually honour
@@ -10318,24 +9742,7 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"notifications":`)
-	if b, err = v.Notifications.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "notifications"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsAcknowledgedNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10346,35 +9753,45 @@ func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 // UnmarshalJSON decodes SubscriptionsAcknowledgedNotificationParams, keeping
 // the members the schema does not name in Extra.
 func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsAcknowledgedNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsAcknowledgedNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsAcknowledgedNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodePointer(value, &v.Meta, rpc.DecodeUnmarshaler[NotificationMetaObject])
-		case "notifications":
-			return true, rpc.DecodeUnmarshaler(value, &v.Notifications)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsAcknowledgedNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsAcknowledgedNotificationParams as
 // a rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsAcknowledgedNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valueSubscriptionFilter is how a SubscriptionFilter is written and read.
+var valueSubscriptionFilter = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SubscriptionFilter)(nil),
+}
+
+// codecSubscriptionsAcknowledgedNotificationParams is how
+// SubscriptionsAcknowledgedNotificationParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscriptionsAcknowledgedNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsAcknowledgedNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsAcknowledgedNotificationParams{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationMetaObject,
+	}, {
+		Key:    `,"notifications":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsAcknowledgedNotificationParams{}.Notifications)),
+		Value:  &valueSubscriptionFilter,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsAcknowledgedNotificationParams)(nil),
+}
 
 // SubscriptionsListenRequest is a complete subscriptions/listen request
 // message. params are required, as on every 2026-07-28 request, because their
@@ -10400,34 +9817,7 @@ type SubscriptionsListenRequest struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"subscriptions/listen"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsListenRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10438,39 +9828,70 @@ func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenRequest, keeping the members the
 // schema does not name in Extra.
 func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsListenRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsListenRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsListenRequest) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsListenRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsListenRequest)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsListenRequest as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsListenRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled30 is how a string, written "subscriptions/listen" when
+// empty, is written and read.
+var valueStringFilled30 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"subscriptions/listen"`,
+	Type: (*string)(nil),
+}
+
+// valueSubscriptionsListenRequestParams is how a
+// SubscriptionsListenRequestParams is written and read.
+var valueSubscriptionsListenRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SubscriptionsListenRequestParams)(nil),
+}
+
+// codecSubscriptionsListenRequest is how SubscriptionsListenRequest is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscriptionsListenRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsListenRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenRequest{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenRequest{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*SubscriptionsListenRequest)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenRequest{}.Method)),
+		Value:  &valueStringFilled30,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenRequest{}.Params)),
+		Value:  &valueSubscriptionsListenRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsListenRequest)(nil),
+}
 
 // SubscriptionsListenRequestParams open a listen stream with a filter. Several
 // listens may be open at once; each is identified by its request id.
@@ -10487,22 +9908,7 @@ type SubscriptionsListenRequestParams struct {
 // and returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"notifications":`)
-	if b, err = v.Notifications.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "notifications"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsListenRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10513,35 +9919,36 @@ func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenRequestParams, keeping the members
 // the schema does not name in Extra.
 func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsListenRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsListenRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsListenRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsListenRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "notifications":
-			return true, rpc.DecodeUnmarshaler(value, &v.Notifications)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsListenRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsListenRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsListenRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecSubscriptionsListenRequestParams is how SubscriptionsListenRequestParams
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscriptionsListenRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsListenRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenRequestParams{}.Meta)),
+		Value:  &valueRequestMetaObject,
+	}, {
+		Key:    `,"notifications":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenRequestParams{}.Notifications)),
+		Value:  &valueSubscriptionFilter,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsListenRequestParams)(nil),
+}
 
 // SubscriptionsListenResult ends a listen gracefully; the server sends it when
 // it closes the stream itself (shutting down, say). A listen the client cancels
@@ -10564,24 +9971,7 @@ type SubscriptionsListenResult struct {
 // optional one left out, an empty ResultType written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = v.Meta.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"complete"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "resultType"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsListenResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10592,35 +9982,44 @@ func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResult, keeping the members the
 // schema does not name in Extra.
 func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsListenResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsListenResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsListenResult) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsListenResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeUnmarshaler(value, &v.Meta)
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsListenResult)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsListenResult as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsListenResult) UnmarshalJSONChecksInput() {}
+
+// valueSubscriptionsListenResultMetaObject is how a
+// SubscriptionsListenResultMetaObject is written and read.
+var valueSubscriptionsListenResultMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SubscriptionsListenResultMetaObject)(nil),
+}
+
+// codecSubscriptionsListenResult is how SubscriptionsListenResult is written
+// and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecSubscriptionsListenResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsListenResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResult{}.Meta)),
+		Value:  &valueSubscriptionsListenResultMetaObject,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResult{}.ResultType)),
+		Value:  &valueStringFilled4,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsListenResult)(nil),
+}
 
 // SubscriptionsListenResultMetaObject is the _meta of a listen result: the
 // subscription that ended (required) and, as on every result, the server's
@@ -10641,24 +10040,7 @@ type SubscriptionsListenResultMetaObject struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
 func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
-	if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
-		return nil, err
-	}
-	if v.ServerInfo != nil {
-		b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/serverInfo":`)
-		if b, err = v.ServerInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "io.modelcontextprotocol/subscriptionId", "io.modelcontextprotocol/serverInfo"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsListenResultMetaObject)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10669,35 +10051,47 @@ func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResultMetaObject, keeping the
 // members the schema does not name in Extra.
 func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsListenResultMetaObject)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsListenResultMetaObject) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsListenResultMetaObject) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsListenResultMetaObject{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "io.modelcontextprotocol/subscriptionId":
-			return true, rpc.DecodeJSON(value, &v.SubscriptionID)
-		case "io.modelcontextprotocol/serverInfo":
-			return true, rpc.DecodePointer(value, &v.ServerInfo, rpc.DecodeUnmarshaler[Implementation])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsListenResultMetaObject)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsListenResultMetaObject as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsListenResultMetaObject) UnmarshalJSONChecksInput() {}
+
+// codecSubscriptionsListenResultMetaObject is how
+// SubscriptionsListenResultMetaObject is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecSubscriptionsListenResultMetaObject = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsListenResultMetaObject{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"io.modelcontextprotocol/subscriptionId":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResultMetaObject{}.SubscriptionID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*SubscriptionsListenResultMetaObject)(p)
+			b = rpc.AppendJSONKey(b, `,"io.modelcontextprotocol/subscriptionId":`)
+			if b, err = rpc.AppendJSONValue(b, v.SubscriptionID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"io.modelcontextprotocol/serverInfo":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResultMetaObject{}.ServerInfo)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrImplementation,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsListenResultMetaObject)(nil),
+}
 
 // SubscriptionsListenResultResponse is a successful response to
 // subscriptions/listen.
@@ -10718,28 +10112,7 @@ type SubscriptionsListenResultResponse struct {
 // absent optional one left out, an empty JSONRPC written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"result":`)
-	if b, err = v.Result.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "result"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSubscriptionsListenResultResponse)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10750,37 +10123,58 @@ func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes SubscriptionsListenResultResponse, keeping the members
 // the schema does not name in Extra.
 func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSubscriptionsListenResultResponse)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *SubscriptionsListenResultResponse) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *SubscriptionsListenResultResponse) decodeMembers(b []byte, checked bool) error {
-	*v = SubscriptionsListenResultResponse{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "result":
-			return true, rpc.DecodeUnmarshaler(value, &v.Result)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSubscriptionsListenResultResponse)
 }
 
 // UnmarshalJSONChecksInput marks SubscriptionsListenResultResponse as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*SubscriptionsListenResultResponse) UnmarshalJSONChecksInput() {}
+
+// valueSubscriptionsListenResult is how a SubscriptionsListenResult is written
+// and read.
+var valueSubscriptionsListenResult = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SubscriptionsListenResult)(nil),
+}
+
+// codecSubscriptionsListenResultResponse is how
+// SubscriptionsListenResultResponse is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecSubscriptionsListenResultResponse = rpc.StructCodec{
+	Extra: unsafe.Offsetof(SubscriptionsListenResultResponse{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResultResponse{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResultResponse{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*SubscriptionsListenResultResponse)(p)
+			b = rpc.AppendJSONKey(b, `,"id":`)
+			if b, err = rpc.AppendJSONValue(b, v.ID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestID,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(SubscriptionsListenResultResponse{}.Result)),
+		Value:  &valueSubscriptionsListenResult,
+	}},
+	HasExtra: true,
+	Type:     (*SubscriptionsListenResultResponse)(nil),
+}
 
 // TextContent is a block of plain text.
 type TextContent struct {
@@ -10803,34 +10197,7 @@ type TextContent struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"text"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "text", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTextContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10841,39 +10208,55 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextContent, keeping the members the schema does not
 // name in Extra.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTextContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TextContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TextContent) decodeMembers(b []byte, checked bool) error {
-	*v = TextContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[Annotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTextContent)
 }
 
 // UnmarshalJSONChecksInput marks TextContent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*TextContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled31 is how a string, written "text" when empty, is written
+// and read.
+var valueStringFilled31 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"text"`,
+	Type: (*string)(nil),
+}
+
+// codecTextContent is how TextContent is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecTextContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TextContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Type)),
+		Value:  &valueStringFilled31,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Text)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*TextContent)(nil),
+}
 
 // TextResourceContents are resource contents that can be represented as text.
 type TextResourceContents struct {
@@ -10897,28 +10280,7 @@ type TextResourceContents struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	if v.MIMEType != "" {
-		b = rpc.AppendJSONKey(b, `,"mimeType":`)
-		b = rpc.AppendJSONString(b, v.MIMEType)
-	}
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "uri", "mimeType", "text", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -10929,39 +10291,46 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TextResourceContents, keeping the members the schema
 // does not name in Extra.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TextResourceContents) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TextResourceContents) decodeMembers(b []byte, checked bool) error {
-	*v = TextResourceContents{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "uri":
-			return true, rpc.DecodeString(value, &v.URI)
-		case "mimeType":
-			return true, rpc.DecodeString(value, &v.MIMEType)
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // UnmarshalJSONChecksInput marks TextResourceContents as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*TextResourceContents) UnmarshalJSONChecksInput() {}
+
+// codecTextResourceContents is how TextResourceContents is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecTextResourceContents = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TextResourceContents{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.MIMEType)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.Text)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*TextResourceContents)(nil),
+}
 
 // Tool describes one callable function: its name, what it does, the JSON Schema
 // of its arguments and, optionally, of its structured output. execution (task
@@ -11001,59 +10370,7 @@ type Tool struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Description != "" {
-		b = rpc.AppendJSONKey(b, `,"description":`)
-		b = rpc.AppendJSONString(b, v.Description)
-	}
-	if v.Icons != nil {
-		b = rpc.AppendJSONKey(b, `,"icons":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Icons {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"inputSchema":`)
-	if b, err = rpc.AppendRawJSON(b, v.InputSchema); err != nil {
-		return nil, err
-	}
-	if v.OutputSchema != nil {
-		b = rpc.AppendJSONKey(b, `,"outputSchema":`)
-		if b, err = rpc.AppendRawJSON(b, v.OutputSchema); err != nil {
-			return nil, err
-		}
-	}
-	if v.Annotations != nil {
-		b = rpc.AppendJSONKey(b, `,"annotations":`)
-		if b, err = v.Annotations.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTool)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11064,47 +10381,81 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Tool, keeping the members the schema does not name in
 // Extra.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTool)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Tool) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Tool) decodeMembers(b []byte, checked bool) error {
-	*v = Tool{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "description":
-			return true, rpc.DecodeString(value, &v.Description)
-		case "icons":
-			return true, rpc.DecodeSlice(value, &v.Icons, rpc.DecodeUnmarshaler[Icon])
-		case "inputSchema":
-			return true, rpc.DecodeCheckedRaw(value, &v.InputSchema)
-		case "outputSchema":
-			return true, rpc.DecodeCheckedRaw(value, &v.OutputSchema)
-		case "annotations":
-			return true, rpc.DecodePointer(value, &v.Annotations, rpc.DecodeUnmarshaler[ToolAnnotations])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTool)
 }
 
 // UnmarshalJSONChecksInput marks Tool as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Tool) UnmarshalJSONChecksInput() {}
+
+// valueToolAnnotations is how a ToolAnnotations is written and read.
+var valueToolAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ToolAnnotations)(nil),
+}
+
+// valuePtrToolAnnotations is how a *ToolAnnotations is written and read.
+var valuePtrToolAnnotations = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueToolAnnotations,
+	Enc:  rpc.EncodePointer,
+	Type: (**ToolAnnotations)(nil),
+}
+
+// codecTool is how Tool is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTool = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Tool{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"description":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Description)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"icons":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Icons)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceIcon,
+	}, {
+		Key:    `,"inputSchema":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.InputSchema)),
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"outputSchema":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.OutputSchema)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"annotations":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Annotations)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrToolAnnotations,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Tool{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*Tool)(nil),
+}
 
 // ToolAnnotations are hints about a tool's behaviour. They come from the server
 // and are not to be trusted unless the server is. Absent hints take their
@@ -11135,34 +10486,7 @@ type ToolAnnotations struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.ReadOnlyHint != nil {
-		b = rpc.AppendJSONKey(b, `,"readOnlyHint":`)
-		b = strconv.AppendBool(b, *v.ReadOnlyHint)
-	}
-	if v.DestructiveHint != nil {
-		b = rpc.AppendJSONKey(b, `,"destructiveHint":`)
-		b = strconv.AppendBool(b, *v.DestructiveHint)
-	}
-	if v.IdempotentHint != nil {
-		b = rpc.AppendJSONKey(b, `,"idempotentHint":`)
-		b = strconv.AppendBool(b, *v.IdempotentHint)
-	}
-	if v.OpenWorldHint != nil {
-		b = rpc.AppendJSONKey(b, `,"openWorldHint":`)
-		b = strconv.AppendBool(b, *v.OpenWorldHint)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolAnnotations)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11173,41 +10497,53 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolAnnotations, keeping the members the schema does
 // not name in Extra.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolAnnotations)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolAnnotations) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolAnnotations) decodeMembers(b []byte, checked bool) error {
-	*v = ToolAnnotations{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "readOnlyHint":
-			return true, rpc.DecodePointer(value, &v.ReadOnlyHint, rpc.DecodeBool[bool])
-		case "destructiveHint":
-			return true, rpc.DecodePointer(value, &v.DestructiveHint, rpc.DecodeBool[bool])
-		case "idempotentHint":
-			return true, rpc.DecodePointer(value, &v.IdempotentHint, rpc.DecodeBool[bool])
-		case "openWorldHint":
-			return true, rpc.DecodePointer(value, &v.OpenWorldHint, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolAnnotations)
 }
 
 // UnmarshalJSONChecksInput marks ToolAnnotations as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolAnnotations) UnmarshalJSONChecksInput() {}
+
+// codecToolAnnotations is how ToolAnnotations is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolAnnotations = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolAnnotations{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"readOnlyHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.ReadOnlyHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"destructiveHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.DestructiveHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"idempotentHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.IdempotentHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"openWorldHint":`,
+		Offset: uint32(unsafe.Offsetof(ToolAnnotations{}.OpenWorldHint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*ToolAnnotations)(nil),
+}
 
 // ToolChoice says whether the model must, may or must not call tools.
 type ToolChoice struct {
@@ -11223,18 +10559,7 @@ type ToolChoice struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Mode != "" {
-		b = rpc.AppendJSONKey(b, `,"mode":`)
-		b = rpc.AppendJSONString(b, string(v.Mode))
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "mode"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolChoice)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11245,33 +10570,40 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolChoice, keeping the members the schema does not
 // name in Extra.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolChoice)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolChoice) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolChoice) decodeMembers(b []byte, checked bool) error {
-	*v = ToolChoice{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "mode":
-			return true, rpc.DecodeString(value, &v.Mode)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolChoice)
 }
 
 // UnmarshalJSONChecksInput marks ToolChoice as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolChoice) UnmarshalJSONChecksInput() {}
+
+// valueToolChoiceMode is how a ToolChoiceMode is written and read.
+var valueToolChoiceMode = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ToolChoiceMode)(nil),
+}
+
+// codecToolChoice is how ToolChoice is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecToolChoice = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolChoice{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ToolChoice{}.Mode)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueToolChoiceMode,
+	}},
+	HasExtra: true,
+	Type:     (*ToolChoice)(nil),
+}
 
 // auto (the default), required or none.
 type ToolChoiceMode string
@@ -11322,32 +10654,7 @@ type ToolListChangedNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/tools/list_changed"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = v.Params.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolListChangedNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11358,37 +10665,50 @@ func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolListChangedNotification, keeping the members the
 // schema does not name in Extra.
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolListChangedNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolListChangedNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolListChangedNotification) decodeMembers(b []byte, checked bool) error {
-	*v = ToolListChangedNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[NotificationParams])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolListChangedNotification)
 }
 
 // UnmarshalJSONChecksInput marks ToolListChangedNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ToolListChangedNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled32 is how a string, written
+// "notifications/tools/list_changed" when empty, is written and read.
+var valueStringFilled32 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/tools/list_changed"`,
+	Type: (*string)(nil),
+}
+
+// codecToolListChangedNotification is how ToolListChangedNotification is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolListChangedNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolListChangedNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ToolListChangedNotification{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ToolListChangedNotification{}.Method)),
+		Value:  &valueStringFilled32,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ToolListChangedNotification{}.Params)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*ToolListChangedNotification)(nil),
+}
 
 // ToolResultContent is the outcome of a tool use, sent back to the model.
 type ToolResultContent struct {
@@ -11419,53 +10739,7 @@ type ToolResultContent struct {
 // schema does not allow), an empty Type written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"tool_result"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"toolUseId":`)
-	b = rpc.AppendJSONString(b, v.ToolUseID)
-	b = rpc.AppendJSONKey(b, `,"content":`)
-	if v.Content == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Content {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.StructuredContent != nil {
-		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
-		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	if v.IsError != nil {
-		b = rpc.AppendJSONKey(b, `,"isError":`)
-		b = strconv.AppendBool(b, *v.IsError)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "toolUseId", "content", "structuredContent", "isError", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolResultContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11476,43 +10750,64 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolResultContent, keeping the members the schema does
 // not name in Extra.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolResultContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolResultContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolResultContent) decodeMembers(b []byte, checked bool) error {
-	*v = ToolResultContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "toolUseId":
-			return true, rpc.DecodeString(value, &v.ToolUseID)
-		case "content":
-			return true, rpc.DecodeSlice(value, &v.Content, rpc.DecodeValue[ContentBlock])
-		case "structuredContent":
-			return true, rpc.DecodeJSON(value, &v.StructuredContent)
-		case "isError":
-			return true, rpc.DecodePointer(value, &v.IsError, rpc.DecodeBool[bool])
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolResultContent)
 }
 
 // UnmarshalJSONChecksInput marks ToolResultContent as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ToolResultContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled33 is how a string, written "tool_result" when empty, is
+// written and read.
+var valueStringFilled33 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tool_result"`,
+	Type: (*string)(nil),
+}
+
+// codecToolResultContent is how ToolResultContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolResultContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolResultContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.Type)),
+		Value:  &valueStringFilled33,
+	}, {
+		Key:    `,"toolUseId":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.ToolUseID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.Content)),
+		Value:  &valueSliceContentBlockFilled,
+	}, {
+		Key:    `,"structuredContent":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.StructuredContent)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONValue,
+	}, {
+		Key:    `,"isError":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.IsError)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ToolResultContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*ToolResultContent)(nil),
+}
 
 // ToolUseContent is the model asking for a tool to be called.
 type ToolUseContent struct {
@@ -11541,38 +10836,7 @@ type ToolUseContent struct {
 // does not allow), an empty Type written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"tool_use"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	b = rpc.AppendJSONString(b, v.ID)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	b = rpc.AppendJSONKey(b, `,"input":`)
-	if v.Input == nil {
-		b = append(b, `{}`...)
-	} else {
-		if b, err = rpc.AppendJSONMap(b, v.Input, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "id", "name", "input", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecToolUseContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11583,41 +10847,71 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ToolUseContent, keeping the members the schema does not
 // name in Extra.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecToolUseContent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ToolUseContent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ToolUseContent) decodeMembers(b []byte, checked bool) error {
-	*v = ToolUseContent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "id":
-			return true, rpc.DecodeString(value, &v.ID)
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "input":
-			return true, rpc.DecodeRawMap(value, &v.Input)
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecToolUseContent)
 }
 
 // UnmarshalJSONChecksInput marks ToolUseContent as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ToolUseContent) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled34 is how a string, written "tool_use" when empty, is
+// written and read.
+var valueStringFilled34 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tool_use"`,
+	Type: (*string)(nil),
+}
+
+// codecToolUseContent is how ToolUseContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecToolUseContent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ToolUseContent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Type)),
+		Value:  &valueStringFilled34,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.ID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"input":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Input)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ToolUseContent)(p)
+			b = rpc.AppendJSONKey(b, `,"input":`)
+			if v.Input == nil {
+				b = append(b, `{}`...)
+			} else {
+				if b, err = rpc.AppendJSONMap(b, v.Input, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(ToolUseContent{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*ToolUseContent)(nil),
+}
 
 // UnsupportedProtocolVersionError is the error response of a request whose
 // protocol version the server does not implement: code -32022, HTTP 400, with
@@ -11643,34 +10937,7 @@ type UnsupportedProtocolVersionError struct {
 // optional one left out, an empty JSONRPC written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	if v.ID.Set {
-		b = rpc.AppendJSONKey(b, `,"id":`)
-		if !v.ID.Valid {
-			b = append(b, `null`...)
-		} else {
-			if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
-				return nil, err
-			}
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"error":`)
-	if b, err = v.Error.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "id", "error"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecUnsupportedProtocolVersionError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11681,37 +10948,63 @@ func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsupportedProtocolVersionError, keeping the members
 // the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecUnsupportedProtocolVersionError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *UnsupportedProtocolVersionError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *UnsupportedProtocolVersionError) decodeMembers(b []byte, checked bool) error {
-	*v = UnsupportedProtocolVersionError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "id":
-			return true, rpc.DecodeJSON(value, &v.ID)
-		case "error":
-			return true, rpc.DecodeUnmarshaler(value, &v.Error)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecUnsupportedProtocolVersionError)
 }
 
 // UnmarshalJSONChecksInput marks UnsupportedProtocolVersionError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*UnsupportedProtocolVersionError) UnmarshalJSONChecksInput() {}
+
+// valueUnsupportedProtocolVersionErrorError is how a
+// UnsupportedProtocolVersionErrorError is written and read.
+var valueUnsupportedProtocolVersionErrorError = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*UnsupportedProtocolVersionErrorError)(nil),
+}
+
+// codecUnsupportedProtocolVersionError is how UnsupportedProtocolVersionError
+// is written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecUnsupportedProtocolVersionError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(UnsupportedProtocolVersionError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionError{}.JSONRPC)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionError{}.ID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*UnsupportedProtocolVersionError)(p)
+			if v.ID.Set {
+				b = rpc.AppendJSONKey(b, `,"id":`)
+				if !v.ID.Valid {
+					b = append(b, `null`...)
+				} else {
+					if b, err = rpc.AppendJSONValue(b, v.ID.Value); err != nil {
+						return nil, err
+					}
+				}
+			}
+			return b, nil
+		},
+		Value: &valueNullableRequestID,
+	}, {
+		Key:    `,"error":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionError{}.Error)),
+		Value:  &valueUnsupportedProtocolVersionErrorError,
+	}},
+	HasExtra: true,
+	Type:     (*UnsupportedProtocolVersionError)(nil),
+}
 
 // UnsupportedProtocolVersionErrorError is generated from
 // index.json#/$defs/UnsupportedProtocolVersionError/properties/error.
@@ -11735,22 +11028,7 @@ type UnsupportedProtocolVersionErrorError struct {
 // to b and returns the extended slice: the members of its fields in order, an
 // absent optional one left out, then the Extra members sorted by name.
 func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	if b, err = v.Data.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "message", "data"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecUnsupportedProtocolVersionErrorError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11761,37 +11039,49 @@ func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorError, keeping the
 // members the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecUnsupportedProtocolVersionErrorError)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *UnsupportedProtocolVersionErrorError) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *UnsupportedProtocolVersionErrorError) decodeMembers(b []byte, checked bool) error {
-	*v = UnsupportedProtocolVersionErrorError{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeInt(value, &v.Code)
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		case "data":
-			return true, rpc.DecodeUnmarshaler(value, &v.Data)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecUnsupportedProtocolVersionErrorError)
 }
 
 // UnmarshalJSONChecksInput marks UnsupportedProtocolVersionErrorError as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*UnsupportedProtocolVersionErrorError) UnmarshalJSONChecksInput() {}
+
+// valueUnsupportedProtocolVersionErrorErrorData is how a
+// UnsupportedProtocolVersionErrorErrorData is written and read.
+var valueUnsupportedProtocolVersionErrorErrorData = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*UnsupportedProtocolVersionErrorErrorData)(nil),
+}
+
+// codecUnsupportedProtocolVersionErrorError is how
+// UnsupportedProtocolVersionErrorError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecUnsupportedProtocolVersionErrorError = rpc.StructCodec{
+	Extra: unsafe.Offsetof(UnsupportedProtocolVersionErrorError{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionErrorError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionErrorError{}.Message)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionErrorError{}.Data)),
+		Value:  &valueUnsupportedProtocolVersionErrorErrorData,
+	}},
+	HasExtra: true,
+	Type:     (*UnsupportedProtocolVersionErrorError)(nil),
+}
 
 // UnsupportedProtocolVersionErrorErrorData is generated from
 // index.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
@@ -11813,29 +11103,7 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 // Supported written as empty rather than null (which the schema does not
 // allow), then the Extra members sorted by name.
 func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"supported":`)
-	if v.Supported == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Supported {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	b = rpc.AppendJSONKey(b, `,"requested":`)
-	b = rpc.AppendJSONString(b, v.Requested)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "supported", "requested"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecUnsupportedProtocolVersionErrorErrorData)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -11846,32 +11114,34 @@ func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 // UnmarshalJSON decodes UnsupportedProtocolVersionErrorErrorData, keeping the
 // members the schema does not name in Extra.
 func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecUnsupportedProtocolVersionErrorErrorData)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *UnsupportedProtocolVersionErrorErrorData) decodeMembers(b []byte, checked bool) error {
-	*v = UnsupportedProtocolVersionErrorErrorData{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "supported":
-			return true, rpc.DecodeSlice(value, &v.Supported, rpc.DecodeString[string])
-		case "requested":
-			return true, rpc.DecodeString(value, &v.Requested)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecUnsupportedProtocolVersionErrorErrorData)
 }
 
 // UnmarshalJSONChecksInput marks UnsupportedProtocolVersionErrorErrorData as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*UnsupportedProtocolVersionErrorErrorData) UnmarshalJSONChecksInput() {}
+
+// codecUnsupportedProtocolVersionErrorErrorData is how
+// UnsupportedProtocolVersionErrorErrorData is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecUnsupportedProtocolVersionErrorErrorData = rpc.StructCodec{
+	Extra: unsafe.Offsetof(UnsupportedProtocolVersionErrorErrorData{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"supported":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionErrorErrorData{}.Supported)),
+		Value:  &valueSliceStringFilled,
+	}, {
+		Key:    `,"requested":`,
+		Offset: uint32(unsafe.Offsetof(UnsupportedProtocolVersionErrorErrorData{}.Requested)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*UnsupportedProtocolVersionErrorErrorData)(nil),
+}

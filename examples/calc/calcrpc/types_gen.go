@@ -2,7 +2,10 @@
 
 package calcrpc
 
-import "github.com/schemarpc/schemarpc/rpc"
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
+)
 
 // AddParams are the operands of add, in positional order.
 type AddParams struct {
@@ -17,20 +20,32 @@ type AddParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *AddParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"a":`)
-	if b, err = rpc.AppendJSONFloat(b, v.A); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"b":`)
-	if b, err = rpc.AppendJSONFloat(b, v.B); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecAddParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v AddParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecAddParams is how AddParams is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecAddParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"a":`,
+		Offset: uint32(unsafe.Offsetof(AddParams{}.A)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"b":`,
+		Offset: uint32(unsafe.Offsetof(AddParams{}.B)),
+		Value:  &valueFloat64,
+	}},
+	Type: (*AddParams)(nil),
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	v20260728 "github.com/schemarpc/schemarpc/mcp/v20260728"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // CreateTaskResult is what a tools/call whose request declared the extension
@@ -53,48 +53,7 @@ type CreateTaskResult struct {
 // left out, an empty ResultType written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	if v.TTLMs == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTLMs, 10)
-	}
-	if v.PollIntervalMs != nil {
-		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
-		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if v.ResultType == "" {
-		b = append(b, `"task"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.ResultType)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs", "resultType", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCreateTaskResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -105,49 +64,121 @@ func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CreateTaskResult, keeping the members the schema does
 // not name in Extra.
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCreateTaskResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CreateTaskResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CreateTaskResult) decodeMembers(b []byte, checked bool) error {
-	*v = CreateTaskResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttlMs":
-			return true, rpc.DecodePointer(value, &v.TTLMs, rpc.DecodeInt[int64])
-		case "pollIntervalMs":
-			return true, rpc.DecodePointer(value, &v.PollIntervalMs, rpc.DecodeInt[int64])
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCreateTaskResult)
 }
 
 // UnmarshalJSONChecksInput marks CreateTaskResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CreateTaskResult) UnmarshalJSONChecksInput() {}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valueTaskStatus is how a TaskStatus is written and read.
+var valueTaskStatus = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*TaskStatus)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueStringFilled is how a string, written "task" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"task"`,
+	Type: (*string)(nil),
+}
+
+// valuePtrResultMetaObject is how a *ResultMetaObject is written and read.
+var valuePtrResultMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (**ResultMetaObject)(nil),
+}
+
+// codecCreateTaskResult is how CreateTaskResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCreateTaskResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CreateTaskResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.TTLMs)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollIntervalMs":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.PollIntervalMs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.ResultType)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(CreateTaskResult{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*CreateTaskResult)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrResultMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*CreateTaskResult)(nil),
+}
 
 // What went wrong with a call. Codes -32768 to -32000 are reserved: -32700
 // parse error, -32600 invalid request, -32601 method not found, -32602 invalid
@@ -203,64 +234,7 @@ type GetTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	if v.TTLMs == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTLMs, 10)
-	}
-	if v.PollIntervalMs != nil {
-		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
-		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
-	}
-	if v.Result != nil {
-		b = rpc.AppendJSONKey(b, `,"result":`)
-		if b, err = rpc.AppendRawJSON(b, v.Result); err != nil {
-			return nil, err
-		}
-	}
-	if v.Error != nil {
-		b = rpc.AppendJSONKey(b, `,"error":`)
-		if b, err = rpc.AppendJSONValue(b, v.Error); err != nil {
-			return nil, err
-		}
-	}
-	if v.InputRequests != nil {
-		b = rpc.AppendJSONKey(b, `,"inputRequests":`)
-		if b, err = v.InputRequests.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
-		return nil, err
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs", "result", "error", "inputRequests", "resultType", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -271,55 +245,137 @@ func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes GetTaskResult, keeping the members the schema does not
 // name in Extra.
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *GetTaskResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *GetTaskResult) decodeMembers(b []byte, checked bool) error {
-	*v = GetTaskResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttlMs":
-			return true, rpc.DecodePointer(value, &v.TTLMs, rpc.DecodeInt[int64])
-		case "pollIntervalMs":
-			return true, rpc.DecodePointer(value, &v.PollIntervalMs, rpc.DecodeInt[int64])
-		case "result":
-			return true, rpc.DecodeJSON(value, &v.Result)
-		case "error":
-			return true, rpc.DecodeJSON(value, &v.Error)
-		case "inputRequests":
-			return true, rpc.DecodeJSON(value, &v.InputRequests)
-		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
-		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // UnmarshalJSONChecksInput marks GetTaskResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*GetTaskResult) UnmarshalJSONChecksInput() {}
+
+// valueJSONObject is how a JSONObject is written and read.
+var valueJSONObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeRaw,
+	Type: (*JSONObject)(nil),
+}
+
+// valuePtrError is how a *Error is written and read.
+var valuePtrError = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (**Error)(nil),
+}
+
+// valueInputRequests is how a InputRequests is written and read.
+var valueInputRequests = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*InputRequests)(nil),
+}
+
+// valueResultType is how a ResultType is written and read.
+var valueResultType = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*ResultType)(nil),
+}
+
+// codecGetTaskResult is how GetTaskResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetTaskResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(GetTaskResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.TTLMs)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollIntervalMs":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.PollIntervalMs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"result":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Result)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}, {
+		Key:    `,"error":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Error)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetTaskResult)(p)
+			if v.Error != nil {
+				b = rpc.AppendJSONKey(b, `,"error":`)
+				if b, err = rpc.AppendJSONValue(b, v.Error); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrError,
+	}, {
+		Key:    `,"inputRequests":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.InputRequests)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueInputRequests,
+	}, {
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.ResultType)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetTaskResult)(p)
+			b = rpc.AppendJSONKey(b, `,"resultType":`)
+			if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueResultType,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetTaskResult)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrResultMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*GetTaskResult)(nil),
+}
 
 // InputRequest is one embedded request, told apart by its method:
 // sampling/createMessage, elicitation/create or roots/list.
@@ -402,36 +458,7 @@ type Task struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	if v.TTLMs == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTLMs, 10)
-	}
-	if v.PollIntervalMs != nil {
-		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
-		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTask)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -442,45 +469,58 @@ func (v Task) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Task, keeping the members the schema does not name in
 // Extra.
 func (v *Task) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTask)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Task) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Task) decodeMembers(b []byte, checked bool) error {
-	*v = Task{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttlMs":
-			return true, rpc.DecodePointer(value, &v.TTLMs, rpc.DecodeInt[int64])
-		case "pollIntervalMs":
-			return true, rpc.DecodePointer(value, &v.PollIntervalMs, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTask)
 }
 
 // UnmarshalJSONChecksInput marks Task as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Task) UnmarshalJSONChecksInput() {}
+
+// codecTask is how Task is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTask = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Task{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.TTLMs)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollIntervalMs":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.PollIntervalMs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*Task)(nil),
+}
 
 // TaskAckResult is what tasks/update and tasks/cancel answer: a complete result
 // with nothing but its resultType and _meta.
@@ -497,24 +537,7 @@ type TaskAckResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *TaskAckResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
-		return nil, err
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "resultType", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTaskAckResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -525,35 +548,56 @@ func (v TaskAckResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskAckResult, keeping the members the schema does not
 // name in Extra.
 func (v *TaskAckResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTaskAckResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TaskAckResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TaskAckResult) decodeMembers(b []byte, checked bool) error {
-	*v = TaskAckResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "resultType":
-			return true, rpc.DecodeJSON(value, &v.ResultType)
-		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTaskAckResult)
 }
 
 // UnmarshalJSONChecksInput marks TaskAckResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*TaskAckResult) UnmarshalJSONChecksInput() {}
+
+// codecTaskAckResult is how TaskAckResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecTaskAckResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TaskAckResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(TaskAckResult{}.ResultType)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*TaskAckResult)(p)
+			b = rpc.AppendJSONKey(b, `,"resultType":`)
+			if b, err = rpc.AppendJSONValue(b, v.ResultType); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueResultType,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TaskAckResult{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*TaskAckResult)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrResultMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*TaskAckResult)(nil),
+}
 
 // TaskInputResponses maps the keys of a task's inputRequests to the client's
 // answers. An answer to a request the task does not wait for is ignored, so the
@@ -583,20 +627,7 @@ type TaskRequestParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *TaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTaskRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -607,35 +638,51 @@ func (v TaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *TaskRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTaskRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TaskRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = TaskRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTaskRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks TaskRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*TaskRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueRequestMetaObject is how a RequestMetaObject is written and read.
+var valueRequestMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*RequestMetaObject)(nil),
+}
+
+// codecTaskRequestParams is how TaskRequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecTaskRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TaskRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TaskRequestParams{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*TaskRequestParams)(p)
+			b = rpc.AppendJSONKey(b, `,"_meta":`)
+			if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestMetaObject,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(TaskRequestParams{}.TaskID)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*TaskRequestParams)(nil),
+}
 
 // TaskStatus is where a task stands: working, input_required (it waits for
 // answers brought by tasks/update), or one of the ends completed, failed and
@@ -710,42 +757,7 @@ type TaskStatusNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.StatusMessage != "" {
-		b = rpc.AppendJSONKey(b, `,"statusMessage":`)
-		b = rpc.AppendJSONString(b, v.StatusMessage)
-	}
-	b = rpc.AppendJSONKey(b, `,"createdAt":`)
-	b = rpc.AppendJSONString(b, v.CreatedAt)
-	b = rpc.AppendJSONKey(b, `,"lastUpdatedAt":`)
-	b = rpc.AppendJSONString(b, v.LastUpdatedAt)
-	b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-	if v.TTLMs == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTLMs, 10)
-	}
-	if v.PollIntervalMs != nil {
-		b = rpc.AppendJSONKey(b, `,"pollIntervalMs":`)
-		b = strconv.AppendInt(b, *v.PollIntervalMs, 10)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs", "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTaskStatusNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -756,47 +768,80 @@ func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TaskStatusNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTaskStatusNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TaskStatusNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TaskStatusNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = TaskStatusNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "statusMessage":
-			return true, rpc.DecodeString(value, &v.StatusMessage)
-		case "createdAt":
-			return true, rpc.DecodeString(value, &v.CreatedAt)
-		case "lastUpdatedAt":
-			return true, rpc.DecodeString(value, &v.LastUpdatedAt)
-		case "ttlMs":
-			return true, rpc.DecodePointer(value, &v.TTLMs, rpc.DecodeInt[int64])
-		case "pollIntervalMs":
-			return true, rpc.DecodePointer(value, &v.PollIntervalMs, rpc.DecodeInt[int64])
-		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTaskStatusNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks TaskStatusNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*TaskStatusNotificationParams) UnmarshalJSONChecksInput() {}
+
+// valuePtrNotificationMetaObject is how a *NotificationMetaObject is written
+// and read.
+var valuePtrNotificationMetaObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (**NotificationMetaObject)(nil),
+}
+
+// codecTaskStatusNotificationParams is how TaskStatusNotificationParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecTaskStatusNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TaskStatusNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"statusMessage":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.StatusMessage)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"createdAt":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.CreatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"lastUpdatedAt":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.LastUpdatedAt)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.TTLMs)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"pollIntervalMs":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.PollIntervalMs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(TaskStatusNotificationParams{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*TaskStatusNotificationParams)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valuePtrNotificationMetaObject,
+	}},
+	HasExtra: true,
+	Type:     (*TaskStatusNotificationParams)(nil),
+}
 
 // UpdateTaskRequestParams are the params of tasks/update: the answers to the
 // input requests an input_required task waits for.
@@ -818,28 +863,7 @@ type UpdateTaskRequestParams struct {
 // optional one left out, a nil InputResponses written as empty rather than null
 // (which the schema does not allow), then the Extra members sorted by name.
 func (v *UpdateTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"_meta":`)
-	if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"inputResponses":`)
-	if v.InputResponses == nil {
-		b = append(b, `{}`...)
-	} else {
-		if b, err = v.InputResponses.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta", "taskId", "inputResponses"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecUpdateTaskRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -850,34 +874,55 @@ func (v UpdateTaskRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes UpdateTaskRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *UpdateTaskRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecUpdateTaskRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *UpdateTaskRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *UpdateTaskRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = UpdateTaskRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeJSON(value, &v.Meta)
-		case "taskId":
-			return true, rpc.DecodeString(value, &v.TaskID)
-		case "inputResponses":
-			return true, rpc.DecodeJSON(value, &v.InputResponses)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecUpdateTaskRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks UpdateTaskRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*UpdateTaskRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueTaskInputResponsesFilled is how a TaskInputResponses, written {} when
+// empty, is written and read.
+var valueTaskInputResponsesFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Fill: `{}`,
+	Type: (*TaskInputResponses)(nil),
+}
+
+// codecUpdateTaskRequestParams is how UpdateTaskRequestParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecUpdateTaskRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(UpdateTaskRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(UpdateTaskRequestParams{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*UpdateTaskRequestParams)(p)
+			b = rpc.AppendJSONKey(b, `,"_meta":`)
+			if b, err = rpc.AppendJSONValue(b, v.Meta); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		Value: &valueRequestMetaObject,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(UpdateTaskRequestParams{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"inputResponses":`,
+		Offset: uint32(unsafe.Offsetof(UpdateTaskRequestParams{}.InputResponses)),
+		Value:  &valueTaskInputResponsesFilled,
+	}},
+	HasExtra: true,
+	Type:     (*UpdateTaskRequestParams)(nil),
+}

@@ -4,7 +4,7 @@ package aliases
 
 import (
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Card is generated from input.json#/$defs/Card.
@@ -16,15 +16,30 @@ type Card struct {
 // AppendJSON appends the JSON encoding of Card to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Card) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"number":`)
-	b = rpc.AppendJSONString(b, v.Number)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCard)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Card) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecCard is how Card is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecCard = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"number":`,
+		Offset: uint32(unsafe.Offsetof(Card{}.Number)),
+		Value:  &valueString,
+	}},
+	Type: (*Card)(nil),
 }
 
 // Order is what a customer asks for.
@@ -44,28 +59,66 @@ type Order struct {
 // AppendJSON appends the JSON encoding of Order to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Order) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"item":`)
-	b = rpc.AppendJSONString(b, v.Item)
-	if v.Count != nil {
-		b = rpc.AppendJSONKey(b, `,"count":`)
-		b = strconv.AppendInt(b, *v.Count, 10)
-	}
-	if v.Size != "" {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		b = rpc.AppendJSONString(b, string(v.Size))
-	}
-	b = rpc.AppendJSONKey(b, `,"payment":`)
-	if b, err = v.Payment.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecOrder)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Order) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueSize is how a Size is written and read.
+var valueSize = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Size)(nil),
+}
+
+// valuePayment is how a Payment is written and read.
+var valuePayment = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Payment)(nil),
+}
+
+// codecOrder is how Order is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecOrder = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"item":`,
+		Offset: uint32(unsafe.Offsetof(Order{}.Item)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"count":`,
+		Offset: uint32(unsafe.Offsetof(Order{}.Count)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(Order{}.Size)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueSize,
+	}, {
+		Key:    `,"payment":`,
+		Offset: uint32(unsafe.Offsetof(Order{}.Payment)),
+		Value:  &valuePayment,
+	}},
+	Type: (*Order)(nil),
 }
 
 // GetCount returns Count, or its default 1 when it is absent.
@@ -95,18 +148,30 @@ type Receipt struct {
 // AppendJSON appends the JSON encoding of Receipt to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Receipt) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"total":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Total); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReceipt)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Receipt) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecReceipt is how Receipt is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecReceipt = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"total":`,
+		Offset: uint32(unsafe.Offsetof(Receipt{}.Total)),
+		Value:  &valueFloat64,
+	}},
+	Type: (*Receipt)(nil),
 }
 
 // Size of an item.

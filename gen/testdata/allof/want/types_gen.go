@@ -5,7 +5,7 @@ package allof
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Constrained is generated from input.json#/$defs/Constrained.
@@ -18,17 +18,34 @@ type Constrained struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *Constrained) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"a":`)
-	b = rpc.AppendJSONString(b, v.A)
-	b = rpc.AppendJSONKey(b, `,"b":`)
-	b = rpc.AppendJSONString(b, v.B)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecConstrained)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Constrained) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecConstrained is how Constrained is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecConstrained = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"a":`,
+		Offset: uint32(unsafe.Offsetof(Constrained{}.A)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"b":`,
+		Offset: uint32(unsafe.Offsetof(Constrained{}.B)),
+		Value:  &valueString,
+	}},
+	Type: (*Constrained)(nil),
 }
 
 // ErrorBase is generated from input.json#/$defs/ErrorBase.
@@ -41,22 +58,42 @@ type ErrorBase struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ErrorBase) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		if b, err = rpc.AppendRawJSON(b, v.Data); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecErrorBase)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ErrorBase) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// codecErrorBase is how ErrorBase is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecErrorBase = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(ErrorBase{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ErrorBase{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	Type: (*ErrorBase)(nil),
 }
 
 // Extended is generated from input.json#/$defs/Extended.
@@ -78,38 +115,91 @@ type Extended struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *Extended) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Note != nil {
-		b = rpc.AppendJSONKey(b, `,"note":`)
-		if b, err = v.Note.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	b = rpc.AppendJSONKey(b, `,"extra":`)
-	b = strconv.AppendBool(b, v.Extra)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecExtended)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Extended) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueResultNote is how a ResultNote is written and read.
+var valueResultNote = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ResultNote)(nil),
+}
+
+// valuePtrResultNote is how a *ResultNote is written and read.
+var valuePtrResultNote = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueResultNote,
+	Enc:  rpc.EncodePointer,
+	Type: (**ResultNote)(nil),
+}
+
+// valueTaskStatus is how a TaskStatus is written and read.
+var valueTaskStatus = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*TaskStatus)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// codecExtended is how Extended is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecExtended = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Extended{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*Extended)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"note":`,
+		Offset: uint32(unsafe.Offsetof(Extended{}.Note)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultNote,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(Extended{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(Extended{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(Extended{}.TTL)),
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"extra":`,
+		Offset: uint32(unsafe.Offsetof(Extended{}.Extra)),
+		Value:  &valueBool,
+	}},
+	Type: (*Extended)(nil),
 }
 
 // The result of getTask: a Result and a Task.
@@ -130,36 +220,50 @@ type GetTaskResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Note != nil {
-		b = rpc.AppendJSONKey(b, `,"note":`)
-		if b, err = v.Note.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetTaskResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecGetTaskResult is how GetTaskResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetTaskResult = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*GetTaskResult)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"note":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Note)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultNote,
+	}, {
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(GetTaskResult{}.TTL)),
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*GetTaskResult)(nil),
 }
 
 // A single $ref inside allOf, with a description beside it, is that type.
@@ -174,26 +278,38 @@ type Result struct {
 // AppendJSON appends the JSON encoding of Result to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Note != nil {
-		b = rpc.AppendJSONKey(b, `,"note":`)
-		if b, err = v.Note.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Result) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecResult is how Result is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecResult = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Result{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*Result)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"note":`,
+		Offset: uint32(unsafe.Offsetof(Result{}.Note)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrResultNote,
+	}},
+	Type: (*Result)(nil),
 }
 
 // ResultNote is generated from input.json#/$defs/Result/properties/note.
@@ -205,17 +321,32 @@ type ResultNote struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ResultNote) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Text != nil {
-		b = rpc.AppendJSONKey(b, `,"text":`)
-		b = rpc.AppendJSONString(b, *v.Text)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResultNote)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ResultNote) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecResultNote is how ResultNote is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecResultNote = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(ResultNote{}.Text)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*ResultNote)(nil),
 }
 
 // ShortName is generated from input.json#/$defs/ShortName.
@@ -238,23 +369,31 @@ type Task struct {
 // AppendJSON appends the JSON encoding of Task to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"taskId":`)
-	b = rpc.AppendJSONString(b, v.TaskID)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	b = rpc.AppendJSONKey(b, `,"ttl":`)
-	if v.TTL == nil {
-		b = append(b, `null`...)
-	} else {
-		b = strconv.AppendInt(b, *v.TTL, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTask)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Task) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecTask is how Task is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTask = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"taskId":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.TaskID)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.Status)),
+		Value:  &valueTaskStatus,
+	}, {
+		Key:    `,"ttl":`,
+		Offset: uint32(unsafe.Offsetof(Task{}.TTL)),
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*Task)(nil),
 }
 
 // TaskStatus is generated from input.json#/$defs/Task/properties/status.
@@ -295,20 +434,34 @@ type VersionError struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *VersionError) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = strconv.AppendInt(b, v.Code, 10)
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	if b, err = v.Data.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecVersionError)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v VersionError) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueVersionErrorData is how a VersionErrorData is written and read.
+var valueVersionErrorData = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*VersionErrorData)(nil),
+}
+
+// codecVersionError is how VersionError is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecVersionError = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(VersionError{}.Code)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(VersionError{}.Data)),
+		Value:  &valueVersionErrorData,
+	}},
+	Type: (*VersionError)(nil),
 }
 
 // VersionErrorData is generated from
@@ -322,24 +475,34 @@ type VersionErrorData struct {
 // left out, a nil Supported written as empty rather than null (which the schema
 // does not allow).
 func (v *VersionErrorData) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"supported":`)
-	if v.Supported == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Supported {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecVersionErrorData)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v VersionErrorData) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueSliceStringFilled is how a []string, written [] when empty, is written
+// and read.
+var valueSliceStringFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// codecVersionErrorData is how VersionErrorData is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecVersionErrorData = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"supported":`,
+		Offset: uint32(unsafe.Offsetof(VersionErrorData{}.Supported)),
+		Value:  &valueSliceStringFilled,
+	}},
+	Type: (*VersionErrorData)(nil),
 }

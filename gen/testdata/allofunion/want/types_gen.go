@@ -5,7 +5,7 @@ package allofunion
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Circle is generated from input.json#/components/schemas/Circle.
@@ -25,24 +25,7 @@ type Circle struct {
 // an empty Kind written as the value the schema requires, then the Extra
 // members sorted by name.
 func (v *Circle) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	if v.Kind == "" {
-		b = append(b, `"circle"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Kind)
-	}
-	b = rpc.AppendJSONKey(b, `,"radius":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "radius"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCircle)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -53,35 +36,52 @@ func (v Circle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Circle, keeping the members the schema does not name in
 // Extra.
 func (v *Circle) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCircle)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Circle) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Circle) decodeMembers(b []byte, checked bool) error {
-	*v = Circle{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "kind":
-			return true, rpc.DecodeString(value, &v.Kind)
-		case "radius":
-			return true, rpc.DecodeFloat(value, &v.Radius)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCircle)
 }
 
 // UnmarshalJSONChecksInput marks Circle as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Circle) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled is how a string, written "circle" when empty, is written
+// and read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"circle"`,
+	Type: (*string)(nil),
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecCircle is how Circle is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecCircle = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Circle{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(Circle{}.Kind)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"radius":`,
+		Offset: uint32(unsafe.Offsetof(Circle{}.Radius)),
+		Value:  &valueFloat64,
+	}},
+	HasExtra: true,
+	Type:     (*Circle)(nil),
+}
 
 // DrawParams are the params of draw.
 type DrawParams struct {
@@ -92,18 +92,30 @@ type DrawParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *DrawParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"shape":`)
-	if b, err = v.Shape.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecDrawParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v DrawParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueLabelledShape is how a LabelledShape is written and read.
+var valueLabelledShape = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*LabelledShape)(nil),
+}
+
+// codecDrawParams is how DrawParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecDrawParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"shape":`,
+		Offset: uint32(unsafe.Offsetof(DrawParams{}.Shape)),
+		Value:  &valueLabelledShape,
+	}},
+	Type: (*DrawParams)(nil),
 }
 
 // EventClick is generated from input.json#/components/schemas/Event/oneOf/0.
@@ -120,18 +132,7 @@ type EventClick struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *EventClick) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"x":`)
-	b = strconv.AppendInt(b, v.X, 10)
-	b = rpc.AppendJSONKey(b, `,"at":`)
-	b = rpc.AppendJSONString(b, v.At)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "x", "at"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEventClick)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -142,35 +143,50 @@ func (v EventClick) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EventClick, keeping the members the schema does not
 // name in Extra.
 func (v *EventClick) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEventClick)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EventClick) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EventClick) decodeMembers(b []byte, checked bool) error {
-	*v = EventClick{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "x":
-			return true, rpc.DecodeInt(value, &v.X)
-		case "at":
-			return true, rpc.DecodeString(value, &v.At)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEventClick)
 }
 
 // UnmarshalJSONChecksInput marks EventClick as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EventClick) UnmarshalJSONChecksInput() {}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecEventClick is how EventClick is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecEventClick = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EventClick{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(EventClick{}.X)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"at":`,
+		Offset: uint32(unsafe.Offsetof(EventClick{}.At)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*EventClick)(nil),
+}
 
 // EventKey is generated from input.json#/components/schemas/Event/oneOf/1.
 type EventKey struct {
@@ -186,18 +202,7 @@ type EventKey struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *EventKey) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"code":`)
-	b = rpc.AppendJSONString(b, v.Code)
-	b = rpc.AppendJSONKey(b, `,"at":`)
-	b = rpc.AppendJSONString(b, v.At)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "code", "at"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEventKey)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -208,35 +213,36 @@ func (v EventKey) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EventKey, keeping the members the schema does not name
 // in Extra.
 func (v *EventKey) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEventKey)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EventKey) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EventKey) decodeMembers(b []byte, checked bool) error {
-	*v = EventKey{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "code":
-			return true, rpc.DecodeString(value, &v.Code)
-		case "at":
-			return true, rpc.DecodeString(value, &v.At)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEventKey)
 }
 
 // UnmarshalJSONChecksInput marks EventKey as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EventKey) UnmarshalJSONChecksInput() {}
+
+// codecEventKey is how EventKey is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecEventKey = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EventKey{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"code":`,
+		Offset: uint32(unsafe.Offsetof(EventKey{}.Code)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"at":`,
+		Offset: uint32(unsafe.Offsetof(EventKey{}.At)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*EventKey)(nil),
+}
 
 // InlineA is generated from input.json#/components/schemas/Inline/oneOf/0.
 type InlineA struct {
@@ -252,20 +258,7 @@ type InlineA struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *InlineA) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"a":`)
-	b = rpc.AppendJSONString(b, v.A)
-	if v.Common != nil {
-		b = rpc.AppendJSONKey(b, `,"common":`)
-		b = strconv.AppendBool(b, *v.Common)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "a", "common"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInlineA)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -276,35 +269,52 @@ func (v InlineA) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InlineA, keeping the members the schema does not name
 // in Extra.
 func (v *InlineA) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInlineA)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InlineA) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InlineA) decodeMembers(b []byte, checked bool) error {
-	*v = InlineA{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "a":
-			return true, rpc.DecodeString(value, &v.A)
-		case "common":
-			return true, rpc.DecodePointer(value, &v.Common, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInlineA)
 }
 
 // UnmarshalJSONChecksInput marks InlineA as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*InlineA) UnmarshalJSONChecksInput() {}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// codecInlineA is how InlineA is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecInlineA = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InlineA{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"a":`,
+		Offset: uint32(unsafe.Offsetof(InlineA{}.A)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"common":`,
+		Offset: uint32(unsafe.Offsetof(InlineA{}.Common)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*InlineA)(nil),
+}
 
 // InlineB is generated from input.json#/components/schemas/Inline/oneOf/1.
 type InlineB struct {
@@ -320,20 +330,7 @@ type InlineB struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *InlineB) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"b":`)
-	b = strconv.AppendInt(b, v.B, 10)
-	if v.Common != nil {
-		b = rpc.AppendJSONKey(b, `,"common":`)
-		b = strconv.AppendBool(b, *v.Common)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "b", "common"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecInlineB)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -344,35 +341,37 @@ func (v InlineB) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes InlineB, keeping the members the schema does not name
 // in Extra.
 func (v *InlineB) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecInlineB)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *InlineB) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *InlineB) decodeMembers(b []byte, checked bool) error {
-	*v = InlineB{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "b":
-			return true, rpc.DecodeInt(value, &v.B)
-		case "common":
-			return true, rpc.DecodePointer(value, &v.Common, rpc.DecodeBool[bool])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecInlineB)
 }
 
 // UnmarshalJSONChecksInput marks InlineB as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*InlineB) UnmarshalJSONChecksInput() {}
+
+// codecInlineB is how InlineB is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecInlineB = rpc.StructCodec{
+	Extra: unsafe.Offsetof(InlineB{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"b":`,
+		Offset: uint32(unsafe.Offsetof(InlineB{}.B)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"common":`,
+		Offset: uint32(unsafe.Offsetof(InlineB{}.Common)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	HasExtra: true,
+	Type:     (*InlineB)(nil),
+}
 
 // LabelledShapeCircle is generated from
 // input.json#/components/schemas/LabelledShape/oneOf/0.
@@ -394,32 +393,7 @@ type LabelledShapeCircle struct {
 // one left out, an empty Kind written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *LabelledShapeCircle) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	if v.Kind == "" {
-		b = append(b, `"circle"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Kind)
-	}
-	b = rpc.AppendJSONKey(b, `,"radius":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"label":`)
-	b = rpc.AppendJSONString(b, v.Label)
-	if v.Style != nil {
-		b = rpc.AppendJSONKey(b, `,"style":`)
-		if b, err = v.Style.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "radius", "label", "style"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLabelledShapeCircle)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -430,39 +404,62 @@ func (v LabelledShapeCircle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LabelledShapeCircle, keeping the members the schema
 // does not name in Extra.
 func (v *LabelledShapeCircle) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLabelledShapeCircle)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LabelledShapeCircle) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LabelledShapeCircle) decodeMembers(b []byte, checked bool) error {
-	*v = LabelledShapeCircle{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "kind":
-			return true, rpc.DecodeString(value, &v.Kind)
-		case "radius":
-			return true, rpc.DecodeFloat(value, &v.Radius)
-		case "label":
-			return true, rpc.DecodeString(value, &v.Label)
-		case "style":
-			return true, rpc.DecodePointer(value, &v.Style, rpc.DecodeUnmarshaler[LabelledShapeCircleStyle])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLabelledShapeCircle)
 }
 
 // UnmarshalJSONChecksInput marks LabelledShapeCircle as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*LabelledShapeCircle) UnmarshalJSONChecksInput() {}
+
+// valueLabelledShapeCircleStyle is how a LabelledShapeCircleStyle is written
+// and read.
+var valueLabelledShapeCircleStyle = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*LabelledShapeCircleStyle)(nil),
+}
+
+// valuePtrLabelledShapeCircleStyle is how a *LabelledShapeCircleStyle is
+// written and read.
+var valuePtrLabelledShapeCircleStyle = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueLabelledShapeCircleStyle,
+	Enc:  rpc.EncodePointer,
+	Type: (**LabelledShapeCircleStyle)(nil),
+}
+
+// codecLabelledShapeCircle is how LabelledShapeCircle is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecLabelledShapeCircle = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LabelledShapeCircle{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeCircle{}.Kind)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"radius":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeCircle{}.Radius)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"label":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeCircle{}.Label)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"style":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeCircle{}.Style)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrLabelledShapeCircleStyle,
+	}},
+	HasExtra: true,
+	Type:     (*LabelledShapeCircle)(nil),
+}
 
 // LabelledShapeCircleStyle is generated from
 // input.json#/components/schemas/LabelledShape/allOf/1/properties/style.
@@ -478,18 +475,7 @@ type LabelledShapeCircleStyle struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *LabelledShapeCircleStyle) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Colour != nil {
-		b = rpc.AppendJSONKey(b, `,"colour":`)
-		b = rpc.AppendJSONString(b, *v.Colour)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "colour"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLabelledShapeCircleStyle)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -500,33 +486,41 @@ func (v LabelledShapeCircleStyle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LabelledShapeCircleStyle, keeping the members the
 // schema does not name in Extra.
 func (v *LabelledShapeCircleStyle) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLabelledShapeCircleStyle)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LabelledShapeCircleStyle) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LabelledShapeCircleStyle) decodeMembers(b []byte, checked bool) error {
-	*v = LabelledShapeCircleStyle{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "colour":
-			return true, rpc.DecodePointer(value, &v.Colour, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLabelledShapeCircleStyle)
 }
 
 // UnmarshalJSONChecksInput marks LabelledShapeCircleStyle as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*LabelledShapeCircleStyle) UnmarshalJSONChecksInput() {}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecLabelledShapeCircleStyle is how LabelledShapeCircleStyle is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecLabelledShapeCircleStyle = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LabelledShapeCircleStyle{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"colour":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeCircleStyle{}.Colour)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	HasExtra: true,
+	Type:     (*LabelledShapeCircleStyle)(nil),
+}
 
 // LabelledShapeSquare is generated from
 // input.json#/components/schemas/LabelledShape/oneOf/1.
@@ -548,32 +542,7 @@ type LabelledShapeSquare struct {
 // one left out, an empty Kind written as the value the schema requires, then
 // the Extra members sorted by name.
 func (v *LabelledShapeSquare) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	if v.Kind == "" {
-		b = append(b, `"square"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Kind)
-	}
-	b = rpc.AppendJSONKey(b, `,"side":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"label":`)
-	b = rpc.AppendJSONString(b, v.Label)
-	if v.Style != nil {
-		b = rpc.AppendJSONKey(b, `,"style":`)
-		if b, err = v.Style.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "side", "label", "style"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLabelledShapeSquare)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -584,39 +553,54 @@ func (v LabelledShapeSquare) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LabelledShapeSquare, keeping the members the schema
 // does not name in Extra.
 func (v *LabelledShapeSquare) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLabelledShapeSquare)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LabelledShapeSquare) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LabelledShapeSquare) decodeMembers(b []byte, checked bool) error {
-	*v = LabelledShapeSquare{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "kind":
-			return true, rpc.DecodeString(value, &v.Kind)
-		case "side":
-			return true, rpc.DecodeFloat(value, &v.Side)
-		case "label":
-			return true, rpc.DecodeString(value, &v.Label)
-		case "style":
-			return true, rpc.DecodePointer(value, &v.Style, rpc.DecodeUnmarshaler[LabelledShapeCircleStyle])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLabelledShapeSquare)
 }
 
 // UnmarshalJSONChecksInput marks LabelledShapeSquare as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*LabelledShapeSquare) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled2 is how a string, written "square" when empty, is written
+// and read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"square"`,
+	Type: (*string)(nil),
+}
+
+// codecLabelledShapeSquare is how LabelledShapeSquare is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecLabelledShapeSquare = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LabelledShapeSquare{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeSquare{}.Kind)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"side":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeSquare{}.Side)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"label":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeSquare{}.Label)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"style":`,
+		Offset: uint32(unsafe.Offsetof(LabelledShapeSquare{}.Style)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrLabelledShapeCircleStyle,
+	}},
+	HasExtra: true,
+	Type:     (*LabelledShapeSquare)(nil),
+}
 
 // Any shape but the empty circle: the not only constrains, so the type is
 // Shape's.
@@ -639,24 +623,7 @@ type ShapeSquare struct {
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ShapeSquare) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	if v.Kind == "" {
-		b = append(b, `"square"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Kind)
-	}
-	b = rpc.AppendJSONKey(b, `,"side":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Side); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "side"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecShapeSquare)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -667,35 +634,36 @@ func (v ShapeSquare) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ShapeSquare, keeping the members the schema does not
 // name in Extra.
 func (v *ShapeSquare) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecShapeSquare)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ShapeSquare) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ShapeSquare) decodeMembers(b []byte, checked bool) error {
-	*v = ShapeSquare{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "kind":
-			return true, rpc.DecodeString(value, &v.Kind)
-		case "side":
-			return true, rpc.DecodeFloat(value, &v.Side)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecShapeSquare)
 }
 
 // UnmarshalJSONChecksInput marks ShapeSquare as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ShapeSquare) UnmarshalJSONChecksInput() {}
+
+// codecShapeSquare is how ShapeSquare is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecShapeSquare = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ShapeSquare{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(ShapeSquare{}.Kind)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"side":`,
+		Offset: uint32(unsafe.Offsetof(ShapeSquare{}.Side)),
+		Value:  &valueFloat64,
+	}},
+	HasExtra: true,
+	Type:     (*ShapeSquare)(nil),
+}
 
 // WrappedCircle is generated from
 // input.json#/components/schemas/Wrapped/oneOf/0.
@@ -716,28 +684,7 @@ type WrappedCircle struct {
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *WrappedCircle) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	if v.Kind == "" {
-		b = append(b, `"circle"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Kind)
-	}
-	b = rpc.AppendJSONKey(b, `,"radius":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Radius); err != nil {
-		return nil, err
-	}
-	if v.Z != nil {
-		b = rpc.AppendJSONKey(b, `,"z":`)
-		b = strconv.AppendInt(b, *v.Z, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "radius", "z"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecWrappedCircle)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -748,37 +695,49 @@ func (v WrappedCircle) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes WrappedCircle, keeping the members the schema does not
 // name in Extra.
 func (v *WrappedCircle) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecWrappedCircle)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *WrappedCircle) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *WrappedCircle) decodeMembers(b []byte, checked bool) error {
-	*v = WrappedCircle{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "kind":
-			return true, rpc.DecodeString(value, &v.Kind)
-		case "radius":
-			return true, rpc.DecodeFloat(value, &v.Radius)
-		case "z":
-			return true, rpc.DecodePointer(value, &v.Z, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecWrappedCircle)
 }
 
 // UnmarshalJSONChecksInput marks WrappedCircle as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*WrappedCircle) UnmarshalJSONChecksInput() {}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecWrappedCircle is how WrappedCircle is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecWrappedCircle = rpc.StructCodec{
+	Extra: unsafe.Offsetof(WrappedCircle{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(WrappedCircle{}.Kind)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"radius":`,
+		Offset: uint32(unsafe.Offsetof(WrappedCircle{}.Radius)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"z":`,
+		Offset: uint32(unsafe.Offsetof(WrappedCircle{}.Z)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*WrappedCircle)(nil),
+}
 
 // WrappedDot is generated from input.json#/components/schemas/Wrapped/oneOf/1.
 type WrappedDot struct {
@@ -797,24 +756,7 @@ type WrappedDot struct {
 // left out, an empty Kind written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *WrappedDot) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	if v.Kind == "" {
-		b = append(b, `"dot"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Kind)
-	}
-	if v.Z != nil {
-		b = rpc.AppendJSONKey(b, `,"z":`)
-		b = strconv.AppendInt(b, *v.Z, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "kind", "z"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecWrappedDot)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -825,32 +767,43 @@ func (v WrappedDot) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes WrappedDot, keeping the members the schema does not
 // name in Extra.
 func (v *WrappedDot) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecWrappedDot)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *WrappedDot) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *WrappedDot) decodeMembers(b []byte, checked bool) error {
-	*v = WrappedDot{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "kind":
-			return true, rpc.DecodeString(value, &v.Kind)
-		case "z":
-			return true, rpc.DecodePointer(value, &v.Z, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecWrappedDot)
 }
 
 // UnmarshalJSONChecksInput marks WrappedDot as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*WrappedDot) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled3 is how a string, written "dot" when empty, is written and
+// read.
+var valueStringFilled3 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"dot"`,
+	Type: (*string)(nil),
+}
+
+// codecWrappedDot is how WrappedDot is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecWrappedDot = rpc.StructCodec{
+	Extra: unsafe.Offsetof(WrappedDot{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(WrappedDot{}.Kind)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"z":`,
+		Offset: uint32(unsafe.Offsetof(WrappedDot{}.Z)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*WrappedDot)(nil),
+}

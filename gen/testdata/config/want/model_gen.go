@@ -5,8 +5,8 @@ package config
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
 	"time"
+	"unsafe"
 )
 
 // ConnectParams is generated from input.json#/$defs/ConnectParams.
@@ -22,40 +22,97 @@ type ConnectParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ConnectParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"requestId":`)
-	if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
-		return nil, err
-	}
-	if v.SSEURL != nil {
-		b = rpc.AppendJSONKey(b, `,"sseUrl":`)
-		b = rpc.AppendJSONString(b, *v.SSEURL)
-	}
-	if v.At != nil {
-		b = rpc.AppendJSONKey(b, `,"when":`)
-		if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
-			return nil, err
-		}
-	}
-	if v.Kind != nil {
-		b = rpc.AppendJSONKey(b, `,"kind":`)
-		if b, err = v.Kind.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Blob != nil {
-		b = rpc.AppendJSONKey(b, `,"blob":`)
-		if b, err = rpc.AppendRawJSON(b, v.Blob); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecConnectParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ConnectParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// valueConnectParamsKind is how a ConnectParamsKind is written and read.
+var valueConnectParamsKind = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ConnectParamsKind)(nil),
+}
+
+// valuePtrConnectParamsKind is how a *ConnectParamsKind is written and read.
+var valuePtrConnectParamsKind = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueConnectParamsKind,
+	Enc:  rpc.EncodePointer,
+	Type: (**ConnectParamsKind)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// codecConnectParams is how ConnectParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecConnectParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"requestId":`,
+		Offset: uint32(unsafe.Offsetof(ConnectParams{}.RequestID)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ConnectParams)(p)
+			b = rpc.AppendJSONKey(b, `,"requestId":`)
+			if b, err = rpc.AppendJSONValue(b, v.RequestID); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"sseUrl":`,
+		Offset: uint32(unsafe.Offsetof(ConnectParams{}.SSEURL)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"when":`,
+		Offset: uint32(unsafe.Offsetof(ConnectParams{}.At)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ConnectParams)(p)
+			if v.At != nil {
+				b = rpc.AppendJSONKey(b, `,"when":`)
+				if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(ConnectParams{}.Kind)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrConnectParamsKind,
+	}, {
+		Key:    `,"blob":`,
+		Offset: uint32(unsafe.Offsetof(ConnectParams{}.Blob)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	Type: (*ConnectParams)(nil),
 }
 
 // KindA is generated from
@@ -67,15 +124,23 @@ type KindA struct {
 // AppendJSON appends the JSON encoding of KindA to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *KindA) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"a":`)
-	b = rpc.AppendJSONString(b, v.A)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecKindA)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v KindA) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecKindA is how KindA is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecKindA = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"a":`,
+		Offset: uint32(unsafe.Offsetof(KindA{}.A)),
+		Value:  &valueString,
+	}},
+	Type: (*KindA)(nil),
 }
 
 // KindB is generated from
@@ -87,15 +152,23 @@ type KindB struct {
 // AppendJSON appends the JSON encoding of KindB to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *KindB) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"b":`)
-	b = rpc.AppendJSONString(b, v.B)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecKindB)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v KindB) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecKindB is how KindB is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecKindB = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"b":`,
+		Offset: uint32(unsafe.Offsetof(KindB{}.B)),
+		Value:  &valueString,
+	}},
+	Type: (*KindB)(nil),
 }
 
 // RequestID is generated from input.json#/$defs/RequestId.
@@ -111,21 +184,44 @@ type ServerEvent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ServerEvent) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Data != nil {
-		b = rpc.AppendJSONKey(b, `,"data":`)
-		b = rpc.AppendJSONString(b, *v.Data)
-	}
-	if v.Level != nil {
-		b = rpc.AppendJSONKey(b, `,"level":`)
-		b = rpc.AppendJSONString(b, string(*v.Level))
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecServerEvent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ServerEvent) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueServerEventLevel is how a ServerEventLevel is written and read.
+var valueServerEventLevel = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ServerEventLevel)(nil),
+}
+
+// valuePtrServerEventLevel is how a *ServerEventLevel is written and read.
+var valuePtrServerEventLevel = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueServerEventLevel,
+	Enc:  rpc.EncodePointer,
+	Type: (**ServerEventLevel)(nil),
+}
+
+// codecServerEvent is how ServerEvent is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecServerEvent = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ServerEvent{}.Data)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"level":`,
+		Offset: uint32(unsafe.Offsetof(ServerEvent{}.Level)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrServerEventLevel,
+	}},
+	Type: (*ServerEvent)(nil),
 }
 
 // ServerEventLevel is generated from input.json#/$defs/Event/properties/level.
@@ -162,15 +258,37 @@ type Thing struct {
 // AppendJSON appends the JSON encoding of Thing to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Thing) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.X != nil {
-		b = rpc.AppendJSONKey(b, `,"x":`)
-		b = strconv.AppendInt(b, *v.X, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecThing)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Thing) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecThing is how Thing is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecThing = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(Thing{}.X)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*Thing)(nil),
 }

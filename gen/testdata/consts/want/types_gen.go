@@ -5,7 +5,7 @@ package consts
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Consts is generated from input.json#/$defs/Consts.
@@ -53,76 +53,162 @@ type Consts struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Version written as the value the schema requires.
 func (v *Consts) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"version":`)
-	if v.Version == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Version)
-	}
-	if v.OptVersion != "" {
-		b = rpc.AppendJSONKey(b, `,"optVersion":`)
-		b = rpc.AppendJSONString(b, v.OptVersion)
-	}
-	b = rpc.AppendJSONKey(b, `,"answer":`)
-	b = strconv.AppendInt(b, v.Answer, 10)
-	if v.Half != nil {
-		b = rpc.AppendJSONKey(b, `,"half":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Half); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"yes":`)
-	b = strconv.AppendBool(b, v.Yes)
-	b = rpc.AppendJSONKey(b, `,"nothing":`)
-	if b, err = rpc.AppendRawJSON(b, v.Nothing); err != nil {
-		return nil, err
-	}
-	if v.Shape != nil {
-		b = rpc.AppendJSONKey(b, `,"shape":`)
-		if b, err = rpc.AppendRawJSON(b, v.Shape); err != nil {
-			return nil, err
-		}
-	}
-	if v.Pair != nil {
-		b = rpc.AppendJSONKey(b, `,"pair":`)
-		if b, err = rpc.AppendRawJSON(b, v.Pair); err != nil {
-			return nil, err
-		}
-	}
-	if v.Mixed != nil {
-		b = rpc.AppendJSONKey(b, `,"mixed":`)
-		if b, err = rpc.AppendRawJSON(b, v.Mixed); err != nil {
-			return nil, err
-		}
-	}
-	if v.Objects != nil {
-		b = rpc.AppendJSONKey(b, `,"objects":`)
-		if b, err = rpc.AppendRawJSON(b, v.Objects); err != nil {
-			return nil, err
-		}
-	}
-	if v.Level != nil {
-		b = rpc.AppendJSONKey(b, `,"level":`)
-		b = strconv.AppendInt(b, *v.Level, 10)
-	}
-	if v.Flag != nil {
-		b = rpc.AppendJSONKey(b, `,"flag":`)
-		b = strconv.AppendBool(b, *v.Flag)
-	}
-	b = rpc.AppendJSONKey(b, `,"nullableEnum":`)
-	if v.NullableEnum == nil {
-		b = append(b, `null`...)
-	} else {
-		b = rpc.AppendJSONString(b, string(*v.NullableEnum))
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecConsts)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Consts) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled is how a string, written "2.0" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"2.0"`,
+	Type: (*string)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// valuePtrFloat64 is how a *float64 is written and read.
+var valuePtrFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueFloat64,
+	Enc:  rpc.EncodePointer,
+	Type: (**float64)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// valueConstsNullableEnum is how a ConstsNullableEnum is written and read.
+var valueConstsNullableEnum = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ConstsNullableEnum)(nil),
+}
+
+// valuePtrConstsNullableEnum is how a *ConstsNullableEnum is written and read.
+var valuePtrConstsNullableEnum = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueConstsNullableEnum,
+	Enc:  rpc.EncodePointer,
+	Type: (**ConstsNullableEnum)(nil),
+}
+
+// codecConsts is how Consts is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecConsts = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"version":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Version)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"optVersion":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.OptVersion)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"answer":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Answer)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"half":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Half)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"yes":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Yes)),
+		Value:  &valueBool,
+	}, {
+		Key:    `,"nothing":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Nothing)),
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"shape":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Shape)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"pair":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Pair)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"mixed":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Mixed)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"objects":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Objects)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"level":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Level)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"flag":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.Flag)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"nullableEnum":`,
+		Offset: uint32(unsafe.Offsetof(Consts{}.NullableEnum)),
+		Value:  &valuePtrConstsNullableEnum,
+	}},
+	Type: (*Consts)(nil),
 }
 
 // ConstsNullableEnum is generated from

@@ -5,6 +5,7 @@ package cycles
 import (
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // JSONArray is generated from input.json#/$defs/JSONArray.
@@ -130,18 +131,30 @@ type Ring struct {
 // AppendJSON appends the JSON encoding of Ring to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Ring) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"next":`)
-	if b, err = v.Next.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRing)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Ring) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueRingLink is how a RingLink is written and read.
+var valueRingLink = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*RingLink)(nil),
+}
+
+// codecRing is how Ring is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRing = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"next":`,
+		Offset: uint32(unsafe.Offsetof(Ring{}.Next)),
+		Value:  &valueRingLink,
+	}},
+	Type: (*Ring)(nil),
 }
 
 // RingLink is generated from input.json#/$defs/RingLink.
@@ -154,24 +167,56 @@ type RingLink struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *RingLink) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"ring":`)
-	if v.Ring == nil {
-		b = append(b, `null`...)
-	} else {
-		if b, err = v.Ring.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Label != nil {
-		b = rpc.AppendJSONKey(b, `,"label":`)
-		b = rpc.AppendJSONString(b, *v.Label)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRingLink)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RingLink) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueRing is how a Ring is written and read.
+var valueRing = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Ring)(nil),
+}
+
+// valuePtrRing is how a *Ring is written and read.
+var valuePtrRing = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueRing,
+	Enc:  rpc.EncodePointer,
+	Type: (**Ring)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecRingLink is how RingLink is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRingLink = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"ring":`,
+		Offset: uint32(unsafe.Offsetof(RingLink{}.Ring)),
+		Value:  &valuePtrRing,
+	}, {
+		Key:    `,"label":`,
+		Offset: uint32(unsafe.Offsetof(RingLink{}.Label)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*RingLink)(nil),
 }

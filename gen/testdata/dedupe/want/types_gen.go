@@ -4,7 +4,7 @@ package dedupe
 
 import (
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // BlockParams are the params of block.
@@ -16,15 +16,30 @@ type BlockParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *BlockParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"p1":`)
-	b = strconv.AppendInt(b, v.P1, 10)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecBlockParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v BlockParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// codecBlockParams is how BlockParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecBlockParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"p1":`,
+		Offset: uint32(unsafe.Offsetof(BlockParams{}.P1)),
+		Value:  &valueInt64,
+	}},
+	Type: (*BlockParams)(nil),
 }
 
 // HeadResult is generated from input.json#/methods/0/result/schema.
@@ -37,22 +52,43 @@ type HeadResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *HeadResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"Height":`)
-	b = strconv.AppendInt(b, v.Height, 10)
-	if v.Miner != nil {
-		b = rpc.AppendJSONKey(b, `,"Miner":`)
-		if b, err = v.Miner.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHeadResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HeadResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueHeadResultMiner is how a HeadResultMiner is written and read.
+var valueHeadResultMiner = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HeadResultMiner)(nil),
+}
+
+// valuePtrHeadResultMiner is how a *HeadResultMiner is written and read.
+var valuePtrHeadResultMiner = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueHeadResultMiner,
+	Enc:  rpc.EncodePointer,
+	Type: (**HeadResultMiner)(nil),
+}
+
+// codecHeadResult is how HeadResult is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecHeadResult = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"Height":`,
+		Offset: uint32(unsafe.Offsetof(HeadResult{}.Height)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"Miner":`,
+		Offset: uint32(unsafe.Offsetof(HeadResult{}.Miner)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrHeadResultMiner,
+	}},
+	Type: (*HeadResult)(nil),
 }
 
 // HeadResultMiner is generated from
@@ -63,14 +99,17 @@ type HeadResultMiner struct{}
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *HeadResultMiner) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHeadResultMiner)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HeadResultMiner) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// codecHeadResultMiner is how HeadResultMiner is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecHeadResultMiner = rpc.StructCodec{Type: (*HeadResultMiner)(nil)}
 
 // ParentParams are the params of parent.
 type ParentParams struct {
@@ -81,15 +120,23 @@ type ParentParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ParentParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"p1":`)
-	b = strconv.AppendInt(b, v.P1, 10)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecParentParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ParentParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecParentParams is how ParentParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecParentParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"p1":`,
+		Offset: uint32(unsafe.Offsetof(ParentParams{}.P1)),
+		Value:  &valueInt64,
+	}},
+	Type: (*ParentParams)(nil),
 }
 
 // ParentResult is generated from input.json#/methods/2/result/schema.
@@ -103,26 +150,40 @@ type ParentResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ParentResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Height != nil {
-		b = rpc.AppendJSONKey(b, `,"Height":`)
-		b = strconv.AppendInt(b, *v.Height, 10)
-	}
-	if v.Miner != nil {
-		b = rpc.AppendJSONKey(b, `,"Miner":`)
-		if b, err = v.Miner.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Parent != nil {
-		b = rpc.AppendJSONKey(b, `,"Parent":`)
-		b = strconv.AppendInt(b, *v.Parent, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecParentResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ParentResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecParentResult is how ParentResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecParentResult = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"Height":`,
+		Offset: uint32(unsafe.Offsetof(ParentResult{}.Height)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"Miner":`,
+		Offset: uint32(unsafe.Offsetof(ParentResult{}.Miner)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrHeadResultMiner,
+	}, {
+		Key:    `,"Parent":`,
+		Offset: uint32(unsafe.Offsetof(ParentResult{}.Parent)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*ParentResult)(nil),
 }

@@ -5,7 +5,7 @@ package defaults
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // ListParams is generated from input.json#/$defs/ListParams.
@@ -33,61 +33,163 @@ type ListParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ListParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Limit != nil {
-		b = rpc.AppendJSONKey(b, `,"limit":`)
-		b = strconv.AppendInt(b, *v.Limit, 10)
-	}
-	if v.Ratio != nil {
-		b = rpc.AppendJSONKey(b, `,"ratio":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Ratio); err != nil {
-			return nil, err
-		}
-	}
-	if v.Destructive != nil {
-		b = rpc.AppendJSONKey(b, `,"destructive":`)
-		b = strconv.AppendBool(b, *v.Destructive)
-	}
-	if v.Cursor != nil {
-		b = rpc.AppendJSONKey(b, `,"cursor":`)
-		b = rpc.AppendJSONString(b, *v.Cursor)
-	}
-	if v.Order != "" {
-		b = rpc.AppendJSONKey(b, `,"order":`)
-		b = rpc.AppendJSONString(b, string(v.Order))
-	}
-	if v.Fields != nil {
-		b = rpc.AppendJSONKey(b, `,"fields":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Fields {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Filter != nil {
-		b = rpc.AppendJSONKey(b, `,"filter":`)
-		if b, err = v.Filter.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Hint != nil {
-		b = rpc.AppendJSONKey(b, `,"hint":`)
-		if b, err = rpc.AppendRawJSON(b, v.Hint); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"required":`)
-	b = strconv.AppendInt(b, v.Required, 10)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// valuePtrFloat64 is how a *float64 is written and read.
+var valuePtrFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueFloat64,
+	Enc:  rpc.EncodePointer,
+	Type: (**float64)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// valueListParamsOrder is how a ListParamsOrder is written and read.
+var valueListParamsOrder = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ListParamsOrder)(nil),
+}
+
+// valueSliceString is how a []string is written and read.
+var valueSliceString = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valueListParamsFilter is how a ListParamsFilter is written and read.
+var valueListParamsFilter = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ListParamsFilter)(nil),
+}
+
+// valuePtrListParamsFilter is how a *ListParamsFilter is written and read.
+var valuePtrListParamsFilter = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueListParamsFilter,
+	Enc:  rpc.EncodePointer,
+	Type: (**ListParamsFilter)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// codecListParams is how ListParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecListParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"limit":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Limit)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"ratio":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Ratio)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"destructive":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Destructive)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"cursor":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Cursor)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"order":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Order)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueListParamsOrder,
+	}, {
+		Key:    `,"fields":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Fields)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"filter":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Filter)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrListParamsFilter,
+	}, {
+		Key:    `,"hint":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Hint)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}, {
+		Key:    `,"required":`,
+		Offset: uint32(unsafe.Offsetof(ListParams{}.Required)),
+		Value:  &valueInt64,
+	}},
+	Type: (*ListParams)(nil),
 }
 
 // GetLimit returns Limit, or its default 50 when it is absent.
@@ -168,17 +270,24 @@ type ListParamsFilter struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ListParamsFilter) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Q != nil {
-		b = rpc.AppendJSONKey(b, `,"q":`)
-		b = rpc.AppendJSONString(b, *v.Q)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListParamsFilter)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ListParamsFilter) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecListParamsFilter is how ListParamsFilter is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecListParamsFilter = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"q":`,
+		Offset: uint32(unsafe.Offsetof(ListParamsFilter{}.Q)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*ListParamsFilter)(nil),
 }
 
 // ListParamsOrder is generated from

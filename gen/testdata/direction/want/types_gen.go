@@ -2,7 +2,10 @@
 
 package direction
 
-import "github.com/schemarpc/schemarpc/rpc"
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
+)
 
 // Line is generated from input.json#/$defs/Line.
 type Line struct {
@@ -12,15 +15,30 @@ type Line struct {
 // AppendJSON appends the JSON encoding of Line to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Line) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLine)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Line) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecLine is how Line is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecLine = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(Line{}.Text)),
+		Value:  &valueString,
+	}},
+	Type: (*Line)(nil),
 }
 
 // ProgressParams is generated from input.json#/methods/2/params.
@@ -32,16 +50,28 @@ type ProgressParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ProgressParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"done":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Done); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecProgressParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ProgressParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecProgressParams is how ProgressParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecProgressParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"done":`,
+		Offset: uint32(unsafe.Offsetof(ProgressParams{}.Done)),
+		Value:  &valueFloat64,
+	}},
+	Type: (*ProgressParams)(nil),
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // BlockRefSelector is generated from
@@ -22,16 +23,7 @@ type BlockRefSelector struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *BlockRefSelector) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"blockHash":`)
-	b = rpc.AppendJSONString(b, v.BlockHash)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "blockHash"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecBlockRefSelector)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -42,33 +34,39 @@ func (v BlockRefSelector) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes BlockRefSelector, keeping the members the schema does
 // not name in Extra.
 func (v *BlockRefSelector) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecBlockRefSelector)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *BlockRefSelector) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *BlockRefSelector) decodeMembers(b []byte, checked bool) error {
-	*v = BlockRefSelector{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "blockHash":
-			return true, rpc.DecodeString(value, &v.BlockHash)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecBlockRefSelector)
 }
 
 // UnmarshalJSONChecksInput marks BlockRefSelector as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*BlockRefSelector) UnmarshalJSONChecksInput() {}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecBlockRefSelector is how BlockRefSelector is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecBlockRefSelector = rpc.StructCodec{
+	Extra: unsafe.Offsetof(BlockRefSelector{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"blockHash":`,
+		Offset: uint32(unsafe.Offsetof(BlockRefSelector{}.BlockHash)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*BlockRefSelector)(nil),
+}
 
 // BlockRefString holds the string forms of BlockRef (Quantity, Tag): nothing in
 // the JSON tells them apart, so the Go type is string; the runtime validator
@@ -95,18 +93,7 @@ type FilterAny struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *FilterAny) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Address != nil {
-		b = rpc.AppendJSONKey(b, `,"address":`)
-		b = rpc.AppendJSONString(b, *v.Address)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecFilterAny)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -117,33 +104,41 @@ func (v FilterAny) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes FilterAny, keeping the members the schema does not name
 // in Extra.
 func (v *FilterAny) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecFilterAny)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *FilterAny) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *FilterAny) decodeMembers(b []byte, checked bool) error {
-	*v = FilterAny{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "address":
-			return true, rpc.DecodePointer(value, &v.Address, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecFilterAny)
 }
 
 // UnmarshalJSONChecksInput marks FilterAny as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*FilterAny) UnmarshalJSONChecksInput() {}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecFilterAny is how FilterAny is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecFilterAny = rpc.StructCodec{
+	Extra: unsafe.Offsetof(FilterAny{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"address":`,
+		Offset: uint32(unsafe.Offsetof(FilterAny{}.Address)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	HasExtra: true,
+	Type:     (*FilterAny)(nil),
+}
 
 // FilterByBlock is generated from
 // input.json#/components/schemas/Filter/anyOf/0.
@@ -160,18 +155,7 @@ type FilterByBlock struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *FilterByBlock) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"address":`)
-	b = rpc.AppendJSONString(b, v.Address)
-	b = rpc.AppendJSONKey(b, `,"block":`)
-	b = rpc.AppendJSONString(b, v.Block)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecFilterByBlock)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -182,35 +166,36 @@ func (v FilterByBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes FilterByBlock, keeping the members the schema does not
 // name in Extra.
 func (v *FilterByBlock) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecFilterByBlock)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *FilterByBlock) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *FilterByBlock) decodeMembers(b []byte, checked bool) error {
-	*v = FilterByBlock{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "address":
-			return true, rpc.DecodeString(value, &v.Address)
-		case "block":
-			return true, rpc.DecodeString(value, &v.Block)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecFilterByBlock)
 }
 
 // UnmarshalJSONChecksInput marks FilterByBlock as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*FilterByBlock) UnmarshalJSONChecksInput() {}
+
+// codecFilterByBlock is how FilterByBlock is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecFilterByBlock = rpc.StructCodec{
+	Extra: unsafe.Offsetof(FilterByBlock{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"address":`,
+		Offset: uint32(unsafe.Offsetof(FilterByBlock{}.Address)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"block":`,
+		Offset: uint32(unsafe.Offsetof(FilterByBlock{}.Block)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*FilterByBlock)(nil),
+}
 
 // FilterByRange is generated from
 // input.json#/components/schemas/Filter/anyOf/1.
@@ -229,24 +214,7 @@ type FilterByRange struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *FilterByRange) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"address":`)
-	b = rpc.AppendJSONString(b, v.Address)
-	if v.Block != nil {
-		b = rpc.AppendJSONKey(b, `,"block":`)
-		b = rpc.AppendJSONString(b, *v.Block)
-	}
-	b = rpc.AppendJSONKey(b, `,"from":`)
-	b = rpc.AppendJSONString(b, v.From)
-	b = rpc.AppendJSONKey(b, `,"to":`)
-	b = rpc.AppendJSONString(b, v.To)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "address", "block", "from", "to"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecFilterByRange)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -257,39 +225,45 @@ func (v FilterByRange) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes FilterByRange, keeping the members the schema does not
 // name in Extra.
 func (v *FilterByRange) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecFilterByRange)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *FilterByRange) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *FilterByRange) decodeMembers(b []byte, checked bool) error {
-	*v = FilterByRange{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "address":
-			return true, rpc.DecodeString(value, &v.Address)
-		case "block":
-			return true, rpc.DecodePointer(value, &v.Block, rpc.DecodeString[string])
-		case "from":
-			return true, rpc.DecodeString(value, &v.From)
-		case "to":
-			return true, rpc.DecodeString(value, &v.To)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecFilterByRange)
 }
 
 // UnmarshalJSONChecksInput marks FilterByRange as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*FilterByRange) UnmarshalJSONChecksInput() {}
+
+// codecFilterByRange is how FilterByRange is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecFilterByRange = rpc.StructCodec{
+	Extra: unsafe.Offsetof(FilterByRange{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"address":`,
+		Offset: uint32(unsafe.Offsetof(FilterByRange{}.Address)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"block":`,
+		Offset: uint32(unsafe.Offsetof(FilterByRange{}.Block)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"from":`,
+		Offset: uint32(unsafe.Offsetof(FilterByRange{}.From)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"to":`,
+		Offset: uint32(unsafe.Offsetof(FilterByRange{}.To)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*FilterByRange)(nil),
+}
 
 // FilterParams are the params of filter.
 type FilterParams struct {
@@ -302,30 +276,70 @@ type FilterParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *FilterParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"f":`)
-	if b, err = v.F.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Topics != nil {
-		b = rpc.AppendJSONKey(b, `,"topics":`)
-		if b, err = v.Topics.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.At != nil {
-		b = rpc.AppendJSONKey(b, `,"at":`)
-		if b, err = v.At.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecFilterParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v FilterParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFilter is how a Filter is written and read.
+var valueFilter = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Filter)(nil),
+}
+
+// valueTopics is how a Topics is written and read.
+var valueTopics = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Topics)(nil),
+}
+
+// valuePtrTopics is how a *Topics is written and read.
+var valuePtrTopics = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueTopics,
+	Enc:  rpc.EncodePointer,
+	Type: (**Topics)(nil),
+}
+
+// valueBlockRef is how a BlockRef is written and read.
+var valueBlockRef = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*BlockRef)(nil),
+}
+
+// valuePtrBlockRef is how a *BlockRef is written and read.
+var valuePtrBlockRef = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBlockRef,
+	Enc:  rpc.EncodePointer,
+	Type: (**BlockRef)(nil),
+}
+
+// codecFilterParams is how FilterParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecFilterParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"f":`,
+		Offset: uint32(unsafe.Offsetof(FilterParams{}.F)),
+		Value:  &valueFilter,
+	}, {
+		Key:    `,"topics":`,
+		Offset: uint32(unsafe.Offsetof(FilterParams{}.Topics)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrTopics,
+	}, {
+		Key:    `,"at":`,
+		Offset: uint32(unsafe.Offsetof(FilterParams{}.At)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBlockRef,
+	}},
+	Type: (*FilterParams)(nil),
 }
 
 // Kind is generated from input.json#/components/schemas/Kind.
@@ -379,20 +393,7 @@ type ReceiptFailure struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ReceiptFailure) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.Reason != nil {
-		b = rpc.AppendJSONKey(b, `,"reason":`)
-		b = rpc.AppendJSONString(b, *v.Reason)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "status", "reason"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReceiptFailure)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -403,35 +404,44 @@ func (v ReceiptFailure) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReceiptFailure, keeping the members the schema does not
 // name in Extra.
 func (v *ReceiptFailure) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReceiptFailure)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReceiptFailure) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReceiptFailure) decodeMembers(b []byte, checked bool) error {
-	*v = ReceiptFailure{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "reason":
-			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReceiptFailure)
 }
 
 // UnmarshalJSONChecksInput marks ReceiptFailure as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ReceiptFailure) UnmarshalJSONChecksInput() {}
+
+// valueKind is how a Kind is written and read.
+var valueKind = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Kind)(nil),
+}
+
+// codecReceiptFailure is how ReceiptFailure is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecReceiptFailure = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReceiptFailure{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(ReceiptFailure{}.Status)),
+		Value:  &valueKind,
+	}, {
+		Key:    `,"reason":`,
+		Offset: uint32(unsafe.Offsetof(ReceiptFailure{}.Reason)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	HasExtra: true,
+	Type:     (*ReceiptFailure)(nil),
+}
 
 // ReceiptSuccess is generated from
 // input.json#/components/schemas/Receipt/oneOf/0.
@@ -448,20 +458,7 @@ type ReceiptSuccess struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ReceiptSuccess) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	b = rpc.AppendJSONString(b, string(v.Status))
-	if v.GasUsed != nil {
-		b = rpc.AppendJSONKey(b, `,"gasUsed":`)
-		b = strconv.AppendInt(b, *v.GasUsed, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "status", "gasUsed"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecReceiptSuccess)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -472,35 +469,52 @@ func (v ReceiptSuccess) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ReceiptSuccess, keeping the members the schema does not
 // name in Extra.
 func (v *ReceiptSuccess) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecReceiptSuccess)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ReceiptSuccess) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ReceiptSuccess) decodeMembers(b []byte, checked bool) error {
-	*v = ReceiptSuccess{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "status":
-			return true, rpc.DecodeString(value, &v.Status)
-		case "gasUsed":
-			return true, rpc.DecodePointer(value, &v.GasUsed, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecReceiptSuccess)
 }
 
 // UnmarshalJSONChecksInput marks ReceiptSuccess as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ReceiptSuccess) UnmarshalJSONChecksInput() {}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecReceiptSuccess is how ReceiptSuccess is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecReceiptSuccess = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ReceiptSuccess{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(ReceiptSuccess{}.Status)),
+		Value:  &valueKind,
+	}, {
+		Key:    `,"gasUsed":`,
+		Offset: uint32(unsafe.Offsetof(ReceiptSuccess{}.GasUsed)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*ReceiptSuccess)(nil),
+}
 
 // SendParams are the params of send.
 type SendParams struct {
@@ -511,18 +525,30 @@ type SendParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *SendParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"tx":`)
-	if b, err = v.Tx.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSendParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SendParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueTx is how a Tx is written and read.
+var valueTx = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Tx)(nil),
+}
+
+// codecSendParams is how SendParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecSendParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"tx":`,
+		Offset: uint32(unsafe.Offsetof(SendParams{}.Tx)),
+		Value:  &valueTx,
+	}},
+	Type: (*SendParams)(nil),
 }
 
 // Tag is generated from input.json#/components/schemas/Tag.
@@ -608,22 +634,7 @@ type TxDynamicFee struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *TxDynamicFee) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"0x2"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"maxFee":`)
-	b = rpc.AppendJSONString(b, v.MaxFee)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "maxFee"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTxDynamicFee)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -634,35 +645,45 @@ func (v TxDynamicFee) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TxDynamicFee, keeping the members the schema does not
 // name in Extra.
 func (v *TxDynamicFee) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTxDynamicFee)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TxDynamicFee) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TxDynamicFee) decodeMembers(b []byte, checked bool) error {
-	*v = TxDynamicFee{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "maxFee":
-			return true, rpc.DecodeString(value, &v.MaxFee)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTxDynamicFee)
 }
 
 // UnmarshalJSONChecksInput marks TxDynamicFee as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*TxDynamicFee) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled is how a string, written "0x2" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"0x2"`,
+	Type: (*string)(nil),
+}
+
+// codecTxDynamicFee is how TxDynamicFee is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecTxDynamicFee = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TxDynamicFee{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(TxDynamicFee{}.Type)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"maxFee":`,
+		Offset: uint32(unsafe.Offsetof(TxDynamicFee{}.MaxFee)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*TxDynamicFee)(nil),
+}
 
 // TxLegacy is generated from input.json#/components/schemas/Tx/oneOf/0.
 type TxLegacy struct {
@@ -679,22 +700,7 @@ type TxLegacy struct {
 // left out, an empty Type written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *TxLegacy) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"0x0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"gasPrice":`)
-	b = rpc.AppendJSONString(b, v.GasPrice)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "type", "gasPrice"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTxLegacy)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -705,32 +711,42 @@ func (v TxLegacy) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes TxLegacy, keeping the members the schema does not name
 // in Extra.
 func (v *TxLegacy) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecTxLegacy)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *TxLegacy) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *TxLegacy) decodeMembers(b []byte, checked bool) error {
-	*v = TxLegacy{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "gasPrice":
-			return true, rpc.DecodeString(value, &v.GasPrice)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecTxLegacy)
 }
 
 // UnmarshalJSONChecksInput marks TxLegacy as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*TxLegacy) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled2 is how a string, written "0x0" when empty, is written and
+// read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"0x0"`,
+	Type: (*string)(nil),
+}
+
+// codecTxLegacy is how TxLegacy is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTxLegacy = rpc.StructCodec{
+	Extra: unsafe.Offsetof(TxLegacy{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(TxLegacy{}.Type)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"gasPrice":`,
+		Offset: uint32(unsafe.Offsetof(TxLegacy{}.GasPrice)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*TxLegacy)(nil),
+}

@@ -2,7 +2,10 @@
 
 package docs
 
-import "github.com/schemarpc/schemarpc/rpc"
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
+)
 
 // Bare is generated from input.json#/$defs/Bare.
 type Bare struct {
@@ -12,17 +15,39 @@ type Bare struct {
 // AppendJSON appends the JSON encoding of Bare to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Bare) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.X != nil {
-		b = rpc.AppendJSONKey(b, `,"x":`)
-		b = rpc.AppendJSONString(b, *v.X)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecBare)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Bare) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecBare is how Bare is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecBare = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(Bare{}.X)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*Bare)(nil),
 }
 
 // OldThing is generated from input.json#/$defs/OldThing.
@@ -36,17 +61,24 @@ type OldThing struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *OldThing) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.X != nil {
-		b = rpc.AppendJSONKey(b, `,"x":`)
-		b = rpc.AppendJSONString(b, *v.X)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecOldThing)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v OldThing) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecOldThing is how OldThing is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecOldThing = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(OldThing{}.X)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*OldThing)(nil),
 }
 
 // Thing is a documented object.
@@ -68,25 +100,36 @@ type Thing struct {
 // AppendJSON appends the JSON encoding of Thing to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Thing) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Legacy != nil {
-		b = rpc.AppendJSONKey(b, `,"legacy":`)
-		b = rpc.AppendJSONString(b, *v.Legacy)
-	}
-	if v.Plain != nil {
-		b = rpc.AppendJSONKey(b, `,"plain":`)
-		b = rpc.AppendJSONString(b, *v.Plain)
-	}
-	if v.Weird != nil {
-		b = rpc.AppendJSONKey(b, `,"weird":`)
-		b = rpc.AppendJSONString(b, *v.Weird)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecThing)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Thing) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecThing is how Thing is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecThing = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Thing{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"legacy":`,
+		Offset: uint32(unsafe.Offsetof(Thing{}.Legacy)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"plain":`,
+		Offset: uint32(unsafe.Offsetof(Thing{}.Plain)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"weird":`,
+		Offset: uint32(unsafe.Offsetof(Thing{}.Weird)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*Thing)(nil),
 }

@@ -4,7 +4,7 @@ package enums
 
 import (
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // ProtocolVersion is generated from input.json#/$defs/ProtocolVersion.
@@ -76,23 +76,62 @@ type SetRoleParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *SetRoleParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"role":`)
-	b = rpc.AppendJSONString(b, string(v.Role))
-	if v.Mode != "" {
-		b = rpc.AppendJSONKey(b, `,"mode":`)
-		b = rpc.AppendJSONString(b, string(v.Mode))
-	}
-	if v.Protocol != nil {
-		b = rpc.AppendJSONKey(b, `,"protocol":`)
-		b = rpc.AppendJSONString(b, string(*v.Protocol))
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSetRoleParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SetRoleParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueRole is how a Role is written and read.
+var valueRole = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Role)(nil),
+}
+
+// valueSetRoleParamsMode is how a SetRoleParamsMode is written and read.
+var valueSetRoleParamsMode = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*SetRoleParamsMode)(nil),
+}
+
+// valueProtocolVersion is how a ProtocolVersion is written and read.
+var valueProtocolVersion = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ProtocolVersion)(nil),
+}
+
+// valuePtrProtocolVersion is how a *ProtocolVersion is written and read.
+var valuePtrProtocolVersion = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueProtocolVersion,
+	Enc:  rpc.EncodePointer,
+	Type: (**ProtocolVersion)(nil),
+}
+
+// codecSetRoleParams is how SetRoleParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSetRoleParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"role":`,
+		Offset: uint32(unsafe.Offsetof(SetRoleParams{}.Role)),
+		Value:  &valueRole,
+	}, {
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(SetRoleParams{}.Mode)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueSetRoleParamsMode,
+	}, {
+		Key:    `,"protocol":`,
+		Offset: uint32(unsafe.Offsetof(SetRoleParams{}.Protocol)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrProtocolVersion,
+	}},
+	Type: (*SetRoleParams)(nil),
 }
 
 // SetRoleParamsMode is generated from
@@ -137,41 +176,101 @@ type Status struct {
 // AppendJSON appends the JSON encoding of Status to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Status) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"state":`)
-	if v.State == nil {
-		b = append(b, `null`...)
-	} else {
-		b = rpc.AppendJSONString(b, string(*v.State))
-	}
-	if v.Flags != nil {
-		b = rpc.AppendJSONKey(b, `,"flags":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Flags {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, string(x0))
-		}
-		b = append(b, ']')
-	}
-	if v.Priority != nil {
-		b = rpc.AppendJSONKey(b, `,"priority":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if v.Toggle != nil {
-		b = rpc.AppendJSONKey(b, `,"toggle":`)
-		b = strconv.AppendBool(b, *v.Toggle)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecStatus)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Status) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStatusState is how a StatusState is written and read.
+var valueStatusState = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*StatusState)(nil),
+}
+
+// valuePtrStatusState is how a *StatusState is written and read.
+var valuePtrStatusState = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueStatusState,
+	Enc:  rpc.EncodePointer,
+	Type: (**StatusState)(nil),
+}
+
+// valueStatusFlagsItem is how a StatusFlagsItem is written and read.
+var valueStatusFlagsItem = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*StatusFlagsItem)(nil),
+}
+
+// valueSliceStatusFlagsItem is how a []StatusFlagsItem is written and read.
+var valueSliceStatusFlagsItem = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]StatusFlagsItem)(p), rpc.DecodeString[StatusFlagsItem])
+	},
+	Elem: &valueStatusFlagsItem,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(StatusFlagsItem)),
+	Type: (*[]StatusFlagsItem)(nil),
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// valuePtrFloat64 is how a *float64 is written and read.
+var valuePtrFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueFloat64,
+	Enc:  rpc.EncodePointer,
+	Type: (**float64)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// codecStatus is how Status is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecStatus = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"state":`,
+		Offset: uint32(unsafe.Offsetof(Status{}.State)),
+		Value:  &valuePtrStatusState,
+	}, {
+		Key:    `,"flags":`,
+		Offset: uint32(unsafe.Offsetof(Status{}.Flags)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceStatusFlagsItem,
+	}, {
+		Key:    `,"priority":`,
+		Offset: uint32(unsafe.Offsetof(Status{}.Priority)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}, {
+		Key:    `,"toggle":`,
+		Offset: uint32(unsafe.Offsetof(Status{}.Toggle)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	Type: (*Status)(nil),
 }
 
 // StatusFlagsItem is generated from

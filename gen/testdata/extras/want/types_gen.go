@@ -5,6 +5,7 @@ package extras
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
 )
 
 // Anything is generated from input.json#/$defs/Anything.
@@ -60,29 +61,7 @@ type Open struct {
 // nil Tags written as empty rather than null (which the schema does not allow),
 // then the Extra members sorted by name.
 func (v *Open) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	b = rpc.AppendJSONKey(b, `,"tags":`)
-	if v.Tags == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Tags {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "tags"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecOpen)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -93,35 +72,56 @@ func (v Open) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Open, keeping the members the schema does not name in
 // Extra.
 func (v *Open) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecOpen)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Open) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Open) decodeMembers(b []byte, checked bool) error {
-	*v = Open{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodeString(value, &v.Name)
-		case "tags":
-			return true, rpc.DecodeSlice(value, &v.Tags, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecOpen)
 }
 
 // UnmarshalJSONChecksInput marks Open as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Open) UnmarshalJSONChecksInput() {}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valueSliceStringFilled is how a []string, written [] when empty, is written
+// and read.
+var valueSliceStringFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// codecOpen is how Open is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecOpen = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Open{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Open{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"tags":`,
+		Offset: uint32(unsafe.Offsetof(Open{}.Tags)),
+		Value:  &valueSliceStringFilled,
+	}},
+	HasExtra: true,
+	Type:     (*Open)(nil),
+}
 
 // No additionalProperties: unknown members are dropped.
 type Plain struct {
@@ -131,17 +131,32 @@ type Plain struct {
 // AppendJSON appends the JSON encoding of Plain to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Plain) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.A != nil {
-		b = rpc.AppendJSONKey(b, `,"a":`)
-		b = rpc.AppendJSONString(b, *v.A)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPlain)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Plain) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecPlain is how Plain is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecPlain = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"a":`,
+		Offset: uint32(unsafe.Offsetof(Plain{}.A)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*Plain)(nil),
 }
 
 // Extra members must be numbers: kept as float64.

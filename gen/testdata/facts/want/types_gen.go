@@ -4,7 +4,7 @@ package facts
 
 import (
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Done is generated from input.json#/$defs/Done.
@@ -19,21 +19,43 @@ type Done struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Status written as the value the schema requires.
 func (v *Done) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	if v.Status == "" {
-		b = append(b, `"done"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Status)
-	}
-	b = rpc.AppendJSONKey(b, `,"output":`)
-	b = rpc.AppendJSONString(b, v.Output)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecDone)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Done) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled is how a string, written "done" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"done"`,
+	Type: (*string)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecDone is how Done is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecDone = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(Done{}.Status)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"output":`,
+		Offset: uint32(unsafe.Offsetof(Done{}.Output)),
+		Value:  &valueString,
+	}},
+	Type: (*Done)(nil),
 }
 
 // JobList is generated from input.json#/$defs/JobList.
@@ -46,30 +68,56 @@ type JobList struct {
 // slice: the members of its fields in order, an absent optional one left out, a
 // nil Jobs written as empty rather than null (which the schema does not allow).
 func (v *JobList) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jobs":`)
-	if v.Jobs == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Jobs {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.TTLMs != nil {
-		b = rpc.AppendJSONKey(b, `,"ttlMs":`)
-		b = strconv.AppendInt(b, *v.TTLMs, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecJobList)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JobList) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueSliceStringFilled is how a []string, written [] when empty, is written
+// and read.
+var valueSliceStringFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecJobList is how JobList is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecJobList = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jobs":`,
+		Offset: uint32(unsafe.Offsetof(JobList{}.Jobs)),
+		Value:  &valueSliceStringFilled,
+	}, {
+		Key:    `,"ttlMs":`,
+		Offset: uint32(unsafe.Offsetof(JobList{}.TTLMs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*JobList)(nil),
 }
 
 // JobsRunParams is generated from input.json#/methods/1/params.
@@ -81,15 +129,23 @@ type JobsRunParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *JobsRunParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecJobsRunParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v JobsRunParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecJobsRunParams is how JobsRunParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecJobsRunParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(JobsRunParams{}.Name)),
+		Value:  &valueString,
+	}},
+	Type: (*JobsRunParams)(nil),
 }
 
 // Waiting is generated from input.json#/$defs/Waiting.
@@ -104,19 +160,34 @@ type Waiting struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // an empty Status written as the value the schema requires.
 func (v *Waiting) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"status":`)
-	if v.Status == "" {
-		b = append(b, `"waiting"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Status)
-	}
-	b = rpc.AppendJSONKey(b, `,"question":`)
-	b = rpc.AppendJSONString(b, v.Question)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecWaiting)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Waiting) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled2 is how a string, written "waiting" when empty, is written
+// and read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"waiting"`,
+	Type: (*string)(nil),
+}
+
+// codecWaiting is how Waiting is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecWaiting = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"status":`,
+		Offset: uint32(unsafe.Offsetof(Waiting{}.Status)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"question":`,
+		Offset: uint32(unsafe.Offsetof(Waiting{}.Question)),
+		Value:  &valueString,
+	}},
+	Type: (*Waiting)(nil),
 }

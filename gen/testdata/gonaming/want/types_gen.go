@@ -5,7 +5,7 @@ package gonaming
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Decoded params.
@@ -22,22 +22,7 @@ type Decoded struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Decoded) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Verb != "" {
-		b = rpc.AppendJSONKey(b, `,"verb":`)
-		b = rpc.AppendJSONString(b, string(v.Verb))
-	}
-	if v.Size != nil {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "verb", "size"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecDecoded)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -48,35 +33,60 @@ func (v Decoded) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Decoded, keeping the members the schema does not name
 // in Extra.
 func (v *Decoded) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecDecoded)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Decoded) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Decoded) decodeMembers(b []byte, checked bool) error {
-	*v = Decoded{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "verb":
-			return true, rpc.DecodeString(value, &v.Verb)
-		case "size":
-			return true, rpc.DecodePointer(value, &v.Size, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecDecoded)
 }
 
 // UnmarshalJSONChecksInput marks Decoded as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Decoded) UnmarshalJSONChecksInput() {}
+
+// valueVerb is how a Verb is written and read.
+var valueVerb = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Verb)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecDecoded is how Decoded is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecDecoded = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Decoded{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"verb":`,
+		Offset: uint32(unsafe.Offsetof(Decoded{}.Verb)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueVerb,
+	}, {
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(Decoded{}.Size)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*Decoded)(nil),
+}
 
 // NodeStateDecodeParams are the params of Node.StateDecodeParams.
 type NodeStateDecodeParams struct {
@@ -87,15 +97,30 @@ type NodeStateDecodeParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
 func (v *NodeStateDecodeParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"raw":`)
-	b = rpc.AppendJSONString(b, v.Raw)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNodeStateDecodeParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NodeStateDecodeParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecNodeStateDecodeParams is how NodeStateDecodeParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecNodeStateDecodeParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"raw":`,
+		Offset: uint32(unsafe.Offsetof(NodeStateDecodeParams{}.Raw)),
+		Value:  &valueString,
+	}},
+	Type: (*NodeStateDecodeParams)(nil),
 }
 
 // TxnStatus is generated from input.json#/components/schemas/TxnStatus.

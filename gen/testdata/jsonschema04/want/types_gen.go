@@ -9,7 +9,7 @@ package jsonschema04
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Requests, responses and events, each an allOf of a base message and a
@@ -36,24 +36,7 @@ type LaunchArguments struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *LaunchArguments) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.NoDebug != nil {
-		b = rpc.AppendJSONKey(b, `,"noDebug":`)
-		b = strconv.AppendBool(b, *v.NoDebug)
-	}
-	if v.Restart != nil {
-		b = rpc.AppendJSONKey(b, `,"__restart":`)
-		if b, err = rpc.AppendRawJSON(b, v.Restart); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "noDebug", "__restart"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLaunchArguments)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -64,35 +47,60 @@ func (v LaunchArguments) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LaunchArguments, keeping the members the schema does
 // not name in Extra.
 func (v *LaunchArguments) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLaunchArguments)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LaunchArguments) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LaunchArguments) decodeMembers(b []byte, checked bool) error {
-	*v = LaunchArguments{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "noDebug":
-			return true, rpc.DecodePointer(value, &v.NoDebug, rpc.DecodeBool[bool])
-		case "__restart":
-			return true, rpc.DecodeCheckedRaw(value, &v.Restart)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLaunchArguments)
 }
 
 // UnmarshalJSONChecksInput marks LaunchArguments as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*LaunchArguments) UnmarshalJSONChecksInput() {}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// codecLaunchArguments is how LaunchArguments is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecLaunchArguments = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LaunchArguments{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"noDebug":`,
+		Offset: uint32(unsafe.Offsetof(LaunchArguments{}.NoDebug)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"__restart":`,
+		Offset: uint32(unsafe.Offsetof(LaunchArguments{}.Restart)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*LaunchArguments)(nil),
+}
 
 // LaunchRequest is generated from input.json#/definitions/LaunchRequest.
 //
@@ -114,24 +122,7 @@ type LaunchRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *LaunchRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"seq":`)
-	b = strconv.AppendInt(b, v.Seq, 10)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	b = rpc.AppendJSONString(b, string(v.Type))
-	b = rpc.AppendJSONKey(b, `,"command":`)
-	b = rpc.AppendJSONString(b, string(v.Command))
-	b = rpc.AppendJSONKey(b, `,"arguments":`)
-	if b, err = v.Arguments.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "seq", "type", "command", "arguments"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecLaunchRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -142,39 +133,72 @@ func (v LaunchRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes LaunchRequest, keeping the members the schema does not
 // name in Extra.
 func (v *LaunchRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecLaunchRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *LaunchRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *LaunchRequest) decodeMembers(b []byte, checked bool) error {
-	*v = LaunchRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "seq":
-			return true, rpc.DecodeInt(value, &v.Seq)
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "command":
-			return true, rpc.DecodeString(value, &v.Command)
-		case "arguments":
-			return true, rpc.DecodeUnmarshaler(value, &v.Arguments)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecLaunchRequest)
 }
 
 // UnmarshalJSONChecksInput marks LaunchRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*LaunchRequest) UnmarshalJSONChecksInput() {}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valueRequestType is how a RequestType is written and read.
+var valueRequestType = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*RequestType)(nil),
+}
+
+// valueLaunchRequestCommand is how a LaunchRequestCommand is written and read.
+var valueLaunchRequestCommand = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*LaunchRequestCommand)(nil),
+}
+
+// valueLaunchArguments is how a LaunchArguments is written and read.
+var valueLaunchArguments = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*LaunchArguments)(nil),
+}
+
+// codecLaunchRequest is how LaunchRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecLaunchRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(LaunchRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"seq":`,
+		Offset: uint32(unsafe.Offsetof(LaunchRequest{}.Seq)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(LaunchRequest{}.Type)),
+		Value:  &valueRequestType,
+	}, {
+		Key:    `,"command":`,
+		Offset: uint32(unsafe.Offsetof(LaunchRequest{}.Command)),
+		Value:  &valueLaunchRequestCommand,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(LaunchRequest{}.Arguments)),
+		Value:  &valueLaunchArguments,
+	}},
+	HasExtra: true,
+	Type:     (*LaunchRequest)(nil),
+}
 
 // LaunchRequestCommand is generated from
 // input.json#/definitions/LaunchRequest/allOf/1/properties/command.
@@ -218,18 +242,7 @@ type ProtocolMessage struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ProtocolMessage) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"seq":`)
-	b = strconv.AppendInt(b, v.Seq, 10)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	b = rpc.AppendJSONString(b, v.Type)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "seq", "type"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecProtocolMessage)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -240,35 +253,43 @@ func (v ProtocolMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ProtocolMessage, keeping the members the schema does
 // not name in Extra.
 func (v *ProtocolMessage) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecProtocolMessage)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ProtocolMessage) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ProtocolMessage) decodeMembers(b []byte, checked bool) error {
-	*v = ProtocolMessage{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "seq":
-			return true, rpc.DecodeInt(value, &v.Seq)
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecProtocolMessage)
 }
 
 // UnmarshalJSONChecksInput marks ProtocolMessage as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ProtocolMessage) UnmarshalJSONChecksInput() {}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecProtocolMessage is how ProtocolMessage is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecProtocolMessage = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ProtocolMessage{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"seq":`,
+		Offset: uint32(unsafe.Offsetof(ProtocolMessage{}.Seq)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ProtocolMessage{}.Type)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ProtocolMessage)(nil),
+}
 
 // Range is generated from input.json#/definitions/Range.
 type Range struct {
@@ -327,26 +348,7 @@ type Request struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"seq":`)
-	b = strconv.AppendInt(b, v.Seq, 10)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	b = rpc.AppendJSONString(b, string(v.Type))
-	b = rpc.AppendJSONKey(b, `,"command":`)
-	b = rpc.AppendJSONString(b, v.Command)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = rpc.AppendRawJSON(b, v.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "seq", "type", "command", "arguments"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -357,39 +359,45 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Request) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Request) decodeMembers(b []byte, checked bool) error {
-	*v = Request{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "seq":
-			return true, rpc.DecodeInt(value, &v.Seq)
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "command":
-			return true, rpc.DecodeString(value, &v.Command)
-		case "arguments":
-			return true, rpc.DecodeCheckedRaw(value, &v.Arguments)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequest)
 }
 
 // UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Request) UnmarshalJSONChecksInput() {}
+
+// codecRequest is how Request is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Request{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"seq":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Seq)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Type)),
+		Value:  &valueRequestType,
+	}, {
+		Key:    `,"command":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Command)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Arguments)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*Request)(nil),
+}
 
 // RequestType is generated from
 // input.json#/definitions/Request/allOf/1/properties/type.
@@ -436,24 +444,7 @@ type StoppedEvent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *StoppedEvent) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"seq":`)
-	b = strconv.AppendInt(b, v.Seq, 10)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	b = rpc.AppendJSONString(b, string(v.Type))
-	b = rpc.AppendJSONKey(b, `,"event":`)
-	b = rpc.AppendJSONString(b, string(v.Event))
-	b = rpc.AppendJSONKey(b, `,"body":`)
-	if b, err = v.Body.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "seq", "type", "event", "body"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecStoppedEvent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -464,39 +455,65 @@ func (v StoppedEvent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes StoppedEvent, keeping the members the schema does not
 // name in Extra.
 func (v *StoppedEvent) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecStoppedEvent)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *StoppedEvent) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *StoppedEvent) decodeMembers(b []byte, checked bool) error {
-	*v = StoppedEvent{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "seq":
-			return true, rpc.DecodeInt(value, &v.Seq)
-		case "type":
-			return true, rpc.DecodeString(value, &v.Type)
-		case "event":
-			return true, rpc.DecodeString(value, &v.Event)
-		case "body":
-			return true, rpc.DecodeUnmarshaler(value, &v.Body)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecStoppedEvent)
 }
 
 // UnmarshalJSONChecksInput marks StoppedEvent as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*StoppedEvent) UnmarshalJSONChecksInput() {}
+
+// valueStoppedEventType is how a StoppedEventType is written and read.
+var valueStoppedEventType = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*StoppedEventType)(nil),
+}
+
+// valueStoppedEventEvent is how a StoppedEventEvent is written and read.
+var valueStoppedEventEvent = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*StoppedEventEvent)(nil),
+}
+
+// valueStoppedEventBody is how a StoppedEventBody is written and read.
+var valueStoppedEventBody = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*StoppedEventBody)(nil),
+}
+
+// codecStoppedEvent is how StoppedEvent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecStoppedEvent = rpc.StructCodec{
+	Extra: unsafe.Offsetof(StoppedEvent{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"seq":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEvent{}.Seq)),
+		Value:  &valueInt64,
+	}, {
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEvent{}.Type)),
+		Value:  &valueStoppedEventType,
+	}, {
+		Key:    `,"event":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEvent{}.Event)),
+		Value:  &valueStoppedEventEvent,
+	}, {
+		Key:    `,"body":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEvent{}.Body)),
+		Value:  &valueStoppedEventBody,
+	}},
+	HasExtra: true,
+	Type:     (*StoppedEvent)(nil),
+}
 
 // StoppedEventBody is generated from
 // input.json#/definitions/StoppedEvent/allOf/1/properties/body.
@@ -514,31 +531,7 @@ type StoppedEventBody struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *StoppedEventBody) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"reason":`)
-	b = rpc.AppendJSONString(b, v.Reason)
-	if v.ThreadID != nil {
-		b = rpc.AppendJSONKey(b, `,"threadId":`)
-		b = strconv.AppendInt(b, *v.ThreadID, 10)
-	}
-	if v.HitBreakpointIDs != nil {
-		b = rpc.AppendJSONKey(b, `,"hitBreakpointIds":`)
-		b = append(b, '[')
-		for i0, x0 := range v.HitBreakpointIDs {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, x0, 10)
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "reason", "threadId", "hitBreakpointIds"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecStoppedEventBody)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -549,37 +542,61 @@ func (v StoppedEventBody) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes StoppedEventBody, keeping the members the schema does
 // not name in Extra.
 func (v *StoppedEventBody) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecStoppedEventBody)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *StoppedEventBody) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *StoppedEventBody) decodeMembers(b []byte, checked bool) error {
-	*v = StoppedEventBody{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "reason":
-			return true, rpc.DecodeString(value, &v.Reason)
-		case "threadId":
-			return true, rpc.DecodePointer(value, &v.ThreadID, rpc.DecodeInt[int64])
-		case "hitBreakpointIds":
-			return true, rpc.DecodeSlice(value, &v.HitBreakpointIDs, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecStoppedEventBody)
 }
 
 // UnmarshalJSONChecksInput marks StoppedEventBody as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*StoppedEventBody) UnmarshalJSONChecksInput() {}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueSliceInt64 is how a []int64 is written and read.
+var valueSliceInt64 = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]int64)(p), rpc.DecodeInt[int64])
+	},
+	Elem: &valueInt64,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(int64)),
+	Type: (*[]int64)(nil),
+}
+
+// codecStoppedEventBody is how StoppedEventBody is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecStoppedEventBody = rpc.StructCodec{
+	Extra: unsafe.Offsetof(StoppedEventBody{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"reason":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEventBody{}.Reason)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"threadId":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEventBody{}.ThreadID)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"hitBreakpointIds":`,
+		Offset: uint32(unsafe.Offsetof(StoppedEventBody{}.HitBreakpointIDs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceInt64,
+	}},
+	HasExtra: true,
+	Type:     (*StoppedEventBody)(nil),
+}
 
 // StoppedEventEvent is generated from
 // input.json#/definitions/StoppedEvent/allOf/1/properties/event.

@@ -5,7 +5,7 @@ package keywords
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Looks like a schema. See Other and the other one or the third.
@@ -29,74 +29,138 @@ type Schema struct {
 // AppendJSON appends the JSON encoding of Schema to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Schema) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	b = rpc.AppendJSONString(b, v.Type)
-	if v.Properties != nil {
-		b = rpc.AppendJSONKey(b, `,"properties":`)
-		if b, err = v.Properties.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Items != nil {
-		b = rpc.AppendJSONKey(b, `,"items":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Items {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Enum != nil {
-		b = rpc.AppendJSONKey(b, `,"enum":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Enum {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.Ref != nil {
-		b = rpc.AppendJSONKey(b, `,"$ref":`)
-		b = rpc.AppendJSONString(b, *v.Ref)
-	}
-	if v.Required != nil {
-		b = rpc.AppendJSONKey(b, `,"required":`)
-		b = strconv.AppendBool(b, *v.Required)
-	}
-	if v.AnyOf != nil {
-		b = rpc.AppendJSONKey(b, `,"anyOf":`)
-		b = rpc.AppendJSONString(b, *v.AnyOf)
-	}
-	if v.If != nil {
-		b = rpc.AppendJSONKey(b, `,"if":`)
-		b = rpc.AppendJSONString(b, *v.If)
-	}
-	if v.Default != nil {
-		b = rpc.AppendJSONKey(b, `,"default":`)
-		b = rpc.AppendJSONString(b, *v.Default)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.X2Fa != nil {
-		b = rpc.AppendJSONKey(b, `,"2fa":`)
-		b = strconv.AppendBool(b, *v.X2Fa)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSchema)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Schema) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valueSchemaProperties is how a SchemaProperties is written and read.
+var valueSchemaProperties = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*SchemaProperties)(nil),
+}
+
+// valuePtrSchemaProperties is how a *SchemaProperties is written and read.
+var valuePtrSchemaProperties = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueSchemaProperties,
+	Enc:  rpc.EncodePointer,
+	Type: (**SchemaProperties)(nil),
+}
+
+// valueSliceString is how a []string is written and read.
+var valueSliceString = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// codecSchema is how Schema is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecSchema = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Type)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"properties":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Properties)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrSchemaProperties,
+	}, {
+		Key:    `,"items":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Items)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"enum":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Enum)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"$ref":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Ref)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"required":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Required)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"anyOf":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.AnyOf)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"if":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.If)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"default":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Default)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*Schema)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"2fa":`,
+		Offset: uint32(unsafe.Offsetof(Schema{}.X2Fa)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	Type: (*Schema)(nil),
 }
 
 // SchemaProperties is generated from
@@ -109,15 +173,37 @@ type SchemaProperties struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *SchemaProperties) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Items != nil {
-		b = rpc.AppendJSONKey(b, `,"items":`)
-		b = strconv.AppendInt(b, *v.Items, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSchemaProperties)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v SchemaProperties) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecSchemaProperties is how SchemaProperties is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecSchemaProperties = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"items":`,
+		Offset: uint32(unsafe.Offsetof(SchemaProperties{}.Items)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*SchemaProperties)(nil),
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // Amount is generated from input.json#/$defs/Amount.
@@ -26,14 +27,17 @@ type Empty struct{}
 // AppendJSON appends the JSON encoding of Empty to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Empty) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEmpty)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Empty) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// codecEmpty is how Empty is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecEmpty = rpc.StructCodec{Type: (*Empty)(nil)}
 
 // Level is generated from input.json#/$defs/Level.
 //
@@ -346,17 +350,39 @@ type RecordAttributesValue struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
 func (v *RecordAttributesValue) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.V != nil {
-		b = rpc.AppendJSONKey(b, `,"v":`)
-		b = strconv.AppendInt(b, *v.V, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRecordAttributesValue)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RecordAttributesValue) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecRecordAttributesValue is how RecordAttributesValue is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecRecordAttributesValue = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"v":`,
+		Offset: uint32(unsafe.Offsetof(RecordAttributesValue{}.V)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*RecordAttributesValue)(nil),
 }
 
 // RecordChild is generated from input.json#/$defs/Record/properties/child.
@@ -368,20 +394,39 @@ type RecordChild struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *RecordChild) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.N != nil {
-		b = rpc.AppendJSONKey(b, `,"n":`)
-		if b, err = rpc.AppendJSONFloat(b, *v.N); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRecordChild)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RecordChild) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// valuePtrFloat64 is how a *float64 is written and read.
+var valuePtrFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueFloat64,
+	Enc:  rpc.EncodePointer,
+	Type: (**float64)(nil),
+}
+
+// codecRecordChild is how RecordChild is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecRecordChild = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"n":`,
+		Offset: uint32(unsafe.Offsetof(RecordChild{}.N)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrFloat64,
+	}},
+	Type: (*RecordChild)(nil),
 }
 
 // RecordClosed is generated from input.json#/$defs/Record/properties/closed.
@@ -391,14 +436,17 @@ type RecordClosed struct{}
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *RecordClosed) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRecordClosed)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RecordClosed) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
 }
+
+// codecRecordClosed is how RecordClosed is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecRecordClosed = rpc.StructCodec{Type: (*RecordClosed)(nil)}
 
 // RecordLinesItem is generated from
 // input.json#/$defs/Record/properties/lines/items.
@@ -411,19 +459,35 @@ type RecordLinesItem struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *RecordLinesItem) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"sku":`)
-	b = rpc.AppendJSONString(b, v.Sku)
-	if v.Qty != nil {
-		b = rpc.AppendJSONKey(b, `,"qty":`)
-		b = strconv.AppendInt(b, *v.Qty, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRecordLinesItem)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RecordLinesItem) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecRecordLinesItem is how RecordLinesItem is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecRecordLinesItem = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"sku":`,
+		Offset: uint32(unsafe.Offsetof(RecordLinesItem{}.Sku)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"qty":`,
+		Offset: uint32(unsafe.Offsetof(RecordLinesItem{}.Qty)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*RecordLinesItem)(nil),
 }
 
 // RecordOwner is generated from input.json#/$defs/Record/properties/owner.
@@ -435,15 +499,23 @@ type RecordOwner struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *RecordOwner) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	b = rpc.AppendJSONString(b, v.ID)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRecordOwner)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v RecordOwner) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecRecordOwner is how RecordOwner is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecRecordOwner = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(RecordOwner{}.ID)),
+		Value:  &valueString,
+	}},
+	Type: (*RecordOwner)(nil),
 }
 
 // Total is generated from input.json#/$defs/Total.
@@ -461,35 +533,56 @@ type Tree struct {
 // nil Children written as empty rather than null (which the schema does not
 // allow).
 func (v *Tree) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"value":`)
-	b = rpc.AppendJSONString(b, v.Value)
-	b = rpc.AppendJSONKey(b, `,"children":`)
-	if v.Children == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Children {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Next != nil {
-		b = rpc.AppendJSONKey(b, `,"next":`)
-		if b, err = v.Next.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTree)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Tree) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueTree is how a Tree is written and read.
+var valueTree = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Tree)(nil),
+}
+
+// valueSliceTreeFilled is how a []Tree, written [] when empty, is written and
+// read.
+var valueSliceTreeFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueTree,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Tree)),
+	Type: (*[]Tree)(nil),
+}
+
+// valuePtrTree is how a *Tree is written and read.
+var valuePtrTree = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueTree,
+	Enc:  rpc.EncodePointer,
+	Type: (**Tree)(nil),
+}
+
+// codecTree is how Tree is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecTree = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"value":`,
+		Offset: uint32(unsafe.Offsetof(Tree{}.Value)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"children":`,
+		Offset: uint32(unsafe.Offsetof(Tree{}.Children)),
+		Value:  &valueSliceTreeFilled,
+	}, {
+		Key:    `,"next":`,
+		Offset: uint32(unsafe.Offsetof(Tree{}.Next)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrTree,
+	}},
+	Type: (*Tree)(nil),
 }

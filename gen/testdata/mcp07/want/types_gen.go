@@ -5,7 +5,7 @@ package mcp07
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // ClientNotification is generated from
@@ -32,24 +32,7 @@ type EchoRequest struct {
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *EchoRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"echo"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEchoRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -60,35 +43,52 @@ func (v EchoRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoRequest, keeping the members the schema does not
 // name in Extra.
 func (v *EchoRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEchoRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EchoRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EchoRequest) decodeMembers(b []byte, checked bool) error {
-	*v = EchoRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEchoRequest)
 }
 
 // UnmarshalJSONChecksInput marks EchoRequest as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EchoRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled is how a string, written "echo" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"echo"`,
+	Type: (*string)(nil),
+}
+
+// valueEchoRequestParams is how a EchoRequestParams is written and read.
+var valueEchoRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*EchoRequestParams)(nil),
+}
+
+// codecEchoRequest is how EchoRequest is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecEchoRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EchoRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(EchoRequest{}.Method)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(EchoRequest{}.Params)),
+		Value:  &valueEchoRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*EchoRequest)(nil),
+}
 
 // EchoRequestParams is generated from
 // input.json#/definitions/EchoRequest/properties/params.
@@ -107,20 +107,7 @@ type EchoRequestParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *EchoRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if v.Times != nil {
-		b = rpc.AppendJSONKey(b, `,"times":`)
-		b = strconv.AppendInt(b, *v.Times, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "text", "times"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEchoRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -131,35 +118,59 @@ func (v EchoRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *EchoRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEchoRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EchoRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EchoRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = EchoRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		case "times":
-			return true, rpc.DecodePointer(value, &v.Times, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEchoRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks EchoRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*EchoRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecEchoRequestParams is how EchoRequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecEchoRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EchoRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(EchoRequestParams{}.Text)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"times":`,
+		Offset: uint32(unsafe.Offsetof(EchoRequestParams{}.Times)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*EchoRequestParams)(nil),
+}
 
 // EchoResult is generated from input.json#/definitions/EchoResult.
 type EchoResult struct {
@@ -174,16 +185,7 @@ type EchoResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *EchoResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "text"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEchoResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -194,33 +196,32 @@ func (v EchoResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EchoResult, keeping the members the schema does not
 // name in Extra.
 func (v *EchoResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEchoResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EchoResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EchoResult) decodeMembers(b []byte, checked bool) error {
-	*v = EchoResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEchoResult)
 }
 
 // UnmarshalJSONChecksInput marks EchoResult as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EchoResult) UnmarshalJSONChecksInput() {}
+
+// codecEchoResult is how EchoResult is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecEchoResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EchoResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(EchoResult{}.Text)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*EchoResult)(nil),
+}
 
 // EmptyResult is generated from input.json#/definitions/EmptyResult.
 type EmptyResult = Result
@@ -242,24 +243,7 @@ type HeartbeatNotification struct {
 // optional one left out, an empty Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *HeartbeatNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/heartbeat"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHeartbeatNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -270,35 +254,53 @@ func (v HeartbeatNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeartbeatNotification, keeping the members the schema
 // does not name in Extra.
 func (v *HeartbeatNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecHeartbeatNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *HeartbeatNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *HeartbeatNotification) decodeMembers(b []byte, checked bool) error {
-	*v = HeartbeatNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecHeartbeatNotification)
 }
 
 // UnmarshalJSONChecksInput marks HeartbeatNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*HeartbeatNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled2 is how a string, written "notifications/heartbeat" when
+// empty, is written and read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/heartbeat"`,
+	Type: (*string)(nil),
+}
+
+// valueHeartbeatNotificationParams is how a HeartbeatNotificationParams is
+// written and read.
+var valueHeartbeatNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HeartbeatNotificationParams)(nil),
+}
+
+// codecHeartbeatNotification is how HeartbeatNotification is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecHeartbeatNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(HeartbeatNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(HeartbeatNotification{}.Method)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(HeartbeatNotification{}.Params)),
+		Value:  &valueHeartbeatNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*HeartbeatNotification)(nil),
+}
 
 // HeartbeatNotificationParams is generated from
 // input.json#/definitions/HeartbeatNotification/properties/params.
@@ -314,18 +316,7 @@ type HeartbeatNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *HeartbeatNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Beat != nil {
-		b = rpc.AppendJSONKey(b, `,"beat":`)
-		b = strconv.AppendInt(b, *v.Beat, 10)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "beat"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHeartbeatNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -336,33 +327,33 @@ func (v HeartbeatNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes HeartbeatNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *HeartbeatNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecHeartbeatNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *HeartbeatNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *HeartbeatNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = HeartbeatNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "beat":
-			return true, rpc.DecodePointer(value, &v.Beat, rpc.DecodeInt[int64])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecHeartbeatNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks HeartbeatNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*HeartbeatNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecHeartbeatNotificationParams is how HeartbeatNotificationParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecHeartbeatNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(HeartbeatNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"beat":`,
+		Offset: uint32(unsafe.Offsetof(HeartbeatNotificationParams{}.Beat)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	HasExtra: true,
+	Type:     (*HeartbeatNotificationParams)(nil),
+}
 
 // JSONRPCMessage is generated from input.json#/definitions/JSONRPCMessage.
 //
@@ -387,26 +378,7 @@ type PingRequest struct {
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"ping"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = v.Params.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPingRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -417,35 +389,61 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PingRequest, keeping the members the schema does not
 // name in Extra.
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPingRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PingRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PingRequest) decodeMembers(b []byte, checked bool) error {
-	*v = PingRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodePointer(value, &v.Params, rpc.DecodeUnmarshaler[PingRequestParams])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPingRequest)
 }
 
 // UnmarshalJSONChecksInput marks PingRequest as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*PingRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled3 is how a string, written "ping" when empty, is written and
+// read.
+var valueStringFilled3 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"ping"`,
+	Type: (*string)(nil),
+}
+
+// valuePingRequestParams is how a PingRequestParams is written and read.
+var valuePingRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*PingRequestParams)(nil),
+}
+
+// valuePtrPingRequestParams is how a *PingRequestParams is written and read.
+var valuePtrPingRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valuePingRequestParams,
+	Enc:  rpc.EncodePointer,
+	Type: (**PingRequestParams)(nil),
+}
+
+// codecPingRequest is how PingRequest is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecPingRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PingRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(PingRequest{}.Method)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(PingRequest{}.Params)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrPingRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*PingRequest)(nil),
+}
 
 // PingRequestParams is generated from
 // input.json#/definitions/PingRequest/properties/params.
@@ -461,18 +459,7 @@ type PingRequestParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Note != nil {
-		b = rpc.AppendJSONKey(b, `,"note":`)
-		b = rpc.AppendJSONString(b, *v.Note)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "note"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPingRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -483,33 +470,41 @@ func (v PingRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes PingRequestParams, keeping the members the schema does
 // not name in Extra.
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecPingRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *PingRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *PingRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = PingRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "note":
-			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecPingRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks PingRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*PingRequestParams) UnmarshalJSONChecksInput() {}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecPingRequestParams is how PingRequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecPingRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(PingRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"note":`,
+		Offset: uint32(unsafe.Offsetof(PingRequestParams{}.Note)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	HasExtra: true,
+	Type:     (*PingRequestParams)(nil),
+}
 
 // Request is generated from input.json#/definitions/Request.
 type Request struct {
@@ -525,22 +520,7 @@ type Request struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	b = rpc.AppendJSONString(b, v.Method)
-	if v.Params != nil {
-		b = rpc.AppendJSONKey(b, `,"params":`)
-		if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -551,35 +531,53 @@ func (v Request) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Request, keeping the members the schema does not name
 // in Extra.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Request) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Request) decodeMembers(b []byte, checked bool) error {
-	*v = Request{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeRawMap(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecRequest)
 }
 
 // UnmarshalJSONChecksInput marks Request as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Request) UnmarshalJSONChecksInput() {}
+
+// valueMapRawMessage is how a map[string]json.RawMessage is written and read.
+var valueMapRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRawMap,
+	Type: (*map[string]json.RawMessage)(nil),
+}
+
+// codecRequest is how Request is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Request{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Method)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(Request{}.Params)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*Request)(p)
+			if v.Params != nil {
+				b = rpc.AppendJSONKey(b, `,"params":`)
+				if b, err = rpc.AppendJSONMap(b, v.Params, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*Request)(nil),
+}
 
 // A result with nothing to say.
 type Result struct {
@@ -594,18 +592,7 @@ type Result struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Note != nil {
-		b = rpc.AppendJSONKey(b, `,"note":`)
-		b = rpc.AppendJSONString(b, *v.Note)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "note"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -616,33 +603,33 @@ func (v Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Result, keeping the members the schema does not name in
 // Extra.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Result) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Result) decodeMembers(b []byte, checked bool) error {
-	*v = Result{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "note":
-			return true, rpc.DecodePointer(value, &v.Note, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecResult)
 }
 
 // UnmarshalJSONChecksInput marks Result as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Result) UnmarshalJSONChecksInput() {}
+
+// codecResult is how Result is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Result{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"note":`,
+		Offset: uint32(unsafe.Offsetof(Result{}.Note)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	HasExtra: true,
+	Type:     (*Result)(nil),
+}
 
 // ServerNotification is generated from
 // input.json#/definitions/ServerNotification.

@@ -5,6 +5,7 @@ package mcp2020
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
 )
 
 // Used by the client to run a tool.
@@ -29,34 +30,7 @@ type CallToolRequest struct {
 // left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = v.ID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"tools/call"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "id", "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -67,39 +41,77 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequest, keeping the members the schema does
 // not name in Extra.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolRequest) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "id":
-			return true, rpc.DecodeString(value, &v.ID)
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolRequest)
 }
 
 // UnmarshalJSONChecksInput marks CallToolRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CallToolRequest) UnmarshalJSONChecksInput() {}
+
+// valueRequestID is how a RequestID is written and read.
+var valueRequestID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*RequestID)(nil),
+}
+
+// valueStringFilled is how a string, written "2.0" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"2.0"`,
+	Type: (*string)(nil),
+}
+
+// valueStringFilled2 is how a string, written "tools/call" when empty, is
+// written and read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"tools/call"`,
+	Type: (*string)(nil),
+}
+
+// valueCallToolRequestParams is how a CallToolRequestParams is written and
+// read.
+var valueCallToolRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CallToolRequestParams)(nil),
+}
+
+// codecCallToolRequest is how CallToolRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.ID)),
+		Value:  &valueRequestID,
+	}, {
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.JSONRPC)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.Method)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequest{}.Params)),
+		Value:  &valueCallToolRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolRequest)(nil),
+}
 
 // CallToolRequestParams is generated from
 // input.json#/$defs/CallToolRequestParams.
@@ -118,24 +130,7 @@ type CallToolRequestParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Arguments != nil {
-		b = rpc.AppendJSONKey(b, `,"arguments":`)
-		if b, err = v.Arguments.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Name != nil {
-		b = rpc.AppendJSONKey(b, `,"name":`)
-		b = rpc.AppendJSONString(b, *v.Name)
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "arguments", "name"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -146,35 +141,60 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "arguments":
-			return true, rpc.DecodeJSON(value, &v.Arguments)
-		case "name":
-			return true, rpc.DecodePointer(value, &v.Name, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks CallToolRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CallToolRequestParams) UnmarshalJSONChecksInput() {}
+
+// valueJSONObject is how a JSONObject is written and read.
+var valueJSONObject = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*JSONObject)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecCallToolRequestParams is how CallToolRequestParams is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"arguments":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Arguments)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONObject,
+	}, {
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(CallToolRequestParams{}.Name)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolRequestParams)(nil),
+}
 
 // CallToolResult is generated from input.json#/$defs/CallToolResult.
 type CallToolResult struct {
@@ -191,24 +211,7 @@ type CallToolResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"resultType":`)
-	b = rpc.AppendJSONString(b, v.ResultType)
-	if v.StructuredContent != nil {
-		b = rpc.AppendJSONKey(b, `,"structuredContent":`)
-		if b, err = rpc.AppendRawJSON(b, v.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "resultType", "structuredContent", "text"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -219,37 +222,48 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CallToolResult, keeping the members the schema does not
 // name in Extra.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CallToolResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CallToolResult) decodeMembers(b []byte, checked bool) error {
-	*v = CallToolResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "resultType":
-			return true, rpc.DecodeString(value, &v.ResultType)
-		case "structuredContent":
-			return true, rpc.DecodeJSON(value, &v.StructuredContent)
-		case "text":
-			return true, rpc.DecodeString(value, &v.Text)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCallToolResult)
 }
 
 // UnmarshalJSONChecksInput marks CallToolResult as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*CallToolResult) UnmarshalJSONChecksInput() {}
+
+// valueJSONValue is how a JSONValue is written and read.
+var valueJSONValue = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeRaw,
+	Type: (*JSONValue)(nil),
+}
+
+// codecCallToolResult is how CallToolResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCallToolResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CallToolResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"resultType":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.ResultType)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"structuredContent":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.StructuredContent)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueJSONValue,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(CallToolResult{}.Text)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*CallToolResult)(nil),
+}
 
 // CancelledNotification is generated from
 // input.json#/$defs/CancelledNotification.
@@ -272,30 +286,7 @@ type CancelledNotification struct {
 // optional one left out, an empty JSONRPC and Method written as the value the
 // schema requires, then the Extra members sorted by name.
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/cancelled"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelledNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -306,37 +297,57 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotification, keeping the members the schema
 // does not name in Extra.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelledNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelledNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelledNotification) decodeMembers(b []byte, checked bool) error {
-	*v = CancelledNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelledNotification)
 }
 
 // UnmarshalJSONChecksInput marks CancelledNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CancelledNotification) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled3 is how a string, written "notifications/cancelled" when
+// empty, is written and read.
+var valueStringFilled3 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"notifications/cancelled"`,
+	Type: (*string)(nil),
+}
+
+// valueCancelledNotificationParams is how a CancelledNotificationParams is
+// written and read.
+var valueCancelledNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*CancelledNotificationParams)(nil),
+}
+
+// codecCancelledNotification is how CancelledNotification is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelledNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelledNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotification{}.JSONRPC)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotification{}.Method)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotification{}.Params)),
+		Value:  &valueCancelledNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*CancelledNotification)(nil),
+}
 
 // CancelledNotificationParams is generated from
 // input.json#/$defs/CancelledNotification/properties/params.
@@ -353,22 +364,7 @@ type CancelledNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Reason != nil {
-		b = rpc.AppendJSONKey(b, `,"reason":`)
-		b = rpc.AppendJSONString(b, *v.Reason)
-	}
-	b = rpc.AppendJSONKey(b, `,"requestId":`)
-	if b, err = v.RequestID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "reason", "requestId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -379,35 +375,37 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes CancelledNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *CancelledNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *CancelledNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = CancelledNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "reason":
-			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
-		case "requestId":
-			return true, rpc.DecodeString(value, &v.RequestID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecCancelledNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks CancelledNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*CancelledNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecCancelledNotificationParams is how CancelledNotificationParams is
+// written and read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelledNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(CancelledNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"reason":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.Reason)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"requestId":`,
+		Offset: uint32(unsafe.Offsetof(CancelledNotificationParams{}.RequestID)),
+		Value:  &valueRequestID,
+	}},
+	HasExtra: true,
+	Type:     (*CancelledNotificationParams)(nil),
+}
 
 // ClientNotification is generated from input.json#/$defs/ClientNotification.
 type ClientNotification struct {
@@ -429,30 +427,7 @@ type ClientNotification struct {
 // one left out, an empty JSONRPC and Method written as the value the schema
 // requires, then the Extra members sorted by name.
 func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-	if v.JSONRPC == "" {
-		b = append(b, `"2.0"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.JSONRPC)
-	}
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"notifications/cancelled"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "jsonrpc", "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientNotification)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -463,37 +438,48 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientNotification, keeping the members the schema does
 // not name in Extra.
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientNotification)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientNotification) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientNotification) decodeMembers(b []byte, checked bool) error {
-	*v = ClientNotification{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "jsonrpc":
-			return true, rpc.DecodeString(value, &v.JSONRPC)
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientNotification)
 }
 
 // UnmarshalJSONChecksInput marks ClientNotification as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientNotification) UnmarshalJSONChecksInput() {}
+
+// valueClientNotificationParams is how a ClientNotificationParams is written
+// and read.
+var valueClientNotificationParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ClientNotificationParams)(nil),
+}
+
+// codecClientNotification is how ClientNotification is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientNotification = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientNotification{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(ClientNotification{}.JSONRPC)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ClientNotification{}.Method)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ClientNotification{}.Params)),
+		Value:  &valueClientNotificationParams,
+	}},
+	HasExtra: true,
+	Type:     (*ClientNotification)(nil),
+}
 
 // ClientNotificationParams is generated from
 // input.json#/$defs/ClientNotification/properties/params.
@@ -510,22 +496,7 @@ type ClientNotificationParams struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out, then the Extra members sorted by name.
 func (v *ClientNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Reason != nil {
-		b = rpc.AppendJSONKey(b, `,"reason":`)
-		b = rpc.AppendJSONString(b, *v.Reason)
-	}
-	b = rpc.AppendJSONKey(b, `,"requestId":`)
-	if b, err = v.RequestID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "reason", "requestId"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecClientNotificationParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -536,35 +507,37 @@ func (v ClientNotificationParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ClientNotificationParams, keeping the members the
 // schema does not name in Extra.
 func (v *ClientNotificationParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecClientNotificationParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ClientNotificationParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ClientNotificationParams) decodeMembers(b []byte, checked bool) error {
-	*v = ClientNotificationParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "reason":
-			return true, rpc.DecodePointer(value, &v.Reason, rpc.DecodeString[string])
-		case "requestId":
-			return true, rpc.DecodeString(value, &v.RequestID)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecClientNotificationParams)
 }
 
 // UnmarshalJSONChecksInput marks ClientNotificationParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ClientNotificationParams) UnmarshalJSONChecksInput() {}
+
+// codecClientNotificationParams is how ClientNotificationParams is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecClientNotificationParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ClientNotificationParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"reason":`,
+		Offset: uint32(unsafe.Offsetof(ClientNotificationParams{}.Reason)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"requestId":`,
+		Offset: uint32(unsafe.Offsetof(ClientNotificationParams{}.RequestID)),
+		Value:  &valueRequestID,
+	}},
+	HasExtra: true,
+	Type:     (*ClientNotificationParams)(nil),
+}
 
 // ClientRequest is generated from input.json#/$defs/ClientRequest.
 type ClientRequest = CallToolRequest
@@ -586,24 +559,7 @@ type ElicitRequest struct {
 // left out, an empty Method written as the value the schema requires, then the
 // Extra members sorted by name.
 func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"method":`)
-	if v.Method == "" {
-		b = append(b, `"elicitation/create"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Method)
-	}
-	b = rpc.AppendJSONKey(b, `,"params":`)
-	if b, err = v.Params.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "method", "params"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -614,35 +570,52 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequest, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequest)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequest) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequest) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequest{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "method":
-			return true, rpc.DecodeString(value, &v.Method)
-		case "params":
-			return true, rpc.DecodeUnmarshaler(value, &v.Params)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequest)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequest as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ElicitRequest) UnmarshalJSONChecksInput() {}
+
+// valueStringFilled4 is how a string, written "elicitation/create" when empty,
+// is written and read.
+var valueStringFilled4 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"elicitation/create"`,
+	Type: (*string)(nil),
+}
+
+// valueElicitRequestParams is how a ElicitRequestParams is written and read.
+var valueElicitRequestParams = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ElicitRequestParams)(nil),
+}
+
+// codecElicitRequest is how ElicitRequest is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequest = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequest{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"method":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequest{}.Method)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"params":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequest{}.Params)),
+		Value:  &valueElicitRequestParams,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequest)(nil),
+}
 
 // ElicitRequestParams is generated from
 // input.json#/$defs/ElicitRequest/properties/params.
@@ -658,16 +631,7 @@ type ElicitRequestParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, then the Extra members sorted by name.
 func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "message"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -678,33 +642,32 @@ func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitRequestParams, keeping the members the schema
 // does not name in Extra.
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitRequestParams)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitRequestParams) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitRequestParams) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitRequestParams{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "message":
-			return true, rpc.DecodeString(value, &v.Message)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitRequestParams)
 }
 
 // UnmarshalJSONChecksInput marks ElicitRequestParams as a
 // rpc.CheckingUnmarshaler: its UnmarshalJSON checks its whole input, so
 // rpc.DecodeJSON does not check it first.
 func (*ElicitRequestParams) UnmarshalJSONChecksInput() {}
+
+// codecElicitRequestParams is how ElicitRequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitRequestParams = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitRequestParams{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ElicitRequestParams{}.Message)),
+		Value:  &valueString,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitRequestParams)(nil),
+}
 
 // ElicitResult is generated from input.json#/$defs/ElicitResult.
 type ElicitResult struct {
@@ -722,22 +685,7 @@ type ElicitResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"action":`)
-	b = rpc.AppendJSONString(b, string(v.Action))
-	if v.Content != nil {
-		b = rpc.AppendJSONKey(b, `,"content":`)
-		if b, err = rpc.AppendJSONMap(b, v.Content, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "action", "content"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -748,35 +696,60 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ElicitResult, keeping the members the schema does not
 // name in Extra.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecElicitResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ElicitResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ElicitResult) decodeMembers(b []byte, checked bool) error {
-	*v = ElicitResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "action":
-			return true, rpc.DecodeString(value, &v.Action)
-		case "content":
-			return true, rpc.DecodeJSON(value, &v.Content)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecElicitResult)
 }
 
 // UnmarshalJSONChecksInput marks ElicitResult as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ElicitResult) UnmarshalJSONChecksInput() {}
+
+// valueElicitResultAction is how a ElicitResultAction is written and read.
+var valueElicitResultAction = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*ElicitResultAction)(nil),
+}
+
+// valueMapRawMessage is how a map[string]json.RawMessage is written and read.
+var valueMapRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Type: (*map[string]json.RawMessage)(nil),
+}
+
+// codecElicitResult is how ElicitResult is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ElicitResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"action":`,
+		Offset: uint32(unsafe.Offsetof(ElicitResult{}.Action)),
+		Value:  &valueElicitResultAction,
+	}, {
+		Key:    `,"content":`,
+		Offset: uint32(unsafe.Offsetof(ElicitResult{}.Content)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*ElicitResult)(p)
+			if v.Content != nil {
+				b = rpc.AppendJSONKey(b, `,"content":`)
+				if b, err = rpc.AppendJSONMap(b, v.Content, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*ElicitResult)(nil),
+}
 
 // ElicitResultAction is generated from
 // input.json#/$defs/ElicitResult/properties/action.

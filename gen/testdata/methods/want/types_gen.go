@@ -4,7 +4,7 @@ package methods
 
 import (
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Entry is generated from input.json#/$defs/Entry.
@@ -16,17 +16,34 @@ type Entry struct {
 // AppendJSON appends the JSON encoding of Entry to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Entry) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"key":`)
-	b = rpc.AppendJSONString(b, v.Key)
-	b = rpc.AppendJSONKey(b, `,"value":`)
-	b = rpc.AppendJSONString(b, v.Value)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEntry)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Entry) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecEntry is how Entry is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecEntry = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"key":`,
+		Offset: uint32(unsafe.Offsetof(Entry{}.Key)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"value":`,
+		Offset: uint32(unsafe.Offsetof(Entry{}.Value)),
+		Value:  &valueString,
+	}},
+	Type: (*Entry)(nil),
 }
 
 // GetParams is generated from input.json#/methods/0/params.
@@ -39,19 +56,36 @@ type GetParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *GetParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"key":`)
-	b = rpc.AppendJSONString(b, v.Key)
-	if v.Default != nil {
-		b = rpc.AppendJSONKey(b, `,"default":`)
-		b = rpc.AppendJSONString(b, *v.Default)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecGetParams is how GetParams is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecGetParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"key":`,
+		Offset: uint32(unsafe.Offsetof(GetParams{}.Key)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"default":`,
+		Offset: uint32(unsafe.Offsetof(GetParams{}.Default)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*GetParams)(nil),
 }
 
 // GetResult is generated from input.json#/methods/0/result.
@@ -64,17 +98,34 @@ type GetResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *GetResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"value":`)
-	b = rpc.AppendJSONString(b, v.Value)
-	b = rpc.AppendJSONKey(b, `,"found":`)
-	b = strconv.AppendBool(b, v.Found)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// codecGetResult is how GetResult is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecGetResult = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"value":`,
+		Offset: uint32(unsafe.Offsetof(GetResult{}.Value)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"found":`,
+		Offset: uint32(unsafe.Offsetof(GetResult{}.Found)),
+		Value:  &valueBool,
+	}},
+	Type: (*GetResult)(nil),
 }
 
 // KindResult is generated from input.json#/methods/6/result.

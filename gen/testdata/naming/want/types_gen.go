@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // CancelRequestParams is generated from input.json#/methods/2/params.
@@ -17,20 +18,31 @@ type CancelRequestParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.ID != nil {
-		b = rpc.AppendJSONKey(b, `,"id":`)
-		if b, err = rpc.AppendRawJSON(b, v.ID); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCancelRequestParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v CancelRequestParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueRawMessage is how a json.RawMessage is written and read.
+var valueRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRaw,
+	Enc:  rpc.EncodeRaw,
+	Type: (*json.RawMessage)(nil),
+}
+
+// codecCancelRequestParams is how CancelRequestParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecCancelRequestParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(CancelRequestParams{}.ID)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueRawMessage,
+	}},
+	Type: (*CancelRequestParams)(nil),
 }
 
 // EthGetBalanceParams is generated from input.json#/methods/0/params.
@@ -42,17 +54,39 @@ type EthGetBalanceParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *EthGetBalanceParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Address != nil {
-		b = rpc.AppendJSONKey(b, `,"address":`)
-		b = rpc.AppendJSONString(b, *v.Address)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEthGetBalanceParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v EthGetBalanceParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecEthGetBalanceParams is how EthGetBalanceParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecEthGetBalanceParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"address":`,
+		Offset: uint32(unsafe.Offsetof(EthGetBalanceParams{}.Address)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*EthGetBalanceParams)(nil),
 }
 
 // HTTPRequest is generated from input.json#/$defs/http_request.
@@ -88,132 +122,210 @@ type HTTPRequest struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *HTTPRequest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.UserID != nil {
-		b = rpc.AppendJSONKey(b, `,"userId":`)
-		b = rpc.AppendJSONString(b, *v.UserID)
-	}
-	if v.UserIDs != nil {
-		b = rpc.AppendJSONKey(b, `,"user_ids":`)
-		b = append(b, '[')
-		for i0, x0 := range v.UserIDs {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.URLs != nil {
-		b = rpc.AppendJSONKey(b, `,"URLs":`)
-		b = append(b, '[')
-		for i0, x0 := range v.URLs {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if v.APIKey != nil {
-		b = rpc.AppendJSONKey(b, `,"api_key":`)
-		b = rpc.AppendJSONString(b, *v.APIKey)
-	}
-	if v.OAuthToken != nil {
-		b = rpc.AppendJSONKey(b, `,"oauth_token":`)
-		b = rpc.AppendJSONString(b, *v.OAuthToken)
-	}
-	if v.JSONRPC != nil {
-		b = rpc.AppendJSONKey(b, `,"jsonrpc":`)
-		b = rpc.AppendJSONString(b, *v.JSONRPC)
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Type != nil {
-		b = rpc.AppendJSONKey(b, `,"type":`)
-		b = rpc.AppendJSONString(b, *v.Type)
-	}
-	if v.Func != nil {
-		b = rpc.AppendJSONKey(b, `,"func":`)
-		b = rpc.AppendJSONString(b, *v.Func)
-	}
-	if v.Default != nil {
-		b = rpc.AppendJSONKey(b, `,"default":`)
-		b = rpc.AppendJSONString(b, *v.Default)
-	}
-	if v.Range != nil {
-		b = rpc.AppendJSONKey(b, `,"range":`)
-		b = strconv.AppendInt(b, *v.Range, 10)
-	}
-	if v.TTLSeconds != nil {
-		b = rpc.AppendJSONKey(b, `,"ttl_seconds":`)
-		b = strconv.AppendInt(b, *v.TTLSeconds, 10)
-	}
-	if v.IP != nil {
-		b = rpc.AppendJSONKey(b, `,"ip":`)
-		b = rpc.AppendJSONString(b, *v.IP)
-	}
-	if v.XMLHTTPRequest != nil {
-		b = rpc.AppendJSONKey(b, `,"xmlHTTPRequest":`)
-		b = rpc.AppendJSONString(b, *v.XMLHTTPRequest)
-	}
-	if v.Identifier != nil {
-		b = rpc.AppendJSONKey(b, `,"Identifier":`)
-		b = rpc.AppendJSONString(b, *v.Identifier)
-	}
-	if v.X3D != nil {
-		b = rpc.AppendJSONKey(b, `,"3d":`)
-		b = strconv.AppendBool(b, *v.X3D)
-	}
-	if v.MIMEType != nil {
-		b = rpc.AppendJSONKey(b, `,"mime-type":`)
-		b = rpc.AppendJSONString(b, *v.MIMEType)
-	}
-	if v.UITheme != nil {
-		b = rpc.AppendJSONKey(b, `,"ui.theme":`)
-		b = rpc.AppendJSONString(b, *v.UITheme)
-	}
-	if v.UUID != nil {
-		b = rpc.AppendJSONKey(b, `,"uuid":`)
-		b = rpc.AppendJSONString(b, *v.UUID)
-	}
-	if v.SQLQuery != nil {
-		b = rpc.AppendJSONKey(b, `,"sql_query":`)
-		b = rpc.AppendJSONString(b, *v.SQLQuery)
-	}
-	if v.TLSConfig != nil {
-		b = rpc.AppendJSONKey(b, `,"tls_config":`)
-		if b, err = v.TLSConfig.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.URI != nil {
-		b = rpc.AppendJSONKey(b, `,"uri":`)
-		b = rpc.AppendJSONString(b, *v.URI)
-	}
-	if v.RPCVersion != nil {
-		b = rpc.AppendJSONKey(b, `,"rpc_version":`)
-		b = rpc.AppendJSONString(b, *v.RPCVersion)
-	}
-	if v.HTTPSOnly != nil {
-		b = rpc.AppendJSONKey(b, `,"https_only":`)
-		b = strconv.AppendBool(b, *v.HTTPSOnly)
-	}
-	if v.V1_2 != nil {
-		b = rpc.AppendJSONKey(b, `,"v1.2":`)
-		b = rpc.AppendJSONString(b, *v.V1_2)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHTTPRequest)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HTTPRequest) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueSliceString is how a []string is written and read.
+var valueSliceString = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// valueHTTPRequestTLSConfig is how a HTTPRequestTLSConfig is written and read.
+var valueHTTPRequestTLSConfig = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HTTPRequestTLSConfig)(nil),
+}
+
+// valuePtrHTTPRequestTLSConfig is how a *HTTPRequestTLSConfig is written and
+// read.
+var valuePtrHTTPRequestTLSConfig = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueHTTPRequestTLSConfig,
+	Enc:  rpc.EncodePointer,
+	Type: (**HTTPRequestTLSConfig)(nil),
+}
+
+// codecHTTPRequest is how HTTPRequest is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecHTTPRequest = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"userId":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.UserID)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"user_ids":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.UserIDs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"URLs":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.URLs)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceString,
+	}, {
+		Key:    `,"api_key":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.APIKey)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"oauth_token":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.OAuthToken)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"jsonrpc":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.JSONRPC)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*HTTPRequest)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.Type)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"func":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.Func)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"default":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.Default)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"range":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.Range)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"ttl_seconds":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.TTLSeconds)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"ip":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.IP)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"xmlHTTPRequest":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.XMLHTTPRequest)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"Identifier":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.Identifier)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"3d":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.X3D)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"mime-type":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.MIMEType)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"ui.theme":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.UITheme)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"uuid":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.UUID)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"sql_query":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.SQLQuery)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"tls_config":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.TLSConfig)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrHTTPRequestTLSConfig,
+	}, {
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.URI)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"rpc_version":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.RPCVersion)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"https_only":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.HTTPSOnly)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}, {
+		Key:    `,"v1.2":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequest{}.V1_2)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*HTTPRequest)(nil),
 }
 
 // HTTPRequestTLSConfig is generated from
@@ -226,17 +338,24 @@ type HTTPRequestTLSConfig struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *HTTPRequestTLSConfig) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.HTMLBody != nil {
-		b = rpc.AppendJSONKey(b, `,"html_body":`)
-		b = rpc.AppendJSONString(b, *v.HTMLBody)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHTTPRequestTLSConfig)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HTTPRequestTLSConfig) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecHTTPRequestTLSConfig is how HTTPRequestTLSConfig is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecHTTPRequestTLSConfig = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"html_body":`,
+		Offset: uint32(unsafe.Offsetof(HTTPRequestTLSConfig{}.HTMLBody)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*HTTPRequestTLSConfig)(nil),
 }
 
 // Private is generated from input.json#/$defs/_private.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // Mode is generated from input.json#/$defs/Mode.
@@ -43,22 +44,34 @@ type Point struct {
 // AppendJSON appends the JSON encoding of Point to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Point) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"x":`)
-	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"y":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPoint)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Point) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecPoint is how Point is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecPoint = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(Point{}.X)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"y":`,
+		Offset: uint32(unsafe.Offsetof(Point{}.Y)),
+		Value:  &valueFloat64,
+	}},
+	Type: (*Point)(nil),
 }
 
 // Presence is generated from input.json#/$defs/Presence.

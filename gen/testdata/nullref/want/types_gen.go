@@ -5,7 +5,7 @@ package nullref
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Block is generated from input.json#/components/schemas/Block.
@@ -95,15 +95,30 @@ type GetBlockParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *GetBlockParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"number":`)
-	b = strconv.AppendInt(b, v.Number, 10)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecGetBlockParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v GetBlockParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// codecGetBlockParams is how GetBlockParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecGetBlockParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"number":`,
+		Offset: uint32(unsafe.Offsetof(GetBlockParams{}.Number)),
+		Value:  &valueInt64,
+	}},
+	Type: (*GetBlockParams)(nil),
 }
 
 // Missing is generated from input.json#/components/schemas/Missing.

@@ -4,7 +4,7 @@ package omitempty
 
 import (
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Item is generated from input.json#/$defs/Item.
@@ -25,25 +25,73 @@ type Item struct {
 // AppendJSON appends the JSON encoding of Item to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Item) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"name":`)
-	b = rpc.AppendJSONString(b, v.Name)
-	if v.Title != "" {
-		b = rpc.AppendJSONKey(b, `,"title":`)
-		b = rpc.AppendJSONString(b, v.Title)
-	}
-	if v.Count != nil {
-		b = rpc.AppendJSONKey(b, `,"count":`)
-		b = strconv.AppendInt(b, *v.Count, 10)
-	}
-	if v.Hidden != nil {
-		b = rpc.AppendJSONKey(b, `,"hidden":`)
-		b = strconv.AppendBool(b, *v.Hidden)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecItem)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Item) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// valueBool is how a bool is written and read.
+var valueBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindBool,
+	Enc:  rpc.EncodeBool,
+	Type: (*bool)(nil),
+}
+
+// valuePtrBool is how a *bool is written and read.
+var valuePtrBool = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueBool,
+	Enc:  rpc.EncodePointer,
+	Type: (**bool)(nil),
+}
+
+// codecItem is how Item is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecItem = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(Item{}.Name)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Item{}.Title)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"count":`,
+		Offset: uint32(unsafe.Offsetof(Item{}.Count)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}, {
+		Key:    `,"hidden":`,
+		Offset: uint32(unsafe.Offsetof(Item{}.Hidden)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrBool,
+	}},
+	Type: (*Item)(nil),
 }

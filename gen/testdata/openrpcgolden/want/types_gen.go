@@ -5,7 +5,7 @@ package openrpcgolden
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
-	"strconv"
+	"unsafe"
 )
 
 // Note is generated from input.json#/components/schemas/Note.
@@ -25,48 +25,7 @@ type Note struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Note) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = v.ID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"title":`)
-	b = rpc.AppendJSONString(b, v.Title)
-	if v.Body != nil {
-		b = rpc.AppendJSONKey(b, `,"body":`)
-		b = rpc.AppendJSONString(b, *v.Body)
-	}
-	if v.Tags != nil {
-		b = rpc.AppendJSONKey(b, `,"tags":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Tags {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, string(x0))
-		}
-		b = append(b, ']')
-	}
-	if v.Related != nil {
-		b = rpc.AppendJSONKey(b, `,"related":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Related {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "id", "title", "body", "tags", "related"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNote)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -77,41 +36,109 @@ func (v Note) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Note, keeping the members the schema does not name in
 // Extra.
 func (v *Note) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecNote)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Note) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Note) decodeMembers(b []byte, checked bool) error {
-	*v = Note{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "id":
-			return true, rpc.DecodeString(value, &v.ID)
-		case "title":
-			return true, rpc.DecodeString(value, &v.Title)
-		case "body":
-			return true, rpc.DecodePointer(value, &v.Body, rpc.DecodeString[string])
-		case "tags":
-			return true, rpc.DecodeSlice(value, &v.Tags, rpc.DecodeString[Tag])
-		case "related":
-			return true, rpc.DecodeSlice(value, &v.Related, rpc.DecodeUnmarshaler[Note])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecNote)
 }
 
 // UnmarshalJSONChecksInput marks Note as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Note) UnmarshalJSONChecksInput() {}
+
+// valueNoteID is how a NoteID is written and read.
+var valueNoteID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*NoteID)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// valueTag is how a Tag is written and read.
+var valueTag = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Tag)(nil),
+}
+
+// valueSliceTag is how a []Tag is written and read.
+var valueSliceTag = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Tag)(p), rpc.DecodeString[Tag])
+	},
+	Elem: &valueTag,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Tag)),
+	Type: (*[]Tag)(nil),
+}
+
+// valueNote is how a Note is written and read.
+var valueNote = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Note)(nil),
+}
+
+// valueSliceNote is how a []Note is written and read.
+var valueSliceNote = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]Note)(p), rpc.DecodeUnmarshaler[Note])
+	},
+	Elem: &valueNote,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Note)),
+	Type: (*[]Note)(nil),
+}
+
+// codecNote is how Note is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecNote = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Note{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(Note{}.ID)),
+		Value:  &valueNoteID,
+	}, {
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(Note{}.Title)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"body":`,
+		Offset: uint32(unsafe.Offsetof(Note{}.Body)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"tags":`,
+		Offset: uint32(unsafe.Offsetof(Note{}.Tags)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceTag,
+	}, {
+		Key:    `,"related":`,
+		Offset: uint32(unsafe.Offsetof(Note{}.Related)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceNote,
+	}},
+	HasExtra: true,
+	Type:     (*Note)(nil),
+}
 
 // NoteID is generated from input.json#/components/schemas/NoteId.
 type NoteID string
@@ -133,20 +160,35 @@ type NotesChangedParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *NotesChangedParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = v.ID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"kind":`)
-	b = rpc.AppendJSONString(b, string(v.Kind))
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotesChangedParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesChangedParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueNotesChangedParamsKind is how a NotesChangedParamsKind is written and
+// read.
+var valueNotesChangedParamsKind = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*NotesChangedParamsKind)(nil),
+}
+
+// codecNotesChangedParams is how NotesChangedParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotesChangedParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(NotesChangedParams{}.ID)),
+		Value:  &valueNoteID,
+	}, {
+		Key:    `,"kind":`,
+		Offset: uint32(unsafe.Offsetof(NotesChangedParams{}.Kind)),
+		Value:  &valueNotesChangedParamsKind,
+	}},
+	Type: (*NotesChangedParams)(nil),
 }
 
 // NotesChangedParamsKind is generated from
@@ -187,18 +229,23 @@ type NotesReadParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *NotesReadParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = v.ID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotesReadParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesReadParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecNotesReadParams is how NotesReadParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotesReadParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(NotesReadParams{}.ID)),
+		Value:  &valueNoteID,
+	}},
+	Type: (*NotesReadParams)(nil),
 }
 
 // NotesSearchParams are the params of notes.search.
@@ -212,19 +259,43 @@ type NotesSearchParams struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *NotesSearchParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	if v.Limit != nil {
-		b = rpc.AppendJSONKey(b, `,"limit":`)
-		b = strconv.AppendInt(b, *v.Limit, 10)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotesSearchParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesSearchParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueInt64 is how a int64 is written and read.
+var valueInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindInt,
+	Enc:  rpc.EncodeInt,
+	Type: (*int64)(nil),
+}
+
+// valuePtrInt64 is how a *int64 is written and read.
+var valuePtrInt64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueInt64,
+	Enc:  rpc.EncodePointer,
+	Type: (**int64)(nil),
+}
+
+// codecNotesSearchParams is how NotesSearchParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotesSearchParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(NotesSearchParams{}.Text)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"limit":`,
+		Offset: uint32(unsafe.Offsetof(NotesSearchParams{}.Limit)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrInt64,
+	}},
+	Type: (*NotesSearchParams)(nil),
 }
 
 // GetLimit returns Limit, or its default 20 when it is absent.
@@ -249,30 +320,33 @@ type NotesWriteParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *NotesWriteParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"title":`)
-	b = rpc.AppendJSONString(b, v.Title)
-	if v.Body != nil {
-		b = rpc.AppendJSONKey(b, `,"body":`)
-		b = rpc.AppendJSONString(b, *v.Body)
-	}
-	if v.Tags != nil {
-		b = rpc.AppendJSONKey(b, `,"tags":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Tags {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, string(x0))
-		}
-		b = append(b, ']')
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecNotesWriteParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v NotesWriteParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecNotesWriteParams is how NotesWriteParams is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecNotesWriteParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"title":`,
+		Offset: uint32(unsafe.Offsetof(NotesWriteParams{}.Title)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"body":`,
+		Offset: uint32(unsafe.Offsetof(NotesWriteParams{}.Body)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"tags":`,
+		Offset: uint32(unsafe.Offsetof(NotesWriteParams{}.Tags)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceTag,
+	}},
+	Type: (*NotesWriteParams)(nil),
 }
 
 // Tag is generated from input.json#/components/schemas/Tag.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // Fleet is generated from input.json#/components/schemas/Fleet.
@@ -21,20 +22,7 @@ type Fleet struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Fleet) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Last != nil {
-		b = rpc.AppendJSONKey(b, `,"last":`)
-		if b, err = v.Last.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "last"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecFleet)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -45,33 +33,48 @@ func (v Fleet) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Fleet, keeping the members the schema does not name in
 // Extra.
 func (v *Fleet) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecFleet)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Fleet) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Fleet) decodeMembers(b []byte, checked bool) error {
-	*v = Fleet{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "last":
-			return true, rpc.DecodePointer(value, &v.Last, rpc.DecodeUnmarshaler[Sighting])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecFleet)
 }
 
 // UnmarshalJSONChecksInput marks Fleet as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Fleet) UnmarshalJSONChecksInput() {}
+
+// valueSighting is how a Sighting is written and read.
+var valueSighting = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Sighting)(nil),
+}
+
+// valuePtrSighting is how a *Sighting is written and read.
+var valuePtrSighting = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueSighting,
+	Enc:  rpc.EncodePointer,
+	Type: (**Sighting)(nil),
+}
+
+// codecFleet is how Fleet is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecFleet = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Fleet{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"last":`,
+		Offset: uint32(unsafe.Offsetof(Fleet{}.Last)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrSighting,
+	}},
+	HasExtra: true,
+	Type:     (*Fleet)(nil),
+}
 
 // MoveParams are the params of move.
 type MoveParams struct {
@@ -84,28 +87,70 @@ type MoveParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *MoveParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"to":`)
-	if b, err = v.To.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Owner != nil {
-		b = rpc.AppendJSONKey(b, `,"owner":`)
-		b = rpc.AppendJSONString(b, *v.Owner)
-	}
-	if v.Cargo != nil {
-		b = rpc.AppendJSONKey(b, `,"cargo":`)
-		if b, err = v.Cargo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecMoveParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v MoveParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueShipPosition is how a ShipPosition is written and read.
+var valueShipPosition = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ShipPosition)(nil),
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// valueShipHoldsItem is how a ShipHoldsItem is written and read.
+var valueShipHoldsItem = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindUnmarshaler,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ShipHoldsItem)(nil),
+}
+
+// valuePtrShipHoldsItem is how a *ShipHoldsItem is written and read.
+var valuePtrShipHoldsItem = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueShipHoldsItem,
+	Enc:  rpc.EncodePointer,
+	Type: (**ShipHoldsItem)(nil),
+}
+
+// codecMoveParams is how MoveParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecMoveParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"to":`,
+		Offset: uint32(unsafe.Offsetof(MoveParams{}.To)),
+		Value:  &valueShipPosition,
+	}, {
+		Key:    `,"owner":`,
+		Offset: uint32(unsafe.Offsetof(MoveParams{}.Owner)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"cargo":`,
+		Offset: uint32(unsafe.Offsetof(MoveParams{}.Cargo)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrShipHoldsItem,
+	}},
+	Type: (*MoveParams)(nil),
 }
 
 // ScanParams are the params of scan.
@@ -118,26 +163,52 @@ type ScanParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ScanParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Area != nil {
-		b = rpc.AppendJSONKey(b, `,"area":`)
-		if b, err = v.Area.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Label != nil {
-		b = rpc.AppendJSONKey(b, `,"label":`)
-		if b, err = v.Label.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecScanParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ScanParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valuePtrShipPosition is how a *ShipPosition is written and read.
+var valuePtrShipPosition = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueShipPosition,
+	Enc:  rpc.EncodePointer,
+	Type: (**ShipPosition)(nil),
+}
+
+// valueScanParamsLabel is how a ScanParamsLabel is written and read.
+var valueScanParamsLabel = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*ScanParamsLabel)(nil),
+}
+
+// valuePtrScanParamsLabel is how a *ScanParamsLabel is written and read.
+var valuePtrScanParamsLabel = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueScanParamsLabel,
+	Enc:  rpc.EncodePointer,
+	Type: (**ScanParamsLabel)(nil),
+}
+
+// codecScanParams is how ScanParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecScanParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"area":`,
+		Offset: uint32(unsafe.Offsetof(ScanParams{}.Area)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrShipPosition,
+	}, {
+		Key:    `,"label":`,
+		Offset: uint32(unsafe.Offsetof(ScanParams{}.Label)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrScanParamsLabel,
+	}},
+	Type: (*ScanParams)(nil),
 }
 
 // ScanParamsLabelInteger is the int64 variant of ScanParamsLabel.
@@ -175,37 +246,7 @@ type Ship struct {
 // slice: the members of its fields in order, an absent optional one left out,
 // then the Extra members sorted by name.
 func (v *Ship) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Owner != nil {
-		b = rpc.AppendJSONKey(b, `,"owner":`)
-		b = rpc.AppendJSONString(b, *v.Owner)
-	}
-	if v.Position != nil {
-		b = rpc.AppendJSONKey(b, `,"position":`)
-		if b, err = v.Position.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Holds != nil {
-		b = rpc.AppendJSONKey(b, `,"holds":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Holds {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "owner", "position", "holds"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecShip)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -216,37 +257,54 @@ func (v Ship) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Ship, keeping the members the schema does not name in
 // Extra.
 func (v *Ship) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecShip)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Ship) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Ship) decodeMembers(b []byte, checked bool) error {
-	*v = Ship{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "owner":
-			return true, rpc.DecodePointer(value, &v.Owner, rpc.DecodeString[string])
-		case "position":
-			return true, rpc.DecodePointer(value, &v.Position, rpc.DecodeUnmarshaler[ShipPosition])
-		case "holds":
-			return true, rpc.DecodeSlice(value, &v.Holds, rpc.DecodeUnmarshaler[ShipHoldsItem])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecShip)
 }
 
 // UnmarshalJSONChecksInput marks Ship as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Ship) UnmarshalJSONChecksInput() {}
+
+// valueSliceShipHoldsItem is how a []ShipHoldsItem is written and read.
+var valueSliceShipHoldsItem = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]ShipHoldsItem)(p), rpc.DecodeUnmarshaler[ShipHoldsItem])
+	},
+	Elem: &valueShipHoldsItem,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(ShipHoldsItem)),
+	Type: (*[]ShipHoldsItem)(nil),
+}
+
+// codecShip is how Ship is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecShip = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Ship{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"owner":`,
+		Offset: uint32(unsafe.Offsetof(Ship{}.Owner)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"position":`,
+		Offset: uint32(unsafe.Offsetof(Ship{}.Position)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrShipPosition,
+	}, {
+		Key:    `,"holds":`,
+		Offset: uint32(unsafe.Offsetof(Ship{}.Holds)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceShipHoldsItem,
+	}},
+	HasExtra: true,
+	Type:     (*Ship)(nil),
+}
 
 // ShipHoldsItem is generated from
 // input.json#/components/schemas/Ship/properties/holds/items.
@@ -263,24 +321,7 @@ type ShipHoldsItem struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ShipHoldsItem) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Name != nil {
-		b = rpc.AppendJSONKey(b, `,"name":`)
-		b = rpc.AppendJSONString(b, *v.Name)
-	}
-	if v.Inner != nil {
-		b = rpc.AppendJSONKey(b, `,"inner":`)
-		if b, err = v.Inner.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "name", "inner"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecShipHoldsItem)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -291,35 +332,38 @@ func (v ShipHoldsItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ShipHoldsItem, keeping the members the schema does not
 // name in Extra.
 func (v *ShipHoldsItem) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecShipHoldsItem)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ShipHoldsItem) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ShipHoldsItem) decodeMembers(b []byte, checked bool) error {
-	*v = ShipHoldsItem{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "name":
-			return true, rpc.DecodePointer(value, &v.Name, rpc.DecodeString[string])
-		case "inner":
-			return true, rpc.DecodePointer(value, &v.Inner, rpc.DecodeUnmarshaler[ShipHoldsItem])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecShipHoldsItem)
 }
 
 // UnmarshalJSONChecksInput marks ShipHoldsItem as a rpc.CheckingUnmarshaler:
 // its UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ShipHoldsItem) UnmarshalJSONChecksInput() {}
+
+// codecShipHoldsItem is how ShipHoldsItem is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecShipHoldsItem = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ShipHoldsItem{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"name":`,
+		Offset: uint32(unsafe.Offsetof(ShipHoldsItem{}.Name)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}, {
+		Key:    `,"inner":`,
+		Offset: uint32(unsafe.Offsetof(ShipHoldsItem{}.Inner)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrShipHoldsItem,
+	}},
+	HasExtra: true,
+	Type:     (*ShipHoldsItem)(nil),
+}
 
 // ShipPosition is generated from
 // input.json#/components/schemas/Ship/properties/position.
@@ -336,22 +380,7 @@ type ShipPosition struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *ShipPosition) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"x":`)
-	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"y":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
-		return nil, err
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "x", "y"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecShipPosition)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -362,35 +391,43 @@ func (v ShipPosition) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ShipPosition, keeping the members the schema does not
 // name in Extra.
 func (v *ShipPosition) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecShipPosition)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ShipPosition) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ShipPosition) decodeMembers(b []byte, checked bool) error {
-	*v = ShipPosition{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "x":
-			return true, rpc.DecodeFloat(value, &v.X)
-		case "y":
-			return true, rpc.DecodeFloat(value, &v.Y)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecShipPosition)
 }
 
 // UnmarshalJSONChecksInput marks ShipPosition as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ShipPosition) UnmarshalJSONChecksInput() {}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecShipPosition is how ShipPosition is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecShipPosition = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ShipPosition{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(ShipPosition{}.X)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"y":`,
+		Offset: uint32(unsafe.Offsetof(ShipPosition{}.Y)),
+		Value:  &valueFloat64,
+	}},
+	HasExtra: true,
+	Type:     (*ShipPosition)(nil),
+}
 
 // Sighting is generated from
 // input.json#/components/schemas/Fleet/$defs/Sighting.
@@ -406,20 +443,7 @@ type Sighting struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *Sighting) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.At != nil {
-		b = rpc.AppendJSONKey(b, `,"at":`)
-		if b, err = v.At.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "at"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecSighting)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -430,30 +454,30 @@ func (v Sighting) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes Sighting, keeping the members the schema does not name
 // in Extra.
 func (v *Sighting) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecSighting)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *Sighting) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *Sighting) decodeMembers(b []byte, checked bool) error {
-	*v = Sighting{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "at":
-			return true, rpc.DecodePointer(value, &v.At, rpc.DecodeUnmarshaler[ShipPosition])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecSighting)
 }
 
 // UnmarshalJSONChecksInput marks Sighting as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*Sighting) UnmarshalJSONChecksInput() {}
+
+// codecSighting is how Sighting is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecSighting = rpc.StructCodec{
+	Extra: unsafe.Offsetof(Sighting{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"at":`,
+		Offset: uint32(unsafe.Offsetof(Sighting{}.At)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrShipPosition,
+	}},
+	HasExtra: true,
+	Type:     (*Sighting)(nil),
+}

@@ -2,7 +2,10 @@
 
 package refs
 
-import "github.com/schemarpc/schemarpc/rpc"
+import (
+	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
+)
 
 // Canvas is generated from types/common.json#/$defs/Canvas.
 type Canvas struct {
@@ -15,41 +18,84 @@ type Canvas struct {
 // AppendJSON appends the JSON encoding of Canvas to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Canvas) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Size != nil {
-		b = rpc.AppendJSONKey(b, `,"size":`)
-		if b, err = v.Size.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Background != "" {
-		b = rpc.AppendJSONKey(b, `,"background":`)
-		b = rpc.AppendJSONString(b, string(v.Background))
-	}
-	if v.Shapes != nil {
-		b = rpc.AppendJSONKey(b, `,"shapes":`)
-		b = append(b, '[')
-		for i0, x0 := range v.Shapes {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Unit != "" {
-		b = rpc.AppendJSONKey(b, `,"unit":`)
-		b = rpc.AppendJSONString(b, string(v.Unit))
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecCanvas)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Canvas) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valuePoint is how a Point is written and read.
+var valuePoint = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Point)(nil),
+}
+
+// valuePtrPoint is how a *Point is written and read.
+var valuePtrPoint = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valuePoint,
+	Enc:  rpc.EncodePointer,
+	Type: (**Point)(nil),
+}
+
+// valueColor is how a Color is written and read.
+var valueColor = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Color)(nil),
+}
+
+// valueShape is how a Shape is written and read.
+var valueShape = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Shape)(nil),
+}
+
+// valueSliceShape is how a []Shape is written and read.
+var valueSliceShape = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueShape,
+	Enc:  rpc.EncodeSlice,
+	Size: unsafe.Sizeof(*new(Shape)),
+	Type: (*[]Shape)(nil),
+}
+
+// valueUnit is how a Unit is written and read.
+var valueUnit = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*Unit)(nil),
+}
+
+// codecCanvas is how Canvas is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecCanvas = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"size":`,
+		Offset: uint32(unsafe.Offsetof(Canvas{}.Size)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrPoint,
+	}, {
+		Key:    `,"background":`,
+		Offset: uint32(unsafe.Offsetof(Canvas{}.Background)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueColor,
+	}, {
+		Key:    `,"shapes":`,
+		Offset: uint32(unsafe.Offsetof(Canvas{}.Shapes)),
+		Omit:   rpc.OmitNil,
+		Value:  &valueSliceShape,
+	}, {
+		Key:    `,"unit":`,
+		Offset: uint32(unsafe.Offsetof(Canvas{}.Unit)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueUnit,
+	}},
+	Type: (*Canvas)(nil),
 }
 
 // Color is generated from types/common.json#/$defs/Color.
@@ -86,17 +132,39 @@ type Meta struct {
 // AppendJSON appends the JSON encoding of Meta to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Meta) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Author != nil {
-		b = rpc.AppendJSONKey(b, `,"author":`)
-		b = rpc.AppendJSONString(b, *v.Author)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecMeta)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Meta) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecMeta is how Meta is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecMeta = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"author":`,
+		Offset: uint32(unsafe.Offsetof(Meta{}.Author)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*Meta)(nil),
 }
 
 // PickParams is generated from input.json#/methods/1/params.
@@ -108,17 +176,24 @@ type PickParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *PickParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Color != "" {
-		b = rpc.AppendJSONKey(b, `,"color":`)
-		b = rpc.AppendJSONString(b, string(v.Color))
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPickParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PickParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecPickParams is how PickParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecPickParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"color":`,
+		Offset: uint32(unsafe.Offsetof(PickParams{}.Color)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueColor,
+	}},
+	Type: (*PickParams)(nil),
 }
 
 // Point is generated from types/common.json#/$defs/Point.
@@ -130,22 +205,34 @@ type Point struct {
 // AppendJSON appends the JSON encoding of Point to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Point) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"x":`)
-	if b, err = rpc.AppendJSONFloat(b, v.X); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"y":`)
-	if b, err = rpc.AppendJSONFloat(b, v.Y); err != nil {
-		return nil, err
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPoint)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Point) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueFloat64 is how a float64 is written and read.
+var valueFloat64 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindFloat,
+	Enc:  rpc.EncodeFloat,
+	Type: (*float64)(nil),
+}
+
+// codecPoint is how Point is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecPoint = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"x":`,
+		Offset: uint32(unsafe.Offsetof(Point{}.X)),
+		Value:  &valueFloat64,
+	}, {
+		Key:    `,"y":`,
+		Offset: uint32(unsafe.Offsetof(Point{}.Y)),
+		Value:  &valueFloat64,
+	}},
+	Type: (*Point)(nil),
 }
 
 // A shape is a closed path of points.
@@ -159,35 +246,54 @@ type Shape struct {
 // nil Points written as empty rather than null (which the schema does not
 // allow).
 func (v *Shape) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"points":`)
-	if v.Points == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Points {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			if b, err = x0.AppendJSON(b); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
-	}
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"meta":`)
-		if b, err = v.Meta.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecShape)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Shape) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueSlicePointFilled is how a []Point, written [] when empty, is written and
+// read.
+var valueSlicePointFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valuePoint,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(Point)),
+	Type: (*[]Point)(nil),
+}
+
+// valueMeta is how a Meta is written and read.
+var valueMeta = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*Meta)(nil),
+}
+
+// valuePtrMeta is how a *Meta is written and read.
+var valuePtrMeta = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Elem: &valueMeta,
+	Enc:  rpc.EncodePointer,
+	Type: (**Meta)(nil),
+}
+
+// codecShape is how Shape is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecShape = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"points":`,
+		Offset: uint32(unsafe.Offsetof(Shape{}.Points)),
+		Value:  &valueSlicePointFilled,
+	}, {
+		Key:    `,"meta":`,
+		Offset: uint32(unsafe.Offsetof(Shape{}.Meta)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrMeta,
+	}},
+	Type: (*Shape)(nil),
 }
 
 // Unit is generated from types/units.json#/$defs/Unit.

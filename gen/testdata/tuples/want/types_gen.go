@@ -5,6 +5,7 @@ package tuples
 import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
+	"unsafe"
 )
 
 // PlotParams is generated from input.json#/methods/0/params.
@@ -18,30 +19,59 @@ type PlotParams struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *PlotParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"at":`)
-	if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
-		return nil, err
-	}
-	if v.Range != nil {
-		b = rpc.AppendJSONKey(b, `,"range":`)
-		if b, err = rpc.AppendJSONValue(b, v.Range); err != nil {
-			return nil, err
-		}
-	}
-	if v.Row != nil {
-		b = rpc.AppendJSONKey(b, `,"row":`)
-		if b, err = rpc.AppendJSONValue(b, v.Row); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecPlotParams)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v PlotParams) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecPlotParams is how PlotParams is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecPlotParams = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"at":`,
+		Offset: uint32(unsafe.Offsetof(PlotParams{}.At)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*PlotParams)(p)
+			b = rpc.AppendJSONKey(b, `,"at":`)
+			if b, err = rpc.AppendJSONValue(b, v.At); err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"range":`,
+		Offset: uint32(unsafe.Offsetof(PlotParams{}.Range)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*PlotParams)(p)
+			if v.Range != nil {
+				b = rpc.AppendJSONKey(b, `,"range":`)
+				if b, err = rpc.AppendJSONValue(b, v.Range); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}, {
+		Key:    `,"row":`,
+		Offset: uint32(unsafe.Offsetof(PlotParams{}.Row)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*PlotParams)(p)
+			if v.Row != nil {
+				b = rpc.AppendJSONKey(b, `,"row":`)
+				if b, err = rpc.AppendJSONValue(b, v.Row); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+	}},
+	Type: (*PlotParams)(nil),
 }
 
 // x, y and an optional label.

@@ -5,6 +5,7 @@ package typearrays
 import (
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // Holder is generated from input.json#/$defs/Holder.
@@ -19,42 +20,96 @@ type Holder struct {
 // AppendJSON appends the JSON encoding of Holder to b and returns the extended
 // slice: the members of its fields in order, an absent optional one left out.
 func (v *Holder) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"id":`)
-	if b, err = v.ID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	b = rpc.AppendJSONKey(b, `,"nullableID":`)
-	if b, err = v.NullableID.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if v.Amount != nil {
-		b = rpc.AppendJSONKey(b, `,"amount":`)
-		if b, err = v.Amount.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.ObjectOrList != nil {
-		b = rpc.AppendJSONKey(b, `,"objectOrList":`)
-		if b, err = v.ObjectOrList.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.NullableString.Set {
-		b = rpc.AppendJSONKey(b, `,"nullableString":`)
-		if !v.NullableString.Valid {
-			b = append(b, `null`...)
-		} else {
-			b = rpc.AppendJSONString(b, v.NullableString.Value)
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHolder)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v Holder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueHolderID is how a HolderID is written and read.
+var valueHolderID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HolderID)(nil),
+}
+
+// valueHolderNullableID is how a HolderNullableID is written and read.
+var valueHolderNullableID = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HolderNullableID)(nil),
+}
+
+// valueHolderAmount is how a HolderAmount is written and read.
+var valueHolderAmount = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HolderAmount)(nil),
+}
+
+// valuePtrHolderAmount is how a *HolderAmount is written and read.
+var valuePtrHolderAmount = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueHolderAmount,
+	Enc:  rpc.EncodePointer,
+	Type: (**HolderAmount)(nil),
+}
+
+// valueHolderObjectOrList is how a HolderObjectOrList is written and read.
+var valueHolderObjectOrList = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindJSON,
+	Enc:  rpc.EncodeAppender,
+	Type: (*HolderObjectOrList)(nil),
+}
+
+// valuePtrHolderObjectOrList is how a *HolderObjectOrList is written and read.
+var valuePtrHolderObjectOrList = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueHolderObjectOrList,
+	Enc:  rpc.EncodePointer,
+	Type: (**HolderObjectOrList)(nil),
+}
+
+// codecHolder is how Holder is written and read, for rpc.AppendStruct and
+// rpc.DecodeStruct.
+var codecHolder = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"id":`,
+		Offset: uint32(unsafe.Offsetof(Holder{}.ID)),
+		Value:  &valueHolderID,
+	}, {
+		Key:    `,"nullableID":`,
+		Offset: uint32(unsafe.Offsetof(Holder{}.NullableID)),
+		Value:  &valueHolderNullableID,
+	}, {
+		Key:    `,"amount":`,
+		Offset: uint32(unsafe.Offsetof(Holder{}.Amount)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrHolderAmount,
+	}, {
+		Key:    `,"objectOrList":`,
+		Offset: uint32(unsafe.Offsetof(Holder{}.ObjectOrList)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrHolderObjectOrList,
+	}, {
+		Key:    `,"nullableString":`,
+		Offset: uint32(unsafe.Offsetof(Holder{}.NullableString)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			v := (*Holder)(p)
+			if v.NullableString.Set {
+				b = rpc.AppendJSONKey(b, `,"nullableString":`)
+				if !v.NullableString.Valid {
+					b = append(b, `null`...)
+				} else {
+					b = rpc.AppendJSONString(b, v.NullableString.Value)
+				}
+			}
+			return b, nil
+		},
+	}},
+	Type: (*Holder)(nil),
 }
 
 // HolderAmountInteger is the int64 variant of HolderAmount.
@@ -147,15 +202,37 @@ type HolderObjectOrListObject struct {
 // returns the extended slice: the members of its fields in order, an absent
 // optional one left out.
 func (v *HolderObjectOrListObject) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.A != nil {
-		b = rpc.AppendJSONKey(b, `,"a":`)
-		b = rpc.AppendJSONString(b, *v.A)
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecHolderObjectOrListObject)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v HolderObjectOrListObject) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// valuePtrString is how a *string is written and read.
+var valuePtrString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindPointer,
+	Elem: &valueString,
+	Enc:  rpc.EncodePointer,
+	Type: (**string)(nil),
+}
+
+// codecHolderObjectOrListObject is how HolderObjectOrListObject is written and
+// read, for rpc.AppendStruct and rpc.DecodeStruct.
+var codecHolderObjectOrListObject = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"a":`,
+		Offset: uint32(unsafe.Offsetof(HolderObjectOrListObject{}.A)),
+		Omit:   rpc.OmitNil,
+		Value:  &valuePtrString,
+	}},
+	Type: (*HolderObjectOrListObject)(nil),
 }

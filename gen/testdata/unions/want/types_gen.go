@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/schemarpc/schemarpc/rpc"
 	"strconv"
+	"unsafe"
 )
 
 // BlobResourceContents is generated from
@@ -19,17 +20,34 @@ type BlobResourceContents struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	b = rpc.AppendJSONKey(b, `,"blob":`)
-	b = rpc.AppendJSONString(b, v.Blob)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecBlobResourceContents)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueString is how a string is written and read.
+var valueString = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Type: (*string)(nil),
+}
+
+// codecBlobResourceContents is how BlobResourceContents is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecBlobResourceContents = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"blob":`,
+		Offset: uint32(unsafe.Offsetof(BlobResourceContents{}.Blob)),
+		Value:  &valueString,
+	}},
+	Type: (*BlobResourceContents)(nil),
 }
 
 // A block by number or by tag: every form is a string, so no box is needed.
@@ -58,21 +76,36 @@ type ContentBlockAudio struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out, an empty Type written as the value the schema requires.
 func (v *ContentBlockAudio) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"audio"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	b = rpc.AppendJSONString(b, v.Data)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecContentBlockAudio)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled is how a string, written "audio" when empty, is written and
+// read.
+var valueStringFilled = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"audio"`,
+	Type: (*string)(nil),
+}
+
+// codecContentBlockAudio is how ContentBlockAudio is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecContentBlockAudio = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ContentBlockAudio{}.Type)),
+		Value:  &valueStringFilled,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ContentBlockAudio{}.Data)),
+		Value:  &valueString,
+	}},
+	Type: (*ContentBlockAudio)(nil),
 }
 
 // ElicitParamsForm is generated from input.json#/$defs/ElicitParams/anyOf/1.
@@ -87,19 +120,28 @@ type ElicitParamsForm struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out.
 func (v *ElicitParamsForm) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if v.Mode != "" {
-		b = rpc.AppendJSONKey(b, `,"mode":`)
-		b = rpc.AppendJSONString(b, v.Mode)
-	}
-	b = rpc.AppendJSONKey(b, `,"message":`)
-	b = rpc.AppendJSONString(b, v.Message)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitParamsForm)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitParamsForm) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecElicitParamsForm is how ElicitParamsForm is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitParamsForm = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ElicitParamsForm{}.Mode)),
+		Omit:   rpc.OmitEmpty,
+		Value:  &valueString,
+	}, {
+		Key:    `,"message":`,
+		Offset: uint32(unsafe.Offsetof(ElicitParamsForm{}.Message)),
+		Value:  &valueString,
+	}},
+	Type: (*ElicitParamsForm)(nil),
 }
 
 // ElicitParamsURL is generated from input.json#/$defs/ElicitParams/anyOf/0.
@@ -114,21 +156,36 @@ type ElicitParamsURL struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Mode written as the value the schema requires.
 func (v *ElicitParamsURL) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"mode":`)
-	if v.Mode == "" {
-		b = append(b, `"url"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Mode)
-	}
-	b = rpc.AppendJSONKey(b, `,"url":`)
-	b = rpc.AppendJSONString(b, v.URL)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecElicitParamsURL)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ElicitParamsURL) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled2 is how a string, written "url" when empty, is written and
+// read.
+var valueStringFilled2 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"url"`,
+	Type: (*string)(nil),
+}
+
+// codecElicitParamsURL is how ElicitParamsURL is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecElicitParamsURL = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"mode":`,
+		Offset: uint32(unsafe.Offsetof(ElicitParamsURL{}.Mode)),
+		Value:  &valueStringFilled2,
+	}, {
+		Key:    `,"url":`,
+		Offset: uint32(unsafe.Offsetof(ElicitParamsURL{}.URL)),
+		Value:  &valueString,
+	}},
+	Type: (*ElicitParamsURL)(nil),
 }
 
 // EmptyResult is generated from input.json#/$defs/EmptyResult.
@@ -144,20 +201,7 @@ type EmptyResult struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, then the Extra members sorted by name.
 func (v *EmptyResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if v.Meta != nil {
-		b = rpc.AppendJSONKey(b, `,"_meta":`)
-		if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "_meta"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecEmptyResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -168,33 +212,49 @@ func (v EmptyResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes EmptyResult, keeping the members the schema does not
 // name in Extra.
 func (v *EmptyResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecEmptyResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *EmptyResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *EmptyResult) decodeMembers(b []byte, checked bool) error {
-	*v = EmptyResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "_meta":
-			return true, rpc.DecodeRawMap(value, &v.Meta)
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecEmptyResult)
 }
 
 // UnmarshalJSONChecksInput marks EmptyResult as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*EmptyResult) UnmarshalJSONChecksInput() {}
+
+// valueMapRawMessage is how a map[string]json.RawMessage is written and read.
+var valueMapRawMessage = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindRawMap,
+	Type: (*map[string]json.RawMessage)(nil),
+}
+
+// codecEmptyResult is how EmptyResult is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecEmptyResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(EmptyResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"_meta":`,
+		Offset: uint32(unsafe.Offsetof(EmptyResult{}.Meta)),
+		Append: func(b []byte, p unsafe.Pointer) ([]byte, error) {
+			var err error
+			v := (*EmptyResult)(p)
+			if v.Meta != nil {
+				b = rpc.AppendJSONKey(b, `,"_meta":`)
+				if b, err = rpc.AppendJSONMap(b, v.Meta, rpc.AppendRawJSON); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		},
+		Value: &valueMapRawMessage,
+	}},
+	HasExtra: true,
+	Type:     (*EmptyResult)(nil),
+}
 
 // ImageContent is generated from input.json#/$defs/ImageContent.
 type ImageContent struct {
@@ -209,23 +269,40 @@ type ImageContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"image"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"data":`)
-	b = rpc.AppendJSONString(b, v.Data)
-	b = rpc.AppendJSONKey(b, `,"mimeType":`)
-	b = rpc.AppendJSONString(b, v.MIMEType)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecImageContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled3 is how a string, written "image" when empty, is written
+// and read.
+var valueStringFilled3 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"image"`,
+	Type: (*string)(nil),
+}
+
+// codecImageContent is how ImageContent is written and read, for
+// rpc.AppendStruct and rpc.DecodeStruct.
+var codecImageContent = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Type)),
+		Value:  &valueStringFilled3,
+	}, {
+		Key:    `,"data":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.Data)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"mimeType":`,
+		Offset: uint32(unsafe.Offsetof(ImageContent{}.MIMEType)),
+		Value:  &valueString,
+	}},
+	Type: (*ImageContent)(nil),
 }
 
 // JObject is generated from input.json#/$defs/JObject.
@@ -320,27 +397,7 @@ type ListResult struct {
 // left out, a nil Items written as empty rather than null (which the schema
 // does not allow), then the Extra members sorted by name.
 func (v *ListResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"items":`)
-	if v.Items == nil {
-		b = append(b, `[]`...)
-	} else {
-		b = append(b, '[')
-		for i0, x0 := range v.Items {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = rpc.AppendJSONString(b, x0)
-		}
-		b = append(b, ']')
-	}
-	if len(v.Extra) > 0 {
-		if b, err = rpc.AppendExtraMembers(b, v.Extra, rpc.AppendRawJSON, "items"); err != nil {
-			return nil, err
-		}
-	}
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecListResult)
 }
 
 // MarshalJSON encodes v with AppendJSON.
@@ -351,33 +408,45 @@ func (v ListResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes ListResult, keeping the members the schema does not
 // name in Extra.
 func (v *ListResult) UnmarshalJSON(b []byte) error {
-	return v.decodeMembers(b, false)
+	return rpc.DecodeStruct(b, false, unsafe.Pointer(v), &codecListResult)
 }
 
 // UnmarshalCheckedJSON is UnmarshalJSON for input the strict scanner has
 // already accepted, which it does not check again (rpc.CheckedUnmarshaler).
 func (v *ListResult) UnmarshalCheckedJSON(b []byte) error {
-	return v.decodeMembers(b, true)
-}
-
-// decodeMembers is UnmarshalJSON, or with checked UnmarshalCheckedJSON.
-func (v *ListResult) decodeMembers(b []byte, checked bool) error {
-	*v = ListResult{}
-	extra, err := rpc.DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
-		switch string(name) {
-		case "items":
-			return true, rpc.DecodeSlice(value, &v.Items, rpc.DecodeString[string])
-		}
-		return false, nil
-	})
-	v.Extra = extra
-	return err
+	return rpc.DecodeStruct(b, true, unsafe.Pointer(v), &codecListResult)
 }
 
 // UnmarshalJSONChecksInput marks ListResult as a rpc.CheckingUnmarshaler: its
 // UnmarshalJSON checks its whole input, so rpc.DecodeJSON does not check it
 // first.
 func (*ListResult) UnmarshalJSONChecksInput() {}
+
+// valueSliceStringFilled is how a []string, written [] when empty, is written
+// and read.
+var valueSliceStringFilled = rpc.ValueCodec{
+	Decode: func(value []byte, p unsafe.Pointer) error {
+		return rpc.DecodeSlice(value, (*[]string)(p), rpc.DecodeString[string])
+	},
+	Elem: &valueString,
+	Enc:  rpc.EncodeSlice,
+	Fill: `[]`,
+	Size: unsafe.Sizeof(*new(string)),
+	Type: (*[]string)(nil),
+}
+
+// codecListResult is how ListResult is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecListResult = rpc.StructCodec{
+	Extra: unsafe.Offsetof(ListResult{}.Extra),
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"items":`,
+		Offset: uint32(unsafe.Offsetof(ListResult{}.Items)),
+		Value:  &valueSliceStringFilled,
+	}},
+	HasExtra: true,
+	Type:     (*ListResult)(nil),
+}
 
 // Message is generated from input.json#/$defs/Message.
 type Message struct {
@@ -579,21 +648,36 @@ type TextContent struct {
 // extended slice: the members of its fields in order, an absent optional one
 // left out, an empty Type written as the value the schema requires.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"type":`)
-	if v.Type == "" {
-		b = append(b, `"text"`...)
-	} else {
-		b = rpc.AppendJSONString(b, v.Type)
-	}
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTextContent)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextContent) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// valueStringFilled4 is how a string, written "text" when empty, is written and
+// read.
+var valueStringFilled4 = rpc.ValueCodec{
+	Dec:  rpc.DecodeKindString,
+	Enc:  rpc.EncodeString,
+	Fill: `"text"`,
+	Type: (*string)(nil),
+}
+
+// codecTextContent is how TextContent is written and read, for rpc.AppendStruct
+// and rpc.DecodeStruct.
+var codecTextContent = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"type":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Type)),
+		Value:  &valueStringFilled4,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(TextContent{}.Text)),
+		Value:  &valueString,
+	}},
+	Type: (*TextContent)(nil),
 }
 
 // TextResourceContents is generated from
@@ -607,17 +691,27 @@ type TextResourceContents struct {
 // the extended slice: the members of its fields in order, an absent optional
 // one left out.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = rpc.AppendJSONKey(b, `,"uri":`)
-	b = rpc.AppendJSONString(b, v.URI)
-	b = rpc.AppendJSONKey(b, `,"text":`)
-	b = rpc.AppendJSONString(b, v.Text)
-	return rpc.EndJSONObject(b, start), nil
+	return rpc.AppendStruct(b, unsafe.Pointer(v), &codecTextResourceContents)
 }
 
 // MarshalJSON encodes v with AppendJSON.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(make([]byte, 0, 128))
+}
+
+// codecTextResourceContents is how TextResourceContents is written and read,
+// for rpc.AppendStruct and rpc.DecodeStruct.
+var codecTextResourceContents = rpc.StructCodec{
+	Fields: []rpc.FieldCodec{{
+		Key:    `,"uri":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.URI)),
+		Value:  &valueString,
+	}, {
+		Key:    `,"text":`,
+		Offset: uint32(unsafe.Offsetof(TextResourceContents{}.Text)),
+		Value:  &valueString,
+	}},
+	Type: (*TextResourceContents)(nil),
 }
 
 // ValueArray is the []Value variant of Value.
