@@ -311,7 +311,20 @@ func appendFieldValue(b []byte, q unsafe.Pointer, c *ValueCodec) ([]byte, error)
 		}
 		return append(b, ']'), nil
 	}
-	return AppendJSONValue(b, pointerAt(c.Type, q))
+	return AppendJSONValue(b, heapCopy(c.Type, q))
+}
+
+// heapCopy is a pointer to a copy, on the heap, of the value at q, whose
+// type typ (a nil *T) names. The walk may be reading a caller's stack
+// (AppendStruct hides p), and a value handed to encoding/json can be kept
+// by the error it returns (an UnsupportedValueError holds a reflect.Value
+// of what it met), so the fallback encodes a copy that can outlive the
+// walk. Generated tables never reach it: they give such a field an Append
+// function, which passes the field's value.
+func heapCopy(typ any, q unsafe.Pointer) any {
+	v := reflect.New(reflect.TypeOf(typ).Elem())
+	v.Elem().Set(reflect.ValueOf(pointerAt(typ, q)).Elem())
+	return v.Interface()
 }
 
 // field is the field whose member is named name, or nil.

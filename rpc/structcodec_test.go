@@ -257,6 +257,23 @@ func TestAValueWithoutKindsGoesThroughEncodingJSONAndDecodeJSON(t *testing.T) {
 	assert.Equal(t, "/in/a", de.Pointer)
 }
 
+func TestAValueWithoutKindsIsEncodedFromACopySoItsErrorKeepsNothingOfTheCaller(t *testing.T) {
+	type inner struct {
+		F float64 `json:"f"`
+	}
+	type holder struct{ In inner }
+	valueInner := rpc.ValueCodec{Type: (*inner)(nil)}
+	codec := rpc.StructCodec{Type: (*holder)(nil), Fields: []rpc.FieldCodec{
+		{Key: `,"in":`, Offset: uint32(unsafe.Offsetof(holder{}.In)), Value: &valueInner},
+	}}
+	h := holder{In: inner{F: math.NaN()}}
+	_, err := rpc.AppendStruct(nil, unsafe.Pointer(&h), &codec)
+	var unsupported *json.UnsupportedValueError
+	require.ErrorAs(t, err, &unsupported)
+	h.In.F = 1 // the error's value must not be the caller's field
+	assert.True(t, math.IsNaN(unsupported.Value.Float()), "the error reads the caller's struct, not a copy")
+}
+
 func TestAFieldsAppendFunctionWritesItsWholeMember(t *testing.T) {
 	type pair struct {
 		A string
