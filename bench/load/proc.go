@@ -66,6 +66,40 @@ func parseStatCPU(data []byte) (int64, error) {
 // PeakRSS returns the peak resident set size (VmHWM) of process pid in bytes.
 func PeakRSS(pid int) (int64, error) { return statusBytes(pid, "VmHWM") }
 
+// Resident is what a process holds in memory at one moment, in bytes:
+// its peak resident set (VmHWM) and, of what is resident now, the pages
+// backed by files (RssFile: its executable and libraries) and the
+// anonymous ones (RssAnon: heap, stacks, the runtime's own).
+type Resident struct {
+	Peak, File, Anon int64
+}
+
+// ResidentOf reads the Resident of process pid from one read of
+// /proc/<pid>/status.
+func ResidentOf(pid int) (Resident, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return Resident{}, err
+	}
+	return parseResident(data)
+}
+
+// parseResident reads a Resident from the text of /proc/<pid>/status.
+func parseResident(data []byte) (Resident, error) {
+	var r Resident
+	for _, f := range []struct {
+		name string
+		into *int64
+	}{{"VmHWM", &r.Peak}, {"RssFile", &r.File}, {"RssAnon", &r.Anon}} {
+		v, err := parseStatusField(data, f.name)
+		if err != nil {
+			return Resident{}, err
+		}
+		*f.into = v
+	}
+	return r, nil
+}
+
 // RSS returns the resident set size (VmRSS) of process pid in bytes.
 func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS") }
 

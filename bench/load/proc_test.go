@@ -61,6 +61,17 @@ func TestParseStatusFieldReadsPeakAndCurrentRSSInBytes(t *testing.T) {
 	assert.Equal(t, int64(12288*1024), got)
 }
 
+func TestParseResidentSplitsTheResidentPagesByKind(t *testing.T) {
+	got, err := parseResident(readFixture(t, "status"))
+	require.NoError(t, err)
+	assert.Equal(t, Resident{Peak: 13420 * 1024, File: 9216 * 1024, Anon: 3072 * 1024}, got)
+}
+
+func TestParseResidentNamesTheLineItMisses(t *testing.T) {
+	_, err := parseResident([]byte("VmHWM:\t100 kB\nRssAnon:\t10 kB\n"))
+	assert.ErrorContains(t, err, "RssFile")
+}
+
 func TestParseStatusFieldRejectsMissingOrMalformedLine(t *testing.T) {
 	tests := []struct {
 		name, data, wantErr string
@@ -88,6 +99,10 @@ func TestCPUTicksAndPeakRSSReadTheLiveProcess(t *testing.T) {
 	require.NoError(t, err)
 	peak, err := PeakRSS(pid) // read second: the size may grow in between
 	require.NoError(t, err)
+	res, err := ResidentOf(pid)
+	require.NoError(t, err)
+	assert.Positive(t, res.File, "the test binary's own pages")
+	assert.Positive(t, res.Anon)
 	assert.Positive(t, rss)
 	assert.GreaterOrEqual(t, peak, rss, "the peak is at least the current size")
 	assert.Positive(t, ClockTicks())
@@ -99,6 +114,8 @@ func TestCPUTicksAndPeakRSSFailForAMissingProcess(t *testing.T) {
 	_, err = PeakRSS(-1)
 	assert.Error(t, err)
 	_, err = RSS(-1)
+	assert.Error(t, err)
+	_, err = ResidentOf(-1)
 	assert.Error(t, err)
 }
 

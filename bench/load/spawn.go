@@ -16,6 +16,13 @@ type Spawn struct {
 	// PeakRSSMiB is the process's peak resident set size (VmHWM) right
 	// after that reply, read before the process is told to exit.
 	PeakRSSMiB float64 `json:"peak_rss_mib"`
+	// FileRSSMiB and AnonRSSMiB split what is resident at that moment
+	// (not the peak) into pages of files (RssFile: the executable, whose
+	// size a library's code sets, and its shared libraries) and anonymous
+	// pages (RssAnon: heap, stacks, the runtime's metadata). Reports
+	// written before they were measured leave them out.
+	FileRSSMiB float64 `json:"file_rss_mib,omitempty"`
+	AnonRSSMiB float64 `json:"anon_rss_mib,omitempty"`
 }
 
 // spawn starts a fresh process of server for conf, makes its first
@@ -56,11 +63,14 @@ func (r *startupRunner) spawn(ctx context.Context, server string, conf StartupCo
 		}
 		return Spawn{}, g.explain(err)
 	}
-	peak, err := PeakRSS(p.pid())
+	res, err := ResidentOf(p.pid())
 	if err != nil {
-		return Spawn{}, fmt.Errorf("reading peak RSS: %w", err)
+		return Spawn{}, fmt.Errorf("reading the resident set: %w", err)
 	}
-	return Spawn{Ms: float64(elapsed) / float64(time.Millisecond), PeakRSSMiB: float64(peak) / (1 << 20)}, nil
+	return Spawn{
+		Ms:         float64(elapsed) / float64(time.Millisecond),
+		PeakRSSMiB: mib(res.Peak), FileRSSMiB: mib(res.File), AnonRSSMiB: mib(res.Anon),
+	}, nil
 }
 
 // firstCallStdio makes the handshake of protocol, if it has one, and one
@@ -87,3 +97,6 @@ func firstCallHTTP(ctx context.Context, url, protocol string, timeout time.Durat
 	_, err := c.call(ctx, nil, 1, CallAt(1))
 	return err
 }
+
+// mib is n bytes in MiB.
+func mib(n int64) float64 { return float64(n) / (1 << 20) }

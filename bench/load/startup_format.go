@@ -36,18 +36,20 @@ func writeStartupTables(w io.Writer, rep *StartupReport, markdown bool) error {
 	lines = append(lines,
 		fmt.Sprintf("spawns: %d of each server in each configuration, interleaved, after one unmeasured spawn of each", s.Spawns),
 		"spawn → first call: from the spawn of the process to the verified reply to its first tools/call "+
-			"(2025-11-25: after initialize and notifications/initialized); peak RSS = VmHWM right after that reply",
+			"(2025-11-25: after initialize and notifications/initialized); peak RSS = VmHWM right after that reply; "+
+			"file and anon = the RssFile and RssAnon resident at that moment (the executable and libraries; heap and stacks)",
 		"figures: median (q1–q3) and min–max over the spawns",
 	)
 	pg.para(lines...)
 
 	pg.heading(2, "Spawn → first tools/call")
 	t := &table{markdown: markdown}
-	t.add("transport", "protocol", "server", "ms", "ms q1–q3", "ms min–max", "peak RSS MiB", "RSS min–max")
+	t.add("transport", "protocol", "server", "ms", "ms q1–q3", "ms min–max", "peak RSS MiB", "RSS min–max", "file MiB", "anon MiB")
 	for _, c := range rep.Startup {
 		for _, sr := range c.Servers {
 			t.add(c.Transport, c.Protocol, sr.Server, num(sr.Ms.Median, 2, ""), between(sr.Ms.Q1, sr.Ms.Q3, 2),
-				between(sr.Ms.Min, sr.Ms.Max, 2), num(sr.PeakRSSMiB.Median, 1, ""), between(sr.PeakRSSMiB.Min, sr.PeakRSSMiB.Max, 1))
+				between(sr.Ms.Min, sr.Ms.Max, 2), num(sr.PeakRSSMiB.Median, 1, ""), between(sr.PeakRSSMiB.Min, sr.PeakRSSMiB.Max, 1),
+				num(sr.FileRSSMiB.Median, 2, ""), num(sr.AnonRSSMiB.Median, 2, ""))
 		}
 	}
 	if err := pg.table(t); err != nil {

@@ -53,6 +53,10 @@ type StartupServer struct {
 	// Ms and PeakRSSMiB describe the spawns' times and peak RSS.
 	Ms         Spread `json:"ms"`
 	PeakRSSMiB Spread `json:"peak_rss_mib"`
+	// FileRSSMiB and AnonRSSMiB describe the spawns' resident file and
+	// anonymous pages (missing for spawns that did not measure them).
+	FileRSSMiB Spread `json:"file_rss_mib"`
+	AnonRSSMiB Spread `json:"anon_rss_mib"`
 }
 
 // summarize fills every server's spreads from its spawns.
@@ -61,10 +65,15 @@ func (c *StartupResult) summarize() {
 		s := &c.Servers[i]
 		ms := make([]float64, len(s.Spawns))
 		rss := make([]float64, len(s.Spawns))
+		var file, anon []float64
 		for j, sp := range s.Spawns {
 			ms[j], rss[j] = sp.Ms, sp.PeakRSSMiB
+			if sp.FileRSSMiB > 0 || sp.AnonRSSMiB > 0 {
+				file, anon = append(file, sp.FileRSSMiB), append(anon, sp.AnonRSSMiB)
+			}
 		}
 		s.Ms, s.PeakRSSMiB = spreadOf(ms), spreadOf(rss)
+		s.FileRSSMiB, s.AnonRSSMiB = spreadOf(file), spreadOf(anon)
 	}
 }
 

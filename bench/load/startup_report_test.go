@@ -85,9 +85,10 @@ func sampleStartupReport() *StartupReport {
 		Settings: StartupSettings{Spawns: 3, Sessions: 200, SettleIntervalMs: 50, SettleSamples: 40},
 		Ours:     ServerOurs, Servers: []string{ServerOurs, ServerGoSDK, ServerLimit},
 		Startup: []StartupResult{{StartupConfiguration: StartupConfiguration{TransportStdio, Protocol20251125}, Servers: []StartupServer{
-			{Server: ServerOurs, Spawns: []Spawn{{12, 15}, {10, 15.5}, {11, 15.2}}},
-			{Server: ServerGoSDK, Spawns: []Spawn{{6, 9.5}, {6.5, 9.4}, {7, 9.6}}},
-			{Server: ServerLimit, Spawns: []Spawn{{3, 5}, {2.5, 5.1}, {2.75, 5}}},
+			{Server: ServerOurs, Spawns: []Spawn{{12, 15, 9, 5}, {10, 15.5, 9.5, 5.5}, {11, 15.2, 9.25, 5.75}}},
+			{Server: ServerGoSDK, Spawns: []Spawn{{6, 9.5, 7, 2}, {6.5, 9.4, 7, 2}, {7, 9.6, 7, 2}}},
+			// as a report written before the split was measured
+			{Server: ServerLimit, Spawns: []Spawn{{Ms: 3, PeakRSSMiB: 5}, {Ms: 2.5, PeakRSSMiB: 5.1}, {Ms: 2.75, PeakRSSMiB: 5}}},
 		}}},
 		Memory: []IdleMemory{
 			{Server: ServerOurs, BaseMiB: 15, SessionsMiB: 17, StreamsMiB: 19, PerSessionKiB: 10.24, PerStreamKiB: 10.24, Unsettled: []string{"with the sessions"}},
@@ -107,6 +108,10 @@ func TestStartupReportComparesMediansAndMemory(t *testing.T) {
 	rep := sampleStartupReport()
 	ours := rep.Startup[0].Servers[0]
 	assert.Equal(t, Spread{N: 3, Min: 10, Q1: 10, Median: 11, Q3: 12, Max: 12}, ours.Ms)
+	assert.Equal(t, Num(9.25), ours.FileRSSMiB.Median)
+	assert.Equal(t, Num(5.5), ours.AnonRSSMiB.Median)
+	limit := rep.Startup[0].Servers[2]
+	assert.False(t, limit.FileRSSMiB.Median.OK() || limit.AnonRSSMiB.Median.OK(), "spawns without the split leave it missing, not zero")
 	require.Len(t, rep.Comparisons, 4)
 	spawn := rep.Comparisons[0]
 	assert.Equal(t, MeasureSpawn, spawn.Measure)
@@ -141,6 +146,9 @@ func TestWriteStartupRendersEveryTableAndRejectsUnknownFormats(t *testing.T) {
 		}
 		if markdown {
 			assert.Contains(t, out, "| stdio | 2025-11-25 | schemarpc | 11.00 |")
+			assert.Contains(t, out, "| file MiB | anon MiB |")
+			assert.Contains(t, out, "| 9.25 | 5.50 |", "ours' resident file and anonymous pages")
+			assert.Contains(t, out, "| 5.0 | 5.0–5.1 | — | — |", "the limit's spawns did not measure them")
 		}
 	}
 	assert.ErrorContains(t, WriteStartup(&bytes.Buffer{}, rep, "yaml"), `unknown format "yaml"`)

@@ -48,6 +48,9 @@ func TestRunStartupSpawnsEveryServerInEveryConfiguration(t *testing.T) {
 			for _, sp := range s.Spawns {
 				assert.Positive(t, sp.Ms, "%s %s", c.StartupConfiguration, s.Server)
 				assert.Positive(t, sp.PeakRSSMiB, "%s %s", c.StartupConfiguration, s.Server)
+				assert.Positive(t, sp.FileRSSMiB, "%s %s", c.StartupConfiguration, s.Server)
+				assert.Positive(t, sp.AnonRSSMiB, "%s %s", c.StartupConfiguration, s.Server)
+				assert.LessOrEqual(t, sp.FileRSSMiB+sp.AnonRSSMiB, sp.PeakRSSMiB+0.5, "what is resident now is within the peak (shared memory aside)")
 			}
 			assert.Equal(t, 2, s.Ms.N)
 			assert.True(t, s.Ms.Median.OK() && s.PeakRSSMiB.Median.OK())
