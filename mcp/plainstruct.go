@@ -33,12 +33,11 @@ type plainStruct struct {
 	fields []plainField
 }
 
-// plainField is one field of a plainStruct: its json name, its index and
-// offset in the struct, its kind, and when encoding/json leaves it out of
-// its output (omitempty, omitzero).
+// plainField is one field of a plainStruct: its json name, its offset in
+// the struct, its kind, and when encoding/json leaves it out of its
+// output (omitempty, omitzero).
 type plainField struct {
 	name      string
-	index     int
 	offset    uintptr
 	kind      reflect.Kind
 	omitEmpty bool
@@ -68,7 +67,7 @@ func planPlain(t reflect.Type) *plainStruct {
 		if !ok || !plainName(name) || seen[name] {
 			return nil
 		}
-		pf := plainField{name: name, index: i, offset: f.Offset, kind: f.Type.Kind()}
+		pf := plainField{name: name, offset: f.Offset, kind: f.Type.Kind()}
 		for _, o := range options {
 			switch o {
 			case "omitempty":
