@@ -61,7 +61,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 		// the session did not cancel it with the others.
 		rc.cancel()
 	}
-	res, err := ss.server.router.Handle(rc, req)
+	res, err := ss.server.handshakeRouter().Handle(rc, req)
 	if ss.untrack(rc) {
 		// The client gave the request up: it gets no answer.
 		return nil, rpc.ErrNoResponse
@@ -175,6 +175,6 @@ func (ss *ServerSession) notification(ctx context.Context, req *rpc.Request) err
 		}
 		return nil
 	}
-	_, err := ss.server.router.Handle(ctx, req)
+	_, err := ss.server.handshakeRouter().Handle(ctx, req)
 	return err
 }

@@ -20,10 +20,14 @@ import (
 // HTTP ([NewStreamableHTTPHandler]). One Server serves any number of
 // sessions; registrations may change while it serves, and sessions are told.
 type Server struct {
-	info   Implementation
-	opts   ServerOptions
-	log    *slog.Logger
-	router *rpc.Router
+	info Implementation
+	opts ServerOptions
+	log  *slog.Logger
+	// router serves the handshake era's methods, put on it by
+	// handshakeRouter at the first handshake message, and those added with
+	// Register, which both eras serve.
+	router        *rpc.Router
+	handshakeOnce sync.Once
 
 	mu        sync.Mutex
 	sessions  map[*ServerSession]struct{}
@@ -199,7 +203,6 @@ func NewServer(info *Implementation, opts *ServerOptions) *Server {
 	s.templates = newRegistry[*templateEntry]()
 	s.prompts = newRegistry[*promptEntry]()
 	s.tasks = newTaskRunner(NewMemoryTaskStore())
-	s.registerMethods()
 	return s
 }
 

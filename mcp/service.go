@@ -16,9 +16,14 @@ type service struct {
 	s *Server
 }
 
-// registerMethods puts every protocol method on the server's router.
-func (s *Server) registerMethods() {
-	v20251125.RegisterMCPServer(s.router, service{s: s})
+// handshakeRouter returns the server's router with every method of the
+// handshake era on it. The generated bindings are registered at the first
+// handshake message rather than by NewServer, as the stateless router is at
+// the first stateless one (statelessRouter): a process that serves one era
+// does not run, nor keep, the other's registrations.
+func (s *Server) handshakeRouter() *rpc.Router {
+	s.handshakeOnce.Do(func() { v20251125.RegisterMCPServer(s.router, service{s: s}) })
+	return s.router
 }
 
 // session returns the session of a call; the session's handler always
