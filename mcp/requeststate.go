@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -40,7 +41,10 @@ const sealerAADPrefix = "mcp/requestState/v1\x00"
 // A sealer is safe for concurrent use. Servers behind a load balancer
 // share one key, so that any instance opens what another sealed.
 type StateSealer struct {
-	aead cipher.AEAD
+	// aead is the cipher, made at the first seal or open when the key is
+	// random: a process that never answers with requestState never
+	// draws the key nor sets the cipher up.
+	aead func() cipher.AEAD
 	ttl  time.Duration
 	now  func() time.Time // the clock; tests replace it
 }
@@ -49,10 +53,32 @@ type StateSealer struct {
 // nil means 32 random bytes, good for one process. A ttl of zero or less
 // means 10 minutes.
 func NewStateSealer(key []byte, ttl time.Duration) (*StateSealer, error) {
-	if key == nil {
-		key = make([]byte, 32)
-		rand.Read(key)
+	if ttl <= 0 {
+		ttl = sealerDefaultTTL
 	}
+	if key == nil {
+		return &StateSealer{aead: sync.OnceValue(randomKeyAEAD), ttl: ttl, now: time.Now}, nil
+	}
+	aead, err := newAEAD(key)
+	if err != nil {
+		return nil, err
+	}
+	return &StateSealer{aead: func() cipher.AEAD { return aead }, ttl: ttl, now: time.Now}, nil
+}
+
+// randomKeyAEAD is the cipher of a sealer with 32 random bytes for a key.
+func randomKeyAEAD() cipher.AEAD {
+	key := make([]byte, 32)
+	rand.Read(key)
+	aead, err := newAEAD(key)
+	if err != nil {
+		panic("mcp: " + err.Error()) // a 32-byte key always makes one
+	}
+	return aead
+}
+
+// newAEAD returns AES-GCM with key.
+func newAEAD(key []byte) (cipher.AEAD, error) {
 	block, err := aes.NewCipher(key)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: state key: want 16, 24 or 32 bytes, have %d", len(key))
@@ -61,23 +87,21 @@ func NewStateSealer(key []byte, ttl time.Duration) (*StateSealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: state key: %w", err)
 	}
-	if ttl <= 0 {
-		ttl = sealerDefaultTTL
-	}
-	return &StateSealer{aead: aead, ttl: ttl, now: time.Now}, nil
+	return aead, nil
 }
 
 // Seal returns state sealed for the request named by binding, as URL-safe
 // base64 without padding. Each call uses a fresh random nonce, so sealing
 // the same state twice gives different tokens.
 func (s *StateSealer) Seal(state []byte, binding string) (string, error) {
-	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+8+len(state)+s.aead.Overhead())
+	aead := s.aead()
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+8+len(state)+aead.Overhead())
 	if _, err := rand.Read(nonce); err != nil {
 		return "", fmt.Errorf("mcp: sealing request state: %w", err)
 	}
 	plain := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(state)), uint64(s.now().Add(s.ttl).UnixMilli()))
 	plain = append(plain, state...)
-	sealed := s.aead.Seal(nonce, nonce, plain, []byte(sealerAADPrefix+binding))
+	sealed := aead.Seal(nonce, nonce, plain, []byte(sealerAADPrefix+binding))
 	return base64.RawURLEncoding.EncodeToString(sealed), nil
 }
 
@@ -89,11 +113,12 @@ func (s *StateSealer) Open(token, binding string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: not URL-safe base64", ErrStateInvalid)
 	}
-	n := s.aead.NonceSize()
-	if len(raw) < n+8+s.aead.Overhead() {
+	aead := s.aead()
+	n := aead.NonceSize()
+	if len(raw) < n+8+aead.Overhead() {
 		return nil, fmt.Errorf("%w: too short", ErrStateInvalid)
 	}
-	plain, err := s.aead.Open(nil, raw[:n], raw[n:], []byte(sealerAADPrefix+binding))
+	plain, err := aead.Open(nil, raw[:n], raw[n:], []byte(sealerAADPrefix+binding))
 	if err != nil {
 		return nil, fmt.Errorf("%w: it fails authentication", ErrStateInvalid)
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/base64"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,4 +143,36 @@ func TestStateKeyLength(t *testing.T) {
 		_, err := NewStateSealer(make([]byte, n), 0)
 		assert.ErrorContains(t, err, "want 16, 24 or 32 bytes", "%d bytes", n)
 	}
+}
+
+func TestARandomKeySealerDrawsItsKeyOnceUnderConcurrentFirstUse(t *testing.T) {
+	s, _ := newTestSealer(t, nil, 0)
+	other, _ := newTestSealer(t, nil, 0)
+	const n = 8
+	tokens := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range tokens {
+		wg.Go(func() {
+			tok, err := s.Seal([]byte{byte(i)}, "b")
+			assert.NoError(t, err)
+			tokens[i] = tok
+		})
+	}
+	wg.Wait()
+	for i, tok := range tokens {
+		got, err := s.Open(tok, "b")
+		require.NoError(t, err, "token %d: every seal used the one key", i)
+		assert.Equal(t, []byte{byte(i)}, got)
+		_, err = other.Open(tok, "b")
+		assert.ErrorIs(t, err, ErrStateInvalid, "token %d: another random-key sealer has another key", i)
+	}
+}
+
+func TestARandomKeySealerOpensNothingBeforeItSealed(t *testing.T) {
+	sealer, _ := newTestSealer(t, nil, 0)
+	keyed, _ := newTestSealer(t, bytes.Repeat([]byte{7}, 32), 0)
+	tok, err := keyed.Seal([]byte("x"), "b")
+	require.NoError(t, err)
+	_, err = sealer.Open(tok, "b")
+	assert.ErrorIs(t, err, ErrStateInvalid, "a first Open draws the key too, and no other sealer's token opens")
 }
