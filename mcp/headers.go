@@ -109,6 +109,12 @@ func headerParams(inputSchema json.RawMessage) ([]headerParam, error) {
 	if err := dec.Decode(&root); err != nil {
 		return nil, fmt.Errorf("inputSchema is not JSON: %w", err)
 	}
+	return headerParamsOf(root)
+}
+
+// headerParamsOf is headerParams of an input schema already decoded (with
+// json.Number for numbers), as a server has it once it compiled the schema.
+func headerParamsOf(root any) ([]headerParam, error) {
 	w := headerWalk{seen: map[string]string{}}
 	w.schema(root, nil, "", true)
 	return w.params, w.err

@@ -107,42 +107,65 @@ func TestHeaderParamsWithoutAnnotations(t *testing.T) {
 	}
 }
 
+// headerRuleCases are input schemas that break a rule of x-mcp-header, and
+// what the error says.
+var headerRuleCases = []struct {
+	name, schema, errHas string
+}{
+	{"not JSON", `{`, "not JSON"},
+	{"empty name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":""}}}`, `property "a"`},
+	{"a space in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"My Header"}}}`, "not an HTTP token"},
+	{"a colon in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}`, "not an HTTP token"},
+	{"non-ASCII in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Région"}}}`, "not an HTTP token"},
+	{"a control character in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A\u0001"}}}`, "not an HTTP token"},
+	{"a name that is not a string", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":7}}}`, "must be a string"},
+	{"a duplicate name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"Region"}}}`, "already used"},
+	{"a duplicate name in another case", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"REGION"}}}`, `property "a"`},
+	{"a number property", `{"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}}`, `property "a": the property must have type`},
+	{"an object property", `{"type":"object","properties":{"a":{"type":"object","x-mcp-header":"A"}}}`, "must have type"},
+	{"an array property", `{"type":"object","properties":{"a":{"type":"array","x-mcp-header":"A"}}}`, "must have type"},
+	{"a null property", `{"type":"object","properties":{"a":{"type":"null","x-mcp-header":"A"}}}`, "must have type"},
+	{"a property without a type", `{"type":"object","properties":{"a":{"enum":["x"],"x-mcp-header":"A"}}}`, "must have type"},
+	{"two types", `{"type":"object","properties":{"a":{"type":["string","integer"],"x-mcp-header":"A"}}}`, "must have type"},
+	{"on the root", `{"type":"object","x-mcp-header":"A"}`, "reached from the root"},
+	{"under items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`, `"/properties/a/items"`},
+	{"under prefixItems", `{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string","x-mcp-header":"A"}]}}}`, "/prefixItems/0"},
+	{"under anyOf", `{"type":"object","anyOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}`, "/anyOf/0/properties/a"},
+	{"under oneOf", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string","x-mcp-header":"A"}]}}}`, "/oneOf/0"},
+	{"under allOf", `{"type":"object","allOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}`, "/allOf/0"},
+	{"under not", `{"type":"object","not":{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}}`, "/not/properties/a"},
+	{"under then", `{"type":"object","if":{},"then":{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}}`, "/then/"},
+	{"behind a $ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/r"}},"$defs":{"r":{"type":"string","x-mcp-header":"A"}}}`, "/$defs/r"},
+	{"under additionalProperties", `{"type":"object","additionalProperties":{"type":"string","x-mcp-header":"A"}}`, "/additionalProperties"},
+	{"under patternProperties", `{"type":"object","patternProperties":{"^a":{"type":"string","x-mcp-header":"A"}}}`, "/patternProperties/^a"},
+}
+
 func TestHeaderParamsEnforcesTheRules(t *testing.T) {
-	tests := []struct {
-		name, schema, errHas string
-	}{
-		{"not JSON", `{`, "not JSON"},
-		{"empty name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":""}}}`, `property "a"`},
-		{"a space in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"My Header"}}}`, "not an HTTP token"},
-		{"a colon in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}`, "not an HTTP token"},
-		{"non-ASCII in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Région"}}}`, "not an HTTP token"},
-		{"a control character in the name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A\u0001"}}}`, "not an HTTP token"},
-		{"a name that is not a string", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":7}}}`, "must be a string"},
-		{"a duplicate name", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"Region"}}}`, "already used"},
-		{"a duplicate name in another case", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"REGION"}}}`, `property "a"`},
-		{"a number property", `{"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}}`, `property "a": the property must have type`},
-		{"an object property", `{"type":"object","properties":{"a":{"type":"object","x-mcp-header":"A"}}}`, "must have type"},
-		{"an array property", `{"type":"object","properties":{"a":{"type":"array","x-mcp-header":"A"}}}`, "must have type"},
-		{"a null property", `{"type":"object","properties":{"a":{"type":"null","x-mcp-header":"A"}}}`, "must have type"},
-		{"a property without a type", `{"type":"object","properties":{"a":{"enum":["x"],"x-mcp-header":"A"}}}`, "must have type"},
-		{"two types", `{"type":"object","properties":{"a":{"type":["string","integer"],"x-mcp-header":"A"}}}`, "must have type"},
-		{"on the root", `{"type":"object","x-mcp-header":"A"}`, "reached from the root"},
-		{"under items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`, `"/properties/a/items"`},
-		{"under prefixItems", `{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string","x-mcp-header":"A"}]}}}`, "/prefixItems/0"},
-		{"under anyOf", `{"type":"object","anyOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}`, "/anyOf/0/properties/a"},
-		{"under oneOf", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string","x-mcp-header":"A"}]}}}`, "/oneOf/0"},
-		{"under allOf", `{"type":"object","allOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}`, "/allOf/0"},
-		{"under not", `{"type":"object","not":{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}}`, "/not/properties/a"},
-		{"under then", `{"type":"object","if":{},"then":{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}}`, "/then/"},
-		{"behind a $ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/r"}},"$defs":{"r":{"type":"string","x-mcp-header":"A"}}}`, "/$defs/r"},
-		{"under additionalProperties", `{"type":"object","additionalProperties":{"type":"string","x-mcp-header":"A"}}`, "/additionalProperties"},
-		{"under patternProperties", `{"type":"object","patternProperties":{"^a":{"type":"string","x-mcp-header":"A"}}}`, "/patternProperties/^a"},
-	}
-	for _, tt := range tests {
+	for _, tt := range headerRuleCases {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := headerParams(json.RawMessage(tt.schema))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.errHas)
+		})
+	}
+}
+
+// TestAddToolChecksTheHeaderRulesOnTheSchemaItCompiled: a server reads
+// the annotations from the input schema it decoded to compile it, and
+// refuses the tool with headerParams's error.
+func TestAddToolChecksTheHeaderRulesOnTheSchemaItCompiled(t *testing.T) {
+	h := func(context.Context, *CallToolRequest) (*CallToolResult, error) { return &CallToolResult{}, nil }
+	for _, tt := range headerRuleCases {
+		if tt.name == "not JSON" {
+			continue // refused before: the schema does not compile
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, want := headerParams(json.RawMessage(tt.schema))
+			require.Error(t, want)
+			s := NewServer(&Implementation{Name: "t", Version: "1"}, nil)
+			err := s.AddTool(&Tool{Name: "t", InputSchema: json.RawMessage(tt.schema)}, h)
+			require.Error(t, err)
+			assert.Equal(t, `mcp: tool "t": `+want.Error(), err.Error())
 		})
 	}
 }

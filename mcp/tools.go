@@ -80,15 +80,16 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 		e.tool.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	var err error
-	if e.in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
+	var in map[string]any
+	if e.in, in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
 		return nil, err
 	}
 	if len(t.OutputSchema) > 0 {
-		if e.out, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
+		if e.out, _, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
 			return nil, err
 		}
 	}
-	if e.headers, err = headerParams(e.tool.InputSchema); err != nil {
+	if e.headers, err = headerParamsOf(in); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
 	}
 	return e, nil

@@ -15,27 +15,29 @@ import (
 // ever fetched from it.
 const toolSchemaURL = "https://schemarpc.dev/mcp/tool/"
 
-// compileToolSchema compiles a tool's input or output schema. A schema
-// without $schema is Draft 2020-12, as the protocol says. References may
-// point only inside the schema itself: any other URL is refused at
-// registration, never fetched.
-func compileToolSchema(raw json.RawMessage, tool, which string) (*rpc.Schema, error) {
+// compileToolSchema compiles a tool's input or output schema, and returns
+// it decoded as well (json.Number for numbers), for what else reads it
+// (headerParamsOf), so that it is decoded once. A schema without $schema
+// is Draft 2020-12, as the protocol says. References may point only inside
+// the schema itself: any other URL is refused at registration, never
+// fetched.
+func compileToolSchema(raw json.RawMessage, tool, which string) (*rpc.Schema, map[string]any, error) {
 	doc, err := decodeInstance(raw)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: tool %q: %s is not JSON: %w", tool, which, err)
+		return nil, nil, fmt.Errorf("mcp: tool %q: %s is not JSON: %w", tool, which, err)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("mcp: tool %q: %s must be a JSON object", tool, which)
+		return nil, nil, fmt.Errorf("mcp: tool %q: %s must be a JSON object", tool, which)
 	}
 	if which == "inputSchema" && obj["type"] != "object" {
-		return nil, fmt.Errorf(`mcp: tool %q: inputSchema must have "type": "object"`, tool)
+		return nil, nil, fmt.Errorf(`mcp: tool %q: inputSchema must have "type": "object"`, tool)
 	}
 	sch, err := compileSelfContained(toolSchemaURL+tool+"/"+which+".json", raw)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: tool %q: %s does not compile: %w", tool, which, err)
+		return nil, nil, fmt.Errorf("mcp: tool %q: %s does not compile: %w", tool, which, err)
 	}
-	return sch, nil
+	return sch, obj, nil
 }
 
 // compileSelfContained compiles the schema document text under url, a name
