@@ -112,6 +112,14 @@ func headerParams(inputSchema json.RawMessage) ([]headerParam, error) {
 	return headerParamsOf(root)
 }
 
+// mayCarryHeaders reports whether the text of an input schema can hold an
+// x-mcp-header member: the name is spelled out in it, or the text has an
+// escape (a member name may be written with escapes). Most schemas carry
+// none, and a server does not walk those (headerParamsOf).
+func mayCarryHeaders(inputSchema []byte) bool {
+	return bytes.Contains(inputSchema, []byte("x-mcp-header")) || bytes.IndexByte(inputSchema, '\\') >= 0
+}
+
 // headerParamsOf is headerParams of an input schema already decoded (with
 // json.Number for numbers), as a server has it once it compiled the schema.
 func headerParamsOf(root any) ([]headerParam, error) {

@@ -127,6 +127,7 @@ var headerRuleCases = []struct {
 	{"a null property", `{"type":"object","properties":{"a":{"type":"null","x-mcp-header":"A"}}}`, "must have type"},
 	{"a property without a type", `{"type":"object","properties":{"a":{"enum":["x"],"x-mcp-header":"A"}}}`, "must have type"},
 	{"two types", `{"type":"object","properties":{"a":{"type":["string","integer"],"x-mcp-header":"A"}}}`, "must have type"},
+	{"a name spelled with escapes", `{"type":"object","properties":{"a":{"type":"number","x-mcp-\u0068eader":"A"}}}`, `property "a": the property must have type`},
 	{"on the root", `{"type":"object","x-mcp-header":"A"}`, "reached from the root"},
 	{"under items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`, `"/properties/a/items"`},
 	{"under prefixItems", `{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string","x-mcp-header":"A"}]}}}`, "/prefixItems/0"},
@@ -282,4 +283,23 @@ func TestCheckStatelessHeaders(t *testing.T) {
 			assert.ErrorAs(t, error(err), &re)
 		})
 	}
+}
+
+func TestOnlyASchemaThatSpellsTheNameOrEscapesCanCarryHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		may    bool
+	}{
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, false},
+		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"}}}`, true},
+		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-\u0068eader":"A"}}}`, true},
+		{`{"type":"object","description":"a \"quoted\" word"}`, true},
+		{`{"type":"object","description":"x-mcp-header"}`, true},
+	} {
+		assert.Equal(t, tc.may, mayCarryHeaders([]byte(tc.schema)), tc.schema)
+	}
+	s := NewServer(&Implementation{Name: "t", Version: "1"}, nil)
+	h := func(context.Context, *CallToolRequest) (*CallToolResult, error) { return &CallToolResult{}, nil }
+	require.NoError(t, s.AddTool(&Tool{Name: "plain", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)}, h))
+	assert.Empty(t, s.toolHeaders("plain"))
 }

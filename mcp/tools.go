@@ -89,6 +89,9 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 			return nil, err
 		}
 	}
+	if !mayCarryHeaders(e.tool.InputSchema) {
+		return e, nil
+	}
 	if e.headers, err = headerParamsOf(in); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
 	}
