@@ -65,6 +65,12 @@ type budget struct {
 	// until then.
 	accounts map[account]*atomic.Int64
 	sweepAt  int
+	// last is the account held looked up last, and lastHeld its count:
+	// a client POSTs one call after another under one account, which
+	// is then found by comparing its name rather than hashing it for the
+	// map. A sweep forgets it.
+	last     account
+	lastHeld *atomic.Int64
 	// reclaim frees memory that can go when the total is reached: stored
 	// events, calls of clients gone. It is replaced, never changed in
 	// place, so that take can run a copy outside the lock.
@@ -233,19 +239,23 @@ const minSweep = 64
 // held returns the count of a's bytes, adding it when a has none; b.mu is
 // held. Adding one may first sweep the empty ones.
 func (b *budget) held(a account) *atomic.Int64 {
-	if held := b.accounts[a]; held != nil {
-		return held
+	if b.lastHeld != nil && b.last == a {
+		return b.lastHeld
 	}
-	if len(b.accounts) >= b.sweepAt {
-		for k, held := range b.accounts {
-			if held.Load() <= 0 {
-				delete(b.accounts, k)
+	held := b.accounts[a]
+	if held == nil {
+		if len(b.accounts) >= b.sweepAt {
+			for k, held := range b.accounts {
+				if held.Load() <= 0 {
+					delete(b.accounts, k)
+				}
 			}
+			b.sweepAt = max(minSweep, 2*len(b.accounts))
 		}
-		b.sweepAt = max(minSweep, 2*len(b.accounts))
+		held = new(atomic.Int64)
+		b.accounts[a] = held
 	}
-	held := new(atomic.Int64)
-	b.accounts[a] = held
+	b.last, b.lastHeld = a, held
 	return held
 }
 
