@@ -65,10 +65,11 @@ type budget struct {
 	// until then.
 	accounts map[account]*atomic.Int64
 	sweepAt  int
-	// last is the account held looked up last, and lastHeld its count:
-	// a client POSTs one call after another under one account, which
-	// is then found by comparing its name rather than hashing it for the
-	// map. A sweep forgets it.
+	// last is the account held looked up last, and lastHeld its count
+	// in accounts: a client POSTs one call after another under one
+	// account, which is then found by comparing its name rather than by
+	// hashing it for the map. Only a lookup that then remembers its own
+	// account sweeps, so last is never an account a sweep dropped.
 	last     account
 	lastHeld *atomic.Int64
 	// reclaim frees memory that can go when the total is reached: stored

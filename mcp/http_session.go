@@ -118,9 +118,9 @@ const streamStartDelay = 50 * time.Millisecond
 // start hands a POSTed frame that carries requests, as parseFrame read it,
 // straight to the session's connection; the replies go to the frame's
 // stream st. The calls are served in ctx, the POST's (chargePOST's: with
-// its charge, and the request for rpc.HTTPRequestFromContext). Only responses to the
-// server's own requests and notifications travel through the connection's
-// read loop (deliver), which keeps them in order.
+// its charge, and the request for rpc.HTTPRequestFromContext). Only
+// responses to the server's own requests and notifications travel through
+// the connection's read loop (deliver), which keeps them in order.
 //
 // An SSE stream's calls run on the workers, so that the
 // POST's goroutine is free to write what they send while they run, and to
