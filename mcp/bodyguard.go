@@ -13,10 +13,12 @@ import (
 // listed, and one goroutine, running only while some are, looks at them
 // every tick and ends the reads that have outlasted the bound by setting
 // their connection's read deadline to now. A read thus ends between the
-// bound and the bound plus one tick. A read is listed by its request, as
-// a value, so that listing it allocates nothing; the response controller
-// that sets a deadline is made only for the rare read that outlasts the
-// bound.
+// bound and the bound plus one tick. A read is listed in a slot of a
+// slice, whose number the reader keeps, so that listing it and taking it
+// off allocate nothing and hash nothing (nearly every body is in the
+// server's buffer already, and the guard is then pure overhead); the
+// response controller that sets a deadline is made only for the rare read
+// that outlasts the bound.
 type bodyGuard struct {
 	limit time.Duration
 	tick  time.Duration
@@ -24,15 +26,17 @@ type bodyGuard struct {
 	wake chan struct{} // asks an idle watcher to exit now (stop)
 
 	mu      sync.Mutex
-	reads   map[*http.Request]guardedRead
+	reads   []guardedRead // by slot; a free slot has no w
+	free    []int         // the free slots
+	listed  int           // the slots in use
 	running bool
 }
 
 // guardedRead is one body being read.
 type guardedRead struct {
 	w       http.ResponseWriter // answers the request: its controller sets the deadline
-	since   time.Time
-	expired bool // the guard set the connection's read deadline
+	since   int64               // when the read began (monoNow)
+	expired bool                // the guard set the connection's read deadline
 }
 
 // newBodyGuard returns a guard for bodies that may take limit to arrive.
@@ -40,34 +44,55 @@ func newBodyGuard(limit time.Duration) *bodyGuard {
 	return &bodyGuard{
 		limit: limit,
 		tick:  min(max(limit/10, 10*time.Millisecond), time.Second),
-		reads: map[*http.Request]guardedRead{},
 		wake:  make(chan struct{}, 1),
 	}
 }
 
-// begin lists the read of r's body; w answers r.
-func (g *bodyGuard) begin(w http.ResponseWriter, r *http.Request) {
+// begin lists the read of a body; w answers its request. It returns the
+// read's slot, which end takes.
+func (g *bodyGuard) begin(w http.ResponseWriter) int {
+	since := monoNow()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.reads[r] = guardedRead{w: w, since: time.Now()}
+	var slot int
+	if n := len(g.free); n > 0 {
+		slot = g.free[n-1]
+		g.free = g.free[:n-1]
+	} else {
+		slot = len(g.reads)
+		g.reads = append(g.reads, guardedRead{})
+	}
+	g.reads[slot] = guardedRead{w: w, since: since}
+	g.listed++
 	if !g.running {
 		g.running = true
 		go g.watch()
 	}
+	return slot
 }
 
-// end takes a body read off the list. A read that completed although the
-// guard had already ended it has the deadline lifted again, so the
+// end takes the read in slot off the list. A read that completed although
+// the guard had already ended it has the deadline lifted again, so the
 // connection goes on working.
-func (g *bodyGuard) end(r *http.Request, ok bool) {
+func (g *bodyGuard) end(slot int, ok bool) {
 	g.mu.Lock()
-	gr := g.reads[r]
-	delete(g.reads, r)
+	gr := g.reads[slot]
+	g.reads[slot] = guardedRead{}
+	g.free = append(g.free, slot)
+	g.listed--
+	if g.listed == 0 && len(g.reads) > maxIdleGuardSlots {
+		// A burst of reads is over: its slots go.
+		g.reads, g.free = nil, nil
+	}
 	g.mu.Unlock()
 	if gr.expired && ok {
 		http.NewResponseController(gr.w).SetReadDeadline(time.Time{})
 	}
 }
+
+// maxIdleGuardSlots is how many slots the guard keeps while no body is
+// being read.
+const maxIdleGuardSlots = 64
 
 // stop makes the watcher exit now if no body is being read (it would
 // otherwise exit at its next tick); the handler calls it when it closes.
@@ -88,17 +113,17 @@ func (g *bodyGuard) watch() {
 		case <-g.wake:
 		}
 		g.mu.Lock()
-		if len(g.reads) == 0 {
+		if g.listed == 0 {
 			g.running = false
 			g.mu.Unlock()
 			return
 		}
-		now := time.Now()
-		for r, gr := range g.reads {
-			if !gr.expired && now.Sub(gr.since) >= g.limit {
+		now := monoNow()
+		for i := range g.reads {
+			gr := &g.reads[i]
+			if gr.w != nil && !gr.expired && time.Duration(now-gr.since) >= g.limit {
 				gr.expired = true
-				g.reads[r] = gr
-				http.NewResponseController(gr.w).SetReadDeadline(now)
+				http.NewResponseController(gr.w).SetReadDeadline(time.Now())
 			}
 		}
 		g.mu.Unlock()

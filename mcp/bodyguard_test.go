@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -35,16 +34,15 @@ func TestTheBodyGuardEndsAReadPastItsBoundOnly(t *testing.T) {
 	g := newBodyGuard(20 * time.Millisecond)
 	slow := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
 	quick := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
-	slowReq, quickReq := httptest.NewRequest(http.MethodPost, "/", nil), httptest.NewRequest(http.MethodPost, "/", nil)
-	g.begin(slow, slowReq)
-	g.begin(quick, quickReq)
-	g.end(quickReq, true)
+	slowRead := g.begin(slow)
+	quickRead := g.begin(quick)
+	g.end(quickRead, true)
 	require.Eventually(t, func() bool { return len(slow.deadlines()) == 1 }, 5*time.Second, time.Millisecond)
 	assert.False(t, slow.deadlines()[0].IsZero(), "the read is ended by a deadline that has passed")
 	assert.Empty(t, quick.deadlines(), "a read that ended in time costs no deadline")
 
 	// The read completed all the same: the deadline is lifted again.
-	g.end(slowReq, true)
+	g.end(slowRead, true)
 	d := slow.deadlines()
 	require.Len(t, d, 2)
 	assert.True(t, d[1].IsZero())
@@ -58,10 +56,39 @@ func TestTheBodyGuardEndsAReadPastItsBoundOnly(t *testing.T) {
 func TestTheBodyGuardKeepsTheDeadlineOfAFailedRead(t *testing.T) {
 	g := newBodyGuard(10 * time.Millisecond)
 	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
-	r := httptest.NewRequest(http.MethodPost, "/", nil)
-	g.begin(w, r)
+	read := g.begin(w)
 	require.Eventually(t, func() bool { return len(w.deadlines()) == 1 }, 5*time.Second, time.Millisecond)
-	g.end(r, false)
+	g.end(read, false)
 	assert.Len(t, w.deadlines(), 1, "the server does not wait for the rest of the body")
 	g.stop()
+}
+
+func TestTheBodyGuardListsEveryReadInASlotOfItsOwnAndReusesThem(t *testing.T) {
+	g := newBodyGuard(time.Hour)
+	defer g.stop()
+	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	a, b, c := g.begin(w), g.begin(w), g.begin(w)
+	assert.ElementsMatch(t, []int{0, 1, 2}, []int{a, b, c}, "reads in progress at once have slots of their own")
+	g.end(b, true)
+	assert.Equal(t, b, g.begin(w), "a read takes the slot of one that ended")
+	g.end(a, true)
+	g.end(b, true)
+	g.end(c, true)
+	g.mu.Lock()
+	assert.Zero(t, g.listed)
+	g.mu.Unlock()
+
+	// A burst past what an idle guard keeps lets its slots go once over.
+	var burst []int
+	for range maxIdleGuardSlots + 1 {
+		burst = append(burst, g.begin(w))
+	}
+	for _, slot := range burst {
+		g.end(slot, true)
+	}
+	g.mu.Lock()
+	assert.Nil(t, g.reads)
+	assert.Nil(t, g.free)
+	g.mu.Unlock()
+	assert.Empty(t, w.deadlines(), "no read outlasted the bound")
 }

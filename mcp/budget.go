@@ -65,6 +65,13 @@ type budget struct {
 	// until then.
 	accounts map[account]*atomic.Int64
 	sweepAt  int
+	// last is the account held looked up last, and lastHeld its count
+	// in accounts: a client POSTs one call after another under one
+	// account, which is then found by comparing its name rather than by
+	// hashing it for the map. Only a lookup that then remembers its own
+	// account sweeps, so last is never an account a sweep dropped.
+	last     account
+	lastHeld *atomic.Int64
 	// reclaim frees memory that can go when the total is reached: stored
 	// events, calls of clients gone. It is replaced, never changed in
 	// place, so that take can run a copy outside the lock.
@@ -233,19 +240,23 @@ const minSweep = 64
 // held returns the count of a's bytes, adding it when a has none; b.mu is
 // held. Adding one may first sweep the empty ones.
 func (b *budget) held(a account) *atomic.Int64 {
-	if held := b.accounts[a]; held != nil {
-		return held
+	if b.lastHeld != nil && b.last == a {
+		return b.lastHeld
 	}
-	if len(b.accounts) >= b.sweepAt {
-		for k, held := range b.accounts {
-			if held.Load() <= 0 {
-				delete(b.accounts, k)
+	held := b.accounts[a]
+	if held == nil {
+		if len(b.accounts) >= b.sweepAt {
+			for k, held := range b.accounts {
+				if held.Load() <= 0 {
+					delete(b.accounts, k)
+				}
 			}
+			b.sweepAt = max(minSweep, 2*len(b.accounts))
 		}
-		b.sweepAt = max(minSweep, 2*len(b.accounts))
+		held = new(atomic.Int64)
+		b.accounts[a] = held
 	}
-	held := new(atomic.Int64)
-	b.accounts[a] = held
+	b.last, b.lastHeld = a, held
 	return held
 }
 
@@ -337,20 +348,21 @@ func (c *charge) release() {
 type chargeKey struct{}
 
 // chargedContext is the context of a charged POST: its request's context
-// with the charge as the value of chargeKey. One allocation carries both
-// (context.WithValue and a charge would be two), since every POST makes
-// one.
+// with the charge as the value of chargeKey, and the request itself for
+// rpc.HTTPRequestFromContext. One allocation carries the three
+// (context.WithValue, a charge and rpc.WithHTTPRequest would be three),
+// since every POST makes one.
 type chargedContext struct {
-	context.Context
+	rpc.HTTPRequestContext
 	c charge
 }
 
-// Value returns the charge for chargeKey, and the parent's values else.
+// Value returns the charge for chargeKey, and the request's values else.
 func (cc *chargedContext) Value(key any) any {
 	if key == (chargeKey{}) {
 		return &cc.c
 	}
-	return cc.Context.Value(key)
+	return cc.HTTPRequestContext.Value(key)
 }
 
 // chargeFromContext returns the charge of the POST ctx comes from, or nil.
@@ -431,7 +443,8 @@ func (ad admission) release() {
 // chargePOST counts a POST body against the budget before it is read: its
 // Content-Length, or HTTPOptions.MaxBodyBytes when the length is unknown.
 // It returns the context to serve the POST in, r's carrying the charge for
-// the calls the body holds; the POST's own hold is the charge's first,
+// the calls the body holds, and r for rpc.HTTPRequestFromContext; the
+// POST's own hold is the charge's first,
 // which the caller releases when the POST is served. Past the budget it
 // answers 503 with Retry-After and returns ok false.
 func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Request) (_ context.Context, _ *charge, ok bool) {
@@ -447,7 +460,7 @@ func (h *StreamableHTTPHandler) chargePOST(w http.ResponseWriter, r *http.Reques
 		writeBusy(w, rpc.NullID(), err)
 		return nil, nil, false
 	}
-	cc := &chargedContext{Context: r.Context(), c: charge{b: h.server.mem, held: held, n: n}}
+	cc := &chargedContext{HTTPRequestContext: rpc.HTTPRequestContext{Context: r.Context(), Request: r}, c: charge{b: h.server.mem, held: held, n: n}}
 	c := &cc.c
 	c.holders.Store(1)
 	return cc, c, true

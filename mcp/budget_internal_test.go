@@ -57,3 +57,30 @@ func TestATakePastTheShareCountsNothing(t *testing.T) {
 	assert.Zero(t, total)
 	assert.Zero(t, mine)
 }
+
+func TestAnAccountTakenFromAgainAfterASweepDroppedItIsCountedInTheMap(t *testing.T) {
+	b := newBudget(1<<20, 1000)
+	a := account{"session", "s"}
+	held, err := b.take(a, 100)
+	require.Nil(t, err)
+	b.giveHeld(held, 100)
+	// a is the account looked up last, and empty: enough new accounts
+	// make a sweep drop it.
+	for i := range minSweep + 1 {
+		h, err := b.take(account{"address", strconv.Itoa(i)}, 1)
+		require.Nil(t, err)
+		b.giveHeld(h, 1)
+	}
+	b.mu.Lock()
+	_, kept := b.accounts[a]
+	b.mu.Unlock()
+	require.False(t, kept, "the sweep dropped the empty account")
+
+	held, err = b.take(a, 900)
+	require.Nil(t, err)
+	_, err = b.take(a, 200)
+	require.NotNil(t, err, "the second take is counted with the first: together past the share")
+	_, mine := b.usage(a)
+	assert.Equal(t, int64(900), mine, "the count the map holds is the one taken from")
+	b.giveHeld(held, 900)
+}

@@ -91,3 +91,42 @@ func TestHostAndOriginChecks(t *testing.T) {
 		})
 	}
 }
+
+func TestAHostAcceptedOnceIsAcceptedAgainOnlyOnTheSameKindOfConnection(t *testing.T) {
+	loop := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8000}
+	public := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 8000}
+	const pass, refuse = http.StatusBadRequest, http.StatusForbidden
+	h := mcp.NewStreamableHTTPHandler(mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil),
+		&mcp.HTTPOptions{AllowedHosts: []string{"mcp.example.com"}})
+	defer h.Close()
+	send := func(local net.Addr, host, origin string) int {
+		req := httptest.NewRequest(http.MethodDelete, "http://x/mcp", nil)
+		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, local))
+		req.Host = host
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	// In order: each step follows a request the check accepted.
+	for _, step := range []struct {
+		name         string
+		local        net.Addr
+		host, origin string
+		want         int
+	}{
+		{"a loopback name on a loopback connection", loop, "localhost:8000", "", pass},
+		{"the same again", loop, "localhost:8000", "", pass},
+		{"the same name on a public connection, where the allow-list is the whole set", public, "localhost:8000", "", refuse},
+		{"another name on the loopback connection", loop, "evil.example.com", "", refuse},
+		{"the same name with a foreign origin", loop, "localhost:8000", "https://evil.example.com", refuse},
+		{"the same name with its own origin", loop, "localhost:8000", "http://localhost:8000", pass},
+		{"an allowed name on a public connection", public, "mcp.example.com", "", pass},
+		{"a loopback name there after it", public, "127.0.0.1:8000", "", refuse},
+		{"and back on loopback", loop, "localhost:8000", "", pass},
+	} {
+		assert.Equal(t, step.want, send(step.local, step.host, step.origin), step.name)
+	}
+}

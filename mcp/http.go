@@ -309,7 +309,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		return
 	}
 	if fr.requests.len() == 0 {
-		f := inFrame{msg: body, ctx: ctx, r: r}
+		f := inFrame{msg: body, ctx: ctx}
 		deliver := sess.deliver
 		if h.rep != nil {
 			// Responses and notifications may be for another replica.
@@ -334,7 +334,7 @@ func (h *StreamableHTTPHandler) post(ctx context.Context, w http.ResponseWriter,
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
 	}
-	if err := sess.start(ctx, r, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
+	if err := sess.start(ctx, fr.parsed, st, fr.batch, fr.initialize, !sse); err != nil {
 		sess.abandon(st)
 		writeHTTPError(w, http.StatusNotFound, rpc.CodeInvalidRequest, "session not found")
 		return
@@ -433,8 +433,9 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	// connection's read deadline; after such a failure the deadline stays,
 	// so the server does not wait for the rest of the body. Servers that do
 	// not support deadlines (a test recorder) are not bounded.
+	slot := 0
 	if h.bodies != nil {
-		h.bodies.begin(w, r)
+		slot = h.bodies.begin(w)
 	}
 	// A body of a known length within the limit cannot pass it: net/http
 	// reads no more than Content-Length, so it needs no MaxBytesReader.
@@ -444,7 +445,7 @@ func (h *StreamableHTTPHandler) readBody(w http.ResponseWriter, r *http.Request)
 	}
 	b, err := readSized(body, r.ContentLength)
 	if h.bodies != nil {
-		h.bodies.end(r, err == nil)
+		h.bodies.end(slot, err == nil)
 	}
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
@@ -484,9 +485,6 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 func (h *StreamableHTTPHandler) sessionFor(ctx context.Context, r *http.Request, fr frame) (*httpSession, bool, int, *rpc.Error) {
 	id := headerValue(r.Header, sessionIDKey)
 	if id != "" {
-		if !validSessionID(id) {
-			return nil, false, http.StatusBadRequest, rpc.NewError(rpc.CodeInvalidRequest, malformedSessionID)
-		}
 		sess, status, err := h.find(ctx, id)
 		if sess == nil {
 			return nil, false, status, rpc.NewError(rpc.CodeInvalidRequest, err.Error())
@@ -572,9 +570,6 @@ func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, st
 	if id == "" {
 		return nil, http.StatusBadRequest, "missing " + HeaderSessionID + " header"
 	}
-	if !validSessionID(id) {
-		return nil, http.StatusBadRequest, malformedSessionID
-	}
 	sess, status, err := h.find(r.Context(), id)
 	if sess == nil {
 		return nil, status, err.Error()
@@ -584,9 +579,16 @@ func (h *StreamableHTTPHandler) existing(r *http.Request) (*httpSession, int, st
 
 // find returns the session with this id: the one held here, or, with
 // HTTPOptions.Sessions, one another replica started, taken up from the
-// store. Without a session it returns the status to answer and why.
+// store. Without a session it returns the status to answer and why: 400
+// for an id no server could have issued (validSessionID), 404 for a
+// well-formed one it does not know. The id's form is read only when no
+// session is held under it: every id held here was checked (or made here)
+// before it was, so a POST to a live session does not walk its id.
 func (h *StreamableHTTPHandler) find(ctx context.Context, id string) (*httpSession, int, error) {
 	sess := h.lookup(id)
+	if sess == nil && !validSessionID(id) {
+		return nil, http.StatusBadRequest, errMalformedSessionID
+	}
 	if h.rep == nil {
 		if sess == nil {
 			return nil, http.StatusNotFound, errors.New("session not found")
@@ -608,6 +610,9 @@ func (h *StreamableHTTPHandler) find(ctx context.Context, id string) (*httpSessi
 // malformedSessionID is the reason a session id that no server could have
 // issued is refused with 400, where a well-formed unknown one gets 404.
 const malformedSessionID = "malformed " + HeaderSessionID + " header: a session id is visible ASCII (0x21-0x7E)"
+
+// errMalformedSessionID is find's error for such an id.
+var errMalformedSessionID = errors.New(malformedSessionID)
 
 // validSessionID reports whether id is made of visible ASCII only (0x21 to
 // 0x7E), the characters the transport allows in a session id.

@@ -231,7 +231,7 @@ func (r *replicas) receive(sess *httpSession, msg []byte) {
 	}
 	switch m.Kind {
 	case kindFrame:
-		if sess.deliverShared(context.Background(), inFrame{msg: m.Body, ctx: context.Background()}) != nil {
+		if sess.deliverShared(context.Background(), inFrame{msg: m.Body}) != nil {
 			r.h.log.Debug("mcp: a shared frame reached an ended session", "session", sess.id)
 		}
 	case kindEnd:

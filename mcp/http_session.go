@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -57,8 +56,10 @@ type httpSession struct {
 // responses; requests go to start) and the POST it came in.
 type inFrame struct {
 	msg []byte
-	ctx context.Context // the POST's: its values reach the handlers
-	r   *http.Request
+	// ctx is the POST's (chargePOST's, which carries the request for
+	// rpc.HTTPRequestFromContext): its values reach the handlers. nil
+	// for a frame that came from another replica.
+	ctx context.Context
 }
 
 // stream is where the messages of one POST (or of the GET stream) go.
@@ -116,10 +117,10 @@ const streamStartDelay = 50 * time.Millisecond
 
 // start hands a POSTed frame that carries requests, as parseFrame read it,
 // straight to the session's connection; the replies go to the frame's
-// stream st. The calls are served in ctx, the POST's (with its charge),
-// and find r with rpc.HTTPRequestFromContext. Only responses to the
-// server's own requests and notifications travel through the connection's
-// read loop (deliver), which keeps them in order.
+// stream st. The calls are served in ctx, the POST's (chargePOST's: with
+// its charge, and the request for rpc.HTTPRequestFromContext). Only
+// responses to the server's own requests and notifications travel through
+// the connection's read loop (deliver), which keeps them in order.
 //
 // An SSE stream's calls run on the workers, so that the
 // POST's goroutine is free to write what they send while they run, and to
@@ -127,7 +128,7 @@ const streamStartDelay = 50 * time.Millisecond
 // (CloseSSEStream). A JSON answer needs nothing of the POST while the calls
 // run: they run in the POST's own goroutine (wait), and start returns when
 // they have answered. It returns rpc.ErrClosed when the session has ended.
-func (s *httpSession) start(ctx context.Context, r *http.Request, f *rpc.Frame, st *stream, batch, init, wait bool) error {
+func (s *httpSession) start(ctx context.Context, f *rpc.Frame, st *stream, batch, init, wait bool) error {
 	if init && !s.ss.initialized() {
 		s.ss.initArrived()
 	}
@@ -138,11 +139,10 @@ func (s *httpSession) start(ctx context.Context, r *http.Request, f *rpc.Frame, 
 		}
 		s.answer(ctx, st, ids, msg)
 	}
-	mctx := rpc.WithHTTPRequest(ctx, r)
 	if wait {
-		return s.ss.conn.ServeParsedFrame(mctx, f, reply)
+		return s.ss.conn.ServeParsedFrame(ctx, f, reply)
 	}
-	return s.ss.conn.StartParsedFrame(mctx, f, reply)
+	return s.ss.conn.StartParsedFrame(ctx, f, reply)
 }
 
 // answer routes a reply to a frame given to start: ids are the requests it
@@ -173,13 +173,9 @@ func (s *httpSession) answer(ctx context.Context, st *stream, ids []string, msg 
 func (s *httpSession) deliver(ctx context.Context, f inFrame) error {
 	// The session's connection exists (startSession makes it before the
 	// session can be found); it refuses frames once it has ended.
-	var mctx context.Context
-	if f.r != nil {
-		mctx = rpc.WithHTTPRequest(f.ctx, f.r)
-	}
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if err := s.ss.conn.StartFrame(mctx, f.msg, nil); err != nil {
+	if err := s.ss.conn.StartFrame(f.ctx, f.msg, nil); err != nil {
 		return errSessionEnded
 	}
 	if bytes.Contains(f.msg, initializedMethod) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schemarpc/schemarpc/mcp"
 	"github.com/schemarpc/schemarpc/rpc"
@@ -73,4 +74,28 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+func TestANotificationHandlerSeesTheHTTPRequestItCameIn(t *testing.T) {
+	seen := make(chan string, 1)
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{
+		Initialized: func(ctx context.Context, ss *mcp.ServerSession) {
+			probe := "none"
+			if r := rpc.HTTPRequestFromContext(ctx); r != nil {
+				probe = r.Header.Get("X-Probe")
+			}
+			seen <- probe
+		},
+	})
+	f := newServerFixture(t, s, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ProtocolVersions: []string{mcp.Version20251125}})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableHTTPTransport{URL: f.ts.URL, Header: http.Header{"X-Probe": {"notified"}}})
+	require.NoError(t, err)
+	defer cs.Close()
+	select {
+	case got := <-seen:
+		assert.Equal(t, "notified", got, "notifications/initialized came in a POST of its own")
+	case <-time.After(10 * time.Second):
+		t.Fatal("notifications/initialized was not handled")
+	}
 }

@@ -30,7 +30,9 @@ func accepts(r *http.Request, mediaType string) bool {
 			part, rest, _ = strings.Cut(rest, ",")
 			part = strings.TrimSpace(part)
 			if !strings.ContainsRune(part, ';') {
-				if strings.EqualFold(part, mediaType) || part == "*/*" ||
+				// Clients write the type in lower case: an exact match
+				// is one comparison, EqualFold one per character.
+				if part == mediaType || strings.EqualFold(part, mediaType) || part == "*/*" ||
 					(len(part) == len(major)+2 && strings.EqualFold(part[:len(major)], major) && part[len(major):] == "/*") {
 					return true
 				}

@@ -112,7 +112,11 @@ func paramsDecoded(ctx context.Context, meta *RequestMeta, args json.RawMessage)
 	c.req = nil
 }
 
-// Value answers the request's own keys and passes the others on.
+// Value answers the request's own keys and passes the others on. A
+// request's stateless call state is its own or none: a handshake request
+// (no call) answers callKey with nil itself rather than asking every
+// context it derives from, since no call state of another request is its
+// own (callOf then finds its handshake state).
 func (c *requestContext) Value(key any) any {
 	switch key.(type) {
 	case sessionKey:
@@ -123,6 +127,7 @@ func (c *requestContext) Value(key any) any {
 		if c.call != nil {
 			return c.call
 		}
+		return nil
 	case requestKey:
 		return &c.id
 	case progressKey:

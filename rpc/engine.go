@@ -82,11 +82,7 @@ func (e *engine) parsedFrame(ctx context.Context, f *Frame, wait bool, deliver f
 // serveItems serves the messages read from the frame msg, as frame says.
 func (e *engine) serveItems(ctx context.Context, msg []byte, items []inbound, batch, wait bool, deliver func(*Response), reply func([]byte)) {
 	if !batch {
-		e.dispatch(ctx, items[0], wait, deliver, func(b []byte) {
-			if b != nil {
-				reply(b)
-			}
-		})
+		e.dispatch(ctx, items[0], wait, deliver, replyTo{fn: reply})
 		return
 	}
 	if len(items) == 0 {
@@ -112,10 +108,10 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 	var calls sync.WaitGroup
 	calls.Add(len(items))
 	for i, it := range items {
-		e.dispatch(ctx, it, false, deliver, func(b []byte) {
+		e.dispatch(ctx, it, false, deliver, replyTo{fn: func(b []byte) {
 			replies[i] = b
 			calls.Done()
-		})
+		}, every: true})
 	}
 	assemble := func() {
 		calls.Wait()
@@ -148,21 +144,37 @@ func (e *engine) batch(ctx context.Context, items []inbound, wait bool, deliver 
 	})
 }
 
+// replyTo is where the reply to one message of a frame goes: to fn, which
+// gets only a reply there is, or every outcome, nil for none, when every
+// is set (a batch's element, whose assembly counts them). A value, so that
+// a lone message's reply is passed on without a closure to filter it.
+type replyTo struct {
+	fn    func([]byte)
+	every bool
+}
+
+// send passes b on, unless it is nil and fn wants replies only.
+func (r replyTo) send(b []byte) {
+	if b != nil || r.every {
+		r.fn(b)
+	}
+}
+
 // dispatch handles one message of a frame: a response goes to deliver, an
 // invalid message is answered at once, a call is started. done receives the
 // encoded reply, or nil when there is none.
-func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver func(*Response), done func([]byte)) {
+func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver func(*Response), done replyTo) {
 	switch {
 	case it.resp != nil:
 		e.receivedResponse(ctx, it.resp)
 		deliver(it.resp)
-		done(nil)
+		done.send(nil)
 	case it.dropped != nil:
 		e.malformedResponse(ctx, it.id, it.dropped)
-		done(nil)
+		done.send(nil)
 	case it.invalid != nil:
 		e.invalidRequest(ctx, it.id, it.invalid)
-		done(EncodeError(it.id, it.invalid))
+		done.send(EncodeError(it.id, it.invalid))
 	default:
 		e.start(ctx, it.req, wait, done)
 	}
@@ -174,13 +186,13 @@ func (e *engine) dispatch(ctx context.Context, it inbound, wait bool, deliver fu
 // Notifications never wait for a request's place, so that a cancellation
 // reaches a server whose places are all taken; they have a bound of their
 // own of the same size.
-func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([]byte)) {
+func (e *engine) start(ctx context.Context, req *Request, wait bool, done replyTo) {
 	e.received(ctx, req)
 	note := req.IsNotification()
 	if e.draining.Load() && !note {
 		werr := ShuttingDown()
 		e.refused(ctx, req, werr)
-		done(EncodeError(req.ID, werr))
+		done.send(EncodeError(req.ID, werr))
 		return
 	}
 	count := &e.load
@@ -191,12 +203,12 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 		count.Add(-1)
 		if note {
 			e.log.LogAttrs(ctx, slog.LevelWarn, "jsonrpc: busy; notification dropped", slog.String(logx.Method, req.Method))
-			done(nil)
+			done.send(nil)
 			return
 		}
 		werr := ServerError(CodeServerBusy, "server busy: too many calls in flight")
 		e.refused(ctx, req, werr)
-		done(EncodeError(req.ID, werr))
+		done.send(EncodeError(req.ID, werr))
 		return
 	}
 	e.active.Add(1)
@@ -220,19 +232,19 @@ func (e *engine) start(ctx context.Context, req *Request, wait bool, done func([
 
 // run runs a call that start admitted (counted in e.active and in count,
 // e.load or e.notes) and passes its encoded reply to done.
-func (e *engine) run(ctx context.Context, req *Request, count *atomic.Int64, done func([]byte)) {
+func (e *engine) run(ctx context.Context, req *Request, count *atomic.Int64, done replyTo) {
 	defer e.active.Add(-1)
 	if req.IsNotification() {
 		e.call(ctx, req)
 		count.Add(-1)
-		done(nil)
+		done.send(nil)
 		return
 	}
 	if !e.takeSlot(ctx) {
 		// The connection (or HTTP request) is gone: nothing can be
 		// answered, and the queued call never starts.
 		e.load.Add(-1)
-		done(nil)
+		done.send(nil)
 		return
 	}
 	b := e.call(ctx, req)
@@ -240,7 +252,7 @@ func (e *engine) run(ctx context.Context, req *Request, count *atomic.Int64, don
 	// its next call on reading this reply must not find it taken.
 	<-e.slots
 	e.load.Add(-1)
-	done(b)
+	done.send(b)
 }
 
 // takeSlot takes a place among the calls running, waiting for one while

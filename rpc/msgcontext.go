@@ -29,7 +29,27 @@ type httpRequestKey struct{}
 // arrived on, for [HTTPRequestFromContext]. The transports of this module
 // set it; a transport of one's own may too.
 func WithHTTPRequest(ctx context.Context, r *http.Request) context.Context {
-	return context.WithValue(ctx, httpRequestKey{}, r)
+	return &HTTPRequestContext{Context: ctx, Request: r}
+}
+
+// HTTPRequestContext is a context carrying the HTTP request a message
+// arrived on, as [WithHTTPRequest] returns it: [HTTPRequestFromContext]
+// finds Request in it, and every other value in Context. A transport that
+// makes a context of its own for each HTTP request (to carry what it
+// accounts the request by, say) may embed one in it, so that the request
+// travels in that context's allocation instead of in one more.
+type HTTPRequestContext struct {
+	context.Context
+	Request *http.Request
+}
+
+// Value answers [HTTPRequestFromContext]'s question with c.Request and
+// passes every other key on to c.Context.
+func (c *HTTPRequestContext) Value(key any) any {
+	if key == (httpRequestKey{}) {
+		return c.Request
+	}
+	return c.Context.Value(key)
 }
 
 // HTTPRequestFromContext returns the HTTP request the message being handled

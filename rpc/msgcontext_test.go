@@ -123,3 +123,37 @@ func TestBaseContextValuesWithoutItsCancellation(t *testing.T) {
 	require.NoError(t, c.Call(context.Background(), "probe", nil, &got))
 	assert.Equal(t, "base", got)
 }
+
+// tenantKey names a value a transport's own context carries beside the
+// request.
+type tenantKey struct{}
+
+// tenantContext is a transport's context per HTTP request that carries the
+// request in its own allocation, as HTTPRequestContext is meant to be used.
+type tenantContext struct {
+	rpc.HTTPRequestContext
+	tenant string
+}
+
+func (c *tenantContext) Value(key any) any {
+	if key == (tenantKey{}) {
+		return c.tenant
+	}
+	return c.HTTPRequestContext.Value(key)
+}
+
+func TestAContextEmbeddingHTTPRequestContextCarriesTheRequestAndPassesTheRestOn(t *testing.T) {
+	type outerKey struct{}
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", nil)
+	parent := context.WithValue(context.Background(), outerKey{}, "outer")
+	ctx := &tenantContext{HTTPRequestContext: rpc.HTTPRequestContext{Context: parent, Request: r}, tenant: "t1"}
+
+	assert.Same(t, r, rpc.HTTPRequestFromContext(ctx))
+	assert.Equal(t, "t1", ctx.Value(tenantKey{}))
+	assert.Equal(t, "outer", ctx.Value(outerKey{}), "the parent's values pass through")
+	assert.Nil(t, rpc.HTTPRequestFromContext(parent))
+	assert.Same(t, r, rpc.HTTPRequestFromContext(rpc.WithHTTPRequest(parent, r)), "WithHTTPRequest is the same thing, alone")
+	derived, cancel := context.WithCancel(ctx)
+	defer cancel()
+	assert.Same(t, r, rpc.HTTPRequestFromContext(derived), "a context derived from it finds the request too")
+}

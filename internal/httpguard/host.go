@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 )
 
 // HostPolicy says which Host and Origin headers a request may carry.
@@ -24,6 +25,20 @@ type HostPolicy struct {
 	off     bool
 	hosts   map[string]bool // lower case, "name" (any port) or "name:port"
 	origins map[string]bool // lower case, "scheme://host[:port]" or "null"
+
+	// accepted is the last Host header value accepted, and whether on a
+	// loopback connection: the Host check's verdict depends on nothing
+	// else, and a client sends the same value on every request, so that
+	// one comparison stands for parsing it again (nil in the zero policy,
+	// which checks every request in full). Origin is checked every time.
+	accepted *atomic.Pointer[acceptedHost]
+}
+
+// acceptedHost is a Host header value the policy accepted on a connection
+// of this kind.
+type acceptedHost struct {
+	host  string
+	local bool
 }
 
 // NewHostPolicy builds a policy. hosts are Host header values accepted besides the
@@ -32,7 +47,7 @@ type HostPolicy struct {
 // host, "scheme://host[:port]" (or "null"). off turns the checks off, for
 // a server behind a proxy that does them.
 func NewHostPolicy(hosts, origins []string, off bool) HostPolicy {
-	p := HostPolicy{off: off, hosts: map[string]bool{}, origins: map[string]bool{}}
+	p := HostPolicy{off: off, hosts: map[string]bool{}, origins: map[string]bool{}, accepted: new(atomic.Pointer[acceptedHost])}
 	for _, h := range hosts {
 		p.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 	}
@@ -49,10 +64,15 @@ func (p HostPolicy) Check(r *http.Request) string {
 		return ""
 	}
 	local := onLoopback(r)
-	host, _ := splitHostPort(r.Host)
-	hostOK := (local && isLoopbackName(host)) || p.allowedHost(r.Host, host) || (!local && len(p.hosts) == 0)
-	if !hostOK {
-		return "the Host header names a host this server does not answer for"
+	if !p.acceptedBefore(r.Host, local) {
+		host, _ := splitHostPort(r.Host)
+		hostOK := (local && isLoopbackName(host)) || p.allowedHost(r.Host, host) || (!local && len(p.hosts) == 0)
+		if !hostOK {
+			return "the Host header names a host this server does not answer for"
+		}
+		if p.accepted != nil {
+			p.accepted.Store(&acceptedHost{host: r.Host, local: local})
+		}
 	}
 	origin, present := r.Header["Origin"]
 	if !present {
@@ -62,6 +82,16 @@ func (p HostPolicy) Check(r *http.Request) string {
 		return "the Origin header names an origin this server does not accept"
 	}
 	return ""
+}
+
+// acceptedBefore reports whether host is the Host header value the policy
+// accepted last, on a connection as local as this one.
+func (p HostPolicy) acceptedBefore(host string, local bool) bool {
+	if p.accepted == nil {
+		return false
+	}
+	a := p.accepted.Load()
+	return a != nil && a.local == local && a.host == host
 }
 
 // allowedHost reports whether a Host header value, or its name without the
