@@ -181,3 +181,48 @@ func TestNameIsComparesTheDecodedName(t *testing.T) {
 		assert.Equal(t, tc.want, jsonscan.NameIs([]byte(tc.raw), tc.name), "%s as %q", tc.raw, tc.name)
 	}
 }
+
+// members steps through the object text, telling the walk known when it
+// is not nil, and lists what it hands out and whether it ended on an error.
+func members(text, known string) (out []string, bad bool) {
+	o, ok := jsonscan.NewObject([]byte(text))
+	if !ok {
+		return nil, true
+	}
+	if known != "" {
+		o.Knowing([]byte(known))
+	}
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			return out, o.Err()
+		}
+		out = append(out, string(k)+"="+string(v))
+	}
+}
+
+func TestObjectKnowingAValueHandsOutWhatItWouldHaveScanned(t *testing.T) {
+	const meta = `{"v":"2026-07-28","caps":{},"info":{"name":"x\"}"}}`
+	for _, known := range []string{meta, `[1,{"a":"]"}]`, `{}`, `12`, `"s"`} {
+		for _, text := range []string{
+			`{"_meta":` + meta + `,"name":"add"}`,
+			`{"name":"add","_meta":` + meta + `}`,
+			`{"a":` + meta + `,"b":` + meta + `}`,
+			`{"_meta":{"v":"2026-07-28","caps":{},"info":{"name":"y"}},"name":"add"}`,
+			`{"_meta":` + meta[:len(meta)-1] + `,"more":1},"name":"add"}`,
+			`{"_meta":` + meta + `}`,
+			`{"_meta":` + meta,
+			`{"_meta":` + meta + `,`,
+			`{"_meta":` + meta + `:1}`,
+			`{"x":[1,{"a":"]"}],"y":12,"z":"s","w":{}}`,
+			`{"x":[1,{"a":"]"}]]}`,
+			`{"x":123,"y":"st"}`,
+			`{"x":{}}`,
+		} {
+			want, wantBad := members(text, "")
+			got, gotBad := members(text, known)
+			assert.Equal(t, want, got, "%s knowing %s", text, known)
+			assert.Equal(t, wantBad, gotBad, "%s knowing %s", text, known)
+		}
+	}
+}
