@@ -237,7 +237,11 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 // they were admitted (the server's versions are fixed when it is made), so
 // what was decided then stands. The capabilities are decoded again unless
 // they are {}, so that no request shares what another's handler may hold.
+// The _meta is marked as recurring for the params check
+// (rpc.Request.MarkRecurring), which then skips it as well once it has
+// found it valid.
 func (s *Server) admitRemembered(req *rpc.Request, sc *statelessCall, seen *admittedMeta) (*statelessCall, error) {
+	req.MarkRecurring(int(sc.params.metaAt.start), int(sc.params.metaAt.end))
 	c := &sc.callState
 	c.callFacts = callFacts{stateless: true, version: seen.version, logLevel: seen.logLevel, method: req.Method, params: &sc.params}
 	if !seen.emptyCaps {

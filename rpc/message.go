@@ -27,6 +27,23 @@ type Request struct {
 	// scanned are the params as the strict scanner accepted them with
 	// their message; Params replaced since are checked in full.
 	scanned json.RawMessage
+	// recurStart and recurEnd locate in Params a value that recurs from
+	// request to request (MarkRecurring); recurEnd is 0 when none is known.
+	recurStart, recurEnd int
+}
+
+// MarkRecurring tells the check of the request's params against its
+// method's schema that the value at Params[start:end], a member's value,
+// recurs from request to request (the _meta of one MCP client's requests
+// is written the same on every one): the check remembers the last such
+// value it found valid and steps over the same bytes when they recur,
+// instead of checking them again. It applies only to params read with
+// their message; an extent outside them is ignored, and a wrong one keeps
+// the value from being remembered without changing any verdict.
+func (r *Request) MarkRecurring(start, end int) {
+	if 0 <= start && start < end && end <= len(r.Params) {
+		r.recurStart, r.recurEnd = start, end
+	}
 }
 
 // IsNotification reports whether the request has no id and so gets no reply.
