@@ -55,6 +55,13 @@ type StructCodec struct {
 	misses   atomic.Int32                   // Recurring: decodes in a row that missed it
 }
 
+// lastRecalled is the value a Recurring struct's decode remembered last,
+// whichever struct it is: a checked walk of the members of the object
+// holding it (decodeMembersChecked) steps over the same bytes without
+// scanning them (jsonscan.Object.Knowing), before the struct's decode
+// finds them in its own memory.
+var lastRecalled atomic.Pointer[recalledStruct]
+
 // recalledStruct is a value DecodeStruct remembers for a Recurring struct:
 // the JSON it was decoded from and the value, a *T, which is never changed
 // once stored.
@@ -472,7 +479,11 @@ func decodeRecurring(b []byte, p unsafe.Pointer, c *StructCodec) error {
 		v := reflect.New(reflect.TypeOf(c.Type).Elem())
 		q := v.UnsafePointer()
 		c.recall(q, pointerAt(c.Type, p))
-		c.recalled.Store(&recalledStruct{raw: bytes.Clone(b), value: v.Interface()})
+		m := &recalledStruct{raw: bytes.Clone(b), value: v.Interface()}
+		c.recalled.Store(m)
+		if b[0] == '{' && b[len(b)-1] == '}' { // a whole object: null is remembered too
+			lastRecalled.Store(m)
+		}
 		c.misses.Store(0)
 	}
 	return nil

@@ -151,3 +151,33 @@ func TestARecurringStructTooLargeToRememberIsDecodedEachTime(t *testing.T) {
 		assert.Equal(t, want, got)
 	}
 }
+
+func TestAWalkStepsOverARememberedValueAsItWouldScanIt(t *testing.T) {
+	const remembered = `{"v":"2026-07-28","caps":{},"info":{"name":"c"}}`
+	for range 6 { // remembered by now, whatever the tests before left
+		_, err := decodeMeta(&metaCodec, remembered)
+		require.Empty(t, err)
+	}
+	members := func(in string, checked bool) (out []string, err error) {
+		_, err = rpc.DecodeMembersChecked[json.RawMessage]([]byte(in), checked, func(name, value []byte) (bool, error) {
+			out = append(out, string(name)+"="+string(value))
+			return true, nil
+		})
+		return out, err
+	}
+	for _, in := range []string{
+		`{"_meta":` + remembered + `,"name":"x"}`,
+		`{"name":"x","_meta":` + remembered + `}`,
+		`{"a":` + remembered + `,"b":[` + remembered + `],"c":` + remembered + `}`,
+		`{"_meta":{"v":"2026-07-28","caps":{},"info":{"name":"d"}},"name":"x"}`,
+		`{"_meta":{"v":"2026-07-28","caps":{},"info":{"name":"c"},"more":1},"name":"x"}`,
+		`{"_meta":` + remembered + ` ,"name":"x"}`,
+		`{"_meta":` + remembered + `}`,
+	} {
+		want, wantErr := members(in, false)
+		got, gotErr := members(in, true)
+		require.NoError(t, wantErr, in)
+		assert.NoError(t, gotErr, in)
+		assert.Equal(t, want, got, in)
+	}
+}
