@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
@@ -24,12 +25,13 @@ type Request struct {
 
 	tree    any  // Params as a validation tree, when already parsed
 	hasTree bool // tree is set (a tree may legitimately be nil: JSON null)
+	// recurStart and recurEnd locate in Params a value that recurs from
+	// request to request (MarkRecurring); recurEnd is 0 when none is known.
+	// 32 bits each, they fit beside hasTree without making a Request larger.
+	recurStart, recurEnd int32
 	// scanned are the params as the strict scanner accepted them with
 	// their message; Params replaced since are checked in full.
 	scanned json.RawMessage
-	// recurStart and recurEnd locate in Params a value that recurs from
-	// request to request (MarkRecurring); recurEnd is 0 when none is known.
-	recurStart, recurEnd int
 }
 
 // MarkRecurring tells the check of the request's params against its
@@ -41,8 +43,8 @@ type Request struct {
 // their message; an extent outside them is ignored, and a wrong one keeps
 // the value from being remembered without changing any verdict.
 func (r *Request) MarkRecurring(start, end int) {
-	if 0 <= start && start < end && end <= len(r.Params) {
-		r.recurStart, r.recurEnd = start, end
+	if 0 <= start && start < end && end <= len(r.Params) && end <= math.MaxInt32 {
+		r.recurStart, r.recurEnd = int32(start), int32(end)
 	}
 }
 

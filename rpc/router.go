@@ -252,7 +252,7 @@ func (m *Method) fastParams(req *Request) bool {
 	}
 	if req.paramsScanned() {
 		if req.recurEnd != 0 {
-			return validScannedRecurring(m.Params, data, req.recurStart, req.recurEnd)
+			return validScannedRecurring(m.Params, data, int(req.recurStart), int(req.recurEnd))
 		}
 		return validScanned(m.Params, data)
 	}

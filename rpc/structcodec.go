@@ -56,10 +56,12 @@ type StructCodec struct {
 }
 
 // lastRecalled is the value a Recurring struct's decode remembered last,
-// whichever struct it is: a checked walk of the members of the object
-// holding it (decodeMembersChecked) steps over the same bytes without
-// scanning them (jsonscan.Object.Knowing), before the struct's decode
-// finds them in its own memory.
+// whichever struct it is, when it is an object the strict scanner accepts:
+// the parser's check of a message (scanEnvelope) steps over the same bytes
+// as checked (jsonscan.Members.Knowing), and a checked walk of the members
+// of the object holding it (decodeMembersChecked) without scanning them
+// (jsonscan.Object.Knowing), before the struct's decode finds them in its
+// own memory.
 var lastRecalled atomic.Pointer[recalledStruct]
 
 // recalledStruct is a value DecodeStruct remembers for a Recurring struct:
@@ -68,6 +70,7 @@ var lastRecalled atomic.Pointer[recalledStruct]
 type recalledStruct struct {
 	raw   []byte
 	value any
+	depth int // the levels raw nests (jsonscan.Depth); set for lastRecalled
 }
 
 // The bounds of what a Recurring struct's decode remembers: a value of at
@@ -480,8 +483,12 @@ func decodeRecurring(b []byte, p unsafe.Pointer, c *StructCodec) error {
 		q := v.UnsafePointer()
 		c.recall(q, pointerAt(c.Type, p))
 		m := &recalledStruct{raw: bytes.Clone(b), value: v.Interface()}
+		object := b[0] == '{' && jsonscan.Strict(b, membersMaxDepth) // null is remembered too
+		if object {
+			m.depth = jsonscan.Depth(b)
+		}
 		c.recalled.Store(m)
-		if b[0] == '{' && b[len(b)-1] == '}' { // a whole object: null is remembered too
+		if object {
 			lastRecalled.Store(m)
 		}
 		c.misses.Store(0)

@@ -144,6 +144,29 @@ func compositeEnd(data []byte, i int) int {
 	return -1
 }
 
+// Depth returns how many levels of objects and arrays the well-formed
+// value data nests: 0 for a string, number or literal, 1 for an object or
+// array holding none, and so on.
+func Depth(data []byte) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			e := stringEnd(data, i)
+			if e < 0 {
+				return deepest
+			}
+			i = e - 1
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // Value returns the bytes of the one JSON value data holds, without the
 // whitespace around it.
 func Value(data []byte) ([]byte, bool) {

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Strict reports whether data is exactly one JSON text under I-JSON rules
 // (RFC 7493): valid UTF-8, no lone surrogate escapes, no repeated member
@@ -60,6 +63,11 @@ type strict struct {
 	pos      int
 	maxDepth int
 	fault    *Fault // where to say why the text is refused; nil: nobody asks
+	// known is a text Strict accepts, an object or array nesting
+	// knownDepth levels, that a member's value may be (Members.Knowing):
+	// the same bytes there are stepped over as checked.
+	known      []byte
+	knownDepth int
 }
 
 // fail records a fault at the current position and returns false.
@@ -162,7 +170,10 @@ func (p *strict) skipObject(depth int) bool {
 		}
 		p.pos++
 		p.skipSpace()
-		if !p.skip(depth + 1) {
+		if k := p.known; len(k) > 0 && p.pos < len(p.data) && p.data[p.pos] == k[0] &&
+			depth+p.knownDepth <= p.maxDepth && bytes.HasPrefix(p.data[p.pos:], k) {
+			p.pos += len(k) // the value opens level depth+1 and nests knownDepth levels
+		} else if !p.skip(depth + 1) {
 			return false
 		}
 		p.skipSpace()
