@@ -639,7 +639,11 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 		if !ok {
 			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name()))
 		}
-		target += t
+		if target == "" {
+			target = t // the one target of nearly every request, without a concatenation
+		} else {
+			target += t
+		}
 	}
 	args, inputs, state := p.args(), p.inputs(), p.state()
 	c.bindTarget, c.bindArgs = target, args

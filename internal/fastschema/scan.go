@@ -43,16 +43,13 @@ type state struct {
 	buf      []byte   // arena for decoded strings and number digits
 }
 
-// reset prepares s for checking data. What a check is told besides data
-// (wellFormed, known, recur) is set after reset by the check itself, and
-// a rerun of a failed check (state.check) keeps recur.
+// reset prepares s for checking data. recur and recalled are left as they
+// are: CheckWellFormedRecurring sets them around its check, which a rerun
+// of a failed check (state.check) keeps.
 func (s *state) reset(data []byte) {
 	s.data = data
 	s.wellFormed = false
 	s.known = extent{}
-	if data == nil {
-		s.recur, s.recalled = extent{}, nil
-	}
 	s.depth = 0
 	s.keys = s.keys[:0]
 	s.buf = s.buf[:0]

@@ -71,6 +71,7 @@ func (v *Validator) CheckWellFormedRecurring(data []byte, start, end int) Verdic
 	s.recur, s.recalled = extent{start, end}, &v.recalled
 	verdict := s.check(v.root, data, true, extent{})
 	s.reset(nil)
+	s.recur, s.recalled = extent{}, nil
 	v.states.Put(s)
 	return verdict
 }

@@ -256,7 +256,7 @@ func walkMembers(text, known string, maxDepth int) (out []string, accepted bool)
 
 func TestMembersKnowingAValueChecksAsStrictDoes(t *testing.T) {
 	const meta = `{"v":"2026-07-28","caps":{},"info":{"name":"x\"}"}}`
-	for _, known := range []string{meta, `[1,{"a":"]"}]`, `{}`} {
+	for _, known := range []string{meta, `{}`, `{"a":"]"}`, `[1,{"a":"]"}]`} {
 		for _, text := range []string{
 			`{"id":1,"params":{"_meta":` + meta + `,"name":"add"}}`,
 			`{"params":{"name":"add","_meta":` + meta + `},"id":1}`,

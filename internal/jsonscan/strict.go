@@ -63,9 +63,9 @@ type strict struct {
 	pos      int
 	maxDepth int
 	fault    *Fault // where to say why the text is refused; nil: nobody asks
-	// known is a text Strict accepts, an object or array nesting
-	// knownDepth levels, that a member's value may be (Members.Knowing):
-	// the same bytes there are stepped over as checked.
+	// known is an object Strict accepts, nesting knownDepth levels, that
+	// an object in the text may be (Members.Knowing): the same bytes there
+	// are stepped over as checked.
 	known      []byte
 	knownDepth int
 }
@@ -142,6 +142,10 @@ func (p *strict) skipObject(depth int) bool {
 	if depth > p.maxDepth {
 		return p.deeper()
 	}
+	if k := p.known; len(k) > 0 && depth+p.knownDepth-1 <= p.maxDepth && bytes.HasPrefix(p.data[p.pos:], k) {
+		p.pos += len(k) // the object opens level depth and nests knownDepth levels
+		return true
+	}
 	p.pos++ // '{'
 	var names nameSet
 	p.skipSpace()
@@ -170,10 +174,7 @@ func (p *strict) skipObject(depth int) bool {
 		}
 		p.pos++
 		p.skipSpace()
-		if k := p.known; len(k) > 0 && p.pos < len(p.data) && p.data[p.pos] == k[0] &&
-			depth+p.knownDepth <= p.maxDepth && bytes.HasPrefix(p.data[p.pos:], k) {
-			p.pos += len(k) // the value opens level depth+1 and nests knownDepth levels
-		} else if !p.skip(depth + 1) {
+		if !p.skip(depth + 1) {
 			return false
 		}
 		p.skipSpace()
