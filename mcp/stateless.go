@@ -233,14 +233,17 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 }
 
 // admitRemembered is admitStateless for a request whose _meta is the one
-// the server remembers (metaMemo): the same bytes passed every check when
-// they were admitted (the server's versions are fixed when it is made), so
-// what was decided then stands. The capabilities are decoded again unless
-// they are {}, so that no request shares what another's handler may hold.
-// The _meta is marked as recurring for the params check
-// (rpc.Request.MarkRecurring), which then skips it as well once it has
-// found it valid.
+// the server remembers (metaMemo): the same bytes passed every check of
+// them when they were admitted, so what was decided then stands; whether
+// the server serves the version, which its options say, is asked again.
+// The capabilities are decoded again unless they are {}, so that no
+// request shares what another's handler may hold. The _meta is marked as
+// recurring for the params check (rpc.Request.MarkRecurring), which then
+// skips it as well once it has found it valid.
 func (s *Server) admitRemembered(req *rpc.Request, sc *statelessCall, seen *admittedMeta) (*statelessCall, error) {
+	if !s.serves(seen.version) {
+		return nil, s.unsupportedVersion(seen.version)
+	}
 	req.MarkRecurring(int(sc.params.metaAt.start), int(sc.params.metaAt.end))
 	c := &sc.callState
 	c.callFacts = callFacts{stateless: true, version: seen.version, logLevel: seen.logLevel, method: req.Method, params: &sc.params}

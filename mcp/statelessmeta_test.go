@@ -170,3 +170,16 @@ func TestAMetaTooLargeToRememberIsNotRemembered(t *testing.T) {
 	require.Empty(t, admit(t, s, big).Err)
 	assert.Nil(t, s.metaMemo.known())
 }
+
+func TestARememberedMetasVersionIsServedOnlyWhileTheOptionsServeIt(t *testing.T) {
+	versions := []string{Version20260728}
+	s := NewServer(&Implementation{Name: "srv", Version: "1"}, &ServerOptions{ProtocolVersions: versions})
+	for range 2 {
+		require.Empty(t, admit(t, s, metaCorpus[0]).Err)
+	}
+	versions[0] = "2025-11-25" // options changed under the server: the remembered answer does not stand
+	got := admit(t, s, metaCorpus[0])
+	assert.Equal(t, CodeUnsupportedVersion, got.Code)
+	s.metaMemo.last.Store(nil)
+	assert.Equal(t, got, admit(t, s, metaCorpus[0]), "as if nothing were remembered")
+}
