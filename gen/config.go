@@ -50,6 +50,12 @@ type Config struct {
 	// qualified name ("github.com/schemarpc/schemarpc/rpc.ID",
 	// "time.Time").
 	Types map[string]string `json:"types,omitempty"`
+	// Recurring names generated structs (by their Go names) whose JSON
+	// recurs byte for byte from message to message, such as the _meta of
+	// one MCP client's requests: their tables are marked
+	// rpc.StructCodec.Recurring, so that a checked decode remembers the
+	// last value and copies it when the same bytes come again.
+	Recurring []string `json:"recurring,omitempty"`
 	// Files renames the generated files: keys "types", "unions",
 	// "methods", "schema".
 	Files map[string]string `json:"files,omitempty"`
@@ -144,6 +150,11 @@ func (c *Config) check() error {
 	for _, k := range sortedKeys(c.Renames) {
 		if v := c.Renames[k]; !token.IsExported(v) || !token.IsIdentifier(v) {
 			bad("renames", "%q: %q is not an exported Go identifier", k, v)
+		}
+	}
+	for _, name := range c.Recurring {
+		if !token.IsExported(name) || !token.IsIdentifier(name) {
+			bad("recurring", "%q is not an exported Go identifier", name)
 		}
 	}
 	for _, k := range sortedKeys(c.Types) {

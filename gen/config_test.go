@@ -47,6 +47,10 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 		{"two values", `{} {}`, []string{"more than one JSON value"}},
 		{"wrong type", `{"renames": []}`, []string{"cannot unmarshal array"}},
 		{"client params", `{"clientParams": "positional"}`, []string{`clientParams: "positional" is neither "by-name" nor "by-position"`}},
+		{"recurring", `{"recurring": ["lower", "Two Words"]}`, []string{
+			`recurring: "lower" is not an exported Go identifier`,
+			`recurring: "Two Words" is not an exported Go identifier`,
+		}},
 		{"everything at once", `{
 			"package": "my-pkg", "format": "yaml", "schemaURL": "svc.json", "service": "_",
 			"initialisms": ["sse"], "renames": {"x.json#/a": "lower"},

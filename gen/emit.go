@@ -38,6 +38,9 @@ type emitter struct {
 	// of a package share one per type.
 	valueVars  map[string]string
 	valueNames map[string]bool
+	// recurring holds the structs Config.Recurring names, each set to
+	// true once its table is written.
+	recurring map[string]bool
 }
 
 func (e *emitter) newFile() *jen.File {

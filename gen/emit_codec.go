@@ -269,6 +269,10 @@ func (e *emitter) structCodec(f *jen.File, nt *namedType) {
 			d[jen.Id("Extra")] = offsetOf(nt, "Extra")
 			d[jen.Id("HasExtra")] = jen.True()
 		}
+		if _, ok := e.recurring[nt.name]; ok {
+			d[jen.Id("Recurring")] = jen.True()
+			e.recurring[nt.name] = true
+		}
 	}))
 }
 

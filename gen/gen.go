@@ -95,6 +95,12 @@ func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 		return nil, err
 	}
 	e := &emitter{svc: svc, pkg: opts.Package, clientByPosition: clientParams == ClientParamsByPosition}
+	if cfg != nil && len(cfg.Recurring) > 0 {
+		e.recurring = map[string]bool{}
+		for _, name := range cfg.Recurring {
+			e.recurring[name] = false
+		}
+	}
 	if cfg != nil && cfg.Documents != nil {
 		if e.docPaths, err = cfg.Documents.paths(svc); err != nil {
 			return nil, err
@@ -123,6 +129,11 @@ func generate(opts Options, typeAt map[string]typeRef) ([]File, error) {
 			return nil, err
 		}
 		files = append(files, f)
+	}
+	for _, name := range sortedKeys(e.recurring) {
+		if !e.recurring[name] {
+			return nil, fmt.Errorf("recurring: %q is not a generated struct with members", name)
+		}
 	}
 	if cfg != nil && cfg.Aliases != nil {
 		f, err := e.aliasesFile(cfg, files)

@@ -38,7 +38,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 			return ss.handleStateless(ctx, req, nil)
 		}
 		// Scanned once: what tells the request stateless admits it.
-		if sc := scanStatelessCall(req); sc != nil {
+		if sc := ss.server.scanStatelessCall(req); sc != nil {
 			return ss.handleStateless(ctx, req, sc)
 		}
 	}
@@ -79,7 +79,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *rpc.Request) (any, err
 // calls do not take turns at that context's lock.
 func (ss *ServerSession) handleStateless(ctx context.Context, req *rpc.Request, sc *statelessCall) (any, error) {
 	if sc == nil {
-		sc = newStatelessCall(req)
+		sc = ss.server.newStatelessCall(req)
 	}
 	rc := &sc.rc
 	rc.id = req.ID

@@ -51,6 +51,7 @@ type Server struct {
 
 	statelessOnce   sync.Once
 	statelessRoutes *rpc.Router // the stateless methods; see statelessRouter
+	metaMemo        metaMemo    // the last stateless _meta admitted (statelessmeta.go)
 }
 
 // ServerOptions configure a Server. The zero value is usable.

@@ -96,7 +96,7 @@ func statelessStatus(err error) int {
 // whatever else the connection carries.
 func isStatelessRequest(params json.RawMessage) bool {
 	var p statelessParams
-	return scanStatelessRequest(params, &p)
+	return scanStatelessRequest(params, &p, nil)
 }
 
 // statelessOnly reports whether only the stateless protocol has the
@@ -140,18 +140,18 @@ type statelessCall struct {
 // to a larger one again by the next deep call.)
 //
 //go:noinline
-func scanStatelessCall(req *rpc.Request) *statelessCall {
+func (s *Server) scanStatelessCall(req *rpc.Request) *statelessCall {
 	var p statelessParams
-	if !scanStatelessRequest(req.Params, &p) {
+	if !scanStatelessRequest(req.Params, &p, &s.metaMemo) {
 		return nil
 	}
 	return &statelessCall{params: p}
 }
 
 // newStatelessCall returns the state of req, its params scanned.
-func newStatelessCall(req *rpc.Request) *statelessCall {
+func (s *Server) newStatelessCall(req *rpc.Request) *statelessCall {
 	sc := new(statelessCall)
-	scanStatelessParams(req.Params, &sc.params)
+	scanStatelessParams(req.Params, &sc.params, &s.metaMemo)
 	return sc
 }
 
@@ -184,9 +184,12 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 		return nil, bad("params with _meta are required")
 	}
 	if sc == nil {
-		sc = newStatelessCall(req)
+		sc = s.newStatelessCall(req)
 	}
 	p := &sc.params
+	if seen := s.metaMemo.lookup(p.meta()); seen != nil {
+		return s.admitRemembered(req, sc, seen)
+	}
 	if meta := p.meta(); meta == nil || string(meta) == "null" {
 		return nil, bad("params._meta is required")
 	}
@@ -212,7 +215,8 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 	if _, isObject := jsonscan.NewObject(caps); !isObject {
 		return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 	}
-	if !emptyObject(caps) {
+	empty := emptyObject(caps)
+	if !empty {
 		if err := json.Unmarshal(caps, &c.caps); err != nil {
 			return nil, bad(metaClientCapabilities + " must be a ClientCapabilities object")
 		}
@@ -223,6 +227,28 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 			return nil, bad(fmt.Sprintf("unknown log level %s", raw))
 		}
 		c.logLevel = severity(l)
+	}
+	s.metaMemo.remember(p, version, empty, c.logLevel)
+	return sc, nil
+}
+
+// admitRemembered is admitStateless for a request whose _meta is the one
+// the server remembers (metaMemo): the same bytes passed every check of
+// them when they were admitted, so what was decided then stands; whether
+// the server serves the version, which its options say, is asked again.
+// The capabilities are decoded again unless they are {}, so that no
+// request shares what another's handler may hold. The _meta is marked as
+// recurring for the params check (rpc.Request.MarkRecurring), which then
+// skips it as well once it has found it valid.
+func (s *Server) admitRemembered(req *rpc.Request, sc *statelessCall, seen *admittedMeta) (*statelessCall, error) {
+	if !s.serves(seen.version) {
+		return nil, s.unsupportedVersion(seen.version)
+	}
+	req.MarkRecurring(int(sc.params.metaAt.start), int(sc.params.metaAt.end))
+	c := &sc.callState
+	c.callFacts = callFacts{stateless: true, version: seen.version, logLevel: seen.logLevel, method: req.Method, params: &sc.params}
+	if !seen.emptyCaps {
+		_ = json.Unmarshal(sc.params.caps(), &c.caps) // the same bytes decoded without error when admitted
 	}
 	return sc, nil
 }
@@ -605,7 +631,7 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 	p := c.params
 	if p == nil {
 		p = new(statelessParams)
-		scanStatelessParams(req.Params, p)
+		scanStatelessParams(req.Params, p, &s.metaMemo)
 	}
 	if !p.object {
 		return rpc.InvalidParams("params must be an object")
@@ -616,7 +642,11 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 		if !ok {
 			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name()))
 		}
-		target += t
+		if target == "" {
+			target = t // the one target of nearly every request, without a concatenation
+		} else {
+			target += t
+		}
 	}
 	args, inputs, state := p.args(), p.inputs(), p.state()
 	c.bindTarget, c.bindArgs = target, args

@@ -556,3 +556,51 @@ func TestStatelessCallsOnOneConnectionRunSideBySide(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestARepeatedMetaIsAnsweredAsIfSeenForTheFirstTime(t *testing.T) {
+	const (
+		version = `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+		caps    = `"io.modelcontextprotocol/clientCapabilities":{}`
+	)
+	metas := []string{
+		`{` + version + `,` + caps + `,"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}`,
+		// Admitted, but refused by the params schema: clientInfo has no
+		// string name.
+		`{` + version + `,` + caps + `,"io.modelcontextprotocol/clientInfo":{"name":1,"version":"1"}}`,
+		`{` + version + `,` + caps + `,"io.modelcontextprotocol/clientInfo":{"name":"c","version":"2"}}`,
+		`{` + version + `,` + caps + `,"io.modelcontextprotocol/logLevel":"info"}`,
+		`{` + version + `,` + caps + `,"io.modelcontextprotocol/logLevel":"loud"}`,
+		`{` + version + `,` + caps + `,"progressToken":{"not":"a token"}}`,
+		`{` + version + `,"io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}`,
+		`{` + version + `,"io.modelcontextprotocol/clientCapabilities":{"sampling":1}}`,
+		`{"io.modelcontextprotocol/protocolVersion":"v999",` + caps + `}`,
+	}
+	newServer := func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "srv", Version: "1"}, nil)
+		echoTool(t, s)
+		return s
+	}
+	answer := func(c *client, params string) string {
+		raw, rerr := c.call(t, "tools/call", json.RawMessage(params))
+		if rerr != nil {
+			return fmt.Sprintf("error %d %s %s", rerr.Code, rerr.Message, rerr.Data)
+		}
+		return string(raw)
+	}
+	params := func(meta string) string { return `{"name":"echo","arguments":{"text":"hi"},"_meta":` + meta + `}` }
+	want := map[string]string{}
+	for _, meta := range metas {
+		want[meta] = answer(dialStateless(t, newServer()), params(meta))
+	}
+	require.Contains(t, want[metas[0]], `"hi"`)
+	require.Contains(t, want[metas[1]], "error -32602")
+	long := dialStateless(t, newServer())
+	for _, first := range metas {
+		for _, then := range metas {
+			// then replaces first in the server's memory after a few.
+			for _, meta := range []string{first, first, then, then, then, then, then, then, then} {
+				assert.Equal(t, want[meta], answer(long, params(meta)), "%s after %s", meta, first)
+			}
+		}
+	}
+}

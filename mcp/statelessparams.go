@@ -75,20 +75,23 @@ func (p *statelessParams) spanOf(v []byte) span {
 // scanStatelessRequest reports whether params are those of a stateless
 // request: their _meta names the protocol version. The few bytes that could
 // be one are scanned into p (and only they: p is left as it was for any
-// other), so that admitting the request reads them no more.
-func scanStatelessRequest(params []byte, p *statelessParams) bool {
+// other), so that admitting the request reads them no more. memo, when not
+// nil, is the server's remembered _meta (scanStatelessParams).
+func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) bool {
 	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return false
 	}
-	scanStatelessParams(params, p)
+	scanStatelessParams(params, p, memo)
 	return p.version() != nil
 }
 
 // scanStatelessParams reads the params' top-level members once, and the
-// members of their _meta, into p. Params of 4 GiB or more, which no
-// message limit lets through by default, are taken as malformed: the
-// positions are 32-bit.
-func scanStatelessParams(params []byte, p *statelessParams) {
+// members of their _meta, into p. A _meta that is the one memo remembers
+// (memo may be nil) is neither scanned to find its end nor walked: its
+// members are where they were. Params of 4 GiB or more, which no message
+// limit lets through by default, are taken as malformed: the positions are
+// 32-bit.
+func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
 	*p = statelessParams{raw: params[:len(params):len(params)]}
 	if len(params) > math.MaxUint32 {
 		return
@@ -96,6 +99,12 @@ func scanStatelessParams(params []byte, p *statelessParams) {
 	o, ok := jsonscan.NewObject(p.raw)
 	if !ok {
 		return
+	}
+	var seen *admittedMeta
+	if memo != nil {
+		if seen = memo.last.Load(); seen != nil {
+			o.Knowing(seen.raw)
+		}
 	}
 	for {
 		k, v, ok := o.Next()
@@ -120,6 +129,10 @@ func scanStatelessParams(params []byte, p *statelessParams) {
 		}
 	}
 	p.object = !o.Err() && !p.overflow
+	if seen != nil && bytes.Equal(p.meta(), seen.raw) {
+		placeMeta(p, seen)
+		return
+	}
 	scanMeta(p)
 }
 

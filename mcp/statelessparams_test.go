@@ -9,7 +9,7 @@ import (
 
 func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
 	var p statelessParams
-	scanStatelessParams([]byte(`{"name":"t","arguments":{"a":1},"_meta":{"k":1},"uri":"u","inputResponses":{"x":{}},"requestState":"s","other":[1,2]}`), &p)
+	scanStatelessParams([]byte(`{"name":"t","arguments":{"a":1},"_meta":{"k":1},"uri":"u","inputResponses":{"x":{}},"requestState":"s","other":[1,2]}`), &p, nil)
 	assert.True(t, p.object)
 	assert.Equal(t, `{"k":1}`, string(p.meta()))
 	assert.Equal(t, `{"a":1}`, string(p.args()))
@@ -25,24 +25,24 @@ func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
 func TestScanStatelessParamsTellsWhatIsNotAWellFormedObject(t *testing.T) {
 	for _, params := range []string{``, `null`, `[1]`, `"x"`, `{"name":"a",`, `{"name":"a","uri":"b","name":"c"}`} {
 		var p statelessParams
-		scanStatelessParams([]byte(params), &p)
+		scanStatelessParams([]byte(params), &p, nil)
 		assert.False(t, p.object, "%s", params)
 	}
 	var p statelessParams
-	scanStatelessParams([]byte(`{}`), &p)
+	scanStatelessParams([]byte(`{}`), &p, nil)
 	assert.True(t, p.object)
 	assert.Nil(t, p.meta(), "an absent member is nil")
 }
 
 func TestScanStatelessParamsKeepsTheFirstMeta(t *testing.T) {
 	var p statelessParams
-	scanStatelessParams([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`), &p)
+	scanStatelessParams([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`), &p, nil)
 	assert.Equal(t, `{"a":1}`, string(p.meta()), "as jsonscan.Member finds it")
 }
 
 func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
 	var p statelessParams
-	scanStatelessParams([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`), &p)
+	scanStatelessParams([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`), &p, nil)
 	assert.True(t, p.metaObject)
 	assert.Equal(t, `"b"`, string(p.version()), "the last of a name, as admission read it")
 	assert.Equal(t, `{}`, string(p.caps()))
@@ -50,7 +50,7 @@ func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
 
 	for _, params := range []string{`{"_meta":null}`, `{"_meta":[1]}`, `{"name":"t"}`} {
 		var p statelessParams
-		scanStatelessParams([]byte(params), &p)
+		scanStatelessParams([]byte(params), &p, nil)
 		assert.False(t, p.metaObject, "%s", params)
 		assert.Nil(t, p.version(), "%s", params)
 	}
@@ -70,7 +70,7 @@ func TestScanStatelessRequestTellsAStatelessRequestByItsMeta(t *testing.T) {
 		{``, false},
 	} {
 		var p statelessParams
-		assert.Equal(t, tc.stateless, scanStatelessRequest([]byte(tc.params), &p), "%s", tc.params)
+		assert.Equal(t, tc.stateless, scanStatelessRequest([]byte(tc.params), &p, nil), "%s", tc.params)
 	}
 }
 

@@ -67,6 +67,9 @@ func scanEnvelope(msg []byte, maxDepth int) (e Envelope, ok bool) {
 	if !isObject {
 		return Envelope{}, false
 	}
+	if r := lastRecalled.Load(); r != nil {
+		m.Knowing(r.raw, r.depth) // checked when it was remembered
+	}
 	for {
 		k, _, v, more := m.Next()
 		if !more {

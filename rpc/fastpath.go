@@ -48,6 +48,15 @@ func validScannedKnowing(s *Schema, data, known []byte) bool {
 	})
 }
 
+// validScannedRecurring is validScanned for params in which the value at
+// data[start:end] recurs from request to request (Request.MarkRecurring,
+// fastschema.Validator.CheckWellFormedRecurring).
+func validScannedRecurring(s *Schema, data []byte, start, end int) bool {
+	return checkFast(s, data, func(v *fastschema.Validator, data []byte) fastschema.Verdict {
+		return v.CheckWellFormedRecurring(data, start, end)
+	})
+}
+
 // checkFast is validFast with check as the fast validator's check.
 func checkFast(s *Schema, data []byte, check func(*fastschema.Validator, []byte) fastschema.Verdict) bool {
 	if !fastPath {

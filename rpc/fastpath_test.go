@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
 
 const fastTestSchemaURL = "https://schemarpc.dev/test/fast.json"
@@ -152,4 +154,54 @@ func TestOnlyTheParamsOfAReadMessageCountAsScanned(t *testing.T) {
 	req.Params = append(json.RawMessage(nil), req.Params...)
 	assert.False(t, req.paramsScanned(), "a copy set since")
 	assert.False(t, (&Request{Params: json.RawMessage(`{}`)}).paramsScanned(), "made by hand")
+}
+
+func TestARecurringParamsValueIsCheckedAsAnyOther(t *testing.T) {
+	r := fastTestRouter()
+	answer := func(msg string, mark func(req *Request)) string {
+		items, _, perr := decodeFrame([]byte(msg), DefaultMaxDepth)
+		require.Nil(t, perr, msg)
+		req := items[0].req
+		if mark != nil {
+			mark(req)
+		}
+		res, err := r.Handle(context.Background(), req)
+		if err != nil {
+			return err.Error()
+		}
+		return string(res.(json.RawMessage))
+	}
+	member := func(name string) func(req *Request) {
+		return func(req *Request) {
+			params := req.Params[:len(req.Params):len(req.Params)] // a value's capacity runs to the params' end
+			v, ok := jsonscan.Member(params, name)
+			if ok {
+				start := len(req.Params) - cap(v)
+				req.MarkRecurring(start, start+len(v))
+			}
+		}
+	}
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","kind":{"y":1}},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","kind":{"y":1}},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"kind":{"y":1},"name":"B"},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"kind":{"y":1},"name":"b"},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","kind":{"y":2}},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","kind":{"y":1,"z":1}},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","kind":{"y":1}},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","items":[{"name":"a","kind":{"y":1}}]},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","items":[{"name":"a","kind":{"y":3}}]},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","items":[{"name":"C"}]},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","items":[{"name":"c"}]},"id":1}`,
+		`{"jsonrpc":"2.0","method":"tag","params":{"name":"a","items":[{"name":"C"}]},"id":1}`,
+		`{"jsonrpc":"2.0","method":"add","params":{"a":1,"b":2},"id":1}`,
+		`{"jsonrpc":"2.0","method":"add","params":{"a":1,"b":-2},"id":1}`,
+	} {
+		want := answer(msg, nil)
+		for _, name := range []string{"kind", "items", "name", "a", "b"} {
+			assert.Equal(t, want, answer(msg, member(name)), "%s with %s recurring", msg, name)
+		}
+		assert.Equal(t, want, answer(msg, func(req *Request) { req.MarkRecurring(1, 3) }), "%s, a wrong extent", msg)
+		assert.Equal(t, want, answer(msg, func(req *Request) { req.MarkRecurring(-1, 1<<20) }), "%s, an extent outside the params", msg)
+	}
 }

@@ -68,6 +68,9 @@ func decodeMembersChecked[V any](b []byte, member func(name, value []byte) (know
 	if !ok {
 		return nil, notObjectError[V](b)
 	}
+	if m := lastRecalled.Load(); m != nil {
+		o.Knowing(m.raw) // a whole object the strict scanner accepted, as b is
+	}
 	unknown := newUnknownMembers[V]()
 	for {
 		rawName, value, ok := o.Next()

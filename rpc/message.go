@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
@@ -24,9 +25,27 @@ type Request struct {
 
 	tree    any  // Params as a validation tree, when already parsed
 	hasTree bool // tree is set (a tree may legitimately be nil: JSON null)
+	// recurStart and recurEnd locate in Params a value that recurs from
+	// request to request (MarkRecurring); recurEnd is 0 when none is known.
+	// 32 bits each, they fit beside hasTree without making a Request larger.
+	recurStart, recurEnd int32
 	// scanned are the params as the strict scanner accepted them with
 	// their message; Params replaced since are checked in full.
 	scanned json.RawMessage
+}
+
+// MarkRecurring tells the check of the request's params against its
+// method's schema that the value at Params[start:end], a member's value,
+// recurs from request to request (the _meta of one MCP client's requests
+// is written the same on every one): the check remembers the last such
+// value it found valid and steps over the same bytes when they recur,
+// instead of checking them again. It applies only to params read with
+// their message; an extent outside them is ignored, and a wrong one keeps
+// the value from being remembered without changing any verdict.
+func (r *Request) MarkRecurring(start, end int) {
+	if 0 <= start && start < end && end <= len(r.Params) && end <= math.MaxInt32 {
+		r.recurStart, r.recurEnd = int32(start), int32(end)
+	}
 }
 
 // IsNotification reports whether the request has no id and so gets no reply.

@@ -251,6 +251,9 @@ func (m *Method) fastParams(req *Request) bool {
 		return false
 	}
 	if req.paramsScanned() {
+		if req.recurEnd != 0 {
+			return validScannedRecurring(m.Params, data, int(req.recurStart), int(req.recurEnd))
+		}
 		return validScanned(m.Params, data)
 	}
 	return validFast(m.Params, data)

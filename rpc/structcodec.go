@@ -1,9 +1,11 @@
 package rpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strconv"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
@@ -43,7 +45,42 @@ type StructCodec struct {
 	Extra uintptr
 	// HasExtra is set when the struct has an Extra field.
 	HasExtra bool
+	// Recurring is set for a struct whose JSON recurs byte for byte from
+	// message to message (the _meta of one MCP client's requests): a
+	// checked decode (DecodeStruct) remembers the last such value it
+	// decoded and copies it when the same bytes come again (recall).
+	Recurring bool
+
+	recalled atomic.Pointer[recalledStruct] // Recurring: the last value remembered
+	misses   atomic.Int32                   // Recurring: decodes in a row that missed it
 }
+
+// lastRecalled is the value a Recurring struct's decode remembered last,
+// whichever struct it is, when it is an object the strict scanner accepts:
+// the parser's check of a message (scanEnvelope) steps over the same bytes
+// as checked (jsonscan.Members.Knowing), and a checked walk of the members
+// of the object holding it (decodeMembersChecked) without scanning them
+// (jsonscan.Object.Knowing), before the struct's decode finds them in its
+// own memory.
+var lastRecalled atomic.Pointer[recalledStruct]
+
+// recalledStruct is a value DecodeStruct remembers for a Recurring struct:
+// the JSON it was decoded from and the value, a *T, which is never changed
+// once stored.
+type recalledStruct struct {
+	raw   []byte
+	value any
+	depth int // the levels raw nests (jsonscan.Depth); set for lastRecalled
+}
+
+// The bounds of what a Recurring struct's decode remembers: a value of at
+// most maxRecalledStruct bytes of JSON, replaced by another after
+// maxRecalledMisses decodes in a row that missed it (so that a value that
+// changes every time costs a copy once in that many decodes).
+const (
+	maxRecalledStruct = 1024
+	maxRecalledMisses = 4
+)
 
 // FieldCodec describes one field of a generated struct and the member it
 // is written as.
@@ -344,6 +381,14 @@ func (c *StructCodec) field(name string) *FieldCodec {
 // again when checked is set). Generated UnmarshalJSON and
 // UnmarshalCheckedJSON methods call it.
 func DecodeStruct(b []byte, checked bool, p unsafe.Pointer, c *StructCodec) error {
+	if c.Recurring && checked {
+		return decodeRecurring(b, p, c)
+	}
+	return decodeStruct(b, checked, p, c)
+}
+
+// decodeStruct is DecodeStruct, without what a Recurring struct remembers.
+func decodeStruct(b []byte, checked bool, p unsafe.Pointer, c *StructCodec) error {
 	reflect.ValueOf(pointerAt(c.Type, p)).Elem().SetZero()
 	extra, err := DecodeMembersChecked[json.RawMessage](b, checked, func(name, value []byte) (bool, error) {
 		f := c.field(unsafe.String(unsafe.SliceData(name), len(name))) // a copy would be made for a long name
@@ -414,4 +459,92 @@ func decodePointerAt(value []byte, q unsafe.Pointer, c *ValueCodec) error {
 	}
 	*(*unsafe.Pointer)(q) = x
 	return nil
+}
+
+// decodeRecurring is DecodeStruct for checked input of a Recurring struct:
+// the same bytes as the value remembered give a copy of it, any other
+// bytes are decoded, and remembered when the value can be copied
+// (recallable). A copy is the value decoding the bytes gives, its raw
+// members in a new allocation of their own, so that no two decodes share
+// memory a caller may write to.
+func decodeRecurring(b []byte, p unsafe.Pointer, c *StructCodec) error {
+	if m := c.recalled.Load(); m != nil && bytes.Equal(m.raw, b) {
+		c.recall(p, m.value)
+		if c.misses.Load() != 0 {
+			c.misses.Store(0)
+		}
+		return nil
+	}
+	if err := decodeStruct(b, true, p, c); err != nil {
+		return err
+	}
+	if len(b) <= maxRecalledStruct && c.recallable(p) && (c.recalled.Load() == nil || c.misses.Add(1) > maxRecalledMisses) {
+		v := reflect.New(reflect.TypeOf(c.Type).Elem())
+		q := v.UnsafePointer()
+		c.recall(q, pointerAt(c.Type, p))
+		m := &recalledStruct{raw: bytes.Clone(b), value: v.Interface()}
+		object := b[0] == '{' && jsonscan.Strict(b, membersMaxDepth) // null is remembered too
+		if object {
+			m.depth = jsonscan.Depth(b)
+		}
+		c.recalled.Store(m)
+		if object {
+			lastRecalled.Store(m)
+		}
+		c.misses.Store(0)
+	}
+	return nil
+}
+
+// recallable reports whether the struct at p, just decoded, can be
+// remembered and copied: it holds nothing but strings, numbers, booleans
+// and raw JSON (which recall copies), no Extra members and no pointer
+// that is not nil.
+func (c *StructCodec) recallable(p unsafe.Pointer) bool {
+	if c.HasExtra && *(*map[string]json.RawMessage)(unsafe.Add(p, c.Extra)) != nil {
+		return false
+	}
+	for i := range c.Fields {
+		f := &c.Fields[i]
+		if f.Value == nil || f.Value.Decode != nil {
+			return false
+		}
+		switch f.Value.Dec {
+		case DecodeKindString, DecodeKindBool, DecodeKindInt, DecodeKindFloat, DecodeKindRaw:
+		case DecodeKindPointer:
+			if *(*unsafe.Pointer)(unsafe.Add(p, f.Offset)) != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// recall sets the struct at p to a copy of the recallable value from, a
+// *T: its fields as they are, and its raw members copied into one new
+// allocation.
+func (c *StructCodec) recall(p unsafe.Pointer, from any) {
+	reflect.ValueOf(pointerAt(c.Type, p)).Elem().Set(reflect.ValueOf(from).Elem())
+	n := 0
+	for i := range c.Fields {
+		if f := &c.Fields[i]; f.Value.Dec == DecodeKindRaw {
+			n += len(*(*json.RawMessage)(unsafe.Add(p, f.Offset)))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	for i := range c.Fields {
+		if f := &c.Fields[i]; f.Value.Dec == DecodeKindRaw {
+			r := (*json.RawMessage)(unsafe.Add(p, f.Offset))
+			if *r != nil {
+				start := len(buf)
+				buf = append(buf, *r...)
+				*r = buf[start:len(buf):len(buf)]
+			}
+		}
+	}
 }

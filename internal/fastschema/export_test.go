@@ -40,3 +40,11 @@ func DecodedNodes(p *Program) (decoded, all int) {
 
 // MaxDepth is the nesting the checker follows.
 const MaxDepth = maxDepth
+
+// Recalled returns the recurring value v remembers, nil when none.
+func Recalled(v *Validator) []byte {
+	if m := v.recalled.Load(); m != nil {
+		return m.text
+	}
+	return nil
+}

@@ -108,7 +108,9 @@ func viaProgram(t testing.TB, v *fastschema.Validator) *fastschema.Validator {
 // check is v.Check(data), after checking that v's program answers the
 // same, and that CheckWellFormed answers the same for a text the strict
 // scanner accepts, as does CheckWellFormedKnowing told the extent of the
-// whole value or of any one of its members or elements: every test of the
+// whole value or of any one of its members or elements, and
+// CheckWellFormedRecurring with any of them recurring (after whatever
+// earlier texts left in the validator's memory): every test of the
 // compiled validator is also one of its program and of the check of
 // scanned text.
 func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdict {
@@ -125,6 +127,12 @@ func check(t testing.TB, v *fastschema.Validator, data []byte) fastschema.Verdic
 		for _, e := range extents(data) {
 			require.Equal(t, got, v.CheckWellFormedKnowing(data, e[0], e[1]),
 				"CheckWellFormedKnowing answers otherwise for %s knowing %q", data, data[e[0]:e[1]])
+			// Twice: the first check may remember the value (or find
+			// what an earlier text left), the second steps over it.
+			for range 2 {
+				require.Equal(t, got, v.CheckWellFormedRecurring(data, e[0], e[1]),
+					"CheckWellFormedRecurring answers otherwise for %s with %q recurring", data, data[e[0]:e[1]])
+			}
 		}
 	}
 	return got

@@ -1,5 +1,7 @@
 package fastschema
 
+import "bytes"
+
 // presenceWords is the size of the presence bit set kept on the stack; more
 // member names than 64×presenceWords allocate one.
 const presenceWords = 4
@@ -68,7 +70,11 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 			present[p>>6] |= 1 << (p & 63)
 			if sub := o.names[p].prop; sub != nil {
 				evaluated = true
-				r, e = s.eval(sub, v)
+				if v == s.recur.start && s.recalled != nil {
+					r, e = s.evalRecurring(sub, v)
+				} else {
+					r, e = s.eval(sub, v)
+				}
 			}
 		}
 		for k := range o.patterns {
@@ -144,4 +150,20 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 		}
 	}
 	return res, m.end
+}
+
+// evalRecurring is eval for the recurring value of a check
+// (CheckWellFormedRecurring), the value of a property whose subschema is
+// n: bytes the validator remembers as valid under n at this depth are
+// stepped over (an object's or an array's bytes fix where it ends); any
+// other value is checked, and remembered when valid.
+func (s *state) evalRecurring(n *node, i int) (result, int) {
+	if m := s.recalled.Load(); m != nil && m.node == n && m.depth == s.depth && bytes.HasPrefix(s.data[i:], m.text) {
+		return rOK, i + len(m.text)
+	}
+	r, e := s.eval(n, i)
+	if r == rOK && s.wellFormed && e == s.recur.end && e-i <= maxRecalled && (s.data[i] == '{' || s.data[i] == '[') {
+		s.recalled.Store(&recalledValue{node: n, depth: s.depth, text: bytes.Clone(s.data[i:e])})
+	}
+	return r, e
 }

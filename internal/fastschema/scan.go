@@ -2,6 +2,7 @@ package fastschema
 
 import (
 	"bytes"
+	"sync/atomic"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
 )
@@ -32,12 +33,19 @@ type state struct {
 	// known: a value of a well-formed text whose end the caller gave
 	// (CheckWellFormedKnowing), which skip does not scan for.
 	known extent
-	depth int
-	keys  []keyRef // member names of the objects being scanned, innermost last
-	buf   []byte   // arena for decoded strings and number digits
+	// recur: a member value of a well-formed text that recurs from check
+	// to check (CheckWellFormedRecurring), checked through recalled, the
+	// validator's memory of it; nil for other checks.
+	recur    extent
+	recalled *atomic.Pointer[recalledValue]
+	depth    int
+	keys     []keyRef // member names of the objects being scanned, innermost last
+	buf      []byte   // arena for decoded strings and number digits
 }
 
-// reset prepares s for checking data.
+// reset prepares s for checking data. recur and recalled are left as they
+// are: CheckWellFormedRecurring sets them around its check, which a rerun
+// of a failed check (state.check) keeps.
 func (s *state) reset(data []byte) {
 	s.data = data
 	s.wellFormed = false

@@ -2,6 +2,7 @@ package fastschema
 
 import (
 	"sync"
+	"sync/atomic"
 )
 
 // Validator checks JSON texts against one compiled schema. Safe for
@@ -10,7 +11,22 @@ type Validator struct {
 	root   *node
 	exact  func() bool // computed on first use: only tests and tools ask
 	states sync.Pool
+	// recalled is the recurring value last found valid
+	// (CheckWellFormedRecurring); an entry is never changed once stored.
+	recalled atomic.Pointer[recalledValue]
 }
+
+// recalledValue is a recurring value a check found valid: its text, a
+// whole object or array, the subschema of the property it was the value
+// of, and the nesting depth it was checked at.
+type recalledValue struct {
+	node  *node
+	depth int
+	text  []byte
+}
+
+// maxRecalled is the longest recurring value a validator remembers.
+const maxRecalled = 1024
 
 // Check checks one JSON text. data is normally already known to be one
 // well-formed JSON text, but Check never panics or loops on any input:
@@ -36,6 +52,28 @@ func (v *Validator) CheckWellFormed(data []byte) Verdict { return v.run(data, tr
 // means nothing.
 func (v *Validator) CheckWellFormedKnowing(data []byte, start, end int) Verdict {
 	return v.run(data, true, extent{start, end})
+}
+
+// CheckWellFormedRecurring is CheckWellFormed for a text in which the
+// value at data[start:end], a member's value, recurs from text to text (the
+// _meta of one client's requests, written the same every time). The
+// validator remembers the last such value it found valid, an object or
+// array of at most 1 KiB, with the property's subschema that checked it;
+// a later check that finds the same bytes as the value of a property of
+// the same subschema, at the same depth, takes it as valid without
+// reading it. The verdict is CheckWellFormed's whatever the extent: a
+// wrong one only keeps the value from being remembered.
+func (v *Validator) CheckWellFormedRecurring(data []byte, start, end int) Verdict {
+	if v == nil {
+		return Valid
+	}
+	s := v.states.Get().(*state)
+	s.recur, s.recalled = extent{start, end}, &v.recalled
+	verdict := s.check(v.root, data, true, extent{})
+	s.reset(nil)
+	s.recur, s.recalled = extent{}, nil
+	v.states.Put(s)
+	return verdict
 }
 
 // extent locates one value in a text: data[start:end]. The zero extent

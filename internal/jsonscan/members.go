@@ -33,6 +33,19 @@ func NewMembers(data []byte, maxDepth int) (m Members, ok bool) {
 	return Members{p: strict{data: data, pos: i + 1, maxDepth: maxDepth}}, true
 }
 
+// Knowing tells the walk one value the text may hold, so that where an
+// object within a member's value is those bytes, it is stepped over as
+// checked instead of being scanned: known must be an object that Strict
+// accepts, nesting depth levels (Depth). A caller that has checked a
+// value before (the _meta every request of one client repeats) skips it
+// this way. The verdict is Strict's; given anything else, it means
+// nothing.
+func (m *Members) Knowing(known []byte, depth int) {
+	if len(known) > 0 && known[0] == '{' && depth > 0 {
+		m.p.known, m.p.knownDepth = known, depth
+	}
+}
+
 // Next checks the next member and returns it: its name as raw string
 // content (between the quotes, escapes left as written), whether the name
 // has escapes, and the value's bytes, which Strict's rules hold for. ok is

@@ -144,6 +144,29 @@ func compositeEnd(data []byte, i int) int {
 	return -1
 }
 
+// Depth returns how many levels of objects and arrays the well-formed
+// value data nests: 0 for a string, number or literal, 1 for an object or
+// array holding none, and so on.
+func Depth(data []byte) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			e := stringEnd(data, i)
+			if e < 0 {
+				return deepest
+			}
+			i = e - 1
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // Value returns the bytes of the one JSON value data holds, without the
 // whitespace around it.
 func Value(data []byte) ([]byte, bool) {
@@ -157,9 +180,23 @@ func Value(data []byte) ([]byte, bool) {
 
 // Object steps through the members of one JSON object in place.
 type Object struct {
-	data []byte
-	pos  int
-	bad  bool
+	data  []byte
+	known []byte // a whole object or array the text may hold (Knowing)
+	pos   int
+	bad   bool
+}
+
+// Knowing tells the walk one value the text may hold, so that a member
+// whose value starts with its bytes is handed out without its extent being
+// scanned: known must be a whole object or array (it starts with '{' or
+// '['), since the bytes of such a value fix where it ends. A caller that
+// has seen a member's value before (the same _meta on every request of
+// one client) skips it this way. Given anything else, the values the walk
+// returns mean nothing.
+func (o *Object) Knowing(known []byte) {
+	if len(known) > 0 && (known[0] == '{' || known[0] == '[') {
+		o.known = known
+	}
 }
 
 // NewObject starts stepping through data, which must hold one JSON object
@@ -206,7 +243,12 @@ func (o *Object) Next() (name, value []byte, ok bool) {
 		return nil, nil, false
 	}
 	i = SkipSpace(d, i+1)
-	ve := End(d, i)
+	var ve int
+	if k := o.known; len(k) > 0 && i < len(d) && d[i] == k[0] && bytes.HasPrefix(d[i:], k) {
+		ve = i + len(k)
+	} else {
+		ve = End(d, i)
+	}
 	if ve < 0 {
 		o.bad = true
 		return nil, nil, false

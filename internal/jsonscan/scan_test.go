@@ -181,3 +181,106 @@ func TestNameIsComparesTheDecodedName(t *testing.T) {
 		assert.Equal(t, tc.want, jsonscan.NameIs([]byte(tc.raw), tc.name), "%s as %q", tc.raw, tc.name)
 	}
 }
+
+// members steps through the object text, telling the walk known when it
+// is not nil, and lists what it hands out and whether it ended on an error.
+func members(text, known string) (out []string, bad bool) {
+	o, ok := jsonscan.NewObject([]byte(text))
+	if !ok {
+		return nil, true
+	}
+	if known != "" {
+		o.Knowing([]byte(known))
+	}
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			return out, o.Err()
+		}
+		out = append(out, string(k)+"="+string(v))
+	}
+}
+
+func TestObjectKnowingAValueHandsOutWhatItWouldHaveScanned(t *testing.T) {
+	const meta = `{"v":"2026-07-28","caps":{},"info":{"name":"x\"}"}}`
+	for _, known := range []string{meta, `[1,{"a":"]"}]`, `{}`, `12`, `"s"`} {
+		for _, text := range []string{
+			`{"_meta":` + meta + `,"name":"add"}`,
+			`{"name":"add","_meta":` + meta + `}`,
+			`{"a":` + meta + `,"b":` + meta + `}`,
+			`{"_meta":{"v":"2026-07-28","caps":{},"info":{"name":"y"}},"name":"add"}`,
+			`{"_meta":` + meta[:len(meta)-1] + `,"more":1},"name":"add"}`,
+			`{"_meta":` + meta + `}`,
+			`{"_meta":` + meta,
+			`{"_meta":` + meta + `,`,
+			`{"_meta":` + meta + `:1}`,
+			`{"x":[1,{"a":"]"}],"y":12,"z":"s","w":{}}`,
+			`{"x":[1,{"a":"]"}]]}`,
+			`{"x":123,"y":"st"}`,
+			`{"x":{}}`,
+		} {
+			want, wantBad := members(text, "")
+			got, gotBad := members(text, known)
+			assert.Equal(t, want, got, "%s knowing %s", text, known)
+			assert.Equal(t, wantBad, gotBad, "%s knowing %s", text, known)
+		}
+	}
+}
+
+func TestDepthCountsTheLevelsAValueNests(t *testing.T) {
+	for in, want := range map[string]int{
+		`1`: 0, `"{["`: 0, `{}`: 1, `[]`: 1, `{"a":[1,{"b":"]}"}]}`: 3, `[[],[[]]]`: 3, `{"a":{},"b":{}}`: 2,
+	} {
+		assert.Equal(t, want, jsonscan.Depth([]byte(in)), in)
+	}
+}
+
+// walkMembers checks text with Members told known (when not empty), and
+// lists the members handed out and whether the whole text was accepted.
+func walkMembers(text, known string, maxDepth int) (out []string, accepted bool) {
+	m, ok := jsonscan.NewMembers([]byte(text), maxDepth)
+	if !ok {
+		return nil, false
+	}
+	if known != "" {
+		m.Knowing([]byte(known), jsonscan.Depth([]byte(known)))
+	}
+	for {
+		k, _, v, ok := m.Next()
+		if !ok {
+			return out, !m.Err()
+		}
+		out = append(out, string(k)+"="+string(v))
+	}
+}
+
+func TestMembersKnowingAValueChecksAsStrictDoes(t *testing.T) {
+	const meta = `{"v":"2026-07-28","caps":{},"info":{"name":"x\"}"}}`
+	for _, known := range []string{meta, `{}`, `{"a":"]"}`, `[1,{"a":"]"}]`} {
+		for _, text := range []string{
+			`{"id":1,"params":{"_meta":` + meta + `,"name":"add"}}`,
+			`{"params":{"name":"add","_meta":` + meta + `},"id":1}`,
+			`{"a":` + meta + `,"b":{"c":` + meta + `}}`,
+			`{"a":{"b":{"c":{"d":` + meta + `}}}}`,
+			`{"params":{"_meta":` + meta + `,"_meta":1}}`,
+			`{"params":{"_meta":` + meta[:len(meta)-1] + `,"v":1}}}`,
+			`{"params":{"_meta":` + meta + `}`,
+			`{"params":{"_meta":` + meta + `,}}`,
+			`{"params":{"_meta":` + meta + `}} x`,
+			`{"x":[1,{"a":"]"}],"y":{"z":[1,{"a":"]"}]},"w":{}}`,
+			`{"x":[[1,{"a":"]"}]]}`,
+			`{"x":{},"y":{"x":{},"x":{}}}`,
+			"{\"x\":{\"\xff\":1}}",
+		} {
+			for _, maxDepth := range []int{2, 3, 4, 5, 6, 1000} {
+				want, wantOK := walkMembers(text, "", maxDepth)
+				got, gotOK := walkMembers(text, known, maxDepth)
+				assert.Equal(t, jsonscan.Strict([]byte(text), maxDepth), gotOK, "%s knowing %s, depth %d", text, known, maxDepth)
+				assert.Equal(t, wantOK, gotOK, "%s knowing %s, depth %d", text, known, maxDepth)
+				if wantOK {
+					assert.Equal(t, want, got, "%s knowing %s, depth %d", text, known, maxDepth)
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Strict reports whether data is exactly one JSON text under I-JSON rules
 // (RFC 7493): valid UTF-8, no lone surrogate escapes, no repeated member
@@ -60,6 +63,11 @@ type strict struct {
 	pos      int
 	maxDepth int
 	fault    *Fault // where to say why the text is refused; nil: nobody asks
+	// known is an object Strict accepts, nesting knownDepth levels, that
+	// an object in the text may be (Members.Knowing): the same bytes there
+	// are stepped over as checked.
+	known      []byte
+	knownDepth int
 }
 
 // fail records a fault at the current position and returns false.
@@ -133,6 +141,10 @@ func (p *strict) skip(depth int) bool {
 func (p *strict) skipObject(depth int) bool {
 	if depth > p.maxDepth {
 		return p.deeper()
+	}
+	if k := p.known; len(k) > 0 && depth+p.knownDepth-1 <= p.maxDepth && bytes.HasPrefix(p.data[p.pos:], k) {
+		p.pos += len(k) // the object opens level depth and nests knownDepth levels
+		return true
 	}
 	p.pos++ // '{'
 	var names nameSet

@@ -8219,8 +8219,9 @@ var codecRequestMetaObject = rpc.StructCodec{
 		Omit:   rpc.OmitNil,
 		Value:  &valuePtrProgressToken,
 	}},
-	HasExtra: true,
-	Type:     (*RequestMetaObject)(nil),
+	HasExtra:  true,
+	Recurring: true,
+	Type:      (*RequestMetaObject)(nil),
 }
 
 // RequestParams are the params of requests that take nothing but the required
