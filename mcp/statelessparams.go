@@ -100,11 +100,8 @@ func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
 	if !ok {
 		return
 	}
-	var seen *admittedMeta
 	if memo != nil {
-		if seen = memo.last.Load(); seen != nil {
-			o.Knowing(seen.raw)
-		}
+		o.Knowing(memo.known())
 	}
 	for {
 		k, v, ok := o.Next()
@@ -129,9 +126,11 @@ func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
 		}
 	}
 	p.object = !o.Err() && !p.overflow
-	if seen != nil && bytes.Equal(p.meta(), seen.raw) {
-		placeMeta(p, seen)
-		return
+	if memo != nil {
+		if seen := memo.lookup(p.meta()); seen != nil {
+			placeMeta(p, seen)
+			return
+		}
 	}
 	scanMeta(p)
 }
