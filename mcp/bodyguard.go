@@ -28,7 +28,6 @@ type bodyGuard struct {
 	mu      sync.Mutex
 	reads   []guardedRead // by slot; a free slot has no w
 	free    []int         // the free slots
-	listed  int           // the slots in use
 	running bool
 }
 
@@ -63,7 +62,6 @@ func (g *bodyGuard) begin(w http.ResponseWriter) int {
 		g.reads = append(g.reads, guardedRead{})
 	}
 	g.reads[slot] = guardedRead{w: w, since: since}
-	g.listed++
 	if !g.running {
 		g.running = true
 		go g.watch()
@@ -79,8 +77,7 @@ func (g *bodyGuard) end(slot int, ok bool) {
 	gr := g.reads[slot]
 	g.reads[slot] = guardedRead{}
 	g.free = append(g.free, slot)
-	g.listed--
-	if g.listed == 0 && len(g.reads) > maxIdleGuardSlots {
+	if g.listed() == 0 && len(g.reads) > maxIdleGuardSlots {
 		// A burst of reads is over: its slots go.
 		g.reads, g.free = nil, nil
 	}
@@ -89,6 +86,10 @@ func (g *bodyGuard) end(slot int, ok bool) {
 		http.NewResponseController(gr.w).SetReadDeadline(time.Time{})
 	}
 }
+
+// listed returns how many reads are listed: the slots not free. g.mu is
+// held.
+func (g *bodyGuard) listed() int { return len(g.reads) - len(g.free) }
 
 // maxIdleGuardSlots is how many slots the guard keeps while no body is
 // being read.
@@ -113,7 +114,7 @@ func (g *bodyGuard) watch() {
 		case <-g.wake:
 		}
 		g.mu.Lock()
-		if g.listed == 0 {
+		if g.listed() == 0 {
 			g.running = false
 			g.mu.Unlock()
 			return

@@ -75,7 +75,7 @@ func TestTheBodyGuardListsEveryReadInASlotOfItsOwnAndReusesThem(t *testing.T) {
 	g.end(b, true)
 	g.end(c, true)
 	g.mu.Lock()
-	assert.Zero(t, g.listed)
+	assert.Zero(t, g.listed())
 	g.mu.Unlock()
 
 	// A burst past what an idle guard keeps lets its slots go once over.
