@@ -32,7 +32,7 @@ const maxRecalled = 1024
 // well-formed JSON text, but Check never panics or loops on any input:
 // malformed input answers Unknown. Leading and trailing JSON whitespace is
 // allowed.
-func (v *Validator) Check(data []byte) Verdict { return v.run(data, false, extent{}) }
+func (v *Validator) Check(data []byte) Verdict { return v.run(data, false, extent{}, extent{}) }
 
 // CheckWellFormed is Check for a text the project's strict scanner has
 // accepted (jsonscan.Strict, at any nesting limit): the verdict is the one
@@ -41,7 +41,9 @@ func (v *Validator) Check(data []byte) Verdict { return v.run(data, false, exten
 // names are not compared for repeats. A value nested deeper than Check
 // follows may be decided where Check answers Unknown. Given a text the
 // strict scanner refuses, its verdict means nothing.
-func (v *Validator) CheckWellFormed(data []byte) Verdict { return v.run(data, true, extent{}) }
+func (v *Validator) CheckWellFormed(data []byte) Verdict {
+	return v.run(data, true, extent{}, extent{})
+}
 
 // CheckWellFormedKnowing is CheckWellFormed for a text in which the caller
 // already knows where one value lies: the value that starts at data[start]
@@ -51,7 +53,7 @@ func (v *Validator) CheckWellFormed(data []byte) Verdict { return v.run(data, tr
 // reads it as CheckWellFormed does. Given a wrong extent, the verdict
 // means nothing.
 func (v *Validator) CheckWellFormedKnowing(data []byte, start, end int) Verdict {
-	return v.run(data, true, extent{start, end})
+	return v.run(data, true, extent{start, end}, extent{})
 }
 
 // CheckWellFormedRecurring is CheckWellFormed for a text in which the
@@ -64,31 +66,27 @@ func (v *Validator) CheckWellFormedKnowing(data []byte, start, end int) Verdict 
 // reading it. The verdict is CheckWellFormed's whatever the extent: a
 // wrong one only keeps the value from being remembered.
 func (v *Validator) CheckWellFormedRecurring(data []byte, start, end int) Verdict {
-	if v == nil {
-		return Valid
-	}
-	s := v.states.Get().(*state)
-	s.recur, s.recalled = extent{start, end}, &v.recalled
-	verdict := s.check(v.root, data, true, extent{})
-	s.reset(nil)
-	s.recur, s.recalled = extent{}, nil
-	v.states.Put(s)
-	return verdict
+	return v.run(data, true, extent{}, extent{start, end})
 }
 
 // extent locates one value in a text: data[start:end]. The zero extent
 // locates nothing (no value ends at 0).
 type extent struct{ start, end int }
 
-// run is Check (wellFormed false), CheckWellFormed and
-// CheckWellFormedKnowing (known), with a state from the validator's pool.
-func (v *Validator) run(data []byte, wellFormed bool, known extent) Verdict {
+// run is Check (wellFormed false), CheckWellFormed, CheckWellFormedKnowing
+// (known) and CheckWellFormedRecurring (recur), with a state from the
+// validator's pool.
+func (v *Validator) run(data []byte, wellFormed bool, known, recur extent) Verdict {
 	if v == nil {
 		return Valid
 	}
 	s := v.states.Get().(*state)
+	if recur != (extent{}) {
+		s.recur, s.recalled = recur, &v.recalled
+	}
 	verdict := s.check(v.root, data, wellFormed, known)
 	s.reset(nil)
+	s.recur, s.recalled = extent{}, nil
 	v.states.Put(s)
 	return verdict
 }
