@@ -15,6 +15,7 @@ import (
 
 	"github.com/schemarpc/schemarpc/internal/httpguard"
 	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/internal/stackroom"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -220,6 +221,7 @@ func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandl
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	stackroom.Reserve()
 	if reason := h.hosts.Check(r); reason != "" {
 		writeHTTPError(w, http.StatusForbidden, rpc.CodeInvalidRequest, reason)
 		return

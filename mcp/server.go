@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/internal/stackroom"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -177,6 +178,9 @@ type ServerOptions struct {
 // NewServer returns a server that introduces itself as info. opts may be
 // nil. It panics when opts.StateKey is set but not 16, 24 or 32 bytes long.
 func NewServer(info *Implementation, opts *ServerOptions) *Server {
+	// Registering tools runs deep (a tool's schema is inferred and
+	// compiled): the room is made while the caller's stack is shallow.
+	stackroom.Reserve()
 	s := &Server{router: rpc.NewRouter(), sessions: map[*ServerSession]struct{}{}, listens: map[*listener]struct{}{}}
 	if info != nil {
 		s.info = *info

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/internal/stackroom"
 )
 
 // Conn is a JSON-RPC connection that works in both directions: it serves
@@ -119,6 +120,7 @@ func (c *Conn) shutdownFor(grace time.Duration) {
 }
 
 func (c *Conn) readLoop() {
+	stackroom.Reserve()
 	var err error
 	cr, _ := c.t.(ContextReader)
 	for {

@@ -5,6 +5,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/schemarpc/schemarpc/internal/stackroom"
 )
 
 // workerIdle is how long an idle worker waits for more work before it
@@ -222,6 +224,7 @@ func (w *workers) processorsTaken() bool {
 const runnableMetric = "/sched/goroutines/runnable:goroutines"
 
 func (w *workers) loop(job func()) {
+	stackroom.Reserve()
 	var idle *time.Timer
 	for {
 		job()

@@ -1,0 +1,72 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/mcp"
+)
+
+// kibDeep calls itself depth times with a frame of about 1 KiB each.
+//
+//go:noinline
+func kibDeep(depth int) byte {
+	var pad [1 << 10]byte
+	pad[depth%len(pad)] = byte(depth)
+	if depth == 0 {
+		return pad[0]
+	}
+	return kibDeep(depth-1) + pad[(depth+1)%len(pad)]
+}
+
+// deepCallMovesTheStack reports whether a call 24 KiB deep copied the
+// calling goroutine's stack: a local's address changes when its frame is
+// copied.
+func deepCallMovesTheStack() bool {
+	var local byte
+	before := uintptr(unsafe.Pointer(&local))
+	kibDeep(24)
+	return uintptr(unsafe.Pointer(&local)) != before
+}
+
+// deepToolMovesTheStack is a tool that answers deepCallMovesTheStack.
+func deepToolMovesTheStack(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(fmt.Sprint(deepCallMovesTheStack()))}}, nil
+}
+
+func TestAToolCalledOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
+	// The handler makes its goroutine's stack room before the request
+	// runs deep: a first call copies no stack (each copy walks the function
+	// tables of every frame on it, which then stay resident).
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(`{"type":"object"}`)}, deepToolMovesTheStack))
+	f := newServerFixture(t, s, &mcp.HTTPOptions{JSONResponse: true})
+	for id := range 3 {
+		resp := f.post("", statelessBody(t, id, "tools/call", map[string]any{"name": "deep", "arguments": map[string]any{}}, nil),
+			mirrored("tools/call", "deep")...)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		m := answer(t, resp)
+		require.NotNil(t, m.Result, "call %d: %v", id, m.Error)
+		content, _ := m.Result["content"].([]any)
+		require.Len(t, content, 1)
+		assert.Equal(t, "false", content[0].(map[string]any)["text"], "call %d: a 24 KiB deep call in a tool grew its goroutine's stack", id)
+	}
+}
+
+func TestNewServerLeavesRoomForRegisteringTools(t *testing.T) {
+	// Registering a tool runs deep (its schema inferred and compiled):
+	// NewServer makes the room on the caller's goroutine first.
+	moved := make(chan bool)
+	go func() {
+		mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+		moved <- deepCallMovesTheStack()
+	}()
+	assert.False(t, <-moved, "a 24 KiB deep call after NewServer grew the goroutine's stack")
+}

@@ -1,0 +1,62 @@
+package rpc_test
+
+import (
+	"context"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/rpc"
+)
+
+// kibDeep calls itself depth times with a frame of about 1 KiB each.
+//
+//go:noinline
+func kibDeep(depth int) byte {
+	var pad [1 << 10]byte
+	pad[depth%len(pad)] = byte(depth)
+	if depth == 0 {
+		return pad[0]
+	}
+	return kibDeep(depth-1) + pad[(depth+1)%len(pad)]
+}
+
+// deepCallMovesTheStack reports whether a call 32 KiB deep copied the
+// calling goroutine's stack: a local's address changes when its frame is
+// copied.
+func deepCallMovesTheStack() bool {
+	var local byte
+	before := uintptr(unsafe.Pointer(&local))
+	kibDeep(32)
+	return uintptr(unsafe.Pointer(&local)) != before
+}
+
+func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
+	// A handler runs on a goroutine that made its stack's room while it
+	// was shallow: its first deep call copies no stack (a copy walks the
+	// function tables of every frame, held resident from then on).
+	r := rpc.NewRouter()
+	r.Register("deep", rpc.Method{Handler: func(context.Context, *rpc.Request) (any, error) {
+		return deepCallMovesTheStack(), nil
+	}})
+	a, b := rpc.NewPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = rpc.Serve(ctx, b, r) }()
+	client := rpc.NewConn(a)
+	defer client.Close()
+	for range 3 { // the first worker, and the ones after it
+		var moved bool
+		require.NoError(t, client.Call(ctx, "deep", nil, &moved))
+		assert.False(t, moved, "a 32 KiB deep call in a handler grew its goroutine's stack")
+	}
+}
+
+func TestADeepCallOnAFreshGoroutineMovesItsStack(t *testing.T) {
+	// The control: the measure above sees a growth when there is one.
+	moved := make(chan bool)
+	go func() { moved <- deepCallMovesTheStack() }()
+	assert.True(t, <-moved, "a 32 KiB deep call on a new goroutine did not grow its stack: the measure cannot see a growth")
+}
