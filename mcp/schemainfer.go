@@ -190,7 +190,7 @@ func inferStructSchema(t reflect.Type, s *toolSchema, seen map[reflect.Type]bool
 			switch {
 			case tag == "":
 				return fmt.Errorf("empty jsonschema tag on struct field %v.%s", t, f.Name)
-			case !keywordTag.MatchString(tag):
+			case !inKeywordForm(tag):
 				fs.description = tag // applyKeywordTags reads the others
 			}
 		}

@@ -118,7 +118,7 @@ func oracleWithoutKeywordTags(t reflect.Type, seen map[reflect.Type]bool) (refle
 		if j, ok := orig.Lookup("json"); ok {
 			f.Tag = reflect.StructTag("json:" + strconv.Quote(j))
 		}
-		if tag, ok := orig.Lookup("jsonschema"); ok && !keywordTag.MatchString(tag) {
+		if tag, ok := orig.Lookup("jsonschema"); ok && !inKeywordForm(tag) {
 			f.Tag += reflect.StructTag(" jsonschema:" + strconv.Quote(tag))
 		}
 		f.Index, f.Offset = nil, 0
@@ -155,7 +155,7 @@ func oracleApplyKeywordTags(t reflect.Type, s *gojsonschema.Schema, seen map[ref
 		if prop == nil {
 			continue
 		}
-		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
+		if tag, ok := f.Tag.Lookup("jsonschema"); ok && inKeywordForm(tag) {
 			if err := oracleApplyTag(f.Type, prop, tag); err != nil {
 				return fmt.Errorf("field %s.%s: jsonschema tag %q: %w", t, f.Name, tag, err)
 			}
@@ -293,7 +293,7 @@ func hasKeywordTags(t reflect.Type, seen map[reflect.Type]bool) bool {
 	seen[t] = true
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
+		if tag, ok := f.Tag.Lookup("jsonschema"); ok && inKeywordForm(tag) {
 			return true
 		}
 		if hasKeywordTags(f.Type, seen) {

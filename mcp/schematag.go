@@ -30,8 +30,14 @@ var itemKeywords = map[string]bool{
 	"minLength": true, "maxLength": true, "pattern": true, "format": true,
 }
 
-// keywordTag matches a tag in keyword form: it begins with WORD=.
-var keywordTag = regexp.MustCompile(`^[^ \t\n]*=`)
+// inKeywordForm reports whether a tag is in keyword form: it begins with
+// WORD=, an "=" before any space, tab or newline. (A scan, not a regular
+// expression: compiling one at package init cost every program that links
+// this package a start-up's worth of regexp code and stack.)
+func inKeywordForm(tag string) bool {
+	i := strings.IndexAny(tag, " \t\n=")
+	return i >= 0 && tag[i] == '='
+}
 
 // tagKeyword is one KEYWORD=VALUE of a tag.
 type tagKeyword struct{ name, value string }
@@ -87,7 +93,7 @@ func applyKeywordTags(t reflect.Type, s *toolSchema, seen map[reflect.Type]bool)
 		if prop == nil {
 			continue
 		}
-		if tag, ok := f.Tag.Lookup("jsonschema"); ok && keywordTag.MatchString(tag) {
+		if tag, ok := f.Tag.Lookup("jsonschema"); ok && inKeywordForm(tag) {
 			if err := applyTag(f.Type, prop, tag); err != nil {
 				return fmt.Errorf("field %s.%s: jsonschema tag %q: %w", t, f.Name, tag, err)
 			}
