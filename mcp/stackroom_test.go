@@ -70,3 +70,18 @@ func TestNewServerLeavesRoomForRegisteringTools(t *testing.T) {
 	}()
 	assert.False(t, <-moved, "a 24 KiB deep call after NewServer grew the goroutine's stack")
 }
+
+func TestATaskRunsWithRoomForADeepCall(t *testing.T) {
+	// A task-augmented call's work runs on a goroutine of its own, which
+	// makes its room first too.
+	s := newServer(t, &mcp.ServerOptions{Tasks: true})
+	require.NoError(t, s.AddTool(&mcp.Tool{Name: "deep", Execution: &mcp.ToolExecution{TaskSupport: "required"}}, deepToolMovesTheStack))
+	c := dial(t, s, clientOptions{})
+	res, rerr := c.call(t, "tools/call", map[string]any{"name": "deep", "task": map[string]any{"ttl": 60000}})
+	require.Nil(t, rerr)
+	var created mcp.CreateTaskResult
+	require.NoError(t, json.Unmarshal(res, &created))
+	res, rerr = c.call(t, "tasks/result", map[string]any{"taskId": created.Task.TaskID})
+	require.Nil(t, rerr)
+	assert.Contains(t, string(res), `"text":"false"`, "a 24 KiB deep call in a task grew its goroutine's stack")
+}

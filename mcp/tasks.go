@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/internal/stackroom"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -125,6 +126,7 @@ func (r *taskRunner) start(ctx context.Context, tc taskClient, meta *TaskMetadat
 	r.busy[k.session]++
 	r.mu.Unlock()
 	go func() {
+		stackroom.Reserve()
 		res, err := runTask(wctx, tc, first.TaskID, fn)
 		r.finish(tc, k, first, ttl, res, err)
 	}()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemarpc/schemarpc/internal/httpguard"
 	"github.com/schemarpc/schemarpc/internal/logx"
+	"github.com/schemarpc/schemarpc/internal/stackroom"
 )
 
 // HTTPHandler serves JSON-RPC over HTTP POST: the body is one message or a
@@ -56,6 +57,7 @@ func (h *HTTPHandler) refuse(w http.ResponseWriter, r *http.Request, status int,
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	stackroom.Reserve()
 	if reason := h.hosts.Check(r); reason != "" {
 		h.refuse(w, r, http.StatusForbidden, reason)
 		return

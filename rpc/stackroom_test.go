@@ -2,6 +2,11 @@ package rpc_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -51,6 +56,25 @@ func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
 		var moved bool
 		require.NoError(t, client.Call(ctx, "deep", nil, &moved))
 		assert.False(t, moved, "a 32 KiB deep call in a handler grew its goroutine's stack")
+	}
+}
+
+func TestAHandlerServedOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
+	r := rpc.NewRouter()
+	r.Register("deep", rpc.Method{Handler: func(context.Context, *rpc.Request) (any, error) {
+		return deepCallMovesTheStack(), nil
+	}})
+	srv := httptest.NewServer(rpc.NewHTTPHandler(r))
+	defer srv.Close()
+	for id := range 3 {
+		resp, err := http.Post(srv.URL, "application/json",
+			strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"deep"}`, id)))
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		assert.JSONEq(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":false}`, id), string(body),
+			"a 32 KiB deep call in a handler served over HTTP grew its goroutine's stack")
 	}
 }
 
