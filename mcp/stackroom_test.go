@@ -6,39 +6,18 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/stackroom/stackroomtest"
 	"github.com/schemarpc/schemarpc/mcp"
 )
 
-// kibDeep calls itself depth times with a frame of about 1 KiB each.
-//
-//go:noinline
-func kibDeep(depth int) byte {
-	var pad [1 << 10]byte
-	pad[depth%len(pad)] = byte(depth)
-	if depth == 0 {
-		return pad[0]
-	}
-	return kibDeep(depth-1) + pad[(depth+1)%len(pad)]
-}
-
-// deepCallMovesTheStack reports whether a call 24 KiB deep copied the
-// calling goroutine's stack: a local's address changes when its frame is
-// copied.
-func deepCallMovesTheStack() bool {
-	var local byte
-	before := uintptr(unsafe.Pointer(&local))
-	kibDeep(24)
-	return uintptr(unsafe.Pointer(&local)) != before
-}
-
-// deepToolMovesTheStack is a tool that answers deepCallMovesTheStack.
+// deepToolMovesTheStack is a tool that answers whether a call 24 KiB deep
+// grew its goroutine's stack.
 func deepToolMovesTheStack(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(fmt.Sprint(deepCallMovesTheStack()))}}, nil
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.Text(fmt.Sprint(stackroomtest.DeepCallMoves(24)))}}, nil
 }
 
 func TestAToolCalledOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
@@ -66,7 +45,7 @@ func TestNewServerLeavesRoomForRegisteringTools(t *testing.T) {
 	moved := make(chan bool)
 	go func() {
 		mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-		moved <- deepCallMovesTheStack()
+		moved <- stackroomtest.DeepCallMoves(24)
 	}()
 	assert.False(t, <-moved, "a 24 KiB deep call after NewServer grew the goroutine's stack")
 }

@@ -8,35 +8,13 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/schemarpc/schemarpc/internal/stackroom/stackroomtest"
 	"github.com/schemarpc/schemarpc/rpc"
 )
-
-// kibDeep calls itself depth times with a frame of about 1 KiB each.
-//
-//go:noinline
-func kibDeep(depth int) byte {
-	var pad [1 << 10]byte
-	pad[depth%len(pad)] = byte(depth)
-	if depth == 0 {
-		return pad[0]
-	}
-	return kibDeep(depth-1) + pad[(depth+1)%len(pad)]
-}
-
-// deepCallMovesTheStack reports whether a call 32 KiB deep copied the
-// calling goroutine's stack: a local's address changes when its frame is
-// copied.
-func deepCallMovesTheStack() bool {
-	var local byte
-	before := uintptr(unsafe.Pointer(&local))
-	kibDeep(32)
-	return uintptr(unsafe.Pointer(&local)) != before
-}
 
 func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
 	// A handler runs on a goroutine that made its stack's room while it
@@ -44,7 +22,7 @@ func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
 	// function tables of every frame, held resident from then on).
 	r := rpc.NewRouter()
 	r.Register("deep", rpc.Method{Handler: func(context.Context, *rpc.Request) (any, error) {
-		return deepCallMovesTheStack(), nil
+		return stackroomtest.DeepCallMoves(32), nil
 	}})
 	a, b := rpc.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,7 +40,7 @@ func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
 func TestAHandlerServedOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
 	r := rpc.NewRouter()
 	r.Register("deep", rpc.Method{Handler: func(context.Context, *rpc.Request) (any, error) {
-		return deepCallMovesTheStack(), nil
+		return stackroomtest.DeepCallMoves(32), nil
 	}})
 	srv := httptest.NewServer(rpc.NewHTTPHandler(r))
 	defer srv.Close()
@@ -81,6 +59,6 @@ func TestAHandlerServedOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
 func TestADeepCallOnAFreshGoroutineMovesItsStack(t *testing.T) {
 	// The control: the measure above sees a growth when there is one.
 	moved := make(chan bool)
-	go func() { moved <- deepCallMovesTheStack() }()
+	go func() { moved <- stackroomtest.DeepCallMoves(32) }()
 	assert.True(t, <-moved, "a 32 KiB deep call on a new goroutine did not grow its stack: the measure cannot see a growth")
 }
