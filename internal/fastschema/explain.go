@@ -78,6 +78,7 @@ type explainer struct {
 // yet evaluated (the annotations unevaluatedProperties and unevaluatedItems
 // read), and returns v's failures.
 func (x *explainer) validate(n *node, v any, ue *uneval) ([]Failure, error) {
+	n.ready()
 	if n.never {
 		return []Failure{x.failure(n.loc, "false", "no value is allowed here")}, nil
 	}
@@ -147,7 +148,7 @@ func (x *explainer) child(n *node, v any, tok string) ([]Failure, error) {
 	x.path = append(x.path, tok)
 	saved := x.start
 	x.start = len(x.stack)
-	f, err := x.validate(n, v, unevalFrom(v, n, false))
+	f, err := x.validate(n, v, unevalFrom(v, n.ready(), false))
 	x.start = saved
 	x.path = x.path[:len(x.path)-1]
 	return f, err
@@ -158,7 +159,7 @@ func (x *explainer) child(n *node, v any, tok string) ([]Failure, error) {
 func (x *explainer) fresh(n *node, v any) ([]Failure, error) {
 	saved := x.start
 	x.start = len(x.stack)
-	f, err := x.validate(n, v, unevalFrom(v, n, false))
+	f, err := x.validate(n, v, unevalFrom(v, n.ready(), false))
 	x.start = saved
 	return f, err
 }

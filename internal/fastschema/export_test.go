@@ -31,7 +31,7 @@ func DecodedNodes(p *Program) (decoded, all int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, n := range p.nodes {
-		if n != nil {
+		if n != nil && n.shell.Load() == nil {
 			decoded++
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"regexp"
 	"sort"
+	"sync/atomic"
 
 	"github.com/schemarpc/schemarpc/internal/jsonformat"
 )
@@ -17,6 +18,12 @@ const maxPatterns = 64
 
 // node is the compiled form of one schema.
 type node struct {
+	// shell is the program a node was made from while its text is not
+	// decoded yet: a property's schema, decoded when a value first reaches
+	// it (see Program). It is nil once the node is decoded, and always for
+	// a node compiled from JSON.
+	shell atomic.Pointer[Program]
+
 	draft int
 	loc   string // the schema's absolute location (URL#pointer); empty in a decoded program
 
@@ -171,6 +178,17 @@ func (op boundOp) pass(c int) bool {
 }
 
 // unsupported marks n as answering Unknown for the kinds k.
+// ready makes sure n is decoded, when it is a property's schema of a
+// program that no value had reached yet, and returns it. Every path that
+// reads a child's keywords calls it first; a child applied in place is
+// always decoded with its parent.
+func (n *node) ready() *node {
+	if p := n.shell.Load(); p != nil {
+		p.load(n)
+	}
+	return n
+}
+
 func (n *node) unsupported(k kindMask, why string) {
 	n.unsup |= k
 	if n.why == "" {

@@ -69,6 +69,7 @@ func (s *state) evalObjectBody(o *objectRules, i int) (result, int) {
 		if p >= 0 {
 			present[p>>6] |= 1 << (p & 63)
 			if sub := o.names[p].prop; sub != nil {
+				sub.ready() // a program's member schema: decoded now, the first time
 				evaluated = true
 				if v == s.recur.start && s.recalled != nil {
 					r, e = s.evalRecurring(sub, v)

@@ -110,7 +110,7 @@ func (e *encoder) collect(n *node) int {
 	i := len(e.nodes)
 	e.index[n] = i
 	e.nodes = append(e.nodes, n)
-	for _, c := range n.children() {
+	for _, c := range n.ready().children() {
 		if c != nil {
 			e.collect(c)
 		}

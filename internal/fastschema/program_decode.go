@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/schemarpc/schemarpc/internal/jsonformat"
@@ -15,8 +16,14 @@ import (
 // Program is a program opened for use: each root is decoded when it is
 // first asked for, with only the nodes it reaches, so that a service whose
 // first call needs two or three of its schemas does not decode them all.
-// A node two roots share is decoded once. A Program is safe for
-// concurrent use.
+// Within a root, a member's schema (an entry of "properties") is decoded
+// when a value first reaches it, not with the object's schema: a request
+// whose optional members are absent (an MCP request's _meta declaring no
+// client capability) never decodes their schemas. What a schema applies to
+// the same value ($ref, allOf, anyOf, oneOf, not, if/then/else, dependent
+// schemas) and the other schemas of parts of a value (items, additional and
+// pattern properties, property names) are decoded with it. A node two
+// roots share is decoded once. A Program is safe for concurrent use.
 type Program struct {
 	text  string
 	body  int // where the nodes' texts begin
@@ -108,6 +115,29 @@ func (p *Program) Root(i int) (*Validator, error) {
 	return p.vs[i], nil
 }
 
+// load decodes n, a member's schema no value had reached (see Program),
+// with what it applies in place. On a damaged program n answers Unknown
+// for every value from then on, so that its caller decides the slow way,
+// and every root not decoded before fails.
+func (p *Program) load(n *node) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n.shell.Load() == nil {
+		return // another check decoded it meanwhile
+	}
+	if p.err == nil {
+		p.reach(slices.Index(p.nodes, n))
+	}
+	if p.err != nil {
+		// Decoded in part, perhaps: nothing before the unsupported kinds
+		// is read but these two.
+		n.always, n.never = false, false
+		n.unsupported(kAll, "damaged program: "+p.err.Error())
+		n.refuse = n.why
+		n.shell.Store(nil)
+	}
+}
+
 // offset returns where node i's text begins, from the start of the nodes.
 func (p *Program) offset(i int) int {
 	at := p.text[p.body-(len(p.nodes)-i)*p.width:]
@@ -126,18 +156,27 @@ func (p *Program) reach(from ...int) {
 	d := &decoder{s: p.text, prog: p}
 	d.fresh, d.pending = make([]*node, 0, max(len(from), 16)), make([]int, 0, max(len(from), 16))
 	for _, i := range from {
-		d.at(i)
+		d.at(i, true)
 	}
-	for k := 0; k < len(d.pending) && d.err == nil; k++ {
-		j := d.pending[k]
-		end := len(p.text)
-		if j+1 < len(p.nodes) {
-			end = p.body + p.offset(j+1)
+	for k, unions := 0, 0; k < len(d.pending) && d.err == nil; {
+		for ; k < len(d.pending) && d.err == nil; k++ {
+			j := d.pending[k]
+			end := len(p.text)
+			if j+1 < len(p.nodes) {
+				end = p.body + p.offset(j+1)
+			}
+			d.s, d.pos = p.text[:end], p.body+p.offset(j)
+			d.node(d.fresh[k])
+			if d.err == nil && d.pos != end {
+				d.fail("trailing bytes")
+			}
 		}
-		d.s, d.pos = p.text[:end], p.body+p.offset(j)
-		d.node(d.fresh[k])
-		if d.err == nil && d.pos != end {
-			d.fail("trailing bytes")
+		// A union is told apart by its alternatives' member schemas
+		// (newUnion): those are decoded now, with their parents.
+		for ; unions < len(d.fresh) && d.err == nil; unions++ {
+			for _, alts := range [2][]*node{d.fresh[unions].anyOf, d.fresh[unions].oneOf} {
+				d.unionMembers(alts)
+			}
 		}
 	}
 	if d.err != nil {
@@ -152,6 +191,11 @@ func (p *Program) reach(from ...int) {
 	for _, nd := range d.fresh {
 		nd.anyUnion = newUnion(nd.anyOf)
 		nd.oneUnion = newUnion(nd.oneOf)
+	}
+	// Published last: a check that finds a node's shell gone reads the
+	// node whole.
+	for _, nd := range d.fresh {
+		nd.shell.Store(nil)
 	}
 }
 
@@ -263,7 +307,10 @@ func (d *decoder) str() string {
 }
 
 // node1 reads a reference to a node, nil for none.
-func (d *decoder) node1() *node {
+func (d *decoder) node1() *node { return d.ref(true) }
+
+// ref reads a reference to a node, nil for none; inPlace as for at.
+func (d *decoder) ref(inPlace bool) *node {
 	i := d.int()
 	if i < 0 || d.err != nil {
 		return nil
@@ -272,14 +319,20 @@ func (d *decoder) node1() *node {
 		d.fail("node index out of range")
 		return nil
 	}
-	return d.at(i)
+	return d.at(i, inPlace)
 }
 
-// at returns node i, making it and queueing it for decoding when no
-// decoder has reached it before.
-func (d *decoder) at(i int) *node {
+// at returns node i, making it when no decoder has reached it before. A
+// node applied in place (inPlace) is queued for decoding, then, or when it
+// was made as a member's schema not decoded yet; any other is made a shell
+// for Program.load.
+func (d *decoder) at(i int, inPlace bool) *node {
 	p := d.prog
 	if n := p.nodes[i]; n != nil {
+		if inPlace && n.shell.Load() != nil && !slices.Contains(d.fresh, n) {
+			d.fresh = append(d.fresh, n)
+			d.pending = append(d.pending, i)
+		}
 		return n
 	}
 	if len(p.slab) == 0 {
@@ -293,9 +346,33 @@ func (d *decoder) at(i int) *node {
 	p.slab = p.slab[1:]
 	n.index = -1
 	p.nodes[i] = n
+	if !inPlace {
+		n.shell.Store(p)
+		return n
+	}
 	d.fresh = append(d.fresh, n)
 	d.pending = append(d.pending, i)
 	return n
+}
+
+// unionMembers queues for decoding the schemas of the members that the
+// alternatives of an anyOf or oneOf require: newUnion reads them to tell
+// the alternatives apart.
+func (d *decoder) unionMembers(alts []*node) {
+	if len(alts) < 2 {
+		return
+	}
+	for _, alt := range alts {
+		core := objectCore(alt)
+		if core == nil {
+			continue
+		}
+		for _, r := range core.obj.required {
+			if prop := core.obj.names[r].prop; prop != nil && prop.shell.Load() != nil {
+				d.at(slices.Index(d.prog.nodes, prop), true)
+			}
+		}
+	}
 }
 
 func (d *decoder) list() []*node {
@@ -413,7 +490,7 @@ func (d *decoder) object() *objectRules {
 	o := &objectRules{minProps: d.int(), maxProps: d.int()}
 	o.names = make([]nameEntry, d.count())
 	for i := range o.names {
-		o.names[i] = nameEntry{name: d.str(), prop: d.node1()}
+		o.names[i] = nameEntry{name: d.str(), prop: d.ref(false)}
 	}
 	if len(o.names) > smallNames {
 		o.index = make(map[string]int32, len(o.names))

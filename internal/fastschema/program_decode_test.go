@@ -13,6 +13,7 @@ import (
 
 func TestARootDecodesOnlyTheNodesItReaches(t *testing.T) {
 	locs, _, _, prog := projectProgram(t)
+	examples := loadExamples(t)
 	p, err := fastschema.Open(prog)
 	require.NoError(t, err)
 	require.Equal(t, len(locs), p.Len())
@@ -23,12 +24,98 @@ func TestARootDecodesOnlyTheNodesItReaches(t *testing.T) {
 	decoded, _ = fastschema.DecodedNodes(p)
 	assert.Positive(t, decoded)
 	assert.Less(t, decoded, all, "the first root reaches part of the program")
+	vs := make([]*fastschema.Validator, p.Len())
 	for i := range p.Len() {
-		_, err := p.Root(i)
+		vs[i], err = p.Root(i)
 		require.NoError(t, err)
+	}
+	roots, _ := fastschema.DecodedNodes(p)
+	assert.Less(t, roots, all, "members' schemas wait for a value that reaches them")
+	for _, v := range vs {
+		for _, ex := range examples {
+			v.Check(ex.data)
+		}
+		v.Exact() // walks, and so decodes, every node the root reaches
 	}
 	decoded, _ = fastschema.DecodedNodes(p)
 	assert.Equal(t, all, decoded, "the roots together reach every node")
+}
+
+func TestAMemberSchemaIsDecodedWhenAValueFirstReachesIt(t *testing.T) {
+	prog, err := fastschema.Encode([]*fastschema.Validator{fastschema.Compile(compileDoc(t, `{
+		"type": "object",
+		"properties": {
+			"a": {"type": "string", "minLength": 2},
+			"b": {"$ref": "#/$defs/B"}
+		},
+		"$defs": {"B": {"type": "object", "properties": {"c": {"type": "integer"}}, "required": ["c"]}}
+	}`))})
+	require.NoError(t, err)
+	p, err := fastschema.Open(prog)
+	require.NoError(t, err)
+	v, err := p.Root(0)
+	require.NoError(t, err)
+	first, all := fastschema.DecodedNodes(p)
+	assert.Equal(t, 1, first, "the object's schema alone: its members' schemas wait")
+	assert.Equal(t, fastschema.Valid, v.Check([]byte(`{}`)))
+	after, _ := fastschema.DecodedNodes(p)
+	assert.Equal(t, first, after, "a value without members reaches no member's schema")
+	assert.Equal(t, fastschema.Invalid, v.Check([]byte(`{"a":"x"}`)))
+	withA, _ := fastschema.DecodedNodes(p)
+	assert.Equal(t, first+1, withA, "a's schema, decoded when a value held a")
+	assert.Equal(t, fastschema.Invalid, v.Check([]byte(`{"b":{"c":"no"}}`)))
+	assert.Equal(t, fastschema.Valid, v.Check([]byte(`{"a":"xy","b":{"c":1}}`)))
+	withB, _ := fastschema.DecodedNodes(p)
+	assert.Equal(t, all, withB, "b's schema with the definition it refers to in place, then c's")
+}
+
+func TestADamagedMemberSchemaAnswersUnknownAndFailsTheRootsAfterIt(t *testing.T) {
+	good, err := fastschema.Encode([]*fastschema.Validator{
+		fastschema.Compile(compileDoc(t, `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"id":{"format":"uuid"}}}`)),
+		fastschema.Compile(compileDoc(t, `{"type":"string"}`)),
+	})
+	require.NoError(t, err)
+	require.Contains(t, good, "\x04uuid")
+	p, err := fastschema.Open(strings.Replace(good, "\x04uuid", "\x04uuix", 1))
+	require.NoError(t, err)
+	v, err := p.Root(0)
+	require.NoError(t, err, "the damage lies in a member's schema, not decoded with the root")
+	assert.Equal(t, fastschema.Valid, v.Check([]byte(`{"other":1}`)))
+	for range 2 {
+		assert.Equal(t, fastschema.Unknown, v.Check([]byte(`{"id":"x"}`)), "the damaged schema leaves the answer to the caller's slow path")
+	}
+	_, err = p.Root(1)
+	assert.ErrorContains(t, err, "unknown format", "a damaged program is not trusted further")
+}
+
+func TestConcurrentChecksDecodeEachMemberSchemaOnce(t *testing.T) {
+	locs, compiled, _, prog := projectProgram(t)
+	examples := loadExamples(t)
+	p, err := fastschema.Open(prog)
+	require.NoError(t, err)
+	const workers = 8
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range p.Len() {
+				i := (k + w*p.Len()/workers) % p.Len() // each worker starts elsewhere
+				v, err := p.Root(i)
+				if !assert.NoError(t, err) {
+					return
+				}
+				for e := range examples {
+					ex := examples[(e+w*len(examples)/workers)%len(examples)]
+					if got, want := v.Check(ex.data), compiled[i].Check(ex.data); got != want {
+						assert.Equal(t, want, got, "%s on %s", locs[i], ex.data)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func TestEachRootDecodedAloneAnswersAsItsValidator(t *testing.T) {

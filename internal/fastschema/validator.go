@@ -158,7 +158,7 @@ func exact(root *node) bool {
 			return
 		}
 		seen[n] = true
-		if n.unsup != 0 {
+		if n.ready().unsup != 0 {
 			ok = false
 			return
 		}
@@ -280,7 +280,7 @@ func (v *Validator) Refuses() string {
 			return ""
 		}
 		seen[n] = true
-		if n.refuse != "" {
+		if n.ready().refuse != "" {
 			return n.refuse
 		}
 		for _, c := range append(n.children(), n.uneProps, n.uneItems) {
