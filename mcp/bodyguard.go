@@ -10,9 +10,11 @@ import (
 // without a timer per request: setting a read deadline on every POST (and
 // lifting it after) costs two updates of the runtime's network poller,
 // each of which may wake a thread. Instead the bodies being read are
-// listed, and one goroutine, running only while some are, looks at them
-// every tick and ends the reads that have outlasted the bound by setting
-// their connection's read deadline to now. A read thus ends between the
+// listed, and one timer, armed only while some are, looks at them every
+// tick and ends the reads that have outlasted the bound by setting their
+// connection's read deadline to now. (A timer rather than a goroutine
+// waiting on a ticker: a POST that is over before the tick starts no
+// goroutine at all, the first one of a process included.) A read thus ends between the
 // bound and the bound plus one tick. A read is listed in a slot of a
 // slice, whose number the reader keeps, so that listing it and taking it
 // off allocate nothing and hash nothing (nearly every body is in the
@@ -23,12 +25,11 @@ type bodyGuard struct {
 	limit time.Duration
 	tick  time.Duration
 
-	wake chan struct{} // asks an idle watcher to exit now (stop)
-
 	mu      sync.Mutex
 	reads   []guardedRead // by slot; a free slot has no w
 	free    []int         // the free slots
-	running bool
+	timer   *time.Timer   // runs sweep; made at the first read
+	running bool          // the timer is armed, or sweep is running
 }
 
 // guardedRead is one body being read.
@@ -43,7 +44,6 @@ func newBodyGuard(limit time.Duration) *bodyGuard {
 	return &bodyGuard{
 		limit: limit,
 		tick:  min(max(limit/10, 10*time.Millisecond), time.Second),
-		wake:  make(chan struct{}, 1),
 	}
 }
 
@@ -64,7 +64,11 @@ func (g *bodyGuard) begin(w http.ResponseWriter) int {
 	g.reads[slot] = guardedRead{w: w, since: since}
 	if !g.running {
 		g.running = true
-		go g.watch()
+		if g.timer == nil {
+			g.timer = time.AfterFunc(g.tick, g.sweep)
+		} else {
+			g.timer.Reset(g.tick)
+		}
 	}
 	return slot
 }
@@ -95,38 +99,32 @@ func (g *bodyGuard) listed() int { return len(g.reads) - len(g.free) }
 // being read.
 const maxIdleGuardSlots = 64
 
-// stop makes the watcher exit now if no body is being read (it would
-// otherwise exit at its next tick); the handler calls it when it closes.
+// stop disarms the timer now if no body is being read (it would otherwise
+// run once more at its next tick); the handler calls it when it closes.
 func (g *bodyGuard) stop() {
-	select {
-	case g.wake <- struct{}{}:
-	default:
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running && g.listed() == 0 && g.timer.Stop() {
+		g.running = false
 	}
 }
 
-// watch ends the reads past the bound, every tick, until none is left.
-func (g *bodyGuard) watch() {
-	t := time.NewTicker(g.tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-g.wake:
-		}
-		g.mu.Lock()
-		if g.listed() == 0 {
-			g.running = false
-			g.mu.Unlock()
-			return
-		}
-		now := monoNow()
-		for i := range g.reads {
-			gr := &g.reads[i]
-			if gr.w != nil && !gr.expired && time.Duration(now-gr.since) >= g.limit {
-				gr.expired = true
-				http.NewResponseController(gr.w).SetReadDeadline(time.Now())
-			}
-		}
-		g.mu.Unlock()
+// sweep ends the reads past the bound, and runs again a tick later while
+// some read is listed.
+func (g *bodyGuard) sweep() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.listed() == 0 {
+		g.running = false
+		return
 	}
+	now := monoNow()
+	for i := range g.reads {
+		gr := &g.reads[i]
+		if gr.w != nil && !gr.expired && time.Duration(now-gr.since) >= g.limit {
+			gr.expired = true
+			http.NewResponseController(gr.w).SetReadDeadline(time.Now())
+		}
+	}
+	g.timer.Reset(g.tick)
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"net/http/httptest"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -91,4 +92,36 @@ func TestTheBodyGuardListsEveryReadInASlotOfItsOwnAndReusesThem(t *testing.T) {
 	assert.Nil(t, g.free)
 	g.mu.Unlock()
 	assert.Empty(t, w.deadlines(), "no read outlasted the bound")
+}
+
+func TestTheBodyGuardStartsNoGoroutineForAReadShorterThanATick(t *testing.T) {
+	// The guard's timer runs its sweep a tick later: a body read in time
+	// (nearly every one) costs no goroutine, the first of a process
+	// included.
+	g := newBodyGuard(time.Hour) // a tick of a second
+	defer g.stop()
+	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	before := runtime.NumGoroutine()
+	slot := g.begin(w)
+	during := runtime.NumGoroutine()
+	g.end(slot, true)
+	assert.LessOrEqual(t, during, before, "listing a read started a goroutine")
+}
+
+func TestStoppingAnIdleBodyGuardDisarmsItAtOnce(t *testing.T) {
+	g := newBodyGuard(time.Hour)
+	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	g.end(g.begin(w), true)
+	g.stop()
+	g.mu.Lock()
+	assert.False(t, g.running, "an idle guard's timer is disarmed by stop, not at its next tick")
+	g.mu.Unlock()
+	// Armed again by the next read, and it still ends a read past the bound.
+	g.limit = 0
+	slow := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	slot := g.begin(slow)
+	g.timer.Reset(time.Millisecond)
+	require.Eventually(t, func() bool { return len(slow.deadlines()) == 1 }, 5*time.Second, time.Millisecond)
+	g.end(slot, false)
+	g.stop()
 }
