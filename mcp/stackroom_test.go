@@ -21,6 +21,7 @@ func deepToolMovesTheStack(context.Context, *mcp.CallToolRequest) (*mcp.CallTool
 }
 
 func TestAToolCalledOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	// The handler makes its goroutine's stack room before the request
 	// runs deep: a first call copies no stack (each copy walks the function
 	// tables of every frame on it, which then stay resident).
@@ -40,6 +41,7 @@ func TestAToolCalledOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
 }
 
 func TestNewServerLeavesRoomForRegisteringTools(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	// Registering a tool runs deep (its schema inferred and compiled):
 	// NewServer makes the room on the caller's goroutine first.
 	moved := make(chan bool)
@@ -51,6 +53,7 @@ func TestNewServerLeavesRoomForRegisteringTools(t *testing.T) {
 }
 
 func TestATaskRunsWithRoomForADeepCall(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	// A task-augmented call's work runs on a goroutine of its own, which
 	// makes its room first too.
 	s := newServer(t, &mcp.ServerOptions{Tasks: true})

@@ -17,6 +17,7 @@ import (
 )
 
 func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	// A handler runs on a goroutine that made its stack's room while it
 	// was shallow: its first deep call copies no stack (a copy walks the
 	// function tables of every frame, held resident from then on).
@@ -38,6 +39,7 @@ func TestAHandlerRunsWithRoomForADeepCall(t *testing.T) {
 }
 
 func TestAHandlerServedOverHTTPRunsWithRoomForADeepCall(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	r := rpc.NewRouter()
 	r.Register("deep", rpc.Method{Handler: func(context.Context, *rpc.Request) (any, error) {
 		return stackroomtest.DeepCallMoves(32), nil

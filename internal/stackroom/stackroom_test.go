@@ -25,12 +25,14 @@ func movesOnAFreshGoroutine(first func()) bool {
 }
 
 func TestADeepCallAfterReserveDoesNotMoveTheStack(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	if movesOnAFreshGoroutine(stackroom.Reserve) {
 		t.Fatalf("a call of %d KiB after Reserve grew the stack", depth)
 	}
 }
 
 func TestADeepCallWithoutReserveMovesTheStack(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	// The control: the measure sees a growth when there is one (a new
 	// goroutine's stack is smaller than Room).
 	if !movesOnAFreshGoroutine(nil) {
@@ -39,6 +41,7 @@ func TestADeepCallWithoutReserveMovesTheStack(t *testing.T) {
 }
 
 func TestADeeperCallThanTheRoomMovesTheStack(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	moved := make(chan bool)
 	go func() {
 		stackroom.Reserve()
@@ -50,6 +53,7 @@ func TestADeeperCallThanTheRoomMovesTheStack(t *testing.T) {
 }
 
 func TestReserveOnAGoroutineWithRoomAlreadyKeepsItsStack(t *testing.T) {
+	stackroomtest.NoCollection(t)
 	moved := make(chan bool)
 	go func() {
 		stackroom.Reserve()

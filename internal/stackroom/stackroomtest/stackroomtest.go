@@ -3,7 +3,11 @@
 // goroutines that call it share.
 package stackroomtest
 
-import "unsafe"
+import (
+	"runtime/debug"
+	"testing"
+	"unsafe"
+)
 
 // DeepCallMoves reports whether a call kib KiB deep copied the calling
 // goroutine's stack: a local's address changes when its frame is copied
@@ -25,4 +29,13 @@ func deep(depth int) byte {
 		return pad[0]
 	}
 	return deep(depth-1) + pad[(depth+1)%len(pad)]
+}
+
+// NoCollection turns the garbage collector off until tb ends: a collection
+// halves the stack of a goroutine that waits while it uses less than a
+// quarter of it, which takes back the room Reserve made (as it may in a
+// server; the tests measure the room itself).
+func NoCollection(tb testing.TB) {
+	old := debug.SetGCPercent(-1) // waits for a collection under way to end
+	tb.Cleanup(func() { debug.SetGCPercent(old) })
 }
