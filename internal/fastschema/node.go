@@ -177,7 +177,6 @@ func (op boundOp) pass(c int) bool {
 	return c < 0
 }
 
-// unsupported marks n as answering Unknown for the kinds k.
 // ready makes sure n is decoded, when it is a property's schema of a
 // program that no value had reached yet, and returns it. Every path that
 // reads a child's keywords calls it first; a child applied in place is
@@ -189,6 +188,7 @@ func (n *node) ready() *node {
 	return n
 }
 
+// unsupported marks n as answering Unknown for the kinds k.
 func (n *node) unsupported(k kindMask, why string) {
 	n.unsup |= k
 	if n.why == "" {
