@@ -19,3 +19,7 @@ const envelopeProgram = "fastschema\x03\x16\x04\x01\a\v\x0f\x02\x00\x00A\x00X\x0
 
 // envelopeFiles are the envelope documents, under schema.BaseURL + "jsonrpc/".
 var envelopeFiles = []string{"request.json", "notification.json", "response.json", "error-response.json"}
+
+// envelopeDocuments are the paths in schema.FS of every document the envelopes
+// may refer to, so that the set of them is made without listing the directory.
+var envelopeDocuments = []string{"jsonrpc/batch.json", "jsonrpc/error-response.json", "jsonrpc/error.json", "jsonrpc/id.json", "jsonrpc/message.json", "jsonrpc/notification.json", "jsonrpc/request.json", "jsonrpc/response.json"}

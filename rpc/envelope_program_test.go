@@ -28,3 +28,18 @@ func TestTheEnvelopeProgramIsWhatTheRuntimeCompiles(t *testing.T) {
 		require.NotNil(t, s.set.program(s.root), "the program reads")
 	}
 }
+
+// TestTheEnvelopeSetNamesEveryEnvelopeDocument pins that the envelope
+// schemas, whose set is made from the generated list of documents rather
+// than by listing schema/jsonrpc, name every document there, and that each
+// envelope compiles from them, as explaining a failed message needs.
+func TestTheEnvelopeSetNamesEveryEnvelopeDocument(t *testing.T) {
+	listed, err := NewSchemaSetFS(schema.FS, "jsonrpc", schema.BaseURL+"jsonrpc/")
+	require.NoError(t, err)
+	env := envelopeSchemas()
+	require.Equal(t, listed.URLs(), env.request.set.URLs(), "run go generate ./rpc")
+	for _, s := range []*Schema{env.request, env.notification, env.response, env.errorResponse} {
+		_, err := s.compiled()
+		require.NoError(t, err, s.location)
+	}
+}

@@ -142,17 +142,17 @@ type envelopes struct {
 
 //go:generate go run ./internal/envprogram envelope_program_gen.go
 
+// envelopeSchemas returns the envelope schemas, made on the first message:
+// their fast validators decode from envelopeProgram, and the documents in
+// schema.FS are named, not read nor listed, until a message that fails
+// is explained.
 var envelopeSchemas = sync.OnceValue(func() envelopes {
 	base := schema.BaseURL + "jsonrpc/"
-	set, err := NewSchemaSetFS(schema.FS, "jsonrpc", base)
-	if err != nil {
-		panic(err) // embedded files always read
-	}
 	locs := make([]string, len(envelopeFiles))
 	for i, f := range envelopeFiles {
 		locs[i] = base + f
 	}
-	WithProgram(envelopeProgram, locs...)(set)
+	set := NewSchemaSet(nil, WithFS(schema.FS, schema.BaseURL, envelopeDocuments...), WithProgram(envelopeProgram, locs...))
 	return envelopes{
 		request:       set.Schema(locs[0]),
 		notification:  set.Schema(locs[1]),
