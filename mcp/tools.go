@@ -80,17 +80,20 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 		e.tool.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	var err error
-	var in map[string]any
-	if e.in, in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
+	if e.in, err = compileToolSchema(e.tool.InputSchema, t.Name, "inputSchema"); err != nil {
 		return nil, err
 	}
 	if len(t.OutputSchema) > 0 {
-		if e.out, _, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
+		if e.out, err = compileToolSchema(t.OutputSchema, t.Name, "outputSchema"); err != nil {
 			return nil, err
 		}
 	}
 	if !mayCarryHeaders(e.tool.InputSchema) {
 		return e, nil
+	}
+	in, err := decodeInstance(e.tool.InputSchema) // compiled above, so JSON
+	if err != nil {
+		return nil, fmt.Errorf("mcp: tool %q: inputSchema is not JSON: %w", t.Name, err)
 	}
 	if e.headers, err = headerParamsOf(in); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)

@@ -177,6 +177,35 @@ func TestAddToolRejectsBadDefinitions(t *testing.T) {
 	}
 }
 
+// TestAToolsInputSchemaTypeIsReadAsADecoderReadsIt pins the checks made
+// on a schema's text before it compiles: its "type" is read as a JSON
+// decoder reads it, escapes decoded and the last of a repeated name kept.
+func TestAToolsInputSchemaTypeIsReadAsADecoderReadsIt(t *testing.T) {
+	h := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+	for name, tc := range map[string]struct {
+		schema string
+		ok     bool
+	}{
+		"escaped name and value":  {`{"typ\u0065":"obj\u0065ct"}`, true},
+		"the last type is object": {`{"type":"string","type":"object"}`, true},
+		"the last type is string": {`{"type":"object","type":"string"}`, false},
+		"type in a property only": {`{"properties":{"type":{"type":"object"}}}`, false},
+		"type not a string":       {`{"type":["object"]}`, false},
+		"whitespace around":       {" \n{ \"type\" : \"object\" }\t", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+			err := s.AddTool(&mcp.Tool{Name: "x", InputSchema: json.RawMessage(tc.schema)}, h)
+			if tc.ok {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), `"type": "object"`)
+		})
+	}
+}
+
 func TestAToolNameOfEveryAllowedCharacterAndTheLongestLengthIsAccepted(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	h := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"reflect"
 
+	"github.com/schemarpc/schemarpc/internal/jsonscan"
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
@@ -15,29 +16,52 @@ import (
 // ever fetched from it.
 const toolSchemaURL = "https://schemarpc.dev/mcp/tool/"
 
-// compileToolSchema compiles a tool's input or output schema, and returns
-// it decoded as well (json.Number for numbers), for what else reads it
-// (headerParamsOf), so that it is decoded once. A schema without $schema
-// is Draft 2020-12, as the protocol says. References may point only inside
-// the schema itself: any other URL is refused at registration, never
-// fetched.
-func compileToolSchema(raw json.RawMessage, tool, which string) (*rpc.Schema, map[string]any, error) {
-	doc, err := decodeInstance(raw)
-	if err != nil {
-		return nil, nil, fmt.Errorf("mcp: tool %q: %s is not JSON: %w", tool, which, err)
+// compileToolSchema compiles a tool's input or output schema. The text is
+// checked in place first (one JSON object; an input schema's "type" is
+// "object"), so that the compiler's reading of it is the only decoding: a
+// decoder runs before it only to say why a text that is not JSON is not.
+// A schema without $schema is Draft 2020-12, as the protocol says.
+// References may point only inside the schema itself: any other URL is
+// refused at registration, never fetched.
+func compileToolSchema(raw json.RawMessage, tool, which string) (*rpc.Schema, error) {
+	if !json.Valid(raw) {
+		_, err := decodeInstance(raw)
+		if err == nil {
+			err = errors.New("invalid JSON") // json.Valid and the decoder disagree: not seen
+		}
+		return nil, fmt.Errorf("mcp: tool %q: %s is not JSON: %w", tool, which, err)
 	}
-	obj, ok := doc.(map[string]any)
-	if !ok {
-		return nil, nil, fmt.Errorf("mcp: tool %q: %s must be a JSON object", tool, which)
+	isObject, objectType := objectSchema(raw)
+	if !isObject {
+		return nil, fmt.Errorf("mcp: tool %q: %s must be a JSON object", tool, which)
 	}
-	if which == "inputSchema" && obj["type"] != "object" {
-		return nil, nil, fmt.Errorf(`mcp: tool %q: inputSchema must have "type": "object"`, tool)
+	if which == "inputSchema" && !objectType {
+		return nil, fmt.Errorf(`mcp: tool %q: inputSchema must have "type": "object"`, tool)
 	}
 	sch, err := compileSelfContained(toolSchemaURL+tool+"/"+which+".json", raw)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcp: tool %q: %s does not compile: %w", tool, which, err)
+		return nil, fmt.Errorf("mcp: tool %q: %s does not compile: %w", tool, which, err)
 	}
-	return sch, obj, nil
+	return sch, nil
+}
+
+// objectSchema reports whether the JSON text raw is an object, and whether
+// its "type" member is the string "object" (the last one, when the name
+// repeats, as a decoder keeps it).
+func objectSchema(raw []byte) (isObject, objectType bool) {
+	o, isObject := jsonscan.NewObject(raw)
+	if !isObject {
+		return false, false
+	}
+	for {
+		k, v, ok := o.Next()
+		if !ok {
+			return !o.Err(), objectType
+		}
+		if jsonscan.NameIs(k, "type") {
+			objectType = jsonscan.StringIs(v, "object")
+		}
+	}
 }
 
 // compileSelfContained compiles the schema document text under url, a name
