@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schemarpc/schemarpc/internal/jsonscan"
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 // statelessParams are the members of a stateless request's params that the
@@ -78,10 +79,16 @@ func (p *statelessParams) spanOf(v []byte) span {
 // other), so that admitting the request reads them no more. memo, when not
 // nil, is the server's remembered _meta (scanStatelessParams).
 func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) bool {
+	return scanStatelessRequestOf(nil, params, p, memo)
+}
+
+// scanStatelessRequestOf is scanStatelessRequest for the params of req
+// (nil: params alone), as scanStatelessParamsOf reads them.
+func scanStatelessRequestOf(req *rpc.Request, params []byte, p *statelessParams, memo *metaMemo) bool {
 	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return false
 	}
-	scanStatelessParams(params, p, memo)
+	scanStatelessParamsOf(req, params, p, memo)
 	return p.version() != nil
 }
 
@@ -92,40 +99,40 @@ func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) boo
 // limit lets through by default, are taken as malformed: the positions are
 // 32-bit.
 func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
+	scanStatelessParamsOf(nil, params, p, memo)
+}
+
+// scanStatelessParamsOf is scanStatelessParams for params that are
+// req.Params (req may be nil): when the reader of req's message listed
+// their members while it checked it (rpc.Request.IndexedParams), they are
+// taken from the list rather than walked again.
+func scanStatelessParamsOf(req *rpc.Request, params []byte, p *statelessParams, memo *metaMemo) {
 	*p = statelessParams{raw: params[:len(params):len(params)]}
 	if len(params) > math.MaxUint32 {
 		return
 	}
-	o, ok := jsonscan.NewObject(p.raw)
-	if !ok {
-		return
-	}
-	if memo != nil {
-		o.Knowing(memo.known())
-	}
-	for {
-		k, v, ok := o.Next()
+	if n, listed := req.IndexedParams(); listed {
+		for i := range n {
+			p.member(req.ParamsMember(i))
+		}
+		p.object = !p.overflow // the reader checked them strictly
+	} else {
+		o, ok := jsonscan.NewObject(p.raw)
 		if !ok {
-			break
+			return
 		}
-		switch {
-		case jsonscan.NameIs(k, "_meta"):
-			if p.metaAt.end == 0 {
-				p.metaAt = p.spanOf(v)
+		if memo != nil {
+			o.Knowing(memo.known())
+		}
+		for {
+			k, v, ok := o.Next()
+			if !ok {
+				break
 			}
-		case jsonscan.NameIs(k, "name"):
-			p.addTarget(false, v)
-		case jsonscan.NameIs(k, "uri"):
-			p.addTarget(true, v)
-		case jsonscan.NameIs(k, "arguments"):
-			p.argsAt = p.spanOf(v)
-		case jsonscan.NameIs(k, "inputResponses"):
-			p.inputsAt = p.spanOf(v)
-		case jsonscan.NameIs(k, "requestState"):
-			p.stateAt = p.spanOf(v)
+			p.member(k, v)
 		}
+		p.object = !o.Err() && !p.overflow
 	}
-	p.object = !o.Err() && !p.overflow
 	if memo != nil {
 		if seen := memo.lookup(p.meta()); seen != nil {
 			placeMeta(p, seen)
@@ -133,6 +140,27 @@ func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
 		}
 	}
 	scanMeta(p)
+}
+
+// member notes one top-level member of the params, k its name as written
+// and v its value, a slice of p.raw: the members the protocol reads.
+func (p *statelessParams) member(k, v []byte) {
+	switch {
+	case jsonscan.NameIs(k, "_meta"):
+		if p.metaAt.end == 0 {
+			p.metaAt = p.spanOf(v)
+		}
+	case jsonscan.NameIs(k, "name"):
+		p.addTarget(false, v)
+	case jsonscan.NameIs(k, "uri"):
+		p.addTarget(true, v)
+	case jsonscan.NameIs(k, "arguments"):
+		p.argsAt = p.spanOf(v)
+	case jsonscan.NameIs(k, "inputResponses"):
+		p.inputsAt = p.spanOf(v)
+	case jsonscan.NameIs(k, "requestState"):
+		p.stateAt = p.spanOf(v)
+	}
 }
 
 // scanMeta reads the members of p's _meta the protocol defines.

@@ -5,6 +5,9 @@ import (
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schemarpc/schemarpc/rpc"
 )
 
 func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
@@ -95,4 +98,34 @@ func TestStatelessVersionDecodesTheVersionARequestNames(t *testing.T) {
 func TestAStatelessCallFitsTheRuntimesSmallestAllocationsWithoutAHeader(t *testing.T) {
 	assert.LessOrEqual(t, unsafe.Sizeof(statelessCall{}), uintptr(512),
 		"past 512 bytes each stateless call's allocation takes the runtime's slower path, with a header")
+}
+
+// TestScanStatelessParamsReadsTheReadersListAsItReadsTheParams pins that
+// params taken from the list the message's reader made of their members
+// (rpc.Request.IndexedParams) scan as the walk of their bytes does, with
+// and without the server's remembered _meta.
+func TestScanStatelessParamsReadsTheReadersListAsItReadsTheParams(t *testing.T) {
+	const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}`
+	s := NewServer(&Implementation{Name: "s", Version: "1"}, nil)
+	_, err := s.admitStateless(&rpc.Request{Method: "tools/list", Params: []byte(`{"_meta":` + meta + `}`)}, nil)
+	require.NoError(t, err) // the server now remembers meta
+	for _, params := range []string{
+		`{"name":"t","arguments":{"a":1},"_meta":` + meta + `}`,
+		`{ "_meta" : ` + meta + ` , "uri" : "file:///x" }`,
+		`{"n\u0061me":"t","\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"requestState":"s","inputResponses":{"q":{}}}`,
+		`{"name":"t","uri":"u","arguments":{},"other":[1,{"name":"x"}],"_meta":{}}`,
+		`{}`,
+		`{"arguments":{"_meta":` + meta + `}}`,
+	} {
+		req, _, rerr := rpc.ParseRequest([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`))
+		require.Nil(t, rerr, params)
+		_, listed := req.IndexedParams()
+		require.True(t, listed, params)
+		for _, memo := range []*metaMemo{nil, &s.metaMemo} {
+			var walked, read statelessParams
+			scanStatelessParams(req.Params, &walked, memo)
+			scanStatelessParamsOf(req, req.Params, &read, memo)
+			assert.Equal(t, walked, read, "%s (memo %v)", params, memo != nil)
+		}
+	}
 }

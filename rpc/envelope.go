@@ -56,16 +56,21 @@ func IsBatch(msg []byte) bool {
 // false when msg is not one JSON object that the strict scanner
 // (jsonscan.Strict, with the default nesting limit) accepts.
 func ReadEnvelope(msg []byte) (e Envelope, ok bool) {
-	return scanEnvelope(msg, DefaultMaxDepth)
+	return scanEnvelope(msg, DefaultMaxDepth, nil)
 }
 
 // scanEnvelope reads the envelope of msg while checking it as
 // jsonscan.Strict does with maxDepth, in one pass over the text; ok is
-// false when msg is not one JSON object the strict scanner accepts.
-func scanEnvelope(msg []byte, maxDepth int) (e Envelope, ok bool) {
+// false when msg is not one JSON object the strict scanner accepts. When
+// index is not nil, the same pass lists the params' members into it
+// (Request.IndexedParams).
+func scanEnvelope(msg []byte, maxDepth int, index *jsonscan.Index) (e Envelope, ok bool) {
 	m, isObject := jsonscan.NewMembers(msg, maxDepth)
 	if !isObject {
 		return Envelope{}, false
+	}
+	if index != nil {
+		m.Indexing("params", index)
 	}
 	if r := lastRecalled.Load(); r != nil {
 		m.Knowing(r.raw, r.depth) // checked when it was remembered

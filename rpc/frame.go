@@ -1,5 +1,7 @@
 package rpc
 
+import "github.com/schemarpc/schemarpc/internal/jsonscan"
+
 // Frame is one unit of a JSON-RPC stream — a single message or a batch —
 // read exactly as a connection reads it. Tools that check recorded traffic
 // (rpcgen validate, rpcgen proxy) use it to reach the runtime's verdicts.
@@ -20,11 +22,14 @@ type Frame struct {
 // loneFrame is a Frame of one message with its message and the item the
 // parser read, in one allocation: nearly every frame a server reads is one
 // message. Its request is not in it: a call held long keeps its request,
-// which must not keep the frame's bytes (raw) with it.
+// which must not keep the frame's bytes (raw) with it. The request refers
+// to index, the list of its params' members, until it drops its params,
+// which keep the same bytes until then.
 type loneFrame struct {
 	Frame
-	msg  [1]Message
-	item [1]inbound
+	msg   [1]Message
+	item  [1]inbound
+	index jsonscan.Index // the params' members (Request.IndexedParams)
 }
 
 // MessageKind says what a message of a frame is.
@@ -95,7 +100,7 @@ func ParseFrame(b []byte) (*Frame, *Error) {
 	} else {
 		lf := new(loneFrame)
 		f = &lf.Frame
-		items, batch, perr = decodeFrameIn(b, DefaultMaxDepth, &lf.item, nil)
+		items, batch, perr = decodeFrameIn(b, DefaultMaxDepth, &lf.item, nil, &lf.index)
 		f.Messages = lf.msg[:len(items)]
 	}
 	if perr != nil {

@@ -32,6 +32,31 @@ type Request struct {
 	// scanned are the params as the strict scanner accepted them with
 	// their message; Params replaced since are checked in full.
 	scanned json.RawMessage
+	// index lists the top-level members of scanned, as the strict scanner
+	// found them (IndexedParams); nil when it kept no list.
+	index *jsonscan.Index
+}
+
+// IndexedParams reports how many top-level members the params have, when
+// the reader that checked the request's message listed them while it did
+// (see ParamsMember), so that a handler or middleware looking for a few
+// of them need not walk the params again. ok is false when there is no
+// such list: the params are not an object read with their message, were
+// replaced since (or dropped), or have more members than the list holds;
+// read Params then.
+func (r *Request) IndexedParams() (n int, ok bool) {
+	if r == nil || r.index == nil || !r.paramsScanned() {
+		return 0, false
+	}
+	return r.index.Len()
+}
+
+// ParamsMember returns the i-th top-level member of the params, i below
+// the count IndexedParams reports: its name as raw string content
+// (between the quotes, escapes as written) and its value, both slices of
+// Params that end where Params does.
+func (r *Request) ParamsMember(i int) (name, value []byte) {
+	return r.index.Member(r.Params[:len(r.Params):len(r.Params)], i)
 }
 
 // MarkRecurring tells the check of the request's params against its
@@ -85,7 +110,7 @@ func (r *Request) decodeParams(v any) error {
 // no longer keeps the bytes of the message it came in, which Params
 // shares. Middleware that reads Params after the handler returns sees nil.
 func (r *Request) DropParams() {
-	r.Params, r.tree, r.hasTree, r.scanned = nil, nil, false, nil
+	r.Params, r.tree, r.hasTree, r.scanned, r.index = nil, nil, false, nil, nil
 }
 
 // paramsScanned reports whether Params are the params the strict scanner
@@ -164,7 +189,7 @@ var envelopeSchemas = sync.OnceValue(func() envelopes {
 // decodeFrame parses one frame: a single message or a batch. A frame that is
 // not one acceptable JSON text is a -32700 error.
 func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Error) {
-	return decodeFrameIn(b, maxDepth, nil, nil)
+	return decodeFrameIn(b, maxDepth, nil, nil, nil)
 }
 
 // loneMessage holds what the parser reads of a frame of one message: the
@@ -174,14 +199,16 @@ func decodeFrame(b []byte, maxDepth int) (items []inbound, batch bool, perr *Err
 // once it has decoded them (Request.DropParams): a call held long keeps
 // the request, and must not keep the message with it.
 type loneMessage struct {
-	item [1]inbound
-	req  Request
+	item  [1]inbound
+	req   Request
+	index jsonscan.Index // the params' members, for req (Request.IndexedParams)
 }
 
 // decodeFrameIn is decodeFrame keeping a lone message in item, and its
-// request, when the fast path reads one, in req. A nil item means both in
-// a loneMessage of their own; a nil req, a request of its own.
-func decodeFrameIn(b []byte, maxDepth int, item *[1]inbound, req *Request) (items []inbound, batch bool, perr *Error) {
+// request, when the fast path reads one, in req, with the list of its
+// params' members in index (nil: none kept). A nil item means all three
+// in a loneMessage of their own; a nil req, a request of its own.
+func decodeFrameIn(b []byte, maxDepth int, item *[1]inbound, req *Request, index *jsonscan.Index) (items []inbound, batch bool, perr *Error) {
 	p := parser{data: b, maxDepth: maxDepth}
 	p.skipSpace()
 	if p.pos >= len(b) {
@@ -195,7 +222,7 @@ func decodeFrameIn(b []byte, maxDepth int, item *[1]inbound, req *Request) (item
 			p.pos++
 		} else {
 			for {
-				it, err := p.element(2, nil)
+				it, err := p.element(2, nil, nil)
 				if err != nil {
 					return nil, true, ParseError(err.Error())
 				}
@@ -216,9 +243,9 @@ func decodeFrameIn(b []byte, maxDepth int, item *[1]inbound, req *Request) (item
 	} else {
 		if item == nil {
 			lone := new(loneMessage)
-			item, req = &lone.item, &lone.req
+			item, req, index = &lone.item, &lone.req, &lone.index
 		}
-		it, err := p.element(1, req)
+		it, err := p.element(1, req, index)
 		if err != nil {
 			return nil, false, ParseError(err.Error())
 		}
@@ -235,13 +262,17 @@ func decodeFrameIn(b []byte, maxDepth int, item *[1]inbound, req *Request) (item
 // scanner checks it first; the fast path classifies it from the bytes, the
 // slow path from the tree it builds (whose schema errors explain). A
 // request the fast path reads is kept in req when it is not nil.
-func (p *parser) element(depth int, req *Request) (inbound, error) {
+func (p *parser) element(depth int, req *Request, index *jsonscan.Index) (inbound, error) {
 	start := p.pos
 	if depth == 1 {
 		// A lone message is the whole frame (whitespace around it): its
-		// check and its envelope take one pass.
-		if e, ok := scanEnvelope(p.data, p.maxDepth); ok {
+		// check and its envelope take one pass, which lists the params'
+		// members into index when there is one.
+		if e, ok := scanEnvelope(p.data, p.maxDepth, index); ok {
 			if it, ok := classifyEnvelope(p.data[start:], e, req); ok {
+				if it.req != nil && index != nil {
+					it.req.index = index
+				}
 				p.pos = len(p.data)
 				return it, nil
 			}

@@ -1,6 +1,7 @@
 package rpc_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +57,46 @@ func TestDropParamsForgetsTheParams(t *testing.T) {
 	v := map[string]int{"kept": 2}
 	require.NoError(t, req.DecodeParams(&v))
 	assert.Equal(t, map[string]int{"kept": 2}, v)
+}
+
+// IndexedParams lists the params' top-level members as the reader found
+// them checking the message, for as long as Params are those bytes.
+func TestIndexedParamsListsTheMembersTheReaderFound(t *testing.T) {
+	req, _, rerr := rpc.ParseRequest([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":{ "a" : 1, "b":{"c":[2,3]},"d\u0065":"x" }}`))
+	require.Nil(t, rerr)
+	n, ok := req.IndexedParams()
+	require.True(t, ok)
+	var got []string
+	for i := range n {
+		k, v := req.ParamsMember(i)
+		got = append(got, string(k)+"="+string(v))
+		off := len(req.Params) - cap(v) // a slice of Params that ends where Params does
+		assert.Equal(t, string(req.Params[off:off+len(v)]), string(v))
+	}
+	assert.Equal(t, []string{"a=1", `b={"c":[2,3]}`, `d\u0065="x"`}, got)
+
+	req.Params = json.RawMessage(`{"a":1}`)
+	_, ok = req.IndexedParams()
+	assert.False(t, ok, "params replaced")
+}
+
+func TestIndexedParamsIsFalseWithoutAList(t *testing.T) {
+	parsed := func(body string) *rpc.Request {
+		req, _, rerr := rpc.ParseRequest([]byte(body))
+		require.Nil(t, rerr)
+		return req
+	}
+	dropped := parsed(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}`)
+	dropped.DropParams()
+	for name, req := range map[string]*rpc.Request{
+		"by position":   parsed(`{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}`),
+		"no params":     parsed(`{"jsonrpc":"2.0","id":1,"method":"m"}`),
+		"nine members":  parsed(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}}`),
+		"dropped":       dropped,
+		"made by hand":  {Method: "m", Params: json.RawMessage(`{"a":1}`)},
+		"a nil request": nil,
+	} {
+		_, ok := req.IndexedParams()
+		assert.False(t, ok, name)
+	}
 }

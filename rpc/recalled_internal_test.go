@@ -23,7 +23,21 @@ func parsed(frame string, maxDepth int) string {
 	items, batch, perr := decodeFrame([]byte(frame), maxDepth)
 	out := fmt.Sprintf("batch %v, error %v;", batch, perr)
 	for _, it := range items {
-		out += fmt.Sprintf(" req %+v resp %+v invalid %v id %v dropped %v;", it.req, it.resp, it.invalid, it.id, it.dropped)
+		req, members := it.req, ""
+		if req != nil {
+			if n, ok := req.IndexedParams(); ok {
+				for i := range n {
+					k, v := req.ParamsMember(i)
+					members += fmt.Sprintf(" %s=%s", k, v)
+				}
+			} else {
+				members = " (not listed)"
+			}
+			r := *req
+			r.index = nil // an address; what it lists is printed instead
+			req = &r
+		}
+		out += fmt.Sprintf(" req %+v members%s resp %+v invalid %v id %v dropped %v;", req, members, it.resp, it.invalid, it.id, it.dropped)
 	}
 	return out
 }

@@ -10,6 +10,9 @@ type Members struct {
 	names   nameSet
 	started bool
 	state   membersState
+	// indexName and index: see Indexing.
+	indexName string
+	index     *Index
 }
 
 // membersState is where a Members is in its walk.
@@ -44,6 +47,15 @@ func (m *Members) Knowing(known []byte, depth int) {
 	if len(known) > 0 && known[0] == '{' && depth > 0 {
 		m.p.known, m.p.knownDepth = known, depth
 	}
+}
+
+// Indexing asks the walk to record, into x, the members of the value of
+// the member named name when that value is an object (see Index): the
+// params of a JSON-RPC message, which later readers then find without
+// walking them again. x is left incomplete when no such object is met.
+func (m *Members) Indexing(name string, x *Index) {
+	m.indexName, m.index = name, x
+	x.n, x.complete = 0, false
 }
 
 // Next checks the next member and returns it: its name as raw string
@@ -93,10 +105,24 @@ func (m *Members) Next() (name []byte, escaped bool, value []byte, ok bool) {
 	p.pos++
 	p.skipSpace()
 	vstart := p.pos
-	if !p.skip(2) {
+	if m.index != nil && vstart < len(p.data) && p.data[vstart] == '{' && isName(p.data[key.start:key.end], esc, m.indexName) {
+		p.index, m.index = m.index, nil // skipObject takes it; any other value leaves it unused
+	}
+	ok = p.skip(2)
+	p.index = nil
+	if !ok {
 		return m.fail()
 	}
 	return p.data[key.start:key.end], esc, p.data[vstart:p.pos], true
+}
+
+// isName reports whether the raw name (written with escapes when esc)
+// decodes to name, decoding only when it has escapes.
+func isName(raw []byte, esc bool, name string) bool {
+	if esc {
+		return NameIs(raw, name)
+	}
+	return string(raw) == name
 }
 
 // close ends the walk at the object's closing brace, which must be

@@ -68,6 +68,9 @@ type strict struct {
 	// are stepped over as checked.
 	known      []byte
 	knownDepth int
+	// index, when set, records the members of the next object the walk
+	// enters (skipObject takes it), for Members.Indexing.
+	index *Index
 }
 
 // fail records a fault at the current position and returns false.
@@ -139,18 +142,24 @@ func (p *strict) skip(depth int) bool {
 
 // skipObject checks an object, including that no member name repeats.
 func (p *strict) skipObject(depth int) bool {
+	var rec indexer
+	if x := p.index; x != nil {
+		p.index = nil // this object's, not the ones inside it
+		rec = x.open(p.pos)
+	}
 	if depth > p.maxDepth {
 		return p.deeper()
 	}
 	if k := p.known; len(k) > 0 && depth+p.knownDepth-1 <= p.maxDepth && bytes.HasPrefix(p.data[p.pos:], k) {
 		p.pos += len(k) // the object opens level depth and nests knownDepth levels
-		return true
+		return true     // (an index of it stays incomplete)
 	}
 	p.pos++ // '{'
 	var names nameSet
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
+		rec.close()
 		return true
 	}
 	for {
@@ -162,7 +171,8 @@ func (p *strict) skipObject(depth int) bool {
 		if !ok {
 			return false
 		}
-		if key := (span{start, p.pos - 1}); !names.add(p, key, esc) {
+		key := span{start, p.pos - 1}
+		if !names.add(p, key, esc) {
 			if p.fault != nil {
 				p.fault.set(start-1, fmt.Sprintf("duplicate member name %q", p.decodeName(key, esc)))
 			}
@@ -174,9 +184,11 @@ func (p *strict) skipObject(depth int) bool {
 		}
 		p.pos++
 		p.skipSpace()
+		vstart := p.pos
 		if !p.skip(depth + 1) {
 			return false
 		}
+		rec.add(key, vstart, p.pos)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return p.fail("unexpected end of input in an object")
@@ -187,6 +199,7 @@ func (p *strict) skipObject(depth int) bool {
 			p.skipSpace()
 		case '}':
 			p.pos++
+			rec.close()
 			return true
 		default:
 			return p.fail("expected ',' or '}' in an object")
