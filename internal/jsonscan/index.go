@@ -9,11 +9,12 @@ const maxIndexed = 8
 // Index locates the top-level members of one object as a strict walk
 // checked it (Members.Indexing), so that a reader who needs a few of them
 // later finds them without walking the object again: each member's name
-// (its raw content, between the quotes) and value, as offsets from the
-// object's opening brace. It is complete only when the walk reached the
-// object's end having recorded every member; an object with more members
-// than it holds, one stepped over as known, or one that failed leaves it
-// incomplete, and it then locates nothing.
+// (its raw content, between the quotes) and value, as 16-bit offsets from
+// the object's opening brace, so that it adds little to what holds it. It
+// is complete only when the walk reached the object's end having recorded
+// every member; an object with more members than it holds, one whose
+// members reach past 64 KiB, one stepped over as known, or one that failed
+// leaves it incomplete, and it then locates nothing.
 type Index struct {
 	n        uint8
 	complete bool
@@ -23,7 +24,7 @@ type Index struct {
 // indexedMember is one member of an Index: the extents of its name and
 // value, from the object's opening brace.
 type indexedMember struct {
-	nameStart, nameEnd, valueStart, valueEnd uint32
+	nameStart, nameEnd, valueStart, valueEnd uint16
 }
 
 // Len returns how many members a complete index locates, and whether it is
@@ -57,18 +58,18 @@ func (x *Index) open(start int) indexer {
 }
 
 // add records a member whose name lies at name and value at [vstart, vend)
-// of the text walked; past maxIndexed members, or offsets beyond 32 bits,
+// of the text walked; past maxIndexed members, or offsets beyond 16 bits,
 // the index stays incomplete.
 func (r *indexer) add(name span, vstart, vend int) {
 	x := r.x
 	if x == nil {
 		return
 	}
-	if int(x.n) == maxIndexed || vend-r.start > math.MaxUint32 {
+	if int(x.n) == maxIndexed || vend-r.start > math.MaxUint16 {
 		r.x = nil // incomplete: it is not closed
 		return
 	}
-	x.members[x.n] = indexedMember{uint32(name.start - r.start), uint32(name.end - r.start), uint32(vstart - r.start), uint32(vend - r.start)}
+	x.members[x.n] = indexedMember{uint16(name.start - r.start), uint16(name.end - r.start), uint16(vstart - r.start), uint16(vend - r.start)}
 	x.n++
 }
 

@@ -81,6 +81,8 @@ func TestAnIndexLocatesNothingWhereItCannotHoldTheWholeObject(t *testing.T) {
 		"null":                  {`{"params":null}`, "", false},
 		"no params":             {`{"id":{"a":1}}`, "", false},
 		"stepped over as known": {`{"params":{"a":1}}`, `{"a":1}`, false},
+		"members within 64 KiB": {`{"params":{"a":"` + strings.Repeat("x", 65535-8) + `"}}`, "", true},
+		"members past 64 KiB":   {`{"params":{"a":"` + strings.Repeat("x", 65535-6) + `"}}`, "", false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, x, ok := indexed(t, tc.msg, tc.known)
