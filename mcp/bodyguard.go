@@ -15,12 +15,12 @@ import (
 // connection's read deadline to now. (A timer rather than a goroutine
 // waiting on a ticker: a POST that is over before the tick starts no
 // goroutine at all, the first one of a process included.) A read thus
-// ends between the bound and the bound plus one tick. A read is listed in a slot of a
-// slice, whose number the reader keeps, so that listing it and taking it
-// off allocate nothing and hash nothing (nearly every body is in the
-// server's buffer already, and the guard is then pure overhead); the
-// response controller that sets a deadline is made only for the rare read
-// that outlasts the bound.
+// ends between the bound and the bound plus one tick. A read is listed in
+// a slot of a slice, whose number the reader keeps, so that listing it
+// and taking it off allocate nothing and hash nothing (nearly every body
+// is in the server's buffer already, and the guard is then pure
+// overhead); the response controller that sets a deadline is made only
+// for the rare read that outlasts the bound.
 type bodyGuard struct {
 	limit time.Duration
 	tick  time.Duration

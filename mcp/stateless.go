@@ -142,7 +142,7 @@ type statelessCall struct {
 //go:noinline
 func (s *Server) scanStatelessCall(req *rpc.Request) *statelessCall {
 	var p statelessParams
-	if !scanStatelessRequestOf(req, req.Params, &p, &s.metaMemo) {
+	if !scanStatelessRequestOf(req, &p, &s.metaMemo) {
 		return nil
 	}
 	return &statelessCall{params: p}
@@ -151,7 +151,7 @@ func (s *Server) scanStatelessCall(req *rpc.Request) *statelessCall {
 // newStatelessCall returns the state of req, its params scanned.
 func (s *Server) newStatelessCall(req *rpc.Request) *statelessCall {
 	sc := new(statelessCall)
-	scanStatelessParamsOf(req, req.Params, &sc.params, &s.metaMemo)
+	scanStatelessParamsOf(req, &sc.params, &s.metaMemo)
 	return sc
 }
 
@@ -631,7 +631,7 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 	p := c.params
 	if p == nil {
 		p = new(statelessParams)
-		scanStatelessParamsOf(req, req.Params, p, &s.metaMemo)
+		scanStatelessParamsOf(req, p, &s.metaMemo)
 	}
 	if !p.object {
 		return rpc.InvalidParams("params must be an object")

@@ -79,16 +79,16 @@ func (p *statelessParams) spanOf(v []byte) span {
 // other), so that admitting the request reads them no more. memo, when not
 // nil, is the server's remembered _meta (scanStatelessParams).
 func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) bool {
-	return scanStatelessRequestOf(nil, params, p, memo)
+	return scanStatelessRequestOf(&rpc.Request{Params: params}, p, memo)
 }
 
-// scanStatelessRequestOf is scanStatelessRequest for the params of req
-// (nil: params alone), as scanStatelessParamsOf reads them.
-func scanStatelessRequestOf(req *rpc.Request, params []byte, p *statelessParams, memo *metaMemo) bool {
-	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
+// scanStatelessRequestOf is scanStatelessRequest for req's params, as
+// scanStatelessParamsOf reads them.
+func scanStatelessRequestOf(req *rpc.Request, p *statelessParams, memo *metaMemo) bool {
+	if !bytes.Contains(req.Params, []byte(metaProtocolVersion)) {
 		return false
 	}
-	scanStatelessParamsOf(req, params, p, memo)
+	scanStatelessParamsOf(req, p, memo)
 	return p.version() != nil
 }
 
@@ -99,14 +99,15 @@ func scanStatelessRequestOf(req *rpc.Request, params []byte, p *statelessParams,
 // limit lets through by default, are taken as malformed: the positions are
 // 32-bit.
 func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
-	scanStatelessParamsOf(nil, params, p, memo)
+	scanStatelessParamsOf(&rpc.Request{Params: params}, p, memo)
 }
 
-// scanStatelessParamsOf is scanStatelessParams for params that are
-// req.Params (req may be nil): when the reader of req's message listed
-// their members while it checked it (rpc.Request.IndexedParams), they are
-// taken from the list rather than walked again.
-func scanStatelessParamsOf(req *rpc.Request, params []byte, p *statelessParams, memo *metaMemo) {
+// scanStatelessParamsOf is scanStatelessParams for req's params: when the
+// reader of req's message listed their members while it checked it
+// (rpc.Request.IndexedParams), they are taken from the list rather than
+// walked again (a request made of bytes alone has no list).
+func scanStatelessParamsOf(req *rpc.Request, p *statelessParams, memo *metaMemo) {
+	params := req.Params
 	*p = statelessParams{raw: params[:len(params):len(params)]}
 	if len(params) > math.MaxUint32 {
 		return

@@ -124,7 +124,7 @@ func TestScanStatelessParamsReadsTheReadersListAsItReadsTheParams(t *testing.T) 
 		for _, memo := range []*metaMemo{nil, &s.metaMemo} {
 			var walked, read statelessParams
 			scanStatelessParams(req.Params, &walked, memo)
-			scanStatelessParamsOf(req, req.Params, &read, memo)
+			scanStatelessParamsOf(req, &read, memo)
 			assert.Equal(t, walked, read, "%s (memo %v)", params, memo != nil)
 		}
 	}

@@ -91,10 +91,7 @@ func newToolEntry(t *Tool, h ToolHandler) (*toolEntry, error) {
 	if !mayCarryHeaders(e.tool.InputSchema) {
 		return e, nil
 	}
-	in, err := decodeInstance(e.tool.InputSchema) // compiled above, so JSON
-	if err != nil {
-		return nil, fmt.Errorf("mcp: tool %q: inputSchema is not JSON: %w", t.Name, err)
-	}
+	in, _ := decodeInstance(e.tool.InputSchema) // JSON: compileToolSchema checked it
 	if e.headers, err = headerParamsOf(in); err != nil {
 		return nil, fmt.Errorf("mcp: tool %q: %w", t.Name, err)
 	}

@@ -105,7 +105,7 @@ func (m *Members) Next() (name []byte, escaped bool, value []byte, ok bool) {
 	p.pos++
 	p.skipSpace()
 	vstart := p.pos
-	if m.index != nil && vstart < len(p.data) && p.data[vstart] == '{' && isName(p.data[key.start:key.end], esc, m.indexName) {
+	if m.index != nil && vstart < len(p.data) && p.data[vstart] == '{' && NameIs(p.data[key.start:key.end], m.indexName) {
 		p.index, m.index = m.index, nil // skipObject takes it; any other value leaves it unused
 	}
 	ok = p.skip(2)
@@ -114,15 +114,6 @@ func (m *Members) Next() (name []byte, escaped bool, value []byte, ok bool) {
 		return m.fail()
 	}
 	return p.data[key.start:key.end], esc, p.data[vstart:p.pos], true
-}
-
-// isName reports whether the raw name (written with escapes when esc)
-// decodes to name, decoding only when it has escapes.
-func isName(raw []byte, esc bool, name string) bool {
-	if esc {
-		return NameIs(raw, name)
-	}
-	return string(raw) == name
 }
 
 // close ends the walk at the object's closing brace, which must be
