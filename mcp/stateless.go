@@ -187,8 +187,8 @@ func (s *Server) admitStateless(req *rpc.Request, sc *statelessCall) (*stateless
 		sc = s.newStatelessCall(req)
 	}
 	p := &sc.params
-	if seen := s.metaMemo.lookup(p.meta()); seen != nil {
-		return s.admitRemembered(req, sc, seen)
+	if p.seen != nil {
+		return s.admitRemembered(req, sc, p.seen)
 	}
 	if meta := p.meta(); meta == nil || string(meta) == "null" {
 		return nil, bad("params._meta is required")
@@ -637,10 +637,10 @@ func (s *Server) openRound(c *callState, req *rpc.Request) error {
 		return rpc.InvalidParams("params must be an object")
 	}
 	var target string
-	for _, m := range p.targets[:p.ntargets] {
-		t, ok := jsonscan.String(p.value(m.at))
+	for i, at := range p.targets[:p.ntargets] {
+		t, ok := jsonscan.String(p.value(at))
 		if !ok {
-			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", m.name()))
+			return rpc.InvalidParams(fmt.Sprintf("params.%s must be a string", p.targetName(i)))
 		}
 		if target == "" {
 			target = t // the one target of nearly every request, without a concatenation

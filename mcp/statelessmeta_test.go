@@ -83,6 +83,7 @@ func admit(t *testing.T, s *Server, params string) metaAdmission {
 	}
 	c := &sc.callState
 	out.Version, out.Caps, out.LogLevel, out.Params = c.version, c.caps, c.logLevel, sc.params
+	out.Params.seen = nil // whether the server remembered the _meta is what is compared
 	return out
 }
 
@@ -136,6 +137,9 @@ func TestARememberedMetaIsSteppedOverAndPlacedAsWhenScanned(t *testing.T) {
 		isGot := scanStatelessRequest([]byte(params), &got, &s.metaMemo)
 		isPlain := scanStatelessRequest([]byte(params), &plain, nil)
 		assert.Equal(t, isPlain, isGot, "%s", params)
+		assert.Equal(t, got.meta() != nil && string(got.meta()) == meta, got.seen != nil,
+			"the scan notes the remembered _meta exactly when it is the params' own: %s", params)
+		got.seen = nil
 		assert.Equal(t, plain, got, "%s", params)
 	}
 }

@@ -24,28 +24,29 @@ type statelessParams struct {
 	object, metaObject bool
 	overflow           bool  // more than two targets
 	ntargets           uint8 // targets in use
-	// targets are name and uri, in the order they came (a repeated one
-	// counts once more, as it did when read in place).
-	targets [2]statelessTarget
+	uris               uint8 // bit i set: targets[i] is a uri, else a name
+	// targets are where the name and uri members are, in the order they
+	// came (a repeated one counts once more, as it did when read in
+	// place).
+	targets [2]span
 
 	metaAt, versionAt, capsAt, levelAt span
 	argsAt, inputsAt, stateAt          span
+
+	// seen is what the server remembers of a _meta written as this one
+	// is (metaMemo), found by the scan that had the memo at hand; nil
+	// otherwise. Admission takes it rather than comparing the bytes again.
+	seen *admittedMeta
 }
 
 // span locates a member's value in the params; the zero span is an absent
 // member (no value ends at 0).
 type span struct{ start, end uint32 }
 
-// statelessTarget is a member naming what a request acts on (name or uri)
-// and where its value is.
-type statelessTarget struct {
-	uri bool
-	at  span
-}
-
-// name is the member's name.
-func (t statelessTarget) name() string {
-	if t.uri {
+// targetName is the name of the member at targets[i]: name or uri, the
+// members naming what a request acts on.
+func (p *statelessParams) targetName(i int) string {
+	if p.uris&(1<<i) != 0 {
 		return "uri"
 	}
 	return "name"
@@ -74,10 +75,12 @@ func (p *statelessParams) spanOf(v []byte) span {
 }
 
 // scanStatelessRequest reports whether params are those of a stateless
-// request: their _meta names the protocol version. The few bytes that could
-// be one are scanned into p (and only they: p is left as it was for any
-// other), so that admitting the request reads them no more. memo, when not
-// nil, is the server's remembered _meta (scanStatelessParams).
+// request: their _meta names the protocol version. Params that could be
+// one are scanned into p, so that admitting the request reads them no
+// more; p is left as it was for any other: params that, read with their
+// message, list no _meta member, or whose bytes hold neither the version's
+// name nor an escape. memo, when not nil, is the server's remembered _meta
+// (scanStatelessParams).
 func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) bool {
 	return scanStatelessRequestOf(&rpc.Request{Params: params}, p, memo)
 }
@@ -85,11 +88,27 @@ func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) boo
 // scanStatelessRequestOf is scanStatelessRequest for req's params, as
 // scanStatelessParamsOf reads them.
 func scanStatelessRequestOf(req *rpc.Request, p *statelessParams, memo *metaMemo) bool {
-	if !bytes.Contains(req.Params, []byte(metaProtocolVersion)) {
-		return false
+	if n, listed := req.IndexedParams(); listed {
+		if !listsMeta(req, n) {
+			return false
+		}
+	} else if !bytes.Contains(req.Params, []byte(metaProtocolVersion)) && bytes.IndexByte(req.Params, '\\') < 0 {
+		return false // the version's name is nowhere, as written or escaped
 	}
 	scanStatelessParamsOf(req, p, memo)
 	return p.version() != nil
+}
+
+// listsMeta reports whether the n members the reader of req's message
+// listed (rpc.Request.IndexedParams) include _meta: a request without one
+// is told from a stateless one without reading its params.
+func listsMeta(req *rpc.Request, n int) bool {
+	for i := range n {
+		if k, _ := req.ParamsMember(i); jsonscan.NameIs(k, "_meta") {
+			return true
+		}
+	}
+	return false
 }
 
 // scanStatelessParams reads the params' top-level members once, and the
@@ -136,6 +155,7 @@ func scanStatelessParamsOf(req *rpc.Request, p *statelessParams, memo *metaMemo)
 	}
 	if memo != nil {
 		if seen := memo.lookup(p.meta()); seen != nil {
+			p.seen = seen
 			placeMeta(p, seen)
 			return
 		}
@@ -196,6 +216,9 @@ func (p *statelessParams) addTarget(uri bool, v []byte) {
 		p.overflow = true
 		return
 	}
-	p.targets[p.ntargets] = statelessTarget{uri, p.spanOf(v)}
+	if uri {
+		p.uris |= 1 << p.ntargets
+	}
+	p.targets[p.ntargets] = p.spanOf(v)
 	p.ntargets++
 }

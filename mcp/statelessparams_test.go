@@ -19,10 +19,10 @@ func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
 	assert.Equal(t, `{"x":{}}`, string(p.inputs()))
 	assert.Equal(t, `"s"`, string(p.state()))
 	assert.Equal(t, uint8(2), p.ntargets)
-	assert.Equal(t, "name", p.targets[0].name())
-	assert.Equal(t, `"t"`, string(p.value(p.targets[0].at)))
-	assert.Equal(t, "uri", p.targets[1].name())
-	assert.Equal(t, `"u"`, string(p.value(p.targets[1].at)))
+	assert.Equal(t, "name", p.targetName(0))
+	assert.Equal(t, `"t"`, string(p.value(p.targets[0])))
+	assert.Equal(t, "uri", p.targetName(1))
+	assert.Equal(t, `"u"`, string(p.value(p.targets[1])))
 }
 
 func TestScanStatelessParamsTellsWhatIsNotAWellFormedObject(t *testing.T) {
@@ -66,14 +66,29 @@ func TestScanStatelessRequestTellsAStatelessRequestByItsMeta(t *testing.T) {
 	}{
 		{`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, true},
 		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":1}}`, true},
-		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}`, false}, // the name's bytes are looked for first
+		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}`, true}, // names are read as a decoder reads them
+		{`{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, true},
 		{`{"name":"io.modelcontextprotocol/protocolVersion"}`, false},
 		{`{"_meta":{"k":"io.modelcontextprotocol/protocolVersion"}}`, false},
+		{`{"_meta":{"progressToken":1}}`, false},
+		{`{"name":"t\n","arguments":{}}`, false},
 		{`{"name":"t","arguments":{}}`, false},
+		{`{"arguments":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, false},
 		{``, false},
 	} {
 		var p statelessParams
 		assert.Equal(t, tc.stateless, scanStatelessRequest([]byte(tc.params), &p, nil), "%s", tc.params)
+		if tc.params == "" {
+			continue
+		}
+		// Read with its message, the request is told by the reader's list
+		// of its members: the same answer.
+		req, _, rerr := rpc.ParseRequest([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + tc.params + `}`))
+		require.Nil(t, rerr, tc.params)
+		_, listed := req.IndexedParams()
+		require.True(t, listed, tc.params)
+		var q statelessParams
+		assert.Equal(t, tc.stateless, scanStatelessRequestOf(req, &q, nil), "listed: %s", tc.params)
 	}
 }
 

@@ -105,7 +105,9 @@ type Configuration struct {
 
 func (c Configuration) String() string { return c.Transport + " " + c.Protocol + " " + c.Mode }
 
-// configurations lists the configurations of c in run order.
+// configurations lists the configurations of c in report order: by
+// transport, protocol, then mode (Run takes the rounds of those that differ
+// only in protocol in turn, protocolTurns).
 func (c Config) configurations() []Configuration {
 	var out []Configuration
 	for _, t := range c.Transports {

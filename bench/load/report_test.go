@@ -137,6 +137,25 @@ func TestTargetsCheckTheIssuesGoals(t *testing.T) {
 	assert.InDelta(t, 1.5, float64(got["calls/s schemarpc/mcpgo ≥ 1.3 @ http 2025-11-25 pipelined @ schemarpc"].Value), 1e-9)
 }
 
+// TestProtocolRatioPairsTheRoundsTakenInTurn pins that the protocol ratio
+// is the median of round-by-round ratios, which a drift of the machine's
+// load between rounds moves less than the ratio of the medians would.
+func TestProtocolRatioPairsTheRoundsTakenInTurn(t *testing.T) {
+	cpu := func(xs ...float64) []Measurement {
+		out := make([]Measurement, len(xs))
+		for i, x := range xs {
+			out[i].CPUMsPer1000 = x
+		}
+		return out
+	}
+	// Round by round: 1.2, 1.0, 3.0; the medians' ratio would be 30/20.
+	assert.InDelta(t, 1.2, float64(protocolRatio(cpu(10, 30, 20), cpu(12, 30, 60))), 1e-9)
+	// Rounds that cannot be paired: the medians' ratio.
+	assert.InDelta(t, 1.5, float64(protocolRatio(cpu(10, 30, 20), cpu(30, 30))), 1e-9)
+	assert.False(t, protocolRatio(nil, nil).OK())
+	assert.False(t, protocolRatio(cpu(0), cpu(1)).OK(), "a round that measured no CPU gives no ratio")
+}
+
 func TestTargetsNeedOursAndMCPGo(t *testing.T) {
 	c := sampleResult(Configuration{TransportStdio, Protocol20251125, ModeSequential})
 	c.Servers = c.Servers[:1]

@@ -10,7 +10,11 @@ import (
 
 // Run builds the servers, then measures every configuration of cfg: for
 // each one, Rounds rounds in which every server runs once, in order, each
-// in a fresh process. The first failure (a server that does not start, a
+// in a fresh process. The configurations that differ only in protocol
+// take their rounds in turn (round 1 of each, then round 2 of each, …), so
+// that the two protocols' figures of a round, which the protocol ratio
+// pairs, are taken minutes apart at most, not the length of a run: a
+// machine whose other load drifts moves both alike. The first failure (a server that does not start, a
 // reply that fails verification, a timeout) ends the run with an error
 // naming the server, the configuration and the round.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
@@ -38,33 +42,70 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		Servers: cfg.Servers,
 	}
 	startLoad := loadAverage()
-	for _, conf := range cfg.configurations() {
-		res := ConfigResult{Configuration: conf, Servers: make([]ServerResult, len(cfg.Servers))}
-		for i, s := range cfg.Servers {
-			res.Servers[i].Server = s
+	confs := cfg.configurations()
+	results := make([]ConfigResult, len(confs))
+	for i, conf := range confs {
+		results[i] = ConfigResult{Configuration: conf, Servers: make([]ServerResult, len(cfg.Servers))}
+		for j, s := range cfg.Servers {
+			results[i].Servers[j].Server = s
 		}
+	}
+	for _, group := range protocolTurns(confs) {
 		for round := 1; round <= cfg.Rounds; round++ {
-			for i, s := range cfg.Servers {
-				if err := ctx.Err(); err != nil {
+			for _, c := range group {
+				if err := r.round(ctx, &results[c], round); err != nil {
 					return nil, err
-				}
-				m, err := r.measure(ctx, s, conf)
-				if err != nil {
-					return nil, fmt.Errorf("server %s, %s, round %d: %w", s, conf, round, err)
-				}
-				res.Servers[i].Rounds = append(res.Servers[i].Rounds, m)
-				if cfg.Progress != nil {
-					fmt.Fprintf(cfg.Progress, "round %d/%d  %-28s %-10s %8d calls %9.0f calls/s %8.2f CPU ms/1k  p99 %7.0f µs\n",
-						round, cfg.Rounds, conf, s, m.Calls, m.CallsPerSecond, m.CPUMsPer1000, m.P99)
 				}
 			}
 		}
-		res.summarize(rep.Ours)
-		rep.Results = append(rep.Results, res)
+		for _, c := range group {
+			results[c].summarize(rep.Ours)
+		}
 	}
+	rep.Results = results
 	rep.Targets = targets(rep.Results, rep.Ours)
 	if startLoad != "" {
 		rep.Load = "start " + startLoad + "; end " + loadAverage()
 	}
 	return rep, nil
+}
+
+// round measures every server once in res's configuration, in order: its
+// round-th round.
+func (r *runner) round(ctx context.Context, res *ConfigResult, round int) error {
+	for i := range res.Servers {
+		s := res.Servers[i].Server
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := r.measure(ctx, s, res.Configuration)
+		if err != nil {
+			return fmt.Errorf("server %s, %s, round %d: %w", s, res.Configuration, round, err)
+		}
+		res.Servers[i].Rounds = append(res.Servers[i].Rounds, m)
+		if r.cfg.Progress != nil {
+			fmt.Fprintf(r.cfg.Progress, "round %d/%d  %-28s %-10s %8d calls %9.0f calls/s %8.2f CPU ms/1k  p99 %7.0f µs\n",
+				round, r.cfg.Rounds, res.Configuration, s, m.Calls, m.CallsPerSecond, m.CPUMsPer1000, m.P99)
+		}
+	}
+	return nil
+}
+
+// protocolTurns groups the indexes of confs that differ only in protocol,
+// each group in the order confs has them, the groups in the order of their
+// first member: the configurations whose rounds are taken in turn.
+func protocolTurns(confs []Configuration) [][]int {
+	var groups [][]int
+	at := map[[2]string]int{}
+	for i, c := range confs {
+		key := [2]string{c.Transport, c.Mode}
+		g, ok := at[key]
+		if !ok {
+			g = len(groups)
+			at[key] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +53,56 @@ func TestRunMeasuresEveryConfigurationOfEveryServer(t *testing.T) {
 		assert.Contains(t, buf.String(), "http", format)
 		assert.Contains(t, buf.String(), "2026-07-28", format)
 	}
+}
+
+// TestRunTakesTheProtocolsRoundsInTurn pins the order of a run: the
+// configurations that differ only in protocol alternate round by round, so
+// that the protocol ratio pairs figures taken close together; the report
+// keeps the configurations in their own order.
+func TestRunTakesTheProtocolsRoundsInTurn(t *testing.T) {
+	cfg := fastConfig(ServerOurs, ServerLimit)
+	cfg.Rounds = 2
+	cfg.Transports = []string{TransportStdio}
+	cfg.Modes = []string{ModeSequential, ModePipelined}
+	var progress bytes.Buffer
+	cfg.Progress = &progress
+	useFakeServer(t, &cfg, fakeGood)
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	var order []string
+	for _, line := range strings.Split(strings.TrimSpace(progress.String()), "\n") {
+		f := strings.Fields(line)
+		require.GreaterOrEqual(t, len(f), 6, line)
+		order = append(order, strings.Join(f[1:6], " "))
+	}
+	var want []string
+	for _, mode := range cfg.Modes {
+		for round := 1; round <= 2; round++ {
+			for _, p := range []string{Protocol20251125, Protocol20260728} {
+				for _, s := range cfg.Servers {
+					want = append(want, fmt.Sprintf("%d/2 stdio %s %s %s", round, p, mode, s))
+				}
+			}
+		}
+	}
+	assert.Equal(t, want, order)
+	var confs []string
+	for _, c := range rep.Results {
+		confs = append(confs, c.Configuration.String())
+	}
+	assert.Equal(t, []string{"stdio 2025-11-25 sequential", "stdio 2025-11-25 pipelined", "stdio 2026-07-28 sequential", "stdio 2026-07-28 pipelined"}, confs)
+}
+
+func TestProtocolTurnsGroupsConfigurationsByTransportAndMode(t *testing.T) {
+	confs := []Configuration{
+		{TransportStdio, Protocol20251125, ModeSequential},
+		{TransportStdio, Protocol20260728, ModeSequential},
+		{TransportHTTP, Protocol20251125, ModeSessions},
+		{TransportHTTP, Protocol20251125, ModeSequential},
+		{TransportHTTP, Protocol20260728, ModeSessions},
+	}
+	assert.Equal(t, [][]int{{0, 1}, {2, 4}, {3}}, protocolTurns(confs))
+	assert.Empty(t, protocolTurns(nil))
 }
 
 func TestRunReadsEventStreamReplies(t *testing.T) {

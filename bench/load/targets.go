@@ -100,7 +100,7 @@ func targets(results []ConfigResult, ours string) []Target {
 				if before == nil {
 					continue
 				}
-				v := ratio(s.Median.CPUMsPer1000, before.Median.CPUMsPer1000)
+				v := protocolRatio(before.Rounds, s.Rounds)
 				status := StatusInfo
 				if s.Server == ours {
 					status = check(v, TargetStateless, true)
@@ -113,4 +113,16 @@ func targets(results []ConfigResult, ours string) []Target {
 		}
 	}
 	return out
+}
+
+// protocolRatio is the CPU per call of the rounds cur over that of the
+// rounds old, for one server in two configurations that differ in
+// protocol: the median of the rounds' ratios when each round of one has its
+// turn-mate in the other (Run takes them in turn), else the ratio of the
+// medians.
+func protocolRatio(old, cur []Measurement) Num {
+	if len(old) == len(cur) && len(old) > 0 {
+		return perRound(cur, old, func(c, o Measurement) Num { return ratio(c.CPUMsPer1000, o.CPUMsPer1000) }).Median
+	}
+	return ratio(medianOf(cur).CPUMsPer1000, medianOf(old).CPUMsPer1000)
 }
