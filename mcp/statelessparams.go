@@ -104,7 +104,7 @@ func scanStatelessRequestOf(req *rpc.Request, p *statelessParams, memo *metaMemo
 // is told from a stateless one without reading its params.
 func listsMeta(req *rpc.Request, n int) bool {
 	for i := range n {
-		if k, _ := req.ParamsMember(i); jsonscan.NameIs(k, "_meta") {
+		if k, _ := req.ParamsMember(i); paramsMemberOf(k) == memberMeta {
 			return true
 		}
 	}
@@ -166,22 +166,64 @@ func scanStatelessParamsOf(req *rpc.Request, p *statelessParams, memo *metaMemo)
 // member notes one top-level member of the params, k its name as written
 // and v its value, a slice of p.raw: the members the protocol reads.
 func (p *statelessParams) member(k, v []byte) {
-	switch {
-	case jsonscan.NameIs(k, "_meta"):
+	switch paramsMemberOf(k) {
+	case memberMeta:
 		if p.metaAt.end == 0 {
 			p.metaAt = p.spanOf(v)
 		}
-	case jsonscan.NameIs(k, "name"):
+	case memberName:
 		p.addTarget(false, v)
-	case jsonscan.NameIs(k, "uri"):
+	case memberURI:
 		p.addTarget(true, v)
-	case jsonscan.NameIs(k, "arguments"):
+	case memberArguments:
 		p.argsAt = p.spanOf(v)
-	case jsonscan.NameIs(k, "inputResponses"):
+	case memberInputs:
 		p.inputsAt = p.spanOf(v)
-	case jsonscan.NameIs(k, "requestState"):
+	case memberState:
 		p.stateAt = p.spanOf(v)
 	}
+}
+
+// paramsMember names the members of a stateless request's params that the
+// protocol reads (statelessParams.member).
+type paramsMember uint8
+
+const (
+	memberOther paramsMember = iota
+	memberMeta
+	memberName
+	memberURI
+	memberArguments
+	memberInputs
+	memberState
+)
+
+// paramsMemberOf tells which member a raw name (as jsonscan.Object.Next
+// returns it) is: the name as written, or decoded when it has escapes (an
+// undecodable one is none of them). Only a name with escapes is copied.
+func paramsMemberOf(raw []byte) paramsMember {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		name, ok := jsonscan.Name(raw)
+		if !ok {
+			return memberOther
+		}
+		raw = []byte(name)
+	}
+	switch string(raw) {
+	case "_meta":
+		return memberMeta
+	case "name":
+		return memberName
+	case "uri":
+		return memberURI
+	case "arguments":
+		return memberArguments
+	case "inputResponses":
+		return memberInputs
+	case "requestState":
+		return memberState
+	}
+	return memberOther
 }
 
 // scanMeta reads the members of p's _meta the protocol defines.

@@ -144,3 +144,19 @@ func TestScanStatelessParamsReadsTheReadersListAsItReadsTheParams(t *testing.T) 
 		}
 	}
 }
+
+func TestScanStatelessParamsReadsMemberNamesWithoutCopyingThem(t *testing.T) {
+	params := []byte(`{"aMemberNameLongerThanThirtyTwoBytesAndThenSome":1,"name":"t","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)
+	var p statelessParams
+	assert.Zero(t, testing.AllocsPerRun(20, func() { scanStatelessParams(params, &p, nil) }))
+	assert.Equal(t, `"t"`, string(p.value(p.targets[0])))
+	assert.Equal(t, `{}`, string(p.args()))
+	assert.NotNil(t, p.version())
+	// An escaped name is decoded (and only it copied): \u0061 is a.
+	scanStatelessParams([]byte(`{"\u0061rguments":[1],"n\u0061me":"u"}`), &p, nil)
+	assert.Equal(t, `[1]`, string(p.args()))
+	assert.Equal(t, `"u"`, string(p.value(p.targets[0])))
+	// A name whose escape does not decode is none of the protocol's.
+	scanStatelessParams([]byte(`{"n\u00zzme":"u"}`), &p, nil)
+	assert.Zero(t, p.ntargets)
+}
