@@ -19,6 +19,12 @@ import (
 	"github.com/schemarpc/schemarpc/rpc"
 )
 
+// shutdownBound bounds every wait of these tests for an event (a call
+// started, a refusal, a shutdown): generous, because none of them is
+// meant to run out in a passing test, and a shutdown whose context ran
+// out would drop the calls in flight that the tests expect answered.
+const shutdownBound = time.Minute
+
 // gatedHandler serves "slow" (waits for release), "stuck" (waits for its
 // context to end), "fast" and the notification "note".
 type gatedHandler struct {
@@ -44,7 +50,7 @@ func (g *gatedHandler) Handle(ctx context.Context, req *rpc.Request) (any, error
 		select {
 		case <-g.release:
 			return "done " + req.ID.String(), nil
-		case <-time.After(5 * time.Second):
+		case <-time.After(shutdownBound):
 			return nil, errors.New("never released")
 		}
 	case "stuck":
@@ -66,7 +72,7 @@ func waitStarted(t *testing.T, g *gatedHandler, n int) {
 	for range n {
 		select {
 		case <-g.started:
-		case <-time.After(5 * time.Second):
+		case <-time.After(shutdownBound):
 			t.Fatal("a handler did not start")
 		}
 	}
@@ -76,7 +82,7 @@ func waitStarted(t *testing.T, g *gatedHandler, n int) {
 // down, which shows the shutdown has begun.
 func untilShuttingDown(t *testing.T, call func() error) *rpc.Error {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(shutdownBound)
 	for time.Now().Before(deadline) {
 		err := call()
 		if err == nil {
@@ -113,7 +119,7 @@ func TestShutdownAnswersCallsInFlightRefusesNewOnesAndLeaksNothing(t *testing.T)
 
 	shut := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownBound)
 		defer cancel()
 		shut <- server.Shutdown(ctx)
 	}()
@@ -126,7 +132,7 @@ func TestShutdownAnswersCallsInFlightRefusesNewOnesAndLeaksNothing(t *testing.T)
 	select {
 	case n := <-g.notes:
 		assert.JSONEq(t, `{"n":1}`, n)
-	case <-time.After(5 * time.Second):
+	case <-time.After(shutdownBound):
 		t.Fatal("a notification sent during the shutdown was not handled")
 	}
 	select {
@@ -208,7 +214,7 @@ func TestEndOfInputCancelsCallsPastTheGracePeriod(t *testing.T) {
 	select {
 	case err := <-g.cancelled:
 		assert.ErrorIs(t, err, context.Canceled)
-	case <-time.After(5 * time.Second):
+	case <-time.After(shutdownBound):
 		t.Fatal("the handler was not cancelled after the grace period")
 	}
 	output()
@@ -281,11 +287,11 @@ func TestHTTPHandlerShutdownFinishesRequestsAndRefusesNewOnes(t *testing.T) {
 
 	shut := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownBound)
 		defer cancel()
 		shut <- h.Shutdown(ctx)
 	}()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(shutdownBound)
 	for {
 		status, retry, body := post(t, c, srv.URL, `{"jsonrpc":"2.0","method":"fast","id":1}`)
 		if status == http.StatusServiceUnavailable {
@@ -353,7 +359,7 @@ func TestWebSocketHandlerShutdownFinishesCallsAndRefusesUpgrades(t *testing.T) {
 	waitStarted(t, g, 1)
 	shut := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownBound)
 		defer cancel()
 		shut <- h.Shutdown(ctx)
 	}()
