@@ -74,6 +74,13 @@ func BenchmarkHTTPToolsCallAdd2025JSON(b *testing.B) {
 
 func BenchmarkHTTPToolsCallAdd2026(b *testing.B) { benchHTTPCalls(b, nil, false, addCall2026) }
 
+// BenchmarkHTTPToolsCallAdd2026JSON is BenchmarkHTTPToolsCallAdd2026 with
+// the options of the bench server (HTTPOptions.JSONResponse), the
+// counterpart of BenchmarkHTTPToolsCallAdd2025JSON.
+func BenchmarkHTTPToolsCallAdd2026JSON(b *testing.B) {
+	benchHTTPCalls(b, &mcp.HTTPOptions{JSONResponse: true}, false, addCall2026)
+}
+
 // BenchmarkHTTPLoopbackToolsCallAdd2025JSON measures one POST at a time on
 // one session through a real net/http server on 127.0.0.1, as the load
 // driver sends them: the client's cost is in the figure too, but a heap

@@ -183,7 +183,7 @@ type StreamableHTTPHandler struct {
 
 // NewStreamableHTTPHandler returns a handler serving s. opts may be nil.
 func NewStreamableHTTPHandler(s *Server, opts *HTTPOptions) *StreamableHTTPHandler {
-	h := &StreamableHTTPHandler{server: s, log: logx.With(s.log, logx.Transport, "http"), sessions: map[string]*httpSession{}, drain: newDrain()}
+	h := &StreamableHTTPHandler{server: s, log: logx.With(s.log, logx.Transport, "http"), sessions: map[string]*httpSession{}, drain: new(drain)}
 	if opts != nil {
 		h.opts = *opts
 	}

@@ -111,9 +111,9 @@ func (h *StreamableHTTPHandler) serveStatelessHTTP(ctx context.Context, w http.R
 		refuseShuttingDown(w, req.ID)
 		return
 	}
-	ctx, release := h.statelessContext(ctx, r)
-	defer release()
 	out := newStatelessResponse(w, h.opts.KeepAlive)
+	ctx, cancel := h.statelessContext(ctx, r, out)
+	defer h.endStatelessContext(out, cancel)
 	out.preferSSE = !h.opts.JSONResponse
 	out.owner = h
 	defer out.close()
@@ -241,6 +241,10 @@ type statelessResponse struct {
 	status     int
 	answered   bool
 	retryAfter time.Duration
+
+	// entry is the call's place among the handler's running calls
+	// (drain.calls), on a handler's response.
+	entry callEntry
 }
 
 // newStatelessResponse wraps w.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/schemarpc/schemarpc/rpc"
 )
@@ -18,14 +19,7 @@ const DefaultShutdownGrace = rpc.DefaultShutdownGrace
 type drain struct {
 	posts    atomic.Int64 // POST requests being served
 	draining atomic.Bool  // set by Shutdown: requests are refused
-	ctx      context.Context
-	cancel   context.CancelFunc // cancels 2026-07-28 calls still running past the deadline
-}
-
-func newDrain() *drain {
-	d := &drain{}
-	d.ctx, d.cancel = context.WithCancel(context.Background())
-	return d
+	calls    callSet      // 2026-07-28 calls running, cancelled past the deadline
 }
 
 // Shutdown stops the handler gracefully, in this order:
@@ -54,7 +48,7 @@ func (h *StreamableHTTPHandler) Shutdown(ctx context.Context) error {
 	}
 	if err != nil {
 		h.log.Warn("mcp: calls still running when the shutdown deadline came; cancelling them", "error", err)
-		h.drain.cancel()
+		h.drain.calls.cancelAll()
 	}
 	h.Close()
 	return err
@@ -106,21 +100,27 @@ func (h *StreamableHTTPHandler) shutdownSessions(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// statelessContext is the context a 2026-07-28 call runs with: parent, the
-// request's (with its charge), carrying the request itself
-// (rpc.HTTPRequestFromContext), also cancelled when a shutdown gives up
-// waiting. release must be called when the call
-// is done.
-func (h *StreamableHTTPHandler) statelessContext(parent context.Context, r *http.Request) (ctx context.Context, release func()) {
-	ctx, cancel := context.WithCancel(rpc.WithHTTPRequest(parent, r))
+// statelessContext is the context a 2026-07-28 call runs with, answered on
+// out: parent, the request's (with its charge), carrying the request
+// itself (rpc.HTTPRequestFromContext), also cancelled when a shutdown
+// gives up waiting (drain.calls). endStatelessContext must be called with
+// out and cancel when the call is done.
+func (h *StreamableHTTPHandler) statelessContext(parent context.Context, r *http.Request, out *statelessResponse) (ctx context.Context, cancel context.CancelFunc) {
+	ctx, cancel = context.WithCancel(rpc.WithHTTPRequest(parent, r))
 	if h.tasks != nil {
 		ctx = withTaskRunner(ctx, h.tasks)
 	}
-	stop := context.AfterFunc(h.drain.ctx, cancel)
-	return ctx, func() {
-		stop()
-		cancel()
-	}
+	// The response's address picks the shard: calls running at once are
+	// answered on responses at different addresses.
+	h.drain.calls.join(&out.entry, cancel, uint(uintptr(unsafe.Pointer(out))/unsafe.Sizeof(*out)))
+	return ctx, cancel
+}
+
+// endStatelessContext ends the context statelessContext made for the call
+// answered on out.
+func (h *StreamableHTTPHandler) endStatelessContext(out *statelessResponse, cancel context.CancelFunc) {
+	h.drain.calls.leave(&out.entry)
+	cancel()
 }
 
 // refuseShuttingDown answers a request that arrived during a shutdown as
