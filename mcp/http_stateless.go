@@ -222,10 +222,14 @@ func (discardSink) notify(context.Context, string, any) error { return nil }
 type statelessResponse struct {
 	owner     *StreamableHTTPHandler // the handler serving it, nil elsewhere
 	w         http.ResponseWriter
-	rc        *http.ResponseController
 	keepAlive time.Duration
-	stop      chan struct{}
 	wg        sync.WaitGroup
+
+	// rc flushes and times the SSE stream's writes, and stop ends its
+	// keep-alives: both made when the stream begins (beginSSE), so that a
+	// JSON answer, most of them, makes neither.
+	rc   *http.ResponseController
+	stop chan struct{}
 
 	mu  sync.Mutex
 	sse bool // the SSE stream has begun
@@ -249,7 +253,7 @@ type statelessResponse struct {
 
 // newStatelessResponse wraps w.
 func newStatelessResponse(w http.ResponseWriter, keepAlive time.Duration) *statelessResponse {
-	return &statelessResponse{w: w, rc: http.NewResponseController(w), keepAlive: keepAlive, stop: make(chan struct{}), status: http.StatusOK}
+	return &statelessResponse{w: w, keepAlive: keepAlive, status: http.StatusOK}
 }
 
 // notify sends a notification on the request's stream, starting it.
@@ -279,13 +283,15 @@ func (m *statelessResponse) beginSSE() {
 		return
 	}
 	m.sse = true
+	m.rc = http.NewResponseController(m.w)
 	startSSE(m.w)
 	if err := m.rc.Flush(); err != nil {
 		m.failed = err
 	}
 	if m.keepAlive > 0 {
+		m.stop = make(chan struct{})
 		m.wg.Add(1)
-		go m.keepAlives()
+		go m.keepAlives(m.stop)
 	}
 }
 
@@ -306,14 +312,15 @@ func (m *statelessResponse) writeEvent(msg []byte) error {
 	return nil
 }
 
-// keepAlives writes a comment on every tick until the response ends.
-func (m *statelessResponse) keepAlives() {
+// keepAlives writes a comment on every tick until stop is closed, when the
+// response ends.
+func (m *statelessResponse) keepAlives(stop <-chan struct{}) {
 	defer m.wg.Done()
 	t := time.NewTicker(m.keepAlive)
 	defer t.Stop()
 	for {
 		select {
-		case <-m.stop:
+		case <-stop:
 			return
 		case <-t.C:
 		}
@@ -366,8 +373,11 @@ func (m *statelessResponse) finish(ctx context.Context, req *rpc.Request, msg []
 func (m *statelessResponse) close() {
 	m.mu.Lock()
 	m.ended = true
+	stop := m.stop
 	m.mu.Unlock()
-	close(m.stop)
+	if stop != nil {
+		close(stop)
+	}
 	m.wg.Wait()
 }
 
