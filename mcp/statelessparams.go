@@ -80,7 +80,7 @@ func (p *statelessParams) spanOf(v []byte) span {
 // more; p is left as it was for any other: params that, read with their
 // message, list no _meta member, or whose bytes hold neither the version's
 // name nor an escape. memo, when not nil, is the server's remembered _meta
-// (scanStatelessParams).
+// (scanStatelessParamsOf).
 func scanStatelessRequest(params []byte, p *statelessParams, memo *metaMemo) bool {
 	return scanStatelessRequestOf(&rpc.Request{Params: params}, p, memo)
 }
@@ -111,20 +111,15 @@ func listsMeta(req *rpc.Request, n int) bool {
 	return false
 }
 
-// scanStatelessParams reads the params' top-level members once, and the
-// members of their _meta, into p. A _meta that is the one memo remembers
-// (memo may be nil) is neither scanned to find its end nor walked: its
-// members are where they were. Params of 4 GiB or more, which no message
-// limit lets through by default, are taken as malformed: the positions are
+// scanStatelessParamsOf reads the top-level members of req's params once,
+// and the members of their _meta, into p. When the reader of req's message
+// listed the members while it checked it (rpc.Request.IndexedParams), they
+// are taken from the list rather than walked again (a request made of
+// bytes alone has no list). A _meta that is the one memo remembers (memo
+// may be nil) is neither scanned to find its end nor walked: its members
+// are where they were. Params of 4 GiB or more, which no message limit
+// lets through by default, are taken as malformed: the positions are
 // 32-bit.
-func scanStatelessParams(params []byte, p *statelessParams, memo *metaMemo) {
-	scanStatelessParamsOf(&rpc.Request{Params: params}, p, memo)
-}
-
-// scanStatelessParamsOf is scanStatelessParams for req's params: when the
-// reader of req's message listed their members while it checked it
-// (rpc.Request.IndexedParams), they are taken from the list rather than
-// walked again (a request made of bytes alone has no list).
 func scanStatelessParamsOf(req *rpc.Request, p *statelessParams, memo *metaMemo) {
 	params := req.Params
 	*p = statelessParams{raw: params[:len(params):len(params)]}

@@ -12,7 +12,7 @@ import (
 
 func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
 	var p statelessParams
-	scanStatelessParams([]byte(`{"name":"t","arguments":{"a":1},"_meta":{"k":1},"uri":"u","inputResponses":{"x":{}},"requestState":"s","other":[1,2]}`), &p, nil)
+	scanStatelessParamsOf(walk([]byte(`{"name":"t","arguments":{"a":1},"_meta":{"k":1},"uri":"u","inputResponses":{"x":{}},"requestState":"s","other":[1,2]}`)), &p, nil)
 	assert.True(t, p.object)
 	assert.Equal(t, `{"k":1}`, string(p.meta()))
 	assert.Equal(t, `{"a":1}`, string(p.args()))
@@ -28,24 +28,24 @@ func TestScanStatelessParamsReadsTheProtocolsMembersInOnePass(t *testing.T) {
 func TestScanStatelessParamsTellsWhatIsNotAWellFormedObject(t *testing.T) {
 	for _, params := range []string{``, `null`, `[1]`, `"x"`, `{"name":"a",`, `{"name":"a","uri":"b","name":"c"}`} {
 		var p statelessParams
-		scanStatelessParams([]byte(params), &p, nil)
+		scanStatelessParamsOf(walk([]byte(params)), &p, nil)
 		assert.False(t, p.object, "%s", params)
 	}
 	var p statelessParams
-	scanStatelessParams([]byte(`{}`), &p, nil)
+	scanStatelessParamsOf(walk([]byte(`{}`)), &p, nil)
 	assert.True(t, p.object)
 	assert.Nil(t, p.meta(), "an absent member is nil")
 }
 
 func TestScanStatelessParamsKeepsTheFirstMeta(t *testing.T) {
 	var p statelessParams
-	scanStatelessParams([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`), &p, nil)
+	scanStatelessParamsOf(walk([]byte(`{"_meta":{"a":1},"_meta":{"b":2}}`)), &p, nil)
 	assert.Equal(t, `{"a":1}`, string(p.meta()), "as jsonscan.Member finds it")
 }
 
 func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
 	var p statelessParams
-	scanStatelessParams([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`), &p, nil)
+	scanStatelessParamsOf(walk([]byte(`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/clientCapabilities":{},"x":1,"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"b"}}`)), &p, nil)
 	assert.True(t, p.metaObject)
 	assert.Equal(t, `"b"`, string(p.version()), "the last of a name, as admission read it")
 	assert.Equal(t, `{}`, string(p.caps()))
@@ -53,7 +53,7 @@ func TestScanStatelessParamsReadsTheProtocolsMetaMembers(t *testing.T) {
 
 	for _, params := range []string{`{"_meta":null}`, `{"_meta":[1]}`, `{"name":"t"}`} {
 		var p statelessParams
-		scanStatelessParams([]byte(params), &p, nil)
+		scanStatelessParamsOf(walk([]byte(params)), &p, nil)
 		assert.False(t, p.metaObject, "%s", params)
 		assert.Nil(t, p.version(), "%s", params)
 	}
@@ -138,7 +138,7 @@ func TestScanStatelessParamsReadsTheReadersListAsItReadsTheParams(t *testing.T) 
 		require.True(t, listed, params)
 		for _, memo := range []*metaMemo{nil, &s.metaMemo} {
 			var walked, read statelessParams
-			scanStatelessParams(req.Params, &walked, memo)
+			scanStatelessParamsOf(walk(req.Params), &walked, memo)
 			scanStatelessParamsOf(req, &read, memo)
 			assert.Equal(t, walked, read, "%s (memo %v)", params, memo != nil)
 		}
@@ -148,15 +148,19 @@ func TestScanStatelessParamsReadsTheReadersListAsItReadsTheParams(t *testing.T) 
 func TestScanStatelessParamsReadsMemberNamesWithoutCopyingThem(t *testing.T) {
 	params := []byte(`{"aMemberNameLongerThanThirtyTwoBytesAndThenSome":1,"name":"t","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)
 	var p statelessParams
-	assert.Zero(t, testing.AllocsPerRun(20, func() { scanStatelessParams(params, &p, nil) }))
+	assert.Zero(t, testing.AllocsPerRun(20, func() { scanStatelessParamsOf(walk(params), &p, nil) }))
 	assert.Equal(t, `"t"`, string(p.value(p.targets[0])))
 	assert.Equal(t, `{}`, string(p.args()))
 	assert.NotNil(t, p.version())
 	// An escaped name is decoded (and only it copied): \u0061 is a.
-	scanStatelessParams([]byte(`{"\u0061rguments":[1],"n\u0061me":"u"}`), &p, nil)
+	scanStatelessParamsOf(walk([]byte(`{"\u0061rguments":[1],"n\u0061me":"u"}`)), &p, nil)
 	assert.Equal(t, `[1]`, string(p.args()))
 	assert.Equal(t, `"u"`, string(p.value(p.targets[0])))
 	// A name whose escape does not decode is none of the protocol's.
-	scanStatelessParams([]byte(`{"n\u00zzme":"u"}`), &p, nil)
+	scanStatelessParamsOf(walk([]byte(`{"n\u00zzme":"u"}`)), &p, nil)
 	assert.Zero(t, p.ntargets)
 }
+
+// walk is a request made of params alone, with no list of their members
+// (rpc.Request.IndexedParams): the stateless scans walk its params.
+func walk(params []byte) *rpc.Request { return &rpc.Request{Params: params} }

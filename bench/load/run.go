@@ -14,9 +14,10 @@ import (
 // take their rounds in turn (round 1 of each, then round 2 of each, …), so
 // that the two protocols' figures of a round, which the protocol ratio
 // pairs, are taken minutes apart at most, not the length of a run: a
-// machine whose other load drifts moves both alike. The first failure (a server that does not start, a
-// reply that fails verification, a timeout) ends the run with an error
-// naming the server, the configuration and the round.
+// machine whose other load drifts moves both alike. The first failure (a
+// server that does not start, a reply that fails verification, a timeout)
+// ends the run with an error naming the server, the configuration and the
+// round.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
